@@ -1,0 +1,30 @@
+// swift-tools-version:6.0
+//
+// PayHandoff: hand a payment to the system browser tab (hosted checkout) or to the
+// Billpocket POS app, and get the result back through a deep link, once and correctly.
+//
+// Layers (see DESIGN.md): the core `PayHandoff` imports only the Swift standard library and
+// stays inside the Embedded Swift subset; `CcJSON` is the system libcjson, used only by the
+// layers that turn JSON text into `JSONValue` (the C ABI, the CLI, the C test harness).
+import PackageDescription
+
+let package = Package(
+    name: "PayHandoff",
+    products: [
+        .library(name: "PayHandoff", targets: ["PayHandoff"]),
+        .executable(name: "payhandoff", targets: ["PayHandoffCLI"]),
+    ],
+    targets: [
+        .target(name: "PayHandoff"),
+        .systemLibrary(
+            name: "CcJSON",
+            pkgConfig: "libcjson",
+            providers: [.apt(["libcjson-dev"])]
+        ),
+        .executableTarget(name: "PayHandoffCLI", dependencies: ["PayHandoff"]),
+        .testTarget(
+            name: "PayHandoffTests",
+            dependencies: ["PayHandoff"]
+        ),
+    ]
+)

@@ -1,0 +1,236 @@
+/// A JSON document as a value: the one shape in which PayHandoff's core takes and gives
+/// structured data (requests, gateway answers, confirmations, events, results, snapshots).
+///
+/// The core never reads or writes JSON *text*; the C ABI and the CLI do that with cJSON, and on
+/// Apple platforms `JSONValue` is `Codable` (outside Embedded builds). Numbers are integers
+/// only: money is integer minor units or decimal text, never a JSON number with a fraction.
+/// Objects keep their keys in insertion order (so output is stable and readable) and compare
+/// equal regardless of order.
+public enum JSONValue: Equatable, Sendable {
+    case null
+    case bool(Bool)
+    case integer(Int64)
+    case string(String)
+    case array([JSONValue])
+    case object(JSONObject)
+
+    /// The JSON type name used in error messages (`"string"`, `"object"`, …).
+    public var typeName: String {
+        switch self {
+        case .null: return "null"
+        case .bool: return "boolean"
+        case .integer: return "integer"
+        case .string: return "string"
+        case .array: return "array"
+        case .object: return "object"
+        }
+    }
+
+    /// The value at a dot-separated path of object keys (`"data.checkout.checkout_url"`),
+    /// or `nil` when any step is missing or not an object. The empty path is `self`.
+    /// - Parameter path: Keys separated by `.`.
+    /// - Returns: The value found, or `nil`.
+    public func value(at path: String) -> JSONValue? {
+        if path.isEmpty { return self }
+        var current = self
+        for key in path.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false) {
+            guard case .object(let object) = current, let next = object[String(Substring(key))] else {
+                return nil
+            }
+            current = next
+        }
+        return current
+    }
+
+    /// The string at `path`.
+    /// - Parameter path: Dot-separated keys.
+    /// - Returns: The string.
+    /// - Throws: `validation` (naming `path`) when missing or null, `invalid_json` when not a string.
+    public func string(at path: String) throws(PayHandoffError) -> String {
+        guard let value = try optionalString(at: path) else { throw JSONValue.missing(path) }
+        return value
+    }
+
+    /// The string at `path`, or `nil` when it is missing or `null`.
+    /// - Parameter path: Dot-separated keys.
+    /// - Returns: The string, or `nil`.
+    /// - Throws: `invalid_json` naming `path` when present but not a string.
+    public func optionalString(at path: String) throws(PayHandoffError) -> String? {
+        switch value(at: path) {
+        case nil, .null?: return nil
+        case .string(let s)?: return s
+        case let other?: throw JSONValue.wrongType(path, expected: "a string", found: other)
+        }
+    }
+
+    /// The integer at `path`.
+    /// - Parameter path: Dot-separated keys.
+    /// - Returns: The integer.
+    /// - Throws: `validation` when missing or null, `invalid_json` when not an integer.
+    public func integer(at path: String) throws(PayHandoffError) -> Int64 {
+        guard let value = try optionalInteger(at: path) else { throw JSONValue.missing(path) }
+        return value
+    }
+
+    /// The integer at `path`, or `nil` when it is missing or `null`.
+    /// - Parameter path: Dot-separated keys.
+    /// - Returns: The integer, or `nil`.
+    /// - Throws: `invalid_json` naming `path` when present but not an integer.
+    public func optionalInteger(at path: String) throws(PayHandoffError) -> Int64? {
+        switch value(at: path) {
+        case nil, .null?: return nil
+        case .integer(let n)?: return n
+        case let other?: throw JSONValue.wrongType(path, expected: "an integer", found: other)
+        }
+    }
+
+    /// The boolean at `path`, or `nil` when it is missing or `null`.
+    /// - Parameter path: Dot-separated keys.
+    /// - Returns: The boolean, or `nil`.
+    /// - Throws: `invalid_json` naming `path` when present but not a boolean.
+    public func optionalBool(at path: String) throws(PayHandoffError) -> Bool? {
+        switch value(at: path) {
+        case nil, .null?: return nil
+        case .bool(let b)?: return b
+        case let other?: throw JSONValue.wrongType(path, expected: "a boolean", found: other)
+        }
+    }
+
+    /// The object at `path`.
+    /// - Parameter path: Dot-separated keys; empty for `self`.
+    /// - Returns: The object.
+    /// - Throws: `validation` when missing or null, `invalid_json` when not an object.
+    public func object(at path: String) throws(PayHandoffError) -> JSONObject {
+        guard let value = try optionalObject(at: path) else { throw JSONValue.missing(path) }
+        return value
+    }
+
+    /// The object at `path`, or `nil` when it is missing or `null`.
+    /// - Parameter path: Dot-separated keys; empty for `self`.
+    /// - Returns: The object, or `nil`.
+    /// - Throws: `invalid_json` naming `path` when present but not an object.
+    public func optionalObject(at path: String) throws(PayHandoffError) -> JSONObject? {
+        switch value(at: path) {
+        case nil, .null?: return nil
+        case .object(let o)?: return o
+        case let other?: throw JSONValue.wrongType(path, expected: "an object", found: other)
+        }
+    }
+
+    /// The array at `path`, or `nil` when it is missing or `null`.
+    /// - Parameter path: Dot-separated keys.
+    /// - Returns: The array, or `nil`.
+    /// - Throws: `invalid_json` naming `path` when present but not an array.
+    public func optionalArray(at path: String) throws(PayHandoffError) -> [JSONValue]? {
+        switch value(at: path) {
+        case nil, .null?: return nil
+        case .array(let a)?: return a
+        case let other?: throw JSONValue.wrongType(path, expected: "an array", found: other)
+        }
+    }
+
+    /// An amount at `path`: decimal text (`"100.00"`) or an integer of minor units (`10000`).
+    /// - Parameter path: Dot-separated keys.
+    /// - Returns: The amount, or `nil` when missing or `null`.
+    /// - Throws: `validation` for bad text or range, `invalid_json` for any other JSON type.
+    public func optionalAmount(at path: String) throws(PayHandoffError) -> Amount? {
+        switch value(at: path) {
+        case nil, .null?: return nil
+        case .string(let text)?: return try Amount(parsing: text, field: path)
+        case .integer(let units)?: return try Amount(minorUnits: units, field: path)
+        case let other?:
+            throw JSONValue.wrongType(path, expected: "decimal text (\"100.00\") or integer minor units", found: other)
+        }
+    }
+
+    /// Refuses keys of the object at `path` that are not in `allowed`, so that a misspelt
+    /// optional field is an error instead of being silently ignored.
+    /// - Parameters:
+    ///   - allowed: The keys the reader understands.
+    ///   - path: Dot-separated keys of the object; empty for `self`.
+    /// - Throws: `validation` naming the first unknown key; `invalid_json` if not an object.
+    public func rejectUnknownKeys(_ allowed: [String], at path: String = "") throws(PayHandoffError) {
+        guard let object = try optionalObject(at: path) else { return }
+        for member in object.members where !allowed.contains(member.key) {
+            throw PayHandoffError(.validation, field: JSONValue.join(path, member.key), "unknown field")
+        }
+    }
+
+    static func join(_ path: String, _ key: String) -> String {
+        path.isEmpty ? key : path + "." + key
+    }
+
+    static func missing(_ path: String) -> PayHandoffError {
+        PayHandoffError(.validation, field: path.isEmpty ? nil : path, "is required")
+    }
+
+    static func wrongType(_ path: String, expected: String, found: JSONValue) -> PayHandoffError {
+        PayHandoffError(.invalidJSON, field: path.isEmpty ? nil : path,
+                        "must be " + expected + ", found " + found.typeName)
+    }
+}
+
+/// A JSON object: members in insertion order, unique keys, order-insensitive equality.
+public struct JSONObject: Equatable, Sendable {
+    /// One key/value pair.
+    public struct Member: Equatable, Sendable {
+        /// The key.
+        public var key: String
+        /// The value.
+        public var value: JSONValue
+    }
+
+    /// The members in insertion order.
+    public private(set) var members: [Member] = []
+
+    /// An empty object.
+    public init() {}
+
+    /// An object from key/value pairs; a later pair with the same key replaces the earlier one.
+    /// - Parameter pairs: The members in order.
+    public init(_ pairs: KeyValuePairs<String, JSONValue>) {
+        for (key, value) in pairs { self[key] = value }
+    }
+
+    /// The keys in order.
+    public var keys: [String] { members.map { $0.key } }
+
+    /// Number of members.
+    public var count: Int { members.count }
+
+    /// The value for `key`; setting `nil` removes the member, setting a value replaces it in
+    /// place or appends it.
+    public subscript(key: String) -> JSONValue? {
+        get {
+            for member in members where member.key == key { return member.value }
+            return nil
+        }
+        set {
+            if let index = members.firstIndex(where: { $0.key == key }) {
+                if let newValue {
+                    members[index].value = newValue
+                } else {
+                    members.remove(at: index)
+                }
+            } else if let newValue {
+                members.append(Member(key: key, value: newValue))
+            }
+        }
+    }
+
+    /// Sets `key` to `value` when `value` is not `nil`; keeps optional output fields out of the object.
+    /// - Parameters:
+    ///   - key: The key.
+    ///   - value: The value, or `nil` to leave the object unchanged.
+    public mutating func setIfPresent(_ key: String, _ value: JSONValue?) {
+        if let value { self[key] = value }
+    }
+
+    public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
+        guard lhs.members.count == rhs.members.count else { return false }
+        for member in lhs.members {
+            guard let other = rhs[member.key], other == member.value else { return false }
+        }
+        return true
+    }
+}

@@ -1,0 +1,72 @@
+extension POSRequest {
+    /// The JSON keys of a request document: exactly the Billpocket request table's keys.
+    static let jsonKeys = [
+        "transaction", "usertoken", "identifier", "amount", "urlScheme", "transactionId", "tip",
+        "msi", "reference", "email", "phone", "showPhotoButton", "mandatoryPhoto", "comesFromQR",
+    ]
+    private static let saleOnlyKeys = [
+        "tip", "msi", "reference", "email", "phone", "showPhotoButton", "mandatoryPhoto", "comesFromQR",
+    ]
+
+    /// A request from its JSON document, keyed exactly like the Billpocket request table:
+    /// `{"transaction": "venta", "usertoken": "…", "identifier": "ord-1", "amount": "100.00",
+    /// "urlScheme": "myapp", "tip": "15.00", "msi": 3, …}`. Amounts are decimal text or integer
+    /// minor units; `msi` an integer; the photo/QR flags booleans.
+    /// - Parameter json: The request document.
+    /// - Throws: `validation` for an unknown key, a key the operation refuses (e.g. `tip` on a
+    ///   refund, `transactionId` on a sale), or any rule of the request table; `invalid_json`
+    ///   for a value of the wrong JSON type.
+    public init(json: JSONValue) throws(PayHandoffError) {
+        try json.rejectUnknownKeys(POSRequest.jsonKeys)
+        let transaction = try json.string(at: "transaction")
+        guard let operation = Operation(rawValue: transaction) else {
+            throw PayHandoffError(.validation, field: "transaction", "must be \"venta\" or \"devolucion\"")
+        }
+        let userToken = try json.string(at: "usertoken")
+        let identifier = try json.string(at: "identifier")
+        let urlScheme = try json.string(at: "urlScheme")
+        let amount = try json.optionalAmount(at: "amount")
+        switch operation {
+        case .sale:
+            if json.value(at: "transactionId") != nil {
+                throw PayHandoffError(.validation, field: "transactionId", "is only allowed for a refund (devolucion)")
+            }
+            guard let amount else { throw PayHandoffError(.validation, field: "amount", "is required for a sale") }
+            let msi = try json.optionalInteger(at: "msi")
+            if let msi, !POSRequest.allowedInstallments.contains(where: { Int64($0) == msi }) {
+                throw PayHandoffError(.validation, field: "msi", "must be 0, 3, 6, 9 or 12")
+            }
+            self = try .sale(
+                userToken: userToken, identifier: identifier, amount: amount, urlScheme: urlScheme,
+                tip: try json.optionalAmount(at: "tip"), msi: msi.map { Int($0) },
+                reference: try json.optionalString(at: "reference"),
+                email: try json.optionalString(at: "email"), phone: try json.optionalString(at: "phone"),
+                showPhotoButton: try json.optionalBool(at: "showPhotoButton"),
+                mandatoryPhoto: try json.optionalBool(at: "mandatoryPhoto"),
+                comesFromQR: try json.optionalBool(at: "comesFromQR"))
+        case .refund:
+            for key in POSRequest.saleOnlyKeys where json.value(at: key) != nil {
+                throw PayHandoffError(.validation, field: key, "is only allowed for a sale (venta)")
+            }
+            self = try .refund(
+                userToken: userToken, identifier: identifier, urlScheme: urlScheme,
+                transactionId: try json.string(at: "transactionId"), amount: amount)
+        }
+    }
+
+    /// The result document of building a request:
+    /// `{"version": 1, "url": "billpocket://…", "fields": [{"key": "transaction", "value": "venta"}, …],
+    /// "intent_extras": [{"key": "transaction", …}, {"key": "userToken", …}, …]}`.
+    /// It holds the user token (in `url`, `fields` and `intent_extras`), because the host needs it to open the POS app.
+    public var buildResultJSON: JSONValue {
+        func list(_ items: [QueryItem]) -> JSONValue {
+            .array(items.map { ["key": .string($0.key), "value": .string($0.value)] })
+        }
+        return [
+            "version": 1,
+            "url": .string(url),
+            "fields": list(fields(keyStyle: .urlScheme)),
+            "intent_extras": list(fields(keyStyle: .androidIntent)),
+        ]
+    }
+}

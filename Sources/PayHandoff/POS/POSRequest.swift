@@ -1,0 +1,253 @@
+/// A request to the Billpocket POS app: a sale (`venta`) or a refund (`devolucion`), validated
+/// field by field against the Billpocket request table, turned into the `billpocket://` URL
+/// the host opens.
+///
+/// Build one with ``sale(userToken:identifier:amount:urlScheme:tip:msi:reference:email:phone:showPhotoButton:mandatoryPhoto:comesFromQR:)``
+/// or ``refund(userToken:identifier:urlScheme:transactionId:amount:)`` (the Swift signatures
+/// cannot even express a field the operation refuses), or from JSON with ``init(json:)`` (where
+/// a refused or unknown field is an error, never dropped).
+///
+/// Lengths are counted in UTF-16 code units, as `NSString.length` and Java's `String.length()`
+/// count them, because that is what the POS app sees; an emoji counts as two. Nothing is
+/// truncated: a value over its limit is an error naming the field.
+///
+/// The user token is a secret: it is in ``url`` and ``fields(keyStyle:)`` (the POS app needs
+/// it) and nowhere else — not in ``description``, not in `dump`, not in errors.
+public struct POSRequest: Equatable, Sendable, CustomStringConvertible {
+    /// The operation; its raw value is Billpocket's `transaction` value.
+    public enum Operation: String, Sendable {
+        /// `venta`.
+        case sale = "venta"
+        /// `devolucion`.
+        case refund = "devolucion"
+    }
+
+    /// Key spelling for ``fields(keyStyle:)``.
+    public enum KeyStyle: Sendable {
+        /// The custom-URL-scheme spelling (`usertoken`, lowercase): the only one the iOS POS
+        /// app recognizes in a `billpocket://` URL.
+        case urlScheme
+        /// The Android intent / SDK spelling: identical except `userToken` in camelCase.
+        case androidIntent
+    }
+
+    /// `venta` or `devolucion`.
+    public let operation: Operation
+    /// The merchant's POS user token (secret).
+    public let userToken: String
+    /// The correlation value echoed back in the answer (≤ 256).
+    public let identifier: String
+    /// Sale: the amount charged, tip excluded (> 0). Refund: the amount to refund, if not the whole sale.
+    public let amount: Amount?
+    /// Where the POS app sends its answer: `myapp` or `myapp://` (≤ 50), sent as given.
+    public let urlScheme: String
+    /// Refund only: the sale's `transactionid`.
+    public let transactionId: String?
+    /// Sale only: the tip (≥ 0).
+    public let tip: Amount?
+    /// Sale only: monthly installments, 0, 3, 6, 9 or 12.
+    public let msi: Int?
+    /// Sale only: a free-text reference (≤ 256).
+    public let reference: String?
+    /// Sale only: the customer's e-mail (≤ 150).
+    public let email: String?
+    /// Sale only: the customer's phone (≤ 14).
+    public let phone: String?
+    /// Sale only: allow attaching a photo.
+    public let showPhotoButton: Bool?
+    /// Sale only: require a photo; needs `showPhotoButton == true`.
+    public let mandatoryPhoto: Bool?
+    /// Sale only: the request came from a QR image.
+    public let comesFromQR: Bool?
+
+    /// The limits of the Billpocket request table, in UTF-16 code units.
+    public enum Limit {
+        /// `identifier` maximum length.
+        public static let identifier = 256
+        /// `urlScheme` maximum length.
+        public static let urlScheme = 50
+        /// `reference` maximum length.
+        public static let reference = 256
+        /// `email` maximum length.
+        public static let email = 150
+        /// `phone` maximum length.
+        public static let phone = 14
+    }
+
+    /// The `msi` values Billpocket accepts.
+    public static let allowedInstallments = [0, 3, 6, 9, 12]
+
+    /// A sale request.
+    /// - Parameters:
+    ///   - userToken: The merchant's POS user token (required, secret).
+    ///   - identifier: Correlation value, 1…256 UTF-16 units.
+    ///   - amount: The amount, tip excluded; greater than zero.
+    ///   - urlScheme: `myapp` or `myapp://`, at most 50 units, RFC 3986 scheme syntax.
+    ///   - tip: Optional tip, zero or more.
+    ///   - msi: Optional installments: 0, 3, 6, 9 or 12.
+    ///   - reference: Optional text, at most 256 units.
+    ///   - email: Optional e-mail, at most 150 units.
+    ///   - phone: Optional phone, at most 14 units.
+    ///   - showPhotoButton: Optional; allow attaching a photo.
+    ///   - mandatoryPhoto: Optional; `true` requires `showPhotoButton == true`.
+    ///   - comesFromQR: Optional; the request came from a QR image.
+    /// - Returns: The validated request.
+    /// - Throws: `validation` naming the first field that breaks a rule.
+    public static func sale(
+        userToken: String, identifier: String, amount: Amount, urlScheme: String,
+        tip: Amount? = nil, msi: Int? = nil, reference: String? = nil, email: String? = nil,
+        phone: String? = nil, showPhotoButton: Bool? = nil, mandatoryPhoto: Bool? = nil,
+        comesFromQR: Bool? = nil
+    ) throws(PayHandoffError) -> POSRequest {
+        let request = POSRequest(
+            operation: .sale, userToken: userToken, identifier: identifier, amount: amount,
+            urlScheme: urlScheme, transactionId: nil, tip: tip, msi: msi, reference: reference,
+            email: email, phone: phone, showPhotoButton: showPhotoButton,
+            mandatoryPhoto: mandatoryPhoto, comesFromQR: comesFromQR)
+        try request.validate()
+        return request
+    }
+
+    /// A refund request.
+    /// - Parameters:
+    ///   - userToken: The merchant's POS user token (required, secret).
+    ///   - identifier: Correlation value, 1…256 UTF-16 units.
+    ///   - urlScheme: `myapp` or `myapp://`, at most 50 units, RFC 3986 scheme syntax.
+    ///   - transactionId: The sale's `transactionid` (required).
+    ///   - amount: Optional amount to refund, greater than zero; check it against the sale
+    ///     with ``RefundEligibility/check(sale:refundAmount:now:)``.
+    /// - Returns: The validated request.
+    /// - Throws: `validation` naming the first field that breaks a rule.
+    public static func refund(
+        userToken: String, identifier: String, urlScheme: String, transactionId: String,
+        amount: Amount? = nil
+    ) throws(PayHandoffError) -> POSRequest {
+        let request = POSRequest(
+            operation: .refund, userToken: userToken, identifier: identifier, amount: amount,
+            urlScheme: urlScheme, transactionId: transactionId, tip: nil, msi: nil, reference: nil,
+            email: nil, phone: nil, showPhotoButton: nil, mandatoryPhoto: nil, comesFromQR: nil)
+        try request.validate()
+        return request
+    }
+
+    private init(
+        operation: Operation, userToken: String, identifier: String, amount: Amount?,
+        urlScheme: String, transactionId: String?, tip: Amount?, msi: Int?, reference: String?,
+        email: String?, phone: String?, showPhotoButton: Bool?, mandatoryPhoto: Bool?,
+        comesFromQR: Bool?
+    ) {
+        self.operation = operation
+        self.userToken = userToken
+        self.identifier = identifier
+        self.amount = amount
+        self.urlScheme = urlScheme
+        self.transactionId = transactionId
+        self.tip = tip
+        self.msi = msi
+        self.reference = reference
+        self.email = email
+        self.phone = phone
+        self.showPhotoButton = showPhotoButton
+        self.mandatoryPhoto = mandatoryPhoto
+        self.comesFromQR = comesFromQR
+    }
+
+    /// The bare scheme answers arrive on: `urlScheme` without a trailing `://`.
+    public var answerScheme: String { POSRequest.bareScheme(urlScheme) }
+
+    /// The `billpocket://` URL to open: `billpocket://` directly followed by the fields (no
+    /// `?`, as the POS app's own sender writes it), every key and value percent-encoded so
+    /// that only RFC 3986 unreserved characters stay literal.
+    public var url: String {
+        "billpocket://" + QueryEncoder.encode(fields(keyStyle: .urlScheme))
+    }
+
+    /// The fields in their fixed order (the order of the Billpocket request table), values as
+    /// the POS app reads them (amounts `"100.00"`, booleans `"true"`/`"false"`), not encoded.
+    /// An Android host can put these into an intent's extras with `.androidIntent`, where the
+    /// token key is `userToken` (camelCase); in a URL it must be lowercase `usertoken`.
+    /// - Parameter keyStyle: The key spelling.
+    /// - Returns: The fields in order, including the user token.
+    public func fields(keyStyle: KeyStyle = .urlScheme) -> [QueryItem] {
+        var items: [QueryItem] = []
+        func add(_ key: String, _ value: String?) {
+            if let value { items.append(QueryItem(key: key, value: value)) }
+        }
+        add("transaction", operation.rawValue)
+        add(keyStyle == .urlScheme ? "usertoken" : "userToken", userToken)
+        add("identifier", identifier)
+        add("amount", amount?.decimalString)
+        add("urlScheme", urlScheme)
+        add("transactionId", transactionId)
+        add("tip", tip?.decimalString)
+        add("msi", msi.map { String($0) })
+        add("reference", reference)
+        add("email", email)
+        add("phone", phone)
+        add("showPhotoButton", showPhotoButton.map { $0 ? "true" : "false" })
+        add("mandatoryPhoto", mandatoryPhoto.map { $0 ? "true" : "false" })
+        add("comesFromQR", comesFromQR.map { $0 ? "true" : "false" })
+        return items
+    }
+
+    /// A description without the user token: `POSRequest(venta identifier=ord-1 amount=100.00 urlScheme=myapp usertoken=<redacted>)`.
+    public var description: String {
+        var text = "POSRequest(" + operation.rawValue
+        for item in fields() {
+            if item.key == "transaction" { continue }
+            text += " " + item.key + "=" + (item.key == "usertoken" ? "<redacted>" : item.value)
+        }
+        return text + ")"
+    }
+
+    static func bareScheme(_ urlScheme: String) -> String {
+        if urlScheme.utf8.count > 3, urlScheme.utf8.suffix(3).elementsEqual("://".utf8) {
+            return String(decoding: urlScheme.utf8.dropLast(3), as: UTF8.self)
+        }
+        return urlScheme
+    }
+
+    private func validate() throws(PayHandoffError) {
+        try POSRequest.checkText(userToken, field: "usertoken", max: nil)
+        try POSRequest.checkText(identifier, field: "identifier", max: Limit.identifier)
+        try POSRequest.checkURLScheme(urlScheme)
+        switch operation {
+        case .sale:
+            guard let amount else { throw PayHandoffError(.validation, field: "amount", "is required for a sale") }
+            guard amount > .zero else { throw PayHandoffError(.validation, field: "amount", "must be greater than 0") }
+        case .refund:
+            if let amount, amount == .zero {
+                throw PayHandoffError(.validation, field: "amount", "must be greater than 0")
+            }
+            try POSRequest.checkText(transactionId ?? "", field: "transactionId", max: nil)
+        }
+        if let msi, !POSRequest.allowedInstallments.contains(msi) {
+            throw PayHandoffError(.validation, field: "msi", "must be 0, 3, 6, 9 or 12")
+        }
+        if let reference { try POSRequest.checkLength(reference, field: "reference", max: Limit.reference) }
+        if let email { try POSRequest.checkLength(email, field: "email", max: Limit.email) }
+        if let phone { try POSRequest.checkLength(phone, field: "phone", max: Limit.phone) }
+        if mandatoryPhoto == true, showPhotoButton != true {
+            throw PayHandoffError(.validation, field: "mandatoryPhoto", "requires showPhotoButton=true")
+        }
+    }
+
+    private static func checkText(_ value: String, field: String, max: Int?) throws(PayHandoffError) {
+        guard !value.isEmpty else { throw PayHandoffError(.validation, field: field, "is required and must not be empty") }
+        if let max { try checkLength(value, field: field, max: max) }
+    }
+
+    private static func checkLength(_ value: String, field: String, max: Int) throws(PayHandoffError) {
+        guard value.utf16.count <= max else {
+            throw PayHandoffError(.validation, field: field, "is longer than " + String(max) + " characters (UTF-16 code units)")
+        }
+    }
+
+    private static func checkURLScheme(_ value: String) throws(PayHandoffError) {
+        try checkText(value, field: "urlScheme", max: Limit.urlScheme)
+        guard URLSyntax.isValidScheme(Substring(bareScheme(value))) else {
+            throw PayHandoffError(.validation, field: "urlScheme",
+                "must be a URL scheme like 'myapp' or 'myapp://' (a letter, then letters, digits, '+', '-' or '.')")
+        }
+    }
+}

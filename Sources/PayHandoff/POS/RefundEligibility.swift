@@ -1,0 +1,139 @@
+/// Whether a Billpocket sale can be refunded now, with every reason it cannot and the exact
+/// window, so the app can tell the cashier "refundable from 10:01:00 until 23:00:00" instead
+/// of letting the POS app fail.
+///
+/// Billpocket's conditions: the sale was approved at least 1 minute ago; the refund happens
+/// before 23:00 Mexico City time (UTC−6, see ``MexicoCityTime``) on the sale's Mexico City
+/// calendar day; the refund amount is at most the original; on iOS the POS app is 4.3.24 or
+/// newer. A sale approved at or after 23:00 local time can never be refunded through the POS
+/// app (its window is empty), and the answer says so with both reasons' times.
+///
+/// The window is half-open: eligible when `eligibleFrom <= now < deadline`.
+public struct RefundEligibility: Equatable, Sendable {
+    /// The approved sale to refund.
+    public struct Sale: Equatable, Sendable {
+        /// The sale's `transactionid`.
+        public var transactionId: String
+        /// The sale's amount (tip excluded).
+        public var amount: Amount
+        /// When the sale was approved, epoch seconds.
+        public var approvedAt: Int64
+        /// The POS app's `bp_version`, if known.
+        public var posAppVersion: String?
+
+        /// Creates a sale description.
+        /// - Parameters:
+        ///   - transactionId: The sale's `transactionid`.
+        ///   - amount: The sale's amount.
+        ///   - approvedAt: Approval time, epoch seconds.
+        ///   - posAppVersion: The POS app's `bp_version`, if known.
+        public init(transactionId: String, amount: Amount, approvedAt: Int64, posAppVersion: String? = nil) {
+            self.transactionId = transactionId
+            self.amount = amount
+            self.approvedAt = approvedAt
+            self.posAppVersion = posAppVersion
+        }
+    }
+
+    /// Why a refund is not possible now.
+    public enum Reason: String, Sendable, CaseIterable {
+        /// Less than one minute since approval.
+        case tooSoon = "too_soon"
+        /// At or after 23:00 Mexico City time on the sale's day.
+        case pastDeadline = "past_deadline"
+        /// The refund amount is above the sale's amount.
+        case amountExceedsOriginal = "amount_exceeds_original"
+        /// The POS app is older than 4.3.24.
+        case posAppTooOld = "pos_app_too_old"
+    }
+
+    /// The oldest POS app version (iOS) that can refund.
+    public static let minimumPOSAppVersion: [Int] = [4, 3, 24]
+    /// Seconds between approval and the first moment a refund is allowed.
+    public static let minimumDelaySeconds: Int64 = 60
+    /// Local hour (Mexico City) at which the refund window closes.
+    public static let deadlineHour: Int64 = 23
+
+    /// `true` when a refund can be sent now.
+    public var isEligible: Bool { reasons.isEmpty }
+    /// Every reason the refund cannot be sent now; empty when eligible.
+    public var reasons: [Reason]
+    /// First epoch second at which a refund is allowed (approval + 60 s).
+    public var eligibleFrom: Int64
+    /// First epoch second at which a refund is no longer allowed (23:00 Mexico City on the sale's day).
+    public var deadline: Int64
+    /// The amount that would be refunded (the sale's amount when none was given).
+    public var refundAmount: Amount
+
+    /// Checks the refund conditions.
+    /// - Parameters:
+    ///   - sale: The approved sale.
+    ///   - refundAmount: The amount to refund; `nil` refunds the whole sale.
+    ///   - now: The current time, epoch seconds (the core never reads a clock).
+    /// - Returns: The verdict with all reasons and the window.
+    /// - Throws: `validation` for times out of range, a zero refund amount, an empty
+    ///   transaction id, or a POS app version that does not start with a number.
+    public static func check(sale: Sale, refundAmount: Amount?, now: Int64) throws(PayHandoffError) -> RefundEligibility {
+        try MexicoCityTime.checkEpoch(sale.approvedAt, field: "sale.approved_at")
+        try MexicoCityTime.checkEpoch(now, field: "now")
+        guard !sale.transactionId.isEmpty else {
+            throw PayHandoffError(.validation, field: "sale.transactionid", "is required and must not be empty")
+        }
+        if let refundAmount, refundAmount == .zero {
+            throw PayHandoffError(.validation, field: "amount", "must be greater than 0")
+        }
+        let amount = refundAmount ?? sale.amount
+        let eligibleFrom = sale.approvedAt + minimumDelaySeconds
+        let deadline = MexicoCityTime.startOfDay(containing: sale.approvedAt) + deadlineHour * 3600
+        var reasons: [Reason] = []
+        if now < eligibleFrom { reasons.append(.tooSoon) }
+        if now >= deadline { reasons.append(.pastDeadline) }
+        if amount > sale.amount { reasons.append(.amountExceedsOriginal) }
+        if let version = sale.posAppVersion {
+            let parts = try parseVersion(version)
+            if parts.lexicographicallyPrecedes(minimumPOSAppVersion) { reasons.append(.posAppTooOld) }
+        }
+        return RefundEligibility(reasons: reasons, eligibleFrom: eligibleFrom, deadline: deadline, refundAmount: amount)
+    }
+
+    /// The human explanation of a reason, with the times that matter.
+    /// - Parameter reason: One of ``reasons``.
+    /// - Returns: A sentence for the cashier or the log.
+    public func explanation(of reason: Reason) -> String {
+        switch reason {
+        case .tooSoon:
+            return "the sale was approved less than a minute ago; a refund is possible from "
+                + MexicoCityTime.iso8601(eligibleFrom)
+        case .pastDeadline:
+            return "refunds close at 23:00 Mexico City time on the sale's day ("
+                + MexicoCityTime.iso8601(deadline) + ")"
+        case .amountExceedsOriginal:
+            return "the refund amount is greater than the sale's amount"
+        case .posAppTooOld:
+            return "refunds need POS app 4.3.24 or newer on iOS"
+        }
+    }
+
+    /// Parses the leading `N(.N)*` of a version (`"4.3.24"`, `"4.3.24 (512)"`, `"4.4"`);
+    /// missing components count as 0 in the comparison.
+    static func parseVersion(_ text: String) throws(PayHandoffError) -> [Int] {
+        var parts: [Int] = []
+        var current = -1
+        for byte in text.utf8 {
+            if ASCII.isDigit(byte) {
+                current = (current < 0 ? 0 : current) * 10 + Int(byte - UInt8(ascii: "0"))
+                if current > 1_000_000 { break }
+            } else if byte == UInt8(ascii: "."), current >= 0 {
+                parts.append(current)
+                current = -1
+            } else {
+                break
+            }
+        }
+        if current >= 0 { parts.append(current) }
+        guard !parts.isEmpty else {
+            throw PayHandoffError(.validation, field: "sale.bp_version", "must start with a version number like 4.3.24")
+        }
+        return parts
+    }
+}

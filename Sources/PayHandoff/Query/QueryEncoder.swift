@@ -1,0 +1,52 @@
+/// Builds query text. Every byte except the RFC 3986 unreserved characters
+/// (`A–Z a–z 0–9 - . _ ~`) is percent-encoded as UTF-8 with uppercase hex, so `&`, `=`, `+`,
+/// `%`, `#`, `/`, `@`, spaces, accents and emoji all survive any receiver's decoder, whether it
+/// treats `+` as a space or not.
+public enum QueryEncoder {
+    /// Percent-encodes `text` for use as a query key or value.
+    /// - Parameter text: Any string.
+    /// - Returns: The encoded text; only unreserved characters stay literal.
+    public static func percentEncode(_ text: String) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count)
+        for byte in text.utf8 {
+            if isUnreserved(byte) {
+                out.append(byte)
+            } else {
+                out.append(UInt8(ascii: "%"))
+                out.append(hexDigit(byte >> 4))
+                out.append(hexDigit(byte & 0x0F))
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Joins pairs as `k1=v1&k2=v2`, each key and value percent-encoded.
+    /// - Parameter items: The pairs in order.
+    /// - Returns: The query text (without a leading `?`).
+    public static func encode(_ items: [QueryItem]) -> String {
+        var out = ""
+        for item in items {
+            if !out.isEmpty { out += "&" }
+            out += percentEncode(item.key)
+            out += "="
+            out += percentEncode(item.value)
+        }
+        return out
+    }
+
+    static func isUnreserved(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+             UInt8(ascii: "0")...UInt8(ascii: "9"),
+             UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+            return true
+        default:
+            return false
+        }
+    }
+
+    private static func hexDigit(_ nibble: UInt8) -> UInt8 {
+        nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "A") + nibble - 10
+    }
+}

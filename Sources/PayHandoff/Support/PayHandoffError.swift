@@ -1,0 +1,62 @@
+/// The one error type of PayHandoff.
+///
+/// Every failure of the core is a value of this type: a stable ``Code`` that programs switch
+/// on (and that the C ABI maps to a pinned status number), the offending input `field` where
+/// there is one, and a human-readable `message`. Messages never contain secrets (API keys,
+/// POS user tokens): code that builds an error from input must not quote those values.
+public struct PayHandoffError: Error, Equatable, CustomStringConvertible {
+    /// A stable error code. The raw values are part of the public contract: they appear in
+    /// JSON (`{"code": "validation", …}`) and are never renamed or reused.
+    public enum Code: String, CaseIterable, Sendable {
+        /// A required argument is missing or unusable (NULL pointer, wrong kind of argument).
+        case invalidArgument = "invalid_argument"
+        /// JSON text could not be parsed, or a JSON value has the wrong type.
+        case invalidJSON = "invalid_json"
+        /// A value breaks a domain rule (length, range, format, combination of fields).
+        case validation = "validation"
+        /// A URL cannot be parsed: bad scheme, bad percent-escape, invalid UTF-8, NUL, duplicate key.
+        case malformedURL = "malformed_url"
+        /// A URL is well formed but does not belong to the hand-off it was checked against.
+        case callbackMismatch = "callback_mismatch"
+        /// No pending flow has the given id or correlation value.
+        case unknownFlow = "unknown_flow"
+        /// The same callback or event was already processed.
+        case duplicate = "duplicate"
+        /// The event is not allowed in the flow's current state.
+        case invalidState = "invalid_state"
+        /// A document (snapshot) has a format version this build does not know.
+        case unsupportedVersion = "unsupported_version"
+        /// An input is larger than the documented limit.
+        case limitExceeded = "limit_exceeded"
+        /// The payment gateway answered with an error (non-2xx status or an error body).
+        case gatewayError = "gateway_error"
+        /// Two answers about the same object disagree (e.g. confirmations for different ids).
+        case conflict = "conflict"
+    }
+
+    /// The stable error code.
+    public var code: Code
+    /// The input field the error is about (`"amount"`, `"data.checkout.checkout_url"`), if any.
+    public var field: String?
+    /// A human-readable explanation. Never contains a secret.
+    public var message: String
+
+    /// Creates an error.
+    /// - Parameters:
+    ///   - code: The stable error code.
+    ///   - field: The offending input field, if the error is about one.
+    ///   - message: A human-readable explanation; must not quote secrets.
+    public init(_ code: Code, field: String? = nil, _ message: String) {
+        self.code = code
+        self.field = field
+        self.message = message
+    }
+
+    /// `code [field]: message`, e.g. `validation [amount]: must be greater than 0`.
+    public var description: String {
+        if let field {
+            return code.rawValue + " [" + field + "]: " + message
+        }
+        return code.rawValue + ": " + message
+    }
+}

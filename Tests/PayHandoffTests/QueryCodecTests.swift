@@ -1,0 +1,72 @@
+import PayHandoff
+import XCTest
+
+final class QueryCodecTests: XCTestCase {
+    func testEncoderLeavesOnlyUnreservedCharactersLiteral() {
+        XCTAssertEqual(QueryEncoder.percentEncode("AZaz09-._~"), "AZaz09-._~")
+        XCTAssertEqual(QueryEncoder.percentEncode("a b&c=d+e%f#g/h@i?j"),
+                       "a%20b%26c%3Dd%2Be%25f%23g%2Fh%40i%3Fj")
+        XCTAssertEqual(QueryEncoder.percentEncode("ñ😀"), "%C3%B1%F0%9F%98%80")
+        XCTAssertEqual(QueryEncoder.percentEncode("()!*'"), "%28%29%21%2A%27")
+    }
+
+    func testDecoderSplitsOnAmpersandThenFirstEquals() throws {
+        let items = try QueryDecoder.decode("a=1&&b=x=y&c=&", plus: .literal, caseInsensitiveKeys: false)
+        XCTAssertEqual(items, [QueryItem(key: "a", value: "1"), QueryItem(key: "b", value: "x=y"),
+                               QueryItem(key: "c", value: "")])
+    }
+
+    func testPlusRuleIsTheCallersChoice() throws {
+        let literal = try QueryDecoder.decode("r=a+b%2Bc%20d", plus: .literal, caseInsensitiveKeys: false)
+        XCTAssertEqual(literal.first?.value, "a+b+c d")
+        let space = try QueryDecoder.decode("r=a+b%2Bc%20d", plus: .space, caseInsensitiveKeys: false)
+        XCTAssertEqual(space.first?.value, "a b+c d")
+    }
+
+    func testDecoderRefusesMalformedInput() {
+        let bad: [(Substring, String?)] = [
+            ("novalue", nil), ("=v", nil), ("a=%", "a"), ("a=%4", "a"), ("a=%zz", "a"), ("a=%G0", "a"),
+            ("a=%00", "a"), ("a=%C0%AF", "a"), ("a=%ED%A0%80", "a"), ("a=%FF", "a"), ("a=%C3", "a"),
+            ("a=1&a=2", "a"), ("k%zz=1", nil),
+        ]
+        for (query, field) in bad {
+            XCTAssertThrowsError(try QueryDecoder.decode(query, plus: .literal, caseInsensitiveKeys: false),
+                                 String(query)) { error in
+                XCTAssertEqual((error as? PayHandoffError)?.code, .malformedURL, String(query))
+                XCTAssertEqual((error as? PayHandoffError)?.field, field, String(query))
+            }
+        }
+    }
+
+    func testDuplicateKeysIgnoringCaseOnlyWhenAsked() throws {
+        XCTAssertThrowsError(try QueryDecoder.decode("Result=1&result=2", plus: .literal, caseInsensitiveKeys: true))
+        XCTAssertEqual(try QueryDecoder.decode("Result=1&result=2", plus: .literal, caseInsensitiveKeys: false).count, 2)
+    }
+
+    func testEncodeThenDecodeIsIdentityForAnyText() throws {
+        var generator = SplitMix64(seed: 0xC0FFEE)
+        let alphabet = Array("aZ09-._~ &=+%#/@?:;,ñé€😀\u{1F1F2}\u{1F1FD}()!*'\"<>\\^`{|}[]\t\n")
+        for _ in 0..<2000 {
+            let length = Int(generator.next() % 24)
+            let value = String((0..<length).map { _ in alphabet[Int(generator.next() % UInt64(alphabet.count))] })
+            let query = QueryEncoder.encode([QueryItem(key: "k", value: value)])
+            for plus in [QueryDecoder.PlusSign.space, .literal] {
+                let decoded = try QueryDecoder.decode(Substring(query), plus: plus, caseInsensitiveKeys: false)
+                XCTAssertEqual(decoded, [QueryItem(key: "k", value: value)], query)
+            }
+        }
+    }
+}
+
+/// A tiny seeded generator so property tests are reproducible.
+struct SplitMix64 {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
