@@ -8,7 +8,7 @@ EMBEDDED_TARGET ?= x86_64-unknown-linux-gnu
 APT_PACKAGES := libcjson-dev pkg-config
 CORE_SOURCES := $(shell find Sources/PayHandoff -name '*.swift' | sort)
 
-.PHONY: all bootstrap build demo test embedded-check swift-test clean
+.PHONY: all bootstrap build demo test embedded-check vectors-check swift-test clean
 
 all: build
 
@@ -31,11 +31,16 @@ embedded-check:
 	  -c $(CORE_SOURCES) -o .build/embedded/PayHandoff.o
 	@echo "embedded-check: Sources/PayHandoff compiles as Embedded Swift ($$(stat -c %s .build/embedded/PayHandoff.o) bytes of object code)"
 
+# The shared vectors are generated from readable case tables by an independent Python oracle;
+# this fails when a JSON file and its generator disagree.
+vectors-check:
+	@for g in Tests/Vectors/tools/*_vectors.py; do python3 "$$g" --check; done
+
 swift-test:
 	$(SWIFT) test --disable-swift-testing
 
 # Ends with XCTest's own summary line ("Executed N tests, with 0 failures …").
-test: bootstrap embedded-check swift-test
+test: bootstrap embedded-check vectors-check swift-test
 
 clean:
 	rm -rf .build dist

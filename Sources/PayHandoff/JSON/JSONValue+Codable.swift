@@ -8,7 +8,7 @@
 /// `JSONDecoder` does not report key order, so a decoded object's member order is unspecified;
 /// equality of `JSONObject` ignores order.
 extension JSONValue: Codable {
-    private struct Key: CodingKey {
+    private struct MemberKey: CodingKey {
         var stringValue: String
         var intValue: Int? { nil }
         init(stringValue: String) { self.stringValue = stringValue }
@@ -19,7 +19,7 @@ extension JSONValue: Codable {
     /// - Parameter decoder: The decoder.
     /// - Throws: `DecodingError.dataCorrupted` for numbers with a fraction or out of `Int64` range.
     public init(from decoder: Decoder) throws {
-        if let object = try? decoder.container(keyedBy: Key.self) {
+        if let object = try? decoder.container(keyedBy: MemberKey.self) {
             var result = JSONObject()
             for key in object.allKeys {
                 result[key.stringValue] = try object.decode(JSONValue.self, forKey: key)
@@ -65,8 +65,8 @@ extension JSONValue: Codable {
             var c = encoder.unkeyedContainer()
             for v in values { try c.encode(v) }
         case .object(let object):
-            var c = encoder.container(keyedBy: Key.self)
-            for m in object.members { try c.encode(m.value, forKey: Key(stringValue: m.key)) }
+            var c = encoder.container(keyedBy: MemberKey.self)
+            for m in object.members { try c.encode(m.value, forKey: MemberKey(stringValue: m.key)) }
         }
     }
 }

@@ -42,6 +42,16 @@ public enum JSONValue: Equatable, Sendable {
         return current
     }
 
+    /// Whether a non-null value is at `path` (JSON `null` counts as absent everywhere).
+    /// - Parameter path: Dot-separated keys.
+    /// - Returns: `true` when present and not `null`.
+    public func isPresent(at path: String) -> Bool {
+        switch value(at: path) {
+        case nil, .null?: return false
+        default: return true
+        }
+    }
+
     /// The string at `path`.
     /// - Parameter path: Dot-separated keys.
     /// - Returns: The string.

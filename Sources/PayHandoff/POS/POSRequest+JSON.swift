@@ -28,7 +28,7 @@ extension POSRequest {
         let amount = try json.optionalAmount(at: "amount")
         switch operation {
         case .sale:
-            if json.value(at: "transactionId") != nil {
+            if json.isPresent(at: "transactionId") {
                 throw PayHandoffError(.validation, field: "transactionId", "is only allowed for a refund (devolucion)")
             }
             guard let amount else { throw PayHandoffError(.validation, field: "amount", "is required for a sale") }
@@ -45,7 +45,7 @@ extension POSRequest {
                 mandatoryPhoto: try json.optionalBool(at: "mandatoryPhoto"),
                 comesFromQR: try json.optionalBool(at: "comesFromQR"))
         case .refund:
-            for key in POSRequest.saleOnlyKeys where json.value(at: key) != nil {
+            for key in POSRequest.saleOnlyKeys where json.isPresent(at: key) {
                 throw PayHandoffError(.validation, field: key, "is only allowed for a sale (venta)")
             }
             self = try .refund(

@@ -54,3 +54,105 @@ public enum URLSyntax {
         return (scheme, url[url.index(after: colon)...])
     }
 }
+
+/// A hierarchical URL split per RFC 3986 §3 without any normalization beyond what the
+/// comparison rules need: `scheme://host:port/path?query#fragment` or `scheme:/path?query`.
+/// Used for return URLs and checkout callbacks (Billpocket answers are not hierarchical URLs).
+struct HierarchicalURL: Equatable, Sendable {
+    /// The scheme, lowercased (schemes are case-insensitive).
+    var scheme: String
+    /// The host, lowercased (hosts are case-insensitive), when the URL has an authority.
+    var host: String?
+    /// The port, when written; http/https default ports are removed.
+    var port: Int?
+    /// The path as written (not percent-decoded); `/` for an http(s) URL with an empty path.
+    var path: String
+    /// The query without `?`, if there is a `?`.
+    var query: Substring?
+    /// The fragment without `#`, if there is a `#`.
+    var fragment: Substring?
+
+    /// Whether the scheme is http or https.
+    var isWeb: Bool { scheme == "http" || scheme == "https" }
+
+    /// Splits `text`.
+    /// - Parameters:
+    ///   - text: The URL (already checked by ``URLSyntax/checkIncoming(_:field:)`` or equivalent).
+    ///   - field: The field to name in errors.
+    /// - Throws: `malformed_url` for a bad scheme, userinfo, port or host character.
+    init(_ text: String, field: String) throws(PayHandoffError) {
+        let (rawScheme, afterScheme) = try URLSyntax.splitScheme(text, field: field)
+        scheme = ASCII.lowercased(String(rawScheme))
+        var rest = afterScheme
+        if let hash = rest.utf8.firstIndex(of: UInt8(ascii: "#")) {
+            fragment = rest[rest.utf8.index(after: hash)...]
+            rest = rest[..<hash]
+        }
+        if let question = rest.utf8.firstIndex(of: UInt8(ascii: "?")) {
+            query = rest[rest.utf8.index(after: question)...]
+            rest = rest[..<question]
+        }
+        if rest.utf8.starts(with: "//".utf8) {
+            let afterSlashes = rest.dropFirst(2)
+            let authorityEnd = afterSlashes.utf8.firstIndex(of: UInt8(ascii: "/")) ?? afterSlashes.endIndex
+            let authority = afterSlashes[..<authorityEnd]
+            path = String(afterSlashes[authorityEnd...])
+            (host, port) = try HierarchicalURL.splitAuthority(authority, field: field)
+        } else {
+            path = String(rest)
+        }
+        if isWeb {
+            if path.isEmpty { path = "/" }
+            if (scheme == "http" && port == 80) || (scheme == "https" && port == 443) { port = nil }
+        }
+    }
+
+    private static func splitAuthority(_ authority: Substring, field: String) throws(PayHandoffError) -> (String, Int?) {
+        guard !authority.utf8.contains(UInt8(ascii: "@")) else {
+            throw PayHandoffError(.malformedURL, field: field, "URL must not contain user information ('@' before the host)")
+        }
+        var hostPart = authority
+        var portPart: Substring? = nil
+        if authority.utf8.first == UInt8(ascii: "[") {
+            guard let close = authority.utf8.firstIndex(of: UInt8(ascii: "]")) else {
+                throw PayHandoffError(.malformedURL, field: field, "URL has an unterminated IPv6 host")
+            }
+            let afterClose = authority.utf8.index(after: close)
+            hostPart = authority[..<afterClose]
+            if afterClose != authority.endIndex {
+                guard authority.utf8[afterClose] == UInt8(ascii: ":") else {
+                    throw PayHandoffError(.malformedURL, field: field, "URL has text after its IPv6 host")
+                }
+                portPart = authority[authority.utf8.index(after: afterClose)...]
+            }
+        } else if let colon = authority.utf8.firstIndex(of: UInt8(ascii: ":")) {
+            hostPart = authority[..<colon]
+            portPart = authority[authority.utf8.index(after: colon)...]
+        }
+        for byte in hostPart.utf8 where !isHostByte(byte) {
+            throw PayHandoffError(.malformedURL, field: field, "URL host has a character a host cannot have")
+        }
+        var port: Int? = nil
+        if let portPart {
+            guard !portPart.isEmpty, portPart.utf8.count <= 5, ASCII.isAllDigits(String(portPart)),
+                  let value = Int(portPart), value <= 65535 else {
+                throw PayHandoffError(.malformedURL, field: field, "URL port must be a number from 0 to 65535")
+            }
+            port = value
+        }
+        return (ASCII.lowercased(String(hostPart)), port)
+    }
+
+    /// unreserved / pct-encoded / sub-delims (RFC 3986 reg-name), plus `[`, `]`, `:` for IPv6 literals.
+    private static func isHostByte(_ byte: UInt8) -> Bool {
+        if QueryEncoder.isUnreserved(byte) { return true }
+        switch byte {
+        case UInt8(ascii: "%"), UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"),
+             UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: ","),
+             UInt8(ascii: ";"), UInt8(ascii: "="), UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: ":"):
+            return true
+        default:
+            return false
+        }
+    }
+}

@@ -1,0 +1,20 @@
+/// A small seeded random number generator (SplitMix64) for reproducible runs: tests, the demo,
+/// property tests. **Not** for production nonces: hosts pass `SystemRandomNumberGenerator`
+/// there (the core reads no entropy itself).
+public struct SplitMix64: RandomNumberGenerator, Sendable {
+    private var state: UInt64
+
+    /// A generator whose sequence is fully determined by `seed`.
+    /// - Parameter seed: Any value.
+    public init(seed: UInt64) { state = seed }
+
+    /// The next 64 random bits.
+    /// - Returns: A pseudo-random value.
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
