@@ -1,0 +1,60 @@
+extension CheckoutCallback {
+    /// ``parse(_:kind:returnURL:nonce:expectedID:)`` with the options as a document:
+    /// `{"kind": "cards", "return_url": "fixapp://checkout-callback", "nonce": "…", "expected_id": "card_…"}`
+    /// (`nonce` and `expected_id` optional; `return_url` is the registered one, without the nonce).
+    /// - Parameters:
+    ///   - url: The URL the OS handed the app.
+    ///   - options: The options document.
+    /// - Returns: The checked callback.
+    /// - Throws: As ``parse(_:kind:returnURL:nonce:expectedID:)``, plus `validation`/`invalid_json` for the options.
+    public static func parse(_ url: String, options: JSONValue) throws(PayHandoffError) -> CheckoutCallback {
+        try options.rejectUnknownKeys(["kind", "return_url", "nonce", "expected_id"])
+        let kind = try CheckoutKind(parsing: try options.string(at: "kind"), field: "kind")
+        let returnURL = try ReturnURL(try options.string(at: "return_url"))
+        return try parse(url, kind: kind, returnURL: returnURL, nonce: try options.optionalString(at: "nonce"),
+                         expectedID: try options.optionalString(at: "expected_id"))
+    }
+
+    /// The callback as a document: `{"version": 1, "kind": "cards", "status": "completed",
+    /// "verified": true, "card_id": "card_xyz", "reason": "…", "extra": {"k": "v"}}`; `card_id` /
+    /// `payment_id`, `reason` and `extra` only when present.
+    public var json: JSONValue {
+        var o = JSONObject()
+        o["version"] = 1
+        o["kind"] = .string(kind.rawValue)
+        o["status"] = .string(status.rawValue)
+        o["verified"] = .bool(isVerified)
+        o.setIfPresent(kind.idKey, objectID.map { .string($0) })
+        o.setIfPresent("reason", reason.map { .string($0) })
+        if !extra.isEmpty {
+            var e = JSONObject()
+            for item in extra { e[item.key] = .string(item.value) }
+            o["extra"] = .object(e)
+        }
+        return .object(o)
+    }
+
+    /// A callback from the document ``json`` writes (snapshots).
+    /// - Parameter json: The document.
+    /// - Throws: `validation`/`invalid_json` for a document ``json`` could not have written.
+    public init(json: JSONValue) throws(PayHandoffError) {
+        let kind = try CheckoutKind(parsing: try json.string(at: "kind"), field: "kind")
+        try json.rejectUnknownKeys(["version", "kind", "status", "verified", kind.idKey, "reason", "extra"])
+        guard let status = Status(rawValue: try json.string(at: "status")) else {
+            throw PayHandoffError(.validation, field: "status", "must be completed, failed or cancelled")
+        }
+        let objectID = try json.optionalString(at: kind.idKey)
+        if let objectID, !kind.isValidID(objectID) {
+            throw PayHandoffError(.validation, field: kind.idKey, "must start with '" + kind.idPrefix + "'")
+        }
+        var extra: [QueryItem] = []
+        for member in (try json.optionalObject(at: "extra"))?.members ?? [] {
+            guard case .string(let value) = member.value else {
+                throw JSONValue.wrongType("extra." + member.key, expected: "a string", found: member.value)
+            }
+            extra.append(QueryItem(key: member.key, value: value))
+        }
+        self.init(kind: kind, status: status, objectID: objectID, reason: try json.optionalString(at: "reason"),
+                  isVerified: try json.optionalBool(at: "verified") ?? false, extra: extra)
+    }
+}

@@ -1,0 +1,121 @@
+/// The authoritative result of a checkout: the gateway's webhook (`card.registered` or
+/// `payment.confirmed`), received by the merchant backend and relayed by the host app.
+///
+/// The deep link only says what the user saw; this says what happened. The host relays the
+/// webhook's event as it came:
+/// `{"type": "card.registered", "data": {"card_id": "card_xyz", "brand": "visa",
+/// "last_four": "4242", "token": "tok_…", "created_at": "2026-11-30T16:00:00Z"}}` or
+/// `{"type": "payment.confirmed", "data": {"payment_id": "pay_123", "amount": "100.00",
+/// "confirmed_at": "…"}}`. The id may also be `data.id`. Every `data.*_at` member (text or
+/// integer) is kept as a timestamp; other members of `data` are not needed and not kept.
+///
+/// Several webhooks for the same object are idempotent when they agree (``checkConsistent(with:)``);
+/// webhooks that disagree, or a webhook for another id than the callback named, are a
+/// `conflict`, reported and never merged.
+public struct CheckoutConfirmation: Equatable, Sendable {
+    /// Card registration or payment.
+    public let kind: CheckoutKind
+    /// `card_…` or `pay_…`.
+    public let objectID: String
+    /// The card brand.
+    public let brand: String?
+    /// The card's last four digits.
+    public let lastFour: String?
+    /// The reference of the card token the gateway stored.
+    public let tokenReference: String?
+    /// The confirmed amount, when the event carries one.
+    public let amount: Amount?
+    /// The event's timestamps (`created_at`, `confirmed_at`, …) as they came.
+    public let timestamps: JSONObject
+
+    /// A confirmation from the relayed webhook event.
+    /// - Parameter json: The event document.
+    /// - Throws: `validation` for an unknown `type`, a missing or mis-prefixed id, `last_four`
+    ///   that is not four digits or a bad amount; `invalid_json` for wrong types.
+    public init(json: JSONValue) throws(PayHandoffError) {
+        let type = try json.string(at: "type")
+        guard let kind = CheckoutKind.allCases.first(where: { $0.confirmationType == type }) else {
+            throw PayHandoffError(.validation, field: "type", "must be card.registered or payment.confirmed")
+        }
+        let data = try json.object(at: "data")
+        var id = try json.optionalString(at: "data." + kind.idKey)
+        if id == nil { id = try json.optionalString(at: "data.id") }
+        guard let id else { throw JSONValue.missing("data." + kind.idKey) }
+        guard kind.isValidID(id) else {
+            throw PayHandoffError(.validation, field: "data." + kind.idKey, "must start with '" + kind.idPrefix + "'")
+        }
+        let lastFour = try json.optionalString(at: "data.last_four")
+        if let lastFour, lastFour.utf8.count != 4 || !ASCII.isAllDigits(lastFour) {
+            throw PayHandoffError(.validation, field: "data.last_four", "must be four digits")
+        }
+        var timestamps = JSONObject()
+        for member in data.members where member.key.utf8.count > 3 && member.key.utf8.suffix(3).elementsEqual("_at".utf8) {
+            switch member.value {
+            case .string, .integer: timestamps[member.key] = member.value
+            case .null: continue
+            default: throw JSONValue.wrongType("data." + member.key, expected: "a string or an integer", found: member.value)
+            }
+        }
+        self.kind = kind
+        self.objectID = id
+        self.brand = try json.optionalString(at: "data.brand")
+        self.lastFour = lastFour
+        self.tokenReference = try json.optionalString(at: "data.token")
+        self.amount = try json.optionalAmount(at: "data.amount")
+        self.timestamps = timestamps
+    }
+
+    /// Checks that this confirmation answers `callback`'s session.
+    /// - Parameter callback: The deep link of the same flow.
+    /// - Throws: `conflict` when the kinds differ or the callback named another id.
+    public func checkMatches(_ callback: CheckoutCallback) throws(PayHandoffError) {
+        guard callback.kind == kind else {
+            throw PayHandoffError(.conflict, field: "type", "the confirmation is for another kind of session")
+        }
+        if let id = callback.objectID, id != objectID {
+            throw PayHandoffError(.conflict, field: kind.idKey, "the confirmation's id is not the one the callback named")
+        }
+    }
+
+    /// Compares a later webhook for the same flow with this one. Agreeing webhooks are
+    /// idempotent (timestamps may differ: retries are re-sent later); the first is kept.
+    /// - Parameter other: The later confirmation.
+    /// - Throws: `conflict` naming the first field on which they disagree.
+    public func checkConsistent(with other: CheckoutConfirmation) throws(PayHandoffError) {
+        if other.kind != kind { throw PayHandoffError(.conflict, field: "type", "confirmations of different kinds") }
+        if other.objectID != objectID { throw PayHandoffError(.conflict, field: kind.idKey, "confirmations for different ids") }
+        if other.brand != brand { throw PayHandoffError(.conflict, field: "brand", "confirmations disagree on the brand") }
+        if other.lastFour != lastFour { throw PayHandoffError(.conflict, field: "last_four", "confirmations disagree on the last four digits") }
+        if other.tokenReference != tokenReference { throw PayHandoffError(.conflict, field: "token", "confirmations disagree on the token") }
+        if other.amount != amount { throw PayHandoffError(.conflict, field: "amount", "confirmations disagree on the amount") }
+    }
+
+    /// The confirmation as a document: `{"version": 1, "type": "card.registered", "card_id": "card_xyz",
+    /// "brand": "visa", "last_four": "4242", "token": "tok_…", "amount": "100.00", "timestamps": {…}}`
+    /// (optional members only when present). The same shape, wrapped as an event
+    /// (``eventJSON``), is accepted by ``init(json:)``.
+    public var json: JSONValue {
+        var o = JSONObject()
+        o["version"] = 1
+        o["type"] = .string(kind.confirmationType)
+        o[kind.idKey] = .string(objectID)
+        o.setIfPresent("brand", brand.map { .string($0) })
+        o.setIfPresent("last_four", lastFour.map { .string($0) })
+        o.setIfPresent("token", tokenReference.map { .string($0) })
+        o.setIfPresent("amount", amount.map { .string($0.decimalString) })
+        o["timestamps"] = .object(timestamps)
+        return .object(o)
+    }
+
+    /// The confirmation as the webhook-style event ``init(json:)`` reads (used in snapshots).
+    public var eventJSON: JSONValue {
+        var data = JSONObject()
+        data[kind.idKey] = .string(objectID)
+        data.setIfPresent("brand", brand.map { .string($0) })
+        data.setIfPresent("last_four", lastFour.map { .string($0) })
+        data.setIfPresent("token", tokenReference.map { .string($0) })
+        data.setIfPresent("amount", amount.map { .string($0.decimalString) })
+        for member in timestamps.members { data[member.key] = member.value }
+        return ["type": .string(kind.confirmationType), "data": .object(data)]
+    }
+}

@@ -1,0 +1,42 @@
+/// The two hosted-checkout sessions of the gateway, and everything that differs between them.
+public enum CheckoutKind: String, Sendable, CaseIterable {
+    /// Card registration ("catastro"): `POST /v1/cards`, answered by `card.registered`.
+    case cards
+    /// Payment: `POST /v1/payments`, answered by `payment.confirmed`.
+    case payments
+
+    /// The endpoint path.
+    public var path: String { self == .cards ? "/v1/cards" : "/v1/payments" }
+
+    /// The callback query key and confirmation field carrying the object's id.
+    public var idKey: String { self == .cards ? "card_id" : "payment_id" }
+
+    /// The prefix every id of this kind has (`card_…`, `pay_…`).
+    public var idPrefix: String { self == .cards ? "card_" : "pay_" }
+
+    /// The webhook event that confirms this kind of session.
+    public var confirmationType: String { self == .cards ? "card.registered" : "payment.confirmed" }
+
+    /// Where the gateway's create response holds the session.
+    var responseObjectPath: String { self == .cards ? "data.registration" : "data.checkout" }
+
+    /// The other kind.
+    var other: CheckoutKind { self == .cards ? .payments : .cards }
+
+    /// Parses `"cards"` or `"payments"`.
+    /// - Parameters:
+    ///   - text: The kind's raw value.
+    ///   - field: The field to name in the error.
+    /// - Throws: `validation` for anything else.
+    init(parsing text: String, field: String) throws(PayHandoffError) {
+        guard let kind = CheckoutKind(rawValue: text) else {
+            throw PayHandoffError(.validation, field: field, "must be \"cards\" or \"payments\"")
+        }
+        self = kind
+    }
+
+    /// Whether `id` is a non-empty id of this kind (`card_x`, not `card_`).
+    func isValidID(_ id: String) -> Bool {
+        id.utf8.count > idPrefix.utf8.count && id.utf8.starts(with: idPrefix.utf8)
+    }
+}

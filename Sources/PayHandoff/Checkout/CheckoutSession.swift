@@ -1,0 +1,86 @@
+/// A created checkout session: the `checkout_url` to open in the system browser tab, and the
+/// ids the gateway's create response carried.
+///
+/// From the gateway's answer with ``parse(kind:status:body:)`` — cards read
+/// `data.registration.checkout_url`, payments `data.checkout.checkout_url` — or, when the
+/// merchant backend created the session, from just the URL with ``init(kind:checkoutURL:)``.
+/// A checkout URL must be `https` with a host: the 3-D Secure pages must not load over plain HTTP.
+public struct CheckoutSession: Equatable, Sendable {
+    /// Card registration or payment.
+    public let kind: CheckoutKind
+    /// The URL to open in the browser tab.
+    public let checkoutURL: String
+    /// The session's id (`data.registration.id` / `data.checkout.id`), when present.
+    public let sessionID: String?
+    /// The card or payment id (`card_…` / `pay_…`) when the create response already names it;
+    /// a callback with another id is then refused.
+    public let objectID: String?
+
+    /// A session the merchant backend created.
+    /// - Parameters:
+    ///   - kind: Card registration or payment.
+    ///   - checkoutURL: The `checkout_url` the backend received.
+    ///   - sessionID: The session id, if known.
+    ///   - objectID: The `card_…`/`pay_…` id, if known.
+    /// - Throws: `validation` naming `checkout_url` when it is not an https URL with a host.
+    public init(kind: CheckoutKind, checkoutURL: String, sessionID: String? = nil, objectID: String? = nil) throws(PayHandoffError) {
+        try CheckoutSession.checkCheckoutURL(checkoutURL, field: "checkout_url")
+        if let objectID, !kind.isValidID(objectID) {
+            throw PayHandoffError(.validation, field: kind.idKey, "must start with '" + kind.idPrefix + "'")
+        }
+        self.kind = kind
+        self.checkoutURL = checkoutURL
+        self.sessionID = sessionID
+        self.objectID = objectID
+    }
+
+    /// Reads the gateway's answer to the create request.
+    /// - Parameters:
+    ///   - kind: The kind of session requested.
+    ///   - status: The HTTP status.
+    ///   - body: The answer's JSON body (`.null` when it had none or it was not JSON).
+    /// - Returns: The session.
+    /// - Throws: `gateway_error` for a non-2xx status, with the gateway's own message and code
+    ///   when the body has them (`error.message`, `message`, `error`); `validation` naming the
+    ///   path (`data.registration.checkout_url`) when the URL is missing or not https.
+    public static func parse(kind: CheckoutKind, status: Int, body: JSONValue) throws(PayHandoffError) -> CheckoutSession {
+        guard status >= 200, status <= 299 else {
+            throw PayHandoffError(.gatewayError, "the gateway answered HTTP " + String(status) + gatewayMessage(body))
+        }
+        let path = kind.responseObjectPath
+        let urlPath = path + ".checkout_url"
+        let url = try body.string(at: urlPath)
+        try checkCheckoutURL(url, field: urlPath)
+        let sessionID = try body.optionalString(at: path + ".id")
+        var objectID = try body.optionalString(at: path + "." + kind.idKey)
+        if objectID == nil { objectID = try body.optionalString(at: "data." + kind.idKey) }
+        if let objectID, !kind.isValidID(objectID) {
+            throw PayHandoffError(.validation, field: path + "." + kind.idKey, "must start with '" + kind.idPrefix + "'")
+        }
+        return try CheckoutSession(kind: kind, checkoutURL: url, sessionID: sessionID, objectID: objectID)
+    }
+
+    /// `": <code>: <message>"` from the usual error-body shapes, or `""`.
+    static func gatewayMessage(_ body: JSONValue) -> String {
+        let message = (try? body.optionalString(at: "error.message")) ?? (try? body.optionalString(at: "message"))
+            ?? (try? body.optionalString(at: "error")) ?? nil
+        let code = (try? body.optionalString(at: "error.code")) ?? (try? body.optionalString(at: "code")) ?? nil
+        var text = ""
+        if let code { text += ": " + code }
+        if let message { text += ": " + message }
+        return text
+    }
+
+    static func checkCheckoutURL(_ url: String, field: String) throws(PayHandoffError) {
+        let problem = "must be an https URL with a host"
+        do throws(PayHandoffError) {
+            try URLSyntax.checkIncoming(url, field: field)
+            let parts = try HierarchicalURL(url, field: field)
+            guard parts.scheme == "https", let host = parts.host, !host.isEmpty else {
+                throw PayHandoffError(.validation, field: field, problem)
+            }
+        } catch {
+            throw PayHandoffError(.validation, field: field, error.code == .validation ? error.message : problem)
+        }
+    }
+}

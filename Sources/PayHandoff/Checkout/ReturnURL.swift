@@ -1,0 +1,122 @@
+/// The `return_url` a checkout session redirects to when the 3-D Secure flow ends, validated,
+/// and the rule for recognising callbacks to it.
+///
+/// Accepted: `http`/`https` URLs with a host (universal links / App Links, PWAs) and custom
+/// schemes with RFC 3986 syntax (`fixapp://checkout-callback`, `com.fix.app://return`,
+/// `com.fix.app:/return`). Refused: `javascript:`, `data:`, `file:`, `about:`, `blob:`,
+/// `vbscript:`, `filesystem:`, `content:`, `intent:`; an http(s) URL without a host; user
+/// information (`user@host`); a fragment (the gateway appends a query, a fragment would swallow
+/// it); whitespace or control characters; more than 2 KiB.
+///
+/// A callback belongs to the return URL when scheme, host (both compared ignoring ASCII case,
+/// as RFC 3986 defines them), port (http/https default ports normalized) and path (exactly, as
+/// written) are equal — the redirect-URI rule of AppAuth.
+public struct ReturnURL: Equatable, Sendable, CustomStringConvertible {
+    /// The longest return URL accepted, in UTF-8 bytes.
+    public static let maxLength = 2048
+    /// The query parameter PayHandoff adds to carry its correlation nonce.
+    public static let nonceParameter = "ph_nonce"
+    static let refusedSchemes = ["javascript", "data", "file", "about", "blob", "vbscript", "filesystem", "content", "intent"]
+
+    /// The URL as the host registered it (without PayHandoff's nonce).
+    public let text: String
+    let parts: HierarchicalURL
+
+    /// Whether this is a custom scheme (not http/https).
+    public var isCustomScheme: Bool { !parts.isWeb }
+
+    /// Validates a return URL.
+    /// - Parameter text: The URL the host registered in the app (Info.plist / intent filter / app links).
+    /// - Throws: `validation` naming `return_url` for anything listed in the type's documentation.
+    public init(_ text: String) throws(PayHandoffError) {
+        guard !text.isEmpty else { throw PayHandoffError(.validation, field: "return_url", "is required and must not be empty") }
+        guard text.utf8.count <= ReturnURL.maxLength else {
+            throw PayHandoffError(.validation, field: "return_url", "is longer than " + String(ReturnURL.maxLength) + " bytes")
+        }
+        for byte in text.utf8 where byte <= 0x20 || byte == 0x7F {
+            throw PayHandoffError(.validation, field: "return_url", "must not contain whitespace or control characters")
+        }
+        let parts: HierarchicalURL
+        do throws(PayHandoffError) {
+            parts = try HierarchicalURL(text, field: "return_url")
+        } catch {
+            throw PayHandoffError(.validation, field: "return_url", error.message)
+        }
+        guard !ReturnURL.refusedSchemes.contains(parts.scheme) else {
+            throw PayHandoffError(.validation, field: "return_url", "the " + parts.scheme + ": scheme cannot be a return URL")
+        }
+        guard parts.fragment == nil else {
+            throw PayHandoffError(.validation, field: "return_url", "must not have a fragment ('#'): the gateway appends a query")
+        }
+        if parts.isWeb {
+            guard let host = parts.host, !host.isEmpty else {
+                throw PayHandoffError(.validation, field: "return_url", "an http(s) return URL needs a host")
+            }
+        } else {
+            guard parts.host != nil || parts.path.utf8.first == UInt8(ascii: "/") else {
+                throw PayHandoffError(.validation, field: "return_url",
+                    "a custom-scheme return URL must look like 'scheme://host/path' or 'scheme:/path'")
+            }
+        }
+        if let query = parts.query {
+            let items: [QueryItem]
+            do throws(PayHandoffError) {
+                items = try QueryDecoder.decode(query, plus: .space, caseInsensitiveKeys: false)
+            } catch {
+                throw PayHandoffError(.validation, field: "return_url", "has a bad query: " + error.message)
+            }
+            guard !items.contains(where: { $0.key == ReturnURL.nonceParameter }) else {
+                throw PayHandoffError(.validation, field: "return_url",
+                    "must not already contain '" + ReturnURL.nonceParameter + "': PayHandoff adds it")
+            }
+        }
+        self.text = text
+        self.parts = parts
+    }
+
+    /// The URL to send to the gateway: this one with `ph_nonce=<nonce>` appended to its query
+    /// (the host's own query parameters are kept, before it).
+    /// - Parameter nonce: The correlation nonce (see ``makeNonce(using:)``).
+    /// - Returns: The URL text.
+    public func adding(nonce: String) -> String {
+        let separator = parts.query == nil ? "?" : (parts.query?.isEmpty == true || text.utf8.last == UInt8(ascii: "&") ? "" : "&")
+        return text + separator + ReturnURL.nonceParameter + "=" + QueryEncoder.percentEncode(nonce)
+    }
+
+    /// A fresh correlation nonce: 128 bits from `generator` as 32 lowercase hex digits. The core
+    /// reads no entropy itself; hosts pass `SystemRandomNumberGenerator`, tests a seeded one.
+    /// - Parameter generator: The random source.
+    /// - Returns: The nonce.
+    public static func makeNonce(using generator: inout some RandomNumberGenerator) -> String {
+        var bytes: [UInt8] = []
+        for _ in 0..<2 {
+            let word = generator.next()
+            for shift in stride(from: 60, through: 0, by: -4) {
+                let nibble = UInt8(truncatingIfNeeded: word >> UInt64(shift)) & 0x0F
+                bytes.append(nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10)
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Checks that `url` is addressed to this return URL (scheme, host, port, path).
+    /// - Parameter url: The split callback URL.
+    /// - Throws: `callback_mismatch` naming the first part that differs (`scheme`, `host`, `port`, `path`).
+    func checkAddressed(_ url: HierarchicalURL) throws(PayHandoffError) {
+        if url.scheme != parts.scheme {
+            throw PayHandoffError(.callbackMismatch, field: "scheme", "the callback's scheme is not the return URL's")
+        }
+        if url.host != parts.host {
+            throw PayHandoffError(.callbackMismatch, field: "host", "the callback's host is not the return URL's")
+        }
+        if url.port != parts.port {
+            throw PayHandoffError(.callbackMismatch, field: "port", "the callback's port is not the return URL's")
+        }
+        if url.path != parts.path {
+            throw PayHandoffError(.callbackMismatch, field: "path", "the callback's path is not the return URL's")
+        }
+    }
+
+    /// The URL text.
+    public var description: String { text }
+}
