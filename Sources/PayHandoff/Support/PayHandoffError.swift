@@ -32,6 +32,8 @@ public struct PayHandoffError: Error, Equatable, CustomStringConvertible {
         case gatewayError = "gateway_error"
         /// Two answers about the same object disagree (e.g. confirmations for different ids).
         case conflict = "conflict"
+        /// A refund is not possible now (too soon, past 23:00 Mexico City, amount, POS app version).
+        case notEligible = "not_eligible"
     }
 
     /// The stable error code.

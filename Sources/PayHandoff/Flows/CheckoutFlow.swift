@@ -1,0 +1,188 @@
+/// One hosted-checkout hand-off (card registration or payment) as a state machine.
+///
+/// ```
+/// awaiting_session ─session→ ready ─browser_opened→ in_browser ─browser_dismissed→ returned_without_result
+///        │                     └──────────── callback completed ───────────→ awaiting_confirmation
+///        └─session_failed→ failed          callback failed → failed, cancelled → cancelled
+/// any state ─confirmation→ confirmed        waiting states ─tick ≥ deadline→ expired (reconcile)
+/// ```
+///
+/// Rules: a confirmation (the webhook, relayed) wins over any deep-link status and may arrive
+/// in any order; a dismissed tab is never a failure and a later deep link still resolves the
+/// flow; the first valid callback consumes the hand-off, the same callback again is a
+/// `duplicate`, a different one `ignored`; a rejected event changes nothing.
+public struct CheckoutFlow: Equatable, Sendable {
+    /// The states; raw values are the snapshot and ABI spelling.
+    public enum State: String, Sendable, CaseIterable {
+        /// Waiting for the session (the host sends the request or asks its backend).
+        case awaitingSession = "awaiting_session"
+        /// The checkout URL is known; the host opens the browser tab.
+        case ready
+        /// The browser tab is open.
+        case inBrowser = "in_browser"
+        /// The tab was dismissed or cancelled with no deep link yet: no result, not a failure.
+        case returnedWithoutResult = "returned_without_result"
+        /// The deep link said `completed`; waiting for the confirmation.
+        case awaitingConfirmation = "awaiting_confirmation"
+        /// The confirmation arrived: the only success.
+        case confirmed
+        /// The deep link said `failed`, or the session could not be created.
+        case failed
+        /// The deep link said `cancelled`.
+        case cancelled
+        /// No confirmation by the deadline: ask the backend (reconcile).
+        case expired
+
+        /// States in which the flow still waits for its result and can expire.
+        var isWaiting: Bool {
+            switch self {
+            case .awaitingSession, .ready, .inBrowser, .returnedWithoutResult, .awaitingConfirmation: return true
+            case .confirmed, .failed, .cancelled, .expired: return false
+            }
+        }
+
+        /// States in which the hand-off has not been consumed by a callback yet.
+        var acceptsCallback: Bool {
+            switch self {
+            case .awaitingSession, .ready, .inBrowser, .returnedWithoutResult: return true
+            default: return false
+            }
+        }
+    }
+
+    /// An event for this flow (the coordinator routes and parses; the flow decides).
+    enum Event: Equatable, Sendable {
+        case session(CheckoutSession)
+        case sessionFailed(reason: String)
+        case browserOpened
+        case browserDismissed
+        case callback(CheckoutCallback)
+        case confirmation(CheckoutConfirmation)
+        case tick
+    }
+
+    /// The host's id for this flow.
+    public let id: String
+    /// Card registration or payment.
+    public let kind: CheckoutKind
+    /// The registered return URL (without the nonce).
+    public let returnURL: ReturnURL
+    /// The correlation nonce put into the return URL; `nil` when the session was created without it.
+    public let nonce: String?
+    /// When the flow expires without a confirmation, epoch milliseconds.
+    public let deadline: Int64
+    /// The current state.
+    public private(set) var state: State
+    /// The session, once known.
+    public private(set) var session: CheckoutSession?
+    /// The callback that consumed the hand-off.
+    public private(set) var callback: CheckoutCallback?
+    /// The confirmation, once received.
+    public private(set) var confirmation: CheckoutConfirmation?
+    /// Why the flow failed (provider reason or session error).
+    public private(set) var failureReason: String?
+
+    init(id: String, kind: CheckoutKind, returnURL: ReturnURL, nonce: String?, deadline: Int64, state: State,
+         session: CheckoutSession?, callback: CheckoutCallback?, confirmation: CheckoutConfirmation?, failureReason: String?) {
+        self.id = id
+        self.kind = kind
+        self.returnURL = returnURL
+        self.nonce = nonce
+        self.deadline = deadline
+        self.state = state
+        self.session = session
+        self.callback = callback
+        self.confirmation = confirmation
+        self.failureReason = failureReason
+    }
+
+    /// Where the gateway sends the user back (return URL with the nonce).
+    var sentReturnURL: String { nonce.map { returnURL.adding(nonce: $0) } ?? returnURL.text }
+
+    /// Applies `event` at `now` (epoch ms). On a thrown error nothing changed.
+    mutating func handle(_ event: Event, now: Int64) throws(PayHandoffError) -> FlowStep {
+        switch event {
+        case .session(let session):
+            guard state == .awaitingSession else { return try notNow("checkout.session") }
+            guard session.kind == kind else {
+                throw PayHandoffError(.validation, field: "session.kind", "the session's kind is not this flow's")
+            }
+            self.session = session
+            state = .ready
+            return .accepted([.openBrowser(url: session.checkoutURL)])
+
+        case .sessionFailed(let reason):
+            guard state == .awaitingSession else { return try notNow("checkout.session_failed") }
+            failureReason = reason
+            state = .failed
+            return .accepted([])
+
+        case .browserOpened:
+            switch state {
+            case .ready, .returnedWithoutResult:
+                state = .inBrowser
+                return .accepted([])
+            case .inBrowser: return .duplicate
+            case .awaitingSession: return try notNow("checkout.browser_opened")
+            default: return .ignored
+            }
+
+        case .browserDismissed:
+            switch state {
+            case .inBrowser, .ready:
+                // The tab closing races the deep link: no result yet, never a failure.
+                state = .returnedWithoutResult
+                return .accepted([])
+            case .returnedWithoutResult: return .duplicate
+            case .awaitingSession: return try notNow("checkout.browser_dismissed")
+            default: return .ignored
+            }
+
+        case .callback(let callback):
+            guard state.acceptsCallback else {
+                return callback == self.callback ? .duplicate : .ignored
+            }
+            self.callback = callback
+            switch callback.status {
+            case .completed:
+                state = .awaitingConfirmation
+                return .accepted([.closeBrowser, .showPending])
+            case .failed:
+                failureReason = callback.reason
+                state = .failed
+                return .accepted([.closeBrowser])
+            case .cancelled:
+                state = .cancelled
+                return .accepted([.closeBrowser])
+            }
+
+        case .confirmation(let confirmation):
+            guard confirmation.kind == kind else {
+                throw PayHandoffError(.conflict, field: "type", "the confirmation is for another kind of session")
+            }
+            if let existing = self.confirmation {
+                try existing.checkConsistent(with: confirmation)
+                return .duplicate
+            }
+            if let callback { try confirmation.checkMatches(callback) }
+            if let expected = session?.objectID, expected != confirmation.objectID {
+                throw PayHandoffError(.conflict, field: kind.idKey, "the confirmation's id is not this session's")
+            }
+            let browserMayBeOpen = state == .inBrowser || state == .ready
+            self.confirmation = confirmation
+            state = .confirmed
+            return .accepted(browserMayBeOpen ? [.closeBrowser] : [])
+
+        case .tick:
+            guard state.isWaiting, now >= deadline else { return .accepted([], changed: false) }
+            state = .expired
+            return .accepted([.closeBrowser, .reconcile(reason: "no confirmation by the deadline: ask the backend for the "
+                                                                 + kind.rawValue + " session's state")])
+        }
+    }
+
+    private func notNow(_ event: String) throws(PayHandoffError) -> FlowStep {
+        if !state.isWaiting { return .ignored }
+        throw PayHandoffError(.invalidState, field: "type", event + " is not allowed in state " + state.rawValue)
+    }
+}

@@ -1,0 +1,58 @@
+/// What one flow did in answer to an event: its new state and the effects to perform, in order.
+public struct FlowTransition: Equatable, Sendable {
+    /// The flow after the event.
+    public var flow: Coordinator.Flow
+    /// What the host must do, in order (`persist` last when the flow changed).
+    public var effects: [FlowEffect]
+
+    /// The flow's id.
+    public var flowID: String { flow.id }
+}
+
+/// The coordinator's answer to an event or URL.
+public struct CoordinatorAnswer: Equatable, Sendable {
+    /// What happened to the event.
+    public var outcome: EventOutcome
+    /// The flows the event touched (none for `not_ours` or a rejected URL).
+    public var transitions: [FlowTransition]
+    /// Why the event was rejected (only with `.rejected`).
+    public var error: PayHandoffError?
+    /// Whether the snapshot changed and should be saved now.
+    public var persist: Bool
+
+    init(outcome: EventOutcome, transitions: [FlowTransition], error: PayHandoffError? = nil, persist: Bool? = nil) {
+        self.outcome = outcome
+        self.transitions = transitions
+        self.error = error
+        self.persist = persist ?? transitions.contains { $0.effects.contains(.persist) }
+    }
+
+    /// The answer as a document:
+    /// `{"version": 1, "outcome": "accepted", "persist": true, "transitions": [{"flow_id": "c1",
+    /// "flow": "checkout", "state": "awaiting_confirmation", "effects": [{"type": "close_browser"}, …],
+    /// "details": {…the flow's snapshot…}}], "error": {"code", "field", "message"}}` (`error` only when rejected).
+    public var json: JSONValue {
+        var o = JSONObject()
+        o["version"] = 1
+        o["outcome"] = .string(outcome.rawValue)
+        o["persist"] = .bool(persist)
+        o["transitions"] = .array(transitions.map { transition in
+            [
+                "flow_id": .string(transition.flowID),
+                "flow": .string(transition.flow.typeName),
+                "state": .string(transition.flow.stateName),
+                "effects": .array(transition.effects.map { $0.json }),
+                "details": transition.flow.snapshotJSON,
+            ]
+        })
+        if let error { o["error"] = error.json }
+        return .object(o)
+    }
+}
+
+extension PayHandoffError {
+    /// `{"code": "validation", "field": "amount", "message": "…"}` (`field` null when none).
+    public var json: JSONValue {
+        ["code": .string(code.rawValue), "field": field.map { .string($0) } ?? .null, "message": .string(message)]
+    }
+}

@@ -1,0 +1,192 @@
+/// An event for a ``Coordinator``: everything the host tells PayHandoff, each with the time it
+/// happened (`now`, epoch milliseconds; the core never reads a clock).
+///
+/// JSON spelling (``init(json:)``), all with `"now": <epoch ms>`:
+///
+/// | `type` | members | meaning |
+/// |---|---|---|
+/// | `checkout.start` | `flow_id`, then one of: `request` (a ``CheckoutRequest`` document: PayHandoff builds the HTTP request) · `kind` + `return_url` (the backend creates the session: effect `create_session`) · `kind` + `return_url` + `session` (the backend already created it); optional `nonce` (the one to use or that was used; fresh otherwise, none for `session`), optional `deadline` (epoch ms) | start a checkout |
+/// | `checkout.session` | `flow_id`, `session` (a ``CheckoutSession`` document: gateway answer or backend data) | the session was created (or the gateway refused) |
+/// | `checkout.session_failed` | `flow_id`, `reason` | the request could not be sent |
+/// | `checkout.browser_opened` / `checkout.browser_dismissed` | `flow_id` | the tab opened / was closed by the user |
+/// | `checkout.confirmation` | `flow_id`, `event` (the webhook, see ``CheckoutConfirmation``) | the backend relayed the confirmation |
+/// | `pos.start` | `flow_id`, `request` (a ``POSRequest`` document); refunds also `sale_flow_id` or `sale` (`{"transactionid", "amount", "approved_at" (epoch s), "bp_version"}`); optional `grace_ms` | start a POS hand-off |
+/// | `pos.launched` / `pos.launch_failed` | `flow_id` (+ `reason`) | the POS app opened / could not be opened |
+/// | `app.foregrounded` | — | the app is in front again |
+/// | `tick` | — | time passed (deadlines, grace periods) |
+/// | `url` | `url` | a deep link arrived (same as ``Coordinator/handle(url:now:)``) |
+/// | `flow.remove` | `flow_id` | forget an ended flow |
+public struct CoordinatorEvent: Equatable, Sendable {
+    /// How a checkout starts.
+    public enum CheckoutStart: Equatable, Sendable {
+        /// PayHandoff builds the HTTP request (effect `send_request`); `nonce` as given or fresh.
+        case request(CheckoutRequest, nonce: String?)
+        /// The merchant backend creates the session with the return URL PayHandoff prepares
+        /// (effect `create_session`, nonce included); `nonce` as given or fresh.
+        case backend(kind: CheckoutKind, returnURL: ReturnURL, nonce: String?)
+        /// The backend already created the session; `nonce` is the one in its return URL, if any.
+        case session(CheckoutSession, returnURL: ReturnURL, nonce: String?)
+    }
+
+    /// What a refund refunds.
+    public enum RefundOf: Equatable, Sendable {
+        /// An approved sale flow of this coordinator.
+        case saleFlow(id: String)
+        /// A sale known from elsewhere.
+        case sale(RefundEligibility.Sale)
+    }
+
+    /// The event kinds.
+    public enum Kind: Equatable, Sendable {
+        case checkoutStart(flowID: String, start: CheckoutStart, deadline: Int64?)
+        case checkoutSession(flowID: String, session: CheckoutSession)
+        case checkoutSessionFailed(flowID: String, reason: String)
+        case browserOpened(flowID: String)
+        case browserDismissed(flowID: String)
+        case confirmation(flowID: String, confirmation: CheckoutConfirmation)
+        case posStart(flowID: String, request: POSRequest, refundOf: RefundOf?, graceMilliseconds: Int64?)
+        case posLaunched(flowID: String)
+        case posLaunchFailed(flowID: String, reason: String?)
+        case appForegrounded
+        case tick
+        case url(String)
+        case removeFlow(flowID: String)
+    }
+
+    /// What happened.
+    public var kind: Kind
+    /// When, epoch milliseconds.
+    public var now: Int64
+
+    /// An event.
+    /// - Parameters:
+    ///   - kind: What happened.
+    ///   - now: When, epoch milliseconds.
+    public init(_ kind: Kind, now: Int64) {
+        self.kind = kind
+        self.now = now
+    }
+
+    /// The longest flow id accepted.
+    public static let maxFlowIDLength = 128
+
+    /// An event from its document (see the table above).
+    /// - Parameter json: The event document.
+    /// - Throws: `validation`/`invalid_json` naming the member that is missing, unknown or wrong.
+    public init(json: JSONValue) throws(PayHandoffError) {
+        let type = try json.string(at: "type")
+        let now = try json.integer(at: "now")
+        guard now >= 0, now <= MexicoCityTime.maxEpochSeconds * 1000 else {
+            throw PayHandoffError(.validation, field: "now", "must be epoch milliseconds between 1970 and 9999")
+        }
+        func flowID() throws(PayHandoffError) -> String {
+            let id = try json.string(at: "flow_id")
+            guard !id.isEmpty, id.utf8.count <= CoordinatorEvent.maxFlowIDLength,
+                  id.utf8.allSatisfy({ $0 > 0x20 && $0 != 0x7F }) else {
+                throw PayHandoffError(.validation, field: "flow_id", "must be 1 to 128 bytes without spaces or control characters")
+            }
+            return id
+        }
+        func only(_ keys: [String]) throws(PayHandoffError) { try json.rejectUnknownKeys(["type", "now"] + keys) }
+        let kind: Kind
+        switch type {
+        case "checkout.start":
+            try only(["flow_id", "request", "kind", "return_url", "session", "nonce", "deadline"])
+            let id = try flowID()
+            let deadline = try json.optionalInteger(at: "deadline")
+            if let deadline, deadline < 0 || deadline > MexicoCityTime.maxEpochSeconds * 1000 {
+                throw PayHandoffError(.validation, field: "deadline", "must be epoch milliseconds between 1970 and 9999")
+            }
+            let nonce = try json.optionalString(at: "nonce")
+            if let nonce { try CheckoutRequest.checkNonce(nonce, field: "nonce") }
+            if json.isPresent(at: "request") {
+                for key in ["kind", "return_url", "session"] where json.isPresent(at: key) {
+                    throw PayHandoffError(.validation, field: key, "is part of 'request' when PayHandoff builds the request")
+                }
+                let requestJSON = json.value(at: "request") ?? .null
+                if requestJSON.isPresent(at: "nonce") {
+                    throw PayHandoffError(.validation, field: "request.nonce", "give the nonce next to 'request', not inside it")
+                }
+                kind = .checkoutStart(flowID: id, start: .request(try CheckoutRequest(json: requestJSON), nonce: nonce),
+                                      deadline: deadline)
+            } else {
+                let checkoutKind = try CheckoutKind(parsing: try json.string(at: "kind"), field: "kind")
+                let returnURL = try ReturnURL(try json.string(at: "return_url"))
+                if let sessionJSON = json.value(at: "session"), sessionJSON != .null {
+                    let session = try CheckoutSession(json: sessionJSON)
+                    guard session.kind == checkoutKind else {
+                        throw PayHandoffError(.validation, field: "session.kind", "must equal kind")
+                    }
+                    kind = .checkoutStart(flowID: id, start: .session(session, returnURL: returnURL, nonce: nonce), deadline: deadline)
+                } else {
+                    kind = .checkoutStart(flowID: id, start: .backend(kind: checkoutKind, returnURL: returnURL, nonce: nonce), deadline: deadline)
+                }
+            }
+        case "checkout.session":
+            try only(["flow_id", "session"])
+            kind = .checkoutSession(flowID: try flowID(), session: try CheckoutSession(json: json.value(at: "session") ?? .null))
+        case "checkout.session_failed":
+            try only(["flow_id", "reason"])
+            kind = .checkoutSessionFailed(flowID: try flowID(), reason: try json.string(at: "reason"))
+        case "checkout.browser_opened":
+            try only(["flow_id"])
+            kind = .browserOpened(flowID: try flowID())
+        case "checkout.browser_dismissed":
+            try only(["flow_id"])
+            kind = .browserDismissed(flowID: try flowID())
+        case "checkout.confirmation":
+            try only(["flow_id", "event"])
+            kind = .confirmation(flowID: try flowID(), confirmation: try CheckoutConfirmation(json: json.value(at: "event") ?? .null))
+        case "pos.start":
+            try only(["flow_id", "request", "sale_flow_id", "sale", "grace_ms"])
+            let id = try flowID()
+            let request = try POSRequest(json: json.value(at: "request") ?? .null)
+            var refundOf: RefundOf? = nil
+            if let saleFlow = try json.optionalString(at: "sale_flow_id") {
+                refundOf = .saleFlow(id: saleFlow)
+            }
+            if json.isPresent(at: "sale") {
+                guard refundOf == nil else { throw PayHandoffError(.validation, field: "sale", "give sale_flow_id or sale, not both") }
+                try json.rejectUnknownKeys(["transactionid", "amount", "approved_at", "bp_version"], at: "sale")
+                guard let amount = try json.optionalAmount(at: "sale.amount") else { throw JSONValue.missing("sale.amount") }
+                let approvedAt = try json.integer(at: "sale.approved_at")
+                try MexicoCityTime.checkEpoch(approvedAt, field: "sale.approved_at")
+                refundOf = .sale(RefundEligibility.Sale(transactionId: try json.string(at: "sale.transactionid"), amount: amount,
+                                                        approvedAt: approvedAt, posAppVersion: try json.optionalString(at: "sale.bp_version")))
+            }
+            if request.operation == .refund, refundOf == nil {
+                throw PayHandoffError(.validation, field: "sale_flow_id", "a refund needs the sale: sale_flow_id or sale")
+            }
+            if request.operation == .sale, refundOf != nil {
+                throw PayHandoffError(.validation, field: refundOf.map { if case .sale = $0 { "sale" } else { "sale_flow_id" } },
+                                      "only a refund refers to a sale")
+            }
+            let grace = try json.optionalInteger(at: "grace_ms")
+            if let grace, grace < 0 || grace > 3_600_000 {
+                throw PayHandoffError(.validation, field: "grace_ms", "must be 0 to 3600000")
+            }
+            kind = .posStart(flowID: id, request: request, refundOf: refundOf, graceMilliseconds: grace)
+        case "pos.launched":
+            try only(["flow_id"])
+            kind = .posLaunched(flowID: try flowID())
+        case "pos.launch_failed":
+            try only(["flow_id", "reason"])
+            kind = .posLaunchFailed(flowID: try flowID(), reason: try json.optionalString(at: "reason"))
+        case "app.foregrounded":
+            try only([])
+            kind = .appForegrounded
+        case "tick":
+            try only([])
+            kind = .tick
+        case "url":
+            try only(["url"])
+            kind = .url(try json.string(at: "url"))
+        case "flow.remove":
+            try only(["flow_id"])
+            kind = .removeFlow(flowID: try flowID())
+        default:
+            throw PayHandoffError(.validation, field: "type", "unknown event type")
+        }
+        self.init(kind, now: now)
+    }
+}

@@ -1,0 +1,76 @@
+/// Something the host must do after an event. The core is sans-IO: it never opens URLs, sends
+/// HTTP or reads clocks; it says what to do and the host does it.
+public enum FlowEffect: Equatable, Sendable {
+    /// Send this HTTP request to the gateway, then report the answer with `checkout.session`
+    /// (or `checkout.session_failed` when it could not be sent). Holds the API key.
+    case sendRequest(HTTPRequest)
+    /// Ask the merchant backend to create the session with this `return_url` (nonce included),
+    /// then report it with `checkout.session`.
+    case createSession(kind: CheckoutKind, returnURL: String)
+    /// Open this checkout URL in the system browser tab (SFSafariViewController / Custom Tabs).
+    case openBrowser(url: String)
+    /// Close the browser tab if it is still open.
+    case closeBrowser
+    /// Show "confirming…": the deep link said completed, the confirmation has not arrived.
+    case showPending
+    /// Open this `billpocket://` URL (holds the POS user token).
+    case openPOSApp(url: String)
+    /// Tell the user something they can fix (install or log in to the POS app).
+    case showHint(message: String)
+    /// The outcome is unknown or suspicious: ask the backend / Billpocket what happened.
+    case reconcile(reason: String)
+    /// Save the coordinator snapshot now; it changed.
+    case persist
+
+    /// The effect as a document: `{"type": "open_browser", "url": "…"}`, `{"type": "persist"}`, …
+    public var json: JSONValue {
+        switch self {
+        case .sendRequest(let request):
+            return ["type": "send_request", "request": request.json(revealingSecrets: true)]
+        case .createSession(let kind, let returnURL):
+            return ["type": "create_session", "kind": .string(kind.rawValue), "return_url": .string(returnURL)]
+        case .openBrowser(let url):
+            return ["type": "open_browser", "url": .string(url)]
+        case .closeBrowser:
+            return ["type": "close_browser"]
+        case .showPending:
+            return ["type": "show_pending"]
+        case .openPOSApp(let url):
+            return ["type": "open_pos_app", "url": .string(url)]
+        case .showHint(let message):
+            return ["type": "show_hint", "message": .string(message)]
+        case .reconcile(let reason):
+            return ["type": "reconcile", "reason": .string(reason)]
+        case .persist:
+            return ["type": "persist"]
+        }
+    }
+}
+
+/// What happened to an event.
+public enum EventOutcome: String, Sendable {
+    /// The event was valid and applied (possibly with no visible change, e.g. a tick before any deadline).
+    case accepted
+    /// The same callback or confirmation was already applied; nothing changed.
+    case duplicate
+    /// The event is valid but its flow has ended (e.g. a second, different answer); reported, nothing changed.
+    case ignored
+    /// The event broke a rule; nothing changed (see the error).
+    case rejected
+    /// The URL belongs to no flow of this coordinator (another part of the app may handle it).
+    case notOurs = "not_ours"
+}
+
+/// The result of one event in one flow, before the coordinator wraps it.
+struct FlowStep: Equatable, Sendable {
+    var outcome: EventOutcome
+    var effects: [FlowEffect]
+
+    static let duplicate = FlowStep(outcome: .duplicate, effects: [])
+    static let ignored = FlowStep(outcome: .ignored, effects: [])
+
+    /// An accepted step; a state change is always followed by `persist`.
+    static func accepted(_ effects: [FlowEffect], changed: Bool = true) -> FlowStep {
+        FlowStep(outcome: .accepted, effects: changed ? effects + [.persist] : effects)
+    }
+}

@@ -1,0 +1,152 @@
+/// One Billpocket POS hand-off (sale or refund) as a state machine.
+///
+/// ```
+/// ready ─launched→ launched ─answer→ approved | approved_amount_mismatch | declined | error
+///   └─launch_failed→ launch_failed (hint: install / log in)
+/// launched ─app foregrounded, no answer within the grace period (tick)→ returned_without_response (reconcile)
+/// ```
+///
+/// Rules: an answer is matched by its `identifier` (the coordinator routes it) and consumes the
+/// hand-off; the same answer again is a `duplicate`, a different one `ignored`. Coming back
+/// without an answer is *unknown*, never *declined*: the effect is `reconcile`, and a late
+/// answer still resolves the flow. An approved answer for another amount than requested is
+/// `approved_amount_mismatch` with `reconcile`, never silently approved.
+public struct POSFlow: Equatable, Sendable {
+    /// The states; raw values are the snapshot and ABI spelling.
+    public enum State: String, Sendable, CaseIterable {
+        /// The URL is built; the host opens the POS app.
+        case ready
+        /// The POS app was opened.
+        case launched
+        /// The POS app could not be opened (missing, or cannot open the URL).
+        case launchFailed = "launch_failed"
+        /// Approved for the requested amount.
+        case approved
+        /// Approved, but for another amount than requested: reconcile.
+        case approvedAmountMismatch = "approved_amount_mismatch"
+        /// Declined by the issuer (`rechazada`).
+        case declined
+        /// The POS app reported an error.
+        case error
+        /// The app came back and no answer arrived within the grace period: outcome unknown.
+        case returnedWithoutResponse = "returned_without_response"
+
+        /// States that still take an answer.
+        var acceptsAnswer: Bool {
+            switch self {
+            case .ready, .launched, .launchFailed, .returnedWithoutResponse: return true
+            default: return false
+            }
+        }
+    }
+
+    enum Event: Equatable, Sendable {
+        case launched
+        case launchFailed(reason: String?)
+        case foregrounded
+        case answer(POSResponse)
+        case tick
+    }
+
+    /// The hint shown when the POS app cannot be opened.
+    public static let launchHint = "Could not open the Billpocket POS app: install it from the App Store / Play Store and log in, then try again."
+
+    /// The host's id for this flow.
+    public let id: String
+    /// Sale or refund.
+    public let operation: POSRequest.Operation
+    /// The correlation value sent and expected back.
+    public let identifier: String
+    /// The scheme answers arrive on (bare, e.g. `myapp`).
+    public let answerScheme: String
+    /// The amount requested (for a refund: the amount to refund, if it was given).
+    public let amount: Amount?
+    /// Refund only: the sale's `transactionid`.
+    public let saleTransactionId: String?
+    /// How long after the app returns to the foreground an answer may still arrive, ms.
+    public let graceMilliseconds: Int64
+    /// The current state.
+    public private(set) var state: State
+    /// When the app came back to the foreground while the POS app was open, epoch ms.
+    public private(set) var foregroundedAt: Int64?
+    /// The answer that consumed the hand-off.
+    public private(set) var response: POSResponse?
+    /// When the answer was accepted, epoch ms.
+    public private(set) var answeredAt: Int64?
+    /// Why the launch failed, as the host reported it.
+    public private(set) var launchFailure: String?
+
+    init(id: String, operation: POSRequest.Operation, identifier: String, answerScheme: String, amount: Amount?,
+         saleTransactionId: String?, graceMilliseconds: Int64, state: State, foregroundedAt: Int64?,
+         response: POSResponse?, answeredAt: Int64?, launchFailure: String?) {
+        self.id = id
+        self.operation = operation
+        self.identifier = identifier
+        self.answerScheme = answerScheme
+        self.amount = amount
+        self.saleTransactionId = saleTransactionId
+        self.graceMilliseconds = graceMilliseconds
+        self.state = state
+        self.foregroundedAt = foregroundedAt
+        self.response = response
+        self.answeredAt = answeredAt
+        self.launchFailure = launchFailure
+    }
+
+    /// The amount the flow settled: the approved answer's amount (or the requested one).
+    var settledAmount: Amount? { response?.amount ?? amount }
+
+    /// Applies `event` at `now` (epoch ms). On a thrown error nothing changed.
+    mutating func handle(_ event: Event, now: Int64) throws(PayHandoffError) -> FlowStep {
+        switch event {
+        case .launched:
+            switch state {
+            case .ready:
+                state = .launched
+                return .accepted([])
+            case .launched: return .duplicate
+            default: return .ignored
+            }
+
+        case .launchFailed(let reason):
+            guard state == .ready || state == .launched else {
+                return state == .launchFailed ? .duplicate : .ignored
+            }
+            launchFailure = reason
+            state = .launchFailed
+            return .accepted([.showHint(message: POSFlow.launchHint)])
+
+        case .foregrounded:
+            guard state == .launched, foregroundedAt == nil else { return .accepted([], changed: false) }
+            foregroundedAt = now
+            return .accepted([])
+
+        case .answer(let answer):
+            guard state.acceptsAnswer else { return answer == response ? .duplicate : .ignored }
+            guard answer.identifier == identifier else {
+                throw PayHandoffError(.callbackMismatch, field: "identifier", "the answer's identifier is not this flow's")
+            }
+            response = answer
+            answeredAt = now
+            switch answer.result {
+            case .approved:
+                if let amount, let answered = answer.amount, answered != amount {
+                    state = .approvedAmountMismatch
+                    return .accepted([.reconcile(reason: "the POS app approved " + answered.decimalString
+                                                 + " but " + amount.decimalString + " was requested")])
+                }
+                state = .approved
+            case .declined: state = .declined
+            case .error: state = .error
+            }
+            return .accepted([])
+
+        case .tick:
+            guard state == .launched, let foregroundedAt, now >= foregroundedAt + graceMilliseconds else {
+                return .accepted([], changed: false)
+            }
+            state = .returnedWithoutResponse
+            return .accepted([.reconcile(reason: "the app came back from the POS app without an answer: the outcome is unknown, ask Billpocket before charging again")])
+        }
+    }
+}

@@ -1,0 +1,116 @@
+import PayHandoff
+import XCTest
+
+/// Thousands of seeded random event sequences over two checkouts and two POS hand-offs. At
+/// every step the coordinator is also restored from the snapshot taken just before the step
+/// and fed the same step: both must give the same answer and the same snapshot. And no
+/// sequence may reach `confirmed` without a confirmation sent for that flow, or `approved`
+/// without an answer carrying the flow's identifier.
+final class FlowPropertyTests: XCTestCase {
+    let t0: Int64 = 1_796_054_400_000
+    let nonces = ["c1": "11111111111111111111111111111111", "c2": "22222222222222222222222222222222"]
+
+    func randomStep(_ g: inout SplitMix64, now: Int64) -> (event: JSONValue?, url: String?) {
+        func pick<T>(_ items: [T]) -> T { items[Int(g.next() % UInt64(items.count))] }
+        let checkoutID = pick(["c1", "c2"]), posID = pick(["p1", "p2"])
+        let kind = checkoutID == "c1" ? "cards" : "payments"
+        let idKey = checkoutID == "c1" ? "card_id" : "payment_id"
+        let id = checkoutID == "c1" ? pick(["card_a", "card_b"]) : pick(["pay_a", "pay_b"])
+        let nonce = nonces[checkoutID]!
+        let identifier = posID == "p1" ? "ord-1" : "ord-2"
+        switch g.next() % 16 {
+        case 0:
+            return (["type": "checkout.start", "now": .integer(now), "flow_id": .string(checkoutID), "kind": .string(kind),
+                     "return_url": .string("fixapp://cb-" + checkoutID), "nonce": .string(nonce),
+                     "deadline": .integer(t0 + 600_000)], nil)
+        case 1:
+            return (["type": "checkout.session", "now": .integer(now), "flow_id": .string(checkoutID),
+                     "session": ["kind": .string(kind), "checkout_url": "https://pay.example.com/x"]], nil)
+        case 2:
+            return ([ "type": .string(pick(["checkout.browser_opened", "checkout.browser_dismissed"])), "now": .integer(now),
+                      "flow_id": .string(checkoutID)], nil)
+        case 3, 4:
+            let status = pick(["completed", "failed", "cancelled"])
+            let echoed = pick(["&ph_nonce=" + nonce, "", "&ph_nonce=ffffffffffffffffffffffffffffffff"])
+            return (nil, "fixapp://cb-\(checkoutID)?status=\(status)&\(idKey)=\(id)\(echoed)")
+        case 5:
+            let type = checkoutID == "c1" ? "card.registered" : "payment.confirmed"
+            return (["type": "checkout.confirmation", "now": .integer(now), "flow_id": .string(checkoutID),
+                     "event": ["type": .string(type), "data": [.init(stringLiteral: idKey): .string(id), "brand": .string(pick(["visa", "amex"]))]]], nil)
+        case 6:
+            return (["type": "pos.start", "now": .integer(now), "flow_id": .string(posID),
+                     "request": ["transaction": "venta", "usertoken": "tok", "identifier": .string(identifier),
+                                 "amount": "100.00", "urlScheme": "myapp"], "grace_ms": 2000], nil)
+        case 7:
+            return (["type": .string(pick(["pos.launched", "pos.launch_failed"])), "now": .integer(now), "flow_id": .string(posID)], nil)
+        case 8:
+            return (["type": "app.foregrounded", "now": .integer(now)], nil)
+        case 9, 10:
+            return (["type": "tick", "now": .integer(now)], nil)
+        case 11, 12:
+            let result = pick(["aprobada", "rechazada", "error"])
+            let amount = pick(["100.00", "100.00", "99.00"])
+            return (nil, "myapp://result=\(result)&amount=\(amount)&identifier=\(pick([identifier, "ord-9"]))&transactionid=T\(g.next() % 3)")
+        case 13:
+            return (nil, pick(["otherapp://x?y=1", "fixapp://cb-c1?status=completed&card_id=card_a&ph_nonce=%zz", "myapp://garbage"]))
+        case 14:
+            return (["type": "flow.remove", "now": .integer(now), "flow_id": .string(pick([checkoutID, posID]))], nil)
+        default:
+            return (["type": "pos.start", "now": .integer(now), "flow_id": .string(posID + "r"), "sale_flow_id": .string(posID),
+                     "request": ["transaction": "devolucion", "usertoken": "tok", "identifier": .string(posID + "r"),
+                                 "urlScheme": "myapp", "transactionId": .string("T\(g.next() % 3)")]], nil)
+        }
+    }
+
+    func apply(_ step: (event: JSONValue?, url: String?), to coordinator: inout Coordinator, now: Int64) -> CoordinatorAnswer? {
+        var unused = SplitMix64(seed: 0)
+        if let url = step.url { return coordinator.handle(url: url, now: now) }
+        guard let json = step.event, let event = try? CoordinatorEvent(json: json) else { return nil }
+        return coordinator.send(event, using: &unused)
+    }
+
+    func testRestoreAtAnyStepContinuesIdenticallyAndNothingIsConfirmedWithoutProof() throws {
+        var sequences = 0, steps = 0, reachedConfirmed = 0, reachedApproved = 0
+        for seed in 0..<1500 as Range<UInt64> {
+            var g = SplitMix64(seed: seed)
+            var coordinator = Coordinator()
+            var now = t0
+            var confirmationsSent: Set<String> = []
+            var answersSeen: [String: Set<String>] = [:]
+            for _ in 0..<(10 + Int(g.next() % 30)) {
+                now += Int64(g.next() % 90_000)
+                let step = randomStep(&g, now: now)
+                var restored = try Coordinator(snapshot: coordinator.snapshot)
+                XCTAssertEqual(restored, coordinator, "seed \(seed): restore is not identity")
+                let a = apply(step, to: &coordinator, now: now)
+                let b = apply(step, to: &restored, now: now)
+                XCTAssertEqual(a, b, "seed \(seed): restored coordinator answered differently to \(step)")
+                XCTAssertEqual(coordinator.snapshot, restored.snapshot, "seed \(seed)")
+                if let answer = a, answer.outcome == .accepted {
+                    if case .string("checkout.confirmation")? = step.event?.value(at: "type"),
+                       let id = try? step.event?.string(at: "flow_id") { confirmationsSent.insert(id) }
+                    if let url = step.url, let flow = answer.transitions.first { answersSeen[flow.flowID, default: []].insert(url) }
+                }
+                if a?.outcome == .rejected { XCTAssertNotNil(a?.error, "seed \(seed): rejected without a typed error") }
+                for flow in coordinator.flows {
+                    switch flow {
+                    case .checkout(let f) where f.state == .confirmed:
+                        reachedConfirmed += 1
+                        XCTAssertTrue(confirmationsSent.contains(f.id), "seed \(seed): \(f.id) confirmed without a confirmation")
+                        XCTAssertNotNil(f.confirmation)
+                    case .pos(let f) where f.state == .approved:
+                        reachedApproved += 1
+                        XCTAssertEqual(f.response?.identifier, f.identifier)
+                        XCTAssertFalse(answersSeen[f.id, default: []].isEmpty, "seed \(seed): \(f.id) approved without an answer")
+                    default: break
+                    }
+                }
+                steps += 1
+            }
+            sequences += 1
+        }
+        XCTAssertGreaterThan(reachedConfirmed, 100, "the generator must actually reach confirmed")
+        XCTAssertGreaterThan(reachedApproved, 100, "the generator must actually reach approved")
+        print("FlowPropertyTests: \(sequences) sequences, \(steps) steps, confirmed seen \(reachedConfirmed)×, approved seen \(reachedApproved)×")
+    }
+}

@@ -1,0 +1,171 @@
+import PayHandoff
+import XCTest
+
+/// One readable test per user story, through the Swift API of the coordinator.
+final class FlowScenarioTests: XCTestCase {
+    let t0: Int64 = 1_796_054_400_000  // 2026-11-30T10:00:00-06:00, in ms
+    let nonce = "0123456789abcdef0123456789abcdef"
+    var coordinator = Coordinator()
+    var random = SplitMix64(seed: 7)
+
+    @discardableResult
+    func send(_ json: JSONValue, file: StaticString = #filePath, line: UInt = #line) throws -> CoordinatorAnswer {
+        coordinator.send(try CoordinatorEvent(json: json), using: &random)
+    }
+
+    func state(_ id: String) -> String? { coordinator.flow(id: id)?.stateName }
+
+    func effects(_ answer: CoordinatorAnswer) -> [String] {
+        answer.transitions.flatMap { $0.effects.map { (try? $0.json.string(at: "type")) ?? "?" } }
+    }
+
+    func startCard(_ id: String = "c1") throws -> CoordinatorAnswer {
+        try send(["type": "checkout.start", "now": .integer(t0), "flow_id": .string(id), "nonce": .string(nonce),
+                  "request": ["kind": "cards", "api_key": "sk_test_SECRET", "return_url": "fixapp://checkout-callback",
+                              "provider": "dinelco", "customer_id": "cus_1", "target_origin": ["https://fix.example.com"],
+                              "customer": ["name": "Juan", "lastname": "Pérez", "email": "juan@example.com"]]])
+    }
+
+    func session(_ id: String = "c1", at offset: Int64 = 1_000) throws -> CoordinatorAnswer {
+        try send(["type": "checkout.session", "now": .integer(t0 + offset), "flow_id": .string(id),
+                  "session": ["kind": "cards", "status": 201,
+                              "body": ["data": ["registration": ["id": "reg_1", "checkout_url": "https://pay.example.com/c/1"]]]]])
+    }
+
+    var confirmation: JSONValue {
+        ["type": "card.registered", "data": ["card_id": "card_xyz", "brand": "visa", "last_four": "4242", "token": "tok_1"]]
+    }
+
+    func testCardRegistrationHappyPath() throws {
+        let start = try startCard()
+        XCTAssertEqual(effects(start), ["send_request", "persist"])
+        XCTAssertFalse("\(coordinator.snapshot)".contains("SECRET"), "the API key is in the effect, never in the snapshot")
+        XCTAssertEqual(effects(try session()), ["open_browser", "persist"])
+        try send(["type": "checkout.browser_opened", "now": .integer(t0 + 2_000), "flow_id": "c1"])
+        let callback = coordinator.handle(url: "fixapp://checkout-callback?status=completed&card_id=card_xyz&ph_nonce=\(nonce)", now: t0 + 60_000)
+        XCTAssertEqual(callback.outcome, .accepted)
+        XCTAssertEqual(effects(callback), ["close_browser", "show_pending", "persist"])
+        XCTAssertEqual(state("c1"), "awaiting_confirmation")
+        let confirmed = try send(["type": "checkout.confirmation", "now": .integer(t0 + 61_000), "flow_id": "c1", "event": confirmation])
+        XCTAssertEqual(confirmed.outcome, .accepted)
+        XCTAssertEqual(state("c1"), "confirmed")
+        XCTAssertEqual(try send(["type": "checkout.confirmation", "now": .integer(t0 + 62_000), "flow_id": "c1", "event": confirmation]).outcome,
+                       .duplicate)
+    }
+
+    func testThreeDSFailedThenWebhookConfirmed() throws {
+        try startCard(); try session()
+        let failed = coordinator.handle(url: "fixapp://checkout-callback?status=failed&reason=OTP+rechazado&ph_nonce=\(nonce)", now: t0 + 30_000)
+        XCTAssertEqual(failed.outcome, .accepted)
+        XCTAssertEqual(state("c1"), "failed")
+        try send(["type": "checkout.confirmation", "now": .integer(t0 + 40_000), "flow_id": "c1", "event": confirmation])
+        XCTAssertEqual(state("c1"), "confirmed", "the webhook is the truth and wins over the deep link")
+    }
+
+    func testTabDismissedThenDeepLink() throws {
+        try startCard(); try session()
+        try send(["type": "checkout.browser_opened", "now": .integer(t0 + 2_000), "flow_id": "c1"])
+        let dismissed = try send(["type": "checkout.browser_dismissed", "now": .integer(t0 + 3_000), "flow_id": "c1"])
+        XCTAssertEqual(state("c1"), "returned_without_result", "a dismissed tab is no failure")
+        XCTAssertEqual(effects(dismissed), ["persist"])
+        coordinator.handle(url: "fixapp://checkout-callback?status=completed&card_id=card_xyz&ph_nonce=\(nonce)", now: t0 + 3_100)
+        XCTAssertEqual(state("c1"), "awaiting_confirmation")
+    }
+
+    func testAppKilledWhileInTheBrowserThenRestoredAndCompleted() throws {
+        try startCard(); try session()
+        try send(["type": "checkout.browser_opened", "now": .integer(t0 + 2_000), "flow_id": "c1"])
+        let saved = coordinator.snapshot
+        coordinator = try Coordinator(snapshot: saved)  // the OS killed the app; it starts again from the file
+        let url = "fixapp://checkout-callback?status=completed&card_id=card_xyz&ph_nonce=\(nonce)"
+        XCTAssertEqual(coordinator.handle(url: url, now: t0 + 90_000).outcome, .accepted)
+        XCTAssertEqual(coordinator.handle(url: url, now: t0 + 90_500).outcome, .duplicate, "Linking delivers it twice")
+        try send(["type": "checkout.confirmation", "now": .integer(t0 + 91_000), "flow_id": "c1", "event": confirmation])
+        XCTAssertEqual(state("c1"), "confirmed")
+    }
+
+    func testSpoofedCallbacksNeverConfirm() throws {
+        try startCard(); try session()
+        let wrong = coordinator.handle(url: "fixapp://checkout-callback?status=completed&card_id=card_evil&ph_nonce=ffffffffffffffffffffffffffffffff", now: t0 + 5_000)
+        XCTAssertEqual(wrong.outcome, .rejected)
+        XCTAssertEqual(wrong.error?.code, .callbackMismatch)
+        XCTAssertEqual(state("c1"), "ready", "a rejected URL changes nothing")
+        XCTAssertEqual(coordinator.handle(url: "otherapp://x?status=completed", now: t0 + 5_000).outcome, .notOurs)
+    }
+
+    func posStart(_ id: String = "p1", identifier: String = "ord-1", at time: Int64? = nil) throws -> CoordinatorAnswer {
+        try send(["type": "pos.start", "now": .integer(time ?? t0), "flow_id": .string(id),
+                  "request": ["transaction": "venta", "usertoken": "POS-SECRET", "identifier": .string(identifier),
+                              "amount": "100.00", "urlScheme": "myapp"]])
+    }
+
+    func testPOSSaleApprovedAndDuplicateAnswerIgnored() throws {
+        let start = try posStart()
+        XCTAssertEqual(effects(start), ["open_pos_app", "persist"])
+        XCTAssertFalse("\(coordinator.snapshot)".contains("POS-SECRET"), "the user token is never in a snapshot")
+        try send(["type": "pos.launched", "now": .integer(t0 + 500), "flow_id": "p1"])
+        let url = "myapp://result=aprobada&amount=100.00&identifier=ord-1&transactionid=720371&usertoken=POS-SECRET"
+        XCTAssertEqual(coordinator.handle(url: url, now: t0 + 30_000).outcome, .accepted)
+        XCTAssertEqual(state("p1"), "approved")
+        XCTAssertEqual(coordinator.handle(url: url, now: t0 + 30_100).outcome, .duplicate)
+        XCTAssertFalse("\(coordinator.snapshot)".contains("POS-SECRET"))
+    }
+
+    func testPOSAppMissing() throws {
+        try posStart()
+        let failed = try send(["type": "pos.launch_failed", "now": .integer(t0 + 100), "flow_id": "p1", "reason": "canOpenURL false"])
+        XCTAssertEqual(effects(failed), ["show_hint", "persist"])
+        XCTAssertEqual(state("p1"), "launch_failed")
+    }
+
+    func testUserReturnsWithoutAnswerIsUnknownNeverDeclined() throws {
+        try posStart()
+        try send(["type": "pos.launched", "now": .integer(t0 + 100), "flow_id": "p1"])
+        try send(["type": "app.foregrounded", "now": .integer(t0 + 20_000)])
+        XCTAssertEqual(try send(["type": "tick", "now": .integer(t0 + 21_000)]).transitions.count, 0, "still within the grace period")
+        let late = try send(["type": "tick", "now": .integer(t0 + 23_000)])
+        XCTAssertEqual(effects(late), ["reconcile", "persist"])
+        XCTAssertEqual(state("p1"), "returned_without_response")
+        coordinator.handle(url: "myapp://result=aprobada&amount=100.00&identifier=ord-1&transactionid=720371", now: t0 + 60_000)
+        XCTAssertEqual(state("p1"), "approved", "a late answer still resolves the flow")
+    }
+
+    func testApprovedForAnotherAmountIsFlagged() throws {
+        try posStart()
+        let answer = coordinator.handle(url: "myapp://result=aprobada&amount=10.00&identifier=ord-1&transactionid=1", now: t0 + 1_000)
+        XCTAssertEqual(state("p1"), "approved_amount_mismatch")
+        XCTAssertEqual(effects(answer), ["reconcile", "persist"])
+    }
+
+    func testRefundOfYesterdaysSaleIsRefusedWithReasons() throws {
+        let refund = try send(["type": "pos.start", "now": .integer(t0), "flow_id": "r1",
+                               "request": ["transaction": "devolucion", "usertoken": "t", "identifier": "ref-1",
+                                           "urlScheme": "myapp", "transactionId": "720371"],
+                               "sale": ["transactionid": "720371", "amount": "100.00",
+                                        "approved_at": .integer(t0 / 1000 - 86_400)]])
+        XCTAssertEqual(refund.outcome, .rejected)
+        XCTAssertEqual(refund.error?.code, .notEligible)
+        XCTAssertTrue(refund.error?.message.contains("past_deadline") ?? false, refund.error?.message ?? "")
+        XCTAssertTrue(refund.error?.message.contains("2026-11-29T23:00:00-06:00") ?? false)
+        XCTAssertNil(coordinator.flow(id: "r1"))
+    }
+
+    func testRefundOfASaleFlowOnlyOnceFully() throws {
+        try posStart()
+        coordinator.handle(url: "myapp://result=aprobada&amount=100.00&identifier=ord-1&transactionid=720371", now: t0)
+        func refund(_ id: String, amount: JSONValue, at time: Int64) throws -> CoordinatorAnswer {
+            try send(["type": "pos.start", "now": .integer(time), "flow_id": .string(id), "sale_flow_id": "p1",
+                      "request": ["transaction": "devolucion", "usertoken": "t", "identifier": .string(id),
+                                  "urlScheme": "myapp", "transactionId": "720371", "amount": amount]])
+        }
+        XCTAssertEqual(try refund("r0", amount: "60.00", at: t0 + 30_000).error?.code, .notEligible, "less than a minute")
+        XCTAssertEqual(try refund("r1", amount: "60.00", at: t0 + 60_000).outcome, .accepted)
+        coordinator.handle(url: "myapp://result=aprobada&amount=60.00&identifier=r1&transactionid=9001", now: t0 + 70_000)
+        XCTAssertEqual(try refund("r2", amount: "50.00", at: t0 + 80_000).error?.code, .notEligible, "only 40.00 left")
+        XCTAssertEqual(try refund("r3", amount: "40.00", at: t0 + 80_000).outcome, .accepted)
+        coordinator.handle(url: "myapp://result=aprobada&amount=40.00&identifier=r3&transactionid=9002", now: t0 + 90_000)
+        let again = try refund("r4", amount: "1.00", at: t0 + 100_000)
+        XCTAssertEqual(again.error?.code, .invalidState)
+        XCTAssertEqual(again.error?.message, "the sale is already fully refunded")
+    }
+}
