@@ -35,6 +35,8 @@ embedded-check:
 # this fails when a JSON file and its generator disagree.
 vectors-check:
 	@for g in Tests/Vectors/tools/*_vectors.py; do python3 "$$g" --check; done
+	@echo "vectors-check: WHATWG URLSearchParams (node) vs the checkout callback vectors"
+	@node Tests/Vectors/tools/urlsearchparams_check.mjs
 
 swift-test:
 	$(SWIFT) test --disable-swift-testing

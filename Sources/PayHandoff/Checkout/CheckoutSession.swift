@@ -52,10 +52,14 @@ public struct CheckoutSession: Equatable, Sendable {
         let url = try body.string(at: urlPath)
         try checkCheckoutURL(url, field: urlPath)
         let sessionID = try body.optionalString(at: path + ".id")
-        var objectID = try body.optionalString(at: path + "." + kind.idKey)
-        if objectID == nil { objectID = try body.optionalString(at: "data." + kind.idKey) }
+        var idPath = path + "." + kind.idKey
+        var objectID = try body.optionalString(at: idPath)
+        if objectID == nil {
+            idPath = "data." + kind.idKey
+            objectID = try body.optionalString(at: idPath)
+        }
         if let objectID, !kind.isValidID(objectID) {
-            throw PayHandoffError(.validation, field: path + "." + kind.idKey, "must start with '" + kind.idPrefix + "'")
+            throw PayHandoffError(.validation, field: idPath, "must start with '" + kind.idPrefix + "'")
         }
         return try CheckoutSession(kind: kind, checkoutURL: url, sessionID: sessionID, objectID: objectID)
     }

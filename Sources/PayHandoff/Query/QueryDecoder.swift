@@ -8,7 +8,8 @@
 /// 5. a key that appears twice is an error — there is no "first wins" or "last wins" for an
 ///    attacker to exploit.
 ///
-/// Errors never quote values (they may hold a user token); they name the key when it decoded.
+/// Errors never quote values (they may hold a user token); they name the key as `field` when it
+/// decoded and is at most 64 bytes (longer keys are attacker noise, not a field name).
 public enum QueryDecoder {
     /// What `+` means in a query.
     public enum PlusSign: Sendable {
