@@ -14,6 +14,7 @@ all: build
 
 bootstrap:
 	@scripts/bootstrap.sh $(APT_PACKAGES)
+	@command -v node >/dev/null || scripts/bootstrap.sh nodejs
 
 build: bootstrap
 	$(SWIFT) build

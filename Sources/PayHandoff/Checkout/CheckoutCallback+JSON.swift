@@ -26,11 +26,7 @@ extension CheckoutCallback {
         o["verified"] = .bool(isVerified)
         o.setIfPresent(kind.idKey, objectID.map { .string($0) })
         o.setIfPresent("reason", reason.map { .string($0) })
-        if !extra.isEmpty {
-            var e = JSONObject()
-            for item in extra { e[item.key] = .string(item.value) }
-            o["extra"] = .object(e)
-        }
+        QueryItem.setExtra(extra, as: "extra", in: &o)
         return .object(o)
     }
 
@@ -47,13 +43,7 @@ extension CheckoutCallback {
         if let objectID, !kind.isValidID(objectID) {
             throw PayHandoffError(.validation, field: kind.idKey, "must start with '" + kind.idPrefix + "'")
         }
-        var extra: [QueryItem] = []
-        for member in (try json.optionalObject(at: "extra"))?.members ?? [] {
-            guard case .string(let value) = member.value else {
-                throw JSONValue.wrongType("extra." + member.key, expected: "a string", found: member.value)
-            }
-            extra.append(QueryItem(key: member.key, value: value))
-        }
+        let extra = try QueryItem.extra(in: json, at: "extra")
         self.init(kind: kind, status: status, objectID: objectID, reason: try json.optionalString(at: "reason"),
                   isVerified: try json.optionalBool(at: "verified") ?? false, extra: extra)
     }

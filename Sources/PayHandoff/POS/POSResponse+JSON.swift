@@ -28,11 +28,7 @@ extension POSResponse {
         o.setIfPresent("accountType", accountType.map { .string($0.rawValue) })
         o.setIfPresent("name", cardholderName.map { .string($0) })
         o.setIfPresent("bp_version", posAppVersion.map { .string($0) })
-        if !extra.isEmpty {
-            var e = JSONObject()
-            for item in extra { e[item.key] = .string(item.value) }
-            o["extra"] = .object(e)
-        }
+        QueryItem.setExtra(extra, as: "extra", in: &o)
         return .object(o)
     }
 
@@ -63,15 +59,7 @@ extension POSResponse {
                 items.append(QueryItem(key: member.key, value: value))
             }
         }
-        var extra: [QueryItem] = []
-        if let extraObject = try json.optionalObject(at: "extra") {
-            for member in extraObject.members {
-                guard case .string(let s) = member.value else {
-                    throw JSONValue.wrongType("extra." + member.key, expected: "a string", found: member.value)
-                }
-                extra.append(QueryItem(key: member.key, value: s))
-            }
-        }
+        let extra = try QueryItem.extra(in: json, at: "extra")
         try self.init(items: items)
         self.extra = extra
     }
