@@ -10,7 +10,8 @@
 /// Rules: a confirmation (the webhook, relayed) wins over any deep-link status and may arrive
 /// in any order; a dismissed tab is never a failure and a later deep link still resolves the
 /// flow; the first valid callback consumes the hand-off, the same callback again is a
-/// `duplicate`, a different one `ignored`; a rejected event changes nothing.
+/// `duplicate`, a different one `ignored` — except that a verified callback (nonce echoed)
+/// replaces an unverified one, which is only a claim; a rejected event changes nothing.
 public struct CheckoutFlow: Equatable, Sendable {
     /// The states; raw values are the snapshot and ABI spelling.
     public enum State: String, Sendable, CaseIterable {
@@ -139,7 +140,10 @@ public struct CheckoutFlow: Equatable, Sendable {
             }
 
         case .callback(let callback):
-            guard state.acceptsCallback else {
+            // An unverified callback (no nonce) is a claim anyone could make: it moves the UI but
+            // does not lock the flow; the verified callback, when it comes, replaces it.
+            let replacesClaim = callback.isVerified && self.callback?.isVerified == false && state != .confirmed
+            guard state.acceptsCallback || replacesClaim else {
                 return callback == self.callback ? .duplicate : .ignored
             }
             self.callback = callback
@@ -164,7 +168,9 @@ public struct CheckoutFlow: Equatable, Sendable {
                 try existing.checkConsistent(with: confirmation)
                 return .duplicate
             }
-            if let callback { try confirmation.checkMatches(callback) }
+            // Only a verified callback's id binds the confirmation: an unverified one naming
+            // another id must not be able to block the genuine webhook.
+            if let callback, callback.isVerified { try confirmation.checkMatches(callback) }
             if let expected = session?.objectID, expected != confirmation.objectID {
                 throw PayHandoffError(.conflict, field: kind.idKey, "the confirmation's id is not this session's")
             }

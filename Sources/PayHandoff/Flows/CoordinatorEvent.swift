@@ -88,6 +88,23 @@ public struct CoordinatorEvent: Equatable, Sendable {
             return id
         }
         func only(_ keys: [String]) throws(PayHandoffError) { try json.rejectUnknownKeys(["type", "now"] + keys) }
+        /// The required member `key`, so that errors inside it name the path from the event's root.
+        func member(_ key: String) throws(PayHandoffError) -> JSONValue {
+            guard json.isPresent(at: key), let value = json.value(at: key) else { throw JSONValue.missing(key) }
+            return value
+        }
+        /// Reads the required member `key` with `read`, naming fields from the event's root
+        /// (`request.amount`, not `amount`).
+        func nested<T>(_ key: String, _ read: (JSONValue) throws(PayHandoffError) -> T) throws(PayHandoffError) -> T {
+            let value = try member(key)
+            do throws(PayHandoffError) {
+                return try read(value)
+            } catch {
+                var located = error
+                located.field = key + (error.field.map { "." + $0 } ?? "")
+                throw located
+            }
+        }
         let kind: Kind
         switch type {
         case "checkout.start":
@@ -103,17 +120,16 @@ public struct CoordinatorEvent: Equatable, Sendable {
                 for key in ["kind", "return_url", "session"] where json.isPresent(at: key) {
                     throw PayHandoffError(.validation, field: key, "is part of 'request' when PayHandoff builds the request")
                 }
-                let requestJSON = json.value(at: "request") ?? .null
-                if requestJSON.isPresent(at: "nonce") {
+                if try member("request").isPresent(at: "nonce") {
                     throw PayHandoffError(.validation, field: "request.nonce", "give the nonce next to 'request', not inside it")
                 }
-                kind = .checkoutStart(flowID: id, start: .request(try CheckoutRequest(json: requestJSON), nonce: nonce),
+                kind = .checkoutStart(flowID: id, start: .request(try nested("request") { v throws(PayHandoffError) in try CheckoutRequest(json: v) }, nonce: nonce),
                                       deadline: deadline)
             } else {
                 let checkoutKind = try CheckoutKind(parsing: try json.string(at: "kind"), field: "kind")
                 let returnURL = try ReturnURL(try json.string(at: "return_url"))
                 if let sessionJSON = json.value(at: "session"), sessionJSON != .null {
-                    let session = try CheckoutSession(json: sessionJSON)
+                    let session = try nested("session") { _ throws(PayHandoffError) in try CheckoutSession(json: sessionJSON) }
                     guard session.kind == checkoutKind else {
                         throw PayHandoffError(.validation, field: "session.kind", "must equal kind")
                     }
@@ -124,7 +140,13 @@ public struct CoordinatorEvent: Equatable, Sendable {
             }
         case "checkout.session":
             try only(["flow_id", "session"])
-            kind = .checkoutSession(flowID: try flowID(), session: try CheckoutSession(json: json.value(at: "session") ?? .null))
+            let id = try flowID()
+            do throws(PayHandoffError) {
+                kind = .checkoutSession(flowID: id, session: try nested("session") { v throws(PayHandoffError) in try CheckoutSession(json: v) })
+            } catch where error.code == .gatewayError {
+                // The gateway refused to create the session: a fact about the flow, not a bad event.
+                kind = .checkoutSessionFailed(flowID: id, reason: error.message)
+            }
         case "checkout.session_failed":
             try only(["flow_id", "reason"])
             kind = .checkoutSessionFailed(flowID: try flowID(), reason: try json.string(at: "reason"))
@@ -136,11 +158,11 @@ public struct CoordinatorEvent: Equatable, Sendable {
             kind = .browserDismissed(flowID: try flowID())
         case "checkout.confirmation":
             try only(["flow_id", "event"])
-            kind = .confirmation(flowID: try flowID(), confirmation: try CheckoutConfirmation(json: json.value(at: "event") ?? .null))
+            kind = .confirmation(flowID: try flowID(), confirmation: try nested("event") { v throws(PayHandoffError) in try CheckoutConfirmation(json: v) })
         case "pos.start":
             try only(["flow_id", "request", "sale_flow_id", "sale", "grace_ms"])
             let id = try flowID()
-            let request = try POSRequest(json: json.value(at: "request") ?? .null)
+            let request = try nested("request") { v throws(PayHandoffError) in try POSRequest(json: v) }
             var refundOf: RefundOf? = nil
             if let saleFlow = try json.optionalString(at: "sale_flow_id") {
                 refundOf = .saleFlow(id: saleFlow)

@@ -1,0 +1,1853 @@
+#!/usr/bin/env python3
+"""Writes the shared coordinator state-machine vectors (Tests/Vectors/flows/*.json).
+
+    python3 Tests/Vectors/tools/flow_vectors.py          # (re)write the three files
+    python3 Tests/Vectors/tools/flow_vectors.py --check  # fail if the files on disk differ
+
+Python 3.11, standard library only. Every vector is a `coordinator.script` (Tests/Vectors/README.md):
+a coordinator is created from `config`, fed the steps, and each step is summarised as
+`{"outcome", "flows": {id: state}, "effects": ["id:type", ...], "error"?: {"code", "field"}}`.
+
+Where the expected summaries come from (nothing here runs or imports PayHandoff):
+
+- `checkout_table.json` and `pos_table.json`: every state x every event. The expected summaries
+  are computed by a small model of the coordinator (class `Model`) whose decisions are the
+  transition tables below (`CHECKOUT_*`, `POS_*`), written from DESIGN.md ("Flows", "Hosted
+  checkout", "Billpocket POS") and the documentation comments of the flow types;
+- `races.json`: short scripts of races and rules, each step with its expected summary written
+  out by hand next to it; the generator also runs them through the model and stops when the
+  two disagree, so a typo in a table or a script cannot produce a wrong vector silently;
+- the checkout, POS and invalid-event extras of the two table files are hand-written the same way.
+
+Fixed values: nonces are passed in `checkout.start` (32 hex digits) so callbacks can echo them;
+times are epoch milliseconds around T0 = 1796054400000 (2026-11-30T10:00:00-06:00, Mexico City);
+refund windows use epoch seconds = now / 1000 and the fixed UTC-6 offset.
+
+Output is deterministic: same tables, same bytes.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+import sys
+import urllib.parse
+from dataclasses import dataclass
+from pathlib import Path
+
+VECTORS_DIR = Path(__file__).resolve().parent.parent
+FLOWS_DIR = VECTORS_DIR / "flows"
+SUITE = "coordinator.script"
+
+# ---------------------------------------------------------------------------------------
+# Fixed values
+
+T0 = 1_796_054_400_000  # 2026-11-30T10:00:00-06:00
+SECOND = 1000
+MINUTE = 60 * SECOND
+HOUR = 60 * MINUTE
+
+DEFAULT_TIMEOUT = 30 * MINUTE  # checkout_timeout_ms default
+DEFAULT_GRACE = 3 * SECOND  # pos_grace_ms default
+MX_OFFSET_S = -6 * 3600  # Mexico City, UTC-6 all year
+
+N1 = "0123456789abcdef0123456789abcdef"
+N2 = "fedcba9876543210fedcba9876543210"
+N_WRONG = "ffffffffffffffffffffffffffffffff"
+
+RETURN_URL = "fixapp://checkout-callback"
+CHECKOUT_URL = "https://pay.example.com/c/1"
+SESSION_CARDS = {"kind": "cards", "checkout_url": CHECKOUT_URL}
+SESSION_PAYMENTS = {"kind": "payments", "checkout_url": "https://pay.example.com/p/1", "payment_id": "pay_123"}
+GATEWAY_CARDS_201 = {"kind": "cards", "status": 201,
+                     "body": {"data": {"registration": {"id": "reg_1", "checkout_url": CHECKOUT_URL}}}}
+GATEWAY_CARDS_422 = {"kind": "cards", "status": 422,
+                     "body": {"error": {"code": "invalid_customer", "message": "customer.email is invalid"}}}
+CARD_REQUEST = {
+    "kind": "cards", "api_key": "sk_test_51flowvectors", "return_url": RETURN_URL, "provider": "dinelco",
+    "customer_id": "cus_1", "target_origin": ["https://fix.example.com"],
+    "customer": {"name": "Juan", "lastname": "Pérez", "email": "juan@example.com"},
+}
+
+CONF_VISA = {"type": "card.registered",
+             "data": {"card_id": "card_xyz", "brand": "visa", "last_four": "4242", "token": "tok_1",
+                      "created_at": "2026-11-30T16:01:00Z"}}
+CONF_VISA_RETRY = {"type": "card.registered",  # the same webhook re-sent later: other timestamp, same facts
+                   "data": {"card_id": "card_xyz", "brand": "visa", "last_four": "4242", "token": "tok_1",
+                            "created_at": "2026-11-30T16:05:00Z"}}
+CONF_MASTERCARD = {"type": "card.registered",
+                   "data": {"card_id": "card_xyz", "brand": "mastercard", "last_four": "4242", "token": "tok_1",
+                            "created_at": "2026-11-30T16:01:00Z"}}
+CONF_OTHER_CARD = {"type": "card.registered",
+                   "data": {"card_id": "card_abc", "brand": "visa", "last_four": "4242", "token": "tok_1"}}
+CONF_PAY_123 = {"type": "payment.confirmed", "data": {"payment_id": "pay_123", "amount": "100.00",
+                                                      "confirmed_at": "2026-11-30T16:02:00Z"}}
+CONF_PAY_123_90 = {"type": "payment.confirmed", "data": {"payment_id": "pay_123", "amount": "90.00"}}
+CONF_PAY_456 = {"type": "payment.confirmed", "data": {"payment_id": "pay_456", "amount": "100.00"}}
+
+POS_SCHEME = "myapp"
+USER_TOKEN = "tok-pos-secret-1"
+SALE_TXN = "720371"
+
+# ---------------------------------------------------------------------------------------
+# The rules as tables.
+
+
+@dataclass(frozen=True)
+class Rule:
+    """What one event does to one flow: the answer's outcome, the next state (None: unchanged),
+    the flow's effects in order, and the error of a rejected event."""
+    outcome: str
+    next: str | None = None
+    effects: tuple[str, ...] = ()
+    error: tuple[str, str | None] | None = None
+
+
+def go(state: str, *effects: str) -> Rule:
+    """Accepted: the flow moves to `state`; its effects, then `persist` (the snapshot changed)."""
+    return Rule("accepted", state, effects + ("persist",))
+
+
+UNCHANGED = Rule("accepted")  # valid, nothing to do (a tick before any deadline)
+RECORDED = Rule("accepted", None, ("persist",))  # same state, but the flow noted something (persist)
+DUP = Rule("duplicate")  # the same thing again: nothing changes
+IGN = Rule("ignored")  # valid, but the flow is past it: reported, nothing changes
+NOT_NOW = Rule("rejected", error=("invalid_state", "type"))  # not allowed in this waiting state
+CONSUMED = "consumed"  # the hand-off was consumed: the same callback/answer again is DUP, another IGN
+
+# -- Hosted checkout (DESIGN.md "Hosted checkout" and "Flows"; CheckoutFlow's diagram and rules)
+
+C_WAITING = ("awaiting_session", "ready", "in_browser", "returned_without_result", "awaiting_confirmation")
+C_ENDED = ("confirmed", "failed", "cancelled", "expired")
+C_STATES = C_WAITING + C_ENDED
+# the hand-off is not consumed yet: a callback may still arrive
+C_TAKES_CALLBACK = ("awaiting_session", "ready", "in_browser", "returned_without_result")
+
+CHECKOUT_HOST_EVENTS = {
+    #                         checkout.session              checkout.session_failed  checkout.browser_opened  checkout.browser_dismissed
+    "awaiting_session":        (go("ready", "open_browser"), go("failed"),           NOT_NOW,                 NOT_NOW),
+    "ready":                   (NOT_NOW,                     NOT_NOW,                go("in_browser"),        go("returned_without_result")),
+    "in_browser":              (NOT_NOW,                     NOT_NOW,                DUP,                     go("returned_without_result")),
+    "returned_without_result": (NOT_NOW,                     NOT_NOW,                go("in_browser"),        DUP),
+    "awaiting_confirmation":   (NOT_NOW,                     NOT_NOW,                IGN,                     IGN),
+    "confirmed":               (IGN,                         IGN,                    IGN,                     IGN),
+    "failed":                  (IGN,                         IGN,                    IGN,                     IGN),
+    "cancelled":               (IGN,                         IGN,                    IGN,                     IGN),
+    "expired":                 (IGN,                         IGN,                    IGN,                     IGN),
+}
+HOST_EVENT_COLUMN = {"checkout.session": 0, "checkout.session_failed": 1,
+                     "checkout.browser_opened": 2, "checkout.browser_dismissed": 3}
+
+# A routed callback that passed every check (scheme/host/port/path, nonce, id kind, status).
+CHECKOUT_CALLBACK = {
+    #                         status=completed                                               status=failed                  status=cancelled
+    "awaiting_session":        (go("awaiting_confirmation", "close_browser", "show_pending"), go("failed", "close_browser"), go("cancelled", "close_browser")),
+    "ready":                   (go("awaiting_confirmation", "close_browser", "show_pending"), go("failed", "close_browser"), go("cancelled", "close_browser")),
+    "in_browser":              (go("awaiting_confirmation", "close_browser", "show_pending"), go("failed", "close_browser"), go("cancelled", "close_browser")),
+    "returned_without_result": (go("awaiting_confirmation", "close_browser", "show_pending"), go("failed", "close_browser"), go("cancelled", "close_browser")),
+    "awaiting_confirmation":   CONSUMED,
+    "confirmed":               CONSUMED,
+    "failed":                  CONSUMED,
+    "cancelled":               CONSUMED,
+    "expired":                 CONSUMED,
+}
+CALLBACK_COLUMN = {"completed": 0, "failed": 1, "cancelled": 2}
+
+# The first confirmation (the webhook, relayed) wins over any deep-link status, in any state;
+# the tab is closed when it may still be open. Later ones: duplicate when they agree, else conflict.
+CHECKOUT_FIRST_CONFIRMATION = {
+    "awaiting_session":        go("confirmed"),
+    "ready":                   go("confirmed", "close_browser"),
+    "in_browser":              go("confirmed", "close_browser"),
+    "returned_without_result": go("confirmed"),
+    "awaiting_confirmation":   go("confirmed"),
+    "failed":                  go("confirmed"),
+    "cancelled":               go("confirmed"),
+    "expired":                 go("confirmed"),
+}
+CONFIRMATION_CHECKED_FIELDS = ("brand", "last_four", "token", "amount")  # after kind and id
+
+# tick at or after the flow's deadline; before it every state is UNCHANGED
+CHECKOUT_TICK_DUE = {state: go("expired", "close_browser", "reconcile") for state in C_WAITING}
+CHECKOUT_TICK_DUE.update({state: UNCHANGED for state in C_ENDED})
+
+# -- Billpocket POS (DESIGN.md "Billpocket POS" and "Flows"; POSFlow's diagram and rules)
+
+P_STATES = ("ready", "launched", "launch_failed", "approved", "approved_amount_mismatch", "declined", "error",
+            "returned_without_response")
+P_TAKES_ANSWER = ("ready", "launched", "launch_failed", "returned_without_response")
+# "open" for single_pending_per_kind: an answer may still come and the POS app did open (or may have)
+P_OPEN = ("ready", "launched", "returned_without_response")
+
+POS_HOST_EVENTS = {
+    #                           pos.launched      pos.launch_failed
+    "ready":                     (go("launched"),  go("launch_failed", "show_hint")),
+    "launched":                  (DUP,             go("launch_failed", "show_hint")),
+    "launch_failed":             (IGN,             DUP),
+    "approved":                  (IGN,             IGN),
+    "approved_amount_mismatch":  (IGN,             IGN),
+    "declined":                  (IGN,             IGN),
+    "error":                     (IGN,             IGN),
+    "returned_without_response": (IGN,             IGN),
+}
+POS_HOST_COLUMN = {"pos.launched": 0, "pos.launch_failed": 1}
+
+# An answer whose identifier is the flow's.
+_RESOLVES = (go("approved"), go("approved_amount_mismatch", "reconcile"), go("declined"), go("error"))
+POS_ANSWER = {
+    #                            aprobada (amount as requested), aprobada (other amount), rechazada, error
+    "ready":                     _RESOLVES,
+    "launched":                  _RESOLVES,
+    "launch_failed":             _RESOLVES,
+    "returned_without_response": _RESOLVES,  # a late answer still resolves the flow
+    "approved":                  CONSUMED,
+    "approved_amount_mismatch":  CONSUMED,
+    "declined":                  CONSUMED,
+    "error":                     CONSUMED,
+}
+ANSWER_COLUMN = {"approved": 0, "approved_amount_mismatch": 1, "declined": 2, "error": 3}
+
+# app.foregrounded: a launched flow notes when the app came back (first time only); others: nothing.
+POS_FOREGROUNDED = {state: UNCHANGED for state in P_STATES}
+POS_FOREGROUNDED["launched"] = RECORDED
+# tick once the grace period after coming back is over (launched and foregrounded); otherwise UNCHANGED.
+POS_TICK_GRACE_OVER = {state: UNCHANGED for state in P_STATES}
+POS_TICK_GRACE_OVER["launched"] = go("returned_without_response", "reconcile")
+
+# Refunds (DESIGN.md "Refund conditions"): approved >= 60 s ago, before 23:00 Mexico City time on
+# the sale's day, amount <= what is left of the sale, POS app >= 4.3.24 when its version is known.
+REFUND_MIN_DELAY_S = 60
+REFUND_DEADLINE_HOUR = 23
+MIN_POS_VERSION = (4, 3, 24)
+
+# ---------------------------------------------------------------------------------------
+# Small independent parsers (only what the model needs).
+
+
+class Rejected(Exception):
+    def __init__(self, code: str, field: str | None):
+        super().__init__(code, field)
+        self.code = code
+        self.field = field
+
+
+def amount_units(text: str) -> int:
+    m = re.fullmatch(r"([0-9]+)(?:\.([0-9]{1,2}))?", text)
+    assert m, text
+    return int(m[1]) * 100 + int(((m[2] or "") + "00")[:2])
+
+
+def decode_query(query: str, plus_is_space: bool, case_insensitive: bool) -> list[tuple[str, str]]:
+    """Split on '&' (empty pieces skipped), then on the first '=', then percent-decode as UTF-8."""
+    items: list[tuple[str, str]] = []
+    for piece in query.split("&"):
+        if not piece:
+            continue
+        if "=" not in piece or piece.startswith("="):
+            raise Rejected("malformed_url", None)
+        key, value = piece.split("=", 1)
+        if plus_is_space:
+            key, value = key.replace("+", " "), value.replace("+", " ")
+        key = urllib.parse.unquote(key, errors="strict")
+        value = urllib.parse.unquote(value, errors="strict")
+        fold = (lambda s: s.lower()) if case_insensitive else (lambda s: s)
+        if any(fold(k) == fold(key) for k, _ in items):
+            raise Rejected("malformed_url", key)
+        items.append((key, value))
+    return items
+
+
+SCHEME_RE = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*")
+
+
+def check_incoming(url: str) -> str:
+    """Size and characters of any incoming URL; returns its lowercased scheme."""
+    if len(url.encode()) > 8192:
+        raise Rejected("limit_exceeded", "url")
+    if any(ord(c) <= 0x20 or ord(c) == 0x7F for c in url):
+        raise Rejected("malformed_url", "url")
+    scheme, colon, _ = url.partition(":")
+    if not colon or not SCHEME_RE.fullmatch(scheme):
+        raise Rejected("malformed_url", "url")
+    return scheme.lower()
+
+
+def split_hierarchical(url: str):
+    """(scheme, host, port, path) and the query of `scheme://host:port/path?query#fragment`, or None
+    when the authority could not be a host (user info, characters a host cannot have)."""
+    scheme, _, rest = url.partition(":")
+    scheme = scheme.lower()
+    rest = rest.split("#", 1)[0]
+    rest, question, query = rest.partition("?")
+    host = port = None
+    if rest.startswith("//"):
+        authority, slash, path = rest[2:].partition("/")
+        path = slash + path
+        if "@" in authority:
+            return None
+        hostpart, colon, portpart = authority.partition(":")
+        if not re.fullmatch(r"[A-Za-z0-9\-._~%!$&'()*+,;=]*", hostpart):
+            return None
+        if colon:
+            if not re.fullmatch(r"[0-9]{1,5}", portpart) or int(portpart) > 65535:
+                return None
+            port = int(portpart)
+        host = hostpart.lower()
+    else:
+        path = rest
+    if scheme in ("http", "https"):
+        path = path or "/"
+        if (scheme, port) in (("http", 80), ("https", 443)):
+            port = None
+    return (scheme, host, port, path), (query if question else None)
+
+
+KIND_ID = {"cards": ("card_id", "card_"), "payments": ("payment_id", "pay_")}
+CONFIRMATION_KIND = {"card.registered": "cards", "payment.confirmed": "payments"}
+
+
+@dataclass(frozen=True)
+class Callback:
+    kind: str
+    status: str
+    object_id: str | None
+    reason: str | None
+    verified: bool
+    extra: tuple
+
+
+def parse_callback(url: str, flow: "CheckoutFlow") -> Callback:
+    """CheckoutCallback's rules, for the flow the URL was routed to."""
+    _, query = split_hierarchical(url)
+    values: dict[str, str] = {}
+    extra = []
+    for key, value in decode_query(query or "", plus_is_space=True, case_insensitive=False):
+        if key in ("status", "card_id", "payment_id", "reason", "ph_nonce"):
+            values[key] = value
+        else:
+            extra.append((key, value))
+    verified = False
+    if "ph_nonce" in values:
+        if flow.nonce is None or values["ph_nonce"] != flow.nonce:
+            raise Rejected("callback_mismatch", "ph_nonce")
+        verified = True
+    id_key, prefix = KIND_ID[flow.kind]
+    other_key = KIND_ID["payments" if flow.kind == "cards" else "cards"][0]
+    if other_key in values:
+        raise Rejected("callback_mismatch", other_key)
+    if values.get("status") not in ("completed", "failed", "cancelled"):
+        raise Rejected("validation", "status")
+    object_id = values.get(id_key) or None
+    if object_id is not None:
+        if not (object_id.startswith(prefix) and len(object_id) > len(prefix)):
+            raise Rejected("validation", id_key)
+        if flow.session_object_id is not None and object_id != flow.session_object_id:
+            raise Rejected("callback_mismatch", id_key)
+    elif values["status"] == "completed":
+        raise Rejected("validation", id_key)
+    return Callback(flow.kind, values["status"], object_id, values.get("reason") or None, verified, tuple(extra))
+
+
+@dataclass(frozen=True)
+class Confirmation:
+    kind: str
+    object_id: str
+    brand: str | None
+    last_four: str | None
+    token: str | None
+    amount: int | None
+
+
+def parse_confirmation(event: dict) -> Confirmation:
+    kind = CONFIRMATION_KIND[event["type"]]
+    data = event["data"]
+    id_key = KIND_ID[kind][0]
+    amount = data.get("amount")
+    return Confirmation(kind, data.get(id_key) or data["id"], data.get("brand"), data.get("last_four"),
+                        data.get("token"), None if amount is None else amount_units(amount))
+
+
+POS_KNOWN_KEYS = {"result", "statusinfo", "amount", "tip", "reference", "transactionid", "msi", "authorization",
+                  "creditcard", "cardtype", "email", "phone", "arqc", "aid", "applabel", "url", "identifier", "bank",
+                  "accounttype", "name", "bp_version"}
+POS_RESULTS = {"aprobada": "approved", "rechazada": "declined", "error": "error"}
+
+
+@dataclass(frozen=True)
+class Answer:
+    result: str
+    identifier: str
+    amount: int | None
+    transaction_id: str | None
+    bp_version: str | None
+    everything: tuple  # all known fields and the extra keys: the answer's identity
+
+
+def parse_answer(url: str) -> Answer:
+    """POSResponse's rules: the raw text after `scheme://`, '+' literal, keys ignoring case."""
+    _, _, rest = url.partition(":")
+    if not rest.startswith("//"):
+        raise Rejected("malformed_url", "url")
+    payload = rest[2:]
+    if payload.startswith("?"):
+        payload = payload[1:]
+    if "#" in payload:
+        raise Rejected("malformed_url", "url")
+    fields: dict[str, str] = {}
+    extra = []
+    for key, value in decode_query(payload, plus_is_space=False, case_insensitive=True):
+        low = key.lower()
+        if low == "usertoken":
+            continue
+        if low in POS_KNOWN_KEYS:
+            if value:
+                fields[low] = value
+        else:
+            extra.append((key, value))
+    if fields.get("result", "").lower() not in POS_RESULTS:
+        raise Rejected("validation", "result")
+    result = POS_RESULTS[fields["result"].lower()]
+    if "identifier" not in fields:
+        raise Rejected("validation", "identifier")
+    amount = amount_units(fields["amount"]) if "amount" in fields else None
+    if result == "approved" and amount is None:
+        raise Rejected("validation", "amount")
+    normalized = dict(fields, result=result)
+    if "amount" in fields:
+        normalized["amount"] = amount
+    if "creditcard" in fields:
+        normalized["creditcard"] = fields["creditcard"][-4:]
+    if "accounttype" in fields:
+        normalized["accounttype"] = fields["accounttype"].lower()
+    return Answer(result, fields["identifier"], amount, fields.get("transactionid"), fields.get("bp_version"),
+                  (tuple(sorted(normalized.items())), tuple(extra)))
+
+
+def refund_reasons(approved_at_s: int, left: int, requested: int, now_s: int, version: str | None) -> list[str]:
+    reasons = []
+    if now_s < approved_at_s + REFUND_MIN_DELAY_S:
+        reasons.append("too_soon")
+    local_midnight = (approved_at_s + MX_OFFSET_S) // 86400 * 86400 - MX_OFFSET_S
+    if now_s >= local_midnight + REFUND_DEADLINE_HOUR * 3600:
+        reasons.append("past_deadline")
+    if requested > left:
+        reasons.append("amount_exceeds_original")
+    if version is not None:
+        parts = tuple(int(p) for p in re.match(r"[0-9]+(?:\.[0-9]+)*", version)[0].split("."))
+        if parts < MIN_POS_VERSION:
+            reasons.append("pos_app_too_old")
+    return reasons
+
+
+# ---------------------------------------------------------------------------------------
+# The model: a coordinator that decides with the tables above.
+
+
+@dataclass
+class CheckoutFlow:
+    id: str
+    kind: str
+    return_url: tuple
+    nonce: str | None
+    deadline: int
+    state: str
+    session_object_id: str | None = None
+    callback: Callback | None = None
+    confirmation: Confirmation | None = None
+    type: str = "checkout"
+
+
+@dataclass
+class POSFlow:
+    id: str
+    operation: str
+    identifier: str
+    scheme: str
+    amount: int | None
+    sale_transaction_id: str | None
+    grace: int
+    state: str = "ready"
+    foregrounded_at: int | None = None
+    answer: Answer | None = None
+    answered_at: int | None = None
+    type: str = "pos"
+
+
+class Bad:
+    """A step whose event document itself is refused (`invalid_event`): the error is stated here."""
+
+    def __init__(self, event: dict, code: str, field: str | None):
+        self.event, self.code, self.field = event, code, field
+
+    def step(self) -> dict:
+        return {"event": self.event}
+
+
+class Model:
+    def __init__(self, config: dict):
+        self.single = config.get("single_pending_per_kind", False)
+        self.timeout = config.get("checkout_timeout_ms", DEFAULT_TIMEOUT)
+        self.grace = config.get("pos_grace_ms", DEFAULT_GRACE)
+        self.flows: list = []
+        self.refunded: dict[str, int] = {}
+
+    # -- summaries
+    def summary(self, outcome: str, effects=(), error=None) -> dict:
+        s = {"outcome": outcome, "flows": {f.id: f.state for f in self.flows}, "effects": list(effects)}
+        if error is not None:
+            s["error"] = {"code": error[0], "field": error[1]}
+        return s
+
+    def step(self, step) -> dict:
+        if isinstance(step, Bad):
+            return self.summary("invalid_event", error=(step.code, step.field))
+        if step.get("restore"):
+            # A restored coordinator behaves exactly like the original: the model keeps its state.
+            return self.summary("restored")
+        event = {"type": "url", "url": step["url"], "now": step["now"]} if "url" in step else step["event"]
+        saved = copy.deepcopy((self.flows, self.refunded))
+        try:
+            outcome, effects = self.apply(event)
+        except Rejected as r:
+            self.flows, self.refunded = saved  # a rejected event changes nothing
+            return self.summary("rejected", error=(r.code, r.field))
+        return self.summary(outcome, effects)
+
+    # -- helpers
+    def find(self, flow_id: str):
+        return next((f for f in self.flows if f.id == flow_id), None)
+
+    def flow_of(self, flow_id: str, type_: str):
+        flow = self.find(flow_id)
+        if flow is None:
+            raise Rejected("unknown_flow", "flow_id")
+        if flow.type != type_:
+            raise Rejected("invalid_state", "flow_id")
+        return flow
+
+    @staticmethod
+    def use(flow, rule: Rule):
+        if rule.error is not None:
+            raise Rejected(*rule.error)
+        if rule.next is not None:
+            flow.state = rule.next
+        return rule.outcome, [flow.id + ":" + e for e in rule.effects]
+
+    def check_new_flow(self, flow_id: str, is_checkout: bool):
+        if self.find(flow_id) is not None:
+            raise Rejected("duplicate", "flow_id")
+        if self.single:
+            for f in self.flows:
+                if is_checkout and f.type == "checkout" and f.state in C_WAITING:
+                    raise Rejected("invalid_state", "flow_id")
+                if not is_checkout and f.type == "pos" and f.state in P_OPEN:
+                    raise Rejected("invalid_state", "flow_id")
+
+    # -- events
+    def apply(self, e: dict):
+        t, now = e["type"], e["now"]
+        if t == "checkout.start":
+            return self.checkout_start(e)
+        if t in HOST_EVENT_COLUMN:
+            flow = self.flow_of(e["flow_id"], "checkout")
+            rule = CHECKOUT_HOST_EVENTS[flow.state][HOST_EVENT_COLUMN[t]]
+            if t == "checkout.session":
+                session = e["session"]
+                if "status" in session and not 200 <= session["status"] <= 299:
+                    # The gateway refused: the session could not be created (as session_failed).
+                    return self.use(flow, CHECKOUT_HOST_EVENTS[flow.state][1])
+                if rule.next is not None:
+                    if session["kind"] != flow.kind:
+                        raise Rejected("validation", "session.kind")
+                    flow.session_object_id = session_object_id(session)
+            return self.use(flow, rule)
+        if t == "checkout.confirmation":
+            return self.confirm(self.flow_of(e["flow_id"], "checkout"), parse_confirmation(e["event"]))
+        if t == "pos.start":
+            return self.pos_start(e)
+        if t in POS_HOST_COLUMN:
+            flow = self.flow_of(e["flow_id"], "pos")
+            return self.use(flow, POS_HOST_EVENTS[flow.state][POS_HOST_COLUMN[t]])
+        if t == "app.foregrounded":
+            effects = []
+            for f in self.flows:
+                if f.type == "pos" and f.foregrounded_at is None and POS_FOREGROUNDED[f.state] is RECORDED:
+                    f.foregrounded_at = now
+                    effects += self.use(f, RECORDED)[1]
+            return "accepted", effects
+        if t == "tick":
+            effects = []
+            for f in self.flows:
+                if f.type == "checkout" and now >= f.deadline:
+                    effects += self.use(f, CHECKOUT_TICK_DUE[f.state])[1]
+                elif f.type == "pos" and f.foregrounded_at is not None and now >= f.foregrounded_at + f.grace:
+                    effects += self.use(f, POS_TICK_GRACE_OVER[f.state])[1]
+            return "accepted", effects
+        if t == "url":
+            return self.route(e["url"], now)
+        if t == "flow.remove":
+            flow = self.find(e["flow_id"])
+            if flow is None:
+                raise Rejected("unknown_flow", "flow_id")
+            self.flows.remove(flow)
+            return "accepted", []
+        raise AssertionError("event type not modelled: " + t)
+
+    def checkout_start(self, e: dict):
+        flow_id, now = e["flow_id"], e["now"]
+        self.check_new_flow(flow_id, True)
+        deadline = e.get("deadline", now + self.timeout)
+        session_id = None
+        if "request" in e:
+            kind, return_url = e["request"]["kind"], e["request"].get("return_url")
+            if return_url is None:
+                raise Rejected("validation", "request.return_url")
+            state, effects = "awaiting_session", ("send_request", "persist")
+        elif "session" in e:
+            kind, return_url = e["kind"], e["return_url"]
+            state, effects = "ready", ("open_browser", "persist")
+            session_id = session_object_id(e["session"])
+        else:
+            kind, return_url = e["kind"], e["return_url"]
+            state, effects = "awaiting_session", ("create_session", "persist")
+        address, _ = split_hierarchical(return_url)
+        self.flows.append(CheckoutFlow(flow_id, kind, address, e.get("nonce"), deadline, state, session_id))
+        return "accepted", [flow_id + ":" + x for x in effects]
+
+    def confirm(self, flow: CheckoutFlow, c: Confirmation):
+        id_key = KIND_ID[flow.kind][0]
+        if c.kind != flow.kind:
+            raise Rejected("conflict", "type")
+        if flow.confirmation is not None:
+            first = flow.confirmation
+            if c.object_id != first.object_id:
+                raise Rejected("conflict", id_key)
+            for name in CONFIRMATION_CHECKED_FIELDS:
+                if getattr(c, name) != getattr(first, name):
+                    raise Rejected("conflict", name)
+            return "duplicate", []
+        # only a verified callback's id binds the webhook (an unverified one is a claim)
+        if flow.callback is not None and flow.callback.verified and flow.callback.object_id not in (None, c.object_id):
+            raise Rejected("conflict", id_key)
+        if flow.session_object_id not in (None, c.object_id):
+            raise Rejected("conflict", id_key)
+        flow.confirmation = c
+        return self.use(flow, CHECKOUT_FIRST_CONFIRMATION[flow.state])
+
+    def pos_start(self, e: dict):
+        flow_id, now, req = e["flow_id"], e["now"], e["request"]
+        self.check_new_flow(flow_id, False)
+        sale_txn = None
+        if "sale_flow_id" in e or "sale" in e:
+            sale_txn = self.check_refund(e, req, now)
+        amount = req.get("amount")
+        scheme = req["urlScheme"].removesuffix("://")
+        self.flows.append(POSFlow(flow_id, req["transaction"], req["identifier"], scheme,
+                                  None if amount is None else amount_units(amount), sale_txn,
+                                  e.get("grace_ms", self.grace)))
+        return "accepted", [flow_id + ":open_pos_app", flow_id + ":persist"]
+
+    def check_refund(self, e: dict, req: dict, now: int) -> str:
+        if "sale_flow_id" in e:
+            sale = self.find(e["sale_flow_id"])
+            if sale is None or sale.type != "pos" or sale.operation != "venta":
+                raise Rejected("unknown_flow", "sale_flow_id")
+            if (sale.state not in ("approved", "approved_amount_mismatch") or sale.answer.transaction_id is None):
+                raise Rejected("invalid_state", "sale_flow_id")
+            txn, total, approved_at, version = (sale.answer.transaction_id, sale.answer.amount,
+                                                sale.answered_at // 1000, sale.answer.bp_version)
+        else:
+            s = e["sale"]
+            txn, total, approved_at, version = (s["transactionid"], amount_units(s["amount"]), s["approved_at"],
+                                                s.get("bp_version"))
+        if req["transactionId"] != txn:
+            raise Rejected("validation", "transactionId")
+        for f in self.flows:
+            if f.type == "pos" and f.operation == "devolucion" and f.sale_transaction_id == txn \
+                    and f.state in P_TAKES_ANSWER:
+                raise Rejected("invalid_state", "transactionId")  # a refund of this sale is pending
+        left = total - self.refunded.get(txn, 0)
+        if left <= 0:
+            raise Rejected("invalid_state", "transactionId")  # already fully refunded
+        requested = amount_units(req["amount"]) if "amount" in req else left
+        if refund_reasons(approved_at, left, requested, now // 1000, version):
+            raise Rejected("not_eligible", "sale")
+        return txn
+
+    def route(self, url: str, now: int):
+        scheme = check_incoming(url)
+        split = split_hierarchical(url)
+        if split is not None:
+            address, query = split
+            candidates = [f for f in self.flows if f.type == "checkout" and f.return_url == address]
+            if candidates:
+                items = dict(decode_query(query or "", plus_is_space=True, case_insensitive=False))
+                if "ph_nonce" in items:
+                    target = next((f for f in candidates if f.nonce == items["ph_nonce"]), None)
+                    if target is None:
+                        raise Rejected("callback_mismatch", "ph_nonce")
+                else:
+                    waiting = [f for f in candidates if f.state in C_TAKES_CALLBACK]
+                    if len(waiting) > 1:
+                        raise Rejected("callback_mismatch", "ph_nonce")  # ambiguous
+                    target = waiting[0] if waiting else candidates[-1]
+                cb = parse_callback(url, target)
+                rule = CHECKOUT_CALLBACK[target.state]
+                # A verified callback replaces an unverified one (a mere claim) unless confirmed.
+                if (rule == CONSUMED and cb.verified and target.callback is not None
+                        and not target.callback.verified and target.state != "confirmed"):
+                    rule = CHECKOUT_CALLBACK["in_browser"]
+                if rule == CONSUMED:
+                    return ("duplicate" if cb == target.callback else "ignored"), []
+                target.callback = cb
+                return self.use(target, rule[CALLBACK_COLUMN[cb.status]])
+        pos_flows = [f for f in self.flows if f.type == "pos" and f.scheme.lower() == scheme]
+        if pos_flows:
+            answer = parse_answer(url)
+            matching = [f for f in pos_flows if f.identifier == answer.identifier]
+            target = next((f for f in matching if f.state in P_TAKES_ANSWER), matching[-1] if matching else None)
+            if target is None:
+                raise Rejected("callback_mismatch", "identifier")
+            rule = POS_ANSWER[target.state]
+            if rule == CONSUMED:
+                return ("duplicate" if answer == target.answer else "ignored"), []
+            column = answer.result
+            if column == "approved" and target.amount is not None and answer.amount != target.amount:
+                column = "approved_amount_mismatch"
+            target.answer, target.answered_at = answer, now
+            outcome, effects = self.use(target, rule[ANSWER_COLUMN[column]])
+            if target.operation == "devolucion" and target.state in ("approved", "approved_amount_mismatch"):
+                txn = target.sale_transaction_id
+                self.refunded[txn] = self.refunded.get(txn, 0) + (answer.amount or target.amount)
+            return outcome, effects
+        return "not_ours", []
+
+
+def session_object_id(session: dict) -> str | None:
+    kind = session["kind"]
+    id_key = KIND_ID[kind][0]
+    if "checkout_url" in session:
+        return session.get(id_key)
+    data = session["body"].get("data", {})
+    inner = data.get("registration" if kind == "cards" else "checkout", {})
+    return inner.get(id_key) or data.get(id_key)
+
+
+# ---------------------------------------------------------------------------------------
+# Steps
+
+
+def ev(type_: str, now: int, **members) -> dict:
+    return {"event": {"type": type_, **members, "now": now}}
+
+
+def at(url: str, now: int) -> dict:
+    return {"url": url, "now": now}
+
+
+RESTORE = {"restore": True}
+
+
+def c_start(now: int, flow_id="c1", nonce=N1, kind="cards", return_url=RETURN_URL, **extra) -> dict:
+    members = {"flow_id": flow_id, "kind": kind, "return_url": return_url}
+    if nonce is not None:
+        members["nonce"] = nonce
+    return ev("checkout.start", now, **members, **extra)
+
+
+def c_session(now: int, flow_id="c1", session=SESSION_CARDS) -> dict:
+    return ev("checkout.session", now, flow_id=flow_id, session=session)
+
+
+def c_session_failed(now: int, flow_id="c1") -> dict:
+    return ev("checkout.session_failed", now, flow_id=flow_id, reason="network unreachable")
+
+
+def c_opened(now: int, flow_id="c1") -> dict:
+    return ev("checkout.browser_opened", now, flow_id=flow_id)
+
+
+def c_dismissed(now: int, flow_id="c1") -> dict:
+    return ev("checkout.browser_dismissed", now, flow_id=flow_id)
+
+
+def c_confirm(now: int, event=CONF_VISA, flow_id="c1") -> dict:
+    return ev("checkout.confirmation", now, flow_id=flow_id, event=event)
+
+
+def callback_url(status: str, nonce: str | None = N1, object_id: str | None = "card_xyz", reason=None,
+                 id_key="card_id", base=RETURN_URL, extra=()) -> str:
+    params = [("status", status)]
+    if object_id is not None:
+        params.append((id_key, object_id))
+    if reason is not None:
+        params.append(("reason", reason))
+    params += list(extra)
+    if nonce is not None:
+        params.append(("ph_nonce", nonce))
+    return base + "?" + "&".join(k + "=" + urllib.parse.quote(v, safe="-._~") for k, v in params)
+
+
+CB_COMPLETED = callback_url("completed")
+CB_FAILED = callback_url("failed", object_id=None, reason="insufficient_funds")
+CB_CANCELLED = callback_url("cancelled", object_id=None)
+CB_WRONG_NONCE = callback_url("completed", nonce=N_WRONG)
+CB_NO_NONCE = callback_url("completed", nonce=None)
+
+
+def tick(now: int) -> dict:
+    return ev("tick", now)
+
+
+def foregrounded(now: int) -> dict:
+    return ev("app.foregrounded", now)
+
+
+def sale_request(identifier="ord-1", amount="100.00", scheme=POS_SCHEME) -> dict:
+    return {"transaction": "venta", "usertoken": USER_TOKEN, "identifier": identifier, "amount": amount,
+            "urlScheme": scheme}
+
+
+def refund_request(identifier: str, transaction_id=SALE_TXN, amount: str | None = None) -> dict:
+    r = {"transaction": "devolucion", "usertoken": USER_TOKEN, "identifier": identifier, "urlScheme": POS_SCHEME,
+         "transactionId": transaction_id}
+    if amount is not None:
+        r["amount"] = amount
+    return r
+
+
+def p_start(now: int, flow_id="p1", request=None, **extra) -> dict:
+    return ev("pos.start", now, flow_id=flow_id, request=request or sale_request(), **extra)
+
+
+def p_refund(now: int, flow_id: str, identifier: str, sale_flow_id="p1", amount=None, transaction_id=SALE_TXN,
+             sale=None) -> dict:
+    extra = {"sale": sale} if sale is not None else {"sale_flow_id": sale_flow_id}
+    return ev("pos.start", now, flow_id=flow_id, request=refund_request(identifier, transaction_id, amount), **extra)
+
+
+def p_launched(now: int, flow_id="p1") -> dict:
+    return ev("pos.launched", now, flow_id=flow_id)
+
+
+def p_launch_failed(now: int, flow_id="p1") -> dict:
+    return ev("pos.launch_failed", now, flow_id=flow_id, reason="canOpenURL returned false: app not installed")
+
+
+def answer_url(result: str, identifier="ord-1", amount: str | None = "100.00", txn: str | None = SALE_TXN,
+               scheme=POS_SCHEME, extra=()) -> str:
+    params = [("result", result)]
+    if amount is not None:
+        params.append(("amount", amount))
+    params.append(("identifier", identifier))
+    if txn is not None:
+        params.append(("transactionid", txn))
+    params += list(extra)
+    return scheme + "://" + "&".join(k + "=" + v for k, v in params)
+
+
+ANS_APPROVED = answer_url("aprobada")
+ANS_DECLINED = answer_url("rechazada", amount=None, txn=None, extra=[("statusinfo", "Fondos%20insuficientes")])
+ANS_ERROR = answer_url("error", amount=None, txn=None, extra=[("statusinfo", "Lector%20desconectado")])
+ANS_OTHER_ID = answer_url("aprobada", identifier="ord-999")
+ANS_OTHER_AMOUNT = answer_url("aprobada", amount="90.00")
+
+
+# ---------------------------------------------------------------------------------------
+# Suites
+
+
+class Suite:
+    def __init__(self, name: str):
+        self.name = name
+        self.vectors: list[dict] = []
+
+    def add_model(self, id_: str, note: str, steps: list, config: dict | None = None):
+        """A vector whose expected summaries all come from the model (the tables)."""
+        config = config or {}
+        model = Model(config)
+        summaries = [model.step(s) for s in steps]
+        self._add(id_, note, config, steps, summaries)
+
+    def add_checked(self, id_: str, note: str, rows: list, config: dict | None = None):
+        """A vector whose steps carry hand-written expected summaries; the model must agree."""
+        config = config or {}
+        model = Model(config)
+        steps, summaries = [], []
+        for index, row in enumerate(rows):
+            step, expected = row
+            actual = model.step(step)
+            if actual != expected:
+                raise SystemExit(f"{id_} step {index}: the hand-written expectation and the model disagree\n"
+                                 f"  step:     {json.dumps(step if not isinstance(step, Bad) else step.event)}\n"
+                                 f"  written:  {json.dumps(expected)}\n  model:    {json.dumps(actual)}")
+            steps.append(step)
+            summaries.append(expected)
+        self._add(id_, note, config, steps, summaries)
+
+    def _add(self, id_, note, config, steps, summaries):
+        assert re.fullmatch(r"flow-[a-z0-9]+(?:-[a-z0-9]+)*", id_), id_
+        self.vectors.append({
+            "id": id_,
+            "note": note,
+            "input": {"config": config, "steps": [s.step() if isinstance(s, Bad) else s for s in steps]},
+            "expect": {"ok": {"steps": summaries}},
+        })
+
+
+def S(step, outcome: str, flows: str = "", effects: str = "", error: tuple | None = None):
+    """A step with its expected summary: flows as "c1=ready p1=launched", effects as "c1:open_browser c1:persist"."""
+    summary = {"outcome": outcome,
+               "flows": dict(pair.split("=", 1) for pair in flows.split()),
+               "effects": effects.split()}
+    if error is not None:
+        summary["error"] = {"code": error[0], "field": error[1]}
+    return (step, summary)
+
+
+def bad(event: dict, code: str, field: str | None, flows: str = ""):
+    return S(Bad(event, code, field), "invalid_event", flows, "", (code, field))
+
+
+def kebab(name: str) -> str:
+    return name.replace("_", "-").replace(".", "-")
+
+
+# -- checkout: every state x every event
+
+# How each state is reached (c1, cards, nonce N1, default deadline T0 + 30 min) and when it got there.
+CHECKOUT_PREFIX = {
+    "awaiting_session": ([c_start(T0)], T0),
+    "ready": ([c_start(T0), c_session(T0 + 2000)], T0 + 2000),
+    "in_browser": ([c_start(T0), c_session(T0 + 2000), c_opened(T0 + 3000)], T0 + 3000),
+    "returned_without_result": ([c_start(T0), c_session(T0 + 2000), c_opened(T0 + 3000), c_dismissed(T0 + 40000)],
+                                T0 + 40000),
+    "awaiting_confirmation": ([c_start(T0), c_session(T0 + 2000), c_opened(T0 + 3000), at(CB_COMPLETED, T0 + 60000)],
+                              T0 + 60000),
+    "confirmed": ([c_start(T0), c_session(T0 + 2000), c_opened(T0 + 3000), at(CB_COMPLETED, T0 + 60000),
+                   c_confirm(T0 + 65000)], T0 + 65000),
+    "failed": ([c_start(T0), c_session(T0 + 2000), c_opened(T0 + 3000), at(CB_FAILED, T0 + 60000)], T0 + 60000),
+    "cancelled": ([c_start(T0), c_session(T0 + 2000), c_opened(T0 + 3000), at(CB_CANCELLED, T0 + 60000)],
+                  T0 + 60000),
+    "expired": ([c_start(T0), c_session(T0 + 2000), c_opened(T0 + 3000), tick(T0 + DEFAULT_TIMEOUT)],
+                T0 + DEFAULT_TIMEOUT),
+}
+C_DEADLINE = T0 + DEFAULT_TIMEOUT
+
+CHECKOUT_EVENTS = [
+    ("session", "checkout.session with a cards session (checkout_url)", lambda t: [c_session(t)]),
+    ("session-failed", "checkout.session_failed", lambda t: [c_session_failed(t)]),
+    ("browser-opened", "checkout.browser_opened", lambda t: [c_opened(t)]),
+    ("browser-dismissed", "checkout.browser_dismissed (tab closed by the user)", lambda t: [c_dismissed(t)]),
+    ("callback-completed", "deep link status=completed with card_id and the right nonce",
+     lambda t: [at(CB_COMPLETED, t)]),
+    ("callback-failed", "deep link status=failed (reason) with the right nonce", lambda t: [at(CB_FAILED, t)]),
+    ("callback-cancelled", "deep link status=cancelled with the right nonce", lambda t: [at(CB_CANCELLED, t)]),
+    ("callback-completed-twice", "the same completed deep link delivered twice",
+     lambda t: [at(CB_COMPLETED, t), at(CB_COMPLETED, t + 500)]),
+    ("callback-wrong-nonce", "a completed deep link with another nonce: rejected, nothing changes",
+     lambda t: [at(CB_WRONG_NONCE, t)]),
+    ("confirmation", "card.registered for card_xyz", lambda t: [c_confirm(t)]),
+    ("confirmation-twice", "the same webhook relayed twice (a retry with a later created_at)",
+     lambda t: [c_confirm(t), c_confirm(t + 1000, CONF_VISA_RETRY)]),
+    ("confirmation-conflict", "a second webhook for the same card with another brand: a conflict, not merged",
+     lambda t: [c_confirm(t), c_confirm(t + 1000, CONF_MASTERCARD)]),
+]
+
+
+def checkout_table() -> Suite:
+    s = Suite(SUITE)
+    for state in C_STATES:
+        prefix, reached = CHECKOUT_PREFIX[state]
+        t = reached + 10 * SECOND
+        for name, what, make in CHECKOUT_EVENTS:
+            s.add_model(f"flow-checkout-{kebab(state)}-{name}", f"checkout in {state}: {what}", prefix + make(t))
+        if state == "expired":
+            s.add_model("flow-checkout-expired-tick-later", "checkout in expired: a later tick changes nothing",
+                        prefix + [tick(C_DEADLINE + MINUTE)])
+            s.add_model("flow-checkout-expired-tick-at-deadline-again",
+                        "checkout in expired: another tick at the deadline changes nothing",
+                        prefix + [tick(C_DEADLINE)])
+        else:
+            s.add_model(f"flow-checkout-{kebab(state)}-tick-before-deadline",
+                        f"checkout in {state}: a tick 1 ms before the deadline changes nothing",
+                        prefix + [tick(C_DEADLINE - 1)])
+            s.add_model(f"flow-checkout-{kebab(state)}-tick-at-deadline",
+                        f"checkout in {state}: a tick exactly at the deadline (expires only while waiting)",
+                        prefix + [tick(C_DEADLINE)])
+    checkout_extras(s)
+    return s
+
+
+def checkout_extras(s: Suite):
+    """Unknown flows, wrong flow types, start forms and invalid event documents (checkout side)."""
+    start = S(c_start(T0), "accepted", "c1=awaiting_session", "c1:create_session c1:persist")
+    ready = S(c_session(T0 + 2000), "accepted", "c1=ready", "c1:open_browser c1:persist")
+    p_ready = S(p_start(T0 + 1000), "accepted", "c1=awaiting_session p1=ready", "p1:open_pos_app p1:persist")
+    uf = ("unknown_flow", "flow_id")
+
+    for name, step in [("session", c_session(T0 + 5000, flow_id="c9")),
+                       ("session-failed", c_session_failed(T0 + 5000, flow_id="c9")),
+                       ("browser-opened", c_opened(T0 + 5000, flow_id="c9")),
+                       ("browser-dismissed", c_dismissed(T0 + 5000, flow_id="c9")),
+                       ("confirmation", c_confirm(T0 + 5000, flow_id="c9"))]:
+        s.add_checked(f"flow-checkout-unknown-flow-{name}", f"{step['event']['type']} names a flow that does not exist",
+                      [start, S(step, "rejected", "c1=awaiting_session", "", uf)])
+    s.add_checked("flow-checkout-unknown-flow-empty-coordinator", "an event for a flow of an empty coordinator",
+                  [S(c_opened(T0), "rejected", "", "", uf)])
+
+    wrong = ("invalid_state", "flow_id")
+    for name, step in [("session", c_session(T0 + 5000, flow_id="p1")),
+                       ("session-failed", c_session_failed(T0 + 5000, flow_id="p1")),
+                       ("browser-opened", c_opened(T0 + 5000, flow_id="p1")),
+                       ("browser-dismissed", c_dismissed(T0 + 5000, flow_id="p1")),
+                       ("confirmation", c_confirm(T0 + 5000, flow_id="p1"))]:
+        s.add_checked(f"flow-checkout-event-on-pos-flow-{name}",
+                      f"{step['event']['type']} sent to a POS flow: wrong flow type",
+                      [start, p_ready, S(step, "rejected", "c1=awaiting_session p1=ready", "", wrong)])
+    s.add_checked("flow-checkout-start-id-of-pos-flow", "checkout.start with the id of an existing POS flow",
+                  [S(p_start(T0), "accepted", "p1=ready", "p1:open_pos_app p1:persist"),
+                   S(c_start(T0 + 1000, flow_id="p1"), "rejected", "p1=ready", "", ("duplicate", "flow_id"))])
+    s.add_checked("flow-checkout-start-duplicate-id", "checkout.start twice with the same flow id",
+                  [start, S(c_start(T0 + 1000, nonce=N2), "rejected", "c1=awaiting_session", "", ("duplicate", "flow_id"))])
+
+    # start forms
+    s.add_checked("flow-checkout-start-with-request",
+                  "PayHandoff builds the HTTP request (send_request), the gateway answers 201, the callback echoes the given nonce",
+                  [S(ev("checkout.start", T0, flow_id="c1", request=CARD_REQUEST, nonce=N1), "accepted",
+                     "c1=awaiting_session", "c1:send_request c1:persist"),
+                   S(c_session(T0 + 2000, session=GATEWAY_CARDS_201), "accepted", "c1=ready", "c1:open_browser c1:persist"),
+                   S(c_opened(T0 + 3000), "accepted", "c1=in_browser", "c1:persist"),
+                   S(at(CB_COMPLETED, T0 + 60000), "accepted", "c1=awaiting_confirmation",
+                     "c1:close_browser c1:show_pending c1:persist"),
+                   S(c_confirm(T0 + 61000), "accepted", "c1=confirmed", "c1:persist")])
+    s.add_checked("flow-checkout-start-with-request-fresh-nonce",
+                  "without a nonce PayHandoff makes one; a callback without it is unverified but still routed",
+                  [S(ev("checkout.start", T0, flow_id="c1", request=CARD_REQUEST), "accepted",
+                     "c1=awaiting_session", "c1:send_request c1:persist"),
+                   S(c_session(T0 + 2000, session=GATEWAY_CARDS_201), "accepted", "c1=ready", "c1:open_browser c1:persist"),
+                   S(at(CB_WRONG_NONCE, T0 + 50000), "rejected", "c1=ready", "", ("callback_mismatch", "ph_nonce")),
+                   S(at(CB_NO_NONCE, T0 + 60000), "accepted", "c1=awaiting_confirmation",
+                     "c1:close_browser c1:show_pending c1:persist")])
+    iframe = {**{k: v for k, v in CARD_REQUEST.items() if k != "return_url"}, "integration": "iframe"}
+    s.add_checked("flow-checkout-start-iframe-request",
+                  "a valid iframe request (no return_url) has no deep link: a checkout flow refuses it (nothing is created)",
+                  [S(ev("checkout.start", T0, flow_id="c1", request=iframe), "rejected", "", "",
+                     ("validation", "request.return_url"))])
+    s.add_checked("flow-checkout-start-with-session",
+                  "the backend already created the session (with the nonce in its return URL): ready at once",
+                  [S(c_start(T0, session=SESSION_CARDS), "accepted", "c1=ready", "c1:open_browser c1:persist"),
+                   S(at(CB_COMPLETED, T0 + 60000), "accepted", "c1=awaiting_confirmation",
+                     "c1:close_browser c1:show_pending c1:persist")])
+    s.add_checked("flow-checkout-start-with-session-no-nonce",
+                  "a session created without PayHandoff's nonce: a callback carrying a nonce is refused, one without is accepted (unverified)",
+                  [S(c_start(T0, nonce=None, session=SESSION_CARDS), "accepted", "c1=ready", "c1:open_browser c1:persist"),
+                   S(at(CB_COMPLETED, T0 + 50000), "rejected", "c1=ready", "", ("callback_mismatch", "ph_nonce")),
+                   S(at(CB_NO_NONCE, T0 + 60000), "accepted", "c1=awaiting_confirmation",
+                     "c1:close_browser c1:show_pending c1:persist")])
+    s.add_checked("flow-checkout-session-gateway-refused",
+                  "checkout.session carries the gateway's refusal (HTTP 422): the session could not be created, the flow fails",
+                  [start, S(c_session(T0 + 2000, session=GATEWAY_CARDS_422), "accepted", "c1=failed", "c1:persist")])
+    s.add_checked("flow-checkout-session-of-other-kind", "a payments session for a cards flow is refused",
+                  [start, S(c_session(T0 + 2000, session=SESSION_PAYMENTS), "rejected", "c1=awaiting_session", "",
+                            ("validation", "session.kind"))])
+    s.add_checked("flow-checkout-explicit-deadline", "checkout.start with its own deadline (10 minutes)",
+                  [S(c_start(T0, deadline=T0 + 10 * MINUTE), "accepted", "c1=awaiting_session", "c1:create_session c1:persist"),
+                   S(tick(T0 + 10 * MINUTE - 1), "accepted", "c1=awaiting_session"),
+                   S(tick(T0 + 10 * MINUTE), "accepted", "c1=expired", "c1:close_browser c1:reconcile c1:persist")])
+    s.add_checked("flow-checkout-config-timeout", "checkout_timeout_ms in the config sets the default deadline",
+                  [S(c_start(T0), "accepted", "c1=awaiting_session", "c1:create_session c1:persist"),
+                   S(tick(T0 + MINUTE - 1), "accepted", "c1=awaiting_session"),
+                   S(tick(T0 + MINUTE), "accepted", "c1=expired", "c1:close_browser c1:reconcile c1:persist")],
+                  config={"checkout_timeout_ms": MINUTE})
+    s.add_checked("flow-checkout-url-event", "a deep link sent as a `url` event is the same as a url step",
+                  [start, ready,
+                   S(ev("url", T0 + 60000, url=CB_COMPLETED), "accepted", "c1=awaiting_confirmation",
+                     "c1:close_browser c1:show_pending c1:persist"),
+                   S(ev("url", T0 + 61000, url=CB_COMPLETED), "duplicate", "c1=awaiting_confirmation")])
+
+    # payments: the id kind must fit the flow and match what the session named
+    pay_start = S(c_start(T0, kind="payments", session=SESSION_PAYMENTS), "accepted", "c1=ready",
+                  "c1:open_browser c1:persist")
+    pay_cb = lambda pid, **kw: callback_url("completed", object_id=pid, id_key="payment_id", **kw)  # noqa: E731
+    s.add_checked("flow-checkout-payments-callback-other-payment-id",
+                  "the session named pay_123: a callback for pay_999 is not this session's",
+                  [pay_start, S(at(pay_cb("pay_999"), T0 + 60000), "rejected", "c1=ready", "",
+                                ("callback_mismatch", "payment_id"))])
+    s.add_checked("flow-checkout-payments-callback-with-card-id", "a payments callback cannot carry card_id",
+                  [pay_start, S(at(callback_url("completed"), T0 + 60000), "rejected", "c1=ready", "",
+                                ("callback_mismatch", "card_id"))])
+    s.add_checked("flow-checkout-payments-completed-without-id", "a completed callback must carry payment_id",
+                  [pay_start, S(at(callback_url("completed", object_id=None), T0 + 60000), "rejected", "c1=ready", "",
+                                ("validation", "payment_id"))])
+    s.add_checked("flow-checkout-callback-unknown-status", "status must be completed, failed or cancelled",
+                  [start, ready, S(at(callback_url("done"), T0 + 60000), "rejected", "c1=ready", "",
+                                   ("validation", "status"))])
+    s.add_checked("flow-checkout-payments-confirmations",
+                  "payment.confirmed: another kind or id is a conflict; the right one confirms; a later one with another amount conflicts",
+                  [pay_start,
+                   S(at(pay_cb("pay_123"), T0 + 60000), "accepted", "c1=awaiting_confirmation",
+                     "c1:close_browser c1:show_pending c1:persist"),
+                   S(c_confirm(T0 + 61000, CONF_VISA), "rejected", "c1=awaiting_confirmation", "", ("conflict", "type")),
+                   S(c_confirm(T0 + 62000, CONF_PAY_456), "rejected", "c1=awaiting_confirmation", "",
+                     ("conflict", "payment_id")),
+                   S(c_confirm(T0 + 63000, CONF_PAY_123), "accepted", "c1=confirmed", "c1:persist"),
+                   S(c_confirm(T0 + 64000, CONF_PAY_123_90), "rejected", "c1=confirmed", "", ("conflict", "amount"))])
+    s.add_checked("flow-checkout-confirmation-other-card-than-callback",
+                  "the callback named card_xyz: a webhook for card_abc is a conflict",
+                  [start, ready, S(at(CB_COMPLETED, T0 + 60000), "accepted", "c1=awaiting_confirmation",
+                                   "c1:close_browser c1:show_pending c1:persist"),
+                   S(c_confirm(T0 + 61000, CONF_OTHER_CARD), "rejected", "c1=awaiting_confirmation", "",
+                     ("conflict", "card_id"))])
+
+    # invalid event documents: refused before anything is sent
+    V, J = "validation", "invalid_json"
+    cases = [
+        ("unknown-type", {"type": "checkout.teleport", "flow_id": "c1", "now": T0}, V, "type"),
+        ("missing-type", {"flow_id": "c1", "now": T0}, V, "type"),
+        ("missing-now", {"type": "checkout.browser_opened", "flow_id": "c1"}, V, "now"),
+        ("now-text", {"type": "checkout.browser_opened", "flow_id": "c1", "now": str(T0)}, J, "now"),
+        ("now-negative", {"type": "checkout.browser_opened", "flow_id": "c1", "now": -1}, V, "now"),
+        ("now-after-9999", {"type": "checkout.browser_opened", "flow_id": "c1", "now": 253402300800000}, V, "now"),
+        ("missing-flow-id", {"type": "checkout.browser_opened", "now": T0}, V, "flow_id"),
+        ("empty-flow-id", {"type": "checkout.browser_opened", "flow_id": "", "now": T0}, V, "flow_id"),
+        ("flow-id-with-space", {"type": "checkout.browser_opened", "flow_id": "c 1", "now": T0}, V, "flow_id"),
+        ("flow-id-too-long", {"type": "checkout.browser_opened", "flow_id": "c" * 129, "now": T0}, V, "flow_id"),
+        ("flow-id-number", {"type": "checkout.browser_opened", "flow_id": 1, "now": T0}, J, "flow_id"),
+        ("unknown-member", {"type": "checkout.browser_opened", "flow_id": "c1", "url": CHECKOUT_URL, "now": T0},
+         V, "url"),
+        ("session-failed-without-reason", {"type": "checkout.session_failed", "flow_id": "c1", "now": T0}, V, "reason"),
+        ("start-short-nonce", {"type": "checkout.start", "flow_id": "c2", "kind": "cards", "return_url": RETURN_URL,
+                               "nonce": "abc123", "now": T0}, V, "nonce"),
+        ("start-request-and-kind", {"type": "checkout.start", "flow_id": "c2", "request": CARD_REQUEST,
+                                    "kind": "cards", "now": T0}, V, "kind"),
+        ("start-nonce-inside-request", {"type": "checkout.start", "flow_id": "c2",
+                                        "request": {**CARD_REQUEST, "nonce": N2}, "now": T0}, V, "request.nonce"),
+        ("start-session-of-other-kind", {"type": "checkout.start", "flow_id": "c2", "kind": "cards",
+                                         "return_url": RETURN_URL, "session": SESSION_PAYMENTS, "now": T0},
+         V, "session.kind"),
+        ("start-unknown-kind", {"type": "checkout.start", "flow_id": "c2", "kind": "wallet", "return_url": RETURN_URL,
+                                "now": T0}, V, "kind"),
+        ("start-javascript-return-url", {"type": "checkout.start", "flow_id": "c2", "kind": "cards",
+                                         "return_url": "javascript:alert(1)", "now": T0}, V, "return_url"),
+        ("start-return-url-with-nonce", {"type": "checkout.start", "flow_id": "c2", "kind": "cards",
+                                         "return_url": RETURN_URL + "?ph_nonce=" + N2, "now": T0}, V, "return_url"),
+        ("start-negative-deadline", {"type": "checkout.start", "flow_id": "c2", "kind": "cards",
+                                     "return_url": RETURN_URL, "deadline": -5, "now": T0}, V, "deadline"),
+        ("session-http-checkout-url", {"type": "checkout.session", "flow_id": "c1",
+                                       "session": {"kind": "cards", "checkout_url": "http://pay.example.com/c/1"},
+                                       "now": T0}, V, "session.checkout_url"),
+        ("confirmation-unknown-type", {"type": "checkout.confirmation", "flow_id": "c1",
+                                       "event": {"type": "charge.succeeded", "data": {"id": "ch_1"}}, "now": T0},
+         V, "event.type"),
+        ("url-without-url", {"type": "url", "now": T0}, V, "url"),
+        ("url-number", {"type": "url", "url": 5, "now": T0}, J, "url"),
+        ("tick-with-flow-id", {"type": "tick", "flow_id": "c1", "now": T0}, V, "flow_id"),
+        ("event-not-an-object", "tick", V, "type"),
+    ]
+    for name, event, code, field_ in cases:
+        s.add_checked(f"flow-checkout-invalid-event-{name}", f"invalid event document: {code} naming {field_}",
+                      [start, bad(event, code, field_, "c1=awaiting_session"),
+                       S(c_session(T0 + 2000), "accepted", "c1=ready", "c1:open_browser c1:persist")])
+
+
+# -- POS: every state x every event
+
+POS_PREFIX = {
+    "ready": ([p_start(T0)], T0),
+    "launched": ([p_start(T0), p_launched(T0 + 1000)], T0 + 1000),
+    "launch_failed": ([p_start(T0), p_launch_failed(T0 + 1000)], T0 + 1000),
+    "approved": ([p_start(T0), p_launched(T0 + 1000), at(ANS_APPROVED, T0 + MINUTE)], T0 + MINUTE),
+    "approved_amount_mismatch": ([p_start(T0), p_launched(T0 + 1000), at(ANS_OTHER_AMOUNT, T0 + MINUTE)], T0 + MINUTE),
+    "declined": ([p_start(T0), p_launched(T0 + 1000), at(ANS_DECLINED, T0 + MINUTE)], T0 + MINUTE),
+    "error": ([p_start(T0), p_launched(T0 + 1000), at(ANS_ERROR, T0 + MINUTE)], T0 + MINUTE),
+    "returned_without_response": ([p_start(T0), p_launched(T0 + 1000), foregrounded(T0 + 30000),
+                                   tick(T0 + 30000 + DEFAULT_GRACE)], T0 + 30000 + DEFAULT_GRACE),
+}
+
+POS_EVENTS = [
+    ("launched", "pos.launched", lambda t: [p_launched(t)]),
+    ("launch-failed", "pos.launch_failed (the POS app could not be opened)", lambda t: [p_launch_failed(t)]),
+    ("app-foregrounded", "app.foregrounded", lambda t: [foregrounded(t)]),
+    ("tick-before-grace", "app.foregrounded, then a tick 1 ms before the grace period is over",
+     lambda t: [foregrounded(t), tick(t + DEFAULT_GRACE - 1)]),
+    ("tick-after-grace", "app.foregrounded, then a tick when the grace period is over",
+     lambda t: [foregrounded(t), tick(t + DEFAULT_GRACE)]),
+    ("answer-approved", "answer aprobada for the requested amount, matching identifier", lambda t: [at(ANS_APPROVED, t)]),
+    ("answer-declined", "answer rechazada, matching identifier", lambda t: [at(ANS_DECLINED, t)]),
+    ("answer-error", "answer error, matching identifier", lambda t: [at(ANS_ERROR, t)]),
+    ("answer-approved-twice", "the same aprobada answer delivered twice",
+     lambda t: [at(ANS_APPROVED, t), at(ANS_APPROVED, t + 500)]),
+    ("answer-other-identifier", "an aprobada answer for identifier ord-999: no flow has it",
+     lambda t: [at(ANS_OTHER_ID, t)]),
+    ("answer-other-amount", "an aprobada answer for 90.00 when 100.00 was requested", lambda t: [at(ANS_OTHER_AMOUNT, t)]),
+]
+
+
+def pos_table() -> Suite:
+    s = Suite(SUITE)
+    for state in P_STATES:
+        prefix, reached = POS_PREFIX[state]
+        t = reached + 10 * SECOND
+        for name, what, make in POS_EVENTS:
+            s.add_model(f"flow-pos-{kebab(state)}-{name}", f"POS sale in {state}: {what}", prefix + make(t))
+    pos_extras(s)
+    return s
+
+
+def pos_extras(s: Suite):
+    start = S(p_start(T0), "accepted", "p1=ready", "p1:open_pos_app p1:persist")
+    launched = S(p_launched(T0 + 1000), "accepted", "p1=launched", "p1:persist")
+    c_ready = S(c_start(T0 + 500, session=SESSION_CARDS), "accepted", "p1=ready c1=ready", "c1:open_browser c1:persist")
+    uf = ("unknown_flow", "flow_id")
+    for name, step in [("launched", p_launched(T0 + 5000, flow_id="p9")),
+                       ("launch-failed", p_launch_failed(T0 + 5000, flow_id="p9")),
+                       ("remove", ev("flow.remove", T0 + 5000, flow_id="p9"))]:
+        s.add_checked(f"flow-pos-unknown-flow-{name}", f"{step['event']['type']} names a flow that does not exist",
+                      [start, S(step, "rejected", "p1=ready", "", uf)])
+    wrong = ("invalid_state", "flow_id")
+    for name, step in [("launched", p_launched(T0 + 5000, flow_id="c1")),
+                       ("launch-failed", p_launch_failed(T0 + 5000, flow_id="c1"))]:
+        s.add_checked(f"flow-pos-event-on-checkout-flow-{name}",
+                      f"{step['event']['type']} sent to a checkout flow: wrong flow type",
+                      [start, c_ready, S(step, "rejected", "p1=ready c1=ready", "", wrong)])
+    s.add_checked("flow-pos-start-id-of-checkout-flow", "pos.start with the id of an existing checkout flow",
+                  [start, c_ready, S(p_start(T0 + 1000, flow_id="c1", request=sale_request("ord-2")), "rejected",
+                                     "p1=ready c1=ready", "", ("duplicate", "flow_id"))])
+    s.add_checked("flow-pos-answer-scheme-case", "the answer's scheme is compared ignoring case",
+                  [start, launched, S(at(answer_url("aprobada", scheme="MyApp"), T0 + MINUTE), "accepted", "p1=approved",
+                                      "p1:persist")])
+    s.add_checked("flow-pos-answer-usertoken-echo-and-extras",
+                  "an echoed usertoken is dropped; statusinfo= empty counts as absent; unknown keys are kept",
+                  [start, launched,
+                   S(at(answer_url("aprobada", extra=[("usertoken", USER_TOKEN), ("statusinfo", ""),
+                                                      ("creditcard", "XXXX-XXXX-XXXX-4242"), ("campaign", "nov")]),
+                        T0 + MINUTE), "accepted", "p1=approved", "p1:persist")])
+    s.add_checked("flow-pos-answer-without-identifier", "an answer without identifier cannot be routed: refused",
+                  [start, launched, S(at("myapp://result=aprobada&amount=100.00&transactionid=720371", T0 + MINUTE),
+                                      "rejected", "p1=launched", "", ("validation", "identifier"))])
+    s.add_checked("flow-pos-answer-approved-without-amount", "an approved answer must carry the amount",
+                  [start, launched, S(at(answer_url("aprobada", amount=None), T0 + MINUTE), "rejected", "p1=launched",
+                                      "", ("validation", "amount"))])
+    s.add_checked("flow-pos-answer-unknown-result", "result must be aprobada, rechazada or error",
+                  [start, launched, S(at(answer_url("pendiente"), T0 + MINUTE), "rejected", "p1=launched", "",
+                                      ("validation", "result"))])
+    s.add_checked("flow-pos-answer-duplicate-key", "a key that appears twice is refused",
+                  [start, launched, S(at(ANS_APPROVED + "&Result=rechazada", T0 + MINUTE), "rejected", "p1=launched",
+                                      "", ("malformed_url", "Result"))])
+    s.add_checked("flow-pos-answer-with-question-mark", "a leading '?' after scheme:// is tolerated",
+                  [start, launched, S(at(ANS_APPROVED.replace("://", "://?"), T0 + MINUTE), "accepted", "p1=approved",
+                                      "p1:persist")])
+    s.add_checked("flow-pos-config-grace", "pos_grace_ms in the config: 10 s before the outcome is unknown",
+                  [start, launched, S(foregrounded(T0 + 20000), "accepted", "p1=launched", "p1:persist"),
+                   S(tick(T0 + 23000), "accepted", "p1=launched"),
+                   S(tick(T0 + 30000), "accepted", "p1=returned_without_response", "p1:reconcile p1:persist")],
+                  config={"pos_grace_ms": 10000})
+    s.add_checked("flow-pos-start-grace-ms", "grace_ms on pos.start overrides the config for that flow",
+                  [S(p_start(T0, grace_ms=0), "accepted", "p1=ready", "p1:open_pos_app p1:persist"), launched,
+                   S(foregrounded(T0 + 20000), "accepted", "p1=launched", "p1:persist"),
+                   S(tick(T0 + 20000), "accepted", "p1=returned_without_response", "p1:reconcile p1:persist")])
+    s.add_checked("flow-pos-foregrounded-twice", "only the first return to the foreground counts for the grace period",
+                  [start, launched, S(foregrounded(T0 + 20000), "accepted", "p1=launched", "p1:persist"),
+                   S(foregrounded(T0 + 22000), "accepted", "p1=launched"),
+                   S(tick(T0 + 23000), "accepted", "p1=returned_without_response", "p1:reconcile p1:persist")])
+    s.add_checked("flow-pos-tick-without-foreground", "ticks alone never make a launched flow unknown",
+                  [start, launched, S(tick(T0 + HOUR), "accepted", "p1=launched")])
+
+    V, J = "validation", "invalid_json"
+    sale_doc = {"transactionid": "555001", "amount": "100.00", "approved_at": T0 // 1000 - 600}
+    cases = [
+        ("start-missing-request", {"type": "pos.start", "flow_id": "p2", "now": T0}, V, "request"),
+        ("start-refund-without-sale", {"type": "pos.start", "flow_id": "p2", "request": refund_request("ref-1"),
+                                       "now": T0}, V, "sale_flow_id"),
+        ("start-sale-with-sale-flow-id", {"type": "pos.start", "flow_id": "p2", "request": sale_request("ord-2"),
+                                          "sale_flow_id": "p1", "now": T0}, V, "sale_flow_id"),
+        ("start-sale-with-sale", {"type": "pos.start", "flow_id": "p2", "request": sale_request("ord-2"),
+                                  "sale": sale_doc, "now": T0}, V, "sale"),
+        ("start-refund-with-both", {"type": "pos.start", "flow_id": "p2", "request": refund_request("ref-1", "555001"),
+                                    "sale_flow_id": "p1", "sale": sale_doc, "now": T0}, V, "sale"),
+        ("start-sale-unknown-member", {"type": "pos.start", "flow_id": "p2", "request": refund_request("ref-1", "555001"),
+                                       "sale": {**sale_doc, "approvedAt": 1}, "now": T0}, V, "sale.approvedAt"),
+        ("start-sale-missing-amount", {"type": "pos.start", "flow_id": "p2", "request": refund_request("ref-1", "555001"),
+                                       "sale": {k: v for k, v in sale_doc.items() if k != "amount"}, "now": T0},
+         V, "sale.amount"),
+        ("start-sale-approved-at-ms", {"type": "pos.start", "flow_id": "p2", "request": refund_request("ref-1", "555001"),
+                                       "sale": {**sale_doc, "approved_at": T0 * 1000}, "now": T0},
+         V, "sale.approved_at"),
+        ("start-grace-too-long", {"type": "pos.start", "flow_id": "p2", "request": sale_request("ord-2"),
+                                  "grace_ms": 3600001, "now": T0}, V, "grace_ms"),
+        ("start-grace-text", {"type": "pos.start", "flow_id": "p2", "request": sale_request("ord-2"),
+                              "grace_ms": "3000", "now": T0}, J, "grace_ms"),
+        ("start-tip-on-refund", {"type": "pos.start", "flow_id": "p2",
+                                 "request": {**refund_request("ref-1"), "tip": "5.00"}, "sale_flow_id": "p1",
+                                 "now": T0}, V, "request.tip"),
+        ("start-zero-amount", {"type": "pos.start", "flow_id": "p2", "request": sale_request("ord-2", "0.00"),
+                               "now": T0}, V, "request.amount"),
+        ("launch-failed-reason-number", {"type": "pos.launch_failed", "flow_id": "p1", "reason": 404, "now": T0},
+         J, "reason"),
+        ("launched-with-reason", {"type": "pos.launched", "flow_id": "p1", "reason": "ok", "now": T0}, V, "reason"),
+        ("foregrounded-with-flow-id", {"type": "app.foregrounded", "flow_id": "p1", "now": T0}, V, "flow_id"),
+        ("remove-without-flow-id", {"type": "flow.remove", "now": T0}, V, "flow_id"),
+    ]
+    for name, event, code, field_ in cases:
+        s.add_checked(f"flow-pos-invalid-event-{name}", f"invalid event document: {code} naming {field_}",
+                      [start, bad(event, code, field_, "p1=ready"), launched])
+
+
+# -- races and rules
+
+def c_in_browser(flow_id="c1", nonce=N1, others: str = "", t=T0) -> list:
+    """c1 started (backend form), session, tab open: the usual prefix, with its expected summaries."""
+    pre = (others + " ") if others else ""
+    return [
+        S(c_start(t, flow_id=flow_id, nonce=nonce), "accepted", f"{pre}{flow_id}=awaiting_session",
+          f"{flow_id}:create_session {flow_id}:persist"),
+        S(c_session(t + 2000, flow_id=flow_id), "accepted", f"{pre}{flow_id}=ready", f"{flow_id}:open_browser {flow_id}:persist"),
+        S(c_opened(t + 3000, flow_id=flow_id), "accepted", f"{pre}{flow_id}=in_browser", f"{flow_id}:persist"),
+    ]
+
+
+COMPLETED_EFFECTS = "c1:close_browser c1:show_pending c1:persist"
+A = T0 + MINUTE  # when the sale of the refund scripts is approved (a whole second)
+
+
+def p_sold(others: str = "", answer=ANS_APPROVED) -> list:
+    """p1: a 100.00 sale approved at A (transactionid 720371)."""
+    pre = (others + " ") if others else ""
+    return [
+        S(p_start(T0), "accepted", f"{pre}p1=ready", "p1:open_pos_app p1:persist"),
+        S(p_launched(T0 + 1000), "accepted", f"{pre}p1=launched", "p1:persist"),
+        S(at(answer, A), "accepted", f"{pre}p1=approved", "p1:persist"),
+    ]
+
+
+def refund_answer(identifier: str, amount: str, txn: str) -> str:
+    return answer_url("aprobada", identifier=identifier, amount=amount, txn=txn)
+
+
+def races() -> Suite:
+    s = Suite(SUITE)
+    r = s.add_checked
+
+    # -- checkout races
+    r("flow-race-confirmation-before-deep-link",
+      "the webhook arrives while the tab is still open: confirmed (tab closed); the deep link after it is ignored",
+      c_in_browser() + [
+          S(c_confirm(T0 + 50000), "accepted", "c1=confirmed", "c1:close_browser c1:persist"),
+          S(at(CB_COMPLETED, T0 + 52000), "ignored", "c1=confirmed"),
+          S(c_confirm(T0 + 53000, CONF_VISA_RETRY), "duplicate", "c1=confirmed"),
+      ])
+    r("flow-race-deep-link-failed-then-confirmation",
+      "the deep link says failed but the webhook confirms: the confirmation wins; the failed link again is a duplicate",
+      c_in_browser() + [
+          S(at(CB_FAILED, T0 + 50000), "accepted", "c1=failed", "c1:close_browser c1:persist"),
+          S(c_confirm(T0 + 60000), "accepted", "c1=confirmed", "c1:persist"),
+          S(at(CB_FAILED, T0 + 61000), "duplicate", "c1=confirmed"),
+      ])
+    r("flow-race-deep-link-cancelled-then-confirmation", "cancelled by the deep link, confirmed by the webhook: confirmed",
+      c_in_browser() + [
+          S(at(CB_CANCELLED, T0 + 50000), "accepted", "c1=cancelled", "c1:close_browser c1:persist"),
+          S(c_confirm(T0 + 60000), "accepted", "c1=confirmed", "c1:persist"),
+      ])
+    r("flow-race-session-failed-then-confirmation",
+      "the host reported the request failed, yet a webhook arrives (it had reached the gateway): confirmed",
+      [S(c_start(T0), "accepted", "c1=awaiting_session", "c1:create_session c1:persist"),
+       S(c_session_failed(T0 + 5000), "accepted", "c1=failed", "c1:persist"),
+       S(c_session(T0 + 6000), "ignored", "c1=failed"),
+       S(c_confirm(T0 + 90000), "accepted", "c1=confirmed", "c1:persist")])
+    r("flow-race-dismissed-then-deep-link-completed",
+      "the tab closes before the deep link arrives: returned without a result (not a failure), then the link resolves it",
+      c_in_browser() + [
+          S(c_dismissed(T0 + 40000), "accepted", "c1=returned_without_result", "c1:persist"),
+          S(at(CB_COMPLETED, T0 + 40500), "accepted", "c1=awaiting_confirmation", COMPLETED_EFFECTS),
+          S(c_dismissed(T0 + 41000), "ignored", "c1=awaiting_confirmation"),
+          S(c_confirm(T0 + 45000), "accepted", "c1=confirmed", "c1:persist"),
+      ])
+    r("flow-race-dismissed-then-confirmation",
+      "the tab closes and no deep link ever comes; the webhook still confirms; a late deep link is ignored",
+      c_in_browser() + [
+          S(c_dismissed(T0 + 40000), "accepted", "c1=returned_without_result", "c1:persist"),
+          S(c_confirm(T0 + 45000), "accepted", "c1=confirmed", "c1:persist"),
+          S(at(CB_COMPLETED, T0 + 46000), "ignored", "c1=confirmed"),
+      ])
+    r("flow-race-dismissed-reopened-then-deep-link",
+      "the user closes the tab, reopens it and finishes: the flow is still resolved by the deep link",
+      c_in_browser() + [
+          S(c_dismissed(T0 + 40000), "accepted", "c1=returned_without_result", "c1:persist"),
+          S(c_opened(T0 + 50000), "accepted", "c1=in_browser", "c1:persist"),
+          S(at(CB_COMPLETED, T0 + 90000), "accepted", "c1=awaiting_confirmation", COMPLETED_EFFECTS),
+      ])
+    r("flow-race-deep-link-after-cancelled",
+      "a deep link after the flow ended is reported and ignored; the same cancelled link again is a duplicate",
+      c_in_browser() + [
+          S(at(CB_CANCELLED, T0 + 50000), "accepted", "c1=cancelled", "c1:close_browser c1:persist"),
+          S(at(CB_COMPLETED, T0 + 51000), "ignored", "c1=cancelled"),
+          S(at(CB_CANCELLED, T0 + 52000), "duplicate", "c1=cancelled"),
+      ])
+    r("flow-race-deep-link-after-expiry",
+      "no confirmation by the deadline: expired (reconcile); a late deep link is ignored, a late confirmation still wins",
+      c_in_browser() + [
+          S(tick(C_DEADLINE), "accepted", "c1=expired", "c1:close_browser c1:reconcile c1:persist"),
+          S(at(CB_COMPLETED, C_DEADLINE + 1000), "ignored", "c1=expired"),
+          S(c_confirm(C_DEADLINE + 2000), "accepted", "c1=confirmed", "c1:persist"),
+      ])
+    r("flow-race-awaiting-confirmation-expires",
+      "the deep link said completed but no webhook came by the deadline: expired with reconcile",
+      c_in_browser() + [
+          S(at(CB_COMPLETED, T0 + 60000), "accepted", "c1=awaiting_confirmation", COMPLETED_EFFECTS),
+          S(tick(C_DEADLINE - 1), "accepted", "c1=awaiting_confirmation"),
+          S(tick(C_DEADLINE), "accepted", "c1=expired", "c1:close_browser c1:reconcile c1:persist"),
+      ])
+    r("flow-race-spoofed-callback-one-waiting",
+      "a callback without the nonce while one checkout waits: routed (unverified) and only awaiting_confirmation; "
+      "the genuine (verified) link then replaces the claim; only the webhook confirms",
+      c_in_browser() + [
+          S(at(CB_NO_NONCE, T0 + 20000), "accepted", "c1=awaiting_confirmation", COMPLETED_EFFECTS),
+          S(at(CB_COMPLETED, T0 + 60000), "accepted", "c1=awaiting_confirmation", COMPLETED_EFFECTS),
+          S(at(CB_COMPLETED, T0 + 60500), "duplicate", "c1=awaiting_confirmation"),
+          S(tick(T0 + 60001), "accepted", "c1=awaiting_confirmation"),
+          S(c_confirm(T0 + 65000), "accepted", "c1=confirmed", "c1:persist"),
+      ])
+    r("flow-race-spoofed-callback-two-waiting",
+      "two checkouts wait on the same return URL: a callback without nonce is ambiguous and refused; the nonce picks one",
+      c_in_browser() + c_in_browser("c2", N2, others="c1=in_browser", t=T0 + 10000) + [
+          S(at(CB_NO_NONCE, T0 + 30000), "rejected", "c1=in_browser c2=in_browser", "",
+            ("callback_mismatch", "ph_nonce")),
+          S(at(callback_url("completed", nonce=N2), T0 + 40000), "accepted",
+            "c1=in_browser c2=awaiting_confirmation", "c2:close_browser c2:show_pending c2:persist"),
+          S(at(CB_WRONG_NONCE, T0 + 41000), "rejected", "c1=in_browser c2=awaiting_confirmation", "",
+            ("callback_mismatch", "ph_nonce")),
+          S(at(CB_COMPLETED, T0 + 50000), "accepted", "c1=awaiting_confirmation c2=awaiting_confirmation",
+            COMPLETED_EFFECTS),
+      ])
+    r("flow-race-unverified-callback-after-other-consumed",
+      "of two checkouts on one return URL only c1 still takes a callback (c2 awaits its confirmation): "
+      "a callback without nonce goes to c1",
+      c_in_browser() + c_in_browser("c2", N2, others="c1=in_browser", t=T0 + 10000) + [
+          S(at(callback_url("completed", nonce=N2), T0 + 40000), "accepted",
+            "c1=in_browser c2=awaiting_confirmation", "c2:close_browser c2:show_pending c2:persist"),
+          S(at(CB_NO_NONCE, T0 + 50000), "accepted", "c1=awaiting_confirmation c2=awaiting_confirmation",
+            COMPLETED_EFFECTS),
+      ])
+    r("flow-race-spoofed-failed-callback",
+      "an unverified failed callback fails the flow (it confirms nothing); the webhook still wins",
+      c_in_browser() + [
+          S(at(callback_url("failed", nonce=None, object_id=None), T0 + 20000), "accepted", "c1=failed",
+            "c1:close_browser c1:persist"),
+          S(c_confirm(T0 + 65000), "accepted", "c1=confirmed", "c1:persist"),
+      ])
+    r("flow-race-url-of-no-flow",
+      "URLs no flow claims are not_ours (another part of the app may handle them); malformed ones are rejected",
+      [S(at(CB_COMPLETED, T0 - 1000), "not_ours"),
+       S(p_start(T0), "accepted", "p1=ready", "p1:open_pos_app p1:persist")] + [
+          S(c_start(T0 + 100), "accepted", "p1=ready c1=awaiting_session", "c1:create_session c1:persist"),
+          S(at("otherapp://hello?status=completed", T0 + 5000), "not_ours", "p1=ready c1=awaiting_session"),
+          S(at("fixapp://other-path?status=completed&card_id=card_xyz&ph_nonce=" + N1, T0 + 5100), "not_ours",
+            "p1=ready c1=awaiting_session"),
+          S(at("fixapp://checkout-callback/extra?status=completed&card_id=card_xyz&ph_nonce=" + N1, T0 + 5200),
+            "not_ours", "p1=ready c1=awaiting_session"),
+          S(at("fixapp://checkout-callback:8080?status=completed&card_id=card_xyz&ph_nonce=" + N1, T0 + 5300),
+            "not_ours", "p1=ready c1=awaiting_session"),
+          S(at("https://fix.example.com/checkout-callback?status=completed", T0 + 5400), "not_ours",
+            "p1=ready c1=awaiting_session"),
+          S(at("FIXAPP://Checkout-Callback?status=cancelled&ph_nonce=" + N1, T0 + 5500), "accepted",
+            "p1=ready c1=cancelled", "c1:close_browser c1:persist"),
+          S(at("fixapp://checkout callback?status=completed", T0 + 5600), "rejected", "p1=ready c1=cancelled", "",
+            ("malformed_url", "url")),
+          S(at("checkout-callback?status=completed", T0 + 5700), "rejected", "p1=ready c1=cancelled", "",
+            ("malformed_url", "url")),
+      ])
+
+    # -- POS races
+    r("flow-race-pos-answer-unknown-identifier",
+      "an answer on our scheme for an identifier no hand-off has is rejected; the right one then resolves the flow",
+      [S(p_start(T0), "accepted", "p1=ready", "p1:open_pos_app p1:persist"),
+       S(p_launched(T0 + 1000), "accepted", "p1=launched", "p1:persist"),
+       S(at(ANS_OTHER_ID, T0 + 30000), "rejected", "p1=launched", "", ("callback_mismatch", "identifier")),
+       S(at(ANS_APPROVED, T0 + MINUTE), "accepted", "p1=approved", "p1:persist")])
+    r("flow-race-pos-two-sales-routed-by-identifier",
+      "two POS hand-offs on the same scheme: each answer goes to the flow with its identifier",
+      [S(p_start(T0), "accepted", "p1=ready", "p1:open_pos_app p1:persist"),
+       S(p_start(T0 + 100, flow_id="p2", request=sale_request("ord-2", "250.50")), "accepted", "p1=ready p2=ready",
+         "p2:open_pos_app p2:persist"),
+       S(at(answer_url("aprobada", identifier="ord-2", amount="250.50", txn="720372"), T0 + MINUTE), "accepted",
+         "p1=ready p2=approved", "p2:persist"),
+       S(at(ANS_DECLINED, T0 + MINUTE + 1000), "accepted", "p1=declined p2=approved", "p1:persist")])
+    r("flow-race-pos-back-without-answer-then-late-answer",
+      "the user comes back without an answer: unknown (never declined) after the grace period, reconcile; "
+      "a late answer still resolves the flow",
+      [S(p_start(T0), "accepted", "p1=ready", "p1:open_pos_app p1:persist"),
+       S(p_launched(T0 + 1000), "accepted", "p1=launched", "p1:persist"),
+       S(foregrounded(T0 + 40000), "accepted", "p1=launched", "p1:persist"),
+       S(tick(T0 + 41000), "accepted", "p1=launched"),
+       S(tick(T0 + 43000), "accepted", "p1=returned_without_response", "p1:reconcile p1:persist"),
+       S(tick(T0 + 50000), "accepted", "p1=returned_without_response"),
+       S(at(ANS_APPROVED, T0 + 70000), "accepted", "p1=approved", "p1:persist"),
+       S(at(ANS_APPROVED, T0 + 71000), "duplicate", "p1=approved")])
+    r("flow-race-pos-answer-within-grace",
+      "the answer arrives right after the app comes back, within the grace period: approved, no reconcile",
+      [S(p_start(T0), "accepted", "p1=ready", "p1:open_pos_app p1:persist"),
+       S(p_launched(T0 + 1000), "accepted", "p1=launched", "p1:persist"),
+       S(foregrounded(T0 + 40000), "accepted", "p1=launched", "p1:persist"),
+       S(at(ANS_APPROVED, T0 + 40300), "accepted", "p1=approved", "p1:persist"),
+       S(tick(T0 + 43000), "accepted", "p1=approved")])
+    r("flow-race-pos-answer-before-launched",
+      "the answer arrives before the host reported pos.launched: resolved; the late pos.launched is ignored",
+      [S(p_start(T0), "accepted", "p1=ready", "p1:open_pos_app p1:persist"),
+       S(at(ANS_APPROVED, T0 + 30000), "accepted", "p1=approved", "p1:persist"),
+       S(p_launched(T0 + 30001), "ignored", "p1=approved")])
+    r("flow-race-pos-app-missing",
+      "the POS app is not installed: launch_failed with a hint to install it and log in; reported twice is a duplicate",
+      [S(p_start(T0), "accepted", "p1=ready", "p1:open_pos_app p1:persist"),
+       S(p_launch_failed(T0 + 500), "accepted", "p1=launch_failed", "p1:show_hint p1:persist"),
+       S(p_launch_failed(T0 + 600), "duplicate", "p1=launch_failed"),
+       S(foregrounded(T0 + 1000), "accepted", "p1=launch_failed"),
+       S(tick(T0 + 10000), "accepted", "p1=launch_failed")])
+    r("flow-race-pos-amount-mismatch",
+      "the POS app approved another amount than requested: approved_amount_mismatch with reconcile, never approved",
+      [S(p_start(T0), "accepted", "p1=ready", "p1:open_pos_app p1:persist"),
+       S(p_launched(T0 + 1000), "accepted", "p1=launched", "p1:persist"),
+       S(at(ANS_OTHER_AMOUNT, T0 + MINUTE), "accepted", "p1=approved_amount_mismatch", "p1:reconcile p1:persist"),
+       S(at(ANS_APPROVED, T0 + MINUTE + 1000), "ignored", "p1=approved_amount_mismatch")])
+
+    # -- mixed
+    r("flow-race-tick-reaches-every-flow",
+      "one tick expires the checkout and ends the POS grace period: effects in flow order (oldest first)",
+      c_in_browser() + [
+          S(p_start(T0 + 4000), "accepted", "c1=in_browser p1=ready", "p1:open_pos_app p1:persist"),
+          S(p_launched(T0 + 5000), "accepted", "c1=in_browser p1=launched", "p1:persist"),
+          S(foregrounded(C_DEADLINE - 1000), "accepted", "c1=in_browser p1=launched", "p1:persist"),
+          S(tick(C_DEADLINE + 5000), "accepted", "c1=expired p1=returned_without_response",
+            "c1:close_browser c1:reconcile c1:persist p1:reconcile p1:persist"),
+      ])
+    r("flow-race-foregrounded-reaches-every-pos-flow",
+      "app.foregrounded is noted by every launched POS flow; checkouts are not touched",
+      c_in_browser() + [
+          S(p_start(T0 + 4000), "accepted", "c1=in_browser p1=ready", "p1:open_pos_app p1:persist"),
+          S(p_launched(T0 + 5000), "accepted", "c1=in_browser p1=launched", "p1:persist"),
+          S(p_start(T0 + 6000, flow_id="p2", request=sale_request("ord-2")), "accepted",
+            "c1=in_browser p1=launched p2=ready", "p2:open_pos_app p2:persist"),
+          S(p_launched(T0 + 7000, flow_id="p2"), "accepted", "c1=in_browser p1=launched p2=launched", "p2:persist"),
+          S(foregrounded(T0 + 20000), "accepted", "c1=in_browser p1=launched p2=launched", "p1:persist p2:persist"),
+      ])
+    r("flow-race-pos-and-checkout-share-a-scheme",
+      "a checkout and a POS hand-off on the same scheme: the return URL's host/path picks the checkout, "
+      "anything else on the scheme is a POS answer",
+      [S(c_start(T0, return_url="myapp://checkout-callback", session=SESSION_CARDS), "accepted", "c1=ready",
+         "c1:open_browser c1:persist"),
+       S(p_start(T0 + 100), "accepted", "c1=ready p1=ready", "p1:open_pos_app p1:persist"),
+       S(at(ANS_APPROVED, T0 + MINUTE), "accepted", "c1=ready p1=approved", "p1:persist"),
+       S(at(callback_url("completed", base="myapp://checkout-callback"), T0 + MINUTE + 1000), "accepted",
+         "c1=awaiting_confirmation p1=approved", COMPLETED_EFFECTS)])
+
+    # -- restore (process death) in the middle of each flow
+    r("flow-restore-checkout-midway",
+      "restored from its snapshot at every stage, the checkout goes on exactly as before "
+      "(nonce, consumed callback, confirmation and deadline survive)",
+      [S(c_start(T0), "accepted", "c1=awaiting_session", "c1:create_session c1:persist"),
+       S(RESTORE, "restored", "c1=awaiting_session"),
+       S(c_session(T0 + 2000), "accepted", "c1=ready", "c1:open_browser c1:persist"),
+       S(c_opened(T0 + 3000), "accepted", "c1=in_browser", "c1:persist"),
+       S(RESTORE, "restored", "c1=in_browser"),
+       S(at(CB_WRONG_NONCE, T0 + 50000), "rejected", "c1=in_browser", "", ("callback_mismatch", "ph_nonce")),
+       S(at(CB_COMPLETED, T0 + 60000), "accepted", "c1=awaiting_confirmation", COMPLETED_EFFECTS),
+       S(RESTORE, "restored", "c1=awaiting_confirmation"),
+       S(at(CB_COMPLETED, T0 + 61000), "duplicate", "c1=awaiting_confirmation"),
+       S(at(CB_CANCELLED, T0 + 62000), "ignored", "c1=awaiting_confirmation"),
+       S(c_confirm(T0 + 65000), "accepted", "c1=confirmed", "c1:persist"),
+       S(RESTORE, "restored", "c1=confirmed"),
+       S(c_confirm(T0 + 66000, CONF_VISA_RETRY), "duplicate", "c1=confirmed"),
+       S(c_confirm(T0 + 67000, CONF_MASTERCARD), "rejected", "c1=confirmed", "", ("conflict", "brand")),
+       S(at(CB_COMPLETED, T0 + 68000), "duplicate", "c1=confirmed")])
+    r("flow-restore-checkout-unverified-callback-with-extras",
+      "an unverified callback with the host's own parameters, restored: the same URL again is still a duplicate",
+      c_in_browser() + [
+          S(at(callback_url("completed", nonce=None, extra=[("order", "A 1/2"), ("lang", "es")]), T0 + 60000),
+            "accepted", "c1=awaiting_confirmation", COMPLETED_EFFECTS),
+          S(RESTORE, "restored", "c1=awaiting_confirmation"),
+          S(at(callback_url("completed", nonce=None, extra=[("order", "A 1/2"), ("lang", "es")]), T0 + 61000),
+            "duplicate", "c1=awaiting_confirmation"),
+          S(at(CB_COMPLETED, T0 + 62000), "accepted", "c1=awaiting_confirmation", COMPLETED_EFFECTS),
+      ])
+    r("flow-race-unverified-callback-cannot-block-webhook",
+      "a spoofed callback without nonce naming another card moves the UI but cannot make the genuine webhook a conflict",
+      c_in_browser() + [
+          S(at(callback_url("completed", nonce=None, object_id="card_evil"), T0 + 20000), "accepted",
+            "c1=awaiting_confirmation", COMPLETED_EFFECTS),
+          S(c_confirm(T0 + 30000), "accepted", "c1=confirmed", "c1:persist"),
+      ])
+    r("flow-race-verified-failed-replaces-unverified-completed",
+      "an unverified completed claim is replaced by the verified failed callback; the webhook would still win",
+      c_in_browser() + [
+          S(at(CB_NO_NONCE, T0 + 20000), "accepted", "c1=awaiting_confirmation", COMPLETED_EFFECTS),
+          S(at(callback_url("failed", object_id=None, reason="OTP"), T0 + 21000), "accepted", "c1=failed",
+            "c1:close_browser c1:persist"),
+          S(at(CB_NO_NONCE, T0 + 22000), "ignored", "c1=failed"),
+      ])
+    r("flow-restore-checkout-deadline",
+      "the deadline survives a restore: expired exactly at it",
+      c_in_browser() + [
+          S(RESTORE, "restored", "c1=in_browser"),
+          S(tick(C_DEADLINE - 1), "accepted", "c1=in_browser"),
+          S(tick(C_DEADLINE), "accepted", "c1=expired", "c1:close_browser c1:reconcile c1:persist"),
+      ])
+    r("flow-restore-checkout-session-ids",
+      "the session's payment_id survives a restore: a callback for another payment is still refused",
+      [S(c_start(T0, kind="payments", session=SESSION_PAYMENTS), "accepted", "c1=ready", "c1:open_browser c1:persist"),
+       S(RESTORE, "restored", "c1=ready"),
+       S(at(callback_url("completed", object_id="pay_999", id_key="payment_id"), T0 + 60000), "rejected", "c1=ready",
+         "", ("callback_mismatch", "payment_id")),
+       S(at(callback_url("completed", object_id="pay_123", id_key="payment_id"), T0 + 61000), "accepted",
+         "c1=awaiting_confirmation", COMPLETED_EFFECTS),
+       S(RESTORE, "restored", "c1=awaiting_confirmation"),
+       S(c_confirm(T0 + 62000, CONF_PAY_456), "rejected", "c1=awaiting_confirmation", "", ("conflict", "payment_id")),
+       S(c_confirm(T0 + 63000, CONF_PAY_123), "accepted", "c1=confirmed", "c1:persist")])
+    rich = answer_url("aprobada", extra=[("tip", "15.00"), ("msi", "3"), ("authorization", "A1B2C3"),
+                                         ("creditcard", "XXXX-XXXX-XXXX-4242"), ("cardtype", "VISA"),
+                                         ("accountType", "CREDIT"), ("reference", "Pago%20%26%20m%C3%A1s+uno"),
+                                         ("statusinfo", ""), ("bp_version", "4.3.30"), ("promo", "nov")])
+    r("flow-restore-pos-midway",
+      "restored at every stage, the POS hand-off goes on exactly as before "
+      "(foreground time, grace period, consumed answer with all its fields survive)",
+      [S(p_start(T0), "accepted", "p1=ready", "p1:open_pos_app p1:persist"),
+       S(RESTORE, "restored", "p1=ready"),
+       S(p_launched(T0 + 1000), "accepted", "p1=launched", "p1:persist"),
+       S(foregrounded(T0 + 40000), "accepted", "p1=launched", "p1:persist"),
+       S(RESTORE, "restored", "p1=launched"),
+       S(foregrounded(T0 + 42000), "accepted", "p1=launched"),
+       S(tick(T0 + 42999), "accepted", "p1=launched"),
+       S(tick(T0 + 43000), "accepted", "p1=returned_without_response", "p1:reconcile p1:persist"),
+       S(RESTORE, "restored", "p1=returned_without_response"),
+       S(at(rich, T0 + 70000), "accepted", "p1=approved", "p1:persist"),
+       S(RESTORE, "restored", "p1=approved"),
+       S(at(rich, T0 + 71000), "duplicate", "p1=approved"),
+       S(at(ANS_APPROVED, T0 + 72000), "ignored", "p1=approved")])
+    r("flow-restore-pos-launch-failed",
+      "a launch failure survives a restore",
+      [S(p_start(T0), "accepted", "p1=ready", "p1:open_pos_app p1:persist"),
+       S(p_launch_failed(T0 + 500), "accepted", "p1=launch_failed", "p1:show_hint p1:persist"),
+       S(RESTORE, "restored", "p1=launch_failed"),
+       S(p_launch_failed(T0 + 600), "duplicate", "p1=launch_failed"),
+       S(at(ANS_APPROVED, T0 + MINUTE), "accepted", "p1=approved", "p1:persist")])
+    r("flow-restore-keeps-config",
+      "the configuration survives a restore: single_pending_per_kind still refuses, pos_grace_ms still applies to new flows",
+      [S(p_start(T0), "accepted", "p1=ready", "p1:open_pos_app p1:persist"),
+       S(RESTORE, "restored", "p1=ready"),
+       S(p_start(T0 + 1000, flow_id="p2", request=sale_request("ord-2")), "rejected", "p1=ready", "",
+         ("invalid_state", "flow_id")),
+       S(at(ANS_DECLINED, T0 + 2000), "accepted", "p1=declined", "p1:persist"),
+       S(p_start(T0 + 3000, flow_id="p2", request=sale_request("ord-2")), "accepted", "p1=declined p2=ready",
+         "p2:open_pos_app p2:persist"),
+       S(p_launched(T0 + 4000, flow_id="p2"), "accepted", "p1=declined p2=launched", "p2:persist"),
+       S(foregrounded(T0 + 10000), "accepted", "p1=declined p2=launched", "p2:persist"),
+       S(tick(T0 + 14999), "accepted", "p1=declined p2=launched"),
+       S(tick(T0 + 15000), "accepted", "p1=declined p2=returned_without_response", "p2:reconcile p2:persist")],
+      config={"single_pending_per_kind": True, "pos_grace_ms": 5000})
+    r("flow-restore-both-flows",
+      "one snapshot holds a checkout and a POS hand-off; both go on after the restore",
+      c_in_browser() + [
+          S(p_start(T0 + 4000), "accepted", "c1=in_browser p1=ready", "p1:open_pos_app p1:persist"),
+          S(p_launched(T0 + 5000), "accepted", "c1=in_browser p1=launched", "p1:persist"),
+          S(RESTORE, "restored", "c1=in_browser p1=launched"),
+          S(at(CB_COMPLETED, T0 + 60000), "accepted", "c1=awaiting_confirmation p1=launched", COMPLETED_EFFECTS),
+          S(at(ANS_APPROVED, T0 + 61000), "accepted", "c1=awaiting_confirmation p1=approved", "p1:persist"),
+          S(RESTORE, "restored", "c1=awaiting_confirmation p1=approved"),
+          S(c_confirm(T0 + 62000), "accepted", "c1=confirmed p1=approved", "c1:persist"),
+      ])
+
+    # -- refunds
+    sold = "p1=approved"
+    r("flow-refund-sale-flow-window",
+      "refund of an approved sale flow: refused less than 60 s after approval (not_eligible), accepted from 60 s; "
+      "once approved for the whole amount a second refund is refused (invalid_state)",
+      p_sold() + [
+          S(p_refund(A + 30000, "p2", "ref-1"), "rejected", sold, "", ("not_eligible", "sale")),
+          S(p_refund(A + 59999, "p2", "ref-1"), "rejected", sold, "", ("not_eligible", "sale")),
+          S(p_refund(A + 60000, "p2", "ref-1"), "accepted", sold + " p2=ready", "p2:open_pos_app p2:persist"),
+          S(p_launched(A + 61000, "p2"), "accepted", sold + " p2=launched", "p2:persist"),
+          S(at(refund_answer("ref-1", "100.00", "990001"), A + 90000), "accepted", sold + " p2=approved", "p2:persist"),
+          S(p_refund(A + 100000, "p3", "ref-2"), "rejected", sold + " p2=approved", "",
+            ("invalid_state", "transactionId")),
+      ])
+    r("flow-refund-partial-amounts-add-up",
+      "40.00 then 60.00 of a 100.00 sale: 70.00 after the first is more than is left (not_eligible); "
+      "after both nothing is left (invalid_state)",
+      p_sold() + [
+          S(p_refund(A + MINUTE, "p2", "ref-1", amount="40.00"), "accepted", sold + " p2=ready",
+            "p2:open_pos_app p2:persist"),
+          S(at(refund_answer("ref-1", "40.00", "990001"), A + 2 * MINUTE), "accepted", sold + " p2=approved",
+            "p2:persist"),
+          S(p_refund(A + 3 * MINUTE, "p3", "ref-2", amount="70.00"), "rejected", sold + " p2=approved", "",
+            ("not_eligible", "sale")),
+          S(RESTORE, "restored", sold + " p2=approved"),
+          S(p_refund(A + 4 * MINUTE, "p3", "ref-2", amount="60.00"), "accepted", sold + " p2=approved p3=ready",
+            "p3:open_pos_app p3:persist"),
+          S(at(refund_answer("ref-2", "60.00", "990002"), A + 5 * MINUTE), "accepted",
+            sold + " p2=approved p3=approved", "p3:persist"),
+          S(p_refund(A + 6 * MINUTE, "p4", "ref-3", amount="0.01"), "rejected", sold + " p2=approved p3=approved", "",
+            ("invalid_state", "transactionId")),
+      ])
+    r("flow-refund-declined-does-not-count",
+      "a declined refund refunds nothing: the whole amount can still be refunded",
+      p_sold() + [
+          S(p_refund(A + MINUTE, "p2", "ref-1"), "accepted", sold + " p2=ready", "p2:open_pos_app p2:persist"),
+          S(at(answer_url("rechazada", identifier="ref-1", amount=None, txn=None), A + 2 * MINUTE), "accepted",
+            sold + " p2=declined", "p2:persist"),
+          S(p_refund(A + 3 * MINUTE, "p3", "ref-2"), "accepted", sold + " p2=declined p3=ready",
+            "p3:open_pos_app p3:persist"),
+      ])
+    r("flow-refund-one-pending-at-a-time",
+      "while a refund of the sale waits for its answer a second one is refused",
+      p_sold() + [
+          S(p_refund(A + MINUTE, "p2", "ref-1", amount="10.00"), "accepted", sold + " p2=ready",
+            "p2:open_pos_app p2:persist"),
+          S(p_refund(A + MINUTE + 1000, "p3", "ref-2", amount="10.00"), "rejected", sold + " p2=ready", "",
+            ("invalid_state", "transactionId")),
+      ])
+    r("flow-refund-sale-flow-not-approved",
+      "only an approved sale can be refunded; an unknown or non-sale flow is not a sale",
+      [S(p_start(T0), "accepted", "p1=ready", "p1:open_pos_app p1:persist"),
+       S(at(ANS_DECLINED, T0 + 30000), "accepted", "p1=declined", "p1:persist"),
+       S(p_refund(T0 + 2 * MINUTE, "p2", "ref-1"), "rejected", "p1=declined", "", ("invalid_state", "sale_flow_id")),
+       S(p_refund(T0 + 2 * MINUTE, "p2", "ref-1", sale_flow_id="p7"), "rejected", "p1=declined", "",
+         ("unknown_flow", "sale_flow_id")),
+       S(c_start(T0 + 3 * MINUTE), "accepted", "p1=declined c1=awaiting_session", "c1:create_session c1:persist"),
+       S(p_refund(T0 + 4 * MINUTE, "p2", "ref-1", sale_flow_id="c1"), "rejected", "p1=declined c1=awaiting_session",
+         "", ("unknown_flow", "sale_flow_id"))])
+    r("flow-refund-other-transaction-id",
+      "the refund's transactionId must be the sale's",
+      p_sold() + [S(p_refund(A + MINUTE, "p2", "ref-1", transaction_id="720999"), "rejected", sold, "",
+                    ("validation", "transactionId"))])
+    r("flow-refund-old-pos-app",
+      "the sale was approved by POS app 4.3.20 (bp_version): too old to refund",
+      p_sold(answer=answer_url("aprobada", extra=[("bp_version", "4.3.20")])) + [
+          S(p_refund(A + MINUTE, "p2", "ref-1"), "rejected", sold, "", ("not_eligible", "sale"))])
+    r("flow-refund-deadline-23h",
+      "a sale approved at 10:01 Mexico City time can be refunded until 22:59:59 that day, not at 23:00",
+      p_sold() + [
+          S(p_refund(T0 + 13 * HOUR, "p2", "ref-1"), "rejected", sold, "", ("not_eligible", "sale")),
+          S(p_refund(T0 + 13 * HOUR - 1000, "p2", "ref-1"), "accepted", sold + " p2=ready",
+            "p2:open_pos_app p2:persist"),
+      ])
+    yesterday = {"transactionid": "555001", "amount": "100.00", "approved_at": T0 // 1000 - 86400,
+                 "bp_version": "4.3.24"}
+    today = dict(yesterday, approved_at=T0 // 1000 - HOUR // 1000)
+    r("flow-refund-sale-document",
+      "a refund of a sale known from elsewhere (`sale`): yesterday's sale is past its deadline, today's can be refunded",
+      [S(ev("pos.start", T0, flow_id="p2", request=refund_request("ref-1", "555001"), sale=yesterday), "rejected",
+         "", "", ("not_eligible", "sale")),
+       S(ev("pos.start", T0, flow_id="p2", request=refund_request("ref-1", "555001", "120.00"), sale=today),
+         "rejected", "", "", ("not_eligible", "sale")),
+       S(ev("pos.start", T0, flow_id="p2", request=refund_request("ref-1", "555001"), sale=today), "accepted",
+         "p2=ready", "p2:open_pos_app p2:persist"),
+       S(at(refund_answer("ref-1", "100.00", "990001"), T0 + MINUTE), "accepted", "p2=approved", "p2:persist"),
+       S(ev("pos.start", T0 + 2 * MINUTE, flow_id="p3", request=refund_request("ref-2", "555001"), sale=today),
+         "rejected", "p2=approved", "", ("invalid_state", "transactionId"))])
+
+    # -- single pending per kind
+    r("flow-single-pending-checkout",
+      "single_pending_per_kind: a second checkout is refused while one waits; a POS hand-off is another kind; "
+      "once the first ended a new checkout starts",
+      [S(c_start(T0), "accepted", "c1=awaiting_session", "c1:create_session c1:persist"),
+       S(c_start(T0 + 1000, flow_id="c2", nonce=N2), "rejected", "c1=awaiting_session", "",
+         ("invalid_state", "flow_id")),
+       S(p_start(T0 + 2000), "accepted", "c1=awaiting_session p1=ready", "p1:open_pos_app p1:persist"),
+       S(c_session(T0 + 3000), "accepted", "c1=ready p1=ready", "c1:open_browser c1:persist"),
+       S(at(CB_COMPLETED, T0 + 60000), "accepted", "c1=awaiting_confirmation p1=ready", COMPLETED_EFFECTS),
+       S(c_start(T0 + 61000, flow_id="c2", nonce=N2), "rejected", "c1=awaiting_confirmation p1=ready", "",
+         ("invalid_state", "flow_id")),
+       S(c_confirm(T0 + 62000), "accepted", "c1=confirmed p1=ready", "c1:persist"),
+       S(c_start(T0 + 63000, flow_id="c2", nonce=N2), "accepted", "c1=confirmed p1=ready c2=awaiting_session",
+         "c2:create_session c2:persist")],
+      config={"single_pending_per_kind": True})
+    r("flow-single-pending-pos",
+      "single_pending_per_kind: a second POS hand-off is refused while one is open, also when the outcome is unknown "
+      "(ask Billpocket before charging again); a failed launch does not block a retry",
+      [S(p_start(T0), "accepted", "p1=ready", "p1:open_pos_app p1:persist"),
+       S(p_start(T0 + 100, flow_id="p2", request=sale_request("ord-2")), "rejected", "p1=ready", "",
+         ("invalid_state", "flow_id")),
+       S(p_launch_failed(T0 + 500), "accepted", "p1=launch_failed", "p1:show_hint p1:persist"),
+       S(p_start(T0 + 20000, flow_id="p2", request=sale_request("ord-2")), "accepted", "p1=launch_failed p2=ready",
+         "p2:open_pos_app p2:persist"),
+       S(p_launched(T0 + 21000, flow_id="p2"), "accepted", "p1=launch_failed p2=launched", "p2:persist"),
+       S(foregrounded(T0 + 40000), "accepted", "p1=launch_failed p2=launched", "p2:persist"),
+       S(tick(T0 + 43000), "accepted", "p1=launch_failed p2=returned_without_response", "p2:reconcile p2:persist"),
+       S(p_start(T0 + 50000, flow_id="p3", request=sale_request("ord-3")), "rejected",
+         "p1=launch_failed p2=returned_without_response", "", ("invalid_state", "flow_id"))],
+      config={"single_pending_per_kind": True})
+    r("flow-several-pending-by-default",
+      "without single_pending_per_kind several checkouts and POS hand-offs may wait at once",
+      [S(c_start(T0), "accepted", "c1=awaiting_session", "c1:create_session c1:persist"),
+       S(c_start(T0 + 1000, flow_id="c2", nonce=N2), "accepted", "c1=awaiting_session c2=awaiting_session",
+         "c2:create_session c2:persist"),
+       S(p_start(T0 + 2000), "accepted", "c1=awaiting_session c2=awaiting_session p1=ready",
+         "p1:open_pos_app p1:persist"),
+       S(p_start(T0 + 3000, flow_id="p2", request=sale_request("ord-2")), "accepted",
+         "c1=awaiting_session c2=awaiting_session p1=ready p2=ready", "p2:open_pos_app p2:persist")])
+
+    # -- flow.remove
+    r("flow-remove-ended-flow",
+      "flow.remove forgets an ended flow: its deep links are then not ours, its id can be used again",
+      c_in_browser() + [
+          S(at(CB_COMPLETED, T0 + 60000), "accepted", "c1=awaiting_confirmation", COMPLETED_EFFECTS),
+          S(c_confirm(T0 + 61000), "accepted", "c1=confirmed", "c1:persist"),
+          S(ev("flow.remove", T0 + 62000, flow_id="c1"), "accepted", ""),
+          S(at(CB_COMPLETED, T0 + 63000), "not_ours", ""),
+          S(ev("flow.remove", T0 + 64000, flow_id="c1"), "rejected", "", "", ("unknown_flow", "flow_id")),
+          S(c_start(T0 + 65000, nonce=N2), "accepted", "c1=awaiting_session", "c1:create_session c1:persist"),
+      ])
+    r("flow-remove-keeps-other-flows",
+      "removing one flow leaves the others and the refund bookkeeping alone",
+      p_sold() + [
+          S(p_refund(A + MINUTE, "p2", "ref-1", amount="40.00"), "accepted", sold + " p2=ready",
+            "p2:open_pos_app p2:persist"),
+          S(at(refund_answer("ref-1", "40.00", "990001"), A + 2 * MINUTE), "accepted", sold + " p2=approved",
+            "p2:persist"),
+          S(ev("flow.remove", A + 3 * MINUTE, flow_id="p2"), "accepted", sold),
+          S(p_refund(A + 4 * MINUTE, "p3", "ref-2", amount="70.00"), "rejected", sold, "", ("not_eligible", "sale")),
+          S(p_refund(A + 5 * MINUTE, "p3", "ref-2", amount="60.00"), "accepted", sold + " p3=ready",
+            "p3:open_pos_app p3:persist"),
+      ])
+    r("flow-remove-pending-flow",
+      "the host may also abandon a flow that still waits (the user gave up): removed, its late deep link is not ours",
+      c_in_browser() + [
+          S(ev("flow.remove", T0 + 20000, flow_id="c1"), "accepted", ""),
+          S(at(CB_COMPLETED, T0 + 60000), "not_ours", ""),
+      ])
+    return s
+
+
+# ---------------------------------------------------------------------------------------
+
+def render(suite: Suite) -> str:
+    return json.dumps({"suite": suite.name, "vectors": suite.vectors}, indent=2, ensure_ascii=False) + "\n"
+
+
+def main(argv: list[str]) -> int:
+    check_only = "--check" in argv[1:]
+    suites = {"checkout_table.json": checkout_table(), "pos_table.json": pos_table(), "races.json": races()}
+    ids = [v["id"] for s in suites.values() for v in s.vectors]
+    duplicates = sorted({i for i in ids if ids.count(i) > 1})
+    assert not duplicates, "duplicate vector ids: " + ", ".join(duplicates)
+    stale = []
+    for name, suite in suites.items():
+        path = FLOWS_DIR / name
+        text = render(suite)
+        current = path.read_bytes().decode("utf-8") if path.exists() else None
+        if current != text:
+            stale.append(name)
+            if not check_only:
+                FLOWS_DIR.mkdir(parents=True, exist_ok=True)
+                path.write_bytes(text.encode("utf-8"))
+        steps = sum(len(v["input"]["steps"]) for v in suite.vectors)
+        print(f"{name}: {len(suite.vectors)} vectors, {steps} steps")
+    print(f"total: {len(ids)} vectors")
+    if check_only and stale:
+        print("out of date: " + ", ".join(stale), file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
