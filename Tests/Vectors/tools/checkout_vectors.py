@@ -6,7 +6,8 @@
 
 Python 3.11, standard library only. The expected answers are computed here, from the
 rules of the hosted-checkout contract (DESIGN.md "Hosted checkout" and the doc comments of
-Sources/PayHandoff/Checkout), by a small independent oracle:
+Sources/PayHandoff/Checkout), by a small independent oracle (with the helpers the generators
+share, in vectorlib.py next to this file):
 
 - outgoing percent-encoding (the `ph_nonce` PayHandoff appends to `return_url`) is
   `urllib.parse.quote(value, safe="-._~")` (RFC 3986 unreserved characters only);
@@ -14,10 +15,10 @@ Sources/PayHandoff/Checkout), by a small independent oracle:
   first `:`, fragment from the first `#`, query from the first `?`, authority after `//` up
   to the next `/`, no user information, port of 1 to 5 digits up to 65535, http/https
   default ports and empty paths normalized);
-- incoming query text is decoded by a byte-level decoder written below from the rules
-  (split on `&`, skip empty pieces, split on the first `=`, `%` + two hex digits, `+` is a
-  space) followed by Python's strict UTF-8 decoder (which refuses overlong forms, surrogates
-  and code points above U+10FFFF); NUL and duplicate keys are refused;
+- incoming query text is decoded by a byte-level decoder written in vectorlib.py from the
+  rules (split on `&`, skip empty pieces, split on the first `=`, `%` + two hex digits, `+` is
+  a space, keys case-sensitive) followed by Python's strict UTF-8 decoder (which refuses
+  overlong forms, surrogates and code points above U+10FFFF); NUL and duplicate keys are refused;
 - amounts are integer minor units, parsed and formatted with integer arithmetic only.
 
 Nothing here runs or imports PayHandoff. Every error case in the tables states the error it
@@ -36,16 +37,20 @@ from __future__ import annotations
 import json
 import re
 import sys
-import urllib.parse
 from pathlib import Path
+
+sys.dont_write_bytecode = True  # importing vectorlib leaves no __pycache__ folder in the tree
+import vectorlib  # noqa: E402  (the helpers the generators share, next to this file)
+from vectorlib import (  # noqa: E402
+    DROP, MAX_MINOR_UNITS, Fail, Suite, amount_from_json, ascii_lower, format_amount, make_with,
+    normalize_web, percent_encode,
+)
 
 VECTORS_DIR = Path(__file__).resolve().parent.parent
 CHECKOUT_DIR = VECTORS_DIR / "checkout"
 
-MAX_MINOR_UNITS = 9_007_199_254_740_991  # 2^53 - 1
 MAX_URL_BYTES = 8192
 MAX_RETURN_URL_BYTES = 2048
-MAX_FIELD_KEY_BYTES = 64  # longer query keys are not quoted in error fields (the POS vectors use the same rule)
 DEFAULT_BASE_URL = "https://api.pay.ingalca.com"
 NONCE_PARAMETER = "ph_nonce"
 
@@ -71,30 +76,12 @@ KINDS = {
 STATUSES = ("completed", "failed", "cancelled")
 
 
-class Fail(Exception):
-    """An expected error: `code` and `field` (None = the error names no field)."""
-
-    def __init__(self, code: str, field: str | None):
-        super().__init__(code, field)
-        self.code = code
-        self.field = field
-
-
 V = "validation"
 J = "invalid_json"
 M = "malformed_url"
 X = "callback_mismatch"
 L = "limit_exceeded"
 G = "gateway_error"
-
-
-def ascii_lower(text: str) -> str:
-    """A-Z to a-z only; other characters unchanged."""
-    return "".join(chr(ord(c) + 32) if "A" <= c <= "Z" else c for c in text)
-
-
-def quote(text: str) -> str:
-    return urllib.parse.quote(text, safe="-._~")
 
 
 def utf8_len(text: str) -> int:
@@ -213,56 +200,15 @@ def split_url(text: str, code: str, field: str) -> URLParts:
         host = ascii_lower(host_text)
     else:
         path = rest
-    if scheme in ("http", "https"):
-        path = path or "/"
-        if (scheme, port) in (("http", 80), ("https", 443)):
-            port = None
+    port, path = normalize_web(scheme, port, path)
     return URLParts(scheme, host, port, path, query, fragment)
 
 
 # ---------------------------------------------------------------------------------------
 # Query decoding: `+` is a space (WHATWG/form rules), keys case-sensitive, duplicates refused
 
-HEX = b"0123456789abcdefABCDEF"
-
-
-def percent_decode(raw: bytes, field: str | None) -> str:
-    out = bytearray()
-    i = 0
-    while i < len(raw):
-        byte = raw[i]
-        if byte == ord("%"):
-            pair = raw[i + 1:i + 3]
-            if len(pair) != 2 or pair[0] not in HEX or pair[1] not in HEX:
-                raise Fail(M, field)
-            out.append(int(pair, 16))
-            i += 3
-        else:
-            out.append(ord(" ") if byte == ord("+") else byte)
-            i += 1
-    if 0 in out:
-        raise Fail(M, field)
-    try:
-        return out.decode("utf-8", errors="strict")
-    except UnicodeDecodeError:
-        raise Fail(M, field) from None
-
-
 def decode_query(query: str) -> list[tuple[str, str]]:
-    items: list[tuple[str, str]] = []
-    for piece in query.encode("utf-8").split(b"&"):
-        if not piece:
-            continue
-        raw_key, equals, raw_value = piece.partition(b"=")
-        if not equals or not raw_key:
-            raise Fail(M, None)
-        key = percent_decode(raw_key, None)
-        field = key if utf8_len(key) <= MAX_FIELD_KEY_BYTES else None
-        value = percent_decode(raw_value, field)
-        if any(k == key for k, _ in items):
-            raise Fail(M, field)
-        items.append((key, value))
-    return items
+    return vectorlib.decode_query(query.encode("utf-8"), plus_is_space=True, case_insensitive=False)
 
 
 # ---------------------------------------------------------------------------------------
@@ -302,7 +248,7 @@ def return_url_with_nonce(text: str, parts: URLParts, nonce: str) -> str:
         separator = ""
     else:
         separator = "&"
-    return text + separator + NONCE_PARAMETER + "=" + quote(nonce)
+    return text + separator + NONCE_PARAMETER + "=" + percent_encode(nonce)
 
 
 # ---------------------------------------------------------------------------------------
@@ -553,34 +499,6 @@ def parse_callback(url: str, options: dict) -> dict:
 # ---------------------------------------------------------------------------------------
 # Oracle: checkout.confirmation
 
-AMOUNT_TEXT = re.compile(r"[0-9]+(?:\.[0-9]{1,2})?")  # [0-9] is ASCII-only in `re`
-
-
-def amount_from_json(value, field: str) -> int | None:
-    if value is MISSING or value is None:
-        return None
-    if isinstance(value, bool):
-        raise Fail(J, field)
-    if isinstance(value, int):
-        if value < 0 or value > MAX_MINOR_UNITS:
-            raise Fail(V, field)
-        return value
-    if isinstance(value, str):
-        if not AMOUNT_TEXT.fullmatch(value):
-            raise Fail(V, field)
-        whole, _, fraction = value.partition(".")
-        units = int(whole) * 100 + int((fraction + "00")[:2])
-        if units > MAX_MINOR_UNITS:
-            raise Fail(V, field)
-        return units
-    assert not isinstance(value, float), "floats cannot be represented by the vector loaders"
-    raise Fail(J, field)
-
-
-def format_amount(units: int) -> str:
-    return f"{units // 100}.{units % 100:02d}"
-
-
 def confirmation(event: dict) -> dict:
     type_ = req_string(event, "type")
     kind = next((name for name, k in KINDS.items() if k["event"] == type_), None)
@@ -608,7 +526,8 @@ def confirmation(event: dict) -> dict:
             timestamps[key] = value
     brand = opt_string(event, "data.brand")
     token = opt_string(event, "data.token")
-    amount = amount_from_json(lookup(event, "data.amount"), "data.amount")
+    amount = lookup(event, "data.amount")
+    amount = amount_from_json(None if amount is MISSING else amount, "data.amount")
     result = {"version": 1, "type": type_, id_key: object_id}
     if brand is not None:
         result["brand"] = brand
@@ -625,51 +544,7 @@ def confirmation(event: dict) -> dict:
 # ---------------------------------------------------------------------------------------
 # Case tables
 
-DROP = object()  # marks a key to remove from a base document
-
-
-def with_(base: dict, **changes) -> dict:
-    out = json.loads(json.dumps(base))  # deep copy
-    for key, value in changes.items():
-        if value is DROP:
-            out.pop(key, None)
-        else:
-            out[key] = value
-    return out
-
-
-def err(code: str, field: str | None) -> dict:
-    return {"error": {"code": code, "field": field}}
-
-
-class Suite:
-    def __init__(self, name: str, prefix: str, oracle):
-        self.name = name
-        self.prefix = prefix
-        self.oracle = oracle
-        self.vectors: list[dict] = []
-
-    def add(self, id_: str, note: str, input_: dict, error: tuple[str, str | None] | None = None,
-            check=None):
-        """Adds a vector; `error` is the error the case is written to provoke (None: ok).
-        `check(result)` may assert literal facts about an ok result."""
-        assert id_.startswith(self.prefix + "-"), id_
-        assert re.fullmatch(r"[a-z0-9]+(?:-[a-z0-9]+)*", id_), id_
-        assert "\n" not in note and note, id_
-        assert all(v["id"] != id_ for v in self.vectors), "duplicate id " + id_
-        input_ = json.loads(json.dumps(input_))  # detach from the tables' shared objects
-        try:
-            outcome = {"ok": self.oracle(json.loads(json.dumps(input_)))}
-        except Fail as failure:
-            outcome = err(failure.code, failure.field)
-        wanted = err(*error) if error else None
-        if wanted is not None and outcome != wanted:
-            raise AssertionError(f"{id_}: table expects {wanted}, oracle says {outcome}")
-        if wanted is None and "ok" not in outcome:
-            raise AssertionError(f"{id_}: table expects ok, oracle says {outcome}")
-        if check is not None:
-            check(outcome["ok"])
-        self.vectors.append({"id": id_, "note": note, "input": input_, "expect": outcome})
+with_ = make_with(deep_copy=True)  # a changed document shares nothing with `base`
 
 
 NONCE_A = "4f3c2a1b0e9d8c7b6a5f4e3d2c1b0a99"  # the shape ReturnURL.makeNonce produces
@@ -703,7 +578,7 @@ def all_of(*checks):
 # ---- checkout.build_request --------------------------------------------------------------
 
 def build_cases() -> Suite:
-    s = Suite("checkout.build_request", "build", lambda i: build_request(i["request"]))
+    s = Suite("checkout.build_request", "build", lambda i: build_request(i["request"]), detach=True)
 
     def add(id_, note, request, error=None, check=None):
         s.add(id_, note, {"request": request}, error, check)
@@ -993,7 +868,7 @@ def build_cases() -> Suite:
 # ---- checkout.parse_session --------------------------------------------------------------
 
 def session_cases() -> Suite:
-    s = Suite("checkout.parse_session", "session", lambda i: parse_session(i["session"]))
+    s = Suite("checkout.parse_session", "session", lambda i: parse_session(i["session"]), detach=True)
 
     def add(id_, note, session, error=None, check=None):
         s.add(id_, note, {"session": session}, error, check)
@@ -1149,7 +1024,7 @@ def session_cases() -> Suite:
 # ---- checkout.parse_callback -------------------------------------------------------------
 
 def callback_cases() -> Suite:
-    s = Suite("checkout.parse_callback", "callback", lambda i: parse_callback(i["url"], i["options"]))
+    s = Suite("checkout.parse_callback", "callback", lambda i: parse_callback(i["url"], i["options"]), detach=True)
 
     def add(id_, note, url, options, error=None, check=None):
         s.add(id_, note, {"url": url, "options": options}, error, check)
@@ -1428,7 +1303,7 @@ def callback_cases() -> Suite:
 # ---- checkout.confirmation ---------------------------------------------------------------
 
 def confirm_cases() -> Suite:
-    s = Suite("checkout.confirmation", "confirm", lambda i: confirmation(i["event"]))
+    s = Suite("checkout.confirmation", "confirm", lambda i: confirmation(i["event"]), detach=True)
 
     def add(id_, note, event, error=None, check=None):
         s.add(id_, note, {"event": event}, error, check)
@@ -1545,10 +1420,6 @@ def confirm_cases() -> Suite:
 
 # ---------------------------------------------------------------------------------------
 
-def render(suite: Suite) -> str:
-    return json.dumps({"suite": suite.name, "vectors": suite.vectors}, indent=2, ensure_ascii=False) + "\n"
-
-
 def other_vector_ids() -> set[str]:
     """Ids of the other suites' files (vector ids are unique across all vectors)."""
     ids: set[str] = set()
@@ -1564,34 +1435,9 @@ def other_vector_ids() -> set[str]:
 
 
 def main(argv: list[str]) -> int:
-    check_only = "--check" in argv[1:]
     suites = {"build_request.json": build_cases(), "parse_session.json": session_cases(),
               "parse_callback.json": callback_cases(), "confirmation.json": confirm_cases()}
-    ids = [v["id"] for s in suites.values() for v in s.vectors]
-    assert len(ids) == len(set(ids)), "duplicate vector ids"
-    clash = set(ids) & other_vector_ids()
-    assert not clash, "ids already used by another suite: " + ", ".join(sorted(clash))
-    total = len(ids)
-    errors = sum("error" in v["expect"] for s in suites.values() for v in s.vectors)
-    assert total >= 110 and errors * 10 >= total * 4, (total, errors)
-
-    stale = []
-    for name, suite in suites.items():
-        path = CHECKOUT_DIR / name
-        text = render(suite)
-        current = path.read_bytes().decode("utf-8") if path.exists() else None
-        if current != text:
-            stale.append(name)
-            if not check_only:
-                CHECKOUT_DIR.mkdir(parents=True, exist_ok=True)
-                path.write_bytes(text.encode("utf-8"))
-        n_err = sum("error" in v["expect"] for v in suite.vectors)
-        print(f"{suite.name}: {len(suite.vectors)} vectors ({len(suite.vectors) - n_err} ok, {n_err} error)")
-    print(f"total: {total} vectors, {errors} expecting an error ({100 * errors / total:.1f}%)")
-    if check_only and stale:
-        print("out of date: " + ", ".join(stale), file=sys.stderr)
-        return 1
-    return 0
+    return vectorlib.main(argv, CHECKOUT_DIR, suites, min_vectors=110, other_ids=other_vector_ids())
 
 
 if __name__ == "__main__":

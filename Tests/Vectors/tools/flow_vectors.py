@@ -4,7 +4,8 @@
     python3 Tests/Vectors/tools/flow_vectors.py          # (re)write the three files
     python3 Tests/Vectors/tools/flow_vectors.py --check  # fail if the files on disk differ
 
-Python 3.11, standard library only. Every vector is a `coordinator.script` (Tests/Vectors/README.md):
+Python 3.11, standard library only (the helpers the generators share are in vectorlib.py next to
+this file). Every vector is a `coordinator.script` (Tests/Vectors/README.md):
 a coordinator is created from `config`, fed the steps, and each step is summarised as
 `{"outcome", "flows": {id: state}, "effects": ["id:type", ...], "error"?: {"code", "field"}}`.
 
@@ -35,6 +36,10 @@ import sys
 import urllib.parse
 from dataclasses import dataclass
 from pathlib import Path
+
+sys.dont_write_bytecode = True  # importing vectorlib leaves no __pycache__ folder in the tree
+import vectorlib  # noqa: E402  (the helpers the generators share, next to this file)
+from vectorlib import Fail, normalize_web  # noqa: E402
 
 VECTORS_DIR = Path(__file__).resolve().parent.parent
 FLOWS_DIR = VECTORS_DIR / "flows"
@@ -225,13 +230,6 @@ MIN_POS_VERSION = (4, 3, 24)
 # Small independent parsers (only what the model needs).
 
 
-class Rejected(Exception):
-    def __init__(self, code: str, field: str | None):
-        super().__init__(code, field)
-        self.code = code
-        self.field = field
-
-
 def amount_units(text: str) -> int:
     m = re.fullmatch(r"([0-9]+)(?:\.([0-9]{1,2}))?", text)
     assert m, text
@@ -245,7 +243,7 @@ def decode_query(query: str, plus_is_space: bool, case_insensitive: bool) -> lis
         if not piece:
             continue
         if "=" not in piece or piece.startswith("="):
-            raise Rejected("malformed_url", None)
+            raise Fail("malformed_url", None)
         key, value = piece.split("=", 1)
         if plus_is_space:
             key, value = key.replace("+", " "), value.replace("+", " ")
@@ -253,7 +251,7 @@ def decode_query(query: str, plus_is_space: bool, case_insensitive: bool) -> lis
         value = urllib.parse.unquote(value, errors="strict")
         fold = (lambda s: s.lower()) if case_insensitive else (lambda s: s)
         if any(fold(k) == fold(key) for k, _ in items):
-            raise Rejected("malformed_url", key)
+            raise Fail("malformed_url", key)
         items.append((key, value))
     return items
 
@@ -264,12 +262,12 @@ SCHEME_RE = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*")
 def check_incoming(url: str) -> str:
     """Size and characters of any incoming URL; returns its lowercased scheme."""
     if len(url.encode()) > 8192:
-        raise Rejected("limit_exceeded", "url")
+        raise Fail("limit_exceeded", "url")
     if any(ord(c) <= 0x20 or ord(c) == 0x7F for c in url):
-        raise Rejected("malformed_url", "url")
+        raise Fail("malformed_url", "url")
     scheme, colon, _ = url.partition(":")
     if not colon or not SCHEME_RE.fullmatch(scheme):
-        raise Rejected("malformed_url", "url")
+        raise Fail("malformed_url", "url")
     return scheme.lower()
 
 
@@ -296,10 +294,7 @@ def split_hierarchical(url: str):
         host = hostpart.lower()
     else:
         path = rest
-    if scheme in ("http", "https"):
-        path = path or "/"
-        if (scheme, port) in (("http", 80), ("https", 443)):
-            port = None
+    port, path = normalize_web(scheme, port, path)
     return (scheme, host, port, path), (query if question else None)
 
 
@@ -330,22 +325,22 @@ def parse_callback(url: str, flow: "CheckoutFlow") -> Callback:
     verified = False
     if "ph_nonce" in values:
         if flow.nonce is None or values["ph_nonce"] != flow.nonce:
-            raise Rejected("callback_mismatch", "ph_nonce")
+            raise Fail("callback_mismatch", "ph_nonce")
         verified = True
     id_key, prefix = KIND_ID[flow.kind]
     other_key = KIND_ID["payments" if flow.kind == "cards" else "cards"][0]
     if other_key in values:
-        raise Rejected("callback_mismatch", other_key)
+        raise Fail("callback_mismatch", other_key)
     if values.get("status") not in ("completed", "failed", "cancelled"):
-        raise Rejected("validation", "status")
+        raise Fail("validation", "status")
     object_id = values.get(id_key) or None
     if object_id is not None:
         if not (object_id.startswith(prefix) and len(object_id) > len(prefix)):
-            raise Rejected("validation", id_key)
+            raise Fail("validation", id_key)
         if flow.session_object_id is not None and object_id != flow.session_object_id:
-            raise Rejected("callback_mismatch", id_key)
+            raise Fail("callback_mismatch", id_key)
     elif values["status"] == "completed":
-        raise Rejected("validation", id_key)
+        raise Fail("validation", id_key)
     return Callback(flow.kind, values["status"], object_id, values.get("reason") or None, verified, tuple(extra))
 
 
@@ -388,12 +383,12 @@ def parse_answer(url: str) -> Answer:
     """POSResponse's rules: the raw text after `scheme://`, '+' literal, keys ignoring case."""
     _, _, rest = url.partition(":")
     if not rest.startswith("//"):
-        raise Rejected("malformed_url", "url")
+        raise Fail("malformed_url", "url")
     payload = rest[2:]
     if payload.startswith("?"):
         payload = payload[1:]
     if "#" in payload:
-        raise Rejected("malformed_url", "url")
+        raise Fail("malformed_url", "url")
     fields: dict[str, str] = {}
     extra = []
     for key, value in decode_query(payload, plus_is_space=False, case_insensitive=True):
@@ -406,13 +401,13 @@ def parse_answer(url: str) -> Answer:
         else:
             extra.append((key, value))
     if fields.get("result", "").lower() not in POS_RESULTS:
-        raise Rejected("validation", "result")
+        raise Fail("validation", "result")
     result = POS_RESULTS[fields["result"].lower()]
     if "identifier" not in fields:
-        raise Rejected("validation", "identifier")
+        raise Fail("validation", "identifier")
     amount = amount_units(fields["amount"]) if "amount" in fields else None
     if result == "approved" and amount is None:
-        raise Rejected("validation", "amount")
+        raise Fail("validation", "amount")
     normalized = dict(fields, result=result)
     if "amount" in fields:
         normalized["amount"] = amount
@@ -509,7 +504,7 @@ class Model:
         saved = copy.deepcopy((self.flows, self.refunded))
         try:
             outcome, effects = self.apply(event)
-        except Rejected as r:
+        except Fail as r:
             self.flows, self.refunded = saved  # a rejected event changes nothing
             return self.summary("rejected", error=(r.code, r.field))
         return self.summary(outcome, effects)
@@ -521,28 +516,28 @@ class Model:
     def flow_of(self, flow_id: str, type_: str):
         flow = self.find(flow_id)
         if flow is None:
-            raise Rejected("unknown_flow", "flow_id")
+            raise Fail("unknown_flow", "flow_id")
         if flow.type != type_:
-            raise Rejected("invalid_state", "flow_id")
+            raise Fail("invalid_state", "flow_id")
         return flow
 
     @staticmethod
     def use(flow, rule: Rule):
         if rule.error is not None:
-            raise Rejected(*rule.error)
+            raise Fail(*rule.error)
         if rule.next is not None:
             flow.state = rule.next
         return rule.outcome, [flow.id + ":" + e for e in rule.effects]
 
     def check_new_flow(self, flow_id: str, is_checkout: bool):
         if self.find(flow_id) is not None:
-            raise Rejected("duplicate", "flow_id")
+            raise Fail("duplicate", "flow_id")
         if self.single:
             for f in self.flows:
                 if is_checkout and f.type == "checkout" and f.state in C_WAITING:
-                    raise Rejected("invalid_state", "flow_id")
+                    raise Fail("invalid_state", "flow_id")
                 if not is_checkout and f.type == "pos" and f.state in P_OPEN:
-                    raise Rejected("invalid_state", "flow_id")
+                    raise Fail("invalid_state", "flow_id")
 
     # -- events
     def apply(self, e: dict):
@@ -559,7 +554,7 @@ class Model:
                     return self.use(flow, CHECKOUT_HOST_EVENTS[flow.state][1])
                 if rule.next is not None:
                     if session["kind"] != flow.kind:
-                        raise Rejected("validation", "session.kind")
+                        raise Fail("validation", "session.kind")
                     flow.session_object_id = session_object_id(session)
             return self.use(flow, rule)
         if t == "checkout.confirmation":
@@ -589,7 +584,7 @@ class Model:
         if t == "flow.remove":
             flow = self.find(e["flow_id"])
             if flow is None:
-                raise Rejected("unknown_flow", "flow_id")
+                raise Fail("unknown_flow", "flow_id")
             self.flows.remove(flow)
             return "accepted", []
         raise AssertionError("event type not modelled: " + t)
@@ -602,7 +597,7 @@ class Model:
         if "request" in e:
             kind, return_url = e["request"]["kind"], e["request"].get("return_url")
             if return_url is None:
-                raise Rejected("validation", "request.return_url")
+                raise Fail("validation", "request.return_url")
             state, effects = "awaiting_session", ("send_request", "persist")
         elif "session" in e:
             kind, return_url = e["kind"], e["return_url"]
@@ -618,20 +613,20 @@ class Model:
     def confirm(self, flow: CheckoutFlow, c: Confirmation):
         id_key = KIND_ID[flow.kind][0]
         if c.kind != flow.kind:
-            raise Rejected("conflict", "type")
+            raise Fail("conflict", "type")
         if flow.confirmation is not None:
             first = flow.confirmation
             if c.object_id != first.object_id:
-                raise Rejected("conflict", id_key)
+                raise Fail("conflict", id_key)
             for name in CONFIRMATION_CHECKED_FIELDS:
                 if getattr(c, name) != getattr(first, name):
-                    raise Rejected("conflict", name)
+                    raise Fail("conflict", name)
             return "duplicate", []
         # only a verified callback's id binds the webhook (an unverified one is a claim)
         if flow.callback is not None and flow.callback.verified and flow.callback.object_id not in (None, c.object_id):
-            raise Rejected("conflict", id_key)
+            raise Fail("conflict", id_key)
         if flow.session_object_id not in (None, c.object_id):
-            raise Rejected("conflict", id_key)
+            raise Fail("conflict", id_key)
         flow.confirmation = c
         return self.use(flow, CHECKOUT_FIRST_CONFIRMATION[flow.state])
 
@@ -652,9 +647,9 @@ class Model:
         if "sale_flow_id" in e:
             sale = self.find(e["sale_flow_id"])
             if sale is None or sale.type != "pos" or sale.operation != "venta":
-                raise Rejected("unknown_flow", "sale_flow_id")
+                raise Fail("unknown_flow", "sale_flow_id")
             if (sale.state not in ("approved", "approved_amount_mismatch") or sale.answer.transaction_id is None):
-                raise Rejected("invalid_state", "sale_flow_id")
+                raise Fail("invalid_state", "sale_flow_id")
             txn, total, approved_at, version = (sale.answer.transaction_id, sale.answer.amount,
                                                 sale.answered_at // 1000, sale.answer.bp_version)
         else:
@@ -662,17 +657,17 @@ class Model:
             txn, total, approved_at, version = (s["transactionid"], amount_units(s["amount"]), s["approved_at"],
                                                 s.get("bp_version"))
         if req["transactionId"] != txn:
-            raise Rejected("validation", "transactionId")
+            raise Fail("validation", "transactionId")
         for f in self.flows:
             if f.type == "pos" and f.operation == "devolucion" and f.sale_transaction_id == txn \
                     and f.state in P_TAKES_ANSWER:
-                raise Rejected("invalid_state", "transactionId")  # a refund of this sale is pending
+                raise Fail("invalid_state", "transactionId")  # a refund of this sale is pending
         left = total - self.refunded.get(txn, 0)
         if left <= 0:
-            raise Rejected("invalid_state", "transactionId")  # already fully refunded
+            raise Fail("invalid_state", "transactionId")  # already fully refunded
         requested = amount_units(req["amount"]) if "amount" in req else left
         if refund_reasons(approved_at, left, requested, now // 1000, version):
-            raise Rejected("not_eligible", "sale")
+            raise Fail("not_eligible", "sale")
         return txn
 
     def route(self, url: str, now: int):
@@ -686,11 +681,11 @@ class Model:
                 if "ph_nonce" in items:
                     target = next((f for f in candidates if f.nonce == items["ph_nonce"]), None)
                     if target is None:
-                        raise Rejected("callback_mismatch", "ph_nonce")
+                        raise Fail("callback_mismatch", "ph_nonce")
                 else:
                     waiting = [f for f in candidates if f.state in C_TAKES_CALLBACK]
                     if len(waiting) > 1:
-                        raise Rejected("callback_mismatch", "ph_nonce")  # ambiguous
+                        raise Fail("callback_mismatch", "ph_nonce")  # ambiguous
                     target = waiting[0] if waiting else candidates[-1]
                 cb = parse_callback(url, target)
                 rule = CHECKOUT_CALLBACK[target.state]
@@ -708,7 +703,7 @@ class Model:
             matching = [f for f in pos_flows if f.identifier == answer.identifier]
             target = next((f for f in matching if f.state in P_TAKES_ANSWER), matching[-1] if matching else None)
             if target is None:
-                raise Rejected("callback_mismatch", "identifier")
+                raise Fail("callback_mismatch", "identifier")
             rule = POS_ANSWER[target.state]
             if rule == CONSUMED:
                 return ("duplicate" if answer == target.answer else "ignored"), []
@@ -1820,33 +1815,14 @@ def races() -> Suite:
 
 # ---------------------------------------------------------------------------------------
 
-def render(suite: Suite) -> str:
-    return json.dumps({"suite": suite.name, "vectors": suite.vectors}, indent=2, ensure_ascii=False) + "\n"
+def steps_count(file_name: str, suite: Suite) -> str:
+    steps = sum(len(v["input"]["steps"]) for v in suite.vectors)
+    return f"{file_name}: {len(suite.vectors)} vectors, {steps} steps"
 
 
 def main(argv: list[str]) -> int:
-    check_only = "--check" in argv[1:]
     suites = {"checkout_table.json": checkout_table(), "pos_table.json": pos_table(), "races.json": races()}
-    ids = [v["id"] for s in suites.values() for v in s.vectors]
-    duplicates = sorted({i for i in ids if ids.count(i) > 1})
-    assert not duplicates, "duplicate vector ids: " + ", ".join(duplicates)
-    stale = []
-    for name, suite in suites.items():
-        path = FLOWS_DIR / name
-        text = render(suite)
-        current = path.read_bytes().decode("utf-8") if path.exists() else None
-        if current != text:
-            stale.append(name)
-            if not check_only:
-                FLOWS_DIR.mkdir(parents=True, exist_ok=True)
-                path.write_bytes(text.encode("utf-8"))
-        steps = sum(len(v["input"]["steps"]) for v in suite.vectors)
-        print(f"{name}: {len(suite.vectors)} vectors, {steps} steps")
-    print(f"total: {len(ids)} vectors")
-    if check_only and stale:
-        print("out of date: " + ", ".join(stale), file=sys.stderr)
-        return 1
-    return 0
+    return vectorlib.main(argv, FLOWS_DIR, suites, describe=steps_count)
 
 
 if __name__ == "__main__":

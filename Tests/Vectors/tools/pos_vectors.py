@@ -5,13 +5,14 @@
     python3 Tests/Vectors/tools/pos_vectors.py --check  # fail if the files on disk differ
 
 Python 3.11, standard library only. The expected answers are computed here, from the
-rules of the POS contract (DESIGN.md, "Billpocket POS"), by a small independent oracle:
+rules of the POS contract (DESIGN.md, "Billpocket POS"), by a small independent oracle
+(with the helpers the generators share, in vectorlib.py next to this file):
 
 - outgoing percent-encoding is `urllib.parse.quote(value, safe="-._~")` (RFC 3986
   unreserved characters only, uppercase hex);
-- incoming percent-decoding is a byte-level decoder written below from the rules
-  (`%` + two hex digits, `+` literal) followed by Python's strict UTF-8 decoder (which
-  refuses overlong forms, surrogates and code points above U+10FFFF);
+- incoming percent-decoding is a byte-level decoder written in vectorlib.py from the rules
+  (`%` + two hex digits, `+` literal, keys ASCII case-insensitive) followed by Python's strict
+  UTF-8 decoder (which refuses overlong forms, surrogates and code points above U+10FFFF);
 - amounts are integer minor units, parsed and formatted with integer arithmetic only;
 - refund windows use integer epoch arithmetic with the fixed Mexico City offset (UTC-6)
   and `datetime` only to print the ISO 8601 text.
@@ -28,16 +29,21 @@ from __future__ import annotations
 
 import calendar
 import datetime
-import json
 import re
 import sys
 import urllib.parse
 from pathlib import Path
 
+sys.dont_write_bytecode = True  # importing vectorlib leaves no __pycache__ folder in the tree
+import vectorlib  # noqa: E402  (the helpers the generators share, next to this file)
+from vectorlib import (  # noqa: E402
+    DROP, MAX_MINOR_UNITS, Fail, Suite, amount_from_json, amount_from_text, ascii_lower,
+    decode_query, format_amount, make_with, percent_encode,
+)
+
 VECTORS_DIR = Path(__file__).resolve().parent.parent
 POS_DIR = VECTORS_DIR / "pos"
 
-MAX_MINOR_UNITS = 9_007_199_254_740_991  # 2^53 - 1
 MAX_EPOCH = 253_402_300_799  # 9999-12-31T23:59:59Z
 MX_OFFSET = -6 * 3600  # Mexico City, UTC-6 all year since 2022-10-30
 MAX_URL_BYTES = 8192
@@ -48,58 +54,8 @@ SEED_REFERENCE_AS_SENT = (
 )
 
 
-class Fail(Exception):
-    """An expected error: `code` and `field` (None = the error names no field)."""
-
-    def __init__(self, code: str, field: str | None):
-        super().__init__(code, field)
-        self.code = code
-        self.field = field
-
-
 def utf16_len(text: str) -> int:
     return len(text.encode("utf-16-le")) // 2
-
-
-def ascii_lower(text: str) -> str:
-    """A-Z to a-z only (what 'ASCII case-insensitive' means); other characters unchanged."""
-    return text.encode("utf-8").lower().decode("utf-8")
-
-
-# ---------------------------------------------------------------------------------------
-# Amounts: decimal text `DIGITS [. DIGIT [DIGIT]]` or JSON integer minor units.
-
-AMOUNT_TEXT = re.compile(r"[0-9]+(?:\.[0-9]{1,2})?")  # [0-9] is ASCII-only in `re`
-
-
-def amount_from_text(text: str, field: str) -> int:
-    if not AMOUNT_TEXT.fullmatch(text):
-        raise Fail("validation", field)
-    whole, _, fraction = text.partition(".")
-    units = int(whole) * 100 + int((fraction + "00")[:2])
-    if units > MAX_MINOR_UNITS:
-        raise Fail("validation", field)
-    return units
-
-
-def amount_from_json(value, field: str) -> int | None:
-    if value is None:
-        return None
-    if isinstance(value, bool):
-        raise Fail("invalid_json", field)
-    if isinstance(value, int):
-        if value < 0 or value > MAX_MINOR_UNITS:
-            raise Fail("validation", field)
-        return value
-    if isinstance(value, str):
-        return amount_from_text(value, field)
-    if isinstance(value, float):
-        raise AssertionError("floats cannot be represented by the vector loaders: " + field)
-    raise Fail("invalid_json", field)
-
-
-def format_amount(units: int) -> str:
-    return f"{units // 100}.{units % 100:02d}"
 
 
 # ---------------------------------------------------------------------------------------
@@ -114,10 +70,6 @@ SALE_ONLY_KEYS = [
 ]
 INSTALLMENTS = {0, 3, 6, 9, 12}
 SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+\-.]*")
-
-
-def encode(text: str) -> str:
-    return urllib.parse.quote(text, safe="-._~")
 
 
 def bare_scheme(url_scheme: str) -> str:
@@ -211,7 +163,7 @@ def build_url(request: dict) -> dict:
     fields = [{"key": k, "value": values[k]} for k in REQUEST_KEYS if k in values]
     extras = [{"key": "userToken" if f["key"] == "usertoken" else f["key"], "value": f["value"]}
               for f in fields]
-    url = "billpocket://" + "&".join(encode(f["key"]) + "=" + encode(f["value"]) for f in fields)
+    url = "billpocket://" + "&".join(percent_encode(f["key"]) + "=" + percent_encode(f["value"]) for f in fields)
     return {"version": 1, "url": url, "fields": fields, "intent_extras": extras}
 
 
@@ -224,30 +176,7 @@ RESPONSE_KEYS = [
     "url", "identifier", "bank", "accounttype", "name", "bp_version",
 ]
 RESULTS = {"aprobada": "approved", "rechazada": "declined", "error": "error"}
-HEX = b"0123456789abcdefABCDEF"
 SCHEME_BYTES = re.compile(rb"[A-Za-z][A-Za-z0-9+\-.]*")
-
-
-def percent_decode(raw: bytes, field: str | None) -> str:
-    out = bytearray()
-    i = 0
-    while i < len(raw):
-        byte = raw[i]
-        if byte == ord("%"):
-            pair = raw[i + 1:i + 3]
-            if len(pair) != 2 or pair[0] not in HEX or pair[1] not in HEX:
-                raise Fail("malformed_url", field)
-            out.append(int(pair, 16))
-            i += 3
-        else:
-            out.append(byte)  # '+' stays a literal '+'
-            i += 1
-    if 0 in out:
-        raise Fail("malformed_url", field)
-    try:
-        return out.decode("utf-8", errors="strict")
-    except UnicodeDecodeError:
-        raise Fail("malformed_url", field) from None
 
 
 def parse_response(url: str, options: dict) -> dict:
@@ -281,21 +210,7 @@ def parse_response(url: str, options: dict) -> dict:
     if b"#" in payload:
         raise Fail("malformed_url", "url")
 
-    items: list[tuple[str, str]] = []
-    seen: set[str] = set()
-    for piece in payload.split(b"&"):
-        if not piece:
-            continue
-        raw_key, equals, raw_value = piece.partition(b"=")
-        if not equals or not raw_key:
-            raise Fail("malformed_url", None)
-        key = percent_decode(raw_key, None)
-        field = key if len(key.encode("utf-8")) <= 64 else None
-        value = percent_decode(raw_value, field)
-        if ascii_lower(key) in seen:
-            raise Fail("malformed_url", field)
-        seen.add(ascii_lower(key))
-        items.append((key, value))
+    items = decode_query(payload, plus_is_space=False, case_insensitive=True)  # `+` is a literal `+`
 
     fields: dict[str, str] = {}
     extra: dict[str, str] = {}
@@ -463,49 +378,7 @@ def refund_check(check: dict) -> dict:
 # ---------------------------------------------------------------------------------------
 # Case tables
 
-DROP = object()  # marks a key to remove from a base document
-
-
-def with_(base: dict, **changes) -> dict:
-    out = dict(base)
-    for key, value in changes.items():
-        if value is DROP:
-            out.pop(key, None)
-        else:
-            out[key] = value
-    return out
-
-
-def err(code: str, field: str | None) -> dict:
-    return {"error": {"code": code, "field": field}}
-
-
-class Suite:
-    def __init__(self, name: str, prefix: str, oracle):
-        self.name = name
-        self.prefix = prefix
-        self.oracle = oracle
-        self.vectors: list[dict] = []
-
-    def add(self, id_: str, note: str, input_: dict, error: tuple[str, str | None] | None = None,
-            check=None):
-        """Adds a vector; `error` is the error the case is written to provoke (None: ok).
-        `check(result)` may assert literal facts about an ok result."""
-        assert id_.startswith(self.prefix + "-"), id_
-        assert re.fullmatch(r"[a-z0-9]+(?:-[a-z0-9]+)*", id_), id_
-        assert "\n" not in note and note, id_
-        try:
-            outcome = {"ok": self.oracle(input_)}
-        except Fail as failure:
-            outcome = err(failure.code, failure.field)
-        wanted = err(*error) if error else None
-        if wanted is not None and outcome != wanted:
-            raise AssertionError(f"{id_}: table expects {wanted}, oracle says {outcome}")
-        if wanted is None and "ok" not in outcome:
-            raise AssertionError(f"{id_}: table expects ok, oracle says {outcome}")
-        if check is not None:
-            check(outcome["ok"])
-        self.vectors.append({"id": id_, "note": note, "input": input_, "expect": outcome})
+with_ = make_with(deep_copy=False)  # shallow: a changed document shares its untouched members with `base`
 
 
 # ---- pos.build_url ----------------------------------------------------------------------
@@ -1106,37 +979,10 @@ def refund_cases() -> Suite:
 
 # ---------------------------------------------------------------------------------------
 
-def render(suite: Suite) -> str:
-    return json.dumps({"suite": suite.name, "vectors": suite.vectors}, indent=2, ensure_ascii=False) + "\n"
-
-
 def main(argv: list[str]) -> int:
-    check_only = "--check" in argv[1:]
     suites = {"build_url.json": build_cases(), "parse_response.json": parse_cases(),
               "refund_check.json": refund_cases()}
-    ids = [v["id"] for s in suites.values() for v in s.vectors]
-    assert len(ids) == len(set(ids)), "duplicate vector ids"
-    total = len(ids)
-    errors = sum("error" in v["expect"] for s in suites.values() for v in s.vectors)
-    assert total >= 100 and errors * 10 >= total * 4, (total, errors)
-
-    stale = []
-    for name, suite in suites.items():
-        path = POS_DIR / name
-        text = render(suite)
-        current = path.read_bytes().decode("utf-8") if path.exists() else None
-        if current != text:
-            stale.append(name)
-            if not check_only:
-                POS_DIR.mkdir(parents=True, exist_ok=True)
-                path.write_bytes(text.encode("utf-8"))
-        n_err = sum("error" in v["expect"] for v in suite.vectors)
-        print(f"{suite.name}: {len(suite.vectors)} vectors ({len(suite.vectors) - n_err} ok, {n_err} error)")
-    print(f"total: {total} vectors, {errors} expecting an error ({100 * errors / total:.1f}%)")
-    if check_only and stale:
-        print("out of date: " + ", ".join(stale), file=sys.stderr)
-        return 1
-    return 0
+    return vectorlib.main(argv, POS_DIR, suites, min_vectors=100)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,272 @@
+"""Helpers shared by the test-vector generators in this folder (pos_vectors.py,
+checkout_vectors.py, flow_vectors.py).
+
+The generators run as `python3 Tests/Vectors/tools/X_vectors.py`, so Python puts this folder
+on sys.path and they import this module by name. Python 3.11, standard library only.
+
+Same oracle rule as the generators: everything here is written from the rules of the
+contracts (DESIGN.md), and nothing here runs or imports PayHandoff. The expected answers
+are computed in Python, never by running Swift.
+
+- `Fail`: the expected error an oracle raises (`code`, `field`);
+- text and URLs: `ascii_lower`, `normalize_web` (http/https default ports and empty paths),
+  outgoing `percent_encode` (RFC 3986 unreserved characters only), incoming `percent_decode`
+  and `decode_query` (byte-level, from the rules, then Python's strict UTF-8 decoder); the
+  POS and checkout rules differ in `+` and key-case handling, so both are parameters;
+- amounts: integer minor units, parsed and formatted with integer arithmetic only;
+- case tables: `DROP`, `make_with`, `err`, `Suite`;
+- output: `render` and `main` (write the files, or `--check` that they are up to date).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+import urllib.parse
+from pathlib import Path
+from typing import Callable
+
+MAX_MINOR_UNITS = 9_007_199_254_740_991  # 2^53 - 1
+MAX_FIELD_KEY_BYTES = 64  # longer query keys are not quoted in error fields (POS and checkout alike)
+
+
+class Fail(Exception):
+    """An expected error: `code` and `field` (None = the error names no field)."""
+
+    def __init__(self, code: str, field: str | None):
+        super().__init__(code, field)
+        self.code = code
+        self.field = field
+
+
+def ascii_lower(text: str) -> str:
+    """A-Z to a-z only (what 'ASCII case-insensitive' means); other characters unchanged."""
+    return "".join(chr(ord(c) + 32) if "A" <= c <= "Z" else c for c in text)
+
+
+# ---------------------------------------------------------------------------------------
+# Percent-encoding
+
+def percent_encode(text: str) -> str:
+    """Outgoing: everything but the RFC 3986 unreserved characters, uppercase hex."""
+    return urllib.parse.quote(text, safe="-._~")
+
+
+def normalize_web(scheme: str, port: int | None, path: str) -> tuple[int | None, str]:
+    """URL comparison rule for http and https (scheme already lowercased): an empty path is `/`,
+    the default port (80, 443) is no port. Other schemes: unchanged. Returns (port, path)."""
+    if scheme in ("http", "https"):
+        path = path or "/"
+        if (scheme, port) in (("http", 80), ("https", 443)):
+            port = None
+    return port, path
+
+
+HEX = b"0123456789abcdefABCDEF"
+
+
+def percent_decode(raw: bytes, field: str | None, *, plus_is_space: bool) -> str:
+    """Incoming: `%` + two hex digits is a byte, `+` is a space (`plus_is_space`, the
+    WHATWG/form rule) or a literal `+`; then strict UTF-8 (refuses overlong forms, surrogates
+    and code points above U+10FFFF). Bad escapes, bad UTF-8 and NUL: malformed_url `field`."""
+    out = bytearray()
+    i = 0
+    while i < len(raw):
+        byte = raw[i]
+        if byte == ord("%"):
+            pair = raw[i + 1:i + 3]
+            if len(pair) != 2 or pair[0] not in HEX or pair[1] not in HEX:
+                raise Fail("malformed_url", field)
+            out.append(int(pair, 16))
+            i += 3
+        else:
+            out.append(ord(" ") if plus_is_space and byte == ord("+") else byte)
+            i += 1
+    if 0 in out:
+        raise Fail("malformed_url", field)
+    try:
+        return out.decode("utf-8", errors="strict")
+    except UnicodeDecodeError:
+        raise Fail("malformed_url", field) from None
+
+
+def decode_query(raw: bytes, *, plus_is_space: bool, case_insensitive: bool) -> list[tuple[str, str]]:
+    """Split on `&` (empty pieces skipped), then on the first `=` (required, key not empty:
+    else malformed_url with no field), then `percent_decode` key and value. A key that repeats
+    (compared with `ascii_lower` when `case_insensitive`) is malformed_url. Errors name the
+    decoded key, or no field when it is longer than MAX_FIELD_KEY_BYTES."""
+    fold = ascii_lower if case_insensitive else (lambda text: text)
+    items: list[tuple[str, str]] = []
+    seen: set[str] = set()
+    for piece in raw.split(b"&"):
+        if not piece:
+            continue
+        raw_key, equals, raw_value = piece.partition(b"=")
+        if not equals or not raw_key:
+            raise Fail("malformed_url", None)
+        key = percent_decode(raw_key, None, plus_is_space=plus_is_space)
+        field = key if len(key.encode("utf-8")) <= MAX_FIELD_KEY_BYTES else None
+        value = percent_decode(raw_value, field, plus_is_space=plus_is_space)
+        if fold(key) in seen:
+            raise Fail("malformed_url", field)
+        seen.add(fold(key))
+        items.append((key, value))
+    return items
+
+
+# ---------------------------------------------------------------------------------------
+# Amounts: decimal text `DIGITS [. DIGIT [DIGIT]]` or JSON integer minor units.
+
+AMOUNT_TEXT = re.compile(r"[0-9]+(?:\.[0-9]{1,2})?")  # [0-9] is ASCII-only in `re`
+
+
+def amount_from_text(text: str, field: str) -> int:
+    if not AMOUNT_TEXT.fullmatch(text):
+        raise Fail("validation", field)
+    whole, _, fraction = text.partition(".")
+    units = int(whole) * 100 + int((fraction + "00")[:2])
+    if units > MAX_MINOR_UNITS:
+        raise Fail("validation", field)
+    return units
+
+
+def amount_from_json(value, field: str) -> int | None:
+    """None (absent): None; an integer is minor units, text is `amount_from_text`."""
+    if value is None:
+        return None
+    if isinstance(value, bool):
+        raise Fail("invalid_json", field)
+    if isinstance(value, int):
+        if value < 0 or value > MAX_MINOR_UNITS:
+            raise Fail("validation", field)
+        return value
+    if isinstance(value, str):
+        return amount_from_text(value, field)
+    if isinstance(value, float):
+        raise AssertionError("floats cannot be represented by the vector loaders: " + field)
+    raise Fail("invalid_json", field)
+
+
+def format_amount(units: int) -> str:
+    return f"{units // 100}.{units % 100:02d}"
+
+
+# ---------------------------------------------------------------------------------------
+# Case tables
+
+DROP = object()  # marks a key to remove from a base document
+
+
+def make_with(*, deep_copy: bool) -> Callable[..., dict]:
+    """The tables' `with_(base, key=value, other=DROP)`: a copy of `base` with keys replaced
+    or (DROP) removed. `deep_copy` copies nested objects too (a JSON round trip); without it
+    the copy is shallow and shares them with `base`."""
+    def with_(base: dict, **changes) -> dict:
+        out = json.loads(json.dumps(base)) if deep_copy else dict(base)
+        for key, value in changes.items():
+            if value is DROP:
+                out.pop(key, None)
+            else:
+                out[key] = value
+        return out
+    return with_
+
+
+def err(code: str, field: str | None) -> dict:
+    return {"error": {"code": code, "field": field}}
+
+
+class Suite:
+    """The vectors of one oracle: each case's expected outcome is what `oracle(input)`
+    returns (ok) or raises (`Fail`: error). With `detach`, each input is stored as a JSON copy,
+    and the oracle gets another, so neither the tables' shared objects nor the oracle can
+    change a stored input."""
+
+    def __init__(self, name: str, prefix: str, oracle, *, detach: bool = False):
+        self.name = name
+        self.prefix = prefix
+        self.oracle = oracle
+        self.detach = detach
+        self.vectors: list[dict] = []
+
+    def add(self, id_: str, note: str, input_: dict, error: tuple[str, str | None] | None = None,
+            check=None):
+        """Adds a vector; `error` is the error the case is written to provoke (None: ok).
+        `check(result)` may assert literal facts about an ok result."""
+        assert id_.startswith(self.prefix + "-"), id_
+        assert re.fullmatch(r"[a-z0-9]+(?:-[a-z0-9]+)*", id_), id_
+        assert "\n" not in note and note, id_
+        assert all(v["id"] != id_ for v in self.vectors), "duplicate id " + id_
+        argument = input_
+        if self.detach:
+            input_ = json.loads(json.dumps(input_))  # detach from the tables' shared objects
+            argument = json.loads(json.dumps(input_))
+        try:
+            outcome = {"ok": self.oracle(argument)}
+        except Fail as failure:
+            outcome = err(failure.code, failure.field)
+        wanted = err(*error) if error else None
+        if wanted is not None and outcome != wanted:
+            raise AssertionError(f"{id_}: table expects {wanted}, oracle says {outcome}")
+        if wanted is None and "ok" not in outcome:
+            raise AssertionError(f"{id_}: table expects ok, oracle says {outcome}")
+        if check is not None:
+            check(outcome["ok"])
+        self.vectors.append({"id": id_, "note": note, "input": input_, "expect": outcome})
+
+
+# ---------------------------------------------------------------------------------------
+# Output
+
+def render(suite) -> str:
+    """The file text of a suite (anything with `name` and `vectors`)."""
+    return json.dumps({"suite": suite.name, "vectors": suite.vectors}, indent=2, ensure_ascii=False) + "\n"
+
+
+def count_errors(suite) -> int:
+    return sum("error" in v["expect"] for v in suite.vectors)
+
+
+def outcome_counts(file_name: str, suite) -> str:
+    n_err = count_errors(suite)
+    return f"{suite.name}: {len(suite.vectors)} vectors ({len(suite.vectors) - n_err} ok, {n_err} error)"
+
+
+def main(argv: list[str], directory: Path, suites: dict, *, min_vectors: int | None = None,
+         describe: Callable[[str, object], str] = outcome_counts, other_ids: set[str] = frozenset()) -> int:
+    """A generator's command line: writes `suites` ({file name: suite}) into `directory`, or
+    with `--check` writes nothing and returns 1 when a file on disk differs. Vector ids must be
+    unique, and not in `other_ids`. With `min_vectors` the vectors are tallied by outcome: at
+    least that many, and at least 40 % expecting an error. Prints `describe(file_name, suite)`
+    per file, then the total."""
+    check_only = "--check" in argv[1:]
+    ids = [v["id"] for s in suites.values() for v in s.vectors]
+    duplicates = sorted({i for i in ids if ids.count(i) > 1})
+    assert not duplicates, "duplicate vector ids: " + ", ".join(duplicates)
+    clash = set(ids) & set(other_ids)
+    assert not clash, "ids already used by another suite: " + ", ".join(sorted(clash))
+    total = len(ids)
+    if min_vectors is not None:
+        errors = sum(count_errors(s) for s in suites.values())
+        assert total >= min_vectors and errors * 10 >= total * 4, (total, errors)
+        total_line = f"total: {total} vectors, {errors} expecting an error ({100 * errors / total:.1f}%)"
+    else:
+        total_line = f"total: {total} vectors"
+
+    stale = []
+    for name, suite in suites.items():
+        path = directory / name
+        text = render(suite)
+        current = path.read_bytes().decode("utf-8") if path.exists() else None
+        if current != text:
+            stale.append(name)
+            if not check_only:
+                directory.mkdir(parents=True, exist_ok=True)
+                path.write_bytes(text.encode("utf-8"))
+        print(describe(name, suite))
+    print(total_line)
+    if check_only and stale:
+        print("out of date: " + ", ".join(stale), file=sys.stderr)
+        return 1
+    return 0
