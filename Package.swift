@@ -13,6 +13,9 @@ let package = Package(
     products: [
         .library(name: "PayHandoff", targets: ["PayHandoff"]),
         .executable(name: "payhandoff", targets: ["PayHandoffCLI"]),
+        // The C ABI of include/payhandoff.h as a shared library (`make lib` builds it with the
+        // static Swift runtime into dist/full/libpayhandoff.so).
+        .library(name: "PayHandoffABI", type: .dynamic, targets: ["PayHandoffABI"]),
     ],
     targets: [
         .target(name: "PayHandoff"),
@@ -21,6 +24,7 @@ let package = Package(
             pkgConfig: "libcjson",
             providers: [.apt(["libcjson-dev"])]
         ),
+        .target(name: "PayHandoffABI", dependencies: ["PayHandoff", "CcJSON"]),
         .executableTarget(name: "PayHandoffCLI", dependencies: ["PayHandoff"]),
         .testTarget(
             name: "PayHandoffTests",

@@ -1,0 +1,197 @@
+import CcJSON
+#if !PAYHANDOFF_SINGLE_MODULE
+import PayHandoff
+#endif
+
+/// JSON text ↔ ``JSONValue`` with cJSON, and the C strings the ABI reads and writes.
+///
+/// Everything here is about the boundary: sizes, NULL, UTF-8, the integer-only number rule and
+/// duplicate keys. The meaning of a document is the core's business.
+enum JSONText {
+    /// The largest JSON input accepted, in bytes (without the NUL).
+    static let maxJSONBytes = 65_536
+    /// The largest URL accepted, in bytes (without the NUL).
+    static let maxURLBytes = 8_192
+    /// Deepest nesting accepted. PayHandoff's own documents are under 10 levels; the limit keeps
+    /// the recursive conversion far from any thread's stack limit.
+    static let maxDepth = 64
+    /// 2^53 − 1: the largest integer every JSON consumer (JavaScript, cJSON's double) keeps exactly.
+    static let maxInteger: Double = 9_007_199_254_740_991
+
+    /// Reads a NUL-terminated JSON text.
+    /// - Parameters:
+    ///   - text: The C string, or NULL.
+    ///   - parameter: The C parameter's name, used as the error's field.
+    /// - Returns: The document.
+    /// - Throws: `invalid_argument` for NULL, `limit_exceeded` over ``maxJSONBytes``,
+    ///   `invalid_json` for invalid UTF-8, bad syntax, trailing text, duplicate keys, numbers
+    ///   that are not integers within ±(2^53 − 1), or nesting deeper than ``maxDepth``.
+    static func parse(_ text: UnsafePointer<CChar>?, parameter: String) throws(PayHandoffError) -> JSONValue {
+        let length = try checkedLength(text, parameter: parameter, limit: maxJSONBytes)
+        guard let text, String(validatingCString: text) != nil else {
+            throw PayHandoffError(.invalidJSON, field: parameter, "is not valid UTF-8")
+        }
+        // length + 1 includes the NUL, so require_null_terminated means "nothing but whitespace
+        // after the value". The end pointer is ours; cJSON's global error pointer is never read.
+        var end: UnsafePointer<CChar>? = nil
+        guard let root = cJSON_ParseWithLengthOpts(text, length + 1, &end, 1) else {
+            let offset = end.map { $0 - text } ?? 0
+            throw PayHandoffError(.invalidJSON, field: parameter,
+                                  "is not a single valid JSON value (error near byte " + String(offset) + ")")
+        }
+        defer { cJSON_Delete(root) }
+        do throws(PayHandoffError) {
+            return try value(of: root, depth: 0)
+        } catch {
+            var named = error
+            if named.field == nil { named.field = parameter }
+            throw named
+        }
+    }
+
+    /// Reads a NUL-terminated URL.
+    /// - Parameters:
+    ///   - text: The C string, or NULL.
+    ///   - parameter: The C parameter's name, used as the error's field.
+    /// - Returns: The URL text.
+    /// - Throws: `invalid_argument` for NULL, `limit_exceeded` over ``maxURLBytes``,
+    ///   `malformed_url` for invalid UTF-8.
+    static func url(_ text: UnsafePointer<CChar>?, parameter: String) throws(PayHandoffError) -> String {
+        _ = try checkedLength(text, parameter: parameter, limit: maxURLBytes)
+        guard let text, let url = String(validatingCString: text) else {
+            throw PayHandoffError(.malformedURL, field: parameter, "is not valid UTF-8")
+        }
+        return url
+    }
+
+    /// The length of `text`, reading at most `limit + 1` bytes (a 1 MB input is never scanned).
+    private static func checkedLength(_ text: UnsafePointer<CChar>?, parameter: String, limit: Int) throws(PayHandoffError) -> Int {
+        guard let text else { throw PayHandoffError(.invalidArgument, field: parameter, "must not be NULL") }
+        let length = strnlen(text, limit + 1)
+        guard length <= limit else {
+            throw PayHandoffError(.limitExceeded, field: parameter, "is longer than " + String(limit) + " bytes")
+        }
+        return length
+    }
+
+    private static func value(of item: UnsafeMutablePointer<cJSON>, depth: Int) throws(PayHandoffError) -> JSONValue {
+        guard depth <= maxDepth else {
+            throw PayHandoffError(.invalidJSON, field: nil, "is nested deeper than " + String(maxDepth) + " levels")
+        }
+        if cJSON_IsNull(item) != 0 { return .null }
+        if cJSON_IsBool(item) != 0 { return .bool(cJSON_IsTrue(item) != 0) }
+        if cJSON_IsNumber(item) != 0 {
+            let number = item.pointee.valuedouble
+            // Int64(exactly:) is nil for fractions, NaN and infinities, so nothing here can trap.
+            guard number >= -maxInteger, number <= maxInteger, let integer = Int64(exactly: number) else {
+                throw PayHandoffError(.invalidJSON, field: nil,
+                                      "numbers must be integers within ±(2^53 − 1); amounts are decimal text like \"100.00\"")
+            }
+            return .integer(integer)
+        }
+        if cJSON_IsString(item) != 0 {
+            return .string(try string(item.pointee.valuestring))
+        }
+        if cJSON_IsArray(item) != 0 {
+            var elements: [JSONValue] = []
+            var child = item.pointee.child
+            var index = 0
+            while let element = child {
+                do throws(PayHandoffError) {
+                    elements.append(try value(of: element, depth: depth + 1))
+                } catch {
+                    throw located(error, "[" + String(index) + "]")
+                }
+                child = element.pointee.next
+                index += 1
+            }
+            return .array(elements)
+        }
+        if cJSON_IsObject(item) != 0 {
+            var object = JSONObject()
+            var child = item.pointee.child
+            while let member = child {
+                let key = try string(member.pointee.string)
+                // cJSON keeps duplicate keys; which one counts would differ between readers.
+                guard object[key] == nil else {
+                    throw PayHandoffError(.invalidJSON, field: key, "appears twice in the same object")
+                }
+                do throws(PayHandoffError) {
+                    object[key] = try value(of: member, depth: depth + 1)
+                } catch {
+                    throw located(error, key)
+                }
+                child = member.pointee.next
+            }
+            return .object(object)
+        }
+        throw PayHandoffError(.invalidJSON, field: nil, "unexpected JSON value")
+    }
+
+    private static func string(_ pointer: UnsafeMutablePointer<CChar>?) throws(PayHandoffError) -> String {
+        // cJSON decodes \u escapes itself; its output is checked again rather than trusted.
+        guard let pointer, let text = String(validatingCString: pointer) else {
+            throw PayHandoffError(.invalidJSON, field: nil, "a string is not valid UTF-8")
+        }
+        return text
+    }
+
+    /// Prefixes the path of the member that failed (`request.amount`, `flows[2]`).
+    private static func located(_ error: PayHandoffError, _ step: String) -> PayHandoffError {
+        var result = error
+        if let inner = error.field {
+            result.field = inner.utf8.first == UInt8(ascii: "[") ? step + inner : step + "." + inner
+        } else {
+            result.field = step
+        }
+        return result
+    }
+
+    /// Prints `value` compactly into memory from `malloc`, which the caller releases with
+    /// `payhandoff_string_free` (that is, `free`).
+    /// - Parameter value: The document.
+    /// - Returns: The NUL-terminated text, or `nil` when memory ran out.
+    static func print(_ value: JSONValue) -> UnsafeMutablePointer<CChar>? {
+        guard let item = makeItem(value) else { return nil }
+        defer { cJSON_Delete(item) }
+        guard let printed = cJSON_PrintUnformatted(item) else { return nil }
+        defer { cJSON_free(printed) }
+        // Copied so the contract is plain malloc/free, whatever allocator cJSON was given.
+        let size = strlen(printed) + 1
+        guard let copy = malloc(size) else { return nil }
+        memcpy(copy, printed, size)
+        return copy.assumingMemoryBound(to: CChar.self)
+    }
+
+    private static func makeItem(_ value: JSONValue) -> UnsafeMutablePointer<cJSON>? {
+        switch value {
+        case .null: return cJSON_CreateNull()
+        case .bool(let flag): return cJSON_CreateBool(flag ? 1 : 0)
+        case .integer(let number): return cJSON_CreateNumber(Double(number))
+        case .string(let text): return text.withCString { cJSON_CreateString($0) }
+        case .array(let elements):
+            guard let array = cJSON_CreateArray() else { return nil }
+            for element in elements {
+                guard let child = makeItem(element), cJSON_AddItemToArray(array, child) != 0 else {
+                    cJSON_Delete(array)
+                    return nil
+                }
+            }
+            return array
+        case .object(let object):
+            guard let result = cJSON_CreateObject() else { return nil }
+            for member in object.members {
+                guard let child = makeItem(member.value) else {
+                    cJSON_Delete(result)
+                    return nil
+                }
+                guard cJSON_AddItemToObject(result, member.key, child) != 0 else {
+                    cJSON_Delete(child)
+                    cJSON_Delete(result)
+                    return nil
+                }
+            }
+            return result
+        }
+    }
+}
