@@ -1,14 +1,27 @@
 # PayHandoff — build, test and demo.
-#   make demo   runs the demo on built-in sample data
-#   make test   runs every test (installs missing Debian packages first)
+#   make demo        runs the demo on built-in sample data
+#   make lib         builds the C ABI library twice into dist/ (full Swift runtime, Embedded Swift)
+#   make test        runs every test (installs missing Debian packages first)
 SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
 SWIFT ?= swift
 EMBEDDED_TARGET ?= x86_64-unknown-linux-gnu
-APT_PACKAGES := libcjson-dev pkg-config
+APT_PACKAGES := libcjson-dev pkg-config valgrind
 CORE_SOURCES := $(shell find Sources/PayHandoff -name '*.swift' | sort)
+ABI_SOURCES := $(shell find Sources/PayHandoffABI -name '*.swift' | sort)
+CC ?= cc
+CXX ?= c++
+STRIP ?= strip
+# The core and the ABI compiled as one Embedded Swift module; PAYHANDOFF_SINGLE_MODULE drops
+# the ABI's `import PayHandoff` (there is no separate core module then).
+EMBEDDED_FLAGS := -enable-experimental-feature Embedded -wmo -parse-as-library -Osize \
+  -target $(EMBEDDED_TARGET) -module-name PayHandoff -D PAYHANDOFF_SINGLE_MODULE -I Sources/CcJSON -Xcc -fPIC
+EMBEDDED_UNICODE := $(dir $(shell command -v swiftc))../lib/swift/embedded/$(EMBEDDED_TARGET)/libswiftUnicodeDataTables.a
+HARNESS_FLAGS := -std=c11 -Wall -Wextra -Werror -pedantic -Iinclude
+LIB_FLAVOURS := full embedded
+VALGRIND := valgrind --leak-check=full --errors-for-leak-kinds=definite --error-exitcode=1 --quiet
 
-.PHONY: all bootstrap build demo test embedded-check vectors-check swift-test clean
+.PHONY: all bootstrap build demo test embedded-check vectors-check swift-test lib abi-check c-harness clean
 
 all: build
 
@@ -22,14 +35,59 @@ demo: bootstrap
 	@$(SWIFT) build --product payhandoff >/dev/null
 	@$$($(SWIFT) build --show-bin-path)/payhandoff demo
 
-# The core must stay inside the Embedded Swift subset (no Codable, existentials, reflection):
-# compiling it in Embedded mode here makes a regression fail the test run.
-embedded-check:
+# The core and the C ABI layer must stay inside the Embedded Swift subset (no Codable,
+# existentials, reflection): compiling them in Embedded mode here makes a regression fail the test run.
+embedded-check: bootstrap
 	@mkdir -p .build/embedded
-	swiftc -enable-experimental-feature Embedded -wmo -parse-as-library -Osize \
-	  -target $(EMBEDDED_TARGET) -module-name PayHandoff \
-	  -c $(CORE_SOURCES) -o .build/embedded/PayHandoff.o
-	@echo "embedded-check: Sources/PayHandoff compiles as Embedded Swift ($$(stat -c %s .build/embedded/PayHandoff.o) bytes of object code)"
+	swiftc $(EMBEDDED_FLAGS) -c $(CORE_SOURCES) $(ABI_SOURCES) -o .build/embedded/PayHandoff.o
+	@echo "embedded-check: Sources/PayHandoff + Sources/PayHandoffABI compile as Embedded Swift ($$(stat -c %s .build/embedded/PayHandoff.o) bytes of object code)"
+
+# dist/full: the SwiftPM dynamic library with the Swift runtime linked in statically.
+# dist/embedded: core + ABI as Embedded Swift; needs only libc (with libm) and libcjson.
+# Both export only payhandoff_* (abi/payhandoff.map) and are stripped.
+lib: bootstrap
+	@mkdir -p dist/full dist/embedded .build/lib
+	$(SWIFT) build -c release --product PayHandoffABI -Xswiftc -static-stdlib \
+	  -Xlinker --version-script=$(CURDIR)/abi/payhandoff.map -Xlinker -soname=libpayhandoff.so
+	$(STRIP) -o dist/full/libpayhandoff.so $$($(SWIFT) build -c release --show-bin-path)/libPayHandoffABI.so
+	swiftc $(EMBEDDED_FLAGS) -emit-library $(CORE_SOURCES) $(ABI_SOURCES) $(EMBEDDED_UNICODE) \
+	  -lcjson -lm -Xlinker --version-script=abi/payhandoff.map -Xlinker -soname=libpayhandoff.so \
+	  -o .build/lib/libpayhandoff-embedded.so
+	$(STRIP) -o dist/embedded/libpayhandoff.so .build/lib/libpayhandoff-embedded.so
+	@for f in $(LIB_FLAVOURS); do \
+	  echo "lib: dist/$$f/libpayhandoff.so $$(stat -c %s dist/$$f/libpayhandoff.so) bytes stripped, needs: $$(readelf -d dist/$$f/libpayhandoff.so | sed -n 's/.*NEEDED.*\[\(.*\)\]/\1/p' | tr '\n' ' ')"; \
+	done
+
+# The exported symbols of each library, abi/symbols.txt and the header's declarations must be
+# the same set; the header must compile as C11 and C++17 without a warning.
+abi-check: lib
+	@mkdir -p .build/abi-check
+	@grep -E '^PAYHANDOFF_API' include/payhandoff.h | grep -oE 'payhandoff_[a-z0-9_]+\(' | tr -d '(' | sort > .build/abi-check/header.txt
+	@sort abi/symbols.txt > .build/abi-check/symbols.txt
+	@diff -u .build/abi-check/symbols.txt .build/abi-check/header.txt || { echo "abi-check: header and abi/symbols.txt differ"; exit 1; }
+	@for f in $(LIB_FLAVOURS); do \
+	  nm -D --defined-only --extern-only dist/$$f/libpayhandoff.so | awk '$$2 != "A" {sub(/@.*/, "", $$3); print $$3}' | sort > .build/abi-check/$$f.txt; \
+	  diff -u .build/abi-check/symbols.txt .build/abi-check/$$f.txt || { echo "abi-check: dist/$$f exports differ from abi/symbols.txt"; exit 1; }; \
+	done
+	@printf '#include "payhandoff.h"\nint main(void) { return payhandoff_abi_version() == PAYHANDOFF_ABI_VERSION ? 0 : 1; }\n' > .build/abi-check/use.c
+	@cp .build/abi-check/use.c .build/abi-check/use.cpp
+	$(CC) -std=c11 -Wall -Wextra -Werror -pedantic -Iinclude -c .build/abi-check/use.c -o .build/abi-check/use-c.o
+	$(CXX) -std=c++17 -Wall -Wextra -Werror -pedantic -Iinclude -c .build/abi-check/use.cpp -o .build/abi-check/use-cpp.o
+	@echo "abi-check: $$(wc -l < abi/symbols.txt) symbols; header, abi/symbols.txt and both libraries agree; header is clean C11 and C++17"
+
+# The C harness, linked as a plain C program against each dist/ library, run directly and
+# under valgrind (no definitely lost bytes, no memory errors).
+c-harness: lib
+	@mkdir -p .build/c-harness
+	@for f in $(LIB_FLAVOURS); do \
+	  $(CC) $(HARNESS_FLAGS) Tests/CHarness/harness.c -Ldist/$$f -lpayhandoff -lcjson \
+	    -Wl,-rpath,$(CURDIR)/dist/$$f -o .build/c-harness/harness-$$f || exit 1; \
+	  echo "c-harness: dist/$$f"; .build/c-harness/harness-$$f Tests/Vectors | tail -1 || exit 1; \
+	  echo "c-harness: dist/$$f under valgrind"; \
+	  $(VALGRIND) .build/c-harness/harness-$$f Tests/Vectors > .build/c-harness/valgrind-$$f.log 2>&1 \
+	    || { tail -40 .build/c-harness/valgrind-$$f.log; exit 1; }; \
+	  tail -1 .build/c-harness/valgrind-$$f.log; \
+	done
 
 # The shared vectors are generated from readable case tables by an independent Python oracle;
 # this fails when a JSON file and its generator disagree.
@@ -40,7 +98,7 @@ swift-test:
 	$(SWIFT) test --disable-swift-testing
 
 # Ends with XCTest's own summary line ("Executed N tests, with 0 failures …").
-test: bootstrap embedded-check vectors-check swift-test
+test: bootstrap embedded-check vectors-check abi-check c-harness swift-test
 
 clean:
 	rm -rf .build dist

@@ -31,6 +31,7 @@ enum JSONText {
         guard let text, String(validatingCString: text) != nil else {
             throw PayHandoffError(.invalidJSON, field: parameter, "is not valid UTF-8")
         }
+        try refuseEscapedNUL(text, length: length, parameter: parameter)
         // length + 1 includes the NUL, so require_null_terminated means "nothing but whitespace
         // after the value". The end pointer is ours; cJSON's global error pointer is never read.
         var end: UnsafePointer<CChar>? = nil
@@ -62,6 +63,25 @@ enum JSONText {
             throw PayHandoffError(.malformedURL, field: parameter, "is not valid UTF-8")
         }
         return url
+    }
+
+    /// cJSON decodes `\u0000` into a C string, which silently cuts the string there
+    /// (`"fixapp://cb\u0000evil"` would read as `"fixapp://cb"`), so the escape is refused.
+    /// A backslash only appears inside strings in valid JSON, so a plain scan finds every escape.
+    private static func refuseEscapedNUL(_ text: UnsafePointer<CChar>, length: Int, parameter: String) throws(PayHandoffError) {
+        let bytes = UnsafeRawBufferPointer(start: UnsafeRawPointer(text), count: length)
+        var index = 0
+        while index < length {
+            guard bytes[index] == UInt8(ascii: "\\") else {
+                index += 1
+                continue
+            }
+            if index + 5 < length, bytes[index + 1] == UInt8(ascii: "u"), bytes[index + 2] == UInt8(ascii: "0"),
+               bytes[index + 3] == UInt8(ascii: "0"), bytes[index + 4] == UInt8(ascii: "0"), bytes[index + 5] == UInt8(ascii: "0") {
+                throw PayHandoffError(.invalidJSON, field: parameter, "strings must not contain U+0000 (\\u0000)")
+            }
+            index += 2  // skip the escaped character: in `\\u0000` the backslash itself is escaped
+        }
     }
 
     /// The length of `text`, reading at most `limit + 1` bytes (a 1 MB input is never scanned).
@@ -167,7 +187,10 @@ enum JSONText {
         switch value {
         case .null: return cJSON_CreateNull()
         case .bool(let flag): return cJSON_CreateBool(flag ? 1 : 0)
-        case .integer(let number): return cJSON_CreateNumber(Double(number))
+        case .integer(let number):
+            // As raw text: cJSON prints numbers from a double with 15 significant digits when
+            // that looks "close enough", which turns 9007199254740991 into 9.00719925474099e+15.
+            return String(number).withCString { cJSON_CreateRaw($0) }
         case .string(let text): return text.withCString { cJSON_CreateString($0) }
         case .array(let elements):
             guard let array = cJSON_CreateArray() else { return nil }
