@@ -78,7 +78,7 @@ abi-check: lib
 
 # The C harness, linked as a plain C program against each dist/ library and run; then run
 # under valgrind against the same library before stripping (.build/lib/*: identical code, with
-# symbol names, which Tests/CHarness/valgrind.supp needs to name the few Swift enum-tag false
+# symbol names, which Tests/CHarness/valgrind.supp needs to name the Swift enum-code false
 # positives it suppresses). Any other memory error or a definitely lost byte fails the run.
 c-harness: lib
 	@mkdir -p .build/c-harness
