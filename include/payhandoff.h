@@ -25,15 +25,18 @@
  *     for URLs.
  *   - JSON text must be exactly one value (whitespace around it is allowed). Objects with a
  *     duplicate key, numbers that are not integers within +-(2^53 - 1) (money is decimal text
- *     such as "100.00" or integer minor units, never a fraction) and nesting deeper than
- *     PAYHANDOFF_MAX_JSON_DEPTH are PAYHANDOFF_ERR_INVALID_JSON.
+ *     such as "100.00" or integer minor units, never a fraction), the escape \u0000 (a NUL would
+ *     cut the string short) and more than PAYHANDOFF_MAX_JSON_DEPTH nested arrays/objects are
+ *     PAYHANDOFF_ERR_INVALID_JSON.
  *   No input makes a function crash, abort or leak.
  *
  * THREAD SAFETY
  *   The stateless functions (everything but payhandoff_coordinator_*) may be called from any
  *   number of threads at once. A coordinator handle must not be used by two threads at the same
  *   time: callers serialize the calls on one handle (for example with one mutex per handle).
- *   Distinct handles are independent and may be used concurrently.
+ *   Distinct handles are independent and may be used concurrently. (libcjson records the position
+ *   of its last parse error in a static variable that PayHandoff never reads; two threads that
+ *   fail to parse at the same moment both write it.)
  *
  * MEMORY
  *   Strings returned through char **out are allocated with malloc() and released with
@@ -61,7 +64,8 @@ extern "C" {
    changes incompatibly; bindings compare it with payhandoff_abi_version() at load time. */
 #define PAYHANDOFF_ABI_VERSION 1
 
-/* Input limits (bytes, without the terminating NUL) and the deepest JSON nesting accepted. */
+/* Input limits (bytes, without the terminating NUL) and the most arrays/objects that may be
+   nested in one another in JSON input (the root counts). */
 #define PAYHANDOFF_MAX_JSON_BYTES 65536
 #define PAYHANDOFF_MAX_URL_BYTES 8192
 #define PAYHANDOFF_MAX_JSON_DEPTH 64

@@ -12,8 +12,8 @@ enum JSONText {
     static let maxJSONBytes = 65_536
     /// The largest URL accepted, in bytes (without the NUL).
     static let maxURLBytes = 8_192
-    /// Deepest nesting accepted. PayHandoff's own documents are under 10 levels; the limit keeps
-    /// the recursive conversion far from any thread's stack limit.
+    /// Most arrays/objects nested in one another (the root counts). PayHandoff's own documents
+    /// nest under 10; the limit keeps the recursive conversion far from any thread's stack limit.
     static let maxDepth = 64
     /// 2^53 − 1: the largest integer every JSON consumer (JavaScript, cJSON's double) keeps exactly.
     static let maxInteger: Double = 9_007_199_254_740_991
@@ -94,9 +94,10 @@ enum JSONText {
         return length
     }
 
+    /// The value of `item`, which sits inside `depth` arrays/objects.
     private static func value(of item: UnsafeMutablePointer<cJSON>, depth: Int) throws(PayHandoffError) -> JSONValue {
-        guard depth <= maxDepth else {
-            throw PayHandoffError(.invalidJSON, field: nil, "is nested deeper than " + String(maxDepth) + " levels")
+        if cJSON_IsArray(item) != 0 || cJSON_IsObject(item) != 0, depth >= maxDepth {
+            throw PayHandoffError(.invalidJSON, field: nil, "nests more than " + String(maxDepth) + " arrays/objects")
         }
         if cJSON_IsNull(item) != 0 { return .null }
         if cJSON_IsBool(item) != 0 { return .bool(cJSON_IsTrue(item) != 0) }

@@ -469,7 +469,8 @@ static void hostile_stateless(void) {
         expect_one("null root", one[i], "null", ANY_ERROR, NULL);
         static const struct { int depth; int32_t want; } nests[] = {
             {10000, PAYHANDOFF_ERR_INVALID_JSON}, {2000, PAYHANDOFF_ERR_INVALID_JSON},
-            {70, PAYHANDOFF_ERR_INVALID_JSON}, {50, PAYHANDOFF_ERR_VALIDATION},
+            {70, PAYHANDOFF_ERR_INVALID_JSON}, {64, PAYHANDOFF_ERR_INVALID_JSON}, /* 65 with the root */
+            {PAYHANDOFF_MAX_JSON_DEPTH - 1, PAYHANDOFF_ERR_VALIDATION}, {50, PAYHANDOFF_ERR_VALIDATION},
         };
         for (size_t n = 0; n < sizeof nests / sizeof nests[0]; n++) {
             /* {"x":[[[...]]]}: deep but otherwise harmless, so only the depth decides. */
