@@ -30,5 +30,23 @@ let package = Package(
             name: "PayHandoffTests",
             dependencies: ["PayHandoff"]
         ),
+        // The C harness of include/payhandoff.h as a library, so XCTest can drive it in-process
+        // (make c-harness also builds it as a plain C program against each dist/ library).
+        .target(
+            name: "CHarness",
+            dependencies: ["PayHandoffABI"],
+            path: "Tests/CHarness",
+            exclude: ["valgrind.supp"],
+            cSettings: [
+                .headerSearchPath("../../include"),
+                .define("PAYHANDOFF_HARNESS_NO_MAIN"),
+                .unsafeFlags(["-std=c11", "-Wall", "-Wextra", "-Werror", "-pedantic"]),
+            ],
+            linkerSettings: [.linkedLibrary("cjson")]
+        ),
+        .testTarget(
+            name: "CHarnessTests",
+            dependencies: ["CHarness"]
+        ),
     ]
 )

@@ -5,7 +5,8 @@
  * threads). Results are checked with cJSON. The last line is "N passed, N failed"; the exit
  * status is non-zero when anything failed.
  *
- * Usage: harness [VECTORS_DIR]   (default Tests/Vectors)
+ * Usage: harness [VECTORS_DIR]   (default Tests/Vectors). XCTest runs the same code in-process
+ * through payhandoff_harness_run() (Tests/CHarnessTests).
  */
 /* POSIX for opendir/strdup; the harness is otherwise plain C11. */
 #define _POSIX_C_SOURCE 200809L
@@ -931,16 +932,28 @@ static void fuzz(int rounds) {
     check(coordinator_ok, "fuzz: the coordinator broke the contract on mutated events, URLs or snapshots");
 }
 
-int main(int argc, char **argv) {
-    const char *root = argc > 1 ? argv[1] : "Tests/Vectors";
+#include "payhandoff_harness.h"
+
+int32_t payhandoff_harness_run(const char *vectors_root, int32_t *passed_count, int32_t *failed_count) {
+    passed = 0;
+    failed = 0;
     printf("payhandoff %s, ABI %d\n", payhandoff_version(), (int)payhandoff_abi_version());
-    run_folder(root, "pos");
-    run_folder(root, "checkout");
-    run_folder(root, "flows");
+    run_folder(vectors_root, "pos");
+    run_folder(vectors_root, "checkout");
+    run_folder(vectors_root, "flows");
     hostile_stateless();
     hostile_coordinator();
     threads();
     fuzz(5000);
     printf("%d passed, %d failed\n", passed, failed);
+    fflush(stdout);
+    if (passed_count) *passed_count = passed;
+    if (failed_count) *failed_count = failed;
     return failed == 0 ? 0 : 1;
 }
+
+#ifndef PAYHANDOFF_HARNESS_NO_MAIN
+int main(int argc, char **argv) {
+    return (int)payhandoff_harness_run(argc > 1 ? argv[1] : "Tests/Vectors", NULL, NULL);
+}
+#endif
