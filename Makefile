@@ -16,6 +16,10 @@ STRIP ?= strip
 # the ABI's `import PayHandoff` (there is no separate core module then).
 EMBEDDED_FLAGS := -enable-experimental-feature Embedded -wmo -parse-as-library -Osize \
   -target $(EMBEDDED_TARGET) -module-name PayHandoff -D PAYHANDOFF_SINGLE_MODULE -I Sources/CcJSON -Xcc -fPIC
+# Nehalem (x86-64-v2: SSE4.2, what Android's x86_64 ABI requires anyway) lets LLVM round
+# doubles inline (roundsd) where the standard library sizes hash tables; with plain x86-64 it
+# calls ceil/trunc and the library would need libm besides libc and libcjson.
+EMBEDDED_CPU ?= nehalem
 EMBEDDED_UNICODE := $(dir $(shell command -v swiftc))../lib/swift/embedded/$(EMBEDDED_TARGET)/libswiftUnicodeDataTables.a
 HARNESS_FLAGS := -std=c11 -Wall -Wextra -Werror -pedantic -Iinclude
 LIB_FLAVOURS := full embedded
@@ -43,15 +47,15 @@ embedded-check: bootstrap
 	@echo "embedded-check: Sources/PayHandoff + Sources/PayHandoffABI compile as Embedded Swift ($$(stat -c %s .build/embedded/PayHandoff.o) bytes of object code)"
 
 # dist/full: the SwiftPM dynamic library with the Swift runtime linked in statically.
-# dist/embedded: core + ABI as Embedded Swift; needs only libc (with libm) and libcjson.
+# dist/embedded: core + ABI as Embedded Swift; needs only libc and libcjson.
 # Both export only payhandoff_* (abi/payhandoff.map) and are stripped.
 lib: bootstrap
 	@mkdir -p dist/full dist/embedded .build/lib/full .build/lib/embedded
 	$(SWIFT) build -c release --product PayHandoffABI -Xswiftc -static-stdlib \
 	  -Xlinker --version-script=$(CURDIR)/abi/payhandoff.map -Xlinker -soname=libpayhandoff.so
 	cp $$($(SWIFT) build -c release --show-bin-path)/libPayHandoffABI.so .build/lib/full/libpayhandoff.so
-	swiftc $(EMBEDDED_FLAGS) -emit-library $(CORE_SOURCES) $(ABI_SOURCES) $(EMBEDDED_UNICODE) \
-	  -lcjson -lm -Xlinker --version-script=abi/payhandoff.map -Xlinker -soname=libpayhandoff.so \
+	swiftc $(EMBEDDED_FLAGS) -target-cpu $(EMBEDDED_CPU) -emit-library $(CORE_SOURCES) $(ABI_SOURCES) $(EMBEDDED_UNICODE) \
+	  -lcjson -Xlinker --version-script=abi/payhandoff.map -Xlinker -soname=libpayhandoff.so \
 	  -o .build/lib/embedded/libpayhandoff.so
 	@# .build/lib/* keep their symbol tables (for valgrind's reports); dist/ gets stripped copies.
 	for f in $(LIB_FLAVOURS); do $(STRIP) -o dist/$$f/libpayhandoff.so .build/lib/$$f/libpayhandoff.so; done
@@ -70,11 +74,13 @@ abi-check: lib
 	  nm -D --defined-only --extern-only dist/$$f/libpayhandoff.so | awk '$$2 != "A" {sub(/@.*/, "", $$3); print $$3}' | sort > .build/abi-check/$$f.txt; \
 	  diff -u .build/abi-check/symbols.txt .build/abi-check/$$f.txt || { echo "abi-check: dist/$$f exports differ from abi/symbols.txt"; exit 1; }; \
 	done
+	@needed=$$(readelf -d dist/embedded/libpayhandoff.so | sed -n 's/.*NEEDED.*\[\(.*\)\]/\1/p' | grep -vE '^(libc\.so\.6|libcjson\.so\.1)$$' || true); \
+	  test -z "$$needed" || { echo "abi-check: dist/embedded needs more than libc and libcjson: $$needed"; exit 1; }
 	@printf '#include "payhandoff.h"\nint main(void) { return payhandoff_abi_version() == PAYHANDOFF_ABI_VERSION ? 0 : 1; }\n' > .build/abi-check/use.c
 	@cp .build/abi-check/use.c .build/abi-check/use.cpp
 	$(CC) -std=c11 -Wall -Wextra -Werror -pedantic -Iinclude -c .build/abi-check/use.c -o .build/abi-check/use-c.o
 	$(CXX) -std=c++17 -Wall -Wextra -Werror -pedantic -Iinclude -c .build/abi-check/use.cpp -o .build/abi-check/use-cpp.o
-	@echo "abi-check: $$(wc -l < abi/symbols.txt) symbols; header, abi/symbols.txt and both libraries agree; header is clean C11 and C++17"
+	@echo "abi-check: $$(wc -l < abi/symbols.txt) symbols; header, abi/symbols.txt and both libraries agree; dist/embedded needs only libc and libcjson; header is clean C11 and C++17"
 
 # The C harness, linked as a plain C program against each dist/ library and run; then run
 # under valgrind against the same library before stripping (.build/lib/*: identical code, with
