@@ -25,9 +25,10 @@
  *     for URLs.
  *   - JSON text must be exactly one value (whitespace around it is allowed). Objects with a
  *     duplicate key, numbers that are not integers within +-(2^53 - 1) (money is decimal text
- *     such as "100.00" or integer minor units, never a fraction), the escape \u0000 (a NUL would
- *     cut the string short) and more than PAYHANDOFF_MAX_JSON_DEPTH nested arrays/objects are
- *     PAYHANDOFF_ERR_INVALID_JSON.
+ *     such as "100.00" or integer minor units, never a fraction) and more than
+ *     PAYHANDOFF_MAX_JSON_DEPTH nested arrays/objects are PAYHANDOFF_ERR_INVALID_JSON.
+ *     A \u0000 escape reaches PayHandoff as U+0000 (it is not cut off), and U+0000 in output
+ *     strings is written as \u0000.
  *   No input makes a function crash, abort or leak.
  *
  * THREAD SAFETY

@@ -7,7 +7,16 @@ import PayHandoff
 ///
 /// Everything here is about the boundary: sizes, NULL, UTF-8, the integer-only number rule and
 /// duplicate keys. The meaning of a document is the core's business.
+///
+/// U+0000 in strings: cJSON keeps strings as C strings, so a `\u0000` escape would silently cut
+/// a string short. Valid UTF-8 never contains the byte 0xFF, so it stands in for U+0000 while a
+/// string is inside cJSON: `\u0000` escapes become 0xFF before parsing and 0xFF becomes U+0000
+/// in the `JSONValue`; on output U+0000 becomes 0xFF in cJSON and `\u0000` in the printed text.
+/// The core then sees exactly what the sender wrote and refuses a NUL where it refuses one.
 enum JSONText {
+    /// The byte that stands for U+0000 inside cJSON (never part of valid UTF-8).
+    static let nulStandIn: UInt8 = 0xFF
+
     /// The largest JSON input accepted, in bytes (without the NUL).
     static let maxJSONBytes = 65_536
     /// The largest URL accepted, in bytes (without the NUL).
@@ -31,14 +40,15 @@ enum JSONText {
         guard let text, String(validatingCString: text) != nil else {
             throw PayHandoffError(.invalidJSON, field: parameter, "is not valid UTF-8")
         }
-        try refuseEscapedNUL(text, length: length, parameter: parameter)
-        // length + 1 includes the NUL, so require_null_terminated means "nothing but whitespace
-        // after the value". The end pointer is ours; cJSON's global error pointer is never read.
-        var end: UnsafePointer<CChar>? = nil
-        guard let root = cJSON_ParseWithLengthOpts(text, length + 1, &end, 1) else {
-            let offset = end.map { $0 - text } ?? 0
-            throw PayHandoffError(.invalidJSON, field: parameter,
-                                  "is not a single valid JSON value (error near byte " + String(offset) + ")")
+        let root: UnsafeMutablePointer<cJSON>
+        if let standIns = replacingEscapedNUL(text, length: length) {
+            root = try standIns.withUnsafeBufferPointer { buffer throws(PayHandoffError) in
+                guard let base = buffer.baseAddress else { throw PayHandoffError(.invalidJSON, field: parameter, "is empty") }
+                return try cJSONParse(UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self),
+                                      length: buffer.count - 1, parameter: parameter)
+            }
+        } else {
+            root = try cJSONParse(text, length: length, parameter: parameter)
         }
         defer { cJSON_Delete(root) }
         do throws(PayHandoffError) {
@@ -65,12 +75,27 @@ enum JSONText {
         return url
     }
 
-    /// cJSON decodes `\u0000` into a C string, which silently cuts the string there
-    /// (`"fixapp://cb\u0000evil"` would read as `"fixapp://cb"`), so the escape is refused.
-    /// A backslash only appears inside strings in valid JSON, so a plain scan finds every escape.
-    private static func refuseEscapedNUL(_ text: UnsafePointer<CChar>, length: Int, parameter: String) throws(PayHandoffError) {
+    /// Parses `length` bytes of NUL-terminated text with cJSON.
+    private static func cJSONParse(_ text: UnsafePointer<CChar>, length: Int, parameter: String) throws(PayHandoffError) -> UnsafeMutablePointer<cJSON> {
+        // length + 1 includes the NUL, so require_null_terminated means "nothing but whitespace
+        // after the value". The end pointer is ours; cJSON's global error pointer is never read.
+        var end: UnsafePointer<CChar>? = nil
+        guard let root = cJSON_ParseWithLengthOpts(text, length + 1, &end, 1) else {
+            let offset = end.map { $0 - text } ?? 0
+            throw PayHandoffError(.invalidJSON, field: parameter,
+                                  "is not a single valid JSON value (error near byte " + String(offset) + ")")
+        }
+        return root
+    }
+
+    /// A NUL-terminated copy of `text` with each `\u0000` escape replaced by ``nulStandIn``, or
+    /// `nil` when there is none. A backslash only appears inside strings in valid JSON, so a plain
+    /// scan finds every escape (in `\\u0000` the backslash itself is escaped: not a NUL).
+    private static func replacingEscapedNUL(_ text: UnsafePointer<CChar>, length: Int) -> [UInt8]? {
         let bytes = UnsafeRawBufferPointer(start: UnsafeRawPointer(text), count: length)
+        var copy: [UInt8]? = nil
         var index = 0
+        var copied = 0  // bytes of `bytes` already in `copy`
         while index < length {
             guard bytes[index] == UInt8(ascii: "\\") else {
                 index += 1
@@ -78,10 +103,19 @@ enum JSONText {
             }
             if index + 5 < length, bytes[index + 1] == UInt8(ascii: "u"), bytes[index + 2] == UInt8(ascii: "0"),
                bytes[index + 3] == UInt8(ascii: "0"), bytes[index + 4] == UInt8(ascii: "0"), bytes[index + 5] == UInt8(ascii: "0") {
-                throw PayHandoffError(.invalidJSON, field: parameter, "strings must not contain U+0000 (\\u0000)")
+                if copy == nil { copy = []; copy?.reserveCapacity(length + 1) }
+                copy?.append(contentsOf: bytes[copied..<index])
+                copy?.append(nulStandIn)
+                index += 6
+                copied = index
+                continue
             }
-            index += 2  // skip the escaped character: in `\\u0000` the backslash itself is escaped
+            index += 2  // the escaped character
         }
+        guard var result = copy else { return nil }
+        result.append(contentsOf: bytes[copied..<length])
+        result.append(0)
+        return result
     }
 
     /// The length of `text`, reading at most `limit + 1` bytes (a 1 MB input is never scanned).
@@ -150,10 +184,16 @@ enum JSONText {
     }
 
     private static func string(_ pointer: UnsafeMutablePointer<CChar>?) throws(PayHandoffError) -> String {
+        guard let pointer else { throw PayHandoffError(.invalidJSON, field: nil, "a string is missing") }
+        let bytes = UnsafeRawBufferPointer(start: UnsafeRawPointer(pointer), count: strlen(pointer))
         // cJSON decodes \u escapes itself; its output is checked again rather than trusted.
-        guard let pointer, let text = String(validatingCString: pointer) else {
-            throw PayHandoffError(.invalidJSON, field: nil, "a string is not valid UTF-8")
+        let text: String?
+        if bytes.contains(nulStandIn) {
+            text = String(validating: bytes.map { $0 == nulStandIn ? 0 : $0 }, as: UTF8.self)
+        } else {
+            text = String(validatingCString: pointer)
         }
+        guard let text else { throw PayHandoffError(.invalidJSON, field: nil, "a string is not valid UTF-8") }
         return text
     }
 
@@ -177,11 +217,37 @@ enum JSONText {
         defer { cJSON_Delete(item) }
         guard let printed = cJSON_PrintUnformatted(item) else { return nil }
         defer { cJSON_free(printed) }
-        // Copied so the contract is plain malloc/free, whatever allocator cJSON was given.
-        let size = strlen(printed) + 1
-        guard let copy = malloc(size) else { return nil }
-        memcpy(copy, printed, size)
+        // Copied so the contract is plain malloc/free, whatever allocator cJSON was given; each
+        // stand-in byte (only ever inside a string) becomes the escape \u0000.
+        let source = UnsafeRawBufferPointer(start: UnsafeRawPointer(printed), count: strlen(printed))
+        let standIns = source.reduce(0) { $1 == nulStandIn ? $0 + 1 : $0 }
+        guard let copy = malloc(source.count + 5 * standIns + 1) else { return nil }
+        let target = copy.assumingMemoryBound(to: UInt8.self)
+        var written = 0
+        for byte in source {
+            if byte == nulStandIn {
+                for escaped in "\\u0000".utf8 {
+                    target[written] = escaped
+                    written += 1
+                }
+            } else {
+                target[written] = byte
+                written += 1
+            }
+        }
+        target[written] = 0
         return copy.assumingMemoryBound(to: CChar.self)
+    }
+
+    /// Calls `body` with `text` as a C string, U+0000 replaced by ``nulStandIn``.
+    private static func withCJSONText<R>(_ text: String, _ body: (UnsafePointer<CChar>) -> R) -> R {
+        guard text.utf8.contains(0) else { return text.withCString(body) }
+        var bytes = text.utf8.map { $0 == 0 ? nulStandIn : $0 }
+        bytes.append(0)
+        return bytes.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return text.withCString(body) }
+            return body(UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self))
+        }
     }
 
     private static func makeItem(_ value: JSONValue) -> UnsafeMutablePointer<cJSON>? {
@@ -192,7 +258,7 @@ enum JSONText {
             // As raw text: cJSON prints numbers from a double with 15 significant digits when
             // that looks "close enough", which turns 9007199254740991 into 9.00719925474099e+15.
             return String(number).withCString { cJSON_CreateRaw($0) }
-        case .string(let text): return text.withCString { cJSON_CreateString($0) }
+        case .string(let text): return withCJSONText(text) { cJSON_CreateString($0) }
         case .array(let elements):
             guard let array = cJSON_CreateArray() else { return nil }
             for element in elements {
@@ -209,7 +275,7 @@ enum JSONText {
                     cJSON_Delete(result)
                     return nil
                 }
-                guard cJSON_AddItemToObject(result, member.key, child) != 0 else {
+                guard withCJSONText(member.key, { cJSON_AddItemToObject(result, $0, child) }) != 0 else {
                     cJSON_Delete(child)
                     cJSON_Delete(result)
                     return nil
