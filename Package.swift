@@ -13,6 +13,9 @@ let package = Package(
     products: [
         .library(name: "PayHandoff", targets: ["PayHandoff"]),
         .executable(name: "payhandoff", targets: ["PayHandoffCLI"]),
+        // The C ABI of include/payhandoff.h as a shared library (`make lib` builds it with the
+        // static Swift runtime into dist/full/libpayhandoff.so).
+        .library(name: "PayHandoffABI", type: .dynamic, targets: ["PayHandoffABI"]),
     ],
     targets: [
         .target(name: "PayHandoff"),
@@ -21,10 +24,29 @@ let package = Package(
             pkgConfig: "libcjson",
             providers: [.apt(["libcjson-dev"])]
         ),
+        .target(name: "PayHandoffABI", dependencies: ["PayHandoff", "CcJSON"]),
         .executableTarget(name: "PayHandoffCLI", dependencies: ["PayHandoff"]),
         .testTarget(
             name: "PayHandoffTests",
             dependencies: ["PayHandoff"]
+        ),
+        // The C harness of include/payhandoff.h as a library, so XCTest can drive it in-process
+        // (make c-harness also builds it as a plain C program against each dist/ library).
+        .target(
+            name: "CHarness",
+            dependencies: ["PayHandoffABI"],
+            path: "Tests/CHarness",
+            exclude: ["valgrind.supp"],
+            cSettings: [
+                .headerSearchPath("../../include"),
+                .define("PAYHANDOFF_HARNESS_NO_MAIN"),
+                .unsafeFlags(["-std=c11", "-Wall", "-Wextra", "-Werror", "-pedantic"]),
+            ],
+            linkerSettings: [.linkedLibrary("cjson")]
+        ),
+        .testTarget(
+            name: "CHarnessTests",
+            dependencies: ["CHarness"]
         ),
     ]
 )

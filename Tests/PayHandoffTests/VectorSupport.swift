@@ -7,6 +7,71 @@ struct Vector {
     var id: String
     var input: JSONValue
     var expect: JSONValue
+    /// Set when the input holds a number JSON text cannot carry exactly (beyond ±(2^53 − 1)):
+    /// the text layer (Codable here, cJSON in the C ABI) refuses it before any call, naming the
+    /// path inside the called document, so the runner reports that error as the outcome.
+    var textLayerError: PayHandoffError?
+}
+
+/// JSON as the vector files spell it, with integers over the whole Int64 range, so that a
+/// vector can hold a number the PayHandoff text layer must refuse.
+private indirect enum VectorJSON: Decodable {
+    case value(JSONValue)
+    case array([VectorJSON])
+    case object([(String, VectorJSON)])
+    case tooLarge
+
+    private struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    init(from decoder: Decoder) throws {
+        if let keyed = try? decoder.container(keyedBy: Key.self) {
+            self = .object(try keyed.allKeys.map { ($0.stringValue, try keyed.decode(VectorJSON.self, forKey: $0)) })
+        } else if var list = try? decoder.unkeyedContainer() {
+            var items: [VectorJSON] = []
+            while !list.isAtEnd { items.append(try list.decode(VectorJSON.self)) }
+            self = .array(items)
+        } else if let big = try? decoder.singleValueContainer().decode(Int64.self),
+                  big > JSONValue.maxExactInteger || big < -JSONValue.maxExactInteger {
+            self = .tooLarge
+        } else {
+            self = .value(try JSONValue(from: decoder))
+        }
+    }
+
+    /// The value, or the path (inside the document the call receives) of the first number that
+    /// is too large.
+    func resolve(path: [String]) -> Result<JSONValue, PayHandoffError> {
+        switch self {
+        case .value(let v): return .success(v)
+        case .tooLarge:
+            // path[0] is the input member naming the called document ("request", "event", …).
+            let inside = path.dropFirst().joined(separator: ".")
+            return .failure(PayHandoffError(.invalidJSON, field: inside.isEmpty ? nil : inside, "number out of range"))
+        case .array(let items):
+            var out: [JSONValue] = []
+            for (i, item) in items.enumerated() {
+                switch item.resolve(path: path.dropLast() + [(path.last ?? "") + "[\(i)]"]) {
+                case .success(let v): out.append(v)
+                case .failure(let e): return .failure(e)
+                }
+            }
+            return .success(.array(out))
+        case .object(let members):
+            var o = JSONObject()
+            for (key, item) in members {
+                switch item.resolve(path: path + [key]) {
+                case .success(let v): o[key] = v
+                case .failure(let e): return .failure(e)
+                }
+            }
+            return .success(.object(o))
+        }
+    }
 }
 
 /// Loads and runs the shared JSON vectors of `Tests/Vectors/<folder>/`.
@@ -22,12 +87,17 @@ enum Vectors {
             .sorted { $0.lastPathComponent < $1.lastPathComponent }
         var vectors: [Vector] = []
         for file in files {
-            let document = try JSONDecoder().decode(JSONValue.self, from: Data(contentsOf: file))
+            let document = try JSONDecoder().decode(VectorFileHeader.self, from: Data(contentsOf: file)).json
             guard try document.string(at: "suite") == suite else { continue }
-            for entry in try document.optionalArray(at: "vectors") ?? [] {
-                vectors.append(Vector(id: try entry.string(at: "id"),
-                                      input: try entry.object(at: "input").asValue,
-                                      expect: try entry.object(at: "expect").asValue))
+            let inputs = try JSONDecoder().decode(VectorInputs.self, from: Data(contentsOf: file)).vectors
+            for (entry, raw) in zip(try document.optionalArray(at: "vectors") ?? [], inputs) {
+                var vector = Vector(id: try entry.string(at: "id"), input: [:],
+                                    expect: try entry.object(at: "expect").asValue)
+                switch raw.input.resolve(path: []) {
+                case .success(let input): vector.input = input
+                case .failure(let error): vector.textLayerError = error
+                }
+                vectors.append(vector)
             }
         }
         return vectors
@@ -42,10 +112,14 @@ enum Vectors {
         XCTAssertFalse(vectors.isEmpty, "no vectors for \(suite) in \(folder)", file: file, line: line)
         for vector in vectors {
             let outcome: Result<JSONValue, PayHandoffError>
-            do throws(PayHandoffError) {
-                outcome = .success(try call(vector.input))
-            } catch {
+            if let error = vector.textLayerError {
                 outcome = .failure(error)
+            } else {
+                do throws(PayHandoffError) {
+                    outcome = .success(try call(vector.input))
+                } catch {
+                    outcome = .failure(error)
+                }
             }
             check(vector, outcome, file: file, line: line)
         }
@@ -77,4 +151,26 @@ enum Vectors {
 
 extension JSONObject {
     var asValue: JSONValue { .object(self) }
+}
+
+/// The per-vector inputs of a file, decoded with ``VectorJSON``.
+private struct VectorInputs: Decodable {
+    struct Entry: Decodable { var input: VectorJSON }
+    var vectors: [Entry]
+}
+
+/// A vector file without its inputs (which may hold numbers JSONValue refuses).
+private struct VectorFileHeader: Decodable {
+    var json: JSONValue
+    private enum Keys: String, CodingKey { case suite, vectors }
+    private struct Entry: Decodable {
+        var id: String
+        var expect: JSONValue
+    }
+    init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: Keys.self)
+        let entries = try c.decode([Entry].self, forKey: .vectors)
+        json = ["suite": .string(try c.decode(String.self, forKey: .suite)),
+                "vectors": .array(entries.map { ["id": .string($0.id), "expect": $0.expect] })]
+    }
 }

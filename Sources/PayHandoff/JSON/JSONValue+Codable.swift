@@ -3,8 +3,9 @@
 /// `JSONEncoder`/`JSONDecoder` without libcjson. Not available in Embedded Swift builds (no
 /// Codable there); the C ABI and the CLI use cJSON instead.
 ///
-/// Decoding refuses numbers whose value is not an integer in `Int64` range (money is never
-/// floating point). A number is judged by its value, as the cJSON layer judges it: `1e3` is 1000.
+/// Decoding refuses numbers whose value is not an integer within ±(2^53 − 1) (money is never
+/// floating point, and larger integers do not survive a double). A number is judged by its
+/// value, as the cJSON layer of the C ABI judges it: `1e3` is 1000.
 /// `JSONDecoder` does not report key order, so a decoded object's member order is unspecified;
 /// equality of `JSONObject` ignores order.
 extension JSONValue: Codable {
@@ -38,13 +39,13 @@ extension JSONValue: Codable {
             self = .null
         } else if let b = try? single.decode(Bool.self) {
             self = .bool(b)
-        } else if let n = try? single.decode(Int64.self) {
+        } else if let n = try? single.decode(Int64.self), n >= -JSONValue.maxExactInteger, n <= JSONValue.maxExactInteger {
             self = .integer(n)
         } else if let s = try? single.decode(String.self) {
             self = .string(s)
         } else {
             throw DecodingError.dataCorruptedError(in: single,
-                debugDescription: "JSONValue holds only integers: a number with a fraction or out of Int64 range is refused")
+                debugDescription: "JSONValue holds only integers within ±(2^53 − 1): a number with a fraction or beyond is refused")
         }
     }
 

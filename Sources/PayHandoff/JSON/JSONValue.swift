@@ -14,6 +14,10 @@ public enum JSONValue: Equatable, Sendable {
     case array([JSONValue])
     case object(JSONObject)
 
+    /// 2^53 − 1: JSON text carries integers up to this magnitude, the largest every JSON consumer
+    /// (JavaScript, any IEEE-double parser such as cJSON) keeps exactly.
+    public static let maxExactInteger: Int64 = 9_007_199_254_740_991
+
     /// The JSON type name used in error messages (`"string"`, `"object"`, …).
     public var typeName: String {
         switch self {

@@ -138,7 +138,11 @@ def amount_from_json(value, field: str) -> int | None:
     if isinstance(value, bool):
         raise Fail("invalid_json", field)
     if isinstance(value, int):
-        if value < 0 or value > MAX_MINOR_UNITS:
+        if abs(value) > MAX_MINOR_UNITS:
+            # JSON text carries integers only within +-(2^53 - 1) (what a double keeps exactly):
+            # the text layer (cJSON in the C ABI, Codable in Swift) refuses the number itself.
+            raise Fail("invalid_json", field)
+        if value < 0:
             raise Fail("validation", field)
         return value
     if isinstance(value, str):

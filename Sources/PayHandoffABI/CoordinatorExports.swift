@@ -1,0 +1,134 @@
+import CcJSON
+#if !PAYHANDOFF_SINGLE_MODULE
+import PayHandoff
+#endif
+
+/// What a `payhandoff_coordinator *` points to: a retained box around the coordinator value.
+///
+/// Handle scheme: an owned object, released exactly once by `payhandoff_coordinator_free`, like
+/// `free(3)`. Use after free is undefined behaviour, as with `free`; a handle table would catch
+/// it, but costs a global lock on every call, and every binding already owns its handle.
+final class CoordinatorBox {
+    var coordinator: Coordinator
+
+    init(_ coordinator: Coordinator) {
+        self.coordinator = coordinator
+    }
+
+    /// The box behind a handle.
+    static func from(_ handle: OpaquePointer?) throws(PayHandoffError) -> CoordinatorBox {
+        guard let handle else { throw PayHandoffError(.invalidArgument, field: "coordinator", "must not be NULL") }
+        return Unmanaged<CoordinatorBox>.fromOpaque(UnsafeRawPointer(handle)).takeUnretainedValue()
+    }
+}
+
+/// Snapshots larger than this could not be read back (JSON inputs are limited to 64 KiB), so
+/// `payhandoff_coordinator_snapshot` refuses them while the host can still remove ended flows.
+private func checkRestorable(_ snapshot: JSONValue) throws(PayHandoffError) -> JSONValue {
+    guard let text = JSONText.print(snapshot) else { return snapshot }
+    defer { free(text) }
+    guard strlen(text) <= JSONText.maxJSONBytes else {
+        throw PayHandoffError(.limitExceeded, field: "snapshot",
+                              "is larger than 65536 bytes and could not be restored; remove ended flows (flow.remove)")
+    }
+    return snapshot
+}
+
+/// Creates `*handle` from `make`, or sets it to NULL and reports why.
+private func create(_ handle: UnsafeMutablePointer<OpaquePointer?>?, _ out: OutString?,
+                    _ make: () throws(PayHandoffError) -> Coordinator) -> Int32 {
+    guard out != nil else { return PayHandoffError.Code.invalidArgument.status }
+    return respond(out) { () throws(PayHandoffError) in
+        guard let handle else { throw PayHandoffError(.invalidArgument, field: "handle", "must not be NULL") }
+        handle.pointee = nil
+        let coordinator = try make()
+        handle.pointee = OpaquePointer(Unmanaged.passRetained(CoordinatorBox(coordinator)).toOpaque())
+        return coordinator.snapshot
+    }
+}
+
+/// Creates an empty coordinator.
+/// - Parameters:
+///   - config: `{"single_pending_per_kind", "checkout_timeout_ms", "pos_grace_ms"}` or NULL for the defaults.
+///   - handle: Receives the new handle (NULL on failure).
+///   - out: Receives the coordinator's snapshot or the error document.
+/// - Returns: The status.
+@_cdecl("payhandoff_coordinator_new")
+public func payhandoff_coordinator_new(_ config: UnsafePointer<CChar>?, _ handle: UnsafeMutablePointer<OpaquePointer?>?,
+                                       _ out: OutString?) -> Int32 {
+    create(handle, out) { () throws(PayHandoffError) in
+        guard config != nil else { return Coordinator() }
+        return Coordinator(configuration: try Coordinator.Configuration(json: try JSONText.parse(config, parameter: "config_json")))
+    }
+}
+
+/// Restores a coordinator from a snapshot.
+/// - Parameters:
+///   - snapshot: A document from `payhandoff_coordinator_snapshot`.
+///   - handle: Receives the new handle (NULL on failure).
+///   - out: Receives the restored snapshot or the error document.
+/// - Returns: The status.
+@_cdecl("payhandoff_coordinator_restore")
+public func payhandoff_coordinator_restore(_ snapshot: UnsafePointer<CChar>?, _ handle: UnsafeMutablePointer<OpaquePointer?>?,
+                                           _ out: OutString?) -> Int32 {
+    create(handle, out) { () throws(PayHandoffError) in
+        try Coordinator(snapshot: try JSONText.parse(snapshot, parameter: "snapshot_json"))
+    }
+}
+
+/// Sends an event to a coordinator.
+/// - Parameters:
+///   - handle: The coordinator.
+///   - event: The event document.
+///   - out: Receives the answer (also for `rejected`/`not_ours`) or the error document.
+/// - Returns: 0 whenever the event was read; non-zero only when it could not be.
+@_cdecl("payhandoff_coordinator_send")
+public func payhandoff_coordinator_send(_ handle: OpaquePointer?, _ event: UnsafePointer<CChar>?, _ out: OutString?) -> Int32 {
+    respond(out) { () throws(PayHandoffError) in
+        let box = try CoordinatorBox.from(handle)
+        let parsed = try CoordinatorEvent(json: try JSONText.parse(event, parameter: "event_json"))
+        var generator = SystemRandomNumberGenerator()
+        return box.coordinator.send(parsed, using: &generator).json
+    }
+}
+
+/// Routes a deep link to the flow it belongs to.
+/// - Parameters:
+///   - handle: The coordinator.
+///   - url: The URL the OS handed the app.
+///   - now: When it arrived, epoch milliseconds.
+///   - out: Receives the answer (also for `rejected`/`not_ours`) or the error document.
+/// - Returns: 0 whenever the URL was read; non-zero only when it could not be.
+@_cdecl("payhandoff_coordinator_handle_url")
+public func payhandoff_coordinator_handle_url(_ handle: OpaquePointer?, _ url: UnsafePointer<CChar>?, _ now: Int64,
+                                              _ out: OutString?) -> Int32 {
+    respond(out) { () throws(PayHandoffError) in
+        let box = try CoordinatorBox.from(handle)
+        let text = try JSONText.url(url, parameter: "url")
+        // The same range CoordinatorEvent(json:) enforces for "now".
+        guard now >= 0, now <= MexicoCityTime.maxEpochSeconds * 1000 else {
+            throw PayHandoffError(.validation, field: "now_ms", "must be epoch milliseconds between 1970 and 9999")
+        }
+        return box.coordinator.handle(url: text, now: now).json
+    }
+}
+
+/// The coordinator's snapshot, for saving.
+/// - Parameters:
+///   - handle: The coordinator.
+///   - out: Receives the snapshot or the error document.
+/// - Returns: The status (`limit_exceeded` when the snapshot could not be restored).
+@_cdecl("payhandoff_coordinator_snapshot")
+public func payhandoff_coordinator_snapshot(_ handle: OpaquePointer?, _ out: OutString?) -> Int32 {
+    respond(out) { () throws(PayHandoffError) in
+        try checkRestorable(try CoordinatorBox.from(handle).coordinator.snapshot)
+    }
+}
+
+/// Releases a coordinator.
+/// - Parameter handle: The coordinator, or NULL (no-op). Must not be used afterwards.
+@_cdecl("payhandoff_coordinator_free")
+public func payhandoff_coordinator_free(_ handle: OpaquePointer?) {
+    guard let handle else { return }
+    Unmanaged<CoordinatorBox>.fromOpaque(UnsafeRawPointer(handle)).release()
+}

@@ -1,0 +1,45 @@
+import CcJSON
+#if !PAYHANDOFF_SINGLE_MODULE
+import PayHandoff
+#endif
+
+/// The pinned status numbers of include/payhandoff.h. Never renumber or reuse one: bindings
+/// compiled against an older header switch on them.
+extension PayHandoffError.Code {
+    var status: Int32 {
+        switch self {
+        case .invalidArgument: return 1
+        case .invalidJSON: return 2
+        case .validation: return 3
+        case .malformedURL: return 4
+        case .callbackMismatch: return 5
+        case .unknownFlow: return 6
+        case .duplicate: return 7
+        case .invalidState: return 8
+        case .unsupportedVersion: return 9
+        case .limitExceeded: return 10
+        case .gatewayError: return 11
+        case .conflict: return 12
+        case .notEligible: return 13
+        }
+    }
+}
+
+/// `char **out` as Swift sees it (public only because the `@_cdecl` functions use it).
+public typealias OutString = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>
+
+/// Runs `body` and writes its result, or its error as `{"code","field","message"}`, to `out`.
+/// - Parameters:
+///   - out: Where the malloc'd JSON text goes; NULL makes the call fail without writing.
+///   - body: The call; its document is printed on success.
+/// - Returns: 0, or the error's pinned status.
+func respond(_ out: OutString?, _ body: () throws(PayHandoffError) -> JSONValue) -> Int32 {
+    guard let out else { return PayHandoffError.Code.invalidArgument.status }
+    do throws(PayHandoffError) {
+        out.pointee = JSONText.print(try body())
+        return 0
+    } catch {
+        out.pointee = JSONText.print(error.json)
+        return error.code.status
+    }
+}

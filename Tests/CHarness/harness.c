@@ -1,0 +1,978 @@
+/*
+ * C harness for include/payhandoff.h: calls every function of the header as a plain C program
+ * would, runs the shared JSON vectors (Tests/Vectors/README.md) through the C ABI, and makes
+ * hostile calls (NULL, invalid UTF-8, truncated, deeply nested, wrong types, 1 MB inputs,
+ * threads). Results are checked with cJSON. The last line is "N passed, N failed"; the exit
+ * status is non-zero when anything failed.
+ *
+ * Usage: harness [VECTORS_DIR]   (default Tests/Vectors). XCTest runs the same code in-process
+ * through payhandoff_harness_run() (Tests/CHarnessTests).
+ */
+/* POSIX for opendir/strdup; the harness is otherwise plain C11. */
+#define _POSIX_C_SOURCE 200809L
+
+#include "payhandoff.h"
+
+#include <cjson/cJSON.h>
+
+#include <dirent.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <threads.h>
+
+static int passed;
+static int failed;
+
+static void check(int ok, const char *fmt, ...) {
+    if (ok) {
+        passed++;
+        return;
+    }
+    failed++;
+    va_list args;
+    va_start(args, fmt);
+    fputs("FAIL: ", stdout);
+    vprintf(fmt, args);
+    fputc('\n', stdout);
+    va_end(args);
+}
+
+/* ---- Calls ------------------------------------------------------------------------------- */
+
+/* A call's outcome: its status and its parsed output document (NULL if out was NULL or not JSON). */
+typedef struct {
+    int32_t status;
+    cJSON *doc;
+} Result;
+
+static const char *const code_names[] = {
+    "ok", "invalid_argument", "invalid_json", "validation", "malformed_url", "callback_mismatch",
+    "unknown_flow", "duplicate", "invalid_state", "unsupported_version", "limit_exceeded",
+    "gateway_error", "conflict", "not_eligible",
+};
+
+/* Takes ownership of *out_ptr (read here, after the call that wrote it, never as an argument
+   evaluated alongside that call); checks the contract every call shares: the output is JSON,
+   and an error document has a code matching the status, a field (string or null) and a message. */
+static Result finish(const char *what, int32_t status, char **out_ptr) {
+    Result r = {status, NULL};
+    char *out = *out_ptr;
+    *out_ptr = NULL;
+    if (out == NULL) {
+        check(0, "%s: status %d but *out is NULL", what, (int)status);
+        return r;
+    }
+    r.doc = cJSON_Parse(out);
+    payhandoff_string_free(out);
+    if (r.doc == NULL) {
+        check(0, "%s: *out is not JSON", what);
+        return r;
+    }
+    if (status != 0) {
+        const cJSON *code = cJSON_GetObjectItemCaseSensitive(r.doc, "code");
+        const cJSON *field = cJSON_GetObjectItemCaseSensitive(r.doc, "field");
+        const cJSON *message = cJSON_GetObjectItemCaseSensitive(r.doc, "message");
+        int ok = status > 0 && status < (int32_t)(sizeof code_names / sizeof code_names[0]) &&
+                 cJSON_IsString(code) && strcmp(code->valuestring, code_names[status]) == 0 &&
+                 (cJSON_IsString(field) || cJSON_IsNull(field)) && cJSON_IsString(message);
+        if (!ok) check(0, "%s: status %d with a malformed error document", what, (int)status);
+    }
+    return r;
+}
+
+static const char *error_code(const Result *r) {
+    const cJSON *code = cJSON_GetObjectItemCaseSensitive(r->doc, "code");
+    return cJSON_IsString(code) ? code->valuestring : "";
+}
+
+static const char *error_field(const Result *r) {
+    const cJSON *field = cJSON_GetObjectItemCaseSensitive(r->doc, "field");
+    return cJSON_IsString(field) ? field->valuestring : "(null)";
+}
+
+/* Integral numbers become raw decimal text: cJSON would print 9007199254740991 as
+   9.00719925474099e+15 (15 significant digits), changing the input the vector gives. */
+static void exact_integers(cJSON *item) {
+    for (; item; item = item->next) {
+        if (cJSON_IsNumber(item) && item->valuedouble == (double)(long long)item->valuedouble &&
+            item->valuedouble > -1e18 && item->valuedouble < 1e18) {
+            char text[32];
+            snprintf(text, sizeof text, "%.0f", item->valuedouble);
+            item->valuestring = strdup(text);
+            if (item->valuestring) item->type = cJSON_Raw;
+        }
+        exact_integers(item->child);
+    }
+}
+
+/* cJSON cuts a string at a decoded \u0000, so vector files are read with every \u0000 escape
+   turned into \uFFFF (same length; files that already contain U+FFFF are left alone), and the
+   UTF-8 of U+FFFF is turned back into \u0000 when a document is printed for the library. */
+#define NUL_STANDIN "\xEF\xBF\xBF"
+
+static void protect_nul(char *text) {
+    if (strstr(text, NUL_STANDIN) || strstr(text, "\\uffff") || strstr(text, "\\uFFFF")) return;
+    for (char *p = text; *p; p++) {
+        if (*p != '\\') continue;
+        if (strncmp(p, "\\u0000", 6) == 0) memcpy(p, "\\uFFFF", 6);
+        if (p[1]) p++; /* skip the escaped character: in \\u0000 the backslash is escaped */
+    }
+}
+
+static char *restore_nul(char *printed) {
+    if (!printed || !strstr(printed, NUL_STANDIN)) return printed;
+    char *result = malloc(2 * strlen(printed) + 1);
+    if (!result) return printed;
+    char *w = result;
+    for (const char *r = printed; *r;) {
+        if (strncmp(r, NUL_STANDIN, 3) == 0) {
+            memcpy(w, "\\u0000", 6);
+            w += 6;
+            r += 3;
+        } else {
+            *w++ = *r++;
+        }
+    }
+    *w = '\0';
+    cJSON_free(printed);
+    return result;
+}
+
+/* The JSON text of input[key] with integers and NULs exact, or NULL when absent; free with free(). */
+static char *member_text(const cJSON *input, const char *key) {
+    const cJSON *item = cJSON_GetObjectItemCaseSensitive(input, key);
+    if (!item) return NULL;
+    cJSON *copy = cJSON_Duplicate(item, 1);
+    if (!copy) return NULL;
+    exact_integers(copy->child);
+    char *text = cJSON_IsNumber(copy) ? cJSON_PrintUnformatted(item) : cJSON_PrintUnformatted(copy);
+    cJSON_Delete(copy);
+    return restore_nul(text);
+}
+
+static const char *member_string(const cJSON *input, const char *key) {
+    const cJSON *item = cJSON_GetObjectItemCaseSensitive(input, key);
+    return cJSON_IsString(item) ? item->valuestring : NULL;
+}
+
+typedef int32_t (*OneArg)(const char *, char **);
+typedef int32_t (*UrlArg)(const char *, const char *, char **);
+
+static Result call_one(OneArg fn, const cJSON *input, const char *key) {
+    char *text = member_text(input, key);
+    char *out = NULL;
+    int32_t status = fn(text ? text : "null", &out);
+    free(text);
+    return finish(key, status, &out);
+}
+
+static Result call_url(UrlArg fn, const cJSON *input) {
+    char *options = member_text(input, "options");
+    char *out = NULL;
+    int32_t status = fn(member_string(input, "url"), options ? options : "null", &out);
+    free(options);
+    return finish("url", status, &out);
+}
+
+/* ---- coordinator.script ------------------------------------------------------------------- */
+
+/* {"outcome", "flows": {id: state}, "effects": ["id:type", ...], "error": {"code", "field"}},
+   summarised exactly as Tests/PayHandoffTests/FlowVectorTests.swift does. */
+static cJSON *summary(const char *outcome, payhandoff_coordinator *h, const cJSON *answer, const cJSON *error) {
+    cJSON *s = cJSON_CreateObject();
+    cJSON_AddStringToObject(s, "outcome", outcome);
+    cJSON *flows = cJSON_AddObjectToObject(s, "flows");
+    char *out = NULL;
+    Result snap = finish("snapshot", payhandoff_coordinator_snapshot(h, &out), &out);
+    const cJSON *flow;
+    cJSON_ArrayForEach(flow, cJSON_GetObjectItemCaseSensitive(snap.doc, "flows")) {
+        const char *id = member_string(flow, "id");
+        const char *state = member_string(flow, "state");
+        if (id && state) cJSON_AddStringToObject(flows, id, state);
+    }
+    cJSON_Delete(snap.doc);
+    cJSON *effects = cJSON_AddArrayToObject(s, "effects");
+    const cJSON *transition;
+    cJSON_ArrayForEach(transition, cJSON_GetObjectItemCaseSensitive(answer, "transitions")) {
+        const char *id = member_string(transition, "flow_id");
+        const cJSON *effect;
+        cJSON_ArrayForEach(effect, cJSON_GetObjectItemCaseSensitive(transition, "effects")) {
+            const char *type = member_string(effect, "type");
+            char buffer[512];
+            snprintf(buffer, sizeof buffer, "%s:%s", id ? id : "?", type ? type : "?");
+            cJSON_AddItemToArray(effects, cJSON_CreateString(buffer));
+        }
+    }
+    if (error) {
+        cJSON *e = cJSON_AddObjectToObject(s, "error");
+        cJSON_AddItemToObject(e, "code", cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(error, "code"), 1));
+        cJSON_AddItemToObject(e, "field", cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(error, "field"), 1));
+    }
+    return s;
+}
+
+static Result run_script(const cJSON *input) {
+    char *config = member_text(input, "config");
+    payhandoff_coordinator *h = NULL;
+    char *out = NULL;
+    Result created = finish("coordinator_new", payhandoff_coordinator_new(config, &h, &out), &out);
+    free(config);
+    if (created.status != 0) return created;
+    cJSON_Delete(created.doc);
+
+    Result result = {0, cJSON_CreateObject()};
+    cJSON *steps = cJSON_AddArrayToObject(result.doc, "steps");
+    const cJSON *step;
+    cJSON_ArrayForEach(step, cJSON_GetObjectItemCaseSensitive(input, "steps")) {
+        if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(step, "restore"))) {
+            /* Process death: only the snapshot survives. */
+            char *snapshot = NULL;
+            int32_t saved = payhandoff_coordinator_snapshot(h, &snapshot);
+            if (saved != 0) {
+                payhandoff_coordinator_free(h);
+                cJSON_Delete(result.doc);
+                return finish("snapshot", saved, &snapshot);
+            }
+            payhandoff_coordinator_free(h);
+            h = NULL;
+            out = NULL;
+            Result restored = finish("restore", payhandoff_coordinator_restore(snapshot, &h, &out), &out);
+            payhandoff_string_free(snapshot);
+            if (restored.status != 0) {
+                cJSON_Delete(result.doc);
+                return restored;
+            }
+            cJSON_Delete(restored.doc);
+            cJSON_AddItemToArray(steps, summary("restored", h, NULL, NULL));
+            continue;
+        }
+        Result answer;
+        out = NULL;
+        const char *url = member_string(step, "url");
+        if (url) {
+            const cJSON *now = cJSON_GetObjectItemCaseSensitive(step, "now");
+            int64_t now_ms = cJSON_IsNumber(now) ? (int64_t)now->valuedouble : -1;
+            answer = finish("handle_url", payhandoff_coordinator_handle_url(h, url, now_ms, &out), &out);
+        } else {
+            char *event = member_text(step, "event");
+            answer = finish("send", payhandoff_coordinator_send(h, event ? event : "null", &out), &out);
+            free(event);
+        }
+        if (answer.status != 0) {
+            /* The event document itself was refused: nothing was sent. */
+            cJSON_AddItemToArray(steps, summary("invalid_event", h, NULL, answer.doc));
+        } else {
+            const char *outcome = member_string(answer.doc, "outcome");
+            cJSON_AddItemToArray(steps, summary(outcome ? outcome : "?", h, answer.doc,
+                                                cJSON_GetObjectItemCaseSensitive(answer.doc, "error")));
+        }
+        cJSON_Delete(answer.doc);
+    }
+    payhandoff_coordinator_free(h);
+    return result;
+}
+
+/* ---- Vectors ------------------------------------------------------------------------------ */
+
+/* 1: ran; 0: unknown suite; 2: not expressible in C (a URL parameter holding U+0000). */
+static Result run_suite(const char *suite, const cJSON *input, int *known) {
+    *known = 1;
+    const char *url = member_string(input, "url");
+    if (url && strstr(url, NUL_STANDIN)) {
+        *known = 2;
+        Result none = {0, NULL};
+        return none;
+    }
+    if (strcmp(suite, "pos.build_url") == 0) return call_one(payhandoff_pos_build_url, input, "request");
+    if (strcmp(suite, "pos.parse_response") == 0) return call_url(payhandoff_pos_parse_response, input);
+    if (strcmp(suite, "pos.refund_check") == 0) return call_one(payhandoff_pos_refund_check, input, "check");
+    if (strcmp(suite, "checkout.build_request") == 0) return call_one(payhandoff_checkout_build_request, input, "request");
+    if (strcmp(suite, "checkout.parse_session") == 0) return call_one(payhandoff_checkout_parse_session, input, "session");
+    if (strcmp(suite, "checkout.parse_callback") == 0) return call_url(payhandoff_checkout_parse_callback, input);
+    if (strcmp(suite, "checkout.confirmation") == 0) return call_one(payhandoff_checkout_parse_confirmation, input, "event");
+    if (strcmp(suite, "coordinator.script") == 0) return run_script(input);
+    *known = 0;
+    Result none = {0, NULL};
+    return none;
+}
+
+static void check_vector(const char *id, const cJSON *expect, const Result *r) {
+    const cJSON *ok = cJSON_GetObjectItemCaseSensitive(expect, "ok");
+    const cJSON *error = cJSON_GetObjectItemCaseSensitive(expect, "error");
+    if (ok && !error) {
+        if (r->status != 0) {
+            check(0, "%s: expected success, got %s [%s]", id, error_code(r), error_field(r));
+        } else {
+            /* cJSON_Compare ignores object member order and compares arrays in order. */
+            int same = r->doc && cJSON_Compare(r->doc, ok, 1);
+            if (!same) {
+                char *actual = r->doc ? cJSON_PrintUnformatted(r->doc) : NULL;
+                check(0, "%s: result differs: %s", id, actual ? actual : "(none)");
+                cJSON_free(actual);
+            } else {
+                check(1, "");
+            }
+        }
+    } else if (error && !ok) {
+        const char *code = member_string(error, "code");
+        const cJSON *field = cJSON_GetObjectItemCaseSensitive(error, "field");
+        if (r->status == 0) {
+            check(0, "%s: expected error %s, got success", id, code ? code : "?");
+        } else if (!code || strcmp(code, error_code(r)) != 0) {
+            check(0, "%s: expected error %s, got %s [%s]", id, code ? code : "?", error_code(r), error_field(r));
+        } else if (field && !cJSON_IsNull(field) &&
+                   !(cJSON_IsString(field) && strcmp(field->valuestring, error_field(r)) == 0)) {
+            check(0, "%s: expected field %s, got %s", id, cJSON_IsString(field) ? field->valuestring : "?", error_field(r));
+        } else if (field && cJSON_IsNull(field) && strcmp(error_field(r), "(null)") != 0) {
+            check(0, "%s: expected no field, got %s", id, error_field(r));
+        } else {
+            check(1, "");
+        }
+    } else {
+        check(0, "%s: expect must hold exactly one of ok or error", id);
+    }
+}
+
+static char *read_file(const char *path) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    char *data = NULL;
+    size_t size = 0;
+    char chunk[65536];
+    size_t n;
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) {
+        char *grown = realloc(data, size + n + 1);
+        if (!grown) break;
+        data = grown;
+        memcpy(data + size, chunk, n);
+        size += n;
+    }
+    fclose(f);
+    if (data) data[size] = '\0';
+    return data;
+}
+
+static int compare_names(const void *a, const void *b) {
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void run_folder(const char *root, const char *folder) {
+    char dir_path[4096];
+    snprintf(dir_path, sizeof dir_path, "%s/%s", root, folder);
+    DIR *dir = opendir(dir_path);
+    if (!dir) {
+        printf("note: %s is missing; its vectors are skipped\n", dir_path);
+        return;
+    }
+    char *names[256];
+    size_t count = 0;
+    struct dirent *entry;
+    while ((entry = readdir(dir)) != NULL && count < 256) {
+        size_t len = strlen(entry->d_name);
+        if (len > 5 && strcmp(entry->d_name + len - 5, ".json") == 0) names[count++] = strdup(entry->d_name);
+    }
+    closedir(dir);
+    qsort(names, count, sizeof names[0], compare_names);
+    for (size_t i = 0; i < count; i++) {
+        char path[8192];
+        snprintf(path, sizeof path, "%s/%s", dir_path, names[i]);
+        char *text = read_file(path);
+        if (text) protect_nul(text);
+        cJSON *document = text ? cJSON_Parse(text) : NULL;
+        free(text);
+        const char *suite = member_string(document, "suite");
+        int ran = 0;
+        const cJSON *vector;
+        cJSON_ArrayForEach(vector, cJSON_GetObjectItemCaseSensitive(document, "vectors")) {
+            const char *id = member_string(vector, "id");
+            int known = 0;
+            Result r = run_suite(suite ? suite : "", cJSON_GetObjectItemCaseSensitive(vector, "input"), &known);
+            if (!known) break;
+            if (known == 2) {
+                printf("skip: %s: a C string cannot carry U+0000 (the URL would end there)\n", id ? id : "?");
+                continue;
+            }
+            check_vector(id ? id : "?", cJSON_GetObjectItemCaseSensitive(vector, "expect"), &r);
+            cJSON_Delete(r.doc);
+            ran++;
+        }
+        check(document && suite && ran > 0, "%s: not a vector file of a known suite, or empty", path);
+        printf("vectors: %s (%s): %d\n", path, suite ? suite : "?", ran);
+        cJSON_Delete(document);
+        free(names[i]);
+    }
+}
+
+/* ---- Hostile and contract calls ----------------------------------------------------------- */
+
+static const char *const sale_json =
+    "{\"transaction\":\"venta\",\"usertoken\":\"tok_1\",\"identifier\":\"ord-1\",\"amount\":\"100.00\",\"urlScheme\":\"myapp\"}";
+
+/* Expects status `want` (ANY_ERROR: any non-zero status) and, when given, error field `field`. */
+#define ANY_ERROR (-1)
+#define STATUS_OK(status, want) ((want) == ANY_ERROR ? (status) != 0 : (status) == (want))
+
+static void expect_one(const char *what, OneArg fn, const char *input, int32_t want, const char *field) {
+    char *out = NULL;
+    Result r = finish(what, fn(input, &out), &out);
+    check(STATUS_OK(r.status, want) && (!field || strcmp(field, error_field(&r)) == 0),
+          "%s: expected status %d [%s], got %d %s [%s]", what, (int)want, field ? field : "", (int)r.status,
+          error_code(&r), error_field(&r));
+    cJSON_Delete(r.doc);
+}
+
+static void expect_url(const char *what, UrlArg fn, const char *url, const char *options, int32_t want, const char *field) {
+    char *out = NULL;
+    Result r = finish(what, fn(url, options, &out), &out);
+    check(STATUS_OK(r.status, want) && (!field || strcmp(field, error_field(&r)) == 0),
+          "%s: expected status %d [%s], got %d %s [%s]", what, (int)want, field ? field : "", (int)r.status,
+          error_code(&r), error_field(&r));
+    cJSON_Delete(r.doc);
+}
+
+static char *repeated(const char *head, char fill, size_t count, const char *tail) {
+    size_t h = strlen(head), t = strlen(tail);
+    char *s = malloc(h + count + t + 1);
+    if (!s) return NULL;
+    memcpy(s, head, h);
+    memset(s + h, fill, count);
+    memcpy(s + h + count, tail, t + 1);
+    return s;
+}
+
+static void hostile_stateless(void) {
+    static const OneArg one[] = {payhandoff_pos_build_url, payhandoff_pos_refund_check, payhandoff_checkout_build_request,
+                                 payhandoff_checkout_parse_session, payhandoff_checkout_parse_confirmation};
+    static const char *const one_params[] = {"request_json", "input_json", "request_json", "session_json", "event_json"};
+    static const UrlArg two[] = {payhandoff_pos_parse_response, payhandoff_checkout_parse_callback};
+
+    check(payhandoff_abi_version() == PAYHANDOFF_ABI_VERSION, "abi version differs from the header");
+    check(payhandoff_version() != NULL && strlen(payhandoff_version()) > 0, "version string");
+    payhandoff_string_free(NULL);
+
+    for (size_t i = 0; i < sizeof one / sizeof one[0]; i++) {
+        check(one[i]("{}", NULL) == PAYHANDOFF_ERR_INVALID_ARGUMENT, "out NULL: %s", one_params[i]);
+        expect_one("NULL input", one[i], NULL, PAYHANDOFF_ERR_INVALID_ARGUMENT, one_params[i]);
+        expect_one("invalid UTF-8 JSON", one[i], "{\"a\":\"\xff\xfe\"}", PAYHANDOFF_ERR_INVALID_JSON, NULL);
+        expect_one("overlong UTF-8", one[i], "{\"a\":\"\xc0\xaf\"}", PAYHANDOFF_ERR_INVALID_JSON, NULL);
+        expect_one("truncated JSON", one[i], "{\"a\":", PAYHANDOFF_ERR_INVALID_JSON, NULL);
+        expect_one("trailing text", one[i], "{} x", PAYHANDOFF_ERR_INVALID_JSON, NULL);
+        expect_one("empty text", one[i], "", PAYHANDOFF_ERR_INVALID_JSON, NULL);
+        expect_one("fraction", one[i], "{\"amount\":100.5}", PAYHANDOFF_ERR_INVALID_JSON, "amount");
+        expect_one("2^53", one[i], "{\"now\":9007199254740992}", PAYHANDOFF_ERR_INVALID_JSON, "now");
+        expect_one("huge exponent", one[i], "{\"now\":1e400}", PAYHANDOFF_ERR_INVALID_JSON, "now");
+        expect_one("duplicate key", one[i], "{\"a\":1,\"a\":2}", PAYHANDOFF_ERR_INVALID_JSON, "a");
+        expect_one("nested duplicate key", one[i], "{\"x\":[{\"a\":1,\"a\":1}]}", PAYHANDOFF_ERR_INVALID_JSON, "x[0].a");
+        expect_one("array root", one[i], "[1,2]", ANY_ERROR, NULL);
+        expect_one("number root", one[i], "42", ANY_ERROR, NULL);
+        expect_one("null root", one[i], "null", ANY_ERROR, NULL);
+        static const struct { int depth; int32_t want; } nests[] = {
+            {10000, PAYHANDOFF_ERR_INVALID_JSON}, {2000, PAYHANDOFF_ERR_INVALID_JSON},
+            {70, PAYHANDOFF_ERR_INVALID_JSON}, {64, PAYHANDOFF_ERR_INVALID_JSON}, /* 65 with the root */
+            {PAYHANDOFF_MAX_JSON_DEPTH - 1, PAYHANDOFF_ERR_VALIDATION}, {50, PAYHANDOFF_ERR_VALIDATION},
+        };
+        for (size_t n = 0; n < sizeof nests / sizeof nests[0]; n++) {
+            /* {"x":[[[...]]]}: deep but otherwise harmless, so only the depth decides. */
+            size_t depth = (size_t)nests[n].depth;
+            char *nested = malloc(2 * depth + 8);
+            if (!nested) continue;
+            memcpy(nested, "{\"x\":", 5);
+            memset(nested + 5, '[', depth);
+            memset(nested + 5 + depth, ']', depth);
+            memcpy(nested + 5 + 2 * depth, "}", 2);
+            char what[64];
+            snprintf(what, sizeof what, "%d-deep JSON", nests[n].depth);
+            expect_one(what, one[i], nested, nests[n].want, NULL);
+            free(nested);
+        }
+        /* A truncated 10000-deep document. */
+        char *open_only = repeated("", '[', 10000, "");
+        expect_one("truncated 10000-deep JSON", one[i], open_only, PAYHANDOFF_ERR_INVALID_JSON, NULL);
+        free(open_only);
+        char *mega = repeated("{", ' ', 1 << 20, "}");
+        expect_one("1 MB JSON", one[i], mega, PAYHANDOFF_ERR_LIMIT_EXCEEDED, one_params[i]);
+        free(mega);
+        char *at_limit = repeated("{", ' ', PAYHANDOFF_MAX_JSON_BYTES - 2, "}");
+        char *over_limit = repeated("{", ' ', PAYHANDOFF_MAX_JSON_BYTES - 1, "}");
+        char out_at[64], out_over[64];
+        char *out = NULL;
+        Result r = finish("at limit", one[i](at_limit, &out), &out);
+        snprintf(out_at, sizeof out_at, "%s", error_code(&r));
+        check(r.status != PAYHANDOFF_ERR_LIMIT_EXCEEDED, "65536 bytes of JSON must be read, got %s", out_at);
+        cJSON_Delete(r.doc);
+        out = NULL;
+        r = finish("over limit", one[i](over_limit, &out), &out);
+        snprintf(out_over, sizeof out_over, "%s", error_code(&r));
+        check(r.status == PAYHANDOFF_ERR_LIMIT_EXCEEDED, "65537 bytes of JSON must be refused, got %s", out_over);
+        cJSON_Delete(r.doc);
+        free(at_limit);
+        free(over_limit);
+    }
+
+    /* Wrong types inside a valid document name the member. */
+    expect_one("amount as boolean", payhandoff_pos_build_url,
+               "{\"transaction\":\"venta\",\"usertoken\":\"t\",\"identifier\":\"i\",\"amount\":true,\"urlScheme\":\"m\"}",
+               PAYHANDOFF_ERR_INVALID_JSON, "amount");
+    expect_one("transaction as number", payhandoff_pos_build_url, "{\"transaction\":5}", PAYHANDOFF_ERR_INVALID_JSON,
+               "transaction");
+    expect_one("string root", payhandoff_pos_build_url, "\"venta\"", PAYHANDOFF_ERR_INVALID_JSON, NULL);
+    expect_one("valid sale", payhandoff_pos_build_url, sale_json, 0, NULL);
+    expect_one("whitespace around JSON", payhandoff_pos_build_url, " \n\t{\"transaction\":\"venta\",\"usertoken\":\"t\","
+               "\"identifier\":\"i\",\"amount\":100,\"urlScheme\":\"m\"} \n", 0, NULL);
+
+    /* \u0000 reaches the core as U+0000 (cJSON alone would cut the string there): the identifier
+       keeps its NUL (percent-encoded in the URL), and a pass-through body field carries it. */
+    char *nul = NULL;
+    int32_t nul_status = payhandoff_pos_build_url("{\"transaction\":\"venta\",\"usertoken\":\"t\","
+                                                  "\"identifier\":\"i\\u0000x\",\"amount\":100,\"urlScheme\":\"m\"}", &nul);
+    check(nul_status == 0 && nul && strstr(nul, "identifier=i%00x") && strstr(nul, "\"value\":\"i\\u0000x\""),
+          "U+0000 reaches the core: %s", nul ? nul : "(null)");
+    payhandoff_string_free(nul);
+    expect_one("escaped backslash before u0000", payhandoff_pos_build_url, "{\"transaction\":\"venta\",\"usertoken\":\"t\","
+               "\"identifier\":\"i\\\\u0000x\",\"amount\":100,\"urlScheme\":\"m\"}", 0, NULL);
+    nul = NULL;
+    nul_status = payhandoff_checkout_build_request(
+        "{\"kind\":\"payments\",\"api_key\":\"sk_test_1\",\"return_url\":\"fixapp://cb\","
+        "\"nonce\":\"0123456789abcdef0123\",\"fields\":{\"d\":\"a\\u0000b\",\"k\\u0000\":\"\\u0000\"}}", &nul);
+    check(nul_status == 0 && nul && strstr(nul, "\"d\":\"a\\u0000b\"") && strstr(nul, "\"k\\u0000\":\"\\u0000\""),
+          "U+0000 in strings and keys round-trips as \\u0000: %s", nul ? nul : "(null)");
+    payhandoff_string_free(nul);
+
+    /* Integers up to 2^53 - 1 come back exactly (cJSON alone would print 15 significant digits). */
+    char *big = NULL;
+    int32_t big_status = payhandoff_checkout_build_request(
+        "{\"kind\":\"payments\",\"api_key\":\"sk_test_1\",\"return_url\":\"fixapp://cb\","
+        "\"nonce\":\"0123456789abcdef0123\",\"fields\":{\"n\":9007199254740991,\"m\":-9007199254740991}}", &big);
+    check(big_status == 0 && big && strstr(big, "\"n\":9007199254740991") && strstr(big, "\"m\":-9007199254740991"),
+          "integers up to 2^53 - 1 are printed exactly: %s", big ? big : "(null)");
+    payhandoff_string_free(big);
+
+    /* Every strict prefix of a valid document is refused, none crashes. */
+    size_t len = strlen(sale_json);
+    int prefixes_ok = 1;
+    for (size_t cut = 0; cut < len; cut++) {
+        char buffer[256];
+        memcpy(buffer, sale_json, cut);
+        buffer[cut] = '\0';
+        char *out = NULL;
+        int32_t status = payhandoff_pos_build_url(buffer, &out);
+        if (status != PAYHANDOFF_ERR_INVALID_JSON || out == NULL) prefixes_ok = 0;
+        payhandoff_string_free(out);
+    }
+    check(prefixes_ok, "every truncation of a request is invalid_json");
+
+    for (size_t i = 0; i < sizeof two / sizeof two[0]; i++) {
+        const char *options = i == 0 ? "{\"urlScheme\":\"myapp\"}" : "{\"kind\":\"cards\",\"return_url\":\"fixapp://cb\"}";
+        check(two[i]("myapp://x", options, NULL) == PAYHANDOFF_ERR_INVALID_ARGUMENT, "url call with out NULL");
+        expect_url("NULL url", two[i], NULL, options, PAYHANDOFF_ERR_INVALID_ARGUMENT, "url");
+        expect_url("NULL options", two[i], "myapp://result=aprobada", NULL, PAYHANDOFF_ERR_INVALID_ARGUMENT, "options_json");
+        expect_url("invalid UTF-8 URL", two[i], "myapp://result=\xff", options, PAYHANDOFF_ERR_MALFORMED_URL, "url");
+        expect_url("bad options JSON", two[i], "myapp://result=aprobada", "{", PAYHANDOFF_ERR_INVALID_JSON, "options_json");
+        expect_url("options of the wrong type", two[i], "myapp://result=aprobada", "[]", PAYHANDOFF_ERR_INVALID_JSON, NULL);
+        char *mega = repeated("myapp://result=", 'a', 1 << 20, "");
+        expect_url("1 MB URL", two[i], mega, options, PAYHANDOFF_ERR_LIMIT_EXCEEDED, "url");
+        free(mega);
+        char *at_limit = repeated("myapp://x=", 'a', PAYHANDOFF_MAX_URL_BYTES - 10, "");
+        char *out = NULL;
+        Result r = finish("URL at limit", two[i](at_limit, options, &out), &out);
+        check(r.status != PAYHANDOFF_ERR_LIMIT_EXCEEDED, "an 8192-byte URL must be read");
+        cJSON_Delete(r.doc);
+        free(at_limit);
+    }
+
+    /* A fresh nonce per call when the request has none. */
+    const char *payment = "{\"kind\":\"payments\",\"api_key\":\"sk_test_1\",\"return_url\":\"fixapp://checkout-callback\"}";
+    char *a = NULL, *b = NULL;
+    Result ra = finish("build 1", payhandoff_checkout_build_request(payment, &a), &a);
+    Result rb = finish("build 2", payhandoff_checkout_build_request(payment, &b), &b);
+    const char *na = member_string(ra.doc, "nonce"), *nb = member_string(rb.doc, "nonce");
+    check(ra.status == 0 && rb.status == 0 && na && nb && strlen(na) >= 16 && strcmp(na, nb) != 0,
+          "checkout_build_request makes a fresh nonce per call");
+    cJSON_Delete(ra.doc);
+    cJSON_Delete(rb.doc);
+}
+
+static void hostile_coordinator(void) {
+    char *out = NULL;
+    payhandoff_coordinator *h = (payhandoff_coordinator *)&out; /* must be overwritten */
+
+    payhandoff_coordinator_free(NULL);
+    check(payhandoff_coordinator_new(NULL, &h, NULL) == PAYHANDOFF_ERR_INVALID_ARGUMENT, "new: out NULL");
+    Result r = finish("new: handle NULL", payhandoff_coordinator_new(NULL, NULL, &out), &out);
+    check(r.status == PAYHANDOFF_ERR_INVALID_ARGUMENT && strcmp(error_field(&r), "handle") == 0, "new: handle NULL");
+    cJSON_Delete(r.doc);
+    out = NULL;
+    r = finish("new: bad config", payhandoff_coordinator_new("{\"pos_grace_ms\":-1}", &h, &out), &out);
+    check(r.status == PAYHANDOFF_ERR_VALIDATION && h == NULL, "new: bad config sets *handle to NULL");
+    cJSON_Delete(r.doc);
+    out = NULL;
+    r = finish("new: config not JSON", payhandoff_coordinator_new("{\xff}", &h, &out), &out);
+    check(r.status == PAYHANDOFF_ERR_INVALID_JSON && h == NULL, "new: config not JSON");
+    cJSON_Delete(r.doc);
+
+    check(payhandoff_coordinator_restore("{}", &h, NULL) == PAYHANDOFF_ERR_INVALID_ARGUMENT, "restore: out NULL");
+    out = NULL;
+    r = finish("restore NULL", payhandoff_coordinator_restore(NULL, &h, &out), &out);
+    check(r.status == PAYHANDOFF_ERR_INVALID_ARGUMENT && h == NULL && strcmp(error_field(&r), "snapshot_json") == 0,
+          "restore: NULL snapshot");
+    cJSON_Delete(r.doc);
+    out = NULL;
+    r = finish("restore newer", payhandoff_coordinator_restore("{\"version\":2}", &h, &out), &out);
+    check(r.status == PAYHANDOFF_ERR_UNSUPPORTED_VERSION && h == NULL, "restore: newer snapshot");
+    cJSON_Delete(r.doc);
+    out = NULL;
+    r = finish("restore damaged", payhandoff_coordinator_restore("{\"version\":1,\"flows\":[{\"id\":\"x\"}]}", &h, &out), &out);
+    check(r.status != 0 && h == NULL, "restore: damaged snapshot");
+    cJSON_Delete(r.doc);
+    out = NULL;
+    r = finish("restore handle NULL", payhandoff_coordinator_restore("{\"version\":1}", NULL, &out), &out);
+    check(r.status == PAYHANDOFF_ERR_INVALID_ARGUMENT, "restore: handle NULL");
+    cJSON_Delete(r.doc);
+
+    /* NULL handle everywhere. */
+    check(payhandoff_coordinator_send(NULL, "{}", NULL) == PAYHANDOFF_ERR_INVALID_ARGUMENT, "send: out NULL");
+    out = NULL;
+    r = finish("send NULL handle", payhandoff_coordinator_send(NULL, "{\"type\":\"tick\",\"now\":1}", &out), &out);
+    check(r.status == PAYHANDOFF_ERR_INVALID_ARGUMENT && strcmp(error_field(&r), "coordinator") == 0, "send: NULL handle");
+    cJSON_Delete(r.doc);
+    out = NULL;
+    r = finish("handle_url NULL handle", payhandoff_coordinator_handle_url(NULL, "myapp://x", 1, &out), &out);
+    check(r.status == PAYHANDOFF_ERR_INVALID_ARGUMENT, "handle_url: NULL handle");
+    cJSON_Delete(r.doc);
+    out = NULL;
+    r = finish("snapshot NULL handle", payhandoff_coordinator_snapshot(NULL, &out), &out);
+    check(r.status == PAYHANDOFF_ERR_INVALID_ARGUMENT, "snapshot: NULL handle");
+    cJSON_Delete(r.doc);
+
+    out = NULL;
+    r = finish("new", payhandoff_coordinator_new(NULL, &h, &out), &out);
+    check(r.status == 0 && h != NULL && cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(r.doc, "version")),
+          "new with defaults answers its snapshot");
+    cJSON_Delete(r.doc);
+    if (h == NULL) return;
+
+    char *before = NULL;
+    payhandoff_coordinator_snapshot(h, &before);
+    static const char *const unreadable[] = {
+        NULL, "", "{", "{\"type\":\"tick\",\"now\":1.5}", "{\"type\":\"tick\"}", "{\"type\":\"nope\",\"now\":1}",
+        "{\"type\":\"tick\",\"now\":1,\"now\":2}", "[]", "{\"type\":\"tick\",\"now\":\"\xff\"}",
+    };
+    for (size_t i = 0; i < sizeof unreadable / sizeof unreadable[0]; i++) {
+        out = NULL;
+        r = finish("unreadable event", payhandoff_coordinator_send(h, unreadable[i], &out), &out);
+        check(r.status != 0, "send: unreadable event %zu must fail", i);
+        cJSON_Delete(r.doc);
+    }
+    char *mega = repeated("{\"type\":\"tick\",\"now\":1,\"x\":\"", 'a', 1 << 20, "\"}");
+    out = NULL;
+    r = finish("1 MB event", payhandoff_coordinator_send(h, mega, &out), &out);
+    check(r.status == PAYHANDOFF_ERR_LIMIT_EXCEEDED, "send: 1 MB event");
+    cJSON_Delete(r.doc);
+    free(mega);
+    char *after = NULL;
+    payhandoff_coordinator_snapshot(h, &after);
+    check(before && after && strcmp(before, after) == 0, "unreadable events change nothing");
+    payhandoff_string_free(before);
+    payhandoff_string_free(after);
+
+    /* Read but rejected / not ours: status 0 with the answer. */
+    out = NULL;
+    r = finish("rejected event", payhandoff_coordinator_send(h, "{\"type\":\"pos.launched\",\"flow_id\":\"nope\",\"now\":1}", &out), &out);
+    check(r.status == 0 && strcmp(member_string(r.doc, "outcome") ? member_string(r.doc, "outcome") : "", "rejected") == 0,
+          "send: a rejected event answers 0 with outcome rejected");
+    cJSON_Delete(r.doc);
+    out = NULL;
+    r = finish("not ours", payhandoff_coordinator_handle_url(h, "otherapp://result=aprobada", 1000, &out), &out);
+    check(r.status == 0 && strcmp(member_string(r.doc, "outcome") ? member_string(r.doc, "outcome") : "", "not_ours") == 0,
+          "handle_url: not_ours answers 0");
+    cJSON_Delete(r.doc);
+    out = NULL;
+    r = finish("url invalid UTF-8", payhandoff_coordinator_handle_url(h, "myapp://\xc3", 1000, &out), &out);
+    check(r.status == PAYHANDOFF_ERR_MALFORMED_URL, "handle_url: invalid UTF-8");
+    cJSON_Delete(r.doc);
+    out = NULL;
+    r = finish("url NULL", payhandoff_coordinator_handle_url(h, NULL, 1000, &out), &out);
+    check(r.status == PAYHANDOFF_ERR_INVALID_ARGUMENT && strcmp(error_field(&r), "url") == 0, "handle_url: NULL url");
+    cJSON_Delete(r.doc);
+    out = NULL;
+    r = finish("url bad now", payhandoff_coordinator_handle_url(h, "myapp://x", -1, &out), &out);
+    check(r.status == PAYHANDOFF_ERR_VALIDATION && strcmp(error_field(&r), "now_ms") == 0, "handle_url: negative now");
+    cJSON_Delete(r.doc);
+    mega = repeated("myapp://result=", 'a', 1 << 20, "");
+    out = NULL;
+    r = finish("url 1 MB", payhandoff_coordinator_handle_url(h, mega, 1000, &out), &out);
+    check(r.status == PAYHANDOFF_ERR_LIMIT_EXCEEDED, "handle_url: 1 MB URL");
+    cJSON_Delete(r.doc);
+    free(mega);
+    check(payhandoff_coordinator_handle_url(h, "myapp://x", 1, NULL) == PAYHANDOFF_ERR_INVALID_ARGUMENT, "handle_url: out NULL");
+    check(payhandoff_coordinator_snapshot(h, NULL) == PAYHANDOFF_ERR_INVALID_ARGUMENT, "snapshot: out NULL");
+    payhandoff_coordinator_free(h);
+}
+
+/* ---- Threads: the documented contract ----------------------------------------------------- */
+
+typedef struct {
+    payhandoff_coordinator *handle; /* shared by two threads, serialized by lock */
+    mtx_t *lock;
+    int own_handle_ok;
+    int shared_ok;
+    int stateless_ok;
+} ThreadWork;
+
+static int worker(void *arg) {
+    ThreadWork *w = arg;
+    payhandoff_coordinator *own = NULL;
+    char *out = NULL;
+    w->own_handle_ok = payhandoff_coordinator_new(NULL, &own, &out) == 0;
+    payhandoff_string_free(out);
+    w->shared_ok = 1;
+    w->stateless_ok = 1;
+    for (int i = 0; i < 100; i++) {
+        char event[256];
+        snprintf(event, sizeof event,
+                 "{\"type\":\"pos.start\",\"flow_id\":\"p%d\",\"now\":%d,\"request\":%s}", i, 1000 + i, sale_json);
+        out = NULL;
+        if (payhandoff_coordinator_send(own, event, &out) != 0) w->own_handle_ok = 0;
+        payhandoff_string_free(out);
+        out = NULL;
+        if (payhandoff_coordinator_send(own, "{\"type\":\"flow.remove\",\"flow_id\":\"nope\",\"now\":1}", &out) != 0)
+            w->own_handle_ok = 0;
+        payhandoff_string_free(out);
+
+        mtx_lock(w->lock);
+        out = NULL;
+        if (payhandoff_coordinator_send(w->handle, "{\"type\":\"tick\",\"now\":5000}", &out) != 0) w->shared_ok = 0;
+        payhandoff_string_free(out);
+        out = NULL;
+        if (payhandoff_coordinator_handle_url(w->handle, "myapp://result=aprobada&identifier=x", 5000, &out) != 0)
+            w->shared_ok = 0;
+        payhandoff_string_free(out);
+        mtx_unlock(w->lock);
+
+        out = NULL;
+        if (payhandoff_pos_build_url(sale_json, &out) != 0) w->stateless_ok = 0;
+        payhandoff_string_free(out);
+        out = NULL;
+        if (payhandoff_pos_build_url("{bad", &out) != PAYHANDOFF_ERR_INVALID_JSON) w->stateless_ok = 0;
+        payhandoff_string_free(out);
+    }
+    out = NULL;
+    if (payhandoff_coordinator_snapshot(own, &out) != 0) w->own_handle_ok = 0;
+    payhandoff_string_free(out);
+    payhandoff_coordinator_free(own);
+    return 0;
+}
+
+static void threads(void) {
+    mtx_t lock;
+    payhandoff_coordinator *shared = NULL;
+    char *out = NULL;
+    if (mtx_init(&lock, mtx_plain) != thrd_success || payhandoff_coordinator_new(NULL, &shared, &out) != 0) {
+        check(0, "threads: setup");
+        payhandoff_string_free(out);
+        return;
+    }
+    payhandoff_string_free(out);
+    ThreadWork work[2] = {{shared, &lock, 0, 0, 0}, {shared, &lock, 0, 0, 0}};
+    thrd_t t[2];
+    int started = 0;
+    for (int i = 0; i < 2; i++)
+        if (thrd_create(&t[i], worker, &work[i]) == thrd_success) started++;
+    for (int i = 0; i < started; i++) thrd_join(t[i], NULL);
+    check(started == 2, "threads: two threads started");
+    for (int i = 0; i < 2; i++) {
+        check(work[i].own_handle_ok, "threads: own handle in thread %d", i);
+        check(work[i].shared_ok, "threads: shared handle under a mutex in thread %d", i);
+        check(work[i].stateless_ok, "threads: stateless calls in thread %d", i);
+    }
+    payhandoff_coordinator_free(shared);
+    mtx_destroy(&lock);
+}
+
+/* ---- Mutation fuzzing: no input may crash, leak or break the output contract --------------- */
+
+static uint64_t fuzz_state = 0x9E3779B97F4A7C15u;
+
+static uint32_t fuzz_next(void) {
+    /* xorshift64*: deterministic, so a failure reproduces. */
+    fuzz_state ^= fuzz_state >> 12;
+    fuzz_state ^= fuzz_state << 25;
+    fuzz_state ^= fuzz_state >> 27;
+    return (uint32_t)((fuzz_state * 2685821657736338717u) >> 32);
+}
+
+/* A copy of seed with 1 to 4 random edits: overwrite, insert, delete, truncate. */
+static char *mutate(const char *seed) {
+    static const char tokens[] = "{}[]\",:\\0123456789.eE+-tfnul aA%&=?/#\x80\xc3\xbf\xff\x01";
+    size_t len = strlen(seed);
+    char *buffer = malloc(len + 32);
+    if (!buffer) return NULL;
+    memcpy(buffer, seed, len + 1);
+    int edits = 1 + (int)(fuzz_next() % 4);
+    for (int e = 0; e < edits && len > 0; e++) {
+        size_t at = fuzz_next() % len;
+        char c = tokens[fuzz_next() % (sizeof tokens - 1)];
+        switch (fuzz_next() % 5) {
+        case 0: buffer[at] = c; break;
+        case 4: /* an escaped NUL, the one escape cJSON cannot keep in a C string */
+            memmove(buffer + at + 6, buffer + at, len - at + 1);
+            memcpy(buffer + at, "\\u0000", 6);
+            len += 6;
+            break;
+        case 1:
+            memmove(buffer + at + 1, buffer + at, len - at + 1);
+            buffer[at] = c;
+            len++;
+            break;
+        case 2:
+            memmove(buffer + at, buffer + at + 1, len - at);
+            len--;
+            break;
+        default:
+            buffer[at] = '\0';
+            len = at;
+            break;
+        }
+        if (len + 8 >= strlen(seed) + 32) break;
+    }
+    return buffer;
+}
+
+static void fuzz(int rounds) {
+    static const struct { OneArg fn; const char *seed; } one[] = {
+        {payhandoff_pos_build_url, "{\"transaction\":\"devolucion\",\"usertoken\":\"t\",\"identifier\":\"i\",\"amount\":\"10.50\","
+                                   "\"urlScheme\":\"myapp://\",\"transactionId\":\"720371\"}"},
+        {payhandoff_pos_refund_check, "{\"sale\":{\"transactionid\":\"T\",\"amount\":10000,\"approved_at\":1764518400,"
+                                      "\"bp_version\":\"4.3.24\"},\"amount\":\"40.00\",\"now\":1764518500}"},
+        {payhandoff_checkout_build_request, "{\"kind\":\"payments\",\"api_key\":\"sk\",\"return_url\":\"fixapp://cb\","
+                                            "\"nonce\":\"0123456789abcdef0123\",\"fields\":{\"amount\":100,\"x\":[1,{\"y\":null}]}}"},
+        {payhandoff_checkout_parse_session, "{\"kind\":\"cards\",\"status\":201,\"body\":{\"data\":{\"registration\":"
+                                            "{\"checkout_url\":\"https://c.example.com/r/1\"}}}}"},
+        {payhandoff_checkout_parse_confirmation, "{\"type\":\"payment.confirmed\",\"data\":{\"payment_id\":\"pay_1\","
+                                                 "\"amount\":\"100.00\",\"confirmed_at\":1764518400}}"},
+    };
+    int ok[5] = {1, 1, 1, 1, 1};
+    for (int round = 0; round < rounds; round++) {
+        for (size_t i = 0; i < 5; i++) {
+            char *input = mutate(one[i].seed);
+            char *out = NULL;
+            int before = failed;
+            Result r = finish("fuzz", one[i].fn(input, &out), &out);
+            if (failed != before || r.doc == NULL) ok[i] = 0;
+            cJSON_Delete(r.doc);
+            free(input);
+        }
+    }
+    for (size_t i = 0; i < 5; i++) check(ok[i], "fuzz: function %zu broke the contract on a mutated input", i);
+
+    int url_ok = 1;
+    for (int round = 0; round < rounds; round++) {
+        char *url = mutate("myapp://result=aprobada&amount=100.00&identifier=ord-1&reference=a%26b+c&transactionid=7");
+        char *callback = mutate("fixapp://checkout-callback?ph_nonce=0123456789abcdef0123&status=completed&card_id=card_x");
+        char *out = NULL;
+        int before = failed;
+        Result a = finish("fuzz url", payhandoff_pos_parse_response(url, "{\"urlScheme\":\"myapp\",\"identifier\":\"ord-1\"}", &out), &out);
+        Result b = finish("fuzz callback", payhandoff_checkout_parse_callback(callback,
+            "{\"kind\":\"cards\",\"return_url\":\"fixapp://checkout-callback\",\"nonce\":\"0123456789abcdef0123\"}", &out), &out);
+        if (failed != before || !a.doc || !b.doc) url_ok = 0;
+        cJSON_Delete(a.doc);
+        cJSON_Delete(b.doc);
+        free(url);
+        free(callback);
+    }
+    check(url_ok, "fuzz: URL parsers broke the contract on a mutated URL");
+
+    /* A coordinator fed mutated events and URLs, snapshotted and restored along the way. */
+    payhandoff_coordinator *h = NULL;
+    char *out = NULL;
+    if (payhandoff_coordinator_new(NULL, &h, &out) != 0) {
+        check(0, "fuzz: coordinator_new");
+        payhandoff_string_free(out);
+        return;
+    }
+    payhandoff_string_free(out);
+    static const char *const events[] = {
+        "{\"type\":\"checkout.start\",\"flow_id\":\"c1\",\"kind\":\"cards\",\"return_url\":\"fixapp://cb\","
+        "\"nonce\":\"0123456789abcdef0123\",\"now\":1796054400000}",
+        "{\"type\":\"checkout.session\",\"flow_id\":\"c1\",\"session\":{\"kind\":\"cards\",\"checkout_url\":\"https://c.example.com/r\"},\"now\":1796054401000}",
+        "{\"type\":\"checkout.browser_opened\",\"flow_id\":\"c1\",\"now\":1796054402000}",
+        "{\"type\":\"pos.start\",\"flow_id\":\"p1\",\"now\":1796054400000,\"request\":{\"transaction\":\"venta\","
+        "\"usertoken\":\"t\",\"identifier\":\"o1\",\"amount\":\"1.00\",\"urlScheme\":\"myapp\"}}",
+        "{\"type\":\"pos.launched\",\"flow_id\":\"p1\",\"now\":1796054401000}",
+        "{\"type\":\"app.foregrounded\",\"now\":1796054402000}",
+        "{\"type\":\"tick\",\"now\":1796054409000}",
+        "{\"type\":\"flow.remove\",\"flow_id\":\"p1\",\"now\":1796054409000}",
+    };
+    int coordinator_ok = 1;
+    for (int round = 0; round < rounds; round++) {
+        const char *seed = events[fuzz_next() % (sizeof events / sizeof events[0])];
+        char *event = round % 3 == 0 ? NULL : mutate(seed);
+        int before = failed;
+        out = NULL;
+        Result r = finish("fuzz send", payhandoff_coordinator_send(h, event ? event : seed, &out), &out);
+        cJSON_Delete(r.doc);
+        free(event);
+        char *url = mutate(round % 2 ? "fixapp://cb?ph_nonce=0123456789abcdef0123&status=completed&card_id=card_1"
+                                     : "myapp://result=aprobada&identifier=o1&amount=1.00&transactionid=9");
+        out = NULL;
+        r = finish("fuzz url", payhandoff_coordinator_handle_url(h, url, 1796054403000 + round, &out), &out);
+        cJSON_Delete(r.doc);
+        free(url);
+        if (round % 50 == 49) {
+            char *snapshot = NULL;
+            if (payhandoff_coordinator_snapshot(h, &snapshot) == 0) {
+                char *damaged = mutate(snapshot);
+                payhandoff_coordinator *other = NULL;
+                out = NULL;
+                r = finish("fuzz restore", payhandoff_coordinator_restore(damaged, &other, &out), &out);
+                if ((r.status == 0) != (other != NULL)) coordinator_ok = 0;
+                cJSON_Delete(r.doc);
+                payhandoff_coordinator_free(other);
+                free(damaged);
+                payhandoff_coordinator *restored = NULL;
+                out = NULL;
+                r = finish("fuzz restore exact", payhandoff_coordinator_restore(snapshot, &restored, &out), &out);
+                if (r.status != 0 || restored == NULL) coordinator_ok = 0;
+                cJSON_Delete(r.doc);
+                if (restored) {
+                    payhandoff_coordinator_free(h);
+                    h = restored;
+                }
+            }
+            payhandoff_string_free(snapshot);
+        }
+        if (failed != before) coordinator_ok = 0;
+    }
+    payhandoff_coordinator_free(h);
+    check(coordinator_ok, "fuzz: the coordinator broke the contract on mutated events, URLs or snapshots");
+}
+
+/* Declared for Swift in include/payhandoff_harness.h (not included here: the harness includes
+   only payhandoff.h, cJSON and libc). */
+int32_t payhandoff_harness_run(const char *vectors_root, int32_t *passed_count, int32_t *failed_count);
+
+int32_t payhandoff_harness_run(const char *vectors_root, int32_t *passed_count, int32_t *failed_count) {
+    passed = 0;
+    failed = 0;
+    printf("payhandoff %s, ABI %d\n", payhandoff_version(), (int)payhandoff_abi_version());
+    run_folder(vectors_root, "pos");
+    run_folder(vectors_root, "checkout");
+    run_folder(vectors_root, "flows");
+    hostile_stateless();
+    hostile_coordinator();
+    threads();
+    fuzz(5000);
+    printf("%d passed, %d failed\n", passed, failed);
+    fflush(stdout);
+    if (passed_count) *passed_count = passed;
+    if (failed_count) *failed_count = failed;
+    return failed == 0 ? 0 : 1;
+}
+
+#ifndef PAYHANDOFF_HARNESS_NO_MAIN
+int main(int argc, char **argv) {
+    return (int)payhandoff_harness_run(argc > 1 ? argv[1] : "Tests/Vectors", NULL, NULL);
+}
+#endif

@@ -1,0 +1,215 @@
+/*
+ * payhandoff.h — the stable C ABI of PayHandoff.
+ *
+ * PayHandoff builds the URLs and requests that hand a payment to the Billpocket POS app or to a
+ * hosted checkout in the system browser tab, and checks the deep links that come back. This
+ * header is the whole contract of libpayhandoff; every JSON document it mentions is described,
+ * with an example, in docs/abi.md.
+ *
+ * CALLING CONVENTION
+ *   Every fallible function returns an int32_t status (PAYHANDOFF_OK or one of the pinned
+ *   PAYHANDOFF_ERR_* codes below) and writes a NUL-terminated UTF-8 JSON string to *out:
+ *     - on PAYHANDOFF_OK, the result document;
+ *     - otherwise {"code": "validation", "field": "amount", "message": "..."}, where "code" is
+ *       the lowercase name of the status ("field" is null when the error names no field).
+ *   The caller owns *out and releases it with payhandoff_string_free(). *out is NULL only when
+ *   memory ran out. If out itself is NULL, the function returns PAYHANDOFF_ERR_INVALID_ARGUMENT
+ *   and writes nothing.
+ *
+ * INPUTS
+ *   All strings are NUL-terminated UTF-8, owned by the caller and only read during the call.
+ *   - A NULL input pointer: PAYHANDOFF_ERR_INVALID_ARGUMENT, "field" names the parameter.
+ *   - JSON text over PAYHANDOFF_MAX_JSON_BYTES, URLs over PAYHANDOFF_MAX_URL_BYTES (not counting
+ *     the NUL): PAYHANDOFF_ERR_LIMIT_EXCEEDED. Longer inputs are never read past the limit.
+ *   - Invalid UTF-8: PAYHANDOFF_ERR_INVALID_JSON for JSON text, PAYHANDOFF_ERR_MALFORMED_URL
+ *     for URLs.
+ *   - JSON text must be exactly one value (whitespace around it is allowed). Objects with a
+ *     duplicate key, numbers that are not integers within +-(2^53 - 1) (money is decimal text
+ *     such as "100.00" or integer minor units, never a fraction) and more than
+ *     PAYHANDOFF_MAX_JSON_DEPTH nested arrays/objects are PAYHANDOFF_ERR_INVALID_JSON.
+ *     A \u0000 escape reaches PayHandoff as U+0000 (it is not cut off), and U+0000 in output
+ *     strings is written as \u0000.
+ *   No input makes a function crash, abort or leak.
+ *
+ * THREAD SAFETY
+ *   The stateless functions (everything but payhandoff_coordinator_*) may be called from any
+ *   number of threads at once. A coordinator handle must not be used by two threads at the same
+ *   time: callers serialize the calls on one handle (for example with one mutex per handle).
+ *   Distinct handles are independent and may be used concurrently. (libcjson records the position
+ *   of its last parse error in a static variable that PayHandoff never reads; two threads that
+ *   fail to parse at the same moment both write it.)
+ *
+ * MEMORY
+ *   Strings returned through char **out are allocated with malloc() and released with
+ *   payhandoff_string_free() (which calls free(); NULL is a no-op). payhandoff_version() returns
+ *   a static string that must not be freed.
+ */
+#ifndef PAYHANDOFF_H
+#define PAYHANDOFF_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(_WIN32) && !defined(PAYHANDOFF_STATIC)
+#  define PAYHANDOFF_API __declspec(dllimport)
+#elif defined(__GNUC__) || defined(__clang__)
+#  define PAYHANDOFF_API __attribute__((visibility("default")))
+#else
+#  define PAYHANDOFF_API
+#endif
+
+/* The ABI version of this header. It changes only when a function's signature or meaning
+   changes incompatibly; bindings compare it with payhandoff_abi_version() at load time. */
+#define PAYHANDOFF_ABI_VERSION 1
+
+/* Input limits (bytes, without the terminating NUL) and the most arrays/objects that may be
+   nested in one another in JSON input (the root counts). */
+#define PAYHANDOFF_MAX_JSON_BYTES 65536
+#define PAYHANDOFF_MAX_URL_BYTES 8192
+#define PAYHANDOFF_MAX_JSON_DEPTH 64
+
+/* Status codes. Pinned: a number is never renumbered or reused. The error document's "code"
+   is the name after PAYHANDOFF_ERR_, in lowercase. */
+#define PAYHANDOFF_OK 0
+#define PAYHANDOFF_ERR_INVALID_ARGUMENT 1    /* NULL pointer, unusable argument */
+#define PAYHANDOFF_ERR_INVALID_JSON 2        /* bad JSON text, or a value of the wrong JSON type */
+#define PAYHANDOFF_ERR_VALIDATION 3          /* a value breaks a domain rule */
+#define PAYHANDOFF_ERR_MALFORMED_URL 4       /* a URL cannot be parsed */
+#define PAYHANDOFF_ERR_CALLBACK_MISMATCH 5   /* a well-formed URL for another hand-off */
+#define PAYHANDOFF_ERR_UNKNOWN_FLOW 6        /* no flow has that id */
+#define PAYHANDOFF_ERR_DUPLICATE 7           /* already processed */
+#define PAYHANDOFF_ERR_INVALID_STATE 8       /* not allowed in the flow's current state */
+#define PAYHANDOFF_ERR_UNSUPPORTED_VERSION 9 /* a document format newer than this library */
+#define PAYHANDOFF_ERR_LIMIT_EXCEEDED 10     /* an input over the documented limit */
+#define PAYHANDOFF_ERR_GATEWAY_ERROR 11      /* the payment gateway answered with an error */
+#define PAYHANDOFF_ERR_CONFLICT 12           /* two answers about the same object disagree */
+#define PAYHANDOFF_ERR_NOT_ELIGIBLE 13       /* a refund is not possible now */
+
+/* ---- Library ------------------------------------------------------------------------------ */
+
+/* Returns the library's ABI version (PAYHANDOFF_ABI_VERSION of the header it was built with). */
+PAYHANDOFF_API int32_t payhandoff_abi_version(void);
+
+/* Returns the library version, e.g. "0.1.0": a static string, valid for the life of the
+   process; do not free it. */
+PAYHANDOFF_API const char *payhandoff_version(void);
+
+/* Frees a string written to a char **out by any payhandoff_* function. NULL is a no-op.
+   Freeing anything else, or the same string twice, is undefined behaviour (as with free). */
+PAYHANDOFF_API void payhandoff_string_free(char *text);
+
+/* ---- Billpocket POS (stateless) ------------------------------------------------------------- */
+
+/* Builds the billpocket:// URL for a sale ("venta") or refund ("devolucion").
+   request_json: the request, keyed like Billpocket's table.
+   *out on success: {"version": 1, "url": "billpocket://...", "fields": [...], "intent_extras": [...]}
+   (holds the user token: the host needs it to open the POS app; do not log it).
+   Errors: INVALID_ARGUMENT, INVALID_JSON, VALIDATION, LIMIT_EXCEEDED. */
+PAYHANDOFF_API int32_t payhandoff_pos_build_url(const char *request_json, char **out);
+
+/* Parses the POS app's answer URL (myapp://result=aprobada&...).
+   options_json: {"urlScheme": "myapp", "identifier": "ord-1"} ("identifier" optional; when
+   given, an answer for another request is CALLBACK_MISMATCH).
+   *out on success: {"version": 1, "result": "approved" | "declined" | "error", ...}.
+   Errors: INVALID_ARGUMENT, INVALID_JSON, VALIDATION, MALFORMED_URL, CALLBACK_MISMATCH,
+   LIMIT_EXCEEDED. */
+PAYHANDOFF_API int32_t payhandoff_pos_parse_response(const char *url, const char *options_json, char **out);
+
+/* Checks whether an approved sale can be refunded now.
+   input_json: {"sale": {"transactionid", "amount", "approved_at", "bp_version"}, "amount", "now"}.
+   *out on success: {"version": 1, "eligible": true | false, "reasons": [...], ...}; a sale that
+   cannot be refunded is a successful verdict with "eligible": false, not an error.
+   Errors: INVALID_ARGUMENT, INVALID_JSON, VALIDATION, LIMIT_EXCEEDED. */
+PAYHANDOFF_API int32_t payhandoff_pos_refund_check(const char *input_json, char **out);
+
+/* ---- Hosted checkout (stateless) ------------------------------------------------------------ */
+
+/* Builds the gateway request (POST /v1/cards or /v1/payments) and the return URL with a nonce.
+   request_json: {"kind": "cards" | "payments", "api_key", "return_url", ...}; an optional
+   "nonce" (16-128 unreserved characters) is used instead of a fresh one from the system's
+   random source.
+   *out on success: {"version": 1, "kind", "request": {"method", "url", "headers", "body"},
+   "return_url", "nonce", "warnings"} (holds the API key; do not log it).
+   Errors: INVALID_ARGUMENT, INVALID_JSON, VALIDATION, LIMIT_EXCEEDED. */
+PAYHANDOFF_API int32_t payhandoff_checkout_build_request(const char *request_json, char **out);
+
+/* Reads a checkout session: the gateway's answer {"kind", "status", "body"} or the backend's
+   {"kind", "checkout_url", "session_id", "card_id" | "payment_id"}.
+   *out on success: {"version": 1, "kind", "checkout_url", ...}.
+   Errors: INVALID_ARGUMENT, INVALID_JSON, VALIDATION, GATEWAY_ERROR, LIMIT_EXCEEDED. */
+PAYHANDOFF_API int32_t payhandoff_checkout_parse_session(const char *session_json, char **out);
+
+/* Checks a checkout deep link (fixapp://checkout-callback?status=completed&card_id=...).
+   options_json: {"kind", "return_url", "nonce", "expected_id"} ("nonce", "expected_id" optional).
+   *out on success: {"version": 1, "kind", "status", "verified", "card_id" | "payment_id", ...}.
+   Errors: INVALID_ARGUMENT, INVALID_JSON, VALIDATION, MALFORMED_URL, CALLBACK_MISMATCH,
+   LIMIT_EXCEEDED. */
+PAYHANDOFF_API int32_t payhandoff_checkout_parse_callback(const char *url, const char *options_json, char **out);
+
+/* Reads a relayed webhook event {"type": "card.registered" | "payment.confirmed", "data": {...}}.
+   *out on success: {"version": 1, "type", "card_id" | "payment_id", "brand", "last_four", ...}.
+   Errors: INVALID_ARGUMENT, INVALID_JSON, VALIDATION, LIMIT_EXCEEDED. */
+PAYHANDOFF_API int32_t payhandoff_checkout_parse_confirmation(const char *event_json, char **out);
+
+/* ---- Coordinator (stateful) ----------------------------------------------------------------- */
+
+/* An opaque coordinator: every pending hand-off of the app, one deep-link entry point, one
+   snapshot. Handle scheme: an owned object. Create it with payhandoff_coordinator_new() or
+   payhandoff_coordinator_restore() and release it exactly once with payhandoff_coordinator_free().
+   Using a handle after freeing it is undefined behaviour, as with free(3). One handle must not
+   be used by two threads at the same time (see THREAD SAFETY). */
+typedef struct payhandoff_coordinator payhandoff_coordinator;
+
+/* Creates an empty coordinator.
+   config_json: {"single_pending_per_kind": false, "checkout_timeout_ms": 1800000,
+   "pos_grace_ms": 3000} (every member optional), or NULL for the defaults.
+   *handle: receives the new coordinator on success, NULL on failure.
+   *out on success: the coordinator's snapshot (see payhandoff_coordinator_snapshot).
+   Errors: INVALID_ARGUMENT (handle NULL), INVALID_JSON, VALIDATION, LIMIT_EXCEEDED. */
+PAYHANDOFF_API int32_t payhandoff_coordinator_new(const char *config_json, payhandoff_coordinator **handle,
+                                                  char **out);
+
+/* Restores a coordinator from a snapshot (after process death). All or nothing.
+   *handle: receives the restored coordinator on success, NULL on failure.
+   *out on success: the restored coordinator's snapshot.
+   Errors: INVALID_ARGUMENT, INVALID_JSON, VALIDATION, UNSUPPORTED_VERSION (a newer format),
+   LIMIT_EXCEEDED. */
+PAYHANDOFF_API int32_t payhandoff_coordinator_restore(const char *snapshot_json, payhandoff_coordinator **handle,
+                                                      char **out);
+
+/* Sends an event ({"type": "checkout.start" | "pos.start" | "tick" | ..., "now": <epoch ms>, ...}).
+   Returns PAYHANDOFF_OK with the answer {"version": 1, "outcome", "persist", "transitions",
+   "error"} whenever the event was read, also when its outcome is "rejected" (the rule broken
+   is in "error"; nothing changed) or "not_ours". A non-zero status means the event could not
+   be read (NULL, invalid UTF-8, bad or oversized JSON, an event document that is not a valid
+   event) and the coordinator did not change.
+   Errors: INVALID_ARGUMENT (coordinator or event NULL), INVALID_JSON, VALIDATION, LIMIT_EXCEEDED
+   (and the codes of the documents an event embeds). */
+PAYHANDOFF_API int32_t payhandoff_coordinator_send(payhandoff_coordinator *coordinator, const char *event_json,
+                                                   char **out);
+
+/* Routes a deep link the OS handed the app; now_ms is when it arrived (epoch milliseconds,
+   1970..9999). Returns PAYHANDOFF_OK with the answer, as payhandoff_coordinator_send, whenever
+   the URL was read ("not_ours" when no flow of this coordinator is addressed).
+   Errors: INVALID_ARGUMENT, MALFORMED_URL (invalid UTF-8), VALIDATION (now_ms out of range),
+   LIMIT_EXCEEDED. */
+PAYHANDOFF_API int32_t payhandoff_coordinator_handle_url(payhandoff_coordinator *coordinator, const char *url,
+                                                         int64_t now_ms, char **out);
+
+/* Writes the coordinator's versioned snapshot {"version": 1, "config", "flows", "refunded"} to
+   *out, to be saved and later passed to payhandoff_coordinator_restore(). It holds no secrets.
+   Errors: INVALID_ARGUMENT; LIMIT_EXCEEDED when the snapshot would be larger than
+   PAYHANDOFF_MAX_JSON_BYTES and so could not be restored (remove ended flows with "flow.remove"). */
+PAYHANDOFF_API int32_t payhandoff_coordinator_snapshot(payhandoff_coordinator *coordinator, char **out);
+
+/* Releases a coordinator. NULL is a no-op. The handle must not be used afterwards. */
+PAYHANDOFF_API void payhandoff_coordinator_free(payhandoff_coordinator *coordinator);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* PAYHANDOFF_H */
