@@ -25,6 +25,11 @@ HARNESS_FLAGS := -std=c11 -Wall -Wextra -Werror -pedantic -Iinclude
 LIB_FLAVOURS := full embedded
 VALGRIND := valgrind --leak-check=full --errors-for-leak-kinds=definite --error-exitcode=99
 
+# Bindings and other test suites live in mk/*.mk: each adds its Debian packages to
+# APT_PACKAGES and its test target to BINDING_TESTS (run by `make test` before XCTest).
+BINDING_TESTS :=
+include $(sort $(wildcard mk/*.mk))
+
 .PHONY: all bootstrap build demo test embedded-check vectors-check swift-test lib abi-check c-harness clean
 
 all: build
@@ -120,7 +125,7 @@ swift-test:
 
 # Ends with XCTest's own summary line ("Executed N tests, with 0 failures …"); XCTest also
 # drives the C harness in-process (Tests/CHarnessTests).
-test: bootstrap embedded-check vectors-check abi-check c-harness swift-test
+test: bootstrap embedded-check vectors-check abi-check c-harness $(BINDING_TESTS) swift-test
 
 clean:
 	rm -rf .build dist
