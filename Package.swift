@@ -25,10 +25,15 @@ let package = Package(
             providers: [.apt(["libcjson-dev"])]
         ),
         .target(name: "PayHandoffABI", dependencies: ["PayHandoff", "CcJSON"]),
-        .executableTarget(name: "PayHandoffCLI", dependencies: ["PayHandoff"]),
+        .executableTarget(name: "PayHandoffCLI", dependencies: ["PayHandoff", "PayHandoffABI"]),
         .testTarget(
             name: "PayHandoffTests",
             dependencies: ["PayHandoff"]
+        ),
+        // Runs the built `payhandoff` binary as a user would (depends on it so it is built).
+        .testTarget(
+            name: "PayHandoffCLITests",
+            dependencies: ["PayHandoffCLI"]
         ),
         // The C harness of include/payhandoff.h as a library, so XCTest can drive it in-process
         // (make c-harness also builds it as a plain C program against each dist/ library).

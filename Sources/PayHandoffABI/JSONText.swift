@@ -13,7 +13,10 @@ import PayHandoff
 /// string is inside cJSON: `\u0000` escapes become 0xFF before parsing and 0xFF becomes U+0000
 /// in the `JSONValue`; on output U+0000 becomes 0xFF in cJSON and `\u0000` in the printed text.
 /// The core then sees exactly what the sender wrote and refuses a NUL where it refuses one.
-enum JSONText {
+///
+/// Public for the `payhandoff` CLI, which reads and writes JSON text through the same layer as
+/// the C ABI (``parse(_:parameter:)-(String,_)`` and ``render(_:)``).
+public enum JSONText {
     /// The byte that stands for U+0000 inside cJSON (never part of valid UTF-8).
     static let nulStandIn: UInt8 = 0xFF
 
@@ -206,6 +209,32 @@ enum JSONText {
             result.field = step
         }
         return result
+    }
+
+    /// Reads JSON text from a Swift string by the same rules as the C entry points.
+    /// - Parameters:
+    ///   - text: The JSON text.
+    ///   - parameter: The name to use as the error's field.
+    /// - Returns: The document.
+    /// - Throws: As the C-string variant (`limit_exceeded`, `invalid_json`).
+    public static func parse(_ text: String, parameter: String) throws(PayHandoffError) -> JSONValue {
+        let result: Result<JSONValue, PayHandoffError> = text.withCString { pointer in
+            do throws(PayHandoffError) {
+                return .success(try parse(pointer, parameter: parameter))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+
+    /// The document as compact JSON text (integers exact, U+0000 as `\u0000`).
+    /// - Parameter value: The document.
+    /// - Returns: The text; empty only when memory ran out.
+    public static func render(_ value: JSONValue) -> String {
+        guard let printed = print(value) else { return "" }
+        defer { free(printed) }
+        return String(cString: printed)
     }
 
     /// Prints `value` compactly into memory from `malloc`, which the caller releases with

@@ -1,61 +1,164 @@
-// The `payhandoff` command-line tool. For now it has one command, `demo`, which walks the
-// Billpocket POS hand-off with the real core: build a sale URL, parse the POS app's answer
-// (the seed's own example), check a refund. The full CLI comes with issue 8.
-import PayHandoff
+// The `payhandoff` command-line tool: a thin client of the core for integrators debugging
+// deep links ("why did my app reject this URL?") and for the demo. See `payhandoff --help`.
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import PayHandoff
 
-func printDemo() throws(PayHandoffError) {
-    print("== POS sale request ==")
-    let sale = try POSRequest.sale(
-        userToken: "demo-user-token", identifier: "order-2026-0042",
-        amount: try Amount(parsing: "100.00"), urlScheme: "myapp",
-        tip: try Amount(parsing: "15"), msi: 3,
-        reference: "Pago & % # ( ) / @ con propina a 3 meses sin intereses")
-    print(sale)
-    print("open: " + sale.url)
+let help: [String: String] = [
+    "": """
+    payhandoff — build and check payment hand-off URLs (Billpocket POS, hosted checkout)
 
-    print("\n== POS answer ==")
-    let answer = "myapp://result=aprobada&statusinfo=&amount=100.00&tip=15.00"
-        + "&reference=Pago%20%26%20%25%20%23%20(%20)%20/%20@%20con%20propina%20a%203%20meses%20sin%20intereses"
-        + "&transactionid=720371&msi=3&authorization=A1B2C3&creditcard=4242&accountType=credit"
-        + "&identifier=order-2026-0042&bp_version=4.3.24"
-    print("received: " + answer)
-    let response = try POSResponse.parse(answer, urlScheme: "myapp", expectedIdentifier: sale.identifier)
-    print("result: \(response.result.rawValue), amount \(response.amount?.decimalString ?? "-"), tip \(response.tip?.decimalString ?? "-"), card ****\(response.cardLastFour ?? "----")")
-    print("reference: " + (response.reference ?? ""))
+    usage:
+      payhandoff pos sale|refund|parse|refund-check …   Billpocket POS app-to-app
+      payhandoff checkout request|callback …            hosted checkout in the browser tab
+      payhandoff route URL --state FILE                 route a deep link through a saved coordinator
+      payhandoff send EVENT_JSON --state FILE           send an event to a saved coordinator
+      payhandoff demo                                   both flows end to end on sample data
 
-    print("\n== A spoofed answer for another sale ==")
-    let spoof = "myapp://result=aprobada&amount=100.00&identifier=order-9999"
-    do {
-        _ = try POSResponse.parse(spoof, urlScheme: "myapp", expectedIdentifier: sale.identifier)
-    } catch {
-        print("rejected: \(error)")
+    every command takes --help and --json; exit status 0 ok, 1 rejected input, 2 usage error
+    """,
+    "pos sale": """
+    usage: payhandoff pos sale --usertoken T --identifier ID --amount 100.00 --url-scheme myapp
+                               [--tip 15.00] [--msi 0|3|6|9|12] [--reference TEXT] [--email E] [--phone P]
+                               [--show-photo-button] [--mandatory-photo] [--comes-from-qr] [--json]
+    prints the billpocket:// URL (it holds the user token: do not log it)
+    """,
+    "pos refund": """
+    usage: payhandoff pos refund --usertoken T --identifier ID --url-scheme myapp --transaction-id SALE_ID
+                                 [--amount 40.00] [--json]
+    prints the billpocket:// URL of a refund (devolucion)
+    """,
+    "pos parse": """
+    usage: payhandoff pos parse URL --url-scheme myapp [--identifier ID] [--json]
+    parses the POS app's answer; with --identifier, an answer for another request is rejected
+    """,
+    "pos refund-check": """
+    usage: payhandoff pos refund-check --transaction-id ID --sale-amount 100.00 --approved-at EPOCH_S
+                                       [--amount 40.00] [--bp-version 4.3.24] [--now EPOCH_S] [--json]
+    says whether the sale can be refunded now (exit 1 when not), with every reason and the window
+    """,
+    "checkout request": """
+    usage: payhandoff checkout request cards|payments --api-key KEY --return-url URL [--base-url URL]
+             [--iframe] [--nonce N] [--provider P --customer-id C --target-origin ORIGIN…
+              --name N --lastname L --email E [--phone P]] [--field key=value…] [--show-secrets] [--json]
+    prints the HTTP request for POST /v1/cards or /v1/payments (key redacted unless --show-secrets)
+    """,
+    "checkout callback": """
+    usage: payhandoff checkout callback URL --return-url URL [--nonce N] [--kind cards|payments]
+                                            [--expected-id ID] [--json]
+    checks a checkout deep link; prints it parsed, or the exact rule it broke (exit 1)
+    (--kind defaults to payments when the URL carries payment_id, else cards)
+    """,
+    "route": """
+    usage: payhandoff route URL --state FILE [--now EPOCH_MS] [--show-secrets] [--json]
+    loads the coordinator snapshot (an empty one if FILE does not exist), routes the URL, prints
+    the outcome and effects, and saves the new snapshot atomically (temp file, fsync, rename)
+    """,
+    "send": """
+    usage: payhandoff send EVENT_JSON --state FILE [--now EPOCH_MS] [--show-secrets] [--json]
+    sends an event ({"type": "checkout.start", …}; "now" defaults to --now or the clock) to the
+    saved coordinator and saves it atomically
+    """,
+    "demo": """
+    usage: payhandoff demo
+    walks a card registration and a POS sale with a simulated gateway and POS app
+    """,
+]
+
+/// Writes to standard error (file descriptor 2; the C `stderr` global is not concurrency-safe in Swift 6).
+func printError(_ text: String) {
+    var line = text + "\n"
+    line.withUTF8 { buffer in _ = write(2, buffer.baseAddress, buffer.count) }
+}
+
+func usage(_ command: String, _ message: String) -> Int32 {
+    printError("error: usage: \(message)\n\n\(help[command] ?? help[""] ?? "")")
+    return ExitStatus.usage
+}
+
+func run(_ words: [String]) -> Int32 {
+    let command: String
+    var rest = words
+    switch (words.first, words.dropFirst().first) {
+    case ("pos"?, let sub?) where ["sale", "refund", "parse", "refund-check"].contains(sub),
+         ("checkout"?, let sub?) where ["request", "callback"].contains(sub):
+        command = "\(words[0]) \(sub)"
+        rest = Array(words.dropFirst(2))
+    case ("route"?, _), ("send"?, _), ("demo"?, _):
+        command = words[0]
+        rest = Array(words.dropFirst())
+    case (nil, _), ("--help"?, _), ("help"?, _):
+        print(help[""] ?? "")
+        return words.isEmpty ? ExitStatus.usage : ExitStatus.ok
+    default:
+        return usage("", "unknown command '\(words.joined(separator: " "))'")
     }
-
-    print("\n== Refund check, 30 s and then 2 min after approval ==")
-    let approvedAt: Int64 = 1_796_054_400  // 2026-11-30T10:00:00-06:00
-    let original = RefundEligibility.Sale(transactionId: "720371", amount: try Amount(parsing: "100.00"),
-                                          approvedAt: approvedAt, posAppVersion: response.posAppVersion)
-    for now in [approvedAt + 30, approvedAt + 120, approvedAt + 13 * 3600 + 5] {
-        let verdict = try RefundEligibility.check(sale: original, refundAmount: nil, now: now)
-        print("at " + MexicoCityTime.iso8601(now) + ": " + (verdict.isEligible ? "eligible" : "not eligible"))
-        for reason in verdict.reasons { print("  - " + reason.rawValue + ": " + verdict.explanation(of: reason)) }
+    let valued: Set<String>
+    var switches: Set<String> = []
+    switch command {
+    case "pos sale": valued = Commands.saleOptions; switches = Commands.saleSwitches
+    case "pos refund": valued = ["usertoken", "identifier", "url-scheme", "transaction-id", "amount"]
+    case "pos parse": valued = ["url-scheme", "identifier"]
+    case "pos refund-check": valued = ["transaction-id", "sale-amount", "approved-at", "amount", "bp-version", "now"]
+    case "checkout request": valued = Commands.requestOptions; switches = ["iframe", "show-secrets"]
+    case "checkout callback": valued = ["return-url", "nonce", "kind", "expected-id"]
+    case "route", "send": valued = ["state", "now"]; switches = ["show-secrets"]
+    default: valued = []
+    }
+    let args: Arguments
+    do throws(Arguments.UsageError) {
+        args = try Arguments(rest, valued: valued, switches: switches)
+    } catch {
+        return usage(command, error.message)
+    }
+    if args.has("help") {
+        print(help[command] ?? "")
+        return ExitStatus.ok
+    }
+    do throws(PayHandoffError) {
+        let positional: String
+        switch command {
+        case "pos parse", "checkout callback", "route": positional = try oneWord(args, "URL")
+        case "checkout request": positional = try oneWord(args, "cards or payments")
+        case "send": positional = try oneWord(args, "EVENT_JSON")
+        default:
+            guard args.positional.isEmpty else { return usage(command, "unexpected argument '\(args.positional[0])'") }
+            positional = ""
+        }
+        switch command {
+        case "pos sale": return try Commands.posSale(args)
+        case "pos refund": return try Commands.posRefund(args)
+        case "pos parse": return try Commands.posParse(args, url: positional)
+        case "pos refund-check": return try Commands.posRefundCheck(args)
+        case "checkout request":
+            guard positional == "cards" || positional == "payments" else {
+                return usage(command, "the session kind is cards or payments, not '\(positional)'")
+            }
+            return try Commands.checkoutRequest(args, kind: positional)
+        case "checkout callback": return try Commands.checkoutCallback(args, url: positional)
+        case "route": return try Commands.route(args, url: positional)
+        case "send": return try Commands.send(args, eventText: positional)
+        default:
+            try Demo.run()
+            return ExitStatus.ok
+        }
+    } catch where error.code == .invalidArgument && error.field == "positional" {
+        return usage(command, error.message)
+    } catch {
+        printError("error: \(error)")
+        return ExitStatus.rejected
     }
 }
 
-let arguments = CommandLine.arguments.dropFirst()
-if arguments.first == "demo" {
-    do {
-        try printDemo()
+func oneWord(_ args: Arguments, _ what: String) throws(PayHandoffError) -> String {
+    do throws(Arguments.UsageError) {
+        return try args.single(what)
     } catch {
-        print("demo failed: \(error)")
-        exit(1)
+        throw PayHandoffError(.invalidArgument, field: "positional", error.message)
     }
-} else {
-    print("usage: payhandoff demo")
-    exit(arguments.isEmpty ? 0 : 2)
 }
+
+exit(run(Array(CommandLine.arguments.dropFirst())))

@@ -240,8 +240,10 @@ public struct Coordinator: Equatable, Sendable {
                                          posAppVersion: sale.posAppVersion),
             refundAmount: requested, now: now / 1000)
         guard verdict.isEligible else {
-            var message = "the sale cannot be refunded now:"
-            for reason in verdict.reasons { message += " " + reason.rawValue + " (" + verdict.explanation(of: reason) + ");" }
+            var message = "the sale cannot be refunded now: "
+            for (index, reason) in verdict.reasons.enumerated() {
+                message += (index == 0 ? "" : "; ") + reason.rawValue + " (" + verdict.explanation(of: reason) + ")"
+            }
             throw PayHandoffError(.notEligible, field: "sale", message)
         }
         return sale

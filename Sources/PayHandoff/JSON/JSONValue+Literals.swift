@@ -21,3 +21,12 @@ extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral,
     /// JSON `null`.
     public init(nilLiteral: ()) { self = .null }
 }
+
+/// `let options: JSONObject = ["urlScheme": "myapp"]`, keys in the written order.
+extension JSONObject: ExpressibleByDictionaryLiteral {
+    /// An object with the keys in the written order (a repeated key keeps its last value).
+    public init(dictionaryLiteral elements: (String, JSONValue)...) {
+        self.init()
+        for (key, value) in elements { self[key] = value }
+    }
+}
