@@ -38,18 +38,31 @@ public struct CoordinatorEvent: Equatable, Sendable {
 
     /// The event kinds.
     public enum Kind: Equatable, Sendable {
+        /// `checkout.start`: a new checkout flow; `deadline` in epoch ms (default: now + timeout).
         case checkoutStart(flowID: String, start: CheckoutStart, deadline: Int64?)
+        /// `checkout.session`: the session was created.
         case checkoutSession(flowID: String, session: CheckoutSession)
+        /// `checkout.session_failed`: the request could not be sent, or the gateway refused it.
         case checkoutSessionFailed(flowID: String, reason: String)
+        /// `checkout.browser_opened`: the tab is open.
         case browserOpened(flowID: String)
+        /// `checkout.browser_dismissed`: the user closed the tab (dismiss/cancel of the in-app browser).
         case browserDismissed(flowID: String)
+        /// `checkout.confirmation`: the backend relayed the webhook.
         case confirmation(flowID: String, confirmation: CheckoutConfirmation)
+        /// `pos.start`: a new POS flow; refunds name the sale they refund.
         case posStart(flowID: String, request: POSRequest, refundOf: RefundOf?, graceMilliseconds: Int64?)
+        /// `pos.launched`: the POS app opened.
         case posLaunched(flowID: String)
+        /// `pos.launch_failed`: the POS app could not be opened.
         case posLaunchFailed(flowID: String, reason: String?)
+        /// `app.foregrounded`: the app is in front again (starts the POS grace period).
         case appForegrounded
+        /// `tick`: time passed; deadlines and grace periods are checked.
         case tick
+        /// `url`: a deep link arrived.
         case url(String)
+        /// `flow.remove`: forget a flow.
         case removeFlow(flowID: String)
     }
 

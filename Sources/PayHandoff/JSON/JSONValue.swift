@@ -7,11 +7,17 @@
 /// Objects keep their keys in insertion order (so output is stable and readable) and compare
 /// equal regardless of order.
 public enum JSONValue: Equatable, Sendable {
+    /// `null` (counts as absent wherever a member is optional).
     case null
+    /// `true` or `false`.
     case bool(Bool)
+    /// An integer; JSON text carries at most ±``maxExactInteger``.
     case integer(Int64)
+    /// A string (any Unicode, including U+0000, which the rules then refuse where it matters).
     case string(String)
+    /// An array.
     case array([JSONValue])
+    /// An object with ordered, unique keys.
     case object(JSONObject)
 
     /// 2^53 − 1: JSON text carries integers up to this magnitude, the largest every JSON consumer
@@ -240,6 +246,7 @@ public struct JSONObject: Equatable, Sendable {
         if let value { self[key] = value }
     }
 
+    /// Equal when both have the same keys with equal values, in any order.
     public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
         guard lhs.members.count == rhs.members.count else { return false }
         for member in lhs.members {

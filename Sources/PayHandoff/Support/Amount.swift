@@ -110,6 +110,7 @@ public struct Amount: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// Same as ``decimalString``.
     public var description: String { decimalString }
 
+    /// Orders by minor units.
     public static func < (lhs: Amount, rhs: Amount) -> Bool {
         lhs.minorUnits < rhs.minorUnits
     }
