@@ -1,0 +1,71 @@
+// Glue between React Native's host APIs and a Coordinator, typed against the small part of
+// each API it uses (so this file needs neither react-native nor react-native-inappbrowser-reborn
+// at compile time). It only forwards: deciding what a URL or a closed tab means is the core's job.
+import type { Coordinator } from './PayHandoff';
+import type { CoordinatorAnswer, CoordinatorEvent, EpochMs } from './types';
+
+/** The part of react-native's `Linking` used here. */
+export interface LinkingLike {
+  getInitialURL(): Promise<string | null>;
+  addEventListener(type: 'url', listener: (event: { url: string }) => void): { remove(): void };
+}
+
+export interface DeepLinkOptions {
+  /** Every answer, with the URL it answers (`not_ours` URLs belong to another part of the app). */
+  onAnswer(answer: CoordinatorAnswer, url: string): void;
+  /** A URL the core could not read (PayHandoffError), or a failing getInitialURL. */
+  onError?(error: unknown, url: string | null): void;
+  /** The clock; Date.now by default. */
+  now?(): EpochMs;
+}
+
+/**
+ * Feeds both deep-link sources into `coordinator.handleUrl`: the URL that started the app
+ * (`getInitialURL`, after process death) and every later `url` event. Nothing is filtered here:
+ * a URL delivered by both sources, or twice by the OS, reaches the core each time and the second
+ * delivery is answered `duplicate`. Returns the subscription; call remove() when done.
+ */
+export function listenForDeepLinks(
+  linking: LinkingLike,
+  coordinator: Coordinator,
+  options: DeepLinkOptions,
+): { remove(): void } {
+  const now = options.now ?? Date.now;
+  const deliver = (url: string): void => {
+    let answer: CoordinatorAnswer;
+    try {
+      answer = coordinator.handleUrl(url, now());
+    } catch (error) {
+      options.onError?.(error, url);
+      return;
+    }
+    options.onAnswer(answer, url);
+  };
+  const subscription = linking.addEventListener('url', (event) => deliver(event.url));
+  linking.getInitialURL().then(
+    (url) => {
+      if (url !== null) deliver(url);
+    },
+    (error: unknown) => options.onError?.(error, null),
+  );
+  return subscription;
+}
+
+/** What react-native-inappbrowser-reborn's `open`/`openAuth` resolve with. */
+export type InAppBrowserResult = { type: 'cancel' } | { type: 'dismiss' } | { type: 'success'; url: string } | { type: string; url?: string };
+
+/**
+ * The coordinator event for a closed browser tab: `cancel` and `dismiss` (the user closed it, or
+ * the deep link closed it first) are `checkout.browser_dismissed` — "returned without a result",
+ * never a failure, and a deep link that arrives later still resolves the flow; `openAuth`'s
+ * `success` carries the redirect URL, sent as a `url` event. Anything else: null (nothing to send).
+ */
+export function browserClosedEvent(flowId: string, result: InAppBrowserResult, now: EpochMs): CoordinatorEvent | null {
+  if (result.type === 'cancel' || result.type === 'dismiss') {
+    return { type: 'checkout.browser_dismissed', flow_id: flowId, now };
+  }
+  if (result.type === 'success' && typeof result.url === 'string') {
+    return { type: 'url', url: result.url, now };
+  }
+  return null;
+}

@@ -1,0 +1,17 @@
+// react-native-payhandoff: the typed PayHandoff API over the TurboModule 'PayHandoff'.
+//
+//   import { payhandoff } from 'react-native-payhandoff';
+//   const coordinator = payhandoff.createCoordinator();
+//
+// `payhandoff` is bound to the app's TurboModule; the ABI check runs at its first call. For
+// tests (or another native module), construct `new PayHandoff(module)` yourself.
+import NativePayHandoff from './NativePayHandoff';
+import { PayHandoff } from './PayHandoff';
+
+export * from './types';
+export type { Spec as NativePayHandoffSpec } from './NativePayHandoff';
+export { ABI_VERSION, Coordinator, PayHandoff, PayHandoffError } from './PayHandoff';
+
+export const payhandoff = new PayHandoff(NativePayHandoff);
+export { browserClosedEvent, listenForDeepLinks } from './host';
+export type { DeepLinkOptions, InAppBrowserResult, LinkingLike } from './host';

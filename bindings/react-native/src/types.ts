@@ -1,0 +1,422 @@
+// The documents of the C ABI (docs/abi.md) as TypeScript types. Names and spelling are the
+// documents' own (snake_case, Billpocket's keys), so what the core answers is what you get:
+// nothing is renamed, converted or checked here. Money is decimal text ("100.00") or integer
+// minor units, never a fractional number.
+
+/** Decimal text with at most two decimals ("100", "100.5", "100.00"), or integer minor units. */
+export type Amount = string | number;
+
+/** Epoch milliseconds (coordinator events and URLs). */
+export type EpochMs = number;
+
+/** Epoch seconds (refund checks, sales). */
+export type EpochSeconds = number;
+
+/** Every error code of the C ABI, plus the binding's own `out_of_memory` and `abi_mismatch`. */
+export type ErrorCode =
+  | 'invalid_argument'
+  | 'invalid_json'
+  | 'validation'
+  | 'malformed_url'
+  | 'callback_mismatch'
+  | 'unknown_flow'
+  | 'duplicate'
+  | 'invalid_state'
+  | 'unsupported_version'
+  | 'limit_exceeded'
+  | 'gateway_error'
+  | 'conflict'
+  | 'not_eligible'
+  | 'out_of_memory'
+  | 'abi_mismatch';
+
+/** {"code", "field", "message"}: an error document (also a rejected event's `error`). */
+export interface ErrorDocument {
+  code: ErrorCode;
+  field: string | null;
+  message: string;
+}
+
+export interface KeyValue {
+  key: string;
+  value: string;
+}
+
+// ---- Billpocket POS -------------------------------------------------------------------------
+
+interface PosRequestBase {
+  usertoken: string;
+  identifier: string;
+  urlScheme: string;
+}
+
+/** A sale ("venta"), keyed like Billpocket's request table. */
+export interface PosSaleRequest extends PosRequestBase {
+  transaction: 'venta';
+  amount: Amount;
+  tip?: Amount;
+  msi?: 0 | 3 | 6 | 9 | 12;
+  reference?: string;
+  email?: string;
+  phone?: string;
+  showPhotoButton?: boolean;
+  mandatoryPhoto?: boolean;
+  comesFromQR?: boolean;
+}
+
+/** A refund ("devolucion") of the sale whose `transactionid` is `transactionId`. */
+export interface PosRefundRequest extends PosRequestBase {
+  transaction: 'devolucion';
+  transactionId: string;
+  amount?: Amount;
+}
+
+export type PosRequest = PosSaleRequest | PosRefundRequest;
+
+/** payhandoff_pos_build_url's result. Holds the user token: do not log it. */
+export interface PosUrl {
+  version: 1;
+  url: string;
+  fields: KeyValue[];
+  intent_extras: KeyValue[];
+}
+
+export interface PosParseOptions {
+  urlScheme: string;
+  identifier?: string;
+}
+
+/** Fields every POS answer may carry (absent ones are left out). */
+interface PosResponseFields {
+  version: 1;
+  identifier: string;
+  statusinfo?: string;
+  amount?: string;
+  tip?: string;
+  reference?: string;
+  transactionid?: string;
+  msi?: number;
+  authorization?: string;
+  creditcard?: string;
+  cardtype?: string;
+  email?: string;
+  phone?: string;
+  arqc?: string;
+  aid?: string;
+  applabel?: string;
+  url?: string;
+  bank?: string;
+  accountType?: 'credit' | 'debit';
+  name?: string;
+  bp_version?: string;
+  extra?: Record<string, string>;
+}
+
+export interface PosApproved extends PosResponseFields {
+  result: 'approved';
+}
+export interface PosDeclined extends PosResponseFields {
+  result: 'declined';
+}
+export interface PosFailed extends PosResponseFields {
+  result: 'error';
+}
+/** The POS app's answer, discriminated by `result`. */
+export type PosResponse = PosApproved | PosDeclined | PosFailed;
+
+export interface PosSale {
+  transactionid: string;
+  amount: Amount;
+  approved_at: EpochSeconds;
+  bp_version?: string;
+}
+
+export interface RefundCheckInput {
+  sale: PosSale;
+  amount?: Amount;
+  now: EpochSeconds;
+}
+
+export interface RefundReason {
+  code: 'too_soon' | 'past_deadline' | 'amount_exceeds_original' | 'pos_app_too_old';
+  message: string;
+}
+
+interface RefundVerdictFields {
+  version: 1;
+  refund_amount: string;
+  eligible_from: EpochSeconds;
+  eligible_from_local: string;
+  deadline: EpochSeconds;
+  deadline_local: string;
+  reasons: RefundReason[];
+}
+
+export interface RefundEligible extends RefundVerdictFields {
+  eligible: true;
+}
+export interface RefundNotEligible extends RefundVerdictFields {
+  eligible: false;
+}
+/** payhandoff_pos_refund_check's verdict, discriminated by `eligible`. */
+export type RefundVerdict = RefundEligible | RefundNotEligible;
+
+// ---- Hosted checkout ------------------------------------------------------------------------
+
+export type CheckoutKind = 'cards' | 'payments';
+
+interface CheckoutRequestBase {
+  api_key: string;
+  return_url?: string;
+  base_url?: string;
+  integration?: 'browser_tab' | 'iframe';
+  /** 16-128 unreserved characters; a fresh one from the system random source when absent. */
+  nonce?: string;
+}
+
+export interface CardRegistrationRequest extends CheckoutRequestBase {
+  kind: 'cards';
+  provider: string;
+  customer_id: string;
+  target_origin?: string[];
+  customer?: { name?: string; lastname?: string; email?: string; phone?: string };
+  fields?: Record<string, unknown>;
+}
+
+export interface PaymentRequest extends CheckoutRequestBase {
+  kind: 'payments';
+  fields?: Record<string, unknown>;
+}
+
+export type CheckoutRequest = CardRegistrationRequest | PaymentRequest;
+
+export interface HttpRequest {
+  method: 'POST';
+  url: string;
+  headers: Array<{ name: string; value: string }>;
+  body: Record<string, unknown>;
+}
+
+/** payhandoff_checkout_build_request's result. Holds the API key: do not log it. */
+export interface BuiltCheckoutRequest {
+  version: 1;
+  kind: CheckoutKind;
+  request: HttpRequest;
+  return_url?: string;
+  nonce?: string;
+  warnings: string[];
+}
+
+/** The gateway's answer as received, or the merchant backend's session data. */
+export type CheckoutSessionInput =
+  | { kind: CheckoutKind; status: number; body: unknown }
+  | { kind: 'cards'; checkout_url: string; session_id?: string; card_id?: string }
+  | { kind: 'payments'; checkout_url: string; session_id?: string; payment_id?: string };
+
+export interface CheckoutSession {
+  version: 1;
+  kind: CheckoutKind;
+  checkout_url: string;
+  session_id?: string;
+  card_id?: string;
+  payment_id?: string;
+}
+
+export interface CheckoutCallbackOptions {
+  kind: CheckoutKind;
+  /** As registered, without the nonce. */
+  return_url: string;
+  nonce?: string;
+  expected_id?: string;
+}
+
+interface CheckoutCallbackFields {
+  version: 1;
+  kind: CheckoutKind;
+  /** false when the callback carried no nonce: a claim that never confirms anything. */
+  verified: boolean;
+  card_id?: string;
+  payment_id?: string;
+  reason?: string;
+  extra?: Record<string, string>;
+}
+export interface CheckoutCompleted extends CheckoutCallbackFields {
+  status: 'completed';
+}
+export interface CheckoutFailed extends CheckoutCallbackFields {
+  status: 'failed';
+}
+export interface CheckoutCancelled extends CheckoutCallbackFields {
+  status: 'cancelled';
+}
+/** A checkout deep link, discriminated by `status` (`completed` is not a confirmation). */
+export type CheckoutCallback = CheckoutCompleted | CheckoutFailed | CheckoutCancelled;
+
+/** The webhook as relayed by the merchant backend. */
+export interface ConfirmationEvent {
+  type: 'card.registered' | 'payment.confirmed';
+  data: Record<string, unknown>;
+}
+
+interface ConfirmationFields {
+  version: 1;
+  brand?: string;
+  last_four?: string;
+  token?: string;
+  amount?: string;
+  timestamps: Record<string, string>;
+}
+export interface CardRegistered extends ConfirmationFields {
+  type: 'card.registered';
+  card_id: string;
+}
+export interface PaymentConfirmed extends ConfirmationFields {
+  type: 'payment.confirmed';
+  payment_id: string;
+}
+/** payhandoff_checkout_parse_confirmation's result, discriminated by `type`. */
+export type Confirmation = CardRegistered | PaymentConfirmed;
+
+// ---- Coordinator ----------------------------------------------------------------------------
+
+export interface CoordinatorConfig {
+  single_pending_per_kind?: boolean;
+  checkout_timeout_ms?: number;
+  pos_grace_ms?: number;
+}
+
+interface EventBase {
+  now: EpochMs;
+}
+interface FlowEventBase extends EventBase {
+  flow_id: string;
+}
+
+/** checkout.start, three ways: PayHandoff builds the request; the backend will create the
+ *  session (effect create_session); the backend already created it. */
+export type CheckoutStartEvent = FlowEventBase & { type: 'checkout.start'; nonce?: string; deadline?: EpochMs } & (
+    | { request: CheckoutRequest }
+    | { kind: CheckoutKind; return_url: string }
+    | { kind: CheckoutKind; return_url: string; session: CheckoutSessionInput }
+  );
+
+export type CoordinatorEvent =
+  | CheckoutStartEvent
+  | (FlowEventBase & { type: 'checkout.session'; session: CheckoutSessionInput })
+  | (FlowEventBase & { type: 'checkout.session_failed'; reason: string })
+  | (FlowEventBase & { type: 'checkout.browser_opened' })
+  | (FlowEventBase & { type: 'checkout.browser_dismissed' })
+  | (FlowEventBase & { type: 'checkout.confirmation'; event: ConfirmationEvent })
+  | (FlowEventBase & { type: 'pos.start'; request: PosSaleRequest; grace_ms?: number })
+  | (FlowEventBase & { type: 'pos.start'; request: PosRefundRequest; sale_flow_id: string; grace_ms?: number })
+  | (FlowEventBase & { type: 'pos.start'; request: PosRefundRequest; sale: PosSale; grace_ms?: number })
+  | (FlowEventBase & { type: 'pos.launched' })
+  | (FlowEventBase & { type: 'pos.launch_failed'; reason?: string })
+  | (EventBase & { type: 'app.foregrounded' })
+  | (EventBase & { type: 'tick' })
+  | (EventBase & { type: 'url'; url: string })
+  | (FlowEventBase & { type: 'flow.remove' });
+
+export type CoordinatorEventType = CoordinatorEvent['type'];
+
+/** What the host must do, in order; discriminated by `type`. */
+export type Effect =
+  | { type: 'send_request'; request: HttpRequest }
+  | { type: 'create_session'; kind: CheckoutKind; return_url: string }
+  | { type: 'open_browser'; url: string }
+  | { type: 'close_browser' }
+  | { type: 'show_pending' }
+  | { type: 'open_pos_app'; url: string }
+  | { type: 'show_hint'; message: string }
+  | { type: 'reconcile'; reason: string }
+  | { type: 'persist' };
+
+export type EffectType = Effect['type'];
+
+export type CheckoutState =
+  | 'awaiting_session'
+  | 'ready'
+  | 'in_browser'
+  | 'returned_without_result'
+  | 'awaiting_confirmation'
+  | 'confirmed'
+  | 'failed'
+  | 'cancelled'
+  | 'expired';
+
+export type PosState =
+  | 'ready'
+  | 'launched'
+  | 'launch_failed'
+  | 'approved'
+  | 'approved_amount_mismatch'
+  | 'declined'
+  | 'error'
+  | 'returned_without_response';
+
+/** A checkout flow as the snapshot holds it. */
+export interface CheckoutFlowDetails {
+  id: string;
+  type: 'checkout';
+  state: CheckoutState;
+  kind: CheckoutKind;
+  return_url: string;
+  nonce?: string;
+  deadline: EpochMs;
+  session?: CheckoutSession;
+  callback?: CheckoutCallback;
+  confirmation?: Confirmation;
+  failure_reason?: string;
+  [member: string]: unknown;
+}
+
+/** A POS flow as the snapshot holds it. */
+export interface PosFlowDetails {
+  id: string;
+  type: 'pos';
+  state: PosState;
+  operation: 'venta' | 'devolucion';
+  identifier: string;
+  answer_scheme: string;
+  amount?: string;
+  grace_ms: number;
+  foregrounded_at?: EpochMs;
+  response?: PosResponse;
+  answered_at?: EpochMs;
+  sale_transactionid?: string;
+  launch_failure?: string;
+  [member: string]: unknown;
+}
+
+export type FlowDetails = CheckoutFlowDetails | PosFlowDetails;
+
+/** One flow's step, discriminated by `flow`. */
+export type Transition =
+  | { flow_id: string; flow: 'checkout'; state: CheckoutState; effects: Effect[]; details: CheckoutFlowDetails }
+  | { flow_id: string; flow: 'pos'; state: PosState; effects: Effect[]; details: PosFlowDetails };
+
+interface AnswerBase {
+  version: 1;
+  /** The snapshot changed: save it now (Coordinator.snapshotJson()). */
+  persist: boolean;
+  transitions: Transition[];
+}
+
+/** The coordinator's answer to an event or URL, discriminated by `outcome`. */
+export type CoordinatorAnswer =
+  | (AnswerBase & { outcome: 'accepted' })
+  | (AnswerBase & { outcome: 'duplicate' })
+  | (AnswerBase & { outcome: 'ignored' })
+  | (AnswerBase & { outcome: 'not_ours' })
+  /** The event broke a rule (`error` says which); nothing changed. */
+  | (AnswerBase & { outcome: 'rejected'; error: ErrorDocument });
+
+export type Outcome = CoordinatorAnswer['outcome'];
+
+/** The coordinator's versioned snapshot: no secrets; save it, restore it after process death. */
+export interface CoordinatorSnapshot {
+  version: number;
+  config: Required<CoordinatorConfig>;
+  flows: FlowDetails[];
+  refunded: Record<string, string>;
+}

@@ -1,0 +1,23 @@
+// Test stand-in for the 'react-native' package (copied to <build>/node_modules/react-native by
+// mk/react-native.mk): TurboModuleRegistry.getEnforcing('PayHandoff') answers the Node-API addon,
+// so lib/index.js loads exactly as in an app.
+'use strict';
+const path = require('node:path');
+
+const modules = { PayHandoff: () => require(path.join(process.env.PAYHANDOFF_RN_BUILD, 'payhandoff.node')) };
+const requested = [];
+
+module.exports = {
+  TurboModuleRegistry: {
+    get(name) {
+      requested.push(name);
+      return modules[name] ? modules[name]() : null;
+    },
+    getEnforcing(name) {
+      requested.push(name);
+      if (!modules[name]) throw new Error(`TurboModuleRegistry.getEnforcing(...): '${name}' could not be found`);
+      return modules[name]();
+    },
+  },
+  requested,
+};

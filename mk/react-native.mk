@@ -1,0 +1,36 @@
+# React Native binding (bindings/react-native): included by the main Makefile.
+#   make react-native-test   tsc --strict over src/; the C++ bridge's own test; the Node-API
+#                            addon (the TurboModule's methods over the same bridge) and the
+#                            compiled TypeScript API under `node --test` against the real core.
+# The JSI/TurboModule glue (cpp/NativePayHandoffModule.h, ios/, android/) needs React Native's
+# headers and is not compiled here.
+APT_PACKAGES += node-typescript
+BINDING_TESTS += react-native-test
+
+RN_DIR := bindings/react-native
+RN_BUILD := $(CURDIR)/.build/react-native
+RN_LIB_FLAVOUR ?= embedded
+RN_LIB_DIR := $(CURDIR)/dist/$(RN_LIB_FLAVOUR)
+RN_CXXFLAGS := -std=c++17 -Wall -Wextra -Werror -pedantic -Iinclude -I$(RN_DIR)/cpp
+RN_LINK := -L$(RN_LIB_DIR) -lpayhandoff -Wl,-rpath,$(RN_LIB_DIR) -pthread
+# Node's headers: /usr/include/node (Debian, NodeSource), else next to the node binary.
+RN_NODE_INCLUDE ?= $(firstword $(wildcard /usr/include/node/node_api.h $(dir $(shell command -v node 2>/dev/null))../include/node/node_api.h))
+
+.PHONY: react-native-test
+
+react-native-test: lib
+	@test -n "$(RN_NODE_INCLUDE)" || { echo "react-native-test: node_api.h not found (set RN_NODE_INCLUDE)"; exit 1; }
+	@rm -rf $(RN_BUILD) && mkdir -p $(RN_BUILD)/node_modules/react-native
+	@start=$$(date +%s%N); \
+	echo "react-native-test: tsc $$(tsc --version | cut -d' ' -f2) --noEmit --strict over $(RN_DIR)/src"; \
+	tsc -p $(RN_DIR)/tsconfig.json --noEmit --strict; \
+	tsc -p $(RN_DIR)/tsconfig.json --outDir $(RN_BUILD)/lib; \
+	$(CXX) $(RN_CXXFLAGS) $(RN_DIR)/cpp/PayHandoffBridge.cpp $(RN_DIR)/cpp/test/bridge_test.cpp $(RN_LINK) -o $(RN_BUILD)/bridge_test; \
+	$(RN_BUILD)/bridge_test; \
+	$(CXX) $(RN_CXXFLAGS) -fPIC -shared -I$(dir $(RN_NODE_INCLUDE)) -DNODE_GYP_MODULE_NAME=payhandoff_rn_test \
+	  $(RN_DIR)/node/addon.cpp $(RN_DIR)/cpp/PayHandoffBridge.cpp $(RN_LINK) -o $(RN_BUILD)/payhandoff.node; \
+	cp $(RN_DIR)/test/stubs/react-native.js $(RN_BUILD)/node_modules/react-native/index.js; \
+	echo "react-native-test: node --test against dist/$(RN_LIB_FLAVOUR)/libpayhandoff.so"; \
+	PAYHANDOFF_RN_BUILD=$(RN_BUILD) PAYHANDOFF_VECTORS=$(CURDIR)/Tests/Vectors \
+	  node --test --test-reporter=spec $(RN_DIR)/test/ 2>&1 | tee $(RN_BUILD)/node-test.log; \
+	echo "react-native-test: done in $$(( ($$(date +%s%N) - start) / 1000000 )) ms"
