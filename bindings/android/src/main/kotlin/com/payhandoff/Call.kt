@@ -1,0 +1,68 @@
+package com.payhandoff
+
+import org.json.JSONObject
+import java.io.ByteArrayOutputStream
+
+/** The Kotlin side of every call: text to UTF-8 bytes, and a returned document to a value or an exception. */
+internal object Call {
+    /**
+     * [text] as UTF-8 for the C ABI. U+0000 cannot cross (a C string ends there), so it is refused
+     * here as `invalid_argument` naming [parameter] rather than silently cutting the text. An
+     * unpaired surrogate has no UTF-8 form: it is written as its 3-byte generalized form (0xED
+     * 0xA0..0xBF …), which is invalid UTF-8, so the core refuses it exactly as any invalid UTF-8
+     * (`invalid_json`, `malformed_url`) instead of it turning into '?'.
+     */
+    fun utf8(text: String?, parameter: String): ByteArray? {
+        if (text == null) return null
+        if (text.indexOf('\u0000') >= 0) {
+            throw PayHandoffException("invalid_argument", parameter,
+                "contains U+0000, which the C ABI cannot carry (a C string ends there)")
+        }
+        val out = ByteArrayOutputStream(text.length + 16)
+        var start = 0
+        var i = 0
+        while (i < text.length) {
+            val c = text[i]
+            if (Character.isHighSurrogate(c) && i + 1 < text.length && Character.isLowSurrogate(text[i + 1])) {
+                i += 2
+                continue
+            }
+            if (Character.isSurrogate(c)) {
+                val encoded = text.substring(start, i).toByteArray(Charsets.UTF_8)
+                out.write(encoded, 0, encoded.size)
+                val unit = Character.codePointAt(text, i)
+                out.write(0xE0 or (unit shr 12))
+                out.write(0x80 or ((unit shr 6) and 0x3F))
+                out.write(0x80 or (unit and 0x3F))
+                start = i + 1
+            }
+            i++
+        }
+        if (start == 0) return text.toByteArray(Charsets.UTF_8)
+        val rest = text.substring(start).toByteArray(Charsets.UTF_8)
+        out.write(rest, 0, rest.size)
+        return out.toByteArray()
+    }
+
+    /** The document a call wrote: the result on status 0, otherwise thrown as [PayHandoffException]. */
+    fun document(status: IntArray, bytes: ByteArray?): JSONObject {
+        if (bytes == null) throw OutOfMemoryError("libpayhandoff wrote no document (out of memory)")
+        val document = JSONObject(String(bytes, Charsets.UTF_8))
+        if (status[0] != 0) throw PayHandoffException.from(document)
+        return document
+    }
+}
+
+/** org.json helpers for reading result documents. */
+internal fun JSONObject.stringOrNull(key: String): String? = if (has(key) && !isNull(key)) getString(key) else null
+
+internal fun JSONObject.stringMap(key: String): Map<String, String> {
+    val o = optJSONObject(key) ?: return emptyMap()
+    val map = LinkedHashMap<String, String>()
+    val keys = o.keys()
+    while (keys.hasNext()) {
+        val k = keys.next()
+        map[k] = o.getString(k)
+    }
+    return map
+}

@@ -1,0 +1,56 @@
+package com.payhandoff
+
+/**
+ * The entry point: loads `libpayhandoff_jni.so` (which loads `libpayhandoff.so` and `libcjson.so`)
+ * and checks that the library speaks the ABI this binding was written for. Every other class of
+ * the package goes through here, so a mismatch fails on first use with [IllegalStateException].
+ */
+object PayHandoff {
+    /** `PAYHANDOFF_ABI_VERSION` of the include/payhandoff.h this binding was written against. */
+    const val ABI_VERSION: Int = 1
+
+    /** The name passed to System.loadLibrary. */
+    const val JNI_LIBRARY: String = "payhandoff_jni"
+
+    @Volatile private var loaded = false
+
+    /** Loads the native libraries and checks the ABI version (idempotent; called on first use). */
+    @JvmStatic
+    fun load() {
+        try {
+            Native.abiVersion() // runs Native's initializer, which calls loadLibraries()
+        } catch (e: ExceptionInInitializerError) {
+            throw e.cause ?: e
+        }
+    }
+
+    @Synchronized
+    internal fun loadLibraries() {
+        if (loaded) return
+        // A JVM outside Android may name the shim's absolute path (tests do); Android uses loadLibrary.
+        val path = System.getProperty("payhandoff.jni.path")
+        if (path != null && path.isNotEmpty()) System.load(path) else System.loadLibrary(JNI_LIBRARY)
+        checkAbi(Native.abiVersion())
+        loaded = true
+    }
+
+    /** Throws unless [found] is [ABI_VERSION]; the message says what to do. */
+    @JvmStatic
+    fun checkAbi(found: Int) {
+        if (found != ABI_VERSION) {
+            throw IllegalStateException(
+                "libpayhandoff.so has ABI version $found but com.payhandoff was written for ABI version " +
+                    "$ABI_VERSION: ship the libpayhandoff.so built from the same PayHandoff release as this binding")
+        }
+    }
+
+    /** The library's ABI version (payhandoff_abi_version()). */
+    @JvmStatic
+    val abiVersion: Int
+        get() = Native.abiVersion()
+
+    /** The library's version, e.g. "0.1.0" (payhandoff_version()). */
+    @JvmStatic
+    val version: String
+        get() = String(Native.version() ?: ByteArray(0), Charsets.UTF_8)
+}

@@ -1,0 +1,171 @@
+package com.payhandoff
+
+import org.json.JSONObject
+import org.junit.Assert.assertEquals
+import org.junit.Assert.assertFalse
+import org.junit.Assert.assertNotNull
+import org.junit.Assert.assertTrue
+import org.junit.Assert.fail
+import org.junit.Test
+
+/** A scenario per flow through the typed API, plus the binding's own rules (text, handles, ABI check). */
+class ScenarioTest {
+    private val t0 = 1796054400000L
+    private val nonce = "0123456789abcdef0123456789abcdef"
+
+    @Test
+    fun checkoutCardFlow() {
+        Coordinator().use { c ->
+            val start = c.send(JSONObject().put("type", "checkout.start").put("flow_id", "c1").put("kind", "cards")
+                .put("return_url", "fixapp://checkout-callback").put("nonce", nonce).put("now", t0))
+            assertEquals(Outcome.Accepted, start.outcome)
+            val create = start.transitions.single().effects.first() as Effect.CreateSession
+            assertEquals(CheckoutKind.CARDS, create.kind)
+            assertEquals("fixapp://checkout-callback?ph_nonce=$nonce", create.returnUrl)
+            assertTrue(start.persist)
+
+            val session = c.send("""{"type": "checkout.session", "flow_id": "c1", "now": ${t0 + 1000},
+                "session": {"kind": "cards", "checkout_url": "https://pay.example.com/c/1"}}""")
+            assertEquals(Effect.OpenBrowser("https://pay.example.com/c/1"), session.transitions.single().effects.first())
+            c.send("""{"type": "checkout.browser_opened", "flow_id": "c1", "now": ${t0 + 2000}}""")
+
+            // A spoofed deep link (wrong nonce) is rejected and changes nothing.
+            val spoof = c.handleUrl("fixapp://checkout-callback?status=completed&card_id=card_xyz&ph_nonce=ffffffffffffffffffffffffffffffff", t0 + 3000)
+            val rejected = spoof.outcome as Outcome.Rejected
+            assertEquals("callback_mismatch", rejected.error.code)
+            assertEquals("in_browser", c.flowStates()["c1"])
+
+            val back = c.handleUrl("fixapp://checkout-callback?status=completed&card_id=card_xyz&ph_nonce=$nonce", t0 + 4000)
+            assertEquals(Outcome.Accepted, back.outcome)
+            assertEquals("awaiting_confirmation", back.transitions.single().state)
+            assertTrue(back.transitions.single().effects.contains(Effect.CloseBrowser))
+            assertTrue(back.transitions.single().effects.contains(Effect.ShowPending))
+            assertEquals(Outcome.Duplicate, c.handleUrl("fixapp://checkout-callback?status=completed&card_id=card_xyz&ph_nonce=$nonce", t0 + 4500).outcome)
+
+            val confirmed = c.send("""{"type": "checkout.confirmation", "flow_id": "c1", "now": ${t0 + 5000},
+                "event": {"type": "card.registered", "data": {"card_id": "card_xyz", "brand": "visa", "last_four": "4242", "token": "tok_1"}}}""")
+            assertEquals("confirmed", confirmed.transitions.single().state)
+            assertEquals("visa", confirmed.transitions.single().details.getJSONObject("confirmation").getJSONObject("data").getString("brand"))
+            assertEquals(Outcome.NotOurs, c.handleUrl("otherapp://x?y=1", t0 + 6000).outcome)
+        }
+    }
+
+    @Test
+    fun posSaleFlow() {
+        Coordinator().use { c ->
+            val request = PosRequest.sale("tok_1", "ord-1", "100.00", "myapp")
+            val start = c.send(JSONObject().put("type", "pos.start").put("flow_id", "p1").put("now", t0).put("request", request.toJson()))
+            val open = start.transitions.single().effects.first() as Effect.OpenPosApp
+            assertEquals(Pos.buildUrl(request).url, open.url)
+            assertEquals(Outcome.Accepted, c.send("""{"type": "pos.launched", "flow_id": "p1", "now": ${t0 + 500}}""").outcome)
+            val answer = "myapp://result=aprobada&amount=100.00&transactionid=720371&identifier=ord-1&creditcard=4242&usertoken=tok_1"
+            val approved = c.handleUrl(answer, t0 + 60000)
+            assertEquals("approved", approved.transitions.single().state)
+            assertEquals(Outcome.Duplicate, c.handleUrl(answer, t0 + 61000).outcome)
+            assertFalse("snapshots hold no user token", c.snapshot().contains("tok_1"))
+            // Refund of that sale, through the same coordinator.
+            val refund = c.send(JSONObject().put("type", "pos.start").put("flow_id", "r1").put("now", t0 + 120000)
+                .put("sale_flow_id", "p1").put("request", PosRequest.refund("tok_1", "ref-1", "720371", "myapp", "40.00").toJson()))
+            assertEquals(Outcome.Accepted, refund.outcome)
+            assertEquals(mapOf("p1" to "approved", "r1" to "ready"), c.flowStates())
+        }
+    }
+
+    @Test
+    fun statelessCalls() {
+        val url = Pos.buildUrl(PosRequest("venta", "tok_1", "ord-1", "myapp", amount = "100.00", tip = "15.00", msi = 3))
+        assertEquals("billpocket://transaction=venta&usertoken=tok_1&identifier=ord-1&amount=100.00&urlScheme=myapp&tip=15.00&msi=3", url.url)
+        assertEquals(PosField("userToken", "tok_1"), url.intentExtras[1])
+        val response = Pos.parseResponse("myapp://result=aprobada&amount=100.00&transactionid=720371&identifier=ord-1&msi=3", "myapp", "ord-1")
+        assertEquals(PosResponse.Result.APPROVED, response.result)
+        assertEquals(3, response.msi)
+        val verdict = Pos.refundCheckJson("""{"sale": {"transactionid": "720371", "amount": "100.00", "approved_at": 1764518400, "bp_version": "4.3.24"}, "amount": "40.00", "now": 1764518430}""")
+        assertFalse(verdict.eligible)
+        assertEquals("too_soon", verdict.reasons.single().code)
+        val request = Checkout.buildRequestJson("""{"kind": "cards", "api_key": "sk_test_1", "return_url": "fixapp://checkout-callback",
+            "provider": "dinelco", "customer_id": "cus_1", "target_origin": ["https://fix.example.com"],
+            "customer": {"name": "Juan", "lastname": "Pérez", "email": "juan@example.com"}, "nonce": "0123456789abcdef0123"}""")
+        assertEquals("https://api.pay.ingalca.com/v1/cards", request.url)
+        assertEquals(Header("Authorization", "Bearer sk_test_1"), request.headers[0])
+        assertEquals("Pérez", request.body.getJSONObject("customer").getString("lastname"))
+        val callback = Checkout.parseCallback("fixapp://checkout-callback?ph_nonce=0123456789abcdef0123&status=completed&card_id=card_xyz",
+            CheckoutKind.CARDS, "fixapp://checkout-callback", "0123456789abcdef0123")
+        assertEquals(CheckoutCallback.Status.COMPLETED, callback.status)
+        assertTrue(callback.verified)
+        val session = Checkout.parseSessionJson("""{"kind": "cards", "status": 201, "body": {"data": {"registration": {"checkout_url": "https://checkout.pay.ingalca.com/r/9f8e"}}}}""")
+        assertEquals("https://checkout.pay.ingalca.com/r/9f8e", session.checkoutUrl)
+        val confirmation = Checkout.parseConfirmationJson("""{"type": "card.registered", "data": {"card_id": "card_xyz", "brand": "visa", "last_four": "4242", "token": "tok_abc"}}""")
+        assertEquals("4242", confirmation.lastFour)
+    }
+
+    @Test
+    fun errorsAreOneExceptionType() {
+        val e = expect { Pos.buildUrl(PosRequest.sale("tok_1", "ord-1", "100.001", "myapp")) }
+        assertEquals("validation", e.code)
+        assertEquals("amount", e.field)
+        assertEquals("invalid_json", expect { Pos.buildUrlJson("{\"a\": 1, \"a\": 2}") }.code)
+        assertEquals("unsupported_version", expect { Coordinator.restore("""{"version": 99, "config": {}, "flows": [], "refunded": {}}""") }.code)
+        val invalid = expect { Coordinator().use { it.send("""{"type": "tick"}""") } }
+        assertEquals("validation", invalid.code)
+        assertEquals("now", invalid.field)
+    }
+
+    @Test
+    fun textCrossesAsUtf8() {
+        // Non-BMP text (emoji) survives both ways, byte for byte (JNI's modified UTF-8 would mangle it).
+        val reference = "caf\u00e9 \ud83d\udcb3\ud83c\uddf2\ud83c\uddfd"
+        val url = Pos.buildUrl(PosRequest("venta", "tok_1", "ord-1", "myapp", amount = "1.00", reference = reference))
+        assertEquals(reference, url.fields.first { it.key == "reference" }.value)
+        val response = Pos.parseResponse(url.url.replace("billpocket://transaction=venta&usertoken=tok_1", "myapp://result=aprobada"), "myapp")
+        assertEquals(reference, response.reference)
+        // An unpaired surrogate has no UTF-8 form: the core refuses it as invalid UTF-8, it never becomes '?'.
+        assertEquals("malformed_url", expect { Pos.parseResponse("myapp://result=aprobada&reference=\ud83d", "myapp") }.code)
+        assertEquals("invalid_json", expect { Pos.buildUrlJson("{\"reference\": \"\ud83d\"}") }.code)
+        // U+0000 cannot cross a C string: refused before the call, naming the parameter.
+        val nul = expect { Pos.parseResponse("myapp://result=aprobada\u0000&x=1", "myapp") }
+        assertEquals("invalid_argument", nul.code)
+        assertEquals("url", nul.field)
+        // Inside a JSON document it is escaped (\u0000) and reaches the core, which decides.
+        assertTrue(Pos.buildUrl(PosRequest.sale("tok_1", "ord\u0000", "1.00", "myapp")).url.contains("identifier=ord%00&"))
+    }
+
+    @Test
+    fun handleIsFreedOnce() {
+        val c = Coordinator("""{"pos_grace_ms": 5000}""")
+        assertTrue(c.snapshot().contains("\"pos_grace_ms\":5000"))
+        c.close()
+        c.close()
+        try {
+            c.snapshot()
+            fail("a closed coordinator answered")
+        } catch (e: IllegalStateException) {
+            assertTrue(e.message!!.contains("closed"))
+        }
+        // Many unclosed coordinators: the finalizer path frees them (and must never double free).
+        for (i in 0 until 2000) Coordinator().handleUrl("x://y", t0)
+        System.gc()
+        System.runFinalization()
+    }
+
+    @Test
+    fun abiVersionIsChecked() {
+        PayHandoff.load()
+        assertEquals(PayHandoff.ABI_VERSION, PayHandoff.abiVersion)
+        assertNotNull(Regex("^[0-9]+\\.[0-9]+\\.[0-9]+").find(PayHandoff.version))
+        try {
+            PayHandoff.checkAbi(PayHandoff.ABI_VERSION + 1)
+            fail("a mismatched ABI version was accepted")
+        } catch (e: IllegalStateException) {
+            assertTrue(e.message!!, e.message!!.contains("ABI version ${PayHandoff.ABI_VERSION + 1}"))
+        }
+    }
+
+    private fun expect(body: () -> Unit): PayHandoffException {
+        try {
+            body()
+        } catch (e: PayHandoffException) {
+            return e
+        }
+        throw AssertionError("no PayHandoffException")
+    }
+}
