@@ -22,8 +22,9 @@ react-native-test: lib
 	@test -n "$(RN_NODE_INCLUDE)" || { echo "react-native-test: node_api.h not found (set RN_NODE_INCLUDE)"; exit 1; }
 	@rm -rf $(RN_BUILD) && mkdir -p $(RN_BUILD)/node_modules/react-native
 	@start=$$(date +%s%N); \
-	echo "react-native-test: tsc $$(tsc --version | cut -d' ' -f2) --noEmit --strict over $(RN_DIR)/src"; \
+	echo "react-native-test: tsc $$(tsc --version | cut -d' ' -f2) --noEmit --strict over $(RN_DIR)/src and test/types.check.ts"; \
 	tsc -p $(RN_DIR)/tsconfig.json --noEmit --strict; \
+	tsc -p $(RN_DIR)/tsconfig.check.json --strict; \
 	tsc -p $(RN_DIR)/tsconfig.json --outDir $(RN_BUILD)/lib; \
 	$(CXX) $(RN_CXXFLAGS) $(RN_DIR)/cpp/PayHandoffBridge.cpp $(RN_DIR)/cpp/test/bridge_test.cpp $(RN_LINK) -o $(RN_BUILD)/bridge_test; \
 	$(RN_BUILD)/bridge_test; \
@@ -32,5 +33,5 @@ react-native-test: lib
 	cp $(RN_DIR)/test/stubs/react-native.js $(RN_BUILD)/node_modules/react-native/index.js; \
 	echo "react-native-test: node --test against dist/$(RN_LIB_FLAVOUR)/libpayhandoff.so"; \
 	PAYHANDOFF_RN_BUILD=$(RN_BUILD) PAYHANDOFF_VECTORS=$(CURDIR)/Tests/Vectors \
-	  node --test --test-reporter=spec $(RN_DIR)/test/ 2>&1 | tee $(RN_BUILD)/node-test.log; \
+	  node --test --test-reporter=spec $(RN_DIR)/test/*.test.js 2>&1 | tee $(RN_BUILD)/node-test.log; \
 	echo "react-native-test: done in $$(( ($$(date +%s%N) - start) / 1000000 )) ms"

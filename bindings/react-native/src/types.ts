@@ -179,7 +179,7 @@ export interface CardRegistrationRequest extends CheckoutRequestBase {
   provider: string;
   customer_id: string;
   target_origin?: string[];
-  customer?: { name?: string; lastname?: string; email?: string; phone?: string };
+  customer: { name: string; lastname: string; email: string; phone?: string };
   fields?: Record<string, unknown>;
 }
 
@@ -295,7 +295,7 @@ interface FlowEventBase extends EventBase {
 /** checkout.start, three ways: PayHandoff builds the request; the backend will create the
  *  session (effect create_session); the backend already created it. */
 export type CheckoutStartEvent = FlowEventBase & { type: 'checkout.start'; nonce?: string; deadline?: EpochMs } & (
-    | { request: CheckoutRequest }
+    | { request: Omit<CardRegistrationRequest, 'nonce'> | Omit<PaymentRequest, 'nonce'> }
     | { kind: CheckoutKind; return_url: string }
     | { kind: CheckoutKind; return_url: string; session: CheckoutSessionInput }
   );
@@ -365,7 +365,8 @@ export interface CheckoutFlowDetails {
   deadline: EpochMs;
   session?: CheckoutSession;
   callback?: CheckoutCallback;
-  confirmation?: Confirmation;
+  /** The relayed webhook, as received. */
+  confirmation?: ConfirmationEvent;
   failure_reason?: string;
   [member: string]: unknown;
 }

@@ -1,0 +1,334 @@
+// Scenarios through the typed API, the Node-API addon and the C++ bridge against the real
+// core: one per flow, duplicate deep-link delivery (Linking's initial URL and its url event),
+// the in-app browser's dismiss/cancel, snapshot/restore across process death, and the
+// binding's own error paths.
+'use strict';
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const { api, host, payhandoff, addon, T0 } = require('./support');
+
+const NONCE = '0123456789abcdef0123';
+const RETURN_URL = 'fixapp://checkout-callback';
+const CARD_REQUEST = {
+  kind: 'cards',
+  api_key: 'sk_test_1',
+  return_url: RETURN_URL,
+  provider: 'dinelco',
+  customer_id: 'cus_1',
+  target_origin: ['https://fix.example.com'],
+  customer: { name: 'Juan', lastname: 'Pérez', email: 'juan@example.com', phone: '+595981234567' },
+};
+const SALE = { transaction: 'venta', usertoken: 'tok_secret_1', identifier: 'ord-1', amount: '100.00', urlScheme: 'myapp' };
+const SALE_ANSWER =
+  'myapp://result=aprobada&amount=100.00&transactionid=720371&identifier=ord-1&creditcard=4242&bp_version=4.3.24';
+const callbackUrl = (status, extra = '&card_id=card_xyz') => `${RETURN_URL}?ph_nonce=${NONCE}&status=${status}${extra}`;
+
+/** [flow_id, state, effect types] of every transition. */
+const steps = (answer) => answer.transitions.map((t) => [t.flow_id, t.state, t.effects.map((e) => e.type)]);
+
+/** A coordinator that is disposed when the test ends. */
+function coordinator(t, config) {
+  const c = payhandoff.createCoordinator(config);
+  t.after(() => c.dispose());
+  return c;
+}
+
+test('checkout (card registration): request, session, browser, deep link, confirmation', (t) => {
+  const c = coordinator(t);
+  let a = c.send({ type: 'checkout.start', flow_id: 'c1', now: T0, nonce: NONCE, request: CARD_REQUEST });
+  assert.equal(a.outcome, 'accepted');
+  assert.deepEqual(steps(a), [['c1', 'awaiting_session', ['send_request', 'persist']]]);
+  const send = a.transitions[0].effects[0];
+  assert.equal(send.type, 'send_request');
+  assert.equal(send.request.url, 'https://api.pay.ingalca.com/v1/cards');
+  assert.equal(send.request.body.return_url, `${RETURN_URL}?ph_nonce=${NONCE}`);
+  assert.equal(a.persist, true);
+
+  a = c.send({
+    type: 'checkout.session', flow_id: 'c1', now: T0 + 1000,
+    session: { kind: 'cards', status: 201, body: { data: { registration: { checkout_url: 'https://checkout.pay.ingalca.com/r/9f8e' } } } },
+  });
+  assert.deepEqual(steps(a), [['c1', 'ready', ['open_browser', 'persist']]]);
+  assert.deepEqual(a.transitions[0].effects[0], { type: 'open_browser', url: 'https://checkout.pay.ingalca.com/r/9f8e' });
+
+  a = c.send({ type: 'checkout.browser_opened', flow_id: 'c1', now: T0 + 2000 });
+  assert.deepEqual(steps(a), [['c1', 'in_browser', ['persist']]]);
+
+  a = c.handleUrl(callbackUrl('completed'), T0 + 60000);
+  assert.equal(a.outcome, 'accepted');
+  assert.deepEqual(steps(a), [['c1', 'awaiting_confirmation', ['close_browser', 'show_pending', 'persist']]]);
+  assert.equal(a.transitions[0].details.callback.verified, true);
+
+  // The webhook, relayed by the backend, is the only thing that confirms.
+  a = c.send({
+    type: 'checkout.confirmation', flow_id: 'c1', now: T0 + 70000,
+    event: { type: 'card.registered', data: { card_id: 'card_xyz', brand: 'visa', last_four: '4242', token: 'tok_abc' } },
+  });
+  assert.deepEqual(steps(a), [['c1', 'confirmed', ['persist']]]);
+});
+
+test('checkout (payment, backend session): tab dismissed first, the deep link still resolves it', (t) => {
+  const c = coordinator(t);
+  let a = c.send({ type: 'checkout.start', flow_id: 'pay1', now: T0, nonce: NONCE, kind: 'payments', return_url: RETURN_URL });
+  assert.deepEqual(steps(a), [['pay1', 'awaiting_session', ['create_session', 'persist']]]);
+  assert.deepEqual(a.transitions[0].effects[0], { type: 'create_session', kind: 'payments', return_url: `${RETURN_URL}?ph_nonce=${NONCE}` });
+  a = c.send({
+    type: 'checkout.session', flow_id: 'pay1', now: T0 + 500,
+    session: { kind: 'payments', checkout_url: 'https://checkout.pay.ingalca.com/p/1', payment_id: 'pay_1' },
+  });
+  assert.deepEqual(steps(a), [['pay1', 'ready', ['open_browser', 'persist']]]);
+  c.send({ type: 'checkout.browser_opened', flow_id: 'pay1', now: T0 + 1000 });
+
+  // InAppBrowser.open resolved {type: 'cancel'} (iOS) / {type: 'dismiss'} before any deep link.
+  const closed = host.browserClosedEvent('pay1', { type: 'cancel' }, T0 + 20000);
+  assert.deepEqual(closed, { type: 'checkout.browser_dismissed', flow_id: 'pay1', now: T0 + 20000 });
+  a = c.send(closed);
+  assert.deepEqual(steps(a), [['pay1', 'returned_without_result', ['persist']]]);
+
+  a = c.handleUrl(callbackUrl('completed', '&payment_id=pay_1'), T0 + 25000);
+  assert.deepEqual(steps(a), [['pay1', 'awaiting_confirmation', ['close_browser', 'show_pending', 'persist']]]);
+  // The tab closing after the deep link (the usual order) changes nothing.
+  a = c.send(host.browserClosedEvent('pay1', { type: 'dismiss' }, T0 + 26000));
+  assert.equal(a.outcome, 'ignored');
+  a = c.send({
+    type: 'checkout.confirmation', flow_id: 'pay1', now: T0 + 30000,
+    event: { type: 'payment.confirmed', data: { payment_id: 'pay_1', amount: '150.00' } },
+  });
+  assert.deepEqual(steps(a), [['pay1', 'confirmed', ['persist']]]);
+});
+
+test('checkout: a spoofed callback is rejected, a foreign URL is not ours, failed/cancelled are outcomes', (t) => {
+  const c = coordinator(t);
+  c.send({ type: 'checkout.start', flow_id: 'c1', now: T0, nonce: NONCE, kind: 'cards', return_url: RETURN_URL });
+  let a = c.handleUrl(`${RETURN_URL}?ph_nonce=zzzzzzzzzzzzzzzzzzzz&status=completed&card_id=card_evil`, T0 + 1000);
+  assert.equal(a.outcome, 'rejected');
+  assert.equal(a.error.code, 'callback_mismatch');
+  assert.equal(a.error.field, 'ph_nonce');
+  assert.equal(c.snapshot().flows[0].state, 'awaiting_session');
+  assert.equal(c.handleUrl('otherapp://somewhere?x=1', T0 + 1000).outcome, 'not_ours');
+  a = c.handleUrl(callbackUrl('failed', '&reason=card_declined'), T0 + 2000);
+  assert.deepEqual(steps(a)[0].slice(0, 2), ['c1', 'failed']);
+  assert.equal(c.handleUrl(callbackUrl('cancelled'), T0 + 3000).outcome, 'ignored');
+});
+
+test('browserClosedEvent: success carries the redirect URL; other results send nothing', () => {
+  assert.deepEqual(host.browserClosedEvent('c1', { type: 'success', url: 'fixapp://x' }, T0), { type: 'url', url: 'fixapp://x', now: T0 });
+  assert.equal(host.browserClosedEvent('c1', { type: 'opened' }, T0), null);
+});
+
+test('POS sale: launched, came back without an answer (unknown, reconcile), late answer approves; refund', (t) => {
+  const c = coordinator(t);
+  let a = c.send({ type: 'pos.start', flow_id: 'p1', now: T0, request: SALE });
+  assert.deepEqual(steps(a), [['p1', 'ready', ['open_pos_app', 'persist']]]);
+  assert.match(a.transitions[0].effects[0].url, /^billpocket:\/\/transaction=venta&usertoken=tok_secret_1&/);
+  c.send({ type: 'pos.launched', flow_id: 'p1', now: T0 + 1000 });
+  c.send({ type: 'app.foregrounded', now: T0 + 30000 });
+  a = c.send({ type: 'tick', now: T0 + 34000 });
+  assert.deepEqual(steps(a), [['p1', 'returned_without_response', ['reconcile', 'persist']]]);
+
+  a = c.handleUrl(SALE_ANSWER, T0 + 40000);
+  assert.equal(a.outcome, 'accepted');
+  assert.deepEqual(steps(a), [['p1', 'approved', ['persist']]]);
+  const response = a.transitions[0].details.response;
+  assert.equal(response.result, 'approved');
+  assert.equal(response.transactionid, '720371');
+
+  a = c.send({
+    type: 'pos.start', flow_id: 'r1', now: T0 + 120000, sale_flow_id: 'p1',
+    request: { transaction: 'devolucion', usertoken: 'tok_secret_1', identifier: 'ref-1', urlScheme: 'myapp', transactionId: '720371', amount: '40.00' },
+  });
+  assert.deepEqual(steps(a), [['r1', 'ready', ['open_pos_app', 'persist']]]);
+  a = c.send({ type: 'pos.launch_failed', flow_id: 'r1', now: T0 + 121000, reason: 'Billpocket is not installed' });
+  assert.deepEqual(steps(a), [['r1', 'launch_failed', ['show_hint', 'persist']]]);
+});
+
+test('POS: a declined answer, and an answer for another request', (t) => {
+  const c = coordinator(t);
+  c.send({ type: 'pos.start', flow_id: 'p1', now: T0, request: SALE });
+  // Our scheme, but no hand-off with that identifier: a claim this app cannot match.
+  let a = c.handleUrl('myapp://result=aprobada&amount=100.00&transactionid=1&identifier=ord-999', T0 + 1000);
+  assert.equal(a.outcome, 'rejected');
+  assert.deepEqual([a.error.code, a.error.field], ['callback_mismatch', 'identifier']);
+  assert.equal(c.snapshot().flows[0].state, 'ready');
+  a = c.handleUrl('myapp://result=rechazada&amount=100.00&identifier=ord-1&statusinfo=Fondos%20insuficientes', T0 + 2000);
+  assert.deepEqual(steps(a), [['p1', 'declined', ['persist']]]);
+  assert.equal(a.transitions[0].details.response.statusinfo, 'Fondos insuficientes');
+});
+
+test('deep links: Linking.getInitialURL and the url event deliver the same URL; the second is a duplicate', async (t) => {
+  const c = coordinator(t);
+  c.send({ type: 'checkout.start', flow_id: 'c1', now: T0, nonce: NONCE, kind: 'cards', return_url: RETURN_URL });
+  const url = callbackUrl('completed');
+  const listeners = [];
+  const linking = {
+    getInitialURL: async () => url, // the app was started by the deep link
+    addEventListener(type, listener) {
+      assert.equal(type, 'url');
+      listeners.push(listener);
+      return { remove: () => listeners.splice(listeners.indexOf(listener), 1) };
+    },
+  };
+  const answers = [];
+  const errors = [];
+  let clock = T0 + 5000;
+  const subscription = host.listenForDeepLinks(linking, c, {
+    onAnswer: (answer, seen) => answers.push([answer.outcome, seen]),
+    onError: (error, seen) => errors.push([error, seen]),
+    now: () => (clock += 1000),
+  });
+  listeners.forEach((l) => l({ url })); // ...and the OS also sent it as an event
+  await new Promise((resolve) => setImmediate(resolve));
+  listeners.forEach((l) => l({ url: `${RETURN_URL}?status=cancelled` })); // unverified, after the hand-off was consumed
+  listeners.forEach((l) => l({ url: 'https://example.com/not-a-deep-link-of-ours' }));
+  listeners.forEach((l) => l({ url: 'fixapp://checkout-callback?status=%zz' }));
+
+  assert.deepEqual(answers.map((a) => a[0]), ['accepted', 'duplicate', 'ignored', 'not_ours', 'rejected']);
+  assert.ok(answers.slice(0, 2).every((a) => a[1] === url));
+  assert.deepEqual(errors, []);
+  assert.equal(c.snapshot().flows[0].state, 'awaiting_confirmation');
+  subscription.remove();
+  assert.equal(listeners.length, 0);
+});
+
+test('snapshot/restore across process death: same behaviour, no secrets, duplicates remembered', (t) => {
+  let c = payhandoff.createCoordinator({ pos_grace_ms: 5000 });
+  c.send({ type: 'checkout.start', flow_id: 'c1', now: T0, nonce: NONCE, request: CARD_REQUEST });
+  c.send({
+    type: 'checkout.session', flow_id: 'c1', now: T0 + 1000,
+    session: { kind: 'cards', checkout_url: 'https://checkout.pay.ingalca.com/r/1' },
+  });
+  c.send({ type: 'checkout.browser_opened', flow_id: 'c1', now: T0 + 2000 });
+  c.send({ type: 'pos.start', flow_id: 'p1', now: T0 + 3000, request: SALE });
+  c.send({ type: 'pos.launched', flow_id: 'p1', now: T0 + 4000 });
+  c.handleUrl(SALE_ANSWER, T0 + 5000);
+
+  const saved = c.snapshotJson(); // what the app writes to AsyncStorage
+  assert.ok(!saved.includes('sk_test_1'), 'no API key in the snapshot');
+  assert.ok(!saved.includes('tok_secret_1'), 'no POS user token in the snapshot');
+  assert.equal(c.dispose(), true); // the process dies
+  assert.equal(c.dispose(), false);
+  assert.throws(() => c.snapshot(), (e) => e instanceof api.PayHandoffError && e.code === 'invalid_argument' && e.field === 'coordinator');
+
+  c = payhandoff.restoreCoordinator(saved);
+  t.after(() => c.dispose());
+  const snapshot = c.snapshot();
+  assert.equal(snapshot.config.pos_grace_ms, 5000);
+  assert.deepEqual(snapshot.flows.map((f) => [f.id, f.state]), [['c1', 'in_browser'], ['p1', 'approved']]);
+  assert.deepEqual(JSON.parse(saved), snapshot);
+  assert.equal(c.handleUrl(SALE_ANSWER, T0 + 6000).outcome, 'duplicate');
+  const a = c.handleUrl(callbackUrl('completed'), T0 + 7000);
+  assert.deepEqual(steps(a), [['c1', 'awaiting_confirmation', ['close_browser', 'show_pending', 'persist']]]);
+
+  // The document works as well as its text.
+  const again = payhandoff.restoreCoordinator(c.snapshot());
+  assert.deepEqual(again.snapshot(), c.snapshot());
+  again.dispose();
+});
+
+test('restore refuses damaged and newer snapshots, all or nothing', () => {
+  const open = addon.openCoordinators();
+  const check = (snapshot, code, field) =>
+    assert.throws(() => payhandoff.restoreCoordinator(snapshot), (e) => {
+      assert.ok(e instanceof api.PayHandoffError);
+      assert.equal(e.code, code);
+      if (field !== undefined) assert.equal(e.field, field);
+      return true;
+    });
+  const good = { version: 1, config: {}, flows: [{ id: 'p1', type: 'pos', state: 'no_such_state', operation: 'venta', identifier: 'o', answer_scheme: 'myapp', grace_ms: 0 }], refunded: {} };
+  check(good, 'validation', 'flows[0].state');
+  check({ version: 2, config: {}, flows: [], refunded: {} }, 'unsupported_version', 'version');
+  check('{"version": 1,', 'invalid_json');
+  check('', 'invalid_json');
+  assert.equal(addon.openCoordinators(), open, 'a refused restore registers nothing');
+});
+
+test('errors: one PayHandoffError with code, field, message and status', () => {
+  assert.throws(() => payhandoff.buildPosUrl({ ...SALE, amount: '100.001' }), (e) => {
+    assert.ok(e instanceof api.PayHandoffError);
+    assert.ok(e instanceof Error);
+    assert.equal(e.name, 'PayHandoffError');
+    assert.equal(e.code, 'validation');
+    assert.equal(e.field, 'amount');
+    assert.equal(e.status, 3);
+    assert.match(e.message, /^amount: /);
+    return true;
+  });
+  assert.throws(() => payhandoff.buildPosUrl({ ...SALE, amount: 100.5 }), { code: 'invalid_json' });
+  assert.throws(() => payhandoff.createCoordinator({ pos_grace_ms: -1 }), { code: 'validation' });
+  // Boundaries the bridge guards: U+0000 cannot cross a C string; ids and now_ms must be integers.
+  assert.throws(() => payhandoff.parsePosResponse('myapp://result=aprobada\u0000', { urlScheme: 'myapp' }), {
+    code: 'invalid_argument',
+    field: 'url',
+  });
+  const c = payhandoff.createCoordinator();
+  try {
+    assert.throws(() => c.handleUrl('myapp://x', 1.5), { code: 'invalid_argument', field: 'now_ms' });
+    assert.throws(() => c.handleUrl('myapp://x', 1e300), { code: 'validation', field: 'now_ms' });
+    assert.throws(() => c.send({ type: 'tick' }), { code: 'validation', field: 'now' });
+    assert.throws(() => c.send(undefined), { code: 'validation', field: 'type' }); // sent as JSON null
+  } finally {
+    c.dispose();
+  }
+  assert.throws(() => addon.coordinatorSend('1', '{}'), TypeError);
+});
+
+test('stateless calls: POS URL and answer, refund check, checkout request, session, callback, confirmation', () => {
+  const built = payhandoff.buildPosUrl({ ...SALE, tip: '15.00', msi: 3, reference: 'a&b=c %+' });
+  assert.ok(built.url.startsWith('billpocket://transaction=venta&'));
+  assert.ok(built.url.includes('&reference=a%26b%3Dc%20%25%2B'));
+  assert.deepEqual(built.intent_extras[1], { key: 'userToken', value: 'tok_secret_1' });
+  const parsed = payhandoff.parsePosResponse(SALE_ANSWER, { urlScheme: 'myapp', identifier: 'ord-1' });
+  assert.equal(parsed.result, 'approved');
+  assert.throws(() => payhandoff.parsePosResponse(SALE_ANSWER, { urlScheme: 'myapp', identifier: 'ord-2' }), { code: 'callback_mismatch' });
+  const verdict = payhandoff.checkRefund({
+    sale: { transactionid: '720371', amount: '100.00', approved_at: 1764518400, bp_version: '4.3.24' },
+    amount: '40.00',
+    now: 1764518430,
+  });
+  assert.equal(verdict.eligible, false);
+  assert.deepEqual(verdict.reasons.map((r) => r.code), ['too_soon']);
+  const request = payhandoff.buildCheckoutRequest({ ...CARD_REQUEST, nonce: NONCE });
+  assert.equal(request.return_url, `${RETURN_URL}?ph_nonce=${NONCE}`);
+  const fresh = payhandoff.buildCheckoutRequest(CARD_REQUEST);
+  assert.notEqual(fresh.nonce, NONCE);
+  const session = payhandoff.parseCheckoutSession({ kind: 'cards', status: 201, body: { data: { registration: { checkout_url: 'https://c.example/r/1' } } } });
+  assert.equal(session.checkout_url, 'https://c.example/r/1');
+  assert.throws(() => payhandoff.parseCheckoutSession({ kind: 'cards', status: 402, body: { error: { message: 'no' } } }), { code: 'gateway_error' });
+  const callback = payhandoff.parseCheckoutCallback(callbackUrl('completed'), { kind: 'cards', return_url: RETURN_URL, nonce: NONCE });
+  assert.deepEqual(callback, { version: 1, kind: 'cards', status: 'completed', verified: true, card_id: 'card_xyz' });
+  const confirmation = payhandoff.parseConfirmation({ type: 'card.registered', data: { card_id: 'card_xyz', brand: 'visa', last_four: '4242' } });
+  assert.equal(confirmation.type, 'card.registered');
+  assert.equal(confirmation.card_id, 'card_xyz');
+});
+
+test('ABI version: checked once, at first use; a mismatch is abi_mismatch', () => {
+  let asked = 0;
+  const counting = { ...addon, abiVersion: () => (asked++, addon.abiVersion()) };
+  const checked = new api.PayHandoff(counting);
+  assert.equal(asked, 0, 'constructing does not call native code');
+  checked.version();
+  checked.buildPosUrl(SALE);
+  assert.equal(asked, 1);
+  assert.equal(checked.abiVersion(), api.ABI_VERSION);
+
+  const newer = new api.PayHandoff({ ...addon, abiVersion: () => api.ABI_VERSION + 1, posBuildUrl: () => assert.fail('must not be called') });
+  assert.throws(() => newer.buildPosUrl(SALE), { name: 'PayHandoffError', code: 'abi_mismatch' });
+});
+
+test('package index: payhandoff is bound to TurboModuleRegistry.getEnforcing("PayHandoff")', () => {
+  const { build } = require('./support');
+  const path = require('node:path');
+  const index = require(path.join(build, 'lib', 'index.js'));
+  const rn = require(path.join(build, 'node_modules', 'react-native'));
+  assert.deepEqual(rn.requested, ['PayHandoff']);
+  assert.ok(index.payhandoff instanceof index.PayHandoff);
+  assert.equal(index.PayHandoffError, api.PayHandoffError);
+  assert.equal(index.payhandoff.buildPosUrl(SALE).version, 1);
+  assert.equal(typeof index.listenForDeepLinks, 'function');
+});
+
+test('every coordinator of these scenarios was disposed', async () => {
+  await new Promise((resolve) => setImmediate(resolve));
+  // t.after hooks of earlier tests have run by now; only this file's coordinators were opened.
+  assert.equal(addon.openCoordinators(), 0);
+});

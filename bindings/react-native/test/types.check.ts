@@ -1,0 +1,106 @@
+// Compile-only (tsc --noEmit --strict via tsconfig.check.json): the typed API as an app uses it.
+// Exhaustive switches over the discriminated unions must compile, and the @ts-expect-error lines
+// must stay errors, so the types keep saying what the core does.
+import {
+  Coordinator,
+  CoordinatorAnswer,
+  Effect,
+  PayHandoff,
+  PayHandoffError,
+  PosResponse,
+  RefundVerdict,
+  CheckoutCallback,
+  Confirmation,
+  Transition,
+  browserClosedEvent,
+} from '../src/index';
+
+function never(value: never): never {
+  throw new Error(`unhandled ${String(value)}`);
+}
+
+export function perform(effect: Effect): string {
+  switch (effect.type) {
+    case 'send_request':
+      return `${effect.request.method} ${effect.request.url}`;
+    case 'create_session':
+      return `${effect.kind} ${effect.return_url}`;
+    case 'open_browser':
+    case 'open_pos_app':
+      return effect.url;
+    case 'close_browser':
+    case 'show_pending':
+    case 'persist':
+      return effect.type;
+    case 'show_hint':
+      return effect.message;
+    case 'reconcile':
+      return effect.reason;
+    default:
+      return never(effect);
+  }
+}
+
+export function describe(answer: CoordinatorAnswer): string {
+  switch (answer.outcome) {
+    case 'accepted':
+    case 'duplicate':
+    case 'ignored':
+    case 'not_ours':
+      return answer.outcome;
+    case 'rejected':
+      return `${answer.error.code} ${answer.error.field ?? ''}`;
+    default:
+      return never(answer);
+  }
+}
+
+export function state(transition: Transition): string {
+  switch (transition.flow) {
+    case 'checkout':
+      return transition.details.kind + transition.state;
+    case 'pos':
+      return transition.details.operation + transition.state;
+    default:
+      return never(transition);
+  }
+}
+
+export function results(pos: PosResponse, verdict: RefundVerdict, callback: CheckoutCallback, confirmation: Confirmation): string[] {
+  const out: string[] = [];
+  if (pos.result === 'approved') out.push(pos.transactionid ?? '');
+  if (verdict.eligible) out.push(verdict.refund_amount);
+  else out.push(...verdict.reasons.map((r) => r.code));
+  if (callback.status === 'completed' && callback.verified) out.push(callback.card_id ?? callback.payment_id ?? '');
+  out.push(confirmation.type === 'card.registered' ? confirmation.card_id : confirmation.payment_id);
+  return out;
+}
+
+export function usage(payhandoff: PayHandoff, coordinator: Coordinator): void {
+  const now = Date.now();
+  coordinator.send({ type: 'pos.start', flow_id: 'p1', now, request: { transaction: 'venta', usertoken: 't', identifier: 'o', amount: '100.00', urlScheme: 'myapp' } });
+  coordinator.send({ type: 'checkout.start', flow_id: 'c1', now, kind: 'cards', return_url: 'fixapp://checkout-callback' });
+  const event = browserClosedEvent('c1', { type: 'dismiss' }, now);
+  if (event) coordinator.send(event);
+  payhandoff.buildPosUrl({ transaction: 'devolucion', usertoken: 't', identifier: 'r', urlScheme: 'myapp', transactionId: '720371' });
+
+  // @ts-expect-error a refund needs transactionId
+  payhandoff.buildPosUrl({ transaction: 'devolucion', usertoken: 't', identifier: 'r', urlScheme: 'myapp' });
+  // @ts-expect-error every event carries now
+  coordinator.send({ type: 'tick' });
+  // @ts-expect-error no such event
+  coordinator.send({ type: 'checkout.finished', now });
+  // @ts-expect-error the nonce goes next to request, not inside it
+  coordinator.send({ type: 'checkout.start', flow_id: 'c1', now, request: { kind: 'payments', api_key: 'k', nonce: 'n' } });
+
+  try {
+    coordinator.handleUrl('fixapp://checkout-callback?status=completed');
+  } catch (error) {
+    if (error instanceof PayHandoffError) {
+      const code: string = error.code;
+      const field: string | null = error.field;
+      void code;
+      void field;
+    }
+  }
+}
