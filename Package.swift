@@ -26,6 +26,10 @@ let package = Package(
         ),
         .target(name: "PayHandoffABI", dependencies: ["PayHandoff", "CcJSON"]),
         .executableTarget(name: "PayHandoffCLI", dependencies: ["PayHandoff", "PayHandoffABI"]),
+        // Benchmarks (issue 10, `make bench`): may import Foundation for its baselines; the
+        // library targets never do.
+        .executableTarget(name: "PayHandoffBenchmarks", dependencies: ["PayHandoff", "PayHandoffABI"], path: "Benchmarks",
+                          swiftSettings: [.swiftLanguageMode(.v5)]),
         .testTarget(
             name: "PayHandoffTests",
             dependencies: ["PayHandoff"]
@@ -53,5 +57,12 @@ let package = Package(
             name: "CHarnessTests",
             dependencies: ["CHarness"]
         ),
+        // libFuzzer targets (issue 9; mk/fuzz.mk builds them with --sanitize=fuzzer).
+        .target(name: "FuzzSupport", dependencies: ["PayHandoff", "PayHandoffABI", "CcJSON"], path: "Fuzz/FuzzSupport"),
+        .executableTarget(name: "FuzzPOSAnswer", dependencies: ["FuzzSupport"], path: "Fuzz/FuzzPOSAnswer"),
+        .executableTarget(name: "FuzzCheckoutCallback", dependencies: ["FuzzSupport"], path: "Fuzz/FuzzCheckoutCallback"),
+        .executableTarget(name: "FuzzAmount", dependencies: ["FuzzSupport"], path: "Fuzz/FuzzAmount"),
+        .executableTarget(name: "FuzzABIJSON", dependencies: ["FuzzSupport"], path: "Fuzz/FuzzABIJSON"),
+        .executableTarget(name: "FuzzCoordinator", dependencies: ["FuzzSupport"], path: "Fuzz/FuzzCoordinator"),
     ]
 )

@@ -1,0 +1,34 @@
+# Benchmarks and library sizes (issue 10); included by the main Makefile.
+#   make bench            release build of Benchmarks/ (own scratch path) and one run: warm-up,
+#                         samples, median and spread per case, ratios against Foundation measured
+#                         in the same run; prints a table and writes bench/results.json (git-ignored).
+#                         BENCH_ARGS=--quick for a short run.
+#   make bench-callgrind  instructions per call of the main cases (callgrind): the stable figure
+#                         on a shared machine, where wall-clock times are noisy.
+#   make size             builds both libraries (make lib) and prints, per library: stripped size,
+#                         NEEDED entries and the number of exported symbols.
+BENCH_SCRATCH ?= .build/bench
+BENCH_BIN := $(BENCH_SCRATCH)/release/PayHandoffBenchmarks
+BENCH_ARGS ?=
+BENCH_CALLS ?= 500
+
+.PHONY: bench bench-build bench-callgrind size
+
+bench-build:
+	$(SWIFT) build -c release --scratch-path $(BENCH_SCRATCH) --product PayHandoffBenchmarks
+
+# dist/embedded is loaded into the run with dlopen (the library apps ship); lib builds it.
+bench: lib bench-build
+	$(BENCH_BIN) $(BENCH_ARGS)
+
+bench-callgrind: lib bench-build
+	Benchmarks/callgrind.sh $(BENCH_BIN) $(BENCH_CALLS)
+
+size: lib
+	@printf '%-32s %12s  %-52s %s\n' "library (stripped)" "bytes" "NEEDED" "exported"
+	@for f in $(LIB_FLAVOURS); do \
+	  lib=dist/$$f/libpayhandoff.so; \
+	  needed=$$(readelf -d $$lib | sed -n 's/.*NEEDED.*\[\(.*\)\]/\1/p' | tr '\n' ' '); \
+	  exported=$$(nm -D --defined-only --extern-only $$lib | awk '$$2 != "A"' | wc -l); \
+	  printf '%-32s %12s  %-52s %s\n' $$lib "$$(stat -c %s $$lib)" "$$needed" "$$exported"; \
+	done
