@@ -1,9 +1,10 @@
 # React Native binding (bindings/react-native): included by the main Makefile.
-#   make react-native-test   tsc --strict over src/; the C++ bridge's own test; the Node-API
-#                            addon (the TurboModule's methods over the same bridge) and the
-#                            compiled TypeScript API under `node --test` against the real core.
-# The JSI/TurboModule glue (cpp/NativePayHandoffModule.h, ios/, android/) needs React Native's
-# headers and is not compiled here.
+#   make react-native-test   tsc --strict over src/; the C++ bridge's own test (plain, under
+#                            valgrind memcheck and helgrind); the TurboModule class compiled
+#                            against a codegen stand-in (forwarding only); the Node-API addon
+#                            (the TurboModule's methods over the same bridge) and the compiled
+#                            TypeScript API under `node --test` against the real core.
+# The JSI integration (React Native's headers, ios/, android/) is not compiled here.
 APT_PACKAGES += node-typescript
 BINDING_TESTS += react-native-test
 
@@ -13,6 +14,8 @@ RN_LIB_FLAVOUR ?= embedded
 RN_LIB_DIR := $(CURDIR)/dist/$(RN_LIB_FLAVOUR)
 RN_CXXFLAGS := -std=c++17 -Wall -Wextra -Werror -pedantic -Iinclude -I$(RN_DIR)/cpp
 RN_LINK := -L$(RN_LIB_DIR) -lpayhandoff -Wl,-rpath,$(RN_LIB_DIR) -pthread
+# valgrind runs against the same library before stripping (.build/lib/*), as c-harness does.
+RN_VG_LINK := -L$(CURDIR)/.build/lib/$(RN_LIB_FLAVOUR) -lpayhandoff -Wl,-rpath,$(CURDIR)/.build/lib/$(RN_LIB_FLAVOUR) -pthread
 # Node's headers: /usr/include/node (Debian, NodeSource), else next to the node binary.
 RN_NODE_INCLUDE ?= $(firstword $(wildcard /usr/include/node/node_api.h $(dir $(shell command -v node 2>/dev/null))../include/node/node_api.h))
 
@@ -28,6 +31,14 @@ react-native-test: lib
 	tsc -p $(RN_DIR)/tsconfig.json --outDir $(RN_BUILD)/lib; \
 	$(CXX) $(RN_CXXFLAGS) $(RN_DIR)/cpp/PayHandoffBridge.cpp $(RN_DIR)/cpp/test/bridge_test.cpp $(RN_LINK) -o $(RN_BUILD)/bridge_test; \
 	$(RN_BUILD)/bridge_test; \
+	$(CXX) $(RN_CXXFLAGS) -g $(RN_DIR)/cpp/PayHandoffBridge.cpp $(RN_DIR)/cpp/test/bridge_test.cpp $(RN_VG_LINK) -o $(RN_BUILD)/bridge_test_vg; \
+	valgrind -q --leak-check=full --errors-for-leak-kinds=definite --error-exitcode=99 \
+	  --suppressions=Tests/CHarness/valgrind.supp $(RN_BUILD)/bridge_test_vg | sed 's/^/memcheck: /'; \
+	valgrind -q --tool=helgrind --error-exitcode=98 --suppressions=$(RN_DIR)/cpp/test/helgrind.supp \
+	  $(RN_BUILD)/bridge_test_vg | sed 's/^/helgrind: /'; \
+	$(CXX) $(RN_CXXFLAGS) -I$(RN_DIR)/cpp/test/stub-rn $(RN_DIR)/cpp/PayHandoffBridge.cpp $(RN_DIR)/cpp/test/module_forwarding_test.cpp \
+	  $(RN_LINK) -o $(RN_BUILD)/module_test; \
+	$(RN_BUILD)/module_test; \
 	$(CXX) $(RN_CXXFLAGS) -fPIC -shared -I$(dir $(RN_NODE_INCLUDE)) -DNODE_GYP_MODULE_NAME=payhandoff_rn_test \
 	  $(RN_DIR)/node/addon.cpp $(RN_DIR)/cpp/PayHandoffBridge.cpp $(RN_LINK) -o $(RN_BUILD)/payhandoff.node; \
 	cp $(RN_DIR)/test/stubs/react-native.js $(RN_BUILD)/node_modules/react-native/index.js; \
