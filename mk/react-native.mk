@@ -28,6 +28,9 @@ react-native-test: lib
 	echo "react-native-test: tsc $$(tsc --version | cut -d' ' -f2) --noEmit --strict over $(RN_DIR)/src and test/types.check.ts"; \
 	tsc -p $(RN_DIR)/tsconfig.json --noEmit --strict; \
 	tsc -p $(RN_DIR)/tsconfig.check.json --strict; \
+	mkdir -p $(RN_BUILD)/readme && node $(RN_DIR)/test/readme-check.js $(RN_DIR)/README.md $(RN_BUILD)/readme/readme.check.ts; \
+	tsc --noEmit --strict --target ES2020 --module commonjs --lib ES2020 $(RN_BUILD)/readme/readme.check.ts \
+	  $(RN_DIR)/types/react-native-ambient.d.ts $(RN_DIR)/test/readme-hosts.d.ts; \
 	tsc -p $(RN_DIR)/tsconfig.json --outDir $(RN_BUILD)/lib; \
 	$(CXX) $(RN_CXXFLAGS) $(RN_DIR)/cpp/PayHandoffBridge.cpp $(RN_DIR)/cpp/test/bridge_test.cpp $(RN_LINK) -o $(RN_BUILD)/bridge_test; \
 	$(RN_BUILD)/bridge_test; \

@@ -210,8 +210,7 @@ export interface BuiltCheckoutRequest {
 /** The gateway's answer as received, or the merchant backend's session data. */
 export type CheckoutSessionInput =
   | { kind: CheckoutKind; status: number; body: unknown }
-  | { kind: 'cards'; checkout_url: string; session_id?: string; card_id?: string }
-  | { kind: 'payments'; checkout_url: string; session_id?: string; payment_id?: string };
+  | { kind: CheckoutKind; checkout_url: string; session_id?: string; card_id?: string; payment_id?: string };
 
 export interface CheckoutSession {
   version: 1;
