@@ -35,7 +35,8 @@ export class PayHandoffError extends Error {
   readonly code: ErrorCode;
   /** The offending input (`amount`, `request.amount`, `flows[0].state`, `url`, …), or null. */
   readonly field: string | null;
-  /** The C ABI status (0 never; -1 out_of_memory and 0 abi_mismatch are the binding's own). */
+  /** The C ABI's status (1 invalid_argument … 13 not_eligible), or the binding's own:
+   *  -1 out_of_memory (the C++ bridge), -2 abi_mismatch (this API). */
   readonly status: number;
 
   constructor(code: ErrorCode, field: string | null, message: string, status: number) {
@@ -53,7 +54,8 @@ interface Envelope {
   coordinator?: number;
 }
 
-/** JSON text of a value; `null` for what JSON cannot spell (undefined), as a C NULL-free stand-in. */
+/** The JSON text of a value. `undefined` (which JSON cannot spell) is sent as `null`, and the
+ *  core answers what it answers for null. */
 function json(value: unknown): string {
   const text = JSON.stringify(value);
   return text === undefined ? 'null' : text;
@@ -87,7 +89,7 @@ class Native {
           'abi_mismatch',
           null,
           `the native library has C ABI version ${found}; this package needs ${ABI_VERSION}`,
-          0,
+          -2,
         );
       }
       this.checked = true;

@@ -31,7 +31,9 @@ export function listenForDeepLinks(
   options: DeepLinkOptions,
 ): { remove(): void } {
   const now = options.now ?? Date.now;
+  let removed = false;
   const deliver = (url: string): void => {
+    if (removed) return;
     let answer: CoordinatorAnswer;
     try {
       answer = coordinator.handleUrl(url, now());
@@ -46,9 +48,16 @@ export function listenForDeepLinks(
     (url) => {
       if (url !== null) deliver(url);
     },
-    (error: unknown) => options.onError?.(error, null),
+    (error: unknown) => {
+      if (!removed) options.onError?.(error, null);
+    },
   );
-  return subscription;
+  return {
+    remove(): void {
+      removed = true; // also drops an initial URL that resolves after this
+      subscription.remove();
+    },
+  };
 }
 
 /** What react-native-inappbrowser-reborn's `open`/`openAuth` resolve with. */

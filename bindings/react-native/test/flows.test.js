@@ -188,6 +188,15 @@ test('deep links: Linking.getInitialURL and the url event deliver the same URL; 
   assert.equal(c.snapshot().flows[0].state, 'awaiting_confirmation');
   subscription.remove();
   assert.equal(listeners.length, 0);
+
+  // Removed before getInitialURL resolved: that URL is not delivered.
+  let resolveInitial;
+  const late = { ...linking, getInitialURL: () => new Promise((resolve) => (resolveInitial = resolve)) };
+  const before = answers.length;
+  host.listenForDeepLinks(late, c, { onAnswer: (answer, seen) => answers.push([answer.outcome, seen]) }).remove();
+  resolveInitial(url);
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.equal(answers.length, before);
 });
 
 test('snapshot/restore across process death: same behaviour, no secrets, duplicates remembered', (t) => {
@@ -312,7 +321,7 @@ test('ABI version: checked once, at first use; a mismatch is abi_mismatch', () =
   assert.equal(checked.abiVersion(), api.ABI_VERSION);
 
   const newer = new api.PayHandoff({ ...addon, abiVersion: () => api.ABI_VERSION + 1, posBuildUrl: () => assert.fail('must not be called') });
-  assert.throws(() => newer.buildPosUrl(SALE), { name: 'PayHandoffError', code: 'abi_mismatch' });
+  assert.throws(() => newer.buildPosUrl(SALE), { name: 'PayHandoffError', code: 'abi_mismatch', status: -2 });
 });
 
 test('package index: payhandoff is bound to TurboModuleRegistry.getEnforcing("PayHandoff")', () => {
