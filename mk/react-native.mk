@@ -6,6 +6,8 @@
 #                            TypeScript API under `node --test` against the real core.
 # The JSI integration (React Native's headers, ios/, android/) is not compiled here.
 APT_PACKAGES += node-typescript
+# Node-API headers: NodeSource's nodejs ships them; with Debian's nodejs they are in libnode-dev.
+APT_PACKAGES += $(if $(wildcard /usr/include/node/node_api.h),,libnode-dev)
 BINDING_TESTS += react-native-test
 
 RN_DIR := bindings/react-native
