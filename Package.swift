@@ -64,5 +64,8 @@ let package = Package(
         .executableTarget(name: "FuzzAmount", dependencies: ["FuzzSupport"], path: "Fuzz/FuzzAmount"),
         .executableTarget(name: "FuzzABIJSON", dependencies: ["FuzzSupport"], path: "Fuzz/FuzzABIJSON"),
         .executableTarget(name: "FuzzCoordinator", dependencies: ["FuzzSupport"], path: "Fuzz/FuzzCoordinator"),
+        // Hostile inputs that cannot be vector files, and the threads test (issue 9, run under
+        // ThreadSanitizer by mk/sanitizers.mk), straight against the C ABI functions.
+        .testTarget(name: "PayHandoffABITests", dependencies: ["PayHandoffABI"], swiftSettings: [.swiftLanguageMode(.v5)]),
     ]
 )

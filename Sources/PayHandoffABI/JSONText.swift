@@ -44,7 +44,15 @@ public enum JSONText {
             throw PayHandoffError(.invalidJSON, field: parameter, "is not valid UTF-8")
         }
         let root: UnsafeMutablePointer<cJSON>
-        if let standIns = replacingEscapedNUL(text, length: length) {
+        var standIns = replacingEscapedNUL(text, length: length)
+        // cJSON reads 100.00 and 1e2 as the double 100, which would pass as 100 minor units (1.00):
+        // number tokens with a fraction or exponent become 0.5, so the integer rule below refuses
+        // them, naming the member.
+        let fractions = standIns.map { copy in
+            copy.withUnsafeBytes { markingFractions(UnsafeRawBufferPointer(rebasing: $0.dropLast())) }
+        } ?? markingFractions(UnsafeRawBufferPointer(start: UnsafeRawPointer(text), count: length))
+        if let fractions { standIns = fractions }
+        if let standIns {
             root = try standIns.withUnsafeBufferPointer { buffer throws(PayHandoffError) in
                 guard let base = buffer.baseAddress else { throw PayHandoffError(.invalidJSON, field: parameter, "is empty") }
                 return try cJSONParse(UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self),
@@ -117,6 +125,52 @@ public enum JSONText {
         }
         guard var result = copy else { return nil }
         result.append(contentsOf: bytes[copied..<length])
+        result.append(0)
+        return result
+    }
+
+    /// A NUL-terminated copy of `bytes` in which every number token with a fraction or an
+    /// exponent (`100.00`, `1e2`, `-0.0`) is replaced by `0.5`, or `nil` when there is none.
+    /// Outside strings, `.`, `e` and `E` after a digit only occur in such tokens.
+    private static func markingFractions(_ bytes: UnsafeRawBufferPointer) -> [UInt8]? {
+        var copy: [UInt8]? = nil
+        var index = 0
+        var copied = 0
+        var inString = false
+        while index < bytes.count {
+            let byte = bytes[index]
+            if inString {
+                if byte == UInt8(ascii: "\\") { index += 2; continue }
+                if byte == UInt8(ascii: "\"") { inString = false }
+                index += 1
+                continue
+            }
+            if byte == UInt8(ascii: "\"") { inString = true; index += 1; continue }
+            guard byte == UInt8(ascii: "-") || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) else {
+                index += 1
+                continue
+            }
+            var end = index
+            var fractional = false
+            while end < bytes.count {
+                let b = bytes[end]
+                if b == UInt8(ascii: ".") || b == UInt8(ascii: "e") || b == UInt8(ascii: "E") {
+                    fractional = true
+                } else if !(b == UInt8(ascii: "-") || b == UInt8(ascii: "+") || (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9"))) {
+                    break
+                }
+                end += 1
+            }
+            if fractional {
+                if copy == nil { copy = []; copy?.reserveCapacity(bytes.count + 1) }
+                copy?.append(contentsOf: bytes[copied..<index])
+                copy?.append(contentsOf: "0.5".utf8)
+                copied = end
+            }
+            index = end
+        }
+        guard var result = copy else { return nil }
+        result.append(contentsOf: bytes[copied..<bytes.count])
         result.append(0)
         return result
     }

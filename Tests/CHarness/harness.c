@@ -442,6 +442,53 @@ static char *repeated(const char *head, char fill, size_t count, const char *tai
     return s;
 }
 
+/* Issue 9: hostile inputs the shared vector files cannot carry (Tests/Vectors/hostile lists them;
+   the same cases run in Tests/PayHandoffABITests/HostileABITests.swift). */
+static void hostile_direct(void) {
+    /* Integral numbers written with a fraction or an exponent: once read as 100 minor units. */
+    const char *const fractions[] = {"100.00", "1e2", "1E+2", "-0.0", "100.5", "0.0"};
+    for (size_t i = 0; i < sizeof fractions / sizeof fractions[0]; i++) {
+        char request[256];
+        snprintf(request, sizeof request,
+                 "{\"transaction\":\"venta\",\"usertoken\":\"t\",\"identifier\":\"o\",\"amount\":%s,\"urlScheme\":\"m\"}",
+                 fractions[i]);
+        char what[64];
+        snprintf(what, sizeof what, "amount %s as a JSON number", fractions[i]);
+        expect_one(what, payhandoff_pos_build_url, request, PAYHANDOFF_ERR_INVALID_JSON, "amount");
+    }
+    expect_one("fractions inside strings are text", payhandoff_pos_build_url,
+               "{\"transaction\":\"venta\",\"usertoken\":\"t.1e2\",\"identifier\":\"1.5\",\"amount\":\"100.00\",\"urlScheme\":\"m\"}", 0, NULL);
+    expect_one("lone high surrogate escape", payhandoff_pos_build_url,
+               "{\"transaction\":\"venta\",\"usertoken\":\"t\",\"identifier\":\"o\\ud800\",\"amount\":\"1.00\",\"urlScheme\":\"m\"}",
+               PAYHANDOFF_ERR_INVALID_JSON, NULL);
+    expect_one("lone low surrogate escape", payhandoff_pos_build_url,
+               "{\"transaction\":\"venta\",\"usertoken\":\"t\",\"identifier\":\"o\\udc00\",\"amount\":\"1.00\",\"urlScheme\":\"m\"}",
+               PAYHANDOFF_ERR_INVALID_JSON, NULL);
+    /* Raw invalid UTF-8 in a URL: overlong '/', CESU surrogate, 0xFF, truncated, above U+10FFFF. */
+    const char *const raw[] = {"\xc0\xaf", "\xed\xa0\x80", "\xff", "\xe2\x82", "\xf4\x90\x80\x80"};
+    for (size_t i = 0; i < sizeof raw / sizeof raw[0]; i++) {
+        char url[128];
+        snprintf(url, sizeof url, "myapp://result=aprobada&identifier=ord-1&amount=1.00&reference=%s", raw[i]);
+        expect_url("raw invalid UTF-8 in a POS answer", payhandoff_pos_parse_response, url, "{\"urlScheme\":\"myapp\"}",
+                   PAYHANDOFF_ERR_MALFORMED_URL, "url");
+        snprintf(url, sizeof url, "fixapp://cb?status=cancelled&reason=%s", raw[i]);
+        expect_url("raw invalid UTF-8 in a callback", payhandoff_checkout_parse_callback, url,
+                   "{\"kind\":\"cards\",\"return_url\":\"fixapp://cb\"}", PAYHANDOFF_ERR_MALFORMED_URL, "url");
+    }
+    /* 10 000 members: more than 64 KiB of JSON text. */
+    size_t size = 10000 * 12 + 8;
+    char *wide = malloc(size);
+    if (wide) {
+        size_t n = 0;
+        wide[n++] = '{';
+        for (int i = 0; i < 10000; i++) n += (size_t)snprintf(wide + n, size - n, "%s\"k%d\":0", i ? "," : "", i);
+        wide[n++] = '}';
+        wide[n] = 0;
+        expect_one("10000 members", payhandoff_pos_build_url, wide, PAYHANDOFF_ERR_LIMIT_EXCEEDED, "request_json");
+        free(wide);
+    }
+}
+
 static void hostile_stateless(void) {
     static const OneArg one[] = {payhandoff_pos_build_url, payhandoff_pos_refund_check, payhandoff_checkout_build_request,
                                  payhandoff_checkout_parse_session, payhandoff_checkout_parse_confirmation};
@@ -960,7 +1007,9 @@ int32_t payhandoff_harness_run(const char *vectors_root, int32_t *passed_count, 
     run_folder(vectors_root, "pos");
     run_folder(vectors_root, "checkout");
     run_folder(vectors_root, "flows");
+    run_folder(vectors_root, "hostile");
     hostile_stateless();
+    hostile_direct();
     hostile_coordinator();
     threads();
     fuzz(5000);

@@ -1,0 +1,86 @@
+import Foundation
+import PayHandoffABI
+import XCTest
+
+/// The thread-safety contract of include/payhandoff.h, exercised the way it allows (run under
+/// ThreadSanitizer by `make sanitizers`): 8 threads each drive their own coordinator through
+/// whole POS and checkout flows while calling the stateless functions, and 8 threads share one
+/// coordinator handle, every call on it serialized by one mutex.
+final class ThreadTests: XCTestCase {
+    static let t0: Int64 = 1_796_054_400_000
+
+    static func send(_ handle: OpaquePointer?, _ event: String) -> String {
+        let r = call { payhandoff_coordinator_send(handle, event, $0) }
+        return r.status == 0 ? r.text : "status \(r.status): \(r.text)"
+    }
+
+    /// One POS sale and one checkout payment, start to end, with flow ids and identifiers
+    /// unique to `tag`. Returns a description of each step that went wrong.
+    static func flows(_ tag: String, _ handle: OpaquePointer?, _ lock: NSLock?) -> [String] {
+        var problems: [String] = []
+        func locked<T>(_ body: () -> T) -> T { lock?.lock(); defer { lock?.unlock() }; return body() }
+        func expect(_ answer: String, _ fragment: String) {
+            if !answer.contains(fragment) { problems.append(tag + ": expected " + fragment + " in " + answer) }
+        }
+        let now = t0
+        let nonce = String(repeating: "0", count: 32 - tag.utf8.count) + tag.replacingOccurrences(of: "-", with: "0")
+        expect(locked { send(handle, #"{"type":"pos.start","flow_id":"p\#(tag)","now":\#(now),"request":{"transaction":"venta","usertoken":"tok","identifier":"ord\#(tag)","amount":"100.00","urlScheme":"myapp"}}"#) }, #""outcome":"accepted""#)
+        expect(locked { send(handle, #"{"type":"checkout.start","flow_id":"c\#(tag)","kind":"payments","return_url":"fixapp://cb","nonce":"\#(nonce)","now":\#(now)}"#) }, #""outcome":"accepted""#)
+        // Stateless calls in between, from every thread at once.
+        let parsed = call { payhandoff_pos_parse_response("myapp://result=aprobada&identifier=ord\(tag)&amount=100.00", #"{"urlScheme":"myapp","identifier":"ord\#(tag)"}"#, $0) }
+        if parsed.status != 0 { problems.append(tag + ": stateless parse failed " + parsed.text) }
+        expect(locked { send(handle, #"{"type":"pos.launched","flow_id":"p\#(tag)","now":\#(now + 1000)}"#) }, #""outcome":"accepted""#)
+        expect(locked { call { payhandoff_coordinator_handle_url(handle, "myapp://result=aprobada&identifier=ord\(tag)&amount=100.00&transactionid=1", now + 2000, $0) }.text }, #""state":"approved""#)
+        expect(locked { send(handle, #"{"type":"checkout.session","flow_id":"c\#(tag)","session":{"kind":"payments","checkout_url":"https://pay.example.com/\#(tag)","payment_id":"pay_\#(tag)"},"now":\#(now + 3000)}"#) }, #""outcome":"accepted""#)
+        expect(locked { call { payhandoff_coordinator_handle_url(handle, "fixapp://cb?status=completed&payment_id=pay_\(tag)&ph_nonce=\(nonce)", now + 4000, $0) }.text }, #""state":"awaiting_confirmation""#)
+        expect(locked { send(handle, #"{"type":"checkout.confirmation","flow_id":"c\#(tag)","event":{"type":"payment.confirmed","data":{"payment_id":"pay_\#(tag)","amount":"100.00"}},"now":\#(now + 5000)}"#) }, #""state":"confirmed""#)
+        let snapshot = locked { call { payhandoff_coordinator_snapshot(handle, $0) } }
+        if snapshot.status != 0 { problems.append(tag + ": snapshot failed") }
+        return problems
+    }
+
+    func testEightThreadsOwnCoordinatorsAndEightShareOneBehindAMutex() {
+        var shared: OpaquePointer? = nil
+        XCTAssertEqual(call { payhandoff_coordinator_new(nil, &shared, $0) }.status, 0)
+        let sharedLock = NSLock()
+        let resultsLock = NSLock()
+        var problems: [String] = []
+        let group = DispatchGroup()
+        var threads: [Thread] = []
+        for i in 0..<16 {
+            group.enter()
+            let thread = Thread {
+                var found: [String] = []
+                for round in 0..<5 {
+                    let tag = "\(i)-\(round)"
+                    if i < 8 {
+                        var own: OpaquePointer? = nil
+                        _ = call { payhandoff_coordinator_new(nil, &own, $0) }
+                        found += Self.flows(tag, own, nil)
+                        // Process death inside the thread: snapshot, free, restore.
+                        let snapshot = call { payhandoff_coordinator_snapshot(own, $0) }.text
+                        payhandoff_coordinator_free(own)
+                        var restored: OpaquePointer? = nil
+                        if call({ payhandoff_coordinator_restore(snapshot, &restored, $0) }).status != 0 { found.append(tag + ": restore failed") }
+                        payhandoff_coordinator_free(restored)
+                    } else {
+                        found += Self.flows(tag, shared, sharedLock)
+                    }
+                }
+                resultsLock.lock(); problems += found; resultsLock.unlock()
+                group.leave()
+            }
+            thread.stackSize = 4 << 20
+            threads.append(thread)
+        }
+        threads.forEach { $0.start() }
+        XCTAssertEqual(group.wait(timeout: .now() + 300), .success, "threads did not finish")
+        resultsLock.lock(); XCTAssertEqual(problems, []); resultsLock.unlock()
+        let snapshot = call { payhandoff_coordinator_snapshot(shared, $0) }.text
+        let flows = (try? JSONSerialization.jsonObject(with: Data(snapshot.utf8)) as? [String: Any])?["flows"] as? [[String: Any]] ?? []
+        XCTAssertEqual(flows.count, 8 * 5 * 2, "every shared-handle flow is in the one snapshot")
+        XCTAssertEqual(flows.filter { $0["state"] as? String == "approved" }.count, 40)
+        XCTAssertEqual(flows.filter { $0["state"] as? String == "confirmed" }.count, 40)
+        payhandoff_coordinator_free(shared)
+    }
+}
