@@ -40,6 +40,23 @@ final class CheckoutVectorTests: XCTestCase {
         }
     }
 
+    /// The hostile-input corpus (Tests/Vectors/hostile, issue 9) through the same calls.
+    func testHostileVectors() throws {
+        try Vectors.run(folder: "hostile", suite: "checkout.build_request") { input throws(PayHandoffError) in
+            var generator = SplitMix64(seed: 1)
+            return try CheckoutRequest.buildResultJSON(json: input.value(at: "request") ?? .null, using: &generator)
+        }
+        try Vectors.run(folder: "hostile", suite: "checkout.parse_session") { input throws(PayHandoffError) in
+            try CheckoutSession(json: input.value(at: "session") ?? .null).json
+        }
+        try Vectors.run(folder: "hostile", suite: "checkout.parse_callback") { input throws(PayHandoffError) in
+            try CheckoutCallback.parse(input.string(at: "url"), options: input.value(at: "options") ?? .null).json
+        }
+        try Vectors.run(folder: "hostile", suite: "checkout.confirmation") { input throws(PayHandoffError) in
+            try CheckoutConfirmation(json: input.value(at: "event") ?? .null).json
+        }
+    }
+
     func testThereAreEnoughVectorsAndAThirdAreHostile() throws {
         let vectors = try Self.suites.flatMap { try Vectors.load(folder: "checkout", suite: $0) }
         let bad = vectors.filter { $0.expect.value(at: "error") != nil }

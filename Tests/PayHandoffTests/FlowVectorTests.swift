@@ -57,4 +57,11 @@ final class FlowVectorTests: XCTestCase {
         }
         XCTAssertGreaterThanOrEqual(count, 100)
     }
+
+    /// The hostile-input corpus's scripts (Tests/Vectors/hostile, issue 9).
+    func testHostileCoordinatorScripts() throws {
+        try Vectors.run(folder: "hostile", suite: "coordinator.script") { input throws(PayHandoffError) in
+            try CoordinatorScript.run(input)
+        }
+    }
 }

@@ -22,6 +22,16 @@ final class POSVectorTests: XCTestCase {
         }
     }
 
+    /// The hostile-input corpus (Tests/Vectors/hostile, issue 9) through the same calls.
+    func testHostileVectors() throws {
+        try Vectors.run(folder: "hostile", suite: "pos.build_url") { input throws(PayHandoffError) in
+            try POSRequest(json: input.value(at: "request") ?? .null).buildResultJSON
+        }
+        try Vectors.run(folder: "hostile", suite: "pos.parse_response") { input throws(PayHandoffError) in
+            try POSResponse.parse(input.string(at: "url"), options: input.value(at: "options") ?? .null).json
+        }
+    }
+
     func testThereAreEnoughVectorsAndAThirdAreBadInput() throws {
         var total = 0, bad = 0
         for suite in ["pos.build_url", "pos.parse_response", "pos.refund_check"] {
