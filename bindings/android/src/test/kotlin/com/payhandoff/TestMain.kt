@@ -16,7 +16,7 @@ object TestMain {
     fun main(args: Array<String>) {
         val child = args.contains("--check-jni-child")
         val classes = ArrayList<Class<*>>(listOf(VectorTest::class.java, ScenarioTest::class.java,
-            SnapshotProcessTest::class.java, ThreadsTest::class.java))
+            SnapshotProcessTest::class.java, ThreadsTest::class.java, AbiMismatchTest::class.java))
         if (!child) classes.add(CheckJniTest::class.java)
         var passed = 0
         var failed = 0
