@@ -47,7 +47,7 @@ extension POSResponse {
             default:
                 throw JSONValue.wrongType(member.key, expected: "a string", found: member.value)
             }
-            guard POSResponse.knownKeys.contains(ASCII.lowercased(member.key)) else {
+            guard POSResponse.keyIndex(member.key) != nil else {
                 throw PayHandoffError(.validation, field: member.key, "unknown field")
             }
             if member.key == "result" {

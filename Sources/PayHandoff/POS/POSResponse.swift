@@ -119,7 +119,7 @@ public struct POSResponse: Equatable, Sendable {
         }
         var payload = rest.dropFirst(2)
         if payload.utf8.first == UInt8(ascii: "?") { payload = payload.dropFirst() }
-        guard !payload.utf8.contains(UInt8(ascii: "#")) else {
+        guard !ASCII.contains(payload, UInt8(ascii: "#")) else {
             // The POS app escapes '#' (%23); a raw one would silently cut the answer short.
             throw PayHandoffError(.malformedURL, field: "url", "a POS answer must not contain a raw '#'")
         }
@@ -127,18 +127,19 @@ public struct POSResponse: Equatable, Sendable {
     }
 
     init(items: [QueryItem]) throws(PayHandoffError) {
-        var fields: [String: String] = [:]
+        // Values by position in `keyList` (ASCII case-insensitive byte match): no hashing, no
+        // lowercased copies of keys.
+        var fields = [String?](repeating: nil, count: POSResponse.keyList.count)
         var extra: [QueryItem] = []
         for item in items {
-            let key = ASCII.lowercased(item.key)
-            if key == "usertoken" { continue }
-            if POSResponse.knownKeys.contains(key) {
-                if !item.value.isEmpty { fields[key] = item.value }
+            if ASCII.equalFoldingCase(item.key, "usertoken") { continue }
+            if let index = POSResponse.keyIndex(item.key) {
+                if !item.value.isEmpty { fields[index] = item.value }
             } else {
                 extra.append(item)
             }
         }
-        guard let rawResult = fields["result"] else {
+        guard let rawResult = fields[Key.result] else {
             throw PayHandoffError(.validation, field: "result", "the answer has no result")
         }
         switch ASCII.lowercased(rawResult) {
@@ -147,57 +148,92 @@ public struct POSResponse: Equatable, Sendable {
         case "error": result = .error
         default: throw PayHandoffError(.validation, field: "result", "must be aprobada, rechazada or error")
         }
-        guard let identifier = fields["identifier"] else {
+        guard let identifier = fields[Key.identifier] else {
             throw PayHandoffError(.validation, field: "identifier", "the answer has no identifier")
         }
         self.identifier = identifier
-        amount = try fields["amount"].map { text throws(PayHandoffError) in try Amount(parsing: text, field: "amount") }
+        amount = try fields[Key.amount].map { text throws(PayHandoffError) in try Amount(parsing: text, field: "amount") }
         if result == .approved, amount == nil {
             throw PayHandoffError(.validation, field: "amount", "an approved answer must carry the amount")
         }
-        tip = try fields["tip"].map { text throws(PayHandoffError) in try Amount(parsing: text, field: "tip") }
-        if let text = fields["msi"] {
+        tip = try fields[Key.tip].map { text throws(PayHandoffError) in try Amount(parsing: text, field: "tip") }
+        if let text = fields[Key.msi] {
             guard ASCII.isAllDigits(text), text.utf8.count <= 2, let value = Int(text),
                   POSRequest.allowedInstallments.contains(value) else {
                 throw PayHandoffError(.validation, field: "msi", "must be 0, 3, 6, 9 or 12")
             }
             msi = value
         }
-        if let text = fields["creditcard"] {
+        if let text = fields[Key.creditcard] {
             let lastFour = text.utf8.suffix(4)
             guard lastFour.count == 4, lastFour.allSatisfy(ASCII.isDigit) else {
                 throw PayHandoffError(.validation, field: "creditcard", "must end with the card's last four digits")
             }
             cardLastFour = String(decoding: lastFour, as: UTF8.self)
         }
-        if let text = fields["accounttype"] {
+        if let text = fields[Key.accounttype] {
             switch ASCII.lowercased(text) {
             case "credit": accountType = .credit
             case "debit": accountType = .debit
             default: throw PayHandoffError(.validation, field: "accountType", "must be credit or debit")
             }
         }
-        statusInfo = fields["statusinfo"]
-        reference = fields["reference"]
-        transactionId = fields["transactionid"]
-        authorization = fields["authorization"]
-        cardType = fields["cardtype"]
-        email = fields["email"]
-        phone = fields["phone"]
-        arqc = fields["arqc"]
-        aid = fields["aid"]
-        appLabel = fields["applabel"]
-        voucherURL = fields["url"]
-        bank = fields["bank"]
-        cardholderName = fields["name"]
-        posAppVersion = fields["bp_version"]
+        statusInfo = fields[Key.statusinfo]
+        reference = fields[Key.reference]
+        transactionId = fields[Key.transactionid]
+        authorization = fields[Key.authorization]
+        cardType = fields[Key.cardtype]
+        email = fields[Key.email]
+        phone = fields[Key.phone]
+        arqc = fields[Key.arqc]
+        aid = fields[Key.aid]
+        appLabel = fields[Key.applabel]
+        voucherURL = fields[Key.url]
+        bank = fields[Key.bank]
+        cardholderName = fields[Key.name]
+        posAppVersion = fields[Key.bpVersion]
         self.extra = extra
     }
 
-    /// The response keys of the Billpocket table, lowercased (keys are matched ignoring case).
-    static let knownKeys: Set<String> = [
+    /// The response keys of the Billpocket table, lowercased (keys are matched ignoring case),
+    /// in the order of ``Key``.
+    static let keyList: [String] = [
         "result", "statusinfo", "amount", "tip", "reference", "transactionid", "msi",
         "authorization", "creditcard", "cardtype", "email", "phone", "arqc", "aid", "applabel",
         "url", "identifier", "bank", "accounttype", "name", "bp_version",
     ]
+
+    /// The position of `key` in ``keyList``, ignoring ASCII case.
+    static func keyIndex(_ key: String) -> Int? {
+        let count = key.utf8.count
+        for (index, known) in keyList.enumerated() where known.utf8.count == count && ASCII.equalFoldingCase(known, key) {
+            return index
+        }
+        return nil
+    }
+
+    /// Positions in ``keyList``.
+    private enum Key {
+        static let result = 0
+        static let statusinfo = 1
+        static let amount = 2
+        static let tip = 3
+        static let reference = 4
+        static let transactionid = 5
+        static let msi = 6
+        static let authorization = 7
+        static let creditcard = 8
+        static let cardtype = 9
+        static let email = 10
+        static let phone = 11
+        static let arqc = 12
+        static let aid = 13
+        static let applabel = 14
+        static let url = 15
+        static let identifier = 16
+        static let bank = 17
+        static let accounttype = 18
+        static let name = 19
+        static let bpVersion = 20
+    }
 }

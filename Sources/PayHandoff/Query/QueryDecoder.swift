@@ -32,49 +32,88 @@ public enum QueryDecoder {
     ///   UTF-8, NUL, or a duplicate key.
     public static func decode(_ query: Substring, plus: PlusSign,
                               caseInsensitiveKeys: Bool) throws(PayHandoffError) -> [QueryItem] {
+        // One pass over the contiguous UTF-8 bytes (a native string always has them); the
+        // generic Substring.UTF8View path cost ~30 ns a byte.
+        let decode = { (bytes: UnsafeBufferPointer<UInt8>) -> Result<[QueryItem], PayHandoffError> in
+            do throws(PayHandoffError) {
+                return .success(try decodeBytes(bytes, plus: plus, caseInsensitiveKeys: caseInsensitiveKeys))
+            } catch {
+                return .failure(error)
+            }
+        }
+        let result = query.utf8.withContiguousStorageIfAvailable(decode)
+            ?? Array(query.utf8).withUnsafeBufferPointer(decode)
+        return try result.get()
+    }
+
+    private static func decodeBytes(_ bytes: UnsafeBufferPointer<UInt8>, plus: PlusSign,
+                                    caseInsensitiveKeys: Bool) throws(PayHandoffError) -> [QueryItem] {
         var items: [QueryItem] = []
+        var fingerprints: [UInt64] = []  // of items[i].key
         var position = 0
-        for piece in query.utf8.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true) {
+        var start = 0
+        while start <= bytes.count {
+            var end = start
+            while end < bytes.count, bytes[end] != UInt8(ascii: "&") { end += 1 }
+            defer { start = end + 1 }
+            guard end > start else { continue }  // empty piece: `&&`, leading or trailing `&`
             position += 1
-            guard let equals = piece.firstIndex(of: UInt8(ascii: "=")) else {
+            var equals = start
+            while equals < end, bytes[equals] != UInt8(ascii: "=") { equals += 1 }
+            guard equals < end else {
                 throw PayHandoffError(.malformedURL,
                     "query parameter #" + String(position) + " has no '=' (expected key=value)")
             }
-            let rawKey = piece[piece.startIndex..<equals]
-            let rawValue = piece[piece.index(after: equals)...]
-            guard !rawKey.isEmpty else {
+            guard equals > start else {
                 throw PayHandoffError(.malformedURL, "query parameter #" + String(position) + " has an empty key")
             }
-            let key = try percentDecode(rawKey, plus: plus, field: nil,
-                                        what: "the key of query parameter #" + String(position))
+            let key = try percentDecode(UnsafeBufferPointer(rebasing: bytes[start..<equals]), plus: plus, field: nil,
+                                        keyPosition: position)
             let field = key.utf8.count <= 64 ? key : nil
-            let value = try percentDecode(rawValue, plus: plus, field: field, what: "the value")
-            for existing in items where sameKey(existing.key, key, caseInsensitive: caseInsensitiveKeys) {
-                throw PayHandoffError(.malformedURL, field: field, "query key appears more than once")
+            let value = try percentDecode(UnsafeBufferPointer(rebasing: bytes[(equals + 1)..<end]), plus: plus, field: field,
+                                          keyPosition: nil)
+            // Keys with different fingerprints cannot be the same key; only the rest are compared.
+            let print = fingerprint(key)
+            for (index, existing) in items.enumerated() where fingerprints[index] == print || print == 0 || fingerprints[index] == 0 {
+                if sameKey(existing.key, key, caseInsensitive: caseInsensitiveKeys) {
+                    throw PayHandoffError(.malformedURL, field: field, "query key appears more than once")
+                }
             }
             items.append(QueryItem(key: key, value: value))
+            fingerprints.append(print)
         }
         return items
     }
 
-    /// Percent-decodes one key or value.
-    static func percentDecode(_ raw: Substring.UTF8View.SubSequence, plus: PlusSign, field: String?,
-                              what: String) throws(PayHandoffError) -> String {
+    /// Percent-decodes one key (`keyPosition`: its parameter's number, for messages) or value
+    /// (`keyPosition` nil). `raw` is part of a Swift string's UTF-8, so it is valid UTF-8 itself:
+    /// without `%`, NUL or a `+` to turn into a space it is the text as it stands.
+    static func percentDecode(_ raw: UnsafeBufferPointer<UInt8>, plus: PlusSign, field: String?,
+                              keyPosition: Int?) throws(PayHandoffError) -> String {
+        var plain = true
+        for byte in raw where byte == UInt8(ascii: "%") || byte == 0 || (byte == UInt8(ascii: "+") && plus == .space) {
+            plain = false
+            break
+        }
+        if plain { return String(decoding: raw, as: UTF8.self) }
+        func what() -> String {
+            keyPosition.map { "the key of query parameter #" + String($0) } ?? "the value"
+        }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(raw.count)
-        var index = raw.startIndex
-        while index != raw.endIndex {
+        var index = 0
+        while index < raw.count {
             let byte = raw[index]
-            index = raw.index(after: index)
+            index += 1
             if byte == UInt8(ascii: "%") {
-                guard index != raw.endIndex, let high = hexValue(raw[index]) else {
-                    throw PayHandoffError(.malformedURL, field: field, what + " has a '%' not followed by two hex digits")
+                guard index < raw.count, let high = hexValue(raw[index]) else {
+                    throw PayHandoffError(.malformedURL, field: field, what() + " has a '%' not followed by two hex digits")
                 }
-                index = raw.index(after: index)
-                guard index != raw.endIndex, let low = hexValue(raw[index]) else {
-                    throw PayHandoffError(.malformedURL, field: field, what + " has a '%' not followed by two hex digits")
+                index += 1
+                guard index < raw.count, let low = hexValue(raw[index]) else {
+                    throw PayHandoffError(.malformedURL, field: field, what() + " has a '%' not followed by two hex digits")
                 }
-                index = raw.index(after: index)
+                index += 1
                 bytes.append(high << 4 | low)
             } else if byte == UInt8(ascii: "+"), plus == .space {
                 bytes.append(UInt8(ascii: " "))
@@ -83,12 +122,22 @@ public enum QueryDecoder {
             }
         }
         guard !bytes.contains(0) else {
-            throw PayHandoffError(.malformedURL, field: field, what + " contains NUL (%00)")
+            throw PayHandoffError(.malformedURL, field: field, what() + " contains NUL (%00)")
         }
         guard let text = String(validating: bytes, as: UTF8.self) else {
-            throw PayHandoffError(.malformedURL, field: field, what + " is not valid UTF-8 after percent-decoding")
+            throw PayHandoffError(.malformedURL, field: field, what() + " is not valid UTF-8 after percent-decoding")
         }
         return text
+    }
+
+    /// Length and first and last byte (ASCII case folded) of an ASCII key; 0 for any other key.
+    /// Two ASCII keys with different fingerprints are different keys, with or without case
+    /// folding (ASCII text is its own normal form); a non-ASCII key is always compared in full,
+    /// as `==` on String compares canonical equivalents.
+    private static func fingerprint(_ key: String) -> UInt64 {
+        guard let first = key.utf8.first, let last = key.utf8.last,
+              ASCII.firstByte(in: Substring(key), where: { $0 >= 0x80 }) == nil else { return 0 }
+        return UInt64(key.utf8.count) << 16 | UInt64(ASCII.lowercased(first)) << 8 | UInt64(ASCII.lowercased(last))
     }
 
     static func sameKey(_ a: String, _ b: String, caseInsensitive: Bool) -> Bool {

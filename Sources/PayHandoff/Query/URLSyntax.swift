@@ -31,7 +31,7 @@ public enum URLSyntax {
             throw PayHandoffError(.limitExceeded, field: field,
                 "URL is longer than " + String(maxURLLength) + " bytes")
         }
-        for byte in url.utf8 where byte <= 0x20 || byte == 0x7F {
+        if let byte = ASCII.firstByte(in: Substring(url), where: { $0 <= 0x20 || $0 == 0x7F }) {
             throw PayHandoffError(.malformedURL, field: field,
                 byte == 0 ? "URL contains NUL" : "URL contains a space or control character")
         }

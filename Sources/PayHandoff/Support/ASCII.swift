@@ -11,7 +11,34 @@ enum ASCII {
     }
 
     static func equalFoldingCase(_ a: String, _ b: String) -> Bool {
-        a.utf8.elementsEqual(b.utf8) { lowercased($0) == lowercased($1) }
+        guard a.utf8.count == b.utf8.count else { return false }
+        // Over contiguous UTF-8 (native strings, small ones included): the generic
+        // `elementsEqual` on two UTF8Views cost ~20 ns a byte.
+        let fast: Bool?? = a.utf8.withContiguousStorageIfAvailable { x in
+            b.utf8.withContiguousStorageIfAvailable { y in
+                for index in 0..<x.count where lowercased(x[index]) != lowercased(y[index]) { return false }
+                return true
+            }
+        }
+        if let fast, let fast { return fast }
+        return a.utf8.elementsEqual(b.utf8) { lowercased($0) == lowercased($1) }
+    }
+
+    /// The first byte of `text`'s UTF-8 for which `predicate` holds, or `nil`; scans the
+    /// contiguous storage when there is one (always, for native strings).
+    static func firstByte(in text: Substring, where predicate: (UInt8) -> Bool) -> UInt8? {
+        let scanned: UInt8?? = text.utf8.withContiguousStorageIfAvailable { buffer in
+            for byte in buffer where predicate(byte) { return byte }
+            return nil
+        }
+        if let scanned { return scanned }
+        for byte in text.utf8 where predicate(byte) { return byte }
+        return nil
+    }
+
+    /// Whether `text`'s UTF-8 contains `byte` (see ``firstByte(in:where:)``).
+    static func contains(_ text: Substring, _ byte: UInt8) -> Bool {
+        firstByte(in: text) { $0 == byte } != nil
     }
 
     static func isDigit(_ byte: UInt8) -> Bool {
