@@ -99,8 +99,15 @@ public struct Coordinator: Equatable, Sendable {
     /// - Returns: `not_ours` when no flow of this coordinator is addressed; otherwise what the
     ///   flow made of it (`accepted`, `duplicate`, `ignored`, `rejected` with the rule broken).
     public mutating func handle(url: String, now: Int64) -> CoordinatorAnswer {
-        var unused = SplitMix64(seed: 0)  // routing a URL never makes a nonce
-        return send(CoordinatorEvent(.url(url), now: now), using: &unused)
+        // What send(_:using:) does with a `url` event, without its generic path (routing never
+        // makes a nonce) and without copying every flow: route(url:now:) changes nothing
+        // before its last `try` (stepCheckout/stepPOS store the flow only after it handled the
+        // event), so a rejected URL leaves the coordinator as it was.
+        do throws(PayHandoffError) {
+            return try route(url: url, now: now)
+        } catch {
+            return CoordinatorAnswer(outcome: .rejected, transitions: [], error: error)
+        }
     }
 
     private func rejectedTransition(for event: CoordinatorEvent) -> [FlowTransition] {
