@@ -35,9 +35,10 @@
  *   The stateless functions (everything but payhandoff_coordinator_*) may be called from any
  *   number of threads at once. A coordinator handle must not be used by two threads at the same
  *   time: callers serialize the calls on one handle (for example with one mutex per handle).
- *   Distinct handles are independent and may be used concurrently. (libcjson records the position
- *   of its last parse error in a static variable that PayHandoff never reads; two threads that
- *   fail to parse at the same moment both write it.)
+ *   Distinct handles are independent and may be used concurrently. (libcjson 1.7 resets and sets
+ *   a static "last parse error" variable on every parse; PayHandoff never reads it, so concurrent
+ *   calls write it without effect on any result. Race detectors such as helgrind or TSan report
+ *   those writes inside libcjson.)
  *
  * MEMORY
  *   Strings returned through char **out are allocated with malloc() and released with
