@@ -7,6 +7,8 @@ import org.junit.Assert.assertNotNull
 import org.junit.Assert.assertTrue
 import org.junit.Assert.fail
 import org.junit.Test
+import java.lang.ref.PhantomReference
+import java.lang.ref.ReferenceQueue
 
 /** A scenario per flow through the typed API, plus the binding's own rules (text, handles, ABI check). */
 class ScenarioTest {
@@ -141,10 +143,26 @@ class ScenarioTest {
         } catch (e: IllegalStateException) {
             assertTrue(e.message!!.contains("closed"))
         }
-        // Many unclosed coordinators: the finalizer path frees them (and must never double free).
-        for (i in 0 until 2000) Coordinator().handleUrl("x://y", t0)
-        System.gc()
-        System.runFinalization()
+        // Unclosed coordinators: the finalizer path frees them (never twice: some were closed already).
+        val queue = ReferenceQueue<Coordinator>()
+        val refs = (0 until 200).map { abandon(queue, closeFirst = it % 2 == 0) }
+        val deadline = System.currentTimeMillis() + 30000
+        var reclaimed = 0
+        while (reclaimed < refs.size && System.currentTimeMillis() < deadline) {
+            System.gc()
+            System.runFinalization()
+            while (queue.poll() != null) reclaimed++
+        }
+        // A phantom reference is enqueued only after the object's finalizer has run.
+        assertEquals(refs.size, reclaimed)
+    }
+
+    private fun abandon(queue: ReferenceQueue<Coordinator>, closeFirst: Boolean): PhantomReference<Coordinator> {
+        val c = Coordinator()
+        c.send("""{"type": "pos.start", "flow_id": "p1", "now": $t0, "request": {"transaction": "venta",
+            "usertoken": "tok_1", "identifier": "ord-1", "amount": "1.00", "urlScheme": "myapp"}}""")
+        if (closeFirst) c.close()
+        return PhantomReference(c, queue)
     }
 
     @Test

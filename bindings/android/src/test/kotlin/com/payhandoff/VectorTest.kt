@@ -11,18 +11,18 @@ import org.junit.runner.RunWith
 import org.junit.runners.Parameterized
 
 /**
- * The shared vectors (Tests/Vectors/{pos,checkout,flows}) through the Kotlin API and the JNI
+ * The shared vectors (Tests/Vectors/{pos,checkout,flows,hostile}) through the Kotlin API and the JNI
  * shim, one JUnit test per vector, with the results Swift and C get. A vector the binding cannot
  * express is an assumption failure (reported as skipped, with the reason), never a silent pass.
  */
 @RunWith(Parameterized::class)
-class VectorTest(private val suite: String, private val id: String, private val vector: JSONObject) {
+class VectorTest(private val folder: String, private val suite: String, private val id: String, private val vector: JSONObject) {
 
     companion object {
-        val folders = listOf("pos", "checkout", "flows")
+        val folders = listOf("pos", "checkout", "flows", "hostile")
 
         @JvmStatic
-        @Parameterized.Parameters(name = "{0} {1}")
+        @Parameterized.Parameters(name = "{0}/{1} {2}")
         fun vectors(): List<Array<Any>> {
             val all = ArrayList<Array<Any>>()
             for (folder in folders) {
@@ -34,7 +34,7 @@ class VectorTest(private val suite: String, private val id: String, private val 
                     if (vectors.length() == 0) throw IllegalStateException("$file has no vectors")
                     for (i in 0 until vectors.length()) {
                         val v = vectors.getJSONObject(i)
-                        all.add(arrayOf<Any>(document.getString("suite"), v.getString("id"), v))
+                        all.add(arrayOf<Any>(folder, document.getString("suite"), v.getString("id"), v))
                     }
                 }
             }
@@ -56,7 +56,7 @@ class VectorTest(private val suite: String, private val id: String, private val 
                 assertEquals("url", e.field)
             }
             val reason = "a URL holding U+0000 cannot cross the C ABI (NUL-terminated); the binding answers invalid_argument (url) instead of the core's ${vector.getJSONObject("expect").opt("error")}"
-            println("skip: $suite $id: $reason")
+            println("skip: $folder/$suite $id: $reason")
             assumeTrue(reason, false)
         }
         val expect = vector.getJSONObject("expect")
