@@ -1,23 +1,24 @@
 #!/bin/bash
 # Instructions per call of the main cases, counted by callgrind: stable where wall-clock times
-# on a shared machine are not. Each case runs twice (N and 3N calls, everything else equal);
-# the difference divided by 2N is the cost of one call, setup and start-up cancelled out.
+# on a shared machine are not. Each case runs twice with N calls, once as measured and once with
+# only its untimed setup (--profile-setup-only); the difference divided by N is one call, with
+# start-up and setup cancelled out.
 #   Benchmarks/callgrind.sh BENCH_BINARY [N]
 set -eu -o pipefail
 bench=$1
 n=${2:-500}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-count() {  # case calls -> total instructions
-  valgrind --tool=callgrind --callgrind-out-file="$out/cg" "$bench" --profile "$1" "$2" >/dev/null 2>"$out/log"
+count() {  # case calls [--profile-setup-only] -> total instructions
+  valgrind --tool=callgrind --callgrind-out-file="$out/cg" "$bench" --profile "$1" "$2" ${3:-} >/dev/null 2>"$out/log"
   sed -n 's/^totals: *\([0-9]*\).*/\1/p;s/^summary: *\([0-9]*\).*/\1/p' "$out/cg" | head -1
 }
 printf '%-66s %14s\n' "case (callgrind, instructions per call)" "Ir/call"
 while IFS= read -r name; do
   [ -n "$name" ] || continue
   a=$(count "$name" "$n")
-  b=$(count "$name" $((3 * n)))
-  printf '%-66s %14s\n' "$name" "$(( (b - a) / (2 * n) ))"
+  b=$(count "$name" "$n" --profile-setup-only)
+  printf '%-66s %14s\n' "$name" "$(( (a - b) / n ))"
 done <<'CASES'
 POSResponse.parse (Billpocket form)
 URLComponents+queryItems (Billpocket form)

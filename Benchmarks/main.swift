@@ -79,6 +79,8 @@ let profileFilter: String? = CommandLine.arguments.firstIndex(of: "--profile").f
 let profileCalls: Int = CommandLine.arguments.firstIndex(of: "--profile").flatMap {
     $0 + 2 < CommandLine.arguments.count ? Int(CommandLine.arguments[$0 + 2]) : nil
 } ?? 10_000
+/// `--profile-setup-only`: as `--profile`, without the calls themselves (what callgrind subtracts).
+let profileSetupOnly = CommandLine.arguments.contains("--profile-setup-only")
 
 /// Times `body` (one call each); `setup` runs untimed before every sample (then a sample is one call).
 @discardableResult
@@ -86,8 +88,11 @@ func measure(_ name: String, group: String, note: String = "", baselineOf: Strin
              setup: (() -> Void)? = nil, _ body: () -> Void) -> Stats {
     if let profileFilter {
         if name.contains(profileFilter) {
-            print("profile: \(profileCalls) calls of \(name)")
-            for _ in 0..<profileCalls { setup?(); body() }
+            print("profile: \(profileCalls) calls of \(name)" + (profileSetupOnly ? " (setup only)" : ""))
+            for _ in 0..<profileCalls {
+                setup?()
+                if !profileSetupOnly { body() }
+            }
         }
         return Stats(name: name, group: group, samples: 0, callsPerSample: 0, median: 1, p10: 1, p90: 1, min: 1, note: "", baselineOf: nil)
     }
@@ -223,20 +228,15 @@ func benchCoordinatorSwift(target: Int, label: String) {
     let url = answerURL(target)
     let remove = swiftEvent(removeEvent(target))
     let restart = startEvents(target).map(swiftEvent)
-    var first = coordinator
-    if first.handle(url: url, now: nowMs).outcome != .accepted { fail("coordinator did not accept \(url)") }
-    var answered = false
+    var probe = coordinator
+    if probe.handle(url: url, now: nowMs).outcome != .accepted { fail("coordinator did not accept \(url)") }
     measure("coordinator.handle(url:) " + label, group: "swift",
-            note: "100 pending flows (50 checkout, 50 POS); flow re-armed untimed between samples",
+            note: "100 pending flows (50 checkout, 50 POS); the flow is removed and started again, untimed, before each sample",
             setup: {
-                if answered {
-                    _ = coordinator.send(remove, using: &random)
-                    for e in restart { _ = coordinator.send(e, using: &random) }
-                }
+                _ = coordinator.send(remove, using: &random)
+                for e in restart { _ = coordinator.send(e, using: &random) }
             }) {
-        let answer = coordinator.handle(url: url, now: nowMs)
-        answered = true
-        blackHole(answer)
+        blackHole(coordinator.handle(url: url, now: nowMs))
     }
 }
 
@@ -252,17 +252,13 @@ func benchCoordinatorABI(_ abi: ABI, target: Int, label: String) {
     let url = cString(answerURL(target))
     let remove = cString(removeEvent(target))
     let restart = startEvents(target).map(cString)
-    var answered = false
     measure("payhandoff_coordinator_handle_url " + label + " [" + abi.label + "]", group: "abi",
             note: "100 pending flows; URL in, answer JSON out, freed",
             setup: {
-                if answered {
-                    roundTrip(abi) { abi.coordinatorSend(handle, remove, $0) }
-                    for e in restart { roundTrip(abi) { abi.coordinatorSend(handle, e, $0) } }
-                }
+                roundTrip(abi) { abi.coordinatorSend(handle, remove, $0) }
+                for e in restart { roundTrip(abi) { abi.coordinatorSend(handle, e, $0) } }
             }) {
         roundTrip(abi) { abi.coordinatorHandleURL(handle, url, nowMs, $0) }
-        answered = true
     }
     abi.coordinatorFree(handle)
 }
