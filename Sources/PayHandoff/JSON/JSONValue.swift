@@ -42,6 +42,10 @@ public enum JSONValue: Equatable, Sendable {
     /// - Returns: The value found, or `nil`.
     public func value(at path: String) -> JSONValue? {
         if path.isEmpty { return self }
+        if !ASCII.contains(Substring(path), UInt8(ascii: ".")) {  // one key: no split, no array
+            guard case .object(let object) = self else { return nil }
+            return object[path]
+        }
         var current = self
         for key in path.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false) {
             guard case .object(let object) = current, let next = object[String(Substring(key))] else {
