@@ -7,6 +7,9 @@ public enum QueryEncoder {
     /// - Parameter text: Any string.
     /// - Returns: The encoded text; only unreserved characters stay literal.
     public static func percentEncode(_ text: String) -> String {
+        // Keys, amounts, tokens and identifiers are usually all unreserved: then the text is its
+        // own encoding, and no copy is made.
+        if ASCII.firstByte(in: Substring(text), where: { !isUnreserved($0) }) == nil { return text }
         var out: [UInt8] = []
         out.reserveCapacity(text.utf8.count)
         for byte in text.utf8 {
