@@ -234,12 +234,17 @@ public struct POSRequest: Equatable, Sendable, CustomStringConvertible {
 
     private static func checkText(_ value: String, field: String, max: Int?) throws(PayHandoffError) {
         guard !value.isEmpty else { throw PayHandoffError(.validation, field: field, "is required and must not be empty") }
-        if let max { try checkLength(value, field: field, max: max) }
+        try checkLength(value, field: field, max: max)
     }
 
-    private static func checkLength(_ value: String, field: String, max: Int) throws(PayHandoffError) {
-        guard value.utf16.count <= max else {
+    private static func checkLength(_ value: String, field: String, max: Int?) throws(PayHandoffError) {
+        if let max, value.utf16.count > max {
             throw PayHandoffError(.validation, field: field, "is longer than " + String(max) + " characters (UTF-16 code units)")
+        }
+        // A NUL would travel as %00, and every answer parser (this one too) refuses %00: the
+        // answer to such a request could never be read or matched.
+        guard !value.utf8.contains(0) else {
+            throw PayHandoffError(.validation, field: field, "must not contain U+0000 (NUL)")
         }
     }
 

@@ -110,6 +110,8 @@ def build_url(request: dict) -> dict:
                 raise Fail("validation", key)
             if limit is not None and utf16_len(value) > limit:
                 raise Fail("validation", key)
+            if "\x00" in value:  # a NUL would come back as %00, which every answer parser refuses
+                raise Fail("validation", key)
         return value
 
     transaction = string("transaction", True)
@@ -522,6 +524,10 @@ def build_cases() -> Suite:
     add("build-identifier-missing", "identifier is required", with_(sale, identifier=DROP), (V, "identifier"))
     add("build-identifier-empty", "identifier must not be empty", with_(sale, identifier=""), (V, "identifier"))
     add("build-identifier-257-ascii", "identifier over 256 units", with_(sale, identifier="i" * 257), (V, "identifier"))
+    add("build-identifier-nul", "U+0000 in the identifier: the answer could never be matched (NUL is refused on the way back)",
+        with_(sale, identifier="ord\x001"), (V, "identifier"))
+    add("build-reference-nul", "U+0000 in an optional text field is refused too", with_(sale, reference="a\x00b"), (V, "reference"))
+    add("build-usertoken-nul", "U+0000 in the user token", with_(sale, usertoken="tok\x00"), (V, "usertoken"))
     add("build-identifier-255-ascii-plus-emoji", "256 characters but 257 UTF-16 units: an emoji counts 2",
         with_(sale, identifier="i" * 255 + "🧾"), (V, "identifier"))
     add("build-identifier-array", "identifier as an array", with_(sale, identifier=["ord-1"]), (J, "identifier"))
