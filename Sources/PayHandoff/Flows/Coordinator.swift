@@ -339,9 +339,11 @@ extension Coordinator {
         let scheme = ASCII.lowercased(String(rawScheme))
 
         if let parts = try? HierarchicalURL(url, field: "url") {
-            let candidates: [CheckoutFlow] = flows.compactMap { flow in
-                guard case .checkout(let f) = flow, (try? f.returnURL.checkAddressed(parts)) != nil else { return nil }
-                return f
+            // Index loops read the flows in place; compactMap copied every flow out of the array.
+            var candidates: [CheckoutFlow] = []
+            for index in flows.indices {
+                guard case .checkout(let f) = flows[index], (try? f.returnURL.checkAddressed(parts)) != nil else { continue }
+                candidates.append(f)
             }
             if !candidates.isEmpty {
                 let items = try QueryDecoder.decode(parts.query ?? "", plus: .space, caseInsensitiveKeys: false)
@@ -368,9 +370,10 @@ extension Coordinator {
             }
         }
 
-        let posFlows: [POSFlow] = flows.compactMap { flow in
-            guard case .pos(let f) = flow, ASCII.equalFoldingCase(f.answerScheme, scheme) else { return nil }
-            return f
+        var posFlows: [POSFlow] = []
+        for index in flows.indices {
+            guard case .pos(let f) = flows[index], ASCII.equalFoldingCase(f.answerScheme, scheme) else { continue }
+            posFlows.append(f)
         }
         if !posFlows.isEmpty {
             let answer = try POSResponse.parse(url, urlScheme: scheme)
