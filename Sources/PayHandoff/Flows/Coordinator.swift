@@ -25,7 +25,7 @@ public struct Coordinator: Equatable, Sendable {
     }
 
     /// One flow.
-    public enum Flow: Equatable, Sendable {
+    public indirect enum Flow: Equatable, Sendable {
         /// A hosted checkout.
         case checkout(CheckoutFlow)
         /// A Billpocket POS hand-off.
