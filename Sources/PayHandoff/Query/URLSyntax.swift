@@ -84,17 +84,17 @@ struct HierarchicalURL: Equatable, Sendable {
         let (rawScheme, afterScheme) = try URLSyntax.splitScheme(text, field: field)
         scheme = ASCII.lowercased(String(rawScheme))
         var rest = afterScheme
-        if let hash = rest.utf8.firstIndex(of: UInt8(ascii: "#")) {
+        if let hash = ASCII.firstIndex(of: UInt8(ascii: "#"), in: rest) {
             fragment = rest[rest.utf8.index(after: hash)...]
             rest = rest[..<hash]
         }
-        if let question = rest.utf8.firstIndex(of: UInt8(ascii: "?")) {
+        if let question = ASCII.firstIndex(of: UInt8(ascii: "?"), in: rest) {
             query = rest[rest.utf8.index(after: question)...]
             rest = rest[..<question]
         }
         if rest.utf8.starts(with: "//".utf8) {
             let afterSlashes = rest.dropFirst(2)
-            let authorityEnd = afterSlashes.utf8.firstIndex(of: UInt8(ascii: "/")) ?? afterSlashes.endIndex
+            let authorityEnd = ASCII.firstIndex(of: UInt8(ascii: "/"), in: afterSlashes) ?? afterSlashes.endIndex
             let authority = afterSlashes[..<authorityEnd]
             path = String(afterSlashes[authorityEnd...])
             (host, port) = try HierarchicalURL.splitAuthority(authority, field: field)
@@ -108,7 +108,7 @@ struct HierarchicalURL: Equatable, Sendable {
     }
 
     private static func splitAuthority(_ authority: Substring, field: String) throws(PayHandoffError) -> (String, Int?) {
-        guard !authority.utf8.contains(UInt8(ascii: "@")) else {
+        guard !ASCII.contains(authority, UInt8(ascii: "@")) else {
             throw PayHandoffError(.malformedURL, field: field, "URL must not contain user information ('@' before the host)")
         }
         var hostPart = authority
