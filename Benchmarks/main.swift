@@ -409,7 +409,7 @@ for m in memory {
 }
 print("")
 print("Notes: \(foundationNote). The ?-form is what URLComponents can read; the Billpocket form is what the POS app sends.")
-print("Node/JVM per-call overhead: not measured here (bindings/react-native and bindings/android are not part of this run).")
+print("Node per-call overhead: make bench runs Benchmarks/node-overhead.js next (React Native binding's Node-API addon). JVM: not measured.")
 
 // Goals of issue 10.
 let abiMedians = results.filter { $0.group == "abi" && !$0.name.hasPrefix("payhandoff_coordinator") }.map(\.median)

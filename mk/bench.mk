@@ -2,7 +2,8 @@
 #   make bench            release build of Benchmarks/ (own scratch path) and one run: warm-up,
 #                         samples, median and spread per case, ratios against Foundation measured
 #                         in the same run; prints a table and writes bench/results.json (git-ignored).
-#                         BENCH_ARGS=--quick for a short run.
+#                         BENCH_ARGS=--quick for a short run. Node per-call overhead via the
+#                         React Native binding's Node-API addon when it is built (Benchmarks/node-overhead.js).
 #   make bench-callgrind  instructions per call of the main cases (callgrind): the stable figure
 #                         on a shared machine, where wall-clock times are noisy.
 #   make size             builds both libraries (make lib) and prints, per library: stripped size,
@@ -18,8 +19,12 @@ bench-build:
 	$(SWIFT) build -c release --scratch-path $(BENCH_SCRATCH) --product PayHandoffBenchmarks
 
 # dist/embedded is loaded into the run with dlopen (the library apps ship); lib builds it.
+# Then the Node per-call overhead through the React Native binding's Node-API addon, when
+# make react-native-test has built it (.build/react-native); the JVM's is not measured.
 bench: lib bench-build
 	$(BENCH_BIN) $(BENCH_ARGS)
+	@if command -v node >/dev/null; then node Benchmarks/node-overhead.js .build/react-native $(BENCH_ARGS); \
+	 else echo "Node per-call overhead: not measured (no node)"; fi
 
 bench-callgrind: lib bench-build
 	Benchmarks/callgrind.sh $(BENCH_BIN) $(BENCH_CALLS)
