@@ -18,7 +18,7 @@
 /// | `flow.remove` | `flow_id` | forget an ended flow |
 public struct CoordinatorEvent: Equatable, Sendable {
     /// How a checkout starts.
-    public enum CheckoutStart: Equatable, Sendable {
+    public indirect enum CheckoutStart: Equatable, Sendable {
         /// PayHandoff builds the HTTP request (effect `send_request`); `nonce` as given or fresh.
         case request(CheckoutRequest, nonce: String?)
         /// The merchant backend creates the session with the return URL PayHandoff prepares
@@ -37,7 +37,7 @@ public struct CoordinatorEvent: Equatable, Sendable {
     }
 
     /// The event kinds.
-    public enum Kind: Equatable, Sendable {
+    public indirect enum Kind: Equatable, Sendable {
         /// `checkout.start`: a new checkout flow; `deadline` in epoch ms (default: now + timeout).
         case checkoutStart(flowID: String, start: CheckoutStart, deadline: Int64?)
         /// `checkout.session`: the session was created.
