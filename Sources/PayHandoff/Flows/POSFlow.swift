@@ -40,7 +40,7 @@ public struct POSFlow: Equatable, Sendable {
         }
     }
 
-    enum Event: Equatable, Sendable {
+    indirect enum Event: Equatable, Sendable {
         case launched
         case launchFailed(reason: String?)
         case foregrounded
