@@ -11,16 +11,8 @@ public enum QueryEncoder {
         // own encoding, and no copy is made.
         if ASCII.firstByte(in: Substring(text), where: { !isUnreserved($0) }) == nil { return text }
         var out: [UInt8] = []
-        out.reserveCapacity(text.utf8.count)
-        for byte in text.utf8 {
-            if isUnreserved(byte) {
-                out.append(byte)
-            } else {
-                out.append(UInt8(ascii: "%"))
-                out.append(hexDigit(byte >> 4))
-                out.append(hexDigit(byte & 0x0F))
-            }
-        }
+        out.reserveCapacity(text.utf8.count * 3)
+        append(text, to: &out)
         return String(decoding: out, as: UTF8.self)
     }
 
@@ -28,14 +20,38 @@ public enum QueryEncoder {
     /// - Parameter items: The pairs in order.
     /// - Returns: The query text (without a leading `?`).
     public static func encode(_ items: [QueryItem]) -> String {
-        var out = ""
-        for item in items {
-            if !out.isEmpty { out += "&" }
-            out += percentEncode(item.key)
-            out += "="
-            out += percentEncode(item.value)
+        // Into one byte buffer, then one string (appending to a String grew it piece by piece).
+        var capacity = 0
+        for item in items { capacity += item.key.utf8.count + item.value.utf8.count + 2 }
+        var out: [UInt8] = []
+        out.reserveCapacity(capacity + capacity / 2)
+        for (index, item) in items.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: "&")) }
+            append(item.key, to: &out)
+            out.append(UInt8(ascii: "="))
+            append(item.value, to: &out)
         }
-        return out
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Appends `text` percent-encoded, reading its contiguous UTF-8 when there is one.
+    private static func append(_ text: String, to out: inout [UInt8]) {
+        let done: Void? = text.utf8.withContiguousStorageIfAvailable { bytes in
+            for byte in bytes { appendEncoded(byte, to: &out) }
+        }
+        if done == nil {
+            for byte in text.utf8 { appendEncoded(byte, to: &out) }
+        }
+    }
+
+    private static func appendEncoded(_ byte: UInt8, to out: inout [UInt8]) {
+        if isUnreserved(byte) {
+            out.append(byte)
+        } else {
+            out.append(UInt8(ascii: "%"))
+            out.append(hexDigit(byte >> 4))
+            out.append(hexDigit(byte & 0x0F))
+        }
     }
 
     static func isUnreserved(_ byte: UInt8) -> Bool {
