@@ -122,11 +122,13 @@ final class HostileABITests: XCTestCase {
     }
 
     func testNULInsideJSONStringsAndNullPointers() {
-        // U+0000 in an identifier is encoded as %00; an answer that echoes it is malformed_url.
+        // U+0000 reaches the core (cJSON alone would cut "ord\u00001" to "ord"): a POS request
+        // refuses it by name, since an answer echoing %00 could never be read; an answer that
+        // carries %00 is malformed_url.
         let request = sale.replacingOccurrences(of: "ord-1", with: #"ord\u00001"#)
         let r = call { payhandoff_pos_build_url(request, $0) }
-        XCTAssertEqual(r.status, 0)
-        XCTAssertTrue(r.text.contains("identifier=ord%001"), r.text)
+        XCTAssertEqual(r.status, 3, r.text)
+        XCTAssertEqual(errorOf(r.text).field, "identifier")
         let echoed = call { payhandoff_pos_parse_response("myapp://result=aprobada&identifier=ord%001&amount=100.00",
                                                           #"{"urlScheme":"myapp","identifier":"ord\u00001"}"#, $0) }
         XCTAssertEqual(errorOf(echoed.text).code, "malformed_url", echoed.text)

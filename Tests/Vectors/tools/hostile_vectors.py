@@ -316,8 +316,7 @@ def pos_build_cases() -> Suite:
     add("usertoken-case-variant", "userToken next to usertoken", with_(SALE, userToken="tok_2"), (V, "userToken"))
     add("refund-with-tip", "a refund with a sale-only field", {"transaction": "devolucion", "usertoken": "tok_1", "identifier": "r-1",
                                                                  "urlScheme": "myapp", "transactionId": "720371", "tip": "1.00"}, (V, "tip"))
-    # U+0000 in an identifier is encoded as %00, and an answer echoing it is malformed_url: the
-    # C harness (cJSON cuts printed strings at U+0000) checks that directly, not as a vector.
+    # U+0000 in text fields: pos/build_url.json (pos_vectors.py) has those cases.
     add("scheme-with-colon", "a urlScheme with '://' inside", with_(SALE, urlScheme="my://app"), (V, "urlScheme"))
     return s
 
