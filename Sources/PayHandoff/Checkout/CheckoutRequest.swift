@@ -245,7 +245,7 @@ public struct CheckoutRequest: Equatable, Sendable {
             throw PayHandoffError(.validation, field: "base_url", problem)
         }
         var trimmed = Substring(base)
-        while trimmed.utf8.last == UInt8(ascii: "/") { trimmed = trimmed.dropLast() }
+        while trimmed.utf8.last == UInt8(ascii: "/") { trimmed = trimmed[..<trimmed.utf8.index(before: trimmed.endIndex)] }
         return String(trimmed)
     }
 }

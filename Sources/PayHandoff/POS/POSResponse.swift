@@ -117,8 +117,9 @@ public struct POSResponse: Equatable, Sendable {
         guard rest.utf8.starts(with: "//".utf8) else {
             throw PayHandoffError(.malformedURL, field: "url", "a POS answer must start with 'scheme://'")
         }
-        var payload = rest.dropFirst(2)
-        if payload.utf8.first == UInt8(ascii: "?") { payload = payload.dropFirst() }
+        // By bytes, not Characters: a combining mark after '//' or '?' stays in the payload.
+        var payload = rest[rest.utf8.index(rest.startIndex, offsetBy: 2)...]
+        if payload.utf8.first == UInt8(ascii: "?") { payload = payload[payload.utf8.index(after: payload.startIndex)...] }
         guard !ASCII.contains(payload, UInt8(ascii: "#")) else {
             // The POS app escapes '#' (%23); a raw one would silently cut the answer short.
             throw PayHandoffError(.malformedURL, field: "url", "a POS answer must not contain a raw '#'")

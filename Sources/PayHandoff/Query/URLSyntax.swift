@@ -51,7 +51,7 @@ public enum URLSyntax {
         guard isValidScheme(scheme) else {
             throw PayHandoffError(.malformedURL, field: field, "URL scheme is not a valid RFC 3986 scheme")
         }
-        return (scheme, url[url.index(after: colon)...])
+        return (scheme, url[url.utf8.index(after: colon)...])  // by bytes: a mark after ':' is not skipped
     }
 }
 
@@ -93,7 +93,7 @@ struct HierarchicalURL: Equatable, Sendable {
             rest = rest[..<question]
         }
         if rest.utf8.starts(with: "//".utf8) {
-            let afterSlashes = rest.dropFirst(2)
+            let afterSlashes = rest[rest.utf8.index(rest.startIndex, offsetBy: 2)...]
             let authorityEnd = ASCII.firstIndex(of: UInt8(ascii: "/"), in: afterSlashes) ?? afterSlashes.endIndex
             let authority = afterSlashes[..<authorityEnd]
             path = String(afterSlashes[authorityEnd...])
