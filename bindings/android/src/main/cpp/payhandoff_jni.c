@@ -172,15 +172,16 @@ JNIEXPORT jbyteArray JNICALL Java_com_payhandoff_Native_checkoutParseConfirmatio
 
 /* ---- Coordinator ------------------------------------------------------------------------------- */
 
-JNIEXPORT jbyteArray JNICALL Java_com_payhandoff_Native_coordinatorNew(JNIEnv *env, jclass cls, jbyteArray config,
-                                                                        jlongArray handle_out, jintArray status) {
-    (void)cls;
+/* _new and _restore: the same shape, a document in and a handle out. */
+typedef int32_t (*create_fn)(const char *, payhandoff_coordinator **, char **);
+
+static jbyteArray create(JNIEnv *env, create_fn fn, jbyteArray document, jlongArray handle_out, jintArray status) {
     int failed = 0;
-    char *text = copy_bytes(env, config, &failed);
+    char *text = copy_bytes(env, document, &failed);
     if (failed) return NULL;
     payhandoff_coordinator *handle = NULL;
     char *out = NULL;
-    int32_t result = payhandoff_coordinator_new(text, &handle, &out);
+    int32_t result = fn(text, &handle, &out);
     free(text);
     set_handle(env, handle_out, handle);
     if ((*env)->ExceptionCheck(env)) {
@@ -191,24 +192,17 @@ JNIEXPORT jbyteArray JNICALL Java_com_payhandoff_Native_coordinatorNew(JNIEnv *e
     return finish(env, result, out, status);
 }
 
+JNIEXPORT jbyteArray JNICALL Java_com_payhandoff_Native_coordinatorNew(JNIEnv *env, jclass cls, jbyteArray config,
+                                                                        jlongArray handle_out, jintArray status) {
+    (void)cls;
+    return create(env, payhandoff_coordinator_new, config, handle_out, status);
+}
+
 JNIEXPORT jbyteArray JNICALL Java_com_payhandoff_Native_coordinatorRestore(JNIEnv *env, jclass cls,
                                                                             jbyteArray snapshot, jlongArray handle_out,
                                                                             jintArray status) {
     (void)cls;
-    int failed = 0;
-    char *text = copy_bytes(env, snapshot, &failed);
-    if (failed) return NULL;
-    payhandoff_coordinator *handle = NULL;
-    char *out = NULL;
-    int32_t result = payhandoff_coordinator_restore(text, &handle, &out);
-    free(text);
-    set_handle(env, handle_out, handle);
-    if ((*env)->ExceptionCheck(env)) {
-        payhandoff_coordinator_free(handle);
-        payhandoff_string_free(out);
-        return NULL;
-    }
-    return finish(env, result, out, status);
+    return create(env, payhandoff_coordinator_restore, snapshot, handle_out, status);
 }
 
 JNIEXPORT jbyteArray JNICALL Java_com_payhandoff_Native_coordinatorSend(JNIEnv *env, jclass cls, jlong handle,
