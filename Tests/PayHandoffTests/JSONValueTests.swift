@@ -38,7 +38,8 @@ final class JSONValueTests: XCTestCase {
         XCTAssertThrowsError(try JSONDecoder().decode(JSONValue.self, from: Data(#"{"amount":100.5}"#.utf8)))
         XCTAssertThrowsError(try JSONDecoder().decode(JSONValue.self, from: Data(#"[1.5e0]"#.utf8)))
         XCTAssertThrowsError(try JSONDecoder().decode(JSONValue.self, from: Data(#"[1e30]"#.utf8)))
-        // A number is judged by its value, as cJSON (which keeps no number text) must judge it too.
-        XCTAssertEqual(try JSONDecoder().decode(JSONValue.self, from: Data(#"[1e3]"#.utf8)), [1000])
+        // JSONDecoder keeps no number text: 1e3 and 1000.00 arrive as the integer 1000 (the known
+        // limit documented on the Codable conformance; the C ABI's cJSON layer refuses them).
+        XCTAssertEqual(try JSONDecoder().decode(JSONValue.self, from: Data(#"[1e3, 1000.00]"#.utf8)), [1000, 1000])
     }
 }

@@ -87,6 +87,7 @@ public struct CoordinatorEvent: Equatable, Sendable {
     /// - Parameter json: The event document.
     /// - Throws: `validation`/`invalid_json` naming the member that is missing, unknown or wrong.
     public init(json: JSONValue) throws(PayHandoffError) {
+        _ = try json.object(at: "")  // an event is an object: anything else is invalid_json, not "no type"
         let type = try json.string(at: "type")
         let now = try json.integer(at: "now")
         guard now >= 0, now <= MexicoCityTime.maxEpochSeconds * 1000 else {

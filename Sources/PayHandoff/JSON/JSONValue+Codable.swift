@@ -4,8 +4,12 @@
 /// Codable there); the C ABI and the CLI use cJSON instead.
 ///
 /// Decoding refuses numbers whose value is not an integer within ±(2^53 − 1) (money is never
-/// floating point, and larger integers do not survive a double). A number is judged by its
-/// value, as the cJSON layer of the C ABI judges it: `1e3` is 1000.
+/// floating point, and larger integers do not survive a double).
+///
+/// Known limit: `JSONDecoder` does not show the number's text, and it decodes `100.00` and `1e2`
+/// as the integer 100 — which as an amount means 1.00 (minor units). The C ABI's cJSON layer
+/// refuses such numbers; through `Codable` they cannot be told apart. Write amounts as decimal
+/// text (`"100.00"`) in JSON you decode with `JSONDecoder`.
 /// `JSONDecoder` does not report key order, so a decoded object's member order is unspecified;
 /// equality of `JSONObject` ignores order.
 extension JSONValue: Codable {

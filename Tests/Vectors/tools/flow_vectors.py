@@ -1139,7 +1139,7 @@ def checkout_extras(s: Suite):
         ("url-without-url", {"type": "url", "now": T0}, V, "url"),
         ("url-number", {"type": "url", "url": 5, "now": T0}, J, "url"),
         ("tick-with-flow-id", {"type": "tick", "flow_id": "c1", "now": T0}, V, "flow_id"),
-        ("event-not-an-object", "tick", V, "type"),
+        ("event-not-an-object", "tick", J, None),
     ]
     for name, event, code, field_ in cases:
         s.add_checked(f"flow-checkout-invalid-event-{name}", f"invalid event document: {code} naming {field_}",
