@@ -87,7 +87,8 @@ public struct CoordinatorEvent: Equatable, Sendable {
     /// - Parameter json: The event document.
     /// - Throws: `validation`/`invalid_json` naming the member that is missing, unknown or wrong.
     public init(json: JSONValue) throws(PayHandoffError) {
-        _ = try json.object(at: "")  // an event is an object: anything else is invalid_json, not "no type"
+        // An event is an object: anything else (null, an array, a string) is a JSON type error.
+        guard case .object = json else { throw JSONValue.wrongType("", expected: "an event object", found: json) }
         let type = try json.string(at: "type")
         let now = try json.integer(at: "now")
         guard now >= 0, now <= MexicoCityTime.maxEpochSeconds * 1000 else {

@@ -274,7 +274,7 @@ test('errors: one PayHandoffError with code, field, message and status', () => {
     assert.throws(() => c.handleUrl('myapp://x', 1.5), { code: 'invalid_argument', field: 'now_ms' });
     assert.throws(() => c.handleUrl('myapp://x', 1e300), { code: 'validation', field: 'now_ms' });
     assert.throws(() => c.send({ type: 'tick' }), { code: 'validation', field: 'now' });
-    assert.throws(() => c.send(undefined), { code: 'validation', field: 'type' }); // sent as JSON null
+    assert.throws(() => c.send(undefined), { code: 'invalid_json', field: null }); // sent as JSON null: not an event object
   } finally {
     c.dispose();
   }

@@ -111,7 +111,7 @@ function runVector(suite, vector) {
 
 const totals = { passed: 0, failed: 0, skipped: 0 };
 
-for (const folder of ['pos', 'checkout', 'flows']) {
+for (const folder of ['pos', 'checkout', 'flows', 'hostile']) {
   const dir = path.join(vectorsRoot, folder);
   const files = fs.readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
   for (const file of files) {
