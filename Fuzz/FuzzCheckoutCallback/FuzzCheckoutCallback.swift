@@ -15,20 +15,9 @@ import PayHandoffABI
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
-    let (optionBytes, urlBytes) = Fuzz.splitOptions(Fuzz.bytes(data, size))
-    let abi = Fuzz.withCString(urlBytes) { url in
-        Fuzz.withCString(optionBytes) { options in
-            Fuzz.abi("checkout_parse_callback") { payhandoff_checkout_parse_callback(url, options, $0) }
-        }
-    }
-    guard let url = Fuzz.text(urlBytes), let optionsText = Fuzz.text(optionBytes),
-          urlBytes.count <= 8192, optionBytes.count <= 65536 else { return 0 }
-    guard let options = try? JSONText.parse(optionsText, parameter: "options_json") else {
-        Fuzz.require(abi.code == "invalid_json" || abi.code == "limit_exceeded", "options refused by JSONText but ABI said \(abi.text)")
-        return 0
-    }
-    let core = Fuzz.capture { () throws(PayHandoffError) in try CheckoutCallback.parse(url, options: options).json }
-    Fuzz.requireAgreement("checkout_parse_callback", abi, core)
+    guard let (url, options, abi, core) = Fuzz.urlWithOptions(data, size, "checkout_parse_callback", abi: payhandoff_checkout_parse_callback,
+                                                    core: { text, options throws(PayHandoffError) in try CheckoutCallback.parse(text, options: options).json })
+    else { return 0 }
     guard case .success(let document) = core, case .object(let object) = document else { return 0 }
 
     let kind = (try? document.string(at: "kind")) ?? ""

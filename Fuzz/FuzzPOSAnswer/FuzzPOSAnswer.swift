@@ -16,20 +16,9 @@ let billpocketResult = ["approved": "aprobada", "declined": "rechazada", "error"
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
-    let (optionBytes, urlBytes) = Fuzz.splitOptions(Fuzz.bytes(data, size))
-    let abi = Fuzz.withCString(urlBytes) { url in
-        Fuzz.withCString(optionBytes) { options in
-            Fuzz.abi("pos_parse_response") { payhandoff_pos_parse_response(url, options, $0) }
-        }
-    }
-    guard let url = Fuzz.text(urlBytes), let optionsText = Fuzz.text(optionBytes),
-          urlBytes.count <= 8192, optionBytes.count <= 65536 else { return 0 }
-    guard let options = try? JSONText.parse(optionsText, parameter: "options_json") else {
-        Fuzz.require(abi.code == "invalid_json" || abi.code == "limit_exceeded", "options refused by JSONText but ABI said \(abi.text)")
-        return 0
-    }
-    let core = Fuzz.capture { () throws(PayHandoffError) in try POSResponse.parse(url, options: options).json }
-    Fuzz.requireAgreement("pos_parse_response", abi, core)
+    guard let (url, options, abi, core) = Fuzz.urlWithOptions(data, size, "pos_parse_response", abi: payhandoff_pos_parse_response,
+                                                    core: { text, options throws(PayHandoffError) in try POSResponse.parse(text, options: options).json })
+    else { return 0 }
     guard case .success(let document) = core else { return 0 }
 
     if let expected = try? options.optionalString(at: "identifier") {

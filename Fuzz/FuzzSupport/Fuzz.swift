@@ -139,6 +139,30 @@ public enum Fuzz {
         }
     }
 
+    /// One fuzz input for a `(url, options_json)` entry point, split by ``splitOptions(_:)``,
+    /// run through the C function and through the Swift API, whose outcomes must agree.
+    /// - Returns: The URL, the options, the ABI's answer and the Swift API's outcome, or `nil`
+    ///   when the input is not text within the limits (then only the ABI's answer was checked).
+    public static func urlWithOptions(
+        _ data: UnsafePointer<UInt8>?, _ size: Int, _ what: String,
+        abi call: (UnsafePointer<CChar>, UnsafePointer<CChar>, OutString) -> Int32,
+        core: (String, JSONValue) throws(PayHandoffError) -> JSONValue
+    ) -> (url: String, options: JSONValue, abi: ABIResult, core: Result<JSONValue, PayHandoffError>)? {
+        let (optionBytes, urlBytes) = splitOptions(bytes(data, size))
+        let answer: ABIResult = withCString(urlBytes) { url in
+            withCString(optionBytes) { options in Fuzz.abi(what) { call(url, options, $0) } }
+        }
+        guard let url = text(urlBytes), let optionsText = text(optionBytes),
+              urlBytes.count <= 8192, optionBytes.count <= 65536 else { return nil }
+        guard let options = try? JSONText.parse(optionsText, parameter: "options_json") else {
+            require(answer.code == "invalid_json" || answer.code == "limit_exceeded", "options refused by JSONText but ABI said \(answer.text)")
+            return nil
+        }
+        let outcome = capture { () throws(PayHandoffError) in try core(url, options) }
+        requireAgreement(what, answer, outcome)
+        return (url, options, answer, outcome)
+    }
+
     /// Runs a throwing call and captures its typed outcome.
     public static func capture(_ body: () throws(PayHandoffError) -> JSONValue) -> Result<JSONValue, PayHandoffError> {
         do throws(PayHandoffError) { return .success(try body()) } catch { return .failure(error) }
