@@ -64,3 +64,38 @@ enum ASCII {
         !text.isEmpty && text.utf8.allSatisfy(isDigit)
     }
 }
+
+extension String {
+    /// Whether the two strings are the same UTF-8 bytes.
+    ///
+    /// The core compares identifiers, nonces, keys and URLs with this, never with `==`: `==` on
+    /// `String` is Unicode canonical equivalence, so a precomposed "é" equals "e" + U+0301 — two
+    /// different identifiers on the wire would match — and it links ~40 KB of normalization
+    /// tables into the Embedded library. Byte equality is what the POS app, the gateway and every
+    /// binding compare.
+    /// - Parameter other: The string to compare with.
+    /// - Returns: `true` when both have the same UTF-8 code units.
+    func hasSameBytes(as other: String) -> Bool {
+        var a = self, b = other  // native copies (no-op for native strings) give contiguous UTF-8
+        guard a.utf8.count == b.utf8.count else { return false }
+        return a.withUTF8 { x in
+            b.withUTF8 { y in
+                guard let p = x.baseAddress, let q = y.baseAddress else { return true }  // both empty
+                return memcmpBytes(p, q, x.count)
+            }
+        }
+    }
+}
+
+/// Byte comparison of two buffers of `count` bytes; a loop the optimizer turns into wide
+/// compares (the core imports only the standard library, so no `memcmp`).
+@inline(__always)
+func memcmpBytes(_ p: UnsafePointer<UInt8>, _ q: UnsafePointer<UInt8>, _ count: Int) -> Bool {
+    var index = 0
+    while index < count {
+        if p[index] != q[index] { return false }
+        index += 1
+    }
+    return true
+}
+
