@@ -20,11 +20,13 @@ bench-build:
 
 # dist/embedded is loaded into the run with dlopen (the library apps ship); lib builds it.
 # Then the Node per-call overhead through the React Native binding's Node-API addon, when
-# make react-native-test has built it (.build/react-native); the JVM's is not measured.
+# make react-native-test has built it (.build/react-native), and the JVM's through the Android
+# binding's Kotlin API (mk/bench-jvm.mk) when make android-test has built the JNI shim.
 bench: lib bench-build
 	$(BENCH_BIN) $(BENCH_ARGS)
 	@if command -v node >/dev/null; then node Benchmarks/node-overhead.js .build/react-native $(BENCH_ARGS); \
 	 else echo "Node per-call overhead: not measured (no node)"; fi
+	@$(MAKE) --no-print-directory bench-jvm
 
 bench-callgrind: lib bench-build
 	Benchmarks/callgrind.sh $(BENCH_BIN) $(BENCH_CALLS)
