@@ -39,49 +39,58 @@ public struct POSResponse: Equatable, Sendable {
     }
 
     /// Approved, declined or error.
-    public var result: Result
-    /// The correlation value the request sent.
-    public var identifier: String
-    /// Additional information, typically on error or decline.
-    public var statusInfo: String?
+    public private(set) var result: Result
     /// The amount, tip excluded.
-    public var amount: Amount?
+    public private(set) var amount: Amount?
     /// The tip.
-    public var tip: Amount?
-    /// The request's reference text.
-    public var reference: String?
-    /// Billpocket's transaction id (needed for a refund).
-    public var transactionId: String?
+    public private(set) var tip: Amount?
     /// Monthly installments.
-    public var msi: Int?
-    /// The issuer's authorization code.
-    public var authorization: String?
-    /// The last four digits of the card.
-    public var cardLastFour: String?
-    /// The card type.
-    public var cardType: String?
-    /// The customer's e-mail.
-    public var email: String?
-    /// The customer's phone.
-    public var phone: String?
-    /// The chip cryptogram.
-    public var arqc: String?
-    /// The chip application identifier.
-    public var aid: String?
-    /// The chip application label.
-    public var appLabel: String?
-    /// Identifier for the digital voucher (`url`).
-    public var voucherURL: String?
-    /// The card issuer.
-    public var bank: String?
+    public private(set) var msi: Int?
     /// Credit or debit.
-    public var accountType: AccountType?
-    /// The cardholder's name.
-    public var cardholderName: String?
-    /// The POS app version (`bp_version`).
-    public var posAppVersion: String?
+    public private(set) var accountType: AccountType?
     /// Keys PayHandoff does not know, in their order, decoded.
     public var extra: [QueryItem]
+
+    /// The text the answer was read from (the URL as received, or the canonical query text of a
+    /// restored answer): the text fields below are views into it, decoded when read. Parsing
+    /// validates every field but builds no string — the POS app sends ~20 of them and a host
+    /// typically reads a few.
+    private(set) var text: String
+    /// Where each field of ``keyList`` is in ``text``.
+    private(set) var fields: FieldTable
+
+    /// The correlation value the request sent.
+    public var identifier: String { field(Key.identifier) ?? "" }
+    /// Additional information, typically on error or decline.
+    public var statusInfo: String? { field(Key.statusinfo) }
+    /// The request's reference text.
+    public var reference: String? { field(Key.reference) }
+    /// Billpocket's transaction id (needed for a refund).
+    public var transactionId: String? { field(Key.transactionid) }
+    /// The issuer's authorization code.
+    public var authorization: String? { field(Key.authorization) }
+    /// The last four digits of the card.
+    public var cardLastFour: String? { field(Key.creditcard).map { String(decoding: $0.utf8.suffix(4), as: UTF8.self) } }
+    /// The card type.
+    public var cardType: String? { field(Key.cardtype) }
+    /// The customer's e-mail.
+    public var email: String? { field(Key.email) }
+    /// The customer's phone.
+    public var phone: String? { field(Key.phone) }
+    /// The chip cryptogram.
+    public var arqc: String? { field(Key.arqc) }
+    /// The chip application identifier.
+    public var aid: String? { field(Key.aid) }
+    /// The chip application label.
+    public var appLabel: String? { field(Key.applabel) }
+    /// Identifier for the digital voucher (`url`).
+    public var voucherURL: String? { field(Key.url) }
+    /// The card issuer.
+    public var bank: String? { field(Key.bank) }
+    /// The cardholder's name.
+    public var cardholderName: String? { field(Key.name) }
+    /// The POS app version (`bp_version`).
+    public var posAppVersion: String? { field(Key.bpVersion) }
 
     /// Parses an answer URL.
     /// - Parameters:
@@ -96,109 +105,184 @@ public struct POSResponse: Equatable, Sendable {
     ///   non-numeric amount, tip or msi.
     public static func parse(_ url: String, urlScheme: String,
                              expectedIdentifier: String? = nil) throws(PayHandoffError) -> POSResponse {
-        let payload = try payload(of: url, urlScheme: urlScheme)
-        let items = try QueryDecoder.decode(payload, plus: .literal, caseInsensitiveKeys: true)
-        let response = try POSResponse(items: items)
-        if let expectedIdentifier, response.identifier != expectedIdentifier {
-            throw PayHandoffError(.callbackMismatch, field: "identifier",
-                "the answer's identifier does not match the pending request")
+        var text = url  // withUTF8 makes a bridged string contiguous; a native one is used as is
+        let outcome = text.withUTF8 { bytes -> Swift.Result<POSResponse, PayHandoffError> in
+            do throws(PayHandoffError) {
+                let payload = try payloadStart(of: bytes, urlScheme: urlScheme)
+                let response = try POSResponse(text: url, bytes: bytes, from: payload)
+                if let expectedIdentifier, !response.identifier.hasSameBytes(as: expectedIdentifier) {
+                    throw PayHandoffError(.callbackMismatch, field: "identifier",
+                        "the answer's identifier does not match the pending request")
+                }
+                return .success(response)
+            } catch {
+                return .failure(error)
+            }
         }
-        return response
+        return try outcome.get()
     }
 
-    /// The text after `scheme://` (and an optional `?`), after checking size, characters and scheme.
-    static func payload(of url: String, urlScheme: String) throws(PayHandoffError) -> Substring {
-        try URLSyntax.checkIncoming(url, field: "url")
-        let (scheme, rest) = try URLSyntax.splitScheme(url, field: "url")
-        guard ASCII.equalFoldingCase(String(scheme), POSRequest.bareScheme(urlScheme)) else {
+    /// Where the text after `scheme://` (and an optional `?`) starts, after checking size,
+    /// characters and scheme.
+    static func payloadStart(of bytes: UnsafeBufferPointer<UInt8>, urlScheme: String) throws(PayHandoffError) -> Int {
+        try URLSyntax.checkIncoming(bytes, field: "url")
+        let colon = try URLSyntax.schemeEnd(bytes, field: "url")
+        var bare = POSRequest.bareScheme(urlScheme)
+        let sameScheme = bare.withUTF8 { expected in
+            expected.count == colon && ASCII.equalFoldingCase(UnsafeBufferPointer(rebasing: bytes[..<colon]), expected)
+        }
+        guard sameScheme else {
             throw PayHandoffError(.callbackMismatch, field: "scheme",
                 "the URL's scheme is not the urlScheme the POS request was sent with")
         }
-        guard rest.utf8.starts(with: "//".utf8) else {
+        guard colon + 2 < bytes.count + 1, bytes.count - colon > 2,
+              bytes[colon + 1] == UInt8(ascii: "/"), bytes[colon + 2] == UInt8(ascii: "/") else {
             throw PayHandoffError(.malformedURL, field: "url", "a POS answer must start with 'scheme://'")
         }
-        // By bytes, not Characters: a combining mark after '//' or '?' stays in the payload.
-        var payload = rest[rest.utf8.index(rest.startIndex, offsetBy: 2)...]
-        if payload.utf8.first == UInt8(ascii: "?") { payload = payload[payload.utf8.index(after: payload.startIndex)...] }
-        guard !ASCII.contains(payload, UInt8(ascii: "#")) else {
+        var start = colon + 3
+        if start < bytes.count, bytes[start] == UInt8(ascii: "?") { start += 1 }
+        guard ByteScan.firstIndex(of: UInt8(ascii: "#"), in: bytes, from: start, to: bytes.count) == bytes.count else {
             // The POS app escapes '#' (%23); a raw one would silently cut the answer short.
             throw PayHandoffError(.malformedURL, field: "url", "a POS answer must not contain a raw '#'")
         }
-        return payload
+        return start
     }
 
-    init(items: [QueryItem]) throws(PayHandoffError) {
-        // Values by position in `keyList` (ASCII case-insensitive byte match): no hashing, no
-        // lowercased copies of keys.
-        var fields = [String?](repeating: nil, count: POSResponse.keyList.count)
+    /// Reads the answer in `bytes[start...]`, the UTF-8 of `text`.
+    init(text: String, bytes: UnsafeBufferPointer<UInt8>, from start: Int) throws(PayHandoffError) {
+        guard bytes.count <= FieldTable.maxTextLength else {
+            throw PayHandoffError(.limitExceeded, field: "url", "answer text is longer than " + String(FieldTable.maxTextLength) + " bytes")
+        }
+        var fields = FieldTable()
         var extra: [QueryItem] = []
-        for item in items {
-            if ASCII.equalFoldingCase(item.key, "usertoken") { continue }
-            if let index = POSResponse.keyIndex(item.key) {
-                if !item.value.isEmpty { fields[index] = item.value }
-            } else {
-                extra.append(item)
+        var sawUserToken = false
+        let query = UnsafeBufferPointer(rebasing: bytes[start...])
+        try QueryDecoder.scan(query, plus: .literal, caseInsensitiveKeys: true,
+                              knownKey: POSResponse.keyIndex) { piece, index throws(PayHandoffError) in
+            switch index {
+            case Key.usertoken?:
+                sawUserToken = true  // an echoed user token is never stored
+            case let index?:
+                // A known key with an empty value counts as absent.
+                if !piece.value.isEmpty {
+                    fields[index] = FieldTable.Span(start: start + piece.value.lowerBound, end: start + piece.value.upperBound,
+                                                    isEscaped: piece.valueIsEscaped)
+                }
+            case nil:
+                extra.append(QueryItem(key: piece.key(in: query, plus: .literal), value: piece.value(in: query, plus: .literal)))
             }
         }
-        guard let rawResult = fields[Key.result] else {
+        func value(_ index: Int) -> String? {
+            fields[index].map { POSResponse.decode($0, in: bytes) }
+        }
+        /// `body` over field `index`'s decoded bytes (no string built unless it was escaped).
+        func withValue<T>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) throws(PayHandoffError) -> T) throws(PayHandoffError) -> T? {
+            guard let span = fields[index] else { return nil }
+            guard span.isEscaped else { return try body(UnsafeBufferPointer(rebasing: bytes[span.start..<span.end])) }
+            let decoded = Array(POSResponse.decode(span, in: bytes).utf8)
+            let outcome = decoded.withUnsafeBufferPointer { buffer -> Swift.Result<T, PayHandoffError> in
+                do throws(PayHandoffError) { return .success(try body(buffer)) } catch { return .failure(error) }
+            }
+            return try outcome.get()
+        }
+        let parsedResult = try withValue(Key.result) { text throws(PayHandoffError) -> Result in
+            if ASCII.equalFoldingCase(text, lowercase: "aprobada") { return .approved }
+            if ASCII.equalFoldingCase(text, lowercase: "rechazada") { return .declined }
+            if ASCII.equalFoldingCase(text, lowercase: "error") { return .error }
+            throw PayHandoffError(.validation, field: "result", "must be aprobada, rechazada or error")
+        }
+        guard let parsedResult else {
             throw PayHandoffError(.validation, field: "result", "the answer has no result")
         }
-        switch ASCII.lowercased(rawResult) {
-        case "aprobada": result = .approved
-        case "rechazada": result = .declined
-        case "error": result = .error
-        default: throw PayHandoffError(.validation, field: "result", "must be aprobada, rechazada or error")
-        }
-        guard let identifier = fields[Key.identifier] else {
+        result = parsedResult
+        guard fields[Key.identifier] != nil else {
             throw PayHandoffError(.validation, field: "identifier", "the answer has no identifier")
         }
-        self.identifier = identifier
-        amount = try fields[Key.amount].map { text throws(PayHandoffError) in try Amount(parsing: text, field: "amount") }
+        amount = try withValue(Key.amount) { text throws(PayHandoffError) in try Amount.parse(text, field: "amount") }
         if result == .approved, amount == nil {
             throw PayHandoffError(.validation, field: "amount", "an approved answer must carry the amount")
         }
-        tip = try fields[Key.tip].map { text throws(PayHandoffError) in try Amount(parsing: text, field: "tip") }
-        if let text = fields[Key.msi] {
-            guard ASCII.isAllDigits(text), text.utf8.count <= 2, let value = Int(text),
-                  POSRequest.allowedInstallments.contains(value) else {
+        tip = try withValue(Key.tip) { text throws(PayHandoffError) in try Amount.parse(text, field: "tip") }
+        msi = try withValue(Key.msi) { text throws(PayHandoffError) -> Int in
+            let value = text.count <= 2 && text.allSatisfy(ASCII.isDigit) ? text.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) } : -1
+            guard POSRequest.allowedInstallments.contains(value) else {
                 throw PayHandoffError(.validation, field: "msi", "must be 0, 3, 6, 9 or 12")
             }
-            msi = value
+            return value
         }
-        if let text = fields[Key.creditcard] {
-            let lastFour = text.utf8.suffix(4)
-            guard lastFour.count == 4, lastFour.allSatisfy(ASCII.isDigit) else {
+        _ = try withValue(Key.creditcard) { text throws(PayHandoffError) in
+            guard text.count >= 4, text[(text.count - 4)...].allSatisfy(ASCII.isDigit) else {
                 throw PayHandoffError(.validation, field: "creditcard", "must end with the card's last four digits")
             }
-            cardLastFour = String(decoding: lastFour, as: UTF8.self)
         }
-        if let text = fields[Key.accounttype] {
-            switch ASCII.lowercased(text) {
-            case "credit": accountType = .credit
-            case "debit": accountType = .debit
-            default: throw PayHandoffError(.validation, field: "accountType", "must be credit or debit")
+        accountType = try withValue(Key.accounttype) { text throws(PayHandoffError) -> AccountType in
+            if ASCII.equalFoldingCase(text, lowercase: "credit") { return .credit }
+            if ASCII.equalFoldingCase(text, lowercase: "debit") { return .debit }
+            throw PayHandoffError(.validation, field: "accountType", "must be credit or debit")
+        }
+        self.text = text
+        self.fields = fields
+        self.extra = extra
+        if sawUserToken {
+            // The raw text holds the token: keep the canonical text of the fields instead.
+            var items: [QueryItem] = []
+            for index in 0..<POSResponse.keyList.count {
+                if let value = value(index) { items.append(QueryItem(key: POSResponse.keyList[index].description, value: value)) }
+            }
+            self = try POSResponse(items: items + extra)
+        }
+    }
+
+    /// An answer from decoded `key=value` pairs (a restored document): encoded into canonical
+    /// query text and read by the same rules as a URL.
+    init(items: [QueryItem]) throws(PayHandoffError) {
+        let text = QueryEncoder.encode(items)
+        var contiguous = text
+        let outcome = contiguous.withUTF8 { bytes -> Swift.Result<POSResponse, PayHandoffError> in
+            do throws(PayHandoffError) {
+                return .success(try POSResponse(text: text, bytes: bytes, from: 0))
+            } catch {
+                return .failure(error)
             }
         }
-        statusInfo = fields[Key.statusinfo]
-        reference = fields[Key.reference]
-        transactionId = fields[Key.transactionid]
-        authorization = fields[Key.authorization]
-        cardType = fields[Key.cardtype]
-        email = fields[Key.email]
-        phone = fields[Key.phone]
-        arqc = fields[Key.arqc]
-        aid = fields[Key.aid]
-        appLabel = fields[Key.applabel]
-        voucherURL = fields[Key.url]
-        bank = fields[Key.bank]
-        cardholderName = fields[Key.name]
-        posAppVersion = fields[Key.bpVersion]
-        self.extra = extra
+        self = try outcome.get()
+    }
+
+    /// Equal when every field reads the same, byte for byte (not the same raw text: `%41` and `A`
+    /// are the same answer).
+    public static func == (lhs: POSResponse, rhs: POSResponse) -> Bool {
+        guard lhs.result == rhs.result, lhs.amount == rhs.amount, lhs.tip == rhs.tip, lhs.msi == rhs.msi,
+              lhs.accountType == rhs.accountType, lhs.extra.count == rhs.extra.count else { return false }
+        guard lhs.cardLastFour == rhs.cardLastFour else { return false }  // the rest of the number is masked anyway
+        // The typed fields compare as values (`100` is `100.00`, `Debit` is `debit`), the rest as text.
+        let typed = [Key.result, Key.amount, Key.tip, Key.msi, Key.creditcard, Key.accounttype]
+        for index in 0..<keyList.count where !typed.contains(index) {
+            switch (lhs.field(index), rhs.field(index)) {
+            case (nil, nil): continue
+            case let (a?, b?) where a.hasSameBytes(as: b): continue
+            default: return false
+            }
+        }
+        for (a, b) in zip(lhs.extra, rhs.extra) where !a.key.hasSameBytes(as: b.key) || !a.value.hasSameBytes(as: b.value) {
+            return false
+        }
+        return true
+    }
+
+    /// The decoded text of field `index` of ``keyList``, if the answer has it.
+    func field(_ index: Int) -> String? {
+        guard let span = fields[index] else { return nil }
+        var text = self.text
+        return text.withUTF8 { POSResponse.decode(span, in: $0) }
+    }
+
+    private static func decode(_ span: FieldTable.Span, in bytes: UnsafeBufferPointer<UInt8>) -> String {
+        QueryDecoder.decoded(UnsafeBufferPointer(rebasing: bytes[span.start..<span.end]), escaped: span.isEscaped, plus: .literal)
     }
 
     /// The response keys of the Billpocket table, lowercased (keys are matched ignoring case),
     /// in the order of ``Key``.
-    static let keyList: [String] = [
+    static let keyList: [StaticString] = [
         "result", "statusinfo", "amount", "tip", "reference", "transactionid", "msi",
         "authorization", "creditcard", "cardtype", "email", "phone", "arqc", "aid", "applabel",
         "url", "identifier", "bank", "accounttype", "name", "bp_version",
@@ -206,15 +290,51 @@ public struct POSResponse: Equatable, Sendable {
 
     /// The position of `key` in ``keyList``, ignoring ASCII case.
     static func keyIndex(_ key: String) -> Int? {
-        let count = key.utf8.count
-        for (index, known) in keyList.enumerated() where known.utf8.count == count && ASCII.equalFoldingCase(known, key) {
-            return index
+        var key = key
+        return key.withUTF8 { keyIndex($0) }
+    }
+
+    /// The position of the key spelled by `key`'s bytes in ``keyList`` (ASCII case ignored), or
+    /// ``Key/usertoken`` for the token the app may echo. Length and first letter single out the
+    /// one candidate; it is compared as two lowercased words.
+    static func keyIndex(_ key: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard key.count >= 3, key.count <= 13, let base = key.baseAddress else { return nil }
+        let (a, b) = ByteScan.words(base, key.count)
+        let lowered = (ByteScan.lowercased(a), ByteScan.lowercased(b))
+        let candidate: Int
+        let name: StaticString
+        switch (key.count, UInt8(truncatingIfNeeded: lowered.0)) {
+        case (3, UInt8(ascii: "t")): (candidate, name) = (Key.tip, "tip")
+        case (3, UInt8(ascii: "m")): (candidate, name) = (Key.msi, "msi")
+        case (3, UInt8(ascii: "a")): (candidate, name) = (Key.aid, "aid")
+        case (3, UInt8(ascii: "u")): (candidate, name) = (Key.url, "url")
+        case (4, UInt8(ascii: "a")): (candidate, name) = (Key.arqc, "arqc")
+        case (4, UInt8(ascii: "b")): (candidate, name) = (Key.bank, "bank")
+        case (4, UInt8(ascii: "n")): (candidate, name) = (Key.name, "name")
+        case (5, UInt8(ascii: "e")): (candidate, name) = (Key.email, "email")
+        case (5, UInt8(ascii: "p")): (candidate, name) = (Key.phone, "phone")
+        case (6, UInt8(ascii: "r")): (candidate, name) = (Key.result, "result")
+        case (6, UInt8(ascii: "a")): (candidate, name) = (Key.amount, "amount")
+        case (8, UInt8(ascii: "c")): (candidate, name) = (Key.cardtype, "cardtype")
+        case (8, UInt8(ascii: "a")): (candidate, name) = (Key.applabel, "applabel")
+        case (9, UInt8(ascii: "r")): (candidate, name) = (Key.reference, "reference")
+        case (9, UInt8(ascii: "u")): (candidate, name) = (Key.usertoken, "usertoken")
+        case (10, UInt8(ascii: "s")): (candidate, name) = (Key.statusinfo, "statusinfo")
+        case (10, UInt8(ascii: "c")): (candidate, name) = (Key.creditcard, "creditcard")
+        case (10, UInt8(ascii: "i")): (candidate, name) = (Key.identifier, "identifier")
+        case (10, UInt8(ascii: "b")): (candidate, name) = (Key.bpVersion, "bp_version")
+        case (11, UInt8(ascii: "a")): (candidate, name) = (Key.accounttype, "accounttype")
+        case (13, UInt8(ascii: "t")): (candidate, name) = (Key.transactionid, "transactionid")
+        case (13, UInt8(ascii: "a")): (candidate, name) = (Key.authorization, "authorization")
+        default: return nil
         }
-        return nil
+        guard name.utf8CodeUnitCount == key.count else { return nil }
+        let expected = ByteScan.words(name.utf8Start, key.count)
+        return lowered == expected ? candidate : nil
     }
 
     /// Positions in ``keyList``.
-    private enum Key {
+    enum Key {
         static let result = 0
         static let statusinfo = 1
         static let amount = 2
@@ -236,5 +356,41 @@ public struct POSResponse: Equatable, Sendable {
         static let accounttype = 18
         static let name = 19
         static let bpVersion = 20
+        /// Not a field: the echoed token, recognised only to be dropped.
+        static let usertoken = 21
+    }
+
+    /// Where each known field's value is in the text: 21 packed spans stored inline (no
+    /// allocation per answer). URLs are at most 8 KiB, so offsets fit in 15 bits.
+    struct FieldTable: Sendable {
+        /// A value's bytes in the text, still escaped when `isEscaped`.
+        struct Span {
+            var start: Int
+            var end: Int
+            var isEscaped: Bool
+        }
+
+        /// The longest text whose offsets fit (URLs are refused beyond 8 KiB long before).
+        static let maxTextLength = 0x7FFF
+
+        private var words: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64)
+            = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+
+        /// Span `index`, or `nil` when the answer does not have that field.
+        subscript(index: Int) -> Span? {
+            get {
+                let packed = withUnsafeBytes(of: words) { $0.load(fromByteOffset: index * 4, as: UInt32.self) }
+                guard packed != 0 else { return nil }
+                let start = Int(packed & 0x7FFF), length = Int(packed >> 15 & 0xFFFF)
+                return Span(start: start, end: start + length, isEscaped: packed & 0x8000_0000 != 0)
+            }
+            set {
+                // 0 means absent: a present span always has a length ≥ 1 (empty values are absent).
+                let packed: UInt32 = newValue.map { span in
+                    UInt32(span.start) | UInt32(span.end - span.start) << 15 | (span.isEscaped ? 0x8000_0000 : 0)
+                } ?? 0
+                withUnsafeMutableBytes(of: &words) { $0.storeBytes(of: packed, toByteOffset: index * 4, as: UInt32.self) }
+            }
+        }
     }
 }

@@ -32,11 +32,15 @@ public enum QueryDecoder {
     ///   UTF-8, NUL, or a duplicate key.
     public static func decode(_ query: Substring, plus: PlusSign,
                               caseInsensitiveKeys: Bool) throws(PayHandoffError) -> [QueryItem] {
-        // One pass over the contiguous UTF-8 bytes (a native string always has them); the
-        // generic Substring.UTF8View path cost ~30 ns a byte.
+        // Over the contiguous UTF-8 bytes (a native string always has them); the generic
+        // Substring.UTF8View path cost ~30 ns a byte.
         let decode = { (bytes: UnsafeBufferPointer<UInt8>) -> Result<[QueryItem], PayHandoffError> in
             do throws(PayHandoffError) {
-                return .success(try decodeBytes(bytes, plus: plus, caseInsensitiveKeys: caseInsensitiveKeys))
+                var items: [QueryItem] = []
+                try scan(bytes, plus: plus, caseInsensitiveKeys: caseInsensitiveKeys, knownKey: { _ in nil }) { piece, _ throws(PayHandoffError) in
+                    items.append(QueryItem(key: piece.key(in: bytes, plus: plus), value: piece.value(in: bytes, plus: plus)))
+                }
+                return .success(items)
             } catch {
                 return .failure(error)
             }
@@ -46,102 +50,285 @@ public enum QueryDecoder {
         return try result.get()
     }
 
-    private static func decodeBytes(_ bytes: UnsafeBufferPointer<UInt8>, plus: PlusSign,
-                                    caseInsensitiveKeys: Bool) throws(PayHandoffError) -> [QueryItem] {
-        var items: [QueryItem] = []
-        var fingerprints: [UInt64] = []  // of items[i].key
-        var position = 0
-        var start = 0
-        while start <= bytes.count {
-            var end = start
-            while end < bytes.count, bytes[end] != UInt8(ascii: "&") { end += 1 }
-            defer { start = end + 1 }
-            guard end > start else { continue }  // empty piece: `&&`, leading or trailing `&`
-            position += 1
-            var equals = start
-            while equals < end, bytes[equals] != UInt8(ascii: "=") { equals += 1 }
-            guard equals < end else {
-                throw PayHandoffError(.malformedURL,
-                    "query parameter #" + String(position) + " has no '=' (expected key=value)")
-            }
-            guard equals > start else {
-                throw PayHandoffError(.malformedURL, "query parameter #" + String(position) + " has an empty key")
-            }
-            let key = try percentDecode(UnsafeBufferPointer(rebasing: bytes[start..<equals]), plus: plus, field: nil,
-                                        keyPosition: position)
-            let field = key.utf8.count <= 64 ? key : nil
-            let value = try percentDecode(UnsafeBufferPointer(rebasing: bytes[(equals + 1)..<end]), plus: plus, field: field,
-                                          keyPosition: nil)
-            // Keys with different fingerprints cannot be the same key; only the rest are compared.
-            let print = fingerprint(key)
-            for (index, existing) in items.enumerated() where fingerprints[index] == print || print == 0 || fingerprints[index] == 0 {
-                if sameKey(existing.key, key, caseInsensitive: caseInsensitiveKeys) {
-                    throw PayHandoffError(.malformedURL, field: field, "query key appears more than once")
-                }
-            }
-            items.append(QueryItem(key: key, value: value))
-            fingerprints.append(print)
+    /// One `key=value` piece of a query, located but not decoded: byte offsets into the buffer
+    /// ``scan(_:plus:caseInsensitiveKeys:_:)`` ran over. Parsers that keep only a few fields
+    /// (``POSResponse``, ``CheckoutCallback``) decode only those, and only when read.
+    struct Piece {
+        /// The key's bytes, still escaped.
+        var key: Range<Int>
+        /// The value's bytes, still escaped.
+        var value: Range<Int>
+        /// Whether the key needs decoding (a `%`, a NUL, or a `+` read as a space).
+        var keyIsEscaped: Bool
+        /// Whether the value needs decoding.
+        var valueIsEscaped: Bool
+
+        /// The decoded key.
+        func key(in bytes: UnsafeBufferPointer<UInt8>, plus: PlusSign) -> String {
+            QueryDecoder.decoded(UnsafeBufferPointer(rebasing: bytes[key]), escaped: keyIsEscaped, plus: plus)
         }
-        return items
+
+        /// The decoded value.
+        func value(in bytes: UnsafeBufferPointer<UInt8>, plus: PlusSign) -> String {
+            QueryDecoder.decoded(UnsafeBufferPointer(rebasing: bytes[value]), escaped: valueIsEscaped, plus: plus)
+        }
     }
 
-    /// Percent-decodes one key (`keyPosition`: its parameter's number, for messages) or value
-    /// (`keyPosition` nil). `raw` is part of a Swift string's UTF-8, so it is valid UTF-8 itself:
-    /// without `%`, NUL or a `+` to turn into a space it is the text as it stands.
-    static func percentDecode(_ raw: UnsafeBufferPointer<UInt8>, plus: PlusSign, field: String?,
-                              keyPosition: Int?) throws(PayHandoffError) -> String {
-        var plain = true
-        for byte in raw where byte == UInt8(ascii: "%") || byte == 0 || (byte == UInt8(ascii: "+") && plus == .space) {
-            plain = false
-            break
+    /// Applies the rule to `bytes` and hands every piece to `body`, in order; the one place the
+    /// splitting, escape, encoding and duplicate checks live. Checks run piece by piece, in the
+    /// order of the type's list, so the first problem in the text is the one reported.
+    /// - Parameters:
+    ///   - bytes: The query's UTF-8 (part of a Swift string: valid UTF-8 itself).
+    ///   - plus: What `+` means.
+    ///   - caseInsensitiveKeys: Whether keys that differ only in ASCII case are duplicates.
+    ///   - knownKey: The caller's number (0–63) for a key it knows, given the decoded key's
+    ///     bytes, or `nil`; it must treat keys as the same exactly when this rule does (ASCII
+    ///     case ignored when `caseInsensitiveKeys`). Repeats of known keys are found with one bit
+    ///     test; only the other keys are compared.
+    ///   - body: Called with each valid piece and its known-key number.
+    /// - Throws: As ``decode(_:plus:caseInsensitiveKeys:)``, or what `body` throws.
+    static func scan(_ bytes: UnsafeBufferPointer<UInt8>, plus: PlusSign, caseInsensitiveKeys: Bool,
+                     knownKey: (UnsafeBufferPointer<UInt8>) -> Int?,
+                     _ body: (Piece, Int?) throws(PayHandoffError) -> Void) throws(PayHandoffError) {
+        guard bytes.count <= Int(Int32.max) else {  // offsets are kept as 32-bit
+            throw PayHandoffError(.limitExceeded, "query is longer than 2 GiB")
         }
-        if plain { return String(decoding: raw, as: UTF8.self) }
-        func what() -> String {
-            keyPosition.map { "the key of query parameter #" + String($0) } ?? "the value"
+        // Unknown keys seen so far, for the duplicate rule: on the stack for the usual few dozen
+        // (no allocation on the hot path), spilling to the heap beyond. A 256-bit filter of their
+        // fingerprints lets most keys skip the comparison loop altogether.
+        let outcome = withUnsafeTemporaryAllocation(of: SeenKey.self, capacity: 48) { stack -> Result<Void, PayHandoffError> in
+            do throws(PayHandoffError) {
+                var spill: [SeenKey] = []
+                var filter: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+                var seen = 0
+                var known: UInt64 = 0
+                var position = 0
+
+                func finish(_ start: Int, _ equals: Int?, _ end: Int, _ keyIsEscaped: Bool, _ valueIsEscaped: Bool) throws(PayHandoffError) {
+                    guard end > start else { return }  // empty piece: `&&`, leading or trailing `&`
+                    position += 1
+                    guard let equals else {
+                        throw PayHandoffError(.malformedURL,
+                            "query parameter #" + String(position) + " has no '=' (expected key=value)")
+                    }
+                    guard equals > start else {
+                        throw PayHandoffError(.malformedURL, "query parameter #" + String(position) + " has an empty key")
+                    }
+                    let piece = Piece(key: start..<equals, value: (equals + 1)..<end,
+                                      keyIsEscaped: keyIsEscaped, valueIsEscaped: valueIsEscaped)
+                    if piece.keyIsEscaped, let failure = check(UnsafeBufferPointer(rebasing: bytes[piece.key]), plus: plus) {
+                        throw failure.error(field: nil, what: "the key of query parameter #" + String(position))
+                    }
+                    if piece.valueIsEscaped, let failure = check(UnsafeBufferPointer(rebasing: bytes[piece.value]), plus: plus) {
+                        throw failure.error(field: fieldName(piece, bytes, plus), what: "the value")
+                    }
+                    let number: Int?
+                    if piece.keyIsEscaped {
+                        var decodedKey = piece.key(in: bytes, plus: plus)
+                        number = decodedKey.withUTF8 { knownKey($0) }
+                    } else {
+                        number = knownKey(UnsafeBufferPointer(rebasing: bytes[piece.key]))
+                    }
+                    if let number {
+                        let bit: UInt64 = 1 << UInt64(number)
+                        guard known & bit == 0 else {
+                            throw PayHandoffError(.malformedURL, field: fieldName(piece, bytes, plus), "query key appears more than once")
+                        }
+                        known |= bit
+                        try body(piece, number)
+                        return
+                    }
+                    let key = SeenKey(piece, bytes)
+                    let bit = key.filterBit
+                    let word = withUnsafeBytes(of: filter) { $0.load(fromByteOffset: (bit >> 6) * 8, as: UInt64.self) }
+                    if key.fingerprint == 0 || word & (1 << UInt64(bit & 63)) != 0 || filter.0 & 1 != 0 {
+                        for index in 0..<seen {
+                            let other = index < stack.count ? stack[index] : spill[index - stack.count]
+                            if key.mayEqual(other), sameKey(piece, other, bytes, plus: plus, caseInsensitive: caseInsensitiveKeys) {
+                                throw PayHandoffError(.malformedURL, field: fieldName(piece, bytes, plus), "query key appears more than once")
+                            }
+                        }
+                    }
+                    withUnsafeMutableBytes(of: &filter) { raw in
+                        let offset = (bit >> 6) * 8
+                        raw.storeBytes(of: raw.load(fromByteOffset: offset, as: UInt64.self) | 1 << UInt64(bit & 63),
+                                       toByteOffset: offset, as: UInt64.self)
+                    }
+                    if seen < stack.count { stack.initializeElement(at: seen, to: key) } else { spill.append(key) }
+                    seen += 1
+                    try body(piece, nil)
+                }
+
+                // One pass over the text, 8 bytes at a time: every `&`, `=`, `%`, NUL (and `+`
+                // when it means a space) is an event, taken in text order. The cheap zero-byte
+                // test may flag a byte just after a true hit; the switch skips those.
+                let space = plus == .space
+                var start = 0
+                var equals: Int? = nil
+                var keyIsEscaped = false
+                var valueIsEscaped = false
+                var offset = 0
+                while offset < bytes.count {
+                    var events: UInt64
+                    if offset + 8 <= bytes.count, let base = bytes.baseAddress {
+                        let w = ByteScan.word(base, offset)
+                        events = ByteScan.zeroBytes(w ^ ByteScan.repeated(UInt8(ascii: "&")))
+                            | ByteScan.zeroBytes(w ^ ByteScan.repeated(UInt8(ascii: "=")))
+                            | ByteScan.zeroBytes(w ^ ByteScan.repeated(UInt8(ascii: "%"))) | ByteScan.zeroBytes(w)
+                        if space { events |= ByteScan.zeroBytes(w ^ ByteScan.repeated(UInt8(ascii: "+"))) }
+                    } else {
+                        events = 0xFFFF_FFFF_FFFF_FFFF >> UInt64((offset + 8 - bytes.count) * 8) & 0x8080_8080_8080_8080
+                    }
+                    while events != 0 {
+                        let index = offset + events.trailingZeroBitCount >> 3
+                        events &= events &- 1
+                        switch bytes[index] {
+                        case UInt8(ascii: "&"):
+                            try finish(start, equals, index, keyIsEscaped, valueIsEscaped)
+                            start = index + 1
+                            equals = nil
+                            keyIsEscaped = false
+                            valueIsEscaped = false
+                        case UInt8(ascii: "="):
+                            if equals == nil { equals = index }
+                        case UInt8(ascii: "%"), 0:
+                            if equals == nil { keyIsEscaped = true } else { valueIsEscaped = true }
+                        case UInt8(ascii: "+") where space:
+                            if equals == nil { keyIsEscaped = true } else { valueIsEscaped = true }
+                        default:
+                            break
+                        }
+                    }
+                    offset += 8
+                }
+                try finish(start, equals, bytes.count, keyIsEscaped, valueIsEscaped)
+                return .success(())
+            } catch {
+                return .failure(error)
+            }
         }
+        try outcome.get()
+    }
+
+    /// A key already seen: where it is, and a fingerprint that tells most different keys apart
+    /// without comparing them.
+    private struct SeenKey {
+        var start: Int32
+        var end: Int32
+        /// Length and first and last byte, ASCII case folded, of a key with no escapes; 0 for an
+        /// escaped one (compared in full, decoded).
+        var fingerprint: UInt32
+
+        var key: Range<Int> { Int(start)..<Int(end) }
+        var isEscaped: Bool { fingerprint == 0 }
+
+        init(_ piece: Piece, _ bytes: UnsafeBufferPointer<UInt8>) {
+            start = Int32(piece.key.lowerBound)
+            end = Int32(piece.key.upperBound)
+            fingerprint = piece.keyIsEscaped ? 0
+                : UInt32(truncatingIfNeeded: piece.key.count) << 16 | UInt32(ASCII.lowercased(bytes[piece.key.lowerBound])) << 8
+                    | UInt32(ASCII.lowercased(bytes[piece.key.upperBound - 1]))
+        }
+
+        /// The bit of the 256-bit filter this fingerprint sets; bit 0 stands for "an escaped key
+        /// was seen", which makes every later key compare in full.
+        var filterBit: Int {
+            guard fingerprint != 0 else { return 0 }
+            return 1 + Int((fingerprint &* 0x9E37_79B1) >> 24) % 255
+        }
+
+        func mayEqual(_ other: SeenKey) -> Bool {
+            fingerprint == other.fingerprint || fingerprint == 0 || other.fingerprint == 0
+        }
+    }
+
+    /// Whether two keys decode to the same bytes (ASCII case folded when `caseInsensitive`).
+    private static func sameKey(_ piece: Piece, _ seen: SeenKey, _ bytes: UnsafeBufferPointer<UInt8>,
+                                plus: PlusSign, caseInsensitive: Bool) -> Bool {
+        if !piece.keyIsEscaped, !seen.isEscaped {
+            guard piece.key.count == seen.key.count else { return false }
+            var a = piece.key.lowerBound, b = seen.key.lowerBound
+            while a < piece.key.upperBound {
+                let x = bytes[a], y = bytes[b]
+                if x != y, !caseInsensitive || ASCII.lowercased(x) != ASCII.lowercased(y) { return false }
+                a += 1
+                b += 1
+            }
+            return true
+        }
+        let x = piece.key(in: bytes, plus: plus)
+        let y = decoded(UnsafeBufferPointer(rebasing: bytes[seen.key]), escaped: seen.isEscaped, plus: plus)
+        return caseInsensitive ? ASCII.equalFoldingCase(x, y) : x.hasSameBytes(as: y)
+    }
+
+    /// The decoded key to name in an error about its piece, when it is at most 64 bytes (longer
+    /// keys are attacker noise, not a field name). Errors never quote values.
+    private static func fieldName(_ piece: Piece, _ bytes: UnsafeBufferPointer<UInt8>, _ plus: PlusSign) -> String? {
+        let key = piece.key(in: bytes, plus: plus)
+        return key.utf8.count <= 64 ? key : nil
+    }
+
+    /// What is wrong with an escaped key or value.
+    private enum Failure {
+        case badEscape, nul, invalidUTF8
+
+        func error(field: String?, what: String) -> PayHandoffError {
+            switch self {
+            case .badEscape: return PayHandoffError(.malformedURL, field: field, what + " has a '%' not followed by two hex digits")
+            case .nul: return PayHandoffError(.malformedURL, field: field, what + " contains NUL (%00)")
+            case .invalidUTF8: return PayHandoffError(.malformedURL, field: field, what + " is not valid UTF-8 after percent-decoding")
+            }
+        }
+    }
+
+    /// Checks an escaped key or value without building it: every `%` followed by two hex digits,
+    /// no NUL once decoded, valid UTF-8 once decoded. `raw` is part of a Swift string, so its
+    /// unescaped runs are whole UTF-8 sequences: only an escape that decodes to a byte ≥ 0x80 can
+    /// make the result invalid, and only then is the decoded text validated in full.
+    private static func check(_ raw: UnsafeBufferPointer<UInt8>, plus: PlusSign) -> Failure? {
+        var sawNUL = ByteScan.firstIndex(of: 0, in: raw, from: 0, to: raw.count) < raw.count
+        var escapedHighByte = false
+        var index = ByteScan.firstIndex(of: UInt8(ascii: "%"), in: raw, from: 0, to: raw.count)
+        while index < raw.count {
+            guard index + 2 < raw.count, let high = hexValue(raw[index + 1]), let low = hexValue(raw[index + 2]) else {
+                return .badEscape
+            }
+            let decodedByte = high << 4 | low
+            if decodedByte == 0 { sawNUL = true }
+            if decodedByte >= 0x80 { escapedHighByte = true }
+            index = ByteScan.firstIndex(of: UInt8(ascii: "%"), in: raw, from: index + 3, to: raw.count)
+        }
+        if sawNUL { return .nul }
+        if escapedHighByte {
+            let bytes = decodedBytes(raw, plus: plus)
+            guard String(validating: bytes, as: UTF8.self) != nil else { return .invalidUTF8 }
+        }
+        return nil
+    }
+
+    /// The text of a key or value ``check(_:plus:)`` accepted (or one that needs no decoding).
+    static func decoded(_ raw: UnsafeBufferPointer<UInt8>, escaped: Bool, plus: PlusSign) -> String {
+        escaped ? String(decoding: decodedBytes(raw, plus: plus), as: UTF8.self) : String(decoding: raw, as: UTF8.self)
+    }
+
+    /// Percent-decodes `raw` (a `%` without two hex digits stays as it is; callers checked first).
+    private static func decodedBytes(_ raw: UnsafeBufferPointer<UInt8>, plus: PlusSign) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(raw.count)
         var index = 0
         while index < raw.count {
             let byte = raw[index]
             index += 1
-            if byte == UInt8(ascii: "%") {
-                guard index < raw.count, let high = hexValue(raw[index]) else {
-                    throw PayHandoffError(.malformedURL, field: field, what() + " has a '%' not followed by two hex digits")
-                }
-                index += 1
-                guard index < raw.count, let low = hexValue(raw[index]) else {
-                    throw PayHandoffError(.malformedURL, field: field, what() + " has a '%' not followed by two hex digits")
-                }
-                index += 1
+            if byte == UInt8(ascii: "%"), index + 1 < raw.count, let high = hexValue(raw[index]), let low = hexValue(raw[index + 1]) {
                 bytes.append(high << 4 | low)
+                index += 2
             } else if byte == UInt8(ascii: "+"), plus == .space {
                 bytes.append(UInt8(ascii: " "))
             } else {
                 bytes.append(byte)
             }
         }
-        guard !bytes.contains(0) else {
-            throw PayHandoffError(.malformedURL, field: field, what() + " contains NUL (%00)")
-        }
-        guard let text = String(validating: bytes, as: UTF8.self) else {
-            throw PayHandoffError(.malformedURL, field: field, what() + " is not valid UTF-8 after percent-decoding")
-        }
-        return text
-    }
-
-    /// Length and first and last byte (ASCII case folded) of an ASCII key; 0 for any other key.
-    /// Two ASCII keys with different fingerprints are different keys, with or without case
-    /// folding (ASCII text is its own normal form); a non-ASCII key is always compared in full,
-    /// as `==` on String compares canonical equivalents.
-    private static func fingerprint(_ key: String) -> UInt64 {
-        guard let first = key.utf8.first, let last = key.utf8.last,
-              ASCII.firstByte(in: Substring(key), where: { $0 >= 0x80 }) == nil else { return 0 }
-        return UInt64(key.utf8.count) << 16 | UInt64(ASCII.lowercased(first)) << 8 | UInt64(ASCII.lowercased(last))
-    }
-
-    static func sameKey(_ a: String, _ b: String, caseInsensitive: Bool) -> Bool {
-        caseInsensitive ? ASCII.equalFoldingCase(a, b) : a == b
+        return bytes
     }
 
     private static func hexValue(_ byte: UInt8) -> UInt8? {

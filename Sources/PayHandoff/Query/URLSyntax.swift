@@ -13,8 +13,12 @@ public enum URLSyntax {
     /// - Parameter scheme: The scheme without `:`.
     /// - Returns: `true` when valid.
     public static func isValidScheme(_ scheme: Substring) -> Bool {
-        guard let first = scheme.utf8.first, ASCII.isAlpha(first) else { return false }
-        return scheme.utf8.allSatisfy { byte in
+        isValidScheme(scheme.utf8)
+    }
+
+    static func isValidScheme<Bytes: Collection<UInt8>>(_ scheme: Bytes) -> Bool {
+        guard let first = scheme.first, ASCII.isAlpha(first) else { return false }
+        return scheme.allSatisfy { byte in
             ASCII.isAlpha(byte) || ASCII.isDigit(byte)
                 || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
         }
@@ -27,14 +31,44 @@ public enum URLSyntax {
     ///   - field: The field to name in errors.
     /// - Throws: `limit_exceeded` when too long, `malformed_url` for a forbidden character.
     static func checkIncoming(_ url: String, field: String? = nil) throws(PayHandoffError) {
-        guard url.utf8.count <= maxURLLength else {
+        var url = url
+        let outcome = url.withUTF8 { bytes -> Result<Void, PayHandoffError> in
+            do throws(PayHandoffError) {
+                return .success(try checkIncoming(bytes, field: field))
+            } catch {
+                return .failure(error)
+            }
+        }
+        try outcome.get()
+    }
+
+    /// ``checkIncoming(_:field:)`` over the URL's UTF-8.
+    static func checkIncoming(_ bytes: UnsafeBufferPointer<UInt8>, field: String? = nil) throws(PayHandoffError) {
+        guard bytes.count <= maxURLLength else {
             throw PayHandoffError(.limitExceeded, field: field,
                 "URL is longer than " + String(maxURLLength) + " bytes")
         }
-        if let byte = ASCII.firstByte(in: Substring(url), where: { $0 <= 0x20 || $0 == 0x7F }) {
+        if let byte = ByteScan.firstControlOrSpace(in: bytes) {
             throw PayHandoffError(.malformedURL, field: field,
                 byte == 0 ? "URL contains NUL" : "URL contains a space or control character")
         }
+    }
+
+    /// The offset of the `:` that ends a URL's scheme.
+    /// - Parameters:
+    ///   - bytes: The URL's UTF-8.
+    ///   - field: The field to name in errors.
+    /// - Returns: The offset of the first `:` (the scheme is everything before it).
+    /// - Throws: `malformed_url` when there is no valid scheme.
+    static func schemeEnd(_ bytes: UnsafeBufferPointer<UInt8>, field: String? = nil) throws(PayHandoffError) -> Int {
+        let colon = ByteScan.firstIndex(of: UInt8(ascii: ":"), in: bytes, from: 0, to: bytes.count)
+        guard colon < bytes.count else {
+            throw PayHandoffError(.malformedURL, field: field, "URL has no scheme")
+        }
+        guard isValidScheme(UnsafeBufferPointer(rebasing: bytes[..<colon])) else {
+            throw PayHandoffError(.malformedURL, field: field, "URL scheme is not a valid RFC 3986 scheme")
+        }
+        return colon
     }
 
     /// Splits `scheme:rest` at the first `:`.

@@ -24,6 +24,27 @@ enum ASCII {
         return a.utf8.elementsEqual(b.utf8) { lowercased($0) == lowercased($1) }
     }
 
+    /// Whether two byte runs are equal ignoring ASCII case.
+    static func equalFoldingCase(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard a.count == b.count else { return false }
+        for index in 0..<a.count where lowercased(a[index]) != lowercased(b[index]) { return false }
+        return true
+    }
+
+    /// Whether `a` spells `b` ignoring ASCII case; `b` is a lowercase ASCII literal such as a known key.
+    static func equalFoldingCase(_ a: UnsafeBufferPointer<UInt8>, lowercase b: StaticString) -> Bool {
+        let count = b.utf8CodeUnitCount
+        guard a.count == count, let p = a.baseAddress else { return a.count == count }
+        let q = b.utf8Start
+        var index = 0
+        while index < count {
+            let x = p[index]
+            if (x &- UInt8(ascii: "A") < 26 ? x | 0x20 : x) != q[index] { return false }
+            index &+= 1
+        }
+        return true
+    }
+
     /// The first byte of `text`'s UTF-8 for which `predicate` holds, or `nil`; scans the
     /// contiguous storage when there is one (always, for native strings).
     static func firstByte(in text: Substring, where predicate: (UInt8) -> Bool) -> UInt8? {

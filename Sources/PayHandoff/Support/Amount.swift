@@ -49,7 +49,7 @@ public struct Amount: Hashable, Comparable, Sendable, CustomStringConvertible {
         self = try Amount.parse(text.utf8, field: field)
     }
 
-    static func parse(_ bytes: String.UTF8View, field: String?) throws(PayHandoffError) -> Amount {
+    static func parse<Bytes: Sequence<UInt8>>(_ bytes: Bytes, field: String?) throws(PayHandoffError) -> Amount {
         var units: Int64 = 0
         var integerDigits = 0
         var fractionDigits = 0
