@@ -70,3 +70,44 @@ final class POSResponseTests: XCTestCase {
         XCTAssertEqual(try POSResponse(json: response.json), response)
     }
 }
+
+/// What the one-pass reader must keep from the step-by-step rules.
+final class POSResponseReaderTests: XCTestCase {
+    private func error(_ url: String) -> PayHandoffError? {
+        do { _ = try POSResponse.parse(url, urlScheme: "myapp"); return nil } catch { return error }
+    }
+
+    func testTheFirstProblemInTheDocumentedOrderIsReported() {
+        // A raw space anywhere wins over a later escape error, a scheme mismatch or a '#'.
+        XCTAssertEqual(error("myapp://result=aprobada&identifier=x&amount=%4&note=a b")?.message, "URL contains a space or control character")
+        XCTAssertEqual(error("other://result=aprobada&identifier=x&note=a b")?.message, "URL contains a space or control character")
+        XCTAssertEqual(error("myapp://result=aprobada&identifier=x&amount=1&note=a\u{7F}")?.message, "URL contains a space or control character")
+        // A raw '#' wins over query and field errors, not over the scheme.
+        XCTAssertEqual(error("myapp://result=aprobada&identifier=x&amount=%4#f")?.message, "a POS answer must not contain a raw '#'")
+        XCTAssertEqual(error("myapp://result=nope#f")?.message, "a POS answer must not contain a raw '#'")
+        XCTAssertEqual(error("other://result=aprobada#f")?.field, "scheme")
+        // '!' and '"' only make the reader look twice; they are fine in a value.
+        XCTAssertNil(error("myapp://result=error&identifier=x&statusinfo=Hola!%22"))
+    }
+
+    func testEqualityIsByteEqualityOfTheDecodedFields() throws {
+        let a = try POSResponse.parse("myapp://result=error&identifier=caf%C3%A9", urlScheme: "myapp")
+        let b = try POSResponse.parse("myapp://result=error&identifier=cafe%CC%81", urlScheme: "myapp")
+        XCTAssertTrue(a.identifier == b.identifier, "canonically equivalent")
+        XCTAssertNotEqual(a, b, "different identifiers on the wire")
+        let c = try POSResponse.parse("myapp://?Result=ERROR&IDENTIFIER=%63af%C3%A9", urlScheme: "myapp")
+        XCTAssertEqual(a, c, "same fields, different spelling of the text")
+        XCTAssertThrowsError(try POSResponse.parse("myapp://result=error&identifier=cafe%CC%81", urlScheme: "myapp",
+                                                   expectedIdentifier: "caf\u{E9}"))
+    }
+
+    func testFieldsAreReadFromEscapedText() throws {
+        let response = try POSResponse.parse("myapp://result=aprobada&identifier=i%2F1&amount=1%2E5&msi=%33&creditcard=%2A%2A42%34%32&accounttype=%44ebit",
+                                             urlScheme: "myapp")
+        XCTAssertEqual(response.identifier, "i/1")
+        XCTAssertEqual(response.amount, try Amount(parsing: "1.50"))
+        XCTAssertEqual(response.msi, 3)
+        XCTAssertEqual(response.cardLastFour, "4242")
+        XCTAssertEqual(response.accountType, .debit)
+    }
+}

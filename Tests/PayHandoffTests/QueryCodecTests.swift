@@ -57,3 +57,46 @@ final class QueryCodecTests: XCTestCase {
         }
     }
 }
+
+/// The word-at-a-time scanner's edges: duplicates beyond the on-stack key store, escaped keys,
+/// escapes and separators at every offset of an 8-byte word.
+final class QueryScannerTests: XCTestCase {
+    func testDuplicatesAreFoundBeyondTheStackStore() throws {
+        let keys = (0..<60).map { "key" + String($0) + "=v" }
+        XCTAssertEqual(try QueryDecoder.decode(Substring(keys.joined(separator: "&")), plus: .literal, caseInsensitiveKeys: false).count, 60)
+        let repeated = keys + ["key50=w"]
+        XCTAssertThrowsError(try QueryDecoder.decode(Substring(repeated.joined(separator: "&")), plus: .literal,
+                                                     caseInsensitiveKeys: false)) { error in
+            XCTAssertEqual(error as? PayHandoffError, PayHandoffError(.malformedURL, field: "key50", "query key appears more than once"))
+        }
+    }
+
+    func testAnEscapedKeyIsTheKeyItDecodesTo() {
+        XCTAssertThrowsError(try QueryDecoder.decode("a%62=1&ab=2", plus: .literal, caseInsensitiveKeys: false))
+        XCTAssertThrowsError(try QueryDecoder.decode("ab=1&a%62=2", plus: .literal, caseInsensitiveKeys: false))
+        XCTAssertThrowsError(try QueryDecoder.decode("AB=1&a%62=2", plus: .literal, caseInsensitiveKeys: true))
+        XCTAssertNoThrow(try QueryDecoder.decode("AB=1&a%62=2", plus: .literal, caseInsensitiveKeys: false))
+    }
+
+    func testKeysAreComparedByBytesNotCanonicalEquivalence() throws {
+        // "café" precomposed and decomposed are canonically equivalent (== on String) but are
+        // different keys on the wire.
+        let items = try QueryDecoder.decode("caf%C3%A9=1&cafe%CC%81=2", plus: .literal, caseInsensitiveKeys: false)
+        XCTAssertEqual(items.count, 2)
+        XCTAssertTrue(items[0].key == items[1].key, "String == says equal; the decoder must not")
+    }
+
+    func testEveryOffsetInAWord() throws {
+        // Shift the same query through all alignments so '&', '=', '%' and '+' land on every
+        // byte position of a word, and in the unaligned tail.
+        for shift in 1...16 {
+            let padding = String(repeating: "x", count: shift)
+            let query = padding + "=1&k=a%20b+c&" + padding + "y=%2B&z=" + padding
+            let items = try QueryDecoder.decode(Substring(query), plus: .space, caseInsensitiveKeys: false)
+            XCTAssertEqual(items.map(\.key), [padding, "k", padding + "y", "z"], "shift \(shift)")
+            XCTAssertEqual(items.map(\.value), ["1", "a b c", "+", padding], "shift \(shift)")
+            XCTAssertThrowsError(try QueryDecoder.decode(Substring(query + "&k2=%4"), plus: .space, caseInsensitiveKeys: false))
+            XCTAssertThrowsError(try QueryDecoder.decode(Substring(query + "&" + padding + "=2"), plus: .space, caseInsensitiveKeys: false))
+        }
+    }
+}

@@ -17,6 +17,7 @@
 /// Android's `getQueryParameter` do); duplicate keys and malformed escapes are refused; the
 /// fragment is ignored; other parameters (including the host's own) are kept in ``extra``.
 /// Even a verified `completed` only means *awaiting confirmation*: the webhook decides.
+/// Equality compares the decoded values byte for byte.
 public struct CheckoutCallback: Equatable, Sendable {
     /// The visual outcome the gateway reports.
     public enum Status: String, Sendable, CaseIterable {
@@ -39,8 +40,35 @@ public struct CheckoutCallback: Equatable, Sendable {
     /// Whether PayHandoff's nonce echoed back. An unverified callback is reported but is not
     /// proof that the redirect came from the session this app started.
     public let isVerified: Bool
-    /// Other query parameters, in order.
-    public let extra: [QueryItem]
+    /// Other query parameters, in order, decoded when read (callbacks rarely have any worth
+    /// reading; parsing leaves them in the URL).
+    public var extra: [QueryItem] {
+        switch extraStorage {
+        case .items(let items):
+            return items
+        case .query(let text, let range):
+            var text = text
+            return text.withUTF8 { bytes in
+                let query = UnsafeBufferPointer(rebasing: bytes[range])
+                var items: [QueryItem] = []
+                // Already checked by parse, so it cannot fail here.
+                try? QueryDecoder.scan(query, plus: .space, caseInsensitiveKeys: false, knownKey: CheckoutCallback.knownKey) { piece, key in
+                    if key == nil {
+                        items.append(QueryItem(key: piece.key(in: query, plus: .space), value: piece.value(in: query, plus: .space)))
+                    }
+                }
+                return items
+            }
+        }
+    }
+
+    /// Where ``extra`` comes from: given (a restored callback) or the query of the URL parsed.
+    private enum ExtraStorage: Sendable {
+        case items([QueryItem])
+        case query(String, Range<Int>)
+    }
+
+    private let extraStorage: ExtraStorage
 
     /// Parses and checks a callback.
     /// - Parameters:
@@ -57,60 +85,122 @@ public struct CheckoutCallback: Equatable, Sendable {
     ///   unknown `status`, a missing id on `completed`, or an id without its prefix.
     public static func parse(_ url: String, kind: CheckoutKind, returnURL: ReturnURL, nonce: String?,
                              expectedID: String? = nil) throws(PayHandoffError) -> CheckoutCallback {
-        try URLSyntax.checkIncoming(url, field: "url")
-        let parts = try HierarchicalURL(url, field: "url")
-        try returnURL.checkAddressed(parts)
-        let items = try QueryDecoder.decode(parts.query ?? "", plus: .space, caseInsensitiveKeys: false)
-        var values: [String: String] = [:]
-        var extra: [QueryItem] = []
-        for item in items {
-            switch item.key {
-            case "status", "card_id", "payment_id", "reason", ReturnURL.nonceParameter: values[item.key] = item.value
-            default: extra.append(item)
+        var text = url  // withUTF8 makes a bridged string contiguous; a native one is used as is
+        var callback: CheckoutCallback? = nil
+        let failure = text.withUTF8 { bytes -> PayHandoffError? in
+            do throws(PayHandoffError) {
+                callback = try parse(bytes, of: url, kind: kind, returnURL: returnURL, nonce: nonce, expectedID: expectedID)
+                return nil
+            } catch {
+                return error
             }
         }
+        if let failure { throw failure }
+        return callback!
+    }
+
+    /// ``parse(_:kind:returnURL:nonce:expectedID:)`` over the URL's UTF-8: split and compared in
+    /// place; only the id, the reason and unknown parameters become strings.
+    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>, of url: String, kind: CheckoutKind, returnURL: ReturnURL,
+                              nonce: String?, expectedID: String?) throws(PayHandoffError) -> CheckoutCallback {
+        let hash = try URLSyntax.checkIncoming(bytes, field: "url")
+        let spans = try HierarchicalURL.split(bytes, firstHash: .some(hash), field: "url")
+        if let part = returnURL.parts.firstDifference(from: spans, in: bytes) {
+            throw PayHandoffError(.callbackMismatch, field: part, "the callback's " + part + " is not the return URL's")
+        }
+        var pieces: (status: QueryDecoder.Piece?, cardID: QueryDecoder.Piece?, paymentID: QueryDecoder.Piece?,
+                     reason: QueryDecoder.Piece?, nonce: QueryDecoder.Piece?) = (nil, nil, nil, nil, nil)
+        let query = spans.query.map { UnsafeBufferPointer(rebasing: bytes[$0]) } ?? UnsafeBufferPointer(start: nil, count: 0)
+        try QueryDecoder.scan(query, plus: .space, caseInsensitiveKeys: false, knownKey: knownKey) { piece, key throws(PayHandoffError) in
+            switch key {
+            case 0?: pieces.status = piece
+            case 1?: pieces.cardID = piece
+            case 2?: pieces.paymentID = piece
+            case 3?: pieces.reason = piece
+            case 4?: pieces.nonce = piece
+            default: break  // read by `extra` when asked for
+            }
+        }
+        func value(_ piece: QueryDecoder.Piece?) -> String? { piece.map { $0.value(in: query, plus: .space) } }
         var verified = false
-        if let echoed = values[ReturnURL.nonceParameter] {
-            guard let nonce, constantTimeEqual(echoed, nonce) else {
+        if let echoed = pieces.nonce {
+            guard let nonce, constantTimeEqual(echoed, in: query, nonce) else {
                 throw PayHandoffError(.callbackMismatch, field: ReturnURL.nonceParameter,
                     nonce == nil ? "the callback carries a nonce but this session has none"
                                  : "the callback's nonce is not this session's")
             }
             verified = true
         }
-        if values[kind.other.idKey] != nil {
+        if (kind == .cards ? pieces.paymentID : pieces.cardID) != nil {
             throw PayHandoffError(.callbackMismatch, field: kind.other.idKey,
                 "a " + kind.rawValue + " callback cannot carry " + kind.other.idKey)
         }
-        guard let statusText = values["status"] else {
+        guard let statusPiece = pieces.status else {
             throw PayHandoffError(.validation, field: "status", "the callback has no status")
         }
-        guard let status = Status(rawValue: statusText) else {
-            throw PayHandoffError(.validation, field: "status", "must be completed, failed or cancelled")
+        let statusText = UnsafeBufferPointer(rebasing: query[statusPiece.value])
+        let status: Status
+        if statusPiece.valueIsEscaped {
+            status = try Status(text: statusPiece.value(in: query, plus: .space))
+        } else if ASCII.equalBytes(statusText, "completed") {
+            status = .completed
+        } else if ASCII.equalBytes(statusText, "failed") {
+            status = .failed
+        } else if ASCII.equalBytes(statusText, "cancelled") {
+            status = .cancelled
+        } else {
+            throw Status.unknown
         }
-        let objectID = values[kind.idKey].flatMap { $0.isEmpty ? nil : $0 }
+        let objectID = value(kind == .cards ? pieces.cardID : pieces.paymentID).flatMap { $0.isEmpty ? nil : $0 }
         if let objectID {
             guard kind.isValidID(objectID) else {
                 throw PayHandoffError(.validation, field: kind.idKey, "must start with '" + kind.idPrefix + "'")
             }
-            if let expectedID, objectID != expectedID {
+            if let expectedID, !objectID.hasSameBytes(as: expectedID) {
                 throw PayHandoffError(.callbackMismatch, field: kind.idKey, "the callback names another " + kind.idKey + " than this session's")
             }
         } else if status == .completed {
             throw PayHandoffError(.validation, field: kind.idKey, "a completed callback must carry " + kind.idKey)
         }
-        let reason = values["reason"].flatMap { $0.isEmpty ? nil : $0 }
-        return CheckoutCallback(kind: kind, status: status, objectID: objectID, reason: reason,
-                                isVerified: verified, extra: extra)
+        let reason = value(pieces.reason).flatMap { $0.isEmpty ? nil : $0 }
+        return CheckoutCallback(kind: kind, status: status, objectID: objectID, reason: reason, isVerified: verified,
+                                extraStorage: .query(url, spans.query ?? 0..<0))
+    }
+
+    /// The callback keys PayHandoff reads, numbered for ``QueryDecoder/scan(_:plus:caseInsensitiveKeys:knownKey:_:)``
+    /// (compared exactly: callback keys are case-sensitive).
+    static func knownKey(_ key: UnsafeBufferPointer<UInt8>) -> Int? {
+        switch key.count {
+        case 6: return ASCII.equalBytes(key, "status") ? 0 : ASCII.equalBytes(key, "reason") ? 3 : nil
+        case 7: return ASCII.equalBytes(key, "card_id") ? 1 : nil
+        case 8: return ASCII.equalBytes(key, "ph_nonce") ? 4 : nil
+        case 10: return ASCII.equalBytes(key, "payment_id") ? 2 : nil
+        default: return nil
+        }
     }
 
     init(kind: CheckoutKind, status: Status, objectID: String?, reason: String?, isVerified: Bool, extra: [QueryItem]) {
+        self.init(kind: kind, status: status, objectID: objectID, reason: reason, isVerified: isVerified, extraStorage: .items(extra))
+    }
+
+    private init(kind: CheckoutKind, status: Status, objectID: String?, reason: String?, isVerified: Bool, extraStorage: ExtraStorage) {
         self.kind = kind
         self.status = status
         self.objectID = objectID
         self.reason = reason
         self.isVerified = isVerified
-        self.extra = extra
+        self.extraStorage = extraStorage
+    }
+
+    /// Equal when every value reads the same, byte for byte.
+    public static func == (a: CheckoutCallback, b: CheckoutCallback) -> Bool {
+        func same(_ x: String?, _ y: String?) -> Bool {
+            x == nil ? y == nil : y.map { x!.hasSameBytes(as: $0) } ?? false
+        }
+        guard a.kind == b.kind, a.status == b.status, a.isVerified == b.isVerified,
+              same(a.objectID, b.objectID), same(a.reason, b.reason) else { return false }
+        let (x, y) = (a.extra, b.extra)
+        return x.count == y.count && zip(x, y).allSatisfy { $0.key.hasSameBytes(as: $1.key) && $0.value.hasSameBytes(as: $1.value) }
     }
 
     /// Compares without an early exit, so the time taken does not reveal how much of a guessed
@@ -120,5 +210,34 @@ public struct CheckoutCallback: Equatable, Sendable {
         var difference: UInt8 = 0
         for (x, y) in zip(a.utf8, b.utf8) { difference |= x ^ y }
         return difference == 0
+    }
+
+    /// ``constantTimeEqual(_:_:)`` of an echoed nonce, still in the query, with the session's.
+    private static func constantTimeEqual(_ echoed: QueryDecoder.Piece, in query: UnsafeBufferPointer<UInt8>, _ nonce: String) -> Bool {
+        guard !echoed.valueIsEscaped else { return constantTimeEqual(echoed.value(in: query, plus: .space), nonce) }
+        let given = UnsafeBufferPointer(rebasing: query[echoed.value])
+        var nonce = nonce
+        return nonce.withUTF8 { expected in
+            guard given.count == expected.count else { return false }
+            var difference: UInt8 = 0
+            for index in 0..<given.count { difference |= given[index] ^ expected[index] }
+            return difference == 0
+        }
+    }
+}
+
+extension CheckoutCallback.Status {
+    /// `status` as the gateway spells it.
+    init(text: String) throws(PayHandoffError) {
+        switch true {
+        case text.hasSameBytes(as: "completed"): self = .completed
+        case text.hasSameBytes(as: "failed"): self = .failed
+        case text.hasSameBytes(as: "cancelled"): self = .cancelled
+        default: throw Self.unknown
+        }
+    }
+
+    static var unknown: PayHandoffError {
+        PayHandoffError(.validation, field: "status", "must be completed, failed or cancelled")
     }
 }

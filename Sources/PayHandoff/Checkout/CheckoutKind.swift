@@ -37,6 +37,11 @@ public enum CheckoutKind: String, Sendable, CaseIterable {
 
     /// Whether `id` is a non-empty id of this kind (`card_x`, not `card_`).
     func isValidID(_ id: String) -> Bool {
-        id.utf8.count > idPrefix.utf8.count && id.utf8.starts(with: idPrefix.utf8)
+        let prefix: StaticString = self == .cards ? "card_" : "pay_"
+        var id = id
+        return id.withUTF8 { bytes in
+            bytes.count > prefix.utf8CodeUnitCount
+                && ASCII.equalBytes(UnsafeBufferPointer(rebasing: bytes[..<prefix.utf8CodeUnitCount]), prefix)
+        }
     }
 }

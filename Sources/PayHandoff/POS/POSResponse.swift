@@ -106,50 +106,75 @@ public struct POSResponse: Equatable, Sendable {
     public static func parse(_ url: String, urlScheme: String,
                              expectedIdentifier: String? = nil) throws(PayHandoffError) -> POSResponse {
         var text = url  // withUTF8 makes a bridged string contiguous; a native one is used as is
-        let outcome = text.withUTF8 { bytes -> Swift.Result<POSResponse, PayHandoffError> in
+        var response: POSResponse? = nil
+        let failure = text.withUTF8 { bytes -> PayHandoffError? in
+            // The query scan also spots raw control characters and '#', so the answer is read in
+            // one pass. When it spots one, or anything fails, the exact checks run and the error
+            // reported is the one the documented order gives: size and characters first, then
+            // scheme and '//', then '#', then the query and the fields.
+            let start: Int
             do throws(PayHandoffError) {
-                let payload = try payloadStart(of: bytes, urlScheme: urlScheme)
-                let response = try POSResponse(text: url, bytes: bytes, from: payload)
-                if let expectedIdentifier, !response.identifier.hasSameBytes(as: expectedIdentifier) {
-                    throw PayHandoffError(.callbackMismatch, field: "identifier",
-                        "the answer's identifier does not match the pending request")
-                }
-                return .success(response)
+                start = try payloadStart(of: bytes, urlScheme: urlScheme)
             } catch {
-                return .failure(error)
+                return characterError(in: bytes, hashToo: false) ?? error
             }
+            var unusual = false
+            do throws(PayHandoffError) {
+                response = try POSResponse(text: url, bytes: bytes, from: start, expectedIdentifier: expectedIdentifier,
+                                           unusualBytes: &unusual)
+            } catch {
+                return characterError(in: bytes, hashToo: true) ?? error
+            }
+            return unusual ? characterError(in: bytes, hashToo: true) : nil  // nil: a false alarm (`!`, `"`)
         }
-        return try outcome.get()
+        if let failure { throw failure }
+        return response!
     }
 
-    /// Where the text after `scheme://` (and an optional `?`) starts, after checking size,
-    /// characters and scheme.
+    /// Where the text after `scheme://` (and an optional `?`) starts, after checking size and
+    /// scheme. The bytes before it are the scheme's (letters, digits, `+-.`), `://` and `?`.
     static func payloadStart(of bytes: UnsafeBufferPointer<UInt8>, urlScheme: String) throws(PayHandoffError) -> Int {
-        try URLSyntax.checkIncoming(bytes, field: "url")
+        try URLSyntax.checkLength(bytes, field: "url")
         let colon = try URLSyntax.schemeEnd(bytes, field: "url")
-        var bare = POSRequest.bareScheme(urlScheme)
-        let sameScheme = bare.withUTF8 { expected in
-            expected.count == colon && ASCII.equalFoldingCase(UnsafeBufferPointer(rebasing: bytes[..<colon]), expected)
-        }
+        // `urlScheme` as the request sent it: `myapp` or `myapp://`.
+        let sameScheme = urlScheme.utf8.withContiguousStorageIfAvailable { expected in
+            var count = expected.count
+            if count > 3, expected[count - 3] == UInt8(ascii: ":"), expected[count - 2] == UInt8(ascii: "/"),
+               expected[count - 1] == UInt8(ascii: "/") { count -= 3 }
+            return count == colon && ASCII.equalFoldingCase(UnsafeBufferPointer(rebasing: bytes[..<colon]),
+                                                            UnsafeBufferPointer(rebasing: expected[..<count]))
+        } ?? ASCII.equalFoldingCase(POSRequest.bareScheme(urlScheme), String(decoding: bytes[..<colon], as: UTF8.self))
         guard sameScheme else {
             throw PayHandoffError(.callbackMismatch, field: "scheme",
                 "the URL's scheme is not the urlScheme the POS request was sent with")
         }
-        guard colon + 2 < bytes.count + 1, bytes.count - colon > 2,
-              bytes[colon + 1] == UInt8(ascii: "/"), bytes[colon + 2] == UInt8(ascii: "/") else {
+        guard bytes.count - colon > 2, bytes[colon + 1] == UInt8(ascii: "/"), bytes[colon + 2] == UInt8(ascii: "/") else {
             throw PayHandoffError(.malformedURL, field: "url", "a POS answer must start with 'scheme://'")
         }
         var start = colon + 3
         if start < bytes.count, bytes[start] == UInt8(ascii: "?") { start += 1 }
-        guard ByteScan.firstIndex(of: UInt8(ascii: "#"), in: bytes, from: start, to: bytes.count) == bytes.count else {
-            // The POS app escapes '#' (%23); a raw one would silently cut the answer short.
-            throw PayHandoffError(.malformedURL, field: "url", "a POS answer must not contain a raw '#'")
-        }
         return start
     }
 
-    /// Reads the answer in `bytes[start...]`, the UTF-8 of `text`.
-    init(text: String, bytes: UnsafeBufferPointer<UInt8>, from start: Int) throws(PayHandoffError) {
+    /// The error for a raw control character, space or DEL anywhere in the URL, or — when
+    /// `hashToo` — for a raw `#` (the POS app escapes it as `%23`; a raw one would silently cut
+    /// the answer short); `nil` when there is none.
+    private static func characterError(in bytes: UnsafeBufferPointer<UInt8>, hashToo: Bool) -> PayHandoffError? {
+        do throws(PayHandoffError) {
+            let hash = try URLSyntax.checkIncoming(bytes, field: "url")
+            guard hashToo, hash != nil else { return nil }
+            return PayHandoffError(.malformedURL, field: "url", "a POS answer must not contain a raw '#'")
+        } catch {
+            return error
+        }
+    }
+
+    /// Reads the answer in `bytes[start...]`, the UTF-8 of `text`; when `expectedIdentifier` is
+    /// given, the answer's `identifier` must be it, byte for byte (checked last).
+    /// `unusualBytes` is set when the query has a byte ``URLSyntax/checkIncoming(_:field:)``
+    /// would refuse, or a `#` (see ``QueryDecoder/scan(_:plus:caseInsensitiveKeys:knownKey:_:)``).
+    init(text: String, bytes: UnsafeBufferPointer<UInt8>, from start: Int,
+         expectedIdentifier: String? = nil, unusualBytes: inout Bool) throws(PayHandoffError) {
         guard bytes.count <= FieldTable.maxTextLength else {
             throw PayHandoffError(.limitExceeded, field: "url", "answer text is longer than " + String(FieldTable.maxTextLength) + " bytes")
         }
@@ -157,7 +182,7 @@ public struct POSResponse: Equatable, Sendable {
         var extra: [QueryItem] = []
         var sawUserToken = false
         let query = UnsafeBufferPointer(rebasing: bytes[start...])
-        try QueryDecoder.scan(query, plus: .literal, caseInsensitiveKeys: true,
+        unusualBytes = try QueryDecoder.scan(query, plus: .literal, caseInsensitiveKeys: true,
                               knownKey: POSResponse.keyIndex) { piece, index throws(PayHandoffError) in
             switch index {
             case Key.usertoken?:
@@ -220,6 +245,13 @@ public struct POSResponse: Equatable, Sendable {
             if ASCII.equalFoldingCase(text, lowercase: "debit") { return .debit }
             throw PayHandoffError(.validation, field: "accountType", "must be credit or debit")
         }
+        if let expectedIdentifier, let span = fields[Key.identifier] {
+            let matches = POSResponse.decode(span, in: bytes).hasSameBytes(as: expectedIdentifier)
+            guard matches else {
+                throw PayHandoffError(.callbackMismatch, field: "identifier",
+                    "the answer's identifier does not match the pending request")
+            }
+        }
         self.text = text
         self.fields = fields
         self.extra = extra
@@ -240,7 +272,8 @@ public struct POSResponse: Equatable, Sendable {
         var contiguous = text
         let outcome = contiguous.withUTF8 { bytes -> Swift.Result<POSResponse, PayHandoffError> in
             do throws(PayHandoffError) {
-                return .success(try POSResponse(text: text, bytes: bytes, from: 0))
+                var unusual = false  // canonical text escapes every such byte
+                return .success(try POSResponse(text: text, bytes: bytes, from: 0, unusualBytes: &unusual))
             } catch {
                 return .failure(error)
             }
@@ -303,30 +336,66 @@ public struct POSResponse: Equatable, Sendable {
         let lowered = (ByteScan.lowercased(a), ByteScan.lowercased(b))
         let candidate: Int
         let name: StaticString
-        switch (key.count, UInt8(truncatingIfNeeded: lowered.0)) {
-        case (3, UInt8(ascii: "t")): (candidate, name) = (Key.tip, "tip")
-        case (3, UInt8(ascii: "m")): (candidate, name) = (Key.msi, "msi")
-        case (3, UInt8(ascii: "a")): (candidate, name) = (Key.aid, "aid")
-        case (3, UInt8(ascii: "u")): (candidate, name) = (Key.url, "url")
-        case (4, UInt8(ascii: "a")): (candidate, name) = (Key.arqc, "arqc")
-        case (4, UInt8(ascii: "b")): (candidate, name) = (Key.bank, "bank")
-        case (4, UInt8(ascii: "n")): (candidate, name) = (Key.name, "name")
-        case (5, UInt8(ascii: "e")): (candidate, name) = (Key.email, "email")
-        case (5, UInt8(ascii: "p")): (candidate, name) = (Key.phone, "phone")
-        case (6, UInt8(ascii: "r")): (candidate, name) = (Key.result, "result")
-        case (6, UInt8(ascii: "a")): (candidate, name) = (Key.amount, "amount")
-        case (8, UInt8(ascii: "c")): (candidate, name) = (Key.cardtype, "cardtype")
-        case (8, UInt8(ascii: "a")): (candidate, name) = (Key.applabel, "applabel")
-        case (9, UInt8(ascii: "r")): (candidate, name) = (Key.reference, "reference")
-        case (9, UInt8(ascii: "u")): (candidate, name) = (Key.usertoken, "usertoken")
-        case (10, UInt8(ascii: "s")): (candidate, name) = (Key.statusinfo, "statusinfo")
-        case (10, UInt8(ascii: "c")): (candidate, name) = (Key.creditcard, "creditcard")
-        case (10, UInt8(ascii: "i")): (candidate, name) = (Key.identifier, "identifier")
-        case (10, UInt8(ascii: "b")): (candidate, name) = (Key.bpVersion, "bp_version")
-        case (11, UInt8(ascii: "a")): (candidate, name) = (Key.accounttype, "accounttype")
-        case (13, UInt8(ascii: "t")): (candidate, name) = (Key.transactionid, "transactionid")
-        case (13, UInt8(ascii: "a")): (candidate, name) = (Key.authorization, "authorization")
-        default: return nil
+        let first = UInt8(truncatingIfNeeded: lowered.0)
+        switch key.count {
+        case 3:
+            switch first {
+            case UInt8(ascii: "t"): (candidate, name) = (Key.tip, "tip")
+            case UInt8(ascii: "m"): (candidate, name) = (Key.msi, "msi")
+            case UInt8(ascii: "a"): (candidate, name) = (Key.aid, "aid")
+            case UInt8(ascii: "u"): (candidate, name) = (Key.url, "url")
+            default: return nil
+            }
+        case 4:
+            switch first {
+            case UInt8(ascii: "a"): (candidate, name) = (Key.arqc, "arqc")
+            case UInt8(ascii: "b"): (candidate, name) = (Key.bank, "bank")
+            case UInt8(ascii: "n"): (candidate, name) = (Key.name, "name")
+            default: return nil
+            }
+        case 5:
+            switch first {
+            case UInt8(ascii: "e"): (candidate, name) = (Key.email, "email")
+            case UInt8(ascii: "p"): (candidate, name) = (Key.phone, "phone")
+            default: return nil
+            }
+        case 6:
+            switch first {
+            case UInt8(ascii: "r"): (candidate, name) = (Key.result, "result")
+            case UInt8(ascii: "a"): (candidate, name) = (Key.amount, "amount")
+            default: return nil
+            }
+        case 8:
+            switch first {
+            case UInt8(ascii: "c"): (candidate, name) = (Key.cardtype, "cardtype")
+            case UInt8(ascii: "a"): (candidate, name) = (Key.applabel, "applabel")
+            default: return nil
+            }
+        case 9:
+            switch first {
+            case UInt8(ascii: "r"): (candidate, name) = (Key.reference, "reference")
+            case UInt8(ascii: "u"): (candidate, name) = (Key.usertoken, "usertoken")
+            default: return nil
+            }
+        case 10:
+            switch first {
+            case UInt8(ascii: "s"): (candidate, name) = (Key.statusinfo, "statusinfo")
+            case UInt8(ascii: "c"): (candidate, name) = (Key.creditcard, "creditcard")
+            case UInt8(ascii: "i"): (candidate, name) = (Key.identifier, "identifier")
+            case UInt8(ascii: "b"): (candidate, name) = (Key.bpVersion, "bp_version")
+            default: return nil
+            }
+        case 11:
+            guard first == UInt8(ascii: "a") else { return nil }
+            (candidate, name) = (Key.accounttype, "accounttype")
+        case 13:
+            switch first {
+            case UInt8(ascii: "t"): (candidate, name) = (Key.transactionid, "transactionid")
+            case UInt8(ascii: "a"): (candidate, name) = (Key.authorization, "authorization")
+            default: return nil
+            }
+        default:
+            return nil
         }
         guard name.utf8CodeUnitCount == key.count else { return nil }
         let expected = ByteScan.words(name.utf8Start, key.count)
@@ -386,8 +455,9 @@ public struct POSResponse: Equatable, Sendable {
             }
             set {
                 // 0 means absent: a present span always has a length ≥ 1 (empty values are absent).
-                let packed: UInt32 = newValue.map { span in
-                    UInt32(span.start) | UInt32(span.end - span.start) << 15 | (span.isEscaped ? 0x8000_0000 : 0)
+                let packed: UInt32 = newValue.map { span in  // both below 2^15 (maxTextLength)
+                    UInt32(truncatingIfNeeded: span.start) | UInt32(truncatingIfNeeded: span.end - span.start) << 15
+                        | (span.isEscaped ? 0x8000_0000 : 0)
                 } ?? 0
                 withUnsafeMutableBytes(of: &words) { $0.storeBytes(of: packed, toByteOffset: index * 4, as: UInt32.self) }
             }

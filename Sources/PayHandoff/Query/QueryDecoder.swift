@@ -86,17 +86,21 @@ public enum QueryDecoder {
     ///     case ignored when `caseInsensitiveKeys`). Repeats of known keys are found with one bit
     ///     test; only the other keys are compared.
     ///   - body: Called with each valid piece and its known-key number.
+    /// - Returns: Whether the text has a byte no incoming URL carries raw — a control character,
+    ///   space or DEL — or a `!`, `"` or `#` (found in the same pass; `true` asks the caller for
+    ///   its exact check, ``URLSyntax/checkIncoming(_:field:)``, instead of a pass of its own).
     /// - Throws: As ``decode(_:plus:caseInsensitiveKeys:)``, or what `body` throws.
+    @discardableResult
     static func scan(_ bytes: UnsafeBufferPointer<UInt8>, plus: PlusSign, caseInsensitiveKeys: Bool,
                      knownKey: (UnsafeBufferPointer<UInt8>) -> Int?,
-                     _ body: (Piece, Int?) throws(PayHandoffError) -> Void) throws(PayHandoffError) {
+                     _ body: (Piece, Int?) throws(PayHandoffError) -> Void) throws(PayHandoffError) -> Bool {
         guard bytes.count <= Int(Int32.max) else {  // offsets are kept as 32-bit
             throw PayHandoffError(.limitExceeded, "query is longer than 2 GiB")
         }
         // Unknown keys seen so far, for the duplicate rule: on the stack for the usual few dozen
         // (no allocation on the hot path), spilling to the heap beyond. A 256-bit filter of their
         // fingerprints lets most keys skip the comparison loop altogether.
-        let outcome = withUnsafeTemporaryAllocation(of: SeenKey.self, capacity: 48) { stack -> Result<Void, PayHandoffError> in
+        let outcome = withUnsafeTemporaryAllocation(of: SeenKey.self, capacity: 48) { stack -> Result<Bool, PayHandoffError> in
             do throws(PayHandoffError) {
                 var spill: [SeenKey] = []
                 var filter: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
@@ -163,6 +167,9 @@ public enum QueryDecoder {
                 // when it means a space) is an event, taken in text order. The cheap zero-byte
                 // test may flag a byte just after a true hit; the switch skips those.
                 let space = plus == .space
+                let plusOrPercent = ByteScan.repeated(space ? UInt8(ascii: "+") : UInt8(ascii: "%"))
+                let belowDollar = ByteScan.repeated(UInt8(ascii: "$"))
+                var unusual: UInt64 = 0
                 var start = 0
                 var equals: Int? = nil
                 var keyIsEscaped = false
@@ -175,9 +182,14 @@ public enum QueryDecoder {
                         events = ByteScan.zeroBytes(w ^ ByteScan.repeated(UInt8(ascii: "&")))
                             | ByteScan.zeroBytes(w ^ ByteScan.repeated(UInt8(ascii: "=")))
                             | ByteScan.zeroBytes(w ^ ByteScan.repeated(UInt8(ascii: "%"))) | ByteScan.zeroBytes(w)
-                        if space { events |= ByteScan.zeroBytes(w ^ ByteScan.repeated(UInt8(ascii: "+"))) }
+                            | ByteScan.zeroBytes(w ^ plusOrPercent)
+                        // "some byte < '$'" (exact for existence) and DEL.
+                        unusual |= ((w &- belowDollar) & ~w) | ByteScan.zeroBytes(w ^ ByteScan.repeated(0x7F))
                     } else {
                         events = 0xFFFF_FFFF_FFFF_FFFF >> UInt64((offset + 8 - bytes.count) * 8) & 0x8080_8080_8080_8080
+                        for index in offset..<bytes.count where bytes[index] < UInt8(ascii: "$") || bytes[index] == 0x7F {
+                            unusual = 0x80
+                        }
                     }
                     while events != 0 {
                         let index = offset + events.trailingZeroBitCount >> 3
@@ -202,12 +214,12 @@ public enum QueryDecoder {
                     offset += 8
                 }
                 try finish(start, equals, bytes.count, keyIsEscaped, valueIsEscaped)
-                return .success(())
+                return .success(unusual & 0x8080_8080_8080_8080 != 0)
             } catch {
                 return .failure(error)
             }
         }
-        try outcome.get()
+        return try outcome.get()
     }
 
     /// A key already seen: where it is, and a fingerprint that tells most different keys apart
@@ -286,17 +298,22 @@ public enum QueryDecoder {
     /// unescaped runs are whole UTF-8 sequences: only an escape that decodes to a byte ≥ 0x80 can
     /// make the result invalid, and only then is the decoded text validated in full.
     private static func check(_ raw: UnsafeBufferPointer<UInt8>, plus: PlusSign) -> Failure? {
-        var sawNUL = ByteScan.firstIndex(of: 0, in: raw, from: 0, to: raw.count) < raw.count
+        var sawNUL = false
         var escapedHighByte = false
-        var index = ByteScan.firstIndex(of: UInt8(ascii: "%"), in: raw, from: 0, to: raw.count)
+        var index = ByteScan.firstIndex(of: UInt8(ascii: "%"), or: 0, in: raw, from: 0, to: raw.count)
         while index < raw.count {
-            guard index + 2 < raw.count, let high = hexValue(raw[index + 1]), let low = hexValue(raw[index + 2]) else {
-                return .badEscape
+            if raw[index] == 0 {
+                sawNUL = true
+            } else {
+                guard index + 2 < raw.count, hexDigits.contains(raw[index + 1]), hexDigits.contains(raw[index + 2]) else {
+                    return .badEscape
+                }
+                let high = raw[index + 1]
+                if high == UInt8(ascii: "0"), raw[index + 2] == UInt8(ascii: "0") { sawNUL = true }
+                if high >= UInt8(ascii: "8") { escapedHighByte = true }  // 8–9, A–F, a–f: a byte ≥ 0x80
+                index += 2
             }
-            let decodedByte = high << 4 | low
-            if decodedByte == 0 { sawNUL = true }
-            if decodedByte >= 0x80 { escapedHighByte = true }
-            index = ByteScan.firstIndex(of: UInt8(ascii: "%"), in: raw, from: index + 3, to: raw.count)
+            index = ByteScan.firstIndex(of: UInt8(ascii: "%"), or: 0, in: raw, from: index + 1, to: raw.count)
         }
         if sawNUL { return .nul }
         if escapedHighByte {
@@ -305,6 +322,8 @@ public enum QueryDecoder {
         }
         return nil
     }
+
+    private static let hexDigits = ByteSet("0123456789abcdefABCDEF")
 
     /// The text of a key or value ``check(_:plus:)`` accepted (or one that needs no decoding).
     static func decoded(_ raw: UnsafeBufferPointer<UInt8>, escaped: Bool, plus: PlusSign) -> String {

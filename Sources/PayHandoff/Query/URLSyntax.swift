@@ -18,11 +18,11 @@ public enum URLSyntax {
 
     static func isValidScheme<Bytes: Collection<UInt8>>(_ scheme: Bytes) -> Bool {
         guard let first = scheme.first, ASCII.isAlpha(first) else { return false }
-        return scheme.allSatisfy { byte in
-            ASCII.isAlpha(byte) || ASCII.isDigit(byte)
-                || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
-        }
+        for byte in scheme where !schemeBytes.contains(byte) { return false }
+        return true
     }
+
+    private static let schemeBytes = ByteSet("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+-.")
 
     /// Checks size and characters of an incoming URL: at most ``maxURLLength`` bytes, no
     /// ASCII control characters, spaces or DEL (a URL the OS hands over never has them raw).
@@ -34,7 +34,8 @@ public enum URLSyntax {
         var url = url
         let outcome = url.withUTF8 { bytes -> Result<Void, PayHandoffError> in
             do throws(PayHandoffError) {
-                return .success(try checkIncoming(bytes, field: field))
+                _ = try checkIncoming(bytes, field: field)
+                return .success(())
             } catch {
                 return .failure(error)
             }
@@ -43,14 +44,23 @@ public enum URLSyntax {
     }
 
     /// ``checkIncoming(_:field:)`` over the URL's UTF-8.
-    static func checkIncoming(_ bytes: UnsafeBufferPointer<UInt8>, field: String? = nil) throws(PayHandoffError) {
+    /// - Returns: Where the first `#` is, if any (found in the same pass).
+    @discardableResult
+    static func checkIncoming(_ bytes: UnsafeBufferPointer<UInt8>, field: String? = nil) throws(PayHandoffError) -> Int? {
+        try checkLength(bytes, field: field)
+        let (forbidden, hash) = ByteScan.firstControlOrSpace(in: bytes)
+        if let forbidden {
+            throw PayHandoffError(.malformedURL, field: field,
+                forbidden == 0 ? "URL contains NUL" : "URL contains a space or control character")
+        }
+        return hash
+    }
+
+    /// The size part of ``checkIncoming(_:field:)``.
+    static func checkLength(_ bytes: UnsafeBufferPointer<UInt8>, field: String? = nil) throws(PayHandoffError) {
         guard bytes.count <= maxURLLength else {
             throw PayHandoffError(.limitExceeded, field: field,
                 "URL is longer than " + String(maxURLLength) + " bytes")
-        }
-        if let byte = ByteScan.firstControlOrSpace(in: bytes) {
-            throw PayHandoffError(.malformedURL, field: field,
-                byte == 0 ? "URL contains NUL" : "URL contains a space or control character")
         }
     }
 
@@ -92,6 +102,7 @@ public enum URLSyntax {
 /// A hierarchical URL split per RFC 3986 §3 without any normalization beyond what the
 /// comparison rules need: `scheme://host:port/path?query#fragment` or `scheme:/path?query`.
 /// Used for return URLs and checkout callbacks (Billpocket answers are not hierarchical URLs).
+/// Equality is byte equality of the parts.
 struct HierarchicalURL: Equatable, Sendable {
     /// The scheme, lowercased (schemes are case-insensitive).
     var scheme: String
@@ -105,9 +116,27 @@ struct HierarchicalURL: Equatable, Sendable {
     var query: Substring?
     /// The fragment without `#`, if there is a `#`.
     var fragment: Substring?
+    /// Scheme, host and path bytes one after the other, for ``firstDifference(from:in:)``:
+    /// callbacks are compared with it in place, without making strings of their own.
+    private var matchBytes: [UInt8] = []
 
     /// Whether the scheme is http or https.
-    var isWeb: Bool { scheme == "http" || scheme == "https" }
+    var isWeb: Bool { scheme.hasSameBytes(as: "http") || scheme.hasSameBytes(as: "https") }
+
+    /// Where the parts of a URL are in its UTF-8, before any string is made: what
+    /// ``split(_:field:)`` finds, compared in place for callbacks (``firstDifference(from:in:)``).
+    struct Spans {
+        var scheme: Range<Int>
+        /// When the URL has an authority.
+        var host: Range<Int>?
+        /// Normalized as ``HierarchicalURL/port``.
+        var port: Int?
+        /// As written; may be empty (an http(s) URL's empty path reads as `/`).
+        var path: Range<Int>
+        var query: Range<Int>?
+        var fragment: Range<Int>?
+        var isWeb: Bool
+    }
 
     /// Splits `text`.
     /// - Parameters:
@@ -115,78 +144,159 @@ struct HierarchicalURL: Equatable, Sendable {
     ///   - field: The field to name in errors.
     /// - Throws: `malformed_url` for a bad scheme, userinfo, port or host character.
     init(_ text: String, field: String) throws(PayHandoffError) {
-        let (rawScheme, afterScheme) = try URLSyntax.splitScheme(text, field: field)
-        scheme = ASCII.lowercased(String(rawScheme))
-        var rest = afterScheme
-        if let hash = ASCII.firstIndex(of: UInt8(ascii: "#"), in: rest) {
-            fragment = rest[rest.utf8.index(after: hash)...]
-            rest = rest[..<hash]
+        var contiguous = text
+        let outcome = contiguous.withUTF8 { bytes -> Result<(Spans, String, String?, String), PayHandoffError> in
+            do throws(PayHandoffError) {
+                let spans = try HierarchicalURL.split(bytes, field: field)
+                func lowered(_ range: Range<Int>) -> String {
+                    String(decoding: bytes[range].map { ASCII.lowercased($0) }, as: UTF8.self)
+                }
+                let path = spans.path.isEmpty && spans.isWeb ? "/" : String(decoding: bytes[spans.path], as: UTF8.self)
+                return .success((spans, lowered(spans.scheme), spans.host.map(lowered), path))
+            } catch {
+                return .failure(error)
+            }
         }
-        if let question = ASCII.firstIndex(of: UInt8(ascii: "?"), in: rest) {
-            query = rest[rest.utf8.index(after: question)...]
-            rest = rest[..<question]
+        let (spans, scheme, host, path) = try outcome.get()
+        func substring(_ range: Range<Int>) -> Substring {
+            let utf8 = text.utf8
+            return Substring(utf8[utf8.index(utf8.startIndex, offsetBy: range.lowerBound)..<utf8.index(utf8.startIndex, offsetBy: range.upperBound)])
         }
-        if rest.utf8.starts(with: "//".utf8) {
-            let afterSlashes = rest[rest.utf8.index(rest.startIndex, offsetBy: 2)...]
-            let authorityEnd = ASCII.firstIndex(of: UInt8(ascii: "/"), in: afterSlashes) ?? afterSlashes.endIndex
-            let authority = afterSlashes[..<authorityEnd]
-            path = String(afterSlashes[authorityEnd...])
-            (host, port) = try HierarchicalURL.splitAuthority(authority, field: field)
-        } else {
-            path = String(rest)
-        }
-        if isWeb {
-            if path.isEmpty { path = "/" }
-            if (scheme == "http" && port == 80) || (scheme == "https" && port == 443) { port = nil }
-        }
+        self.scheme = scheme
+        self.host = host
+        self.port = spans.port
+        self.path = path
+        self.query = spans.query.map(substring)
+        self.fragment = spans.fragment.map(substring)
+        self.matchBytes = Array(scheme.utf8) + Array((host ?? "").utf8) + Array(path.utf8)
     }
 
-    private static func splitAuthority(_ authority: Substring, field: String) throws(PayHandoffError) -> (String, Int?) {
-        guard !ASCII.contains(authority, UInt8(ascii: "@")) else {
+    /// Byte equality of every part.
+    static func == (a: HierarchicalURL, b: HierarchicalURL) -> Bool {
+        func same(_ x: Substring?, _ y: Substring?) -> Bool {
+            switch (x, y) {
+            case (nil, nil): return true
+            case let (x?, y?): return x.utf8.elementsEqual(y.utf8)
+            default: return false
+            }
+        }
+        return a.scheme.hasSameBytes(as: b.scheme) && a.port == b.port && a.path.hasSameBytes(as: b.path)
+            && (a.host == nil ? b.host == nil : b.host.map { a.host!.hasSameBytes(as: $0) } ?? false)
+            && same(a.query, b.query) && same(a.fragment, b.fragment)
+    }
+
+    /// The parts of the URL in `bytes`, the one splitting rule.
+    /// - Parameters:
+    ///   - bytes: The URL's UTF-8.
+    ///   - firstHash: Where the first `#` is (`.some(nil)`: there is none), when a scan already
+    ///     found it (``URLSyntax/checkIncoming(_:field:)`` does).
+    ///   - field: The field to name in errors.
+    /// - Returns: Where each part is.
+    /// - Throws: `malformed_url` for a bad scheme, userinfo, port or host character.
+    static func split(_ bytes: UnsafeBufferPointer<UInt8>, firstHash: Int?? = nil, field: String) throws(PayHandoffError) -> Spans {
+        let colon = try URLSyntax.schemeEnd(bytes, field: field)
+        let scheme = 0..<colon
+        var restEnd = bytes.count
+        var fragment: Range<Int>? = nil
+        // The scheme has no '#' (it was just checked), so a known first '#' is the fragment's.
+        let hash = firstHash.map { $0 ?? restEnd }
+            ?? ByteScan.firstIndex(of: UInt8(ascii: "#"), in: bytes, from: colon + 1, to: restEnd)
+        if hash < restEnd {
+            fragment = (hash + 1)..<restEnd
+            restEnd = hash
+        }
+        var query: Range<Int>? = nil
+        let question = ByteScan.firstIndex(of: UInt8(ascii: "?"), in: bytes, from: colon + 1, to: restEnd)
+        if question < restEnd {
+            query = (question + 1)..<restEnd
+            restEnd = question
+        }
+        let isWeb = (colon == 4 && ASCII.equalFoldingCase(UnsafeBufferPointer(rebasing: bytes[..<4]), lowercase: "http"))
+            || (colon == 5 && ASCII.equalFoldingCase(UnsafeBufferPointer(rebasing: bytes[..<5]), lowercase: "https"))
+        var host: Range<Int>? = nil
+        var port: Int? = nil
+        var path = (colon + 1)..<restEnd
+        if restEnd - (colon + 1) >= 2, bytes[colon + 1] == UInt8(ascii: "/"), bytes[colon + 2] == UInt8(ascii: "/") {
+            let authorityStart = colon + 3
+            let authorityEnd = ByteScan.firstIndex(of: UInt8(ascii: "/"), in: bytes, from: authorityStart, to: restEnd)
+            path = authorityEnd..<restEnd
+            (host, port) = try splitAuthority(bytes, authorityStart..<authorityEnd, field: field)
+        }
+        if isWeb, let written = port, (colon == 4 && written == 80) || (colon == 5 && written == 443) { port = nil }
+        return Spans(scheme: scheme, host: host, port: port, path: path, query: query, fragment: fragment, isWeb: isWeb)
+    }
+
+    private static func splitAuthority(_ bytes: UnsafeBufferPointer<UInt8>, _ authority: Range<Int>,
+                                       field: String) throws(PayHandoffError) -> (Range<Int>, Int?) {
+        guard ByteScan.firstIndex(of: UInt8(ascii: "@"), in: bytes, from: authority.lowerBound, to: authority.upperBound)
+                == authority.upperBound else {
             throw PayHandoffError(.malformedURL, field: field, "URL must not contain user information ('@' before the host)")
         }
-        var hostPart = authority
-        var portPart: Substring? = nil
-        if authority.utf8.first == UInt8(ascii: "[") {
-            guard let close = authority.utf8.firstIndex(of: UInt8(ascii: "]")) else {
+        var host = authority
+        var portPart: Range<Int>? = nil
+        if !authority.isEmpty, bytes[authority.lowerBound] == UInt8(ascii: "[") {
+            let close = ByteScan.firstIndex(of: UInt8(ascii: "]"), in: bytes, from: authority.lowerBound, to: authority.upperBound)
+            guard close < authority.upperBound else {
                 throw PayHandoffError(.malformedURL, field: field, "URL has an unterminated IPv6 host")
             }
-            let afterClose = authority.utf8.index(after: close)
-            hostPart = authority[..<afterClose]
-            if afterClose != authority.endIndex {
-                guard authority.utf8[afterClose] == UInt8(ascii: ":") else {
+            host = authority.lowerBound..<(close + 1)
+            if close + 1 != authority.upperBound {
+                guard bytes[close + 1] == UInt8(ascii: ":") else {
                     throw PayHandoffError(.malformedURL, field: field, "URL has text after its IPv6 host")
                 }
-                portPart = authority[authority.utf8.index(after: afterClose)...]
+                portPart = (close + 2)..<authority.upperBound
             }
-        } else if let colon = authority.utf8.firstIndex(of: UInt8(ascii: ":")) {
-            hostPart = authority[..<colon]
-            portPart = authority[authority.utf8.index(after: colon)...]
+        } else {
+            let colon = ByteScan.firstIndex(of: UInt8(ascii: ":"), in: bytes, from: authority.lowerBound, to: authority.upperBound)
+            if colon < authority.upperBound {
+                host = authority.lowerBound..<colon
+                portPart = (colon + 1)..<authority.upperBound
+            }
         }
-        for byte in hostPart.utf8 where !isHostByte(byte) {
+        for index in host where !hostBytes.contains(bytes[index]) {
             throw PayHandoffError(.malformedURL, field: field, "URL host has a character a host cannot have")
         }
         var port: Int? = nil
         if let portPart {
-            guard !portPart.isEmpty, portPart.utf8.count <= 5, ASCII.isAllDigits(String(portPart)),
-                  let value = Int(portPart), value <= 65535 else {
+            guard !portPart.isEmpty, portPart.count <= 5, portPart.allSatisfy({ ASCII.isDigit(bytes[$0]) }) else {
+                throw PayHandoffError(.malformedURL, field: field, "URL port must be a number from 0 to 65535")
+            }
+            let value = portPart.reduce(0) { $0 * 10 + Int(bytes[$1] - UInt8(ascii: "0")) }
+            guard value <= 65535 else {
                 throw PayHandoffError(.malformedURL, field: field, "URL port must be a number from 0 to 65535")
             }
             port = value
         }
-        return (ASCII.lowercased(String(hostPart)), port)
+        return (host, port)
+    }
+
+    /// The first part (`scheme`, `host`, `port`, `path`) in which the URL whose UTF-8 is `bytes`,
+    /// split as `spans`, differs from this one, or `nil` — compared in place, no string made:
+    /// scheme and host ignoring ASCII case (this URL's are lowercase), port normalized, path exactly.
+    func firstDifference(from spans: Spans, in bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        let schemeCount = scheme.utf8.count, hostCount = host?.utf8.count ?? 0
+        return matchBytes.withUnsafeBufferPointer { expected -> String? in
+            func same(_ range: Range<Int>, _ offset: Int, _ count: Int, foldingCase: Bool) -> Bool {
+                guard range.count == count else { return false }
+                let given = UnsafeBufferPointer(rebasing: bytes[range])
+                let wanted = UnsafeBufferPointer(rebasing: expected[offset..<(offset + count)])
+                return foldingCase ? ASCII.equalFoldingCase(given, wanted)
+                    : count == 0 || memcmpBytes(given.baseAddress!, wanted.baseAddress!, count)
+            }
+            if !same(spans.scheme, 0, schemeCount, foldingCase: true) { return "scheme" }
+            switch (spans.host, host) {
+            case (nil, nil): break
+            case let (given?, _?) where same(given, schemeCount, hostCount, foldingCase: true): break
+            default: return "host"
+            }
+            if spans.port != port { return "port" }
+            let pathStart = schemeCount + hostCount
+            let pathMatches = spans.path.isEmpty && spans.isWeb ? path.hasSameBytes(as: "/")
+                : same(spans.path, pathStart, expected.count - pathStart, foldingCase: false)
+            return pathMatches ? nil : "path"
+        }
     }
 
     /// unreserved / pct-encoded / sub-delims (RFC 3986 reg-name), plus `[`, `]`, `:` for IPv6 literals.
-    private static func isHostByte(_ byte: UInt8) -> Bool {
-        if QueryEncoder.isUnreserved(byte) { return true }
-        switch byte {
-        case UInt8(ascii: "%"), UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"),
-             UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: ","),
-             UInt8(ascii: ";"), UInt8(ascii: "="), UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: ":"):
-            return true
-        default:
-            return false
-        }
-    }
+    private static let hostBytes = ByteSet("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~%!$&'()*+,;=[]:")
 }

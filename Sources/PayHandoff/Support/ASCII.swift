@@ -26,9 +26,20 @@ enum ASCII {
 
     /// Whether two byte runs are equal ignoring ASCII case.
     static func equalFoldingCase(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard a.count == b.count else { return false }
-        for index in 0..<a.count where lowercased(a[index]) != lowercased(b[index]) { return false }
+        guard a.count == b.count, let p = a.baseAddress, let q = b.baseAddress else { return a.count == b.count }
+        var index = 0
+        while index < a.count {
+            let x = p[index], y = q[index]
+            if x != y, lowercased(x) != lowercased(y) { return false }
+            index &+= 1
+        }
         return true
+    }
+
+    /// Whether `a` spells exactly `b` (a literal such as a known key).
+    static func equalBytes(_ a: UnsafeBufferPointer<UInt8>, _ b: StaticString) -> Bool {
+        guard a.count == b.utf8CodeUnitCount, let p = a.baseAddress else { return a.count == b.utf8CodeUnitCount }
+        return memcmpBytes(p, b.utf8Start, a.count)
     }
 
     /// Whether `a` spells `b` ignoring ASCII case; `b` is a lowercase ASCII literal such as a known key.

@@ -75,41 +75,69 @@ enum ByteScan {
         return to
     }
 
-    /// Whether `bytes[from..<to]` contains `a` or `b`.
-    static func contains(_ a: UInt8, or b: UInt8, in bytes: UnsafeBufferPointer<UInt8>, from: Int, to: Int) -> Bool {
+    /// The index of the first `a` or `b` in `bytes[from..<to]`, or `to`.
+    static func firstIndex(of a: UInt8, or b: UInt8, in bytes: UnsafeBufferPointer<UInt8>, from: Int, to: Int) -> Int {
         var index = from
         if let base = bytes.baseAddress {
             while index + 8 <= to {
                 let w = word(base, index)
-                if bytesEqual(w, a) | bytesEqual(w, b) != 0 { return true }
+                let hits = bytesEqual(w, a) | bytesEqual(w, b)
+                if hits != 0 { return index + hits.trailingZeroBitCount >> 3 }
                 index += 8
             }
         }
         while index < to {
-            if bytes[index] == a || bytes[index] == b { return true }
+            if bytes[index] == a || bytes[index] == b { return index }
             index += 1
         }
-        return false
+        return to
     }
 
     /// The first byte that is an ASCII control character, a space or DEL (`<= 0x20` or `0x7F`),
-    /// or `nil`: no URL the OS hands over has one raw.
-    static func firstControlOrSpace(in bytes: UnsafeBufferPointer<UInt8>) -> UInt8? {
+    /// or `nil` — no URL the OS hands over has one raw — and the index of the first `#`, found
+    /// in the same pass.
+    static func firstControlOrSpace(in bytes: UnsafeBufferPointer<UInt8>) -> (forbidden: UInt8?, hash: Int?) {
         var index = 0
+        var hash: Int? = nil
         if let base = bytes.baseAddress {
             let below = ones &* 0x21
             while index + 8 <= bytes.count {
                 let w = word(base, index)
-                // "some byte < 0x21" is exact for a limit ≤ 0x80; DEL is a zero after xor.
+                // "some byte < 0x21" is exact for a limit ≤ 0x80; DEL and '#' are zeros after xor.
                 if ((w &- below) & ~w & highs) | bytesEqual(w, 0x7F) != 0 { break }
+                if hash == nil {
+                    let hits = bytesEqual(w, UInt8(ascii: "#"))
+                    if hits != 0 { hash = index + hits.trailingZeroBitCount >> 3 }
+                }
                 index += 8
             }
         }
         while index < bytes.count {
             let byte = bytes[index]
-            if byte <= 0x20 || byte == 0x7F { return byte }
+            if byte <= 0x20 || byte == 0x7F { return (byte, hash) }
+            if byte == UInt8(ascii: "#"), hash == nil { hash = index }
             index += 1
         }
-        return nil
+        return (nil, hash)
+    }
+}
+
+/// A set of ASCII bytes as a 128-bit map: membership is a shift and a mask, not a chain of
+/// compares (URL character classes are tested on every byte of a host or scheme).
+struct ByteSet {
+    private var low: UInt64 = 0
+    private var high: UInt64 = 0
+
+    /// The set of the bytes of `members` (ASCII).
+    init(_ members: StaticString) {
+        for byte in UnsafeBufferPointer(start: members.utf8Start, count: members.utf8CodeUnitCount) {
+            if byte < 64 { low |= 1 << UInt64(byte) } else if byte < 128 { high |= 1 << UInt64(byte - 64) }
+        }
+    }
+
+    /// Whether `byte` is in the set.
+    @inline(__always)
+    func contains(_ byte: UInt8) -> Bool {
+        byte < 64 ? low >> UInt64(byte) & 1 != 0 : byte < 128 && high >> UInt64(byte - 64) & 1 != 0
     }
 }
