@@ -28,7 +28,7 @@ let package = Package(
         .executableTarget(name: "PayHandoffCLI", dependencies: ["PayHandoff", "PayHandoffABI"]),
         // Benchmarks (issue 10, `make bench`): may import Foundation for its baselines; the
         // library targets never do.
-        .executableTarget(name: "PayHandoffBenchmarks", dependencies: ["PayHandoff", "PayHandoffABI"], path: "Benchmarks", exclude: ["callgrind.sh", "node-overhead.js"],
+        .executableTarget(name: "PayHandoffBenchmarks", dependencies: ["PayHandoff", "PayHandoffABI"], path: "Benchmarks", exclude: ["callgrind.sh", "node-overhead.js", "jvm-overhead"],
                           swiftSettings: [.swiftLanguageMode(.v5)]),
         .testTarget(
             name: "PayHandoffTests",

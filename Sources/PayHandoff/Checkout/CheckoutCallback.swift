@@ -52,7 +52,7 @@ public struct CheckoutCallback: Equatable, Sendable {
                 let query = UnsafeBufferPointer(rebasing: bytes[range])
                 var items: [QueryItem] = []
                 // Already checked by parse, so it cannot fail here.
-                try? QueryDecoder.scan(query, plus: .space, caseInsensitiveKeys: false, knownKey: CheckoutCallback.knownKey) { piece, key in
+                _ = try? QueryDecoder.scan(query, plus: .space, caseInsensitiveKeys: false, knownKey: CheckoutCallback.knownKey) { piece, key in
                     if key == nil {
                         items.append(QueryItem(key: piece.key(in: query, plus: .space), value: piece.value(in: query, plus: .space)))
                     }
