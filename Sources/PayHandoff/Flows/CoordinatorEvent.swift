@@ -16,6 +16,9 @@
 /// | `tick` | — | time passed (deadlines, grace periods) |
 /// | `url` | `url` | a deep link arrived (same as ``Coordinator/handle(url:now:)``) |
 /// | `flow.remove` | `flow_id` | forget an ended flow |
+///
+/// Events compare equal when their strings (flow ids, nonces, reasons, URLs) have the same
+/// UTF-8 bytes, not under `String`'s `==` (Unicode canonical equivalence).
 public struct CoordinatorEvent: Equatable, Sendable {
     /// How a checkout starts.
     public indirect enum CheckoutStart: Equatable, Sendable {
@@ -121,8 +124,7 @@ public struct CoordinatorEvent: Equatable, Sendable {
             }
         }
         let kind: Kind
-        switch type {
-        case "checkout.start":
+        if type.hasSameBytes(as: "checkout.start") {
             try only(["flow_id", "request", "kind", "return_url", "session", "nonce", "deadline"])
             let id = try flowID()
             let deadline = try json.optionalInteger(at: "deadline")
@@ -143,7 +145,7 @@ public struct CoordinatorEvent: Equatable, Sendable {
             } else {
                 let checkoutKind = try CheckoutKind(parsing: try json.string(at: "kind"), field: "kind")
                 let returnURL = try ReturnURL(try json.string(at: "return_url"))
-                if let sessionJSON = json.value(at: "session"), sessionJSON != .null {
+                if json.isPresent(at: "session"), let sessionJSON = json.value(at: "session") {
                     let session = try nested("session") { _ throws(PayHandoffError) in try CheckoutSession(json: sessionJSON) }
                     guard session.kind == checkoutKind else {
                         throw PayHandoffError(.validation, field: "session.kind", "must equal kind")
@@ -153,7 +155,7 @@ public struct CoordinatorEvent: Equatable, Sendable {
                     kind = .checkoutStart(flowID: id, start: .backend(kind: checkoutKind, returnURL: returnURL, nonce: nonce), deadline: deadline)
                 }
             }
-        case "checkout.session":
+        } else if type.hasSameBytes(as: "checkout.session") {
             try only(["flow_id", "session"])
             let id = try flowID()
             do throws(PayHandoffError) {
@@ -162,19 +164,19 @@ public struct CoordinatorEvent: Equatable, Sendable {
                 // The gateway refused to create the session: a fact about the flow, not a bad event.
                 kind = .checkoutSessionFailed(flowID: id, reason: error.message)
             }
-        case "checkout.session_failed":
+        } else if type.hasSameBytes(as: "checkout.session_failed") {
             try only(["flow_id", "reason"])
             kind = .checkoutSessionFailed(flowID: try flowID(), reason: try json.string(at: "reason"))
-        case "checkout.browser_opened":
+        } else if type.hasSameBytes(as: "checkout.browser_opened") {
             try only(["flow_id"])
             kind = .browserOpened(flowID: try flowID())
-        case "checkout.browser_dismissed":
+        } else if type.hasSameBytes(as: "checkout.browser_dismissed") {
             try only(["flow_id"])
             kind = .browserDismissed(flowID: try flowID())
-        case "checkout.confirmation":
+        } else if type.hasSameBytes(as: "checkout.confirmation") {
             try only(["flow_id", "event"])
             kind = .confirmation(flowID: try flowID(), confirmation: try nested("event") { v throws(PayHandoffError) in try CheckoutConfirmation(json: v) })
-        case "pos.start":
+        } else if type.hasSameBytes(as: "pos.start") {
             try only(["flow_id", "request", "sale_flow_id", "sale", "grace_ms"])
             let id = try flowID()
             let request = try nested("request") { v throws(PayHandoffError) in try POSRequest(json: v) }
@@ -203,27 +205,84 @@ public struct CoordinatorEvent: Equatable, Sendable {
                 throw PayHandoffError(.validation, field: "grace_ms", "must be 0 to 3600000")
             }
             kind = .posStart(flowID: id, request: request, refundOf: refundOf, graceMilliseconds: grace)
-        case "pos.launched":
+        } else if type.hasSameBytes(as: "pos.launched") {
             try only(["flow_id"])
             kind = .posLaunched(flowID: try flowID())
-        case "pos.launch_failed":
+        } else if type.hasSameBytes(as: "pos.launch_failed") {
             try only(["flow_id", "reason"])
             kind = .posLaunchFailed(flowID: try flowID(), reason: try json.optionalString(at: "reason"))
-        case "app.foregrounded":
+        } else if type.hasSameBytes(as: "app.foregrounded") {
             try only([])
             kind = .appForegrounded
-        case "tick":
+        } else if type.hasSameBytes(as: "tick") {
             try only([])
             kind = .tick
-        case "url":
+        } else if type.hasSameBytes(as: "url") {
             try only(["url"])
             kind = .url(try json.string(at: "url"))
-        case "flow.remove":
+        } else if type.hasSameBytes(as: "flow.remove") {
             try only(["flow_id"])
             kind = .removeFlow(flowID: try flowID())
-        default:
+        } else {
             throw PayHandoffError(.validation, field: "type", "unknown event type")
         }
         self.init(kind, now: now)
+    }
+}
+
+extension CoordinatorEvent.CheckoutStart {
+    /// Equal when both start the same way with the same values; strings compared by UTF-8 bytes.
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        switch (lhs, rhs) {
+        case let (.request(a, n), .request(b, m)):
+            return a == b && n.hasSameBytes(as: m)
+        case let (.backend(k, u, n), .backend(l, v, m)):
+            return k == l && u == v && n.hasSameBytes(as: m)
+        case let (.session(s, u, n), .session(t, v, m)):
+            return s == t && u == v && n.hasSameBytes(as: m)
+        default:
+            return false
+        }
+    }
+}
+
+extension CoordinatorEvent.RefundOf {
+    /// Equal when both name the same sale; flow ids compared by UTF-8 bytes.
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        switch (lhs, rhs) {
+        case let (.saleFlow(a), .saleFlow(b)): return a.hasSameBytes(as: b)
+        case let (.sale(a), .sale(b)): return a == b
+        default: return false
+        }
+    }
+}
+
+extension CoordinatorEvent.Kind {
+    /// Equal when both are the same kind with the same values; strings compared by UTF-8 bytes.
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        switch (lhs, rhs) {
+        case let (.checkoutStart(a, s, d), .checkoutStart(b, t, e)):
+            return a.hasSameBytes(as: b) && s == t && d == e
+        case let (.checkoutSession(a, s), .checkoutSession(b, t)):
+            return a.hasSameBytes(as: b) && s == t
+        case let (.checkoutSessionFailed(a, r), .checkoutSessionFailed(b, q)):
+            return a.hasSameBytes(as: b) && r.hasSameBytes(as: q)
+        case let (.browserOpened(a), .browserOpened(b)),
+             let (.browserDismissed(a), .browserDismissed(b)),
+             let (.posLaunched(a), .posLaunched(b)),
+             let (.url(a), .url(b)),
+             let (.removeFlow(a), .removeFlow(b)):
+            return a.hasSameBytes(as: b)
+        case let (.confirmation(a, c), .confirmation(b, d)):
+            return a.hasSameBytes(as: b) && c == d
+        case let (.posStart(a, r, o, g), .posStart(b, q, p, h)):
+            return a.hasSameBytes(as: b) && r == q && o == p && g == h
+        case let (.posLaunchFailed(a, r), .posLaunchFailed(b, q)):
+            return a.hasSameBytes(as: b) && r.hasSameBytes(as: q)
+        case (.appForegrounded, .appForegrounded), (.tick, .tick):
+            return true
+        default:
+            return false
+        }
     }
 }

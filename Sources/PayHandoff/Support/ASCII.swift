@@ -87,6 +87,33 @@ extension String {
     }
 }
 
+extension Optional where Wrapped == String {
+    /// Both `nil`, or both strings with the same UTF-8 bytes (``Swift/String/hasSameBytes(as:)``).
+    /// - Parameter other: The optional string to compare with.
+    /// - Returns: `true` when both are `nil` or both have the same UTF-8 code units.
+    func hasSameBytes(as other: String?) -> Bool {
+        switch (self, other) {
+        case (nil, nil): return true
+        case let (a?, b?): return a.hasSameBytes(as: b)
+        default: return false
+        }
+    }
+}
+
+extension RawRepresentable where RawValue == String {
+    /// The first of `cases` whose raw value has the same UTF-8 bytes as `text`: the core's enums
+    /// with string raw values implement `init?(rawValue:)` with this instead of the synthesized
+    /// initializer, which matches by `==` (canonical equivalence, and the normalization tables).
+    /// - Parameters:
+    ///   - cases: Every case of the enum.
+    ///   - text: The raw value to look for.
+    /// - Returns: The case, or `nil` when no raw value has those bytes.
+    static func matching(_ text: String, among cases: [Self]) -> Self? {
+        for candidate in cases where candidate.rawValue.hasSameBytes(as: text) { return candidate }
+        return nil
+    }
+}
+
 /// Byte comparison of two buffers of `count` bytes; a loop the optimizer turns into wide
 /// compares (the core imports only the standard library, so no `memcmp`).
 @inline(__always)
