@@ -5,6 +5,10 @@
 /// each ``CoordinatorAnswer``; save ``snapshot`` whenever an answer has a `persist` effect and
 /// restore it with ``init(snapshot:)`` after process death. It is a value: copying it copies
 /// every flow, and nothing in it is shared or locked.
+///
+/// Flows are found by id, answers matched by nonce and identifier, and two coordinators compare
+/// equal, by UTF-8 bytes: `==` on `String` is Unicode canonical equivalence, under which two
+/// different identifiers on the wire (precomposed "é" and "e" + U+0301) would be the same.
 public struct Coordinator: Equatable, Sendable {
     /// Host choices.
     public struct Configuration: Equatable, Sendable {
@@ -48,32 +52,79 @@ public struct Coordinator: Equatable, Sendable {
         }
     }
 
+    /// What the approved refunds of one sale have paid back so far.
+    public struct RefundedSale: Equatable, Sendable {
+        /// The sale's `transactionid`.
+        public let transactionId: String
+        /// The total refunded, at most ``Amount/max``.
+        public let amount: Amount
+
+        /// Equal when the transaction ids have the same UTF-8 bytes and the amounts are equal.
+        public static func == (lhs: RefundedSale, rhs: RefundedSale) -> Bool {
+            lhs.transactionId.hasSameBytes(as: rhs.transactionId) && lhs.amount == rhs.amount
+        }
+    }
+
     /// The configuration.
     public let configuration: Configuration
     /// The flows, oldest first.
     public private(set) var flows: [Flow]
-    /// Amount already refunded per sale `transactionid` (approved refunds).
-    public private(set) var refunded: [String: Amount]
+    /// Amount already refunded per sale `transactionid` (approved refunds): one entry per sale,
+    /// ordered by the ids' UTF-8 bytes (the snapshot's order); ``refundedAmount(transactionId:)``
+    /// looks one up.
+    ///
+    /// An array rather than a `[String: Amount]`: transaction ids are compared by bytes, like
+    /// every identifier in the core, where a dictionary would merge two different ids that are
+    /// canonically equivalent into one sale; and hashing `String`s links the Unicode
+    /// normalization tables into the Embedded library. A coordinator holds few sales.
+    public private(set) var refunded: [RefundedSale]
 
     /// An empty coordinator.
     /// - Parameter configuration: Host choices.
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
         self.flows = []
-        self.refunded = [:]
+        self.refunded = []
     }
 
-    init(configuration: Configuration, flows: [Flow], refunded: [String: Amount]) {
+    init(configuration: Configuration, flows: [Flow], refunded: [RefundedSale]) {
         self.configuration = configuration
         self.flows = flows
         self.refunded = refunded
     }
 
-    /// The flow with `id`, if any.
+    /// The flow with `id` (compared by UTF-8 bytes), if any.
     /// - Parameter id: The flow id.
     /// - Returns: The flow.
     public func flow(id: String) -> Flow? {
-        flows.first { $0.id == id }
+        flowIndex(id: id).map { flows[$0] }
+    }
+
+    /// The amount approved refunds have paid back of the sale `transactionId` (compared by
+    /// UTF-8 bytes); zero when none has.
+    /// - Parameter transactionId: The sale's `transactionid`.
+    /// - Returns: The refunded total.
+    public func refundedAmount(transactionId: String) -> Amount {
+        for sale in refunded where sale.transactionId.hasSameBytes(as: transactionId) { return sale.amount }
+        return .zero
+    }
+
+    /// Sets the refunded total of `transactionId`, keeping ``refunded`` ordered by the ids' bytes.
+    mutating func setRefunded(_ amount: Amount, transactionId: String) {
+        var index = 0
+        while index < refunded.count, refunded[index].transactionId.precedesByBytes(transactionId) { index += 1 }
+        let entry = RefundedSale(transactionId: transactionId, amount: amount)
+        if index < refunded.count, refunded[index].transactionId.hasSameBytes(as: transactionId) {
+            refunded[index] = entry
+        } else {
+            refunded.insert(entry, at: index)
+        }
+    }
+
+    /// The index of the flow with `id` (compared by UTF-8 bytes).
+    func flowIndex(id: String) -> Int? {
+        for index in flows.indices where flows[index].id.hasSameBytes(as: id) { return index }
+        return nil
     }
 
     /// Applies an event. A rejected event changes nothing.
@@ -185,7 +236,7 @@ public struct Coordinator: Equatable, Sendable {
             return try route(url: url, now: now)
 
         case .removeFlow(let id):
-            guard let index = flows.firstIndex(where: { $0.id == id }) else {
+            guard let index = flowIndex(id: id) else {
                 throw PayHandoffError(.unknownFlow, field: "flow_id", "no flow has this id")
             }
             flows.remove(at: index)
@@ -227,16 +278,16 @@ public struct Coordinator: Equatable, Sendable {
             sale = RefundEligibility.Sale(transactionId: transactionId, amount: amount, approvedAt: answeredAt / 1000,
                                           posAppVersion: response.posAppVersion)
         }
-        guard request.transactionId == sale.transactionId else {
+        guard request.transactionId.hasSameBytes(as: sale.transactionId) else {
             throw PayHandoffError(.validation, field: "transactionId", "the refund's transactionId is not the sale's")
         }
         for flow in flows {
-            if case .pos(let other) = flow, other.operation == .refund, other.saleTransactionId == sale.transactionId,
+            if case .pos(let other) = flow, other.operation == .refund, other.saleTransactionId.hasSameBytes(as: sale.transactionId),
                other.state.acceptsAnswer {
                 throw PayHandoffError(.invalidState, field: "transactionId", "a refund of this sale is already pending")
             }
         }
-        let already = refunded[sale.transactionId] ?? .zero
+        let already = refundedAmount(transactionId: sale.transactionId)
         guard already < sale.amount else {
             throw PayHandoffError(.invalidState, field: "transactionId", "the sale is already fully refunded")
         }
@@ -257,7 +308,7 @@ public struct Coordinator: Equatable, Sendable {
     }
 
     private mutating func stepCheckout(_ id: String, _ event: CheckoutFlow.Event, now: Int64) throws(PayHandoffError) -> CoordinatorAnswer {
-        guard let index = flows.firstIndex(where: { $0.id == id }) else {
+        guard let index = flowIndex(id: id) else {
             throw PayHandoffError(.unknownFlow, field: "flow_id", "no flow has this id")
         }
         guard case .checkout(var flow) = flows[index] else {
@@ -269,7 +320,7 @@ public struct Coordinator: Equatable, Sendable {
     }
 
     private mutating func stepPOS(_ id: String, _ event: POSFlow.Event, now: Int64) throws(PayHandoffError) -> CoordinatorAnswer {
-        guard let index = flows.firstIndex(where: { $0.id == id }) else {
+        guard let index = flowIndex(id: id) else {
             throw PayHandoffError(.unknownFlow, field: "flow_id", "no flow has this id")
         }
         guard case .pos(var flow) = flows[index] else {
@@ -280,8 +331,8 @@ public struct Coordinator: Equatable, Sendable {
         flows[index] = .pos(flow)
         if flow.operation == .refund, before.acceptsAnswer, flow.state == .approved || flow.state == .approvedAmountMismatch,
            let sale = flow.saleTransactionId, let settled = flow.settledAmount {
-            let total = (refunded[sale] ?? .zero).minorUnits + settled.minorUnits
-            refunded[sale] = Amount(unchecked: Swift.min(total, Amount.max))
+            let total = refundedAmount(transactionId: sale).minorUnits + settled.minorUnits
+            setRefunded(Amount(unchecked: Swift.min(total, Amount.max)), transactionId: sale)
         }
         return CoordinatorAnswer(outcome: step.outcome, transitions: [FlowTransition(flow: .pos(flow), effects: step.effects)])
     }
@@ -348,7 +399,7 @@ extension Coordinator {
             if !candidates.isEmpty {
                 let items = try QueryDecoder.decode(parts.query ?? "", plus: .space, caseInsensitiveKeys: false)
                 let target: CheckoutFlow
-                if let echoed = items.first(where: { $0.key == ReturnURL.nonceParameter })?.value {
+                if let echoed = items.first(where: { $0.key.hasSameBytes(as: ReturnURL.nonceParameter) })?.value {
                     guard let match = candidates.first(where: { $0.nonce.map { CheckoutCallback.constantTimeEqual($0, echoed) } ?? false }) else {
                         throw PayHandoffError(.callbackMismatch, field: ReturnURL.nonceParameter, "no checkout of this app has this nonce")
                     }
@@ -377,7 +428,7 @@ extension Coordinator {
         }
         if !posFlows.isEmpty {
             let answer = try POSResponse.parse(url, urlScheme: scheme)
-            let matching = posFlows.filter { $0.identifier == answer.identifier }
+            let matching = posFlows.filter { $0.identifier.hasSameBytes(as: answer.identifier) }
             guard let target = matching.first(where: { $0.state.acceptsAnswer }) ?? matching.last else {
                 throw PayHandoffError(.callbackMismatch, field: "identifier", "no POS hand-off of this app has this identifier")
             }

@@ -85,6 +85,20 @@ extension String {
             }
         }
     }
+
+    /// Whether the string sorts before `other` by UTF-8 bytes (for valid UTF-8, the order of the
+    /// Unicode scalar values), a shorter prefix first.
+    /// - Parameter other: The string to compare with.
+    /// - Returns: `true` when `self` comes first.
+    func precedesByBytes(_ other: String) -> Bool {
+        var a = self, b = other
+        return a.withUTF8 { x in
+            b.withUTF8 { y in
+                for index in 0..<Swift.min(x.count, y.count) where x[index] != y[index] { return x[index] < y[index] }
+                return x.count < y.count
+            }
+        }
+    }
 }
 
 extension Optional where Wrapped == String {
