@@ -160,11 +160,11 @@ extension Coordinator.Flow {
             if let nonce { try CheckoutRequest.checkNonce(nonce, field: "nonce") }
             let consistent: Bool
             switch state {
-            case .awaitingSession: consistent = session == nil && callback == nil
-            case .ready, .inBrowser, .returnedWithoutResult: consistent = session != nil && callback == nil
-            case .awaitingConfirmation: consistent = callback?.status == .completed && confirmation == nil
-            case .confirmed: consistent = confirmation != nil
-            case .failed, .cancelled, .expired: consistent = confirmation == nil
+            case .awaitingSession: consistent = session.isNone && callback.isNone
+            case .ready, .inBrowser, .returnedWithoutResult: consistent = !session.isNone && callback.isNone
+            case .awaitingConfirmation: consistent = callback?.status == .completed && confirmation.isNone
+            case .confirmed: consistent = !confirmation.isNone
+            case .failed, .cancelled, .expired: consistent = confirmation.isNone
             }
             guard consistent, session.map({ $0.kind == kind }) ?? true, callback.map({ $0.kind == kind }) ?? true,
                   confirmation.map({ $0.kind == kind }) ?? true else {
@@ -192,7 +192,7 @@ extension Coordinator.Flow {
                 throw PayHandoffError(.validation, field: "answer_scheme", "is not a URL scheme")
             }
             let saleTransactionId = try json.optionalString(at: "sale_transactionid")
-            guard (response == nil) == state.acceptsAnswer, (response == nil) == (answeredAt == nil),
+            guard response.isNone == state.acceptsAnswer, response.isNone == (answeredAt == nil),
                   response.map({ $0.identifier.hasSameBytes(as: identifier) }) ?? true,
                   (operation == .refund) == (saleTransactionId != nil) else {
                 throw PayHandoffError(.validation, field: "state", "the flow's data does not fit its state")

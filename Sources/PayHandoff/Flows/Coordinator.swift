@@ -245,7 +245,7 @@ public struct Coordinator: Equatable, Sendable {
     }
 
     private func checkNewFlow(id: String, isCheckout: Bool) throws(PayHandoffError) {
-        guard flow(id: id) == nil else {
+        guard flowIndex(id: id) == nil else {
             throw PayHandoffError(.duplicate, field: "flow_id", "a flow with this id already exists")
         }
         guard configuration.singlePendingPerKind else { return }
@@ -337,23 +337,22 @@ public struct Coordinator: Equatable, Sendable {
         return CoordinatorAnswer(outcome: step.outcome, transitions: [FlowTransition(flow: .pos(flow), effects: step.effects)])
     }
 
-    /// Time-driven events go to every flow; only flows that changed are reported.
+    /// Time-driven events go to every flow; only flows that changed are reported (the step
+    /// says so: comparing the whole flow before and after cost code for nothing).
     private mutating func stepAll(now: Int64, checkout: CheckoutFlow.Event?, pos: POSFlow.Event) throws(PayHandoffError) -> CoordinatorAnswer {
         var transitions: [FlowTransition] = []
         for index in flows.indices {
             switch flows[index] {
-            case .checkout(let old):
+            case .checkout(var flow):
                 guard let checkout else { continue }
-                var flow = old
                 let step = try flow.handle(checkout, now: now)
-                if flow != old {
+                if step.changed {
                     flows[index] = .checkout(flow)
                     transitions.append(FlowTransition(flow: .checkout(flow), effects: step.effects))
                 }
-            case .pos(let old):
-                var flow = old
+            case .pos(var flow):
                 let step = try flow.handle(pos, now: now)
-                if flow != old {
+                if step.changed {
                     flows[index] = .pos(flow)
                     transitions.append(FlowTransition(flow: .pos(flow), effects: step.effects))
                 }

@@ -193,10 +193,10 @@ public struct CoordinatorEvent: Equatable, Sendable {
                 refundOf = .sale(RefundEligibility.Sale(transactionId: try json.string(at: "sale.transactionid"), amount: amount,
                                                         approvedAt: approvedAt, posAppVersion: try json.optionalString(at: "sale.bp_version")))
             }
-            if request.operation == .refund, refundOf == nil {
+            if request.operation == .refund, refundOf.isNone {
                 throw PayHandoffError(.validation, field: "sale_flow_id", "a refund needs the sale: sale_flow_id or sale")
             }
-            if request.operation == .sale, refundOf != nil {
+            if request.operation == .sale, !refundOf.isNone {
                 throw PayHandoffError(.validation, field: refundOf.map { if case .sale = $0 { "sale" } else { "sale_flow_id" } },
                                       "only a refund refers to a sale")
             }

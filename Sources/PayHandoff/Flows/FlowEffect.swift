@@ -98,12 +98,14 @@ public enum EventOutcome: String, Sendable {
 struct FlowStep: Equatable, Sendable {
     var outcome: EventOutcome
     var effects: [FlowEffect]
+    /// Whether the flow changed (then `effects` ends with `persist`).
+    var changed: Bool
 
-    static let duplicate = FlowStep(outcome: .duplicate, effects: [])
-    static let ignored = FlowStep(outcome: .ignored, effects: [])
+    static let duplicate = FlowStep(outcome: .duplicate, effects: [], changed: false)
+    static let ignored = FlowStep(outcome: .ignored, effects: [], changed: false)
 
     /// An accepted step; a state change is always followed by `persist`.
     static func accepted(_ effects: [FlowEffect], changed: Bool = true) -> FlowStep {
-        FlowStep(outcome: .accepted, effects: changed ? effects + [.persist] : effects)
+        FlowStep(outcome: .accepted, effects: changed ? effects + [.persist] : effects, changed: changed)
     }
 }

@@ -114,6 +114,16 @@ extension Optional where Wrapped == String {
     }
 }
 
+extension Optional {
+    /// Whether this is `nil`, by pattern match. `x == nil` on an optional of an `Equatable` type
+    /// type-checks to `Optional.==`, which compares through the wrapped type's `==`; `-Osize`
+    /// does not always fold that away in large functions, and the call costs code.
+    var isNone: Bool {
+        if case .none = self { return true }
+        return false
+    }
+}
+
 extension RawRepresentable where RawValue == String {
     /// The first of `cases` whose raw value has the same UTF-8 bytes as `text`: the core's enums
     /// with string raw values implement `init?(rawValue:)` with this instead of the synthesized
