@@ -86,6 +86,45 @@ public struct CoordinatorEvent: Equatable, Sendable {
     /// The longest flow id accepted.
     public static let maxFlowIDLength = 128
 
+    /// The event types of the JSON spelling (``init(json:)``), each with the members it may have.
+    private enum TypeName: CaseIterable {
+        case checkoutStart, checkoutSession, checkoutSessionFailed, browserOpened, browserDismissed, confirmation
+        case posStart, posLaunched, posLaunchFailed, appForegrounded, tick, url, removeFlow
+
+        var text: String {
+            switch self {
+            case .checkoutStart: return "checkout.start"
+            case .checkoutSession: return "checkout.session"
+            case .checkoutSessionFailed: return "checkout.session_failed"
+            case .browserOpened: return "checkout.browser_opened"
+            case .browserDismissed: return "checkout.browser_dismissed"
+            case .confirmation: return "checkout.confirmation"
+            case .posStart: return "pos.start"
+            case .posLaunched: return "pos.launched"
+            case .posLaunchFailed: return "pos.launch_failed"
+            case .appForegrounded: return "app.foregrounded"
+            case .tick: return "tick"
+            case .url: return "url"
+            case .removeFlow: return "flow.remove"
+            }
+        }
+
+        /// Every member the event may have: unknown ones are refused (a misspelt optional member
+        /// must not be ignored).
+        var members: [String] {
+            switch self {
+            case .checkoutStart: return ["type", "now", "flow_id", "request", "kind", "return_url", "session", "nonce", "deadline"]
+            case .checkoutSession: return ["type", "now", "flow_id", "session"]
+            case .checkoutSessionFailed, .posLaunchFailed: return ["type", "now", "flow_id", "reason"]
+            case .browserOpened, .browserDismissed, .posLaunched, .removeFlow: return ["type", "now", "flow_id"]
+            case .confirmation: return ["type", "now", "flow_id", "event"]
+            case .posStart: return ["type", "now", "flow_id", "request", "sale_flow_id", "sale", "grace_ms"]
+            case .appForegrounded, .tick: return ["type", "now"]
+            case .url: return ["type", "now", "url"]
+            }
+        }
+    }
+
     /// An event from its document (see the table above).
     /// - Parameter json: The event document.
     /// - Throws: `validation`/`invalid_json` naming the member that is missing, unknown or wrong.
@@ -105,7 +144,6 @@ public struct CoordinatorEvent: Equatable, Sendable {
             }
             return id
         }
-        func only(_ keys: [String]) throws(PayHandoffError) { try json.rejectUnknownKeys(["type", "now"] + keys) }
         /// The required member `key`, so that errors inside it name the path from the event's root.
         func member(_ key: String) throws(PayHandoffError) -> JSONValue {
             guard json.isPresent(at: key), let value = json.value(at: key) else { throw JSONValue.missing(key) }
@@ -123,10 +161,20 @@ public struct CoordinatorEvent: Equatable, Sendable {
                 throw located
             }
         }
+        // Matched by bytes (the type names are ASCII; a look-alike spelling is another type).
+        guard let typeName = TypeName.allCases.first(where: { $0.text.hasSameBytes(as: type) }) else {
+            throw PayHandoffError(.validation, field: "type", "unknown event type")
+        }
+        try json.rejectUnknownKeys(typeName.members)
+        // Every event but app.foregrounded, tick and url names its flow, checked before anything else.
+        let id: String
+        switch typeName {
+        case .appForegrounded, .tick, .url: id = ""
+        default: id = try flowID()
+        }
         let kind: Kind
-        if type.hasSameBytes(as: "checkout.start") {
-            try only(["flow_id", "request", "kind", "return_url", "session", "nonce", "deadline"])
-            let id = try flowID()
+        switch typeName {
+        case .checkoutStart:
             let deadline = try json.optionalInteger(at: "deadline")
             if let deadline, deadline < 0 || deadline > MexicoCityTime.maxEpochSeconds * 1000 {
                 throw PayHandoffError(.validation, field: "deadline", "must be epoch milliseconds between 1970 and 9999")
@@ -155,37 +203,29 @@ public struct CoordinatorEvent: Equatable, Sendable {
                     kind = .checkoutStart(flowID: id, start: .backend(kind: checkoutKind, returnURL: returnURL, nonce: nonce), deadline: deadline)
                 }
             }
-        } else if type.hasSameBytes(as: "checkout.session") {
-            try only(["flow_id", "session"])
-            let id = try flowID()
+        case .checkoutSession:
             do throws(PayHandoffError) {
                 kind = .checkoutSession(flowID: id, session: try nested("session") { v throws(PayHandoffError) in try CheckoutSession(json: v) })
             } catch where error.code == .gatewayError {
                 // The gateway refused to create the session: a fact about the flow, not a bad event.
                 kind = .checkoutSessionFailed(flowID: id, reason: error.message)
             }
-        } else if type.hasSameBytes(as: "checkout.session_failed") {
-            try only(["flow_id", "reason"])
-            kind = .checkoutSessionFailed(flowID: try flowID(), reason: try json.string(at: "reason"))
-        } else if type.hasSameBytes(as: "checkout.browser_opened") {
-            try only(["flow_id"])
-            kind = .browserOpened(flowID: try flowID())
-        } else if type.hasSameBytes(as: "checkout.browser_dismissed") {
-            try only(["flow_id"])
-            kind = .browserDismissed(flowID: try flowID())
-        } else if type.hasSameBytes(as: "checkout.confirmation") {
-            try only(["flow_id", "event"])
-            kind = .confirmation(flowID: try flowID(), confirmation: try nested("event") { v throws(PayHandoffError) in try CheckoutConfirmation(json: v) })
-        } else if type.hasSameBytes(as: "pos.start") {
-            try only(["flow_id", "request", "sale_flow_id", "sale", "grace_ms"])
-            let id = try flowID()
+        case .checkoutSessionFailed:
+            kind = .checkoutSessionFailed(flowID: id, reason: try json.string(at: "reason"))
+        case .browserOpened:
+            kind = .browserOpened(flowID: id)
+        case .browserDismissed:
+            kind = .browserDismissed(flowID: id)
+        case .confirmation:
+            kind = .confirmation(flowID: id, confirmation: try nested("event") { v throws(PayHandoffError) in try CheckoutConfirmation(json: v) })
+        case .posStart:
             let request = try nested("request") { v throws(PayHandoffError) in try POSRequest(json: v) }
             var refundOf: RefundOf? = nil
             if let saleFlow = try json.optionalString(at: "sale_flow_id") {
                 refundOf = .saleFlow(id: saleFlow)
             }
             if json.isPresent(at: "sale") {
-                guard refundOf == nil else { throw PayHandoffError(.validation, field: "sale", "give sale_flow_id or sale, not both") }
+                guard refundOf.isNone else { throw PayHandoffError(.validation, field: "sale", "give sale_flow_id or sale, not both") }
                 try json.rejectUnknownKeys(["transactionid", "amount", "approved_at", "bp_version"], at: "sale")
                 guard let amount = try json.optionalAmount(at: "sale.amount") else { throw JSONValue.missing("sale.amount") }
                 let approvedAt = try json.integer(at: "sale.approved_at")
@@ -205,26 +245,18 @@ public struct CoordinatorEvent: Equatable, Sendable {
                 throw PayHandoffError(.validation, field: "grace_ms", "must be 0 to 3600000")
             }
             kind = .posStart(flowID: id, request: request, refundOf: refundOf, graceMilliseconds: grace)
-        } else if type.hasSameBytes(as: "pos.launched") {
-            try only(["flow_id"])
-            kind = .posLaunched(flowID: try flowID())
-        } else if type.hasSameBytes(as: "pos.launch_failed") {
-            try only(["flow_id", "reason"])
-            kind = .posLaunchFailed(flowID: try flowID(), reason: try json.optionalString(at: "reason"))
-        } else if type.hasSameBytes(as: "app.foregrounded") {
-            try only([])
+        case .posLaunched:
+            kind = .posLaunched(flowID: id)
+        case .posLaunchFailed:
+            kind = .posLaunchFailed(flowID: id, reason: try json.optionalString(at: "reason"))
+        case .appForegrounded:
             kind = .appForegrounded
-        } else if type.hasSameBytes(as: "tick") {
-            try only([])
+        case .tick:
             kind = .tick
-        } else if type.hasSameBytes(as: "url") {
-            try only(["url"])
+        case .url:
             kind = .url(try json.string(at: "url"))
-        } else if type.hasSameBytes(as: "flow.remove") {
-            try only(["flow_id"])
-            kind = .removeFlow(flowID: try flowID())
-        } else {
-            throw PayHandoffError(.validation, field: "type", "unknown event type")
+        case .removeFlow:
+            kind = .removeFlow(flowID: id)
         }
         self.init(kind, now: now)
     }
