@@ -172,29 +172,30 @@ public struct Coordinator: Equatable, Sendable {
         case .checkoutStart(let id, let start, let deadline):
             try checkNewFlow(id: id, isCheckout: true)
             let flowDeadline = deadline ?? (now + configuration.checkoutTimeoutMilliseconds)
-            let flow: CheckoutFlow
-            let effects: [FlowEffect]
+            let kind: CheckoutKind, returnURL: ReturnURL, nonce: String?, session: CheckoutSession?
+            let effect: FlowEffect
             switch start {
             case .request(let request, let given):
-                guard let returnURL = request.returnURL else {
+                guard let url = request.returnURL else {
                     throw PayHandoffError(.validation, field: "request.return_url", "a checkout flow needs a return_url (iframe sessions have no deep link)")
                 }
-                let nonce = given ?? ReturnURL.makeNonce(using: &generator)
-                flow = CheckoutFlow(id: id, kind: request.kind, returnURL: returnURL, nonce: nonce, deadline: flowDeadline,
-                                    state: .awaitingSession, session: nil, callback: nil, confirmation: nil, failureReason: nil)
-                effects = [.sendRequest(request.httpRequest(nonce: nonce)), .persist]
-            case .backend(let kind, let returnURL, let given):
-                let nonce = given ?? ReturnURL.makeNonce(using: &generator)
-                flow = CheckoutFlow(id: id, kind: kind, returnURL: returnURL, nonce: nonce, deadline: flowDeadline,
-                                    state: .awaitingSession, session: nil, callback: nil, confirmation: nil, failureReason: nil)
-                effects = [.createSession(kind: kind, returnURL: returnURL.adding(nonce: nonce)), .persist]
-            case .session(let session, let returnURL, let nonce):
-                flow = CheckoutFlow(id: id, kind: session.kind, returnURL: returnURL, nonce: nonce, deadline: flowDeadline,
-                                    state: .ready, session: session, callback: nil, confirmation: nil, failureReason: nil)
-                effects = [.openBrowser(url: session.checkoutURL), .persist]
+                let fresh = given ?? ReturnURL.makeNonce(using: &generator)
+                (kind, returnURL, nonce, session) = (request.kind, url, fresh, nil)
+                effect = .sendRequest(request.httpRequest(nonce: fresh))
+            case .backend(let given, let url, let givenNonce):
+                let fresh = givenNonce ?? ReturnURL.makeNonce(using: &generator)
+                (kind, returnURL, nonce, session) = (given, url, fresh, nil)
+                effect = .createSession(kind: given, returnURL: url.adding(nonce: fresh))
+            case .session(let created, let url, let givenNonce):
+                (kind, returnURL, nonce, session) = (created.kind, url, givenNonce, created)
+                effect = .openBrowser(url: created.checkoutURL)
             }
+            // One construction for the three starts: waiting for the session, or ready with it.
+            let flow = CheckoutFlow(id: id, kind: kind, returnURL: returnURL, nonce: nonce, deadline: flowDeadline,
+                                    state: session.isNone ? .awaitingSession : .ready, session: session, callback: nil,
+                                    confirmation: nil, failureReason: nil)
             flows.append(.checkout(flow))
-            return CoordinatorAnswer(outcome: .accepted, transitions: [FlowTransition(flow: .checkout(flow), effects: effects)])
+            return CoordinatorAnswer(outcome: .accepted, transitions: [FlowTransition(flow: .checkout(flow), effects: [effect, .persist])])
 
         case .checkoutSession(let id, let session):
             return try stepCheckout(id, .session(session), now: now)
