@@ -104,7 +104,9 @@ struct FlowStep: Equatable, Sendable {
     static let duplicate = FlowStep(outcome: .duplicate, effects: [], changed: false)
     static let ignored = FlowStep(outcome: .ignored, effects: [], changed: false)
 
-    /// An accepted step; a state change is always followed by `persist`.
+    /// An accepted step; a state change is always followed by `persist`. Not inlined: the
+    /// append would be repeated at each of the flows' many return points.
+    @inline(never)
     static func accepted(_ effects: [FlowEffect], changed: Bool = true) -> FlowStep {
         FlowStep(outcome: .accepted, effects: changed ? effects + [.persist] : effects, changed: changed)
     }
