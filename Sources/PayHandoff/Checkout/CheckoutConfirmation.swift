@@ -50,7 +50,7 @@ public struct CheckoutConfirmation: Equatable, Sendable {
             throw PayHandoffError(.validation, field: "data.last_four", "must be four digits")
         }
         var timestamps = JSONObject()
-        for member in data.members where member.key.utf8.count > 3 && member.key.utf8.suffix(3).elementsEqual("_at".utf8) {
+        for member in data.members where member.key.utf8.count > 3 && member.key.hasByteSuffix("_at") {
             switch member.value {
             case .string, .integer: timestamps[member.key] = member.value
             case .null: continue

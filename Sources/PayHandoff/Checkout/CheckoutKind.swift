@@ -44,6 +44,6 @@ public enum CheckoutKind: String, Sendable, CaseIterable {
 
     /// Whether `id` is a non-empty id of this kind (`card_x`, not `card_`).
     func isValidID(_ id: String) -> Bool {
-        id.utf8.count > idPrefix.utf8.count && id.utf8.starts(with: idPrefix.utf8)
+        id.utf8.count > idPrefix.utf8.count && id.hasBytePrefix(idPrefix)
     }
 }

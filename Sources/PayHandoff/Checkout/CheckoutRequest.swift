@@ -177,7 +177,7 @@ public struct CheckoutRequest: Equatable, Sendable {
             }
             fullBody[member.key] = member.value
         }
-        if apiKey.utf8.starts(with: "sk_live_".utf8) {
+        if apiKey.hasBytePrefix("sk_live_") {
             warnings.append("a live secret key (sk_live_…) in an app can be extracted from the binary: create sessions on your backend")
         }
         self.kind = kind

@@ -67,7 +67,7 @@ public struct HTTPRequest: Equatable, Sendable, CustomStringConvertible {
     /// `Bearer sk_test_abc` → `Bearer sk_…`: the key's type prefix up to its first `_`, at most
     /// 8 characters of it, never the key.
     static func redactBearer(_ value: String) -> String {
-        let key = value.utf8.starts(with: "Bearer ".utf8) ? value.utf8.dropFirst(7) : value.utf8[...]
+        let key = value.hasBytePrefix("Bearer ") ? value.utf8.dropFirst(7) : value.utf8[...]
         var prefix: [UInt8] = []
         for byte in key.prefix(8) {
             guard ASCII.isAlpha(byte) else {

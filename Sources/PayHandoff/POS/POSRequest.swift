@@ -222,7 +222,7 @@ public struct POSRequest: Equatable, Sendable, CustomStringConvertible {
     }
 
     static func bareScheme(_ urlScheme: String) -> String {
-        if urlScheme.utf8.count > 3, urlScheme.utf8.suffix(3).elementsEqual("://".utf8) {
+        if urlScheme.utf8.count > 3, urlScheme.hasByteSuffix("://") {
             return String(decoding: urlScheme.utf8.dropLast(3), as: UTF8.self)
         }
         return urlScheme
