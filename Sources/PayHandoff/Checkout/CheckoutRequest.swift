@@ -224,7 +224,7 @@ public struct CheckoutRequest: Equatable, Sendable {
     private static func checkEmail(_ email: String, field: String) throws(PayHandoffError) {
         let parts = email.utf8.split(separator: UInt8(ascii: "@"), omittingEmptySubsequences: false)
         guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty,
-              !email.utf8.contains(where: { $0 <= 0x20 || $0 == 0x7F }) else {
+              !ASCII.hasSpaceOrControl(email) else {
             throw PayHandoffError(.validation, field: field, "must be an e-mail address (local@domain)")
         }
     }
@@ -232,7 +232,7 @@ public struct CheckoutRequest: Equatable, Sendable {
     /// `scheme://host[:port]`, nothing else (no path, query, fragment or user information).
     static func checkOrigin(_ origin: String, field: String) throws(PayHandoffError) {
         let problem = "must be an origin scheme://host[:port] with no path"
-        for byte in origin.utf8 where byte <= 0x20 || byte == 0x7F {
+        if ASCII.hasSpaceOrControl(origin) {
             throw PayHandoffError(.validation, field: field, problem)
         }
         let parts: HierarchicalURL
@@ -242,9 +242,9 @@ public struct CheckoutRequest: Equatable, Sendable {
             throw PayHandoffError(.validation, field: field, problem)
         }
         // Exactly the two slashes of "://": no path, not even "/".
-        guard let host = parts.host, !host.isEmpty, parts.query == nil, parts.fragment == nil,
-              origin.utf8.lazy.filter({ $0 == UInt8(ascii: "/") }).count == 2
-        else {
+        var slashes = 0
+        for byte in origin.utf8 where byte == UInt8(ascii: "/") { slashes += 1 }
+        guard let host = parts.host, !host.isEmpty, parts.query == nil, parts.fragment == nil, slashes == 2 else {
             throw PayHandoffError(.validation, field: field, problem)
         }
     }
@@ -253,7 +253,7 @@ public struct CheckoutRequest: Equatable, Sendable {
     /// fragment. Returns it without a trailing `/`.
     static func checkBaseURL(_ base: String) throws(PayHandoffError) -> String {
         let problem = "must be an https URL (http only on a loopback host), without query or fragment"
-        for byte in base.utf8 where byte <= 0x20 || byte == 0x7F {
+        if ASCII.hasSpaceOrControl(base) {
             throw PayHandoffError(.validation, field: "base_url", problem)
         }
         let parts: HierarchicalURL

@@ -34,7 +34,7 @@ public struct ReturnURL: Equatable, Sendable, CustomStringConvertible {
         guard text.utf8.count <= ReturnURL.maxLength else {
             throw PayHandoffError(.validation, field: "return_url", "is longer than " + String(ReturnURL.maxLength) + " bytes")
         }
-        for byte in text.utf8 where byte <= 0x20 || byte == 0x7F {
+        if ASCII.hasSpaceOrControl(text) {
             throw PayHandoffError(.validation, field: "return_url", "must not contain whitespace or control characters")
         }
         let parts: HierarchicalURL

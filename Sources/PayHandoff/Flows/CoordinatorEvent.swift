@@ -139,7 +139,7 @@ public struct CoordinatorEvent: Equatable, Sendable {
         func flowID() throws(PayHandoffError) -> String {
             let id = try json.string(at: "flow_id")
             guard !id.isEmpty, id.utf8.count <= CoordinatorEvent.maxFlowIDLength,
-                  id.utf8.allSatisfy({ $0 > 0x20 && $0 != 0x7F }) else {
+                  !ASCII.hasSpaceOrControl(id) else {
                 throw PayHandoffError(.validation, field: "flow_id", "must be 1 to 128 bytes without spaces or control characters")
             }
             return id

@@ -60,7 +60,13 @@ enum ASCII {
     }
 
     static func isAllDigits(_ text: String) -> Bool {
-        !text.isEmpty && text.utf8.allSatisfy(isDigit)
+        !text.isEmpty && firstByte(in: Substring(text), where: { !isDigit($0) }) == nil
+    }
+
+    /// Whether `text` has a space, an ASCII control character or DEL (`<= 0x20` or `0x7F`),
+    /// which no identifier, URL or e-mail address the core accepts may contain.
+    static func hasSpaceOrControl(_ text: String) -> Bool {
+        firstByte(in: Substring(text), where: { $0 <= 0x20 || $0 == 0x7F }) != nil
     }
 }
 
