@@ -182,12 +182,12 @@ public struct Coordinator: Equatable, Sendable {
                 let fresh = given ?? ReturnURL.makeNonce(using: &generator)
                 (kind, returnURL, nonce, session) = (request.kind, url, fresh, nil)
                 effect = .sendRequest(request.httpRequest(nonce: fresh))
-            case .backend(let given, let url, let givenNonce):
-                let fresh = givenNonce ?? ReturnURL.makeNonce(using: &generator)
-                (kind, returnURL, nonce, session) = (given, url, fresh, nil)
-                effect = .createSession(kind: given, returnURL: url.adding(nonce: fresh))
-            case .session(let created, let url, let givenNonce):
-                (kind, returnURL, nonce, session) = (created.kind, url, givenNonce, created)
+            case .backend(let backendKind, let url, let given):
+                let fresh = given ?? ReturnURL.makeNonce(using: &generator)
+                (kind, returnURL, nonce, session) = (backendKind, url, fresh, nil)
+                effect = .createSession(kind: backendKind, returnURL: url.adding(nonce: fresh))
+            case .session(let created, let url, let given):
+                (kind, returnURL, nonce, session) = (created.kind, url, given, created)
                 effect = .openBrowser(url: created.checkoutURL)
             }
             // One construction for the three starts: waiting for the session, or ready with it.
