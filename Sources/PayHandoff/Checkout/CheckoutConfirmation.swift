@@ -11,7 +11,8 @@
 ///
 /// Several webhooks for the same object are idempotent when they agree (``checkConsistent(with:)``);
 /// webhooks that disagree, or a webhook for another id than the callback named, are a
-/// `conflict`, reported and never merged.
+/// `conflict`, reported and never merged. Ids, brands, digits and tokens are compared by UTF-8
+/// bytes, here and in `==` (not under `String`'s `==`, which is Unicode canonical equivalence).
 public struct CheckoutConfirmation: Equatable, Sendable {
     /// Card registration or payment.
     public let kind: CheckoutKind
@@ -34,7 +35,7 @@ public struct CheckoutConfirmation: Equatable, Sendable {
     ///   that is not four digits or a bad amount; `invalid_json` for wrong types.
     public init(json: JSONValue) throws(PayHandoffError) {
         let type = try json.string(at: "type")
-        guard let kind = CheckoutKind.allCases.first(where: { $0.confirmationType == type }) else {
+        guard let kind = CheckoutKind.allCases.first(where: { $0.confirmationType.hasSameBytes(as: type) }) else {
             throw PayHandoffError(.validation, field: "type", "must be card.registered or payment.confirmed")
         }
         let data = try json.object(at: "data")
@@ -49,7 +50,7 @@ public struct CheckoutConfirmation: Equatable, Sendable {
             throw PayHandoffError(.validation, field: "data.last_four", "must be four digits")
         }
         var timestamps = JSONObject()
-        for member in data.members where member.key.utf8.count > 3 && member.key.utf8.suffix(3).elementsEqual("_at".utf8) {
+        for member in data.members where member.key.utf8.count > 3 && member.key.hasByteSuffix("_at") {
             switch member.value {
             case .string, .integer: timestamps[member.key] = member.value
             case .null: continue
@@ -65,6 +66,13 @@ public struct CheckoutConfirmation: Equatable, Sendable {
         self.timestamps = timestamps
     }
 
+    /// Equal when every field is; strings compared by UTF-8 bytes.
+    public static func == (lhs: CheckoutConfirmation, rhs: CheckoutConfirmation) -> Bool {
+        lhs.kind == rhs.kind && lhs.objectID.hasSameBytes(as: rhs.objectID) && lhs.brand.hasSameBytes(as: rhs.brand)
+            && lhs.lastFour.hasSameBytes(as: rhs.lastFour) && lhs.tokenReference.hasSameBytes(as: rhs.tokenReference)
+            && lhs.amount == rhs.amount && lhs.timestamps == rhs.timestamps
+    }
+
     /// Checks that this confirmation answers `callback`'s session.
     /// - Parameter callback: The deep link of the same flow.
     /// - Throws: `conflict` when the kinds differ or the callback named another id.
@@ -72,7 +80,7 @@ public struct CheckoutConfirmation: Equatable, Sendable {
         guard callback.kind == kind else {
             throw PayHandoffError(.conflict, field: "type", "the confirmation is for another kind of session")
         }
-        if let id = callback.objectID, id != objectID {
+        if let id = callback.objectID, !id.hasSameBytes(as: objectID) {
             throw PayHandoffError(.conflict, field: kind.idKey, "the confirmation's id is not the one the callback named")
         }
     }
@@ -83,10 +91,10 @@ public struct CheckoutConfirmation: Equatable, Sendable {
     /// - Throws: `conflict` naming the first field on which they disagree.
     public func checkConsistent(with other: CheckoutConfirmation) throws(PayHandoffError) {
         if other.kind != kind { throw PayHandoffError(.conflict, field: "type", "confirmations of different kinds") }
-        if other.objectID != objectID { throw PayHandoffError(.conflict, field: kind.idKey, "confirmations for different ids") }
-        if other.brand != brand { throw PayHandoffError(.conflict, field: "brand", "confirmations disagree on the brand") }
-        if other.lastFour != lastFour { throw PayHandoffError(.conflict, field: "last_four", "confirmations disagree on the last four digits") }
-        if other.tokenReference != tokenReference { throw PayHandoffError(.conflict, field: "token", "confirmations disagree on the token") }
+        if !other.objectID.hasSameBytes(as: objectID) { throw PayHandoffError(.conflict, field: kind.idKey, "confirmations for different ids") }
+        if !other.brand.hasSameBytes(as: brand) { throw PayHandoffError(.conflict, field: "brand", "confirmations disagree on the brand") }
+        if !other.lastFour.hasSameBytes(as: lastFour) { throw PayHandoffError(.conflict, field: "last_four", "confirmations disagree on the last four digits") }
+        if !other.tokenReference.hasSameBytes(as: tokenReference) { throw PayHandoffError(.conflict, field: "token", "confirmations disagree on the token") }
         if other.amount != amount { throw PayHandoffError(.conflict, field: "amount", "confirmations disagree on the amount") }
     }
 

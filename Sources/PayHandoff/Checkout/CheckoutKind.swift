@@ -5,6 +5,13 @@ public enum CheckoutKind: String, Sendable, CaseIterable {
     /// Payment: `POST /v1/payments`, answered by `payment.confirmed`.
     case payments
 
+    /// The kind spelled `rawValue`, matched by UTF-8 bytes (not by `==`, which is Unicode
+    /// canonical equivalence).
+    public init?(rawValue: String) {
+        guard let value = CheckoutKind.matching(rawValue, among: CheckoutKind.allCases) else { return nil }
+        self = value
+    }
+
     /// The endpoint path.
     public var path: String { self == .cards ? "/v1/cards" : "/v1/payments" }
 

@@ -10,6 +10,9 @@
 ///
 /// The API key is never part of a description, an error or a snapshot: only
 /// ``HTTPRequest/json(revealingSecrets:)`` with `true` contains it.
+///
+/// Two requests are equal when their strings have the same UTF-8 bytes (not under `String`'s
+/// `==`, which is Unicode canonical equivalence).
 public struct CheckoutRequest: Equatable, Sendable {
     /// How the host shows the checkout.
     public enum Integration: String, Sendable {
@@ -17,6 +20,13 @@ public struct CheckoutRequest: Equatable, Sendable {
         case browserTab = "browser_tab"
         /// The classic `<iframe>` + `postMessage` web integration.
         case iframe
+
+        /// The integration spelled `rawValue`, matched by UTF-8 bytes (not by `==`, which is Unicode
+        /// canonical equivalence).
+        public init?(rawValue: String) {
+            guard let value = Integration.matching(rawValue, among: [.browserTab, .iframe]) else { return nil }
+            self = value
+        }
     }
 
     /// The customer of a card registration.
@@ -42,6 +52,12 @@ public struct CheckoutRequest: Equatable, Sendable {
             self.email = email
             self.phone = phone
         }
+
+        /// Equal when every field has the same UTF-8 bytes.
+        public static func == (lhs: Customer, rhs: Customer) -> Bool {
+            lhs.name.hasSameBytes(as: rhs.name) && lhs.lastname.hasSameBytes(as: rhs.lastname)
+                && lhs.email.hasSameBytes(as: rhs.email) && lhs.phone.hasSameBytes(as: rhs.phone)
+        }
     }
 
     /// The default gateway base URL.
@@ -60,6 +76,13 @@ public struct CheckoutRequest: Equatable, Sendable {
     /// Advice about this request that is not an error (iframe combinations, live secret key).
     public let warnings: [String]
     let apiKey: String
+
+    /// Equal when every field is; strings compared by UTF-8 bytes.
+    public static func == (lhs: CheckoutRequest, rhs: CheckoutRequest) -> Bool {
+        lhs.kind == rhs.kind && lhs.baseURL.hasSameBytes(as: rhs.baseURL) && lhs.returnURL == rhs.returnURL
+            && lhs.integration == rhs.integration && lhs.body == rhs.body
+            && lhs.warnings.elementsEqual(rhs.warnings) { $0.hasSameBytes(as: $1) } && lhs.apiKey.hasSameBytes(as: rhs.apiKey)
+    }
 
     /// Body keys PayHandoff sets itself; host-supplied extra fields may not override them.
     static let cardKeys = ["provider", "customer_id", "target_origin", "return_url", "customer"]
@@ -149,12 +172,12 @@ public struct CheckoutRequest: Equatable, Sendable {
         }
         var fullBody = body
         for member in extraFields.members {
-            if member.key == "return_url" || fullBody[member.key] != nil {
+            if member.key.hasSameBytes(as: "return_url") || fullBody[member.key] != nil {
                 throw PayHandoffError(.validation, field: member.key, "is set by PayHandoff and cannot be overridden")
             }
             fullBody[member.key] = member.value
         }
-        if apiKey.utf8.starts(with: "sk_live_".utf8) {
+        if apiKey.hasBytePrefix("sk_live_") {
             warnings.append("a live secret key (sk_live_…) in an app can be extracted from the binary: create sessions on your backend")
         }
         self.kind = kind
@@ -201,7 +224,7 @@ public struct CheckoutRequest: Equatable, Sendable {
     private static func checkEmail(_ email: String, field: String) throws(PayHandoffError) {
         let parts = email.utf8.split(separator: UInt8(ascii: "@"), omittingEmptySubsequences: false)
         guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty,
-              !email.utf8.contains(where: { $0 <= 0x20 || $0 == 0x7F }) else {
+              !ASCII.hasSpaceOrControl(email) else {
             throw PayHandoffError(.validation, field: field, "must be an e-mail address (local@domain)")
         }
     }
@@ -209,7 +232,7 @@ public struct CheckoutRequest: Equatable, Sendable {
     /// `scheme://host[:port]`, nothing else (no path, query, fragment or user information).
     static func checkOrigin(_ origin: String, field: String) throws(PayHandoffError) {
         let problem = "must be an origin scheme://host[:port] with no path"
-        for byte in origin.utf8 where byte <= 0x20 || byte == 0x7F {
+        if ASCII.hasSpaceOrControl(origin) {
             throw PayHandoffError(.validation, field: field, problem)
         }
         let parts: HierarchicalURL
@@ -219,9 +242,9 @@ public struct CheckoutRequest: Equatable, Sendable {
             throw PayHandoffError(.validation, field: field, problem)
         }
         // Exactly the two slashes of "://": no path, not even "/".
-        guard let host = parts.host, !host.isEmpty, parts.query == nil, parts.fragment == nil,
-              origin.utf8.lazy.filter({ $0 == UInt8(ascii: "/") }).count == 2
-        else {
+        var slashes = 0
+        for byte in origin.utf8 where byte == UInt8(ascii: "/") { slashes += 1 }
+        guard let host = parts.host, !host.isEmpty, parts.query == nil, parts.fragment == nil, slashes == 2 else {
             throw PayHandoffError(.validation, field: field, problem)
         }
     }
@@ -230,7 +253,7 @@ public struct CheckoutRequest: Equatable, Sendable {
     /// fragment. Returns it without a trailing `/`.
     static func checkBaseURL(_ base: String) throws(PayHandoffError) -> String {
         let problem = "must be an https URL (http only on a loopback host), without query or fragment"
-        for byte in base.utf8 where byte <= 0x20 || byte == 0x7F {
+        if ASCII.hasSpaceOrControl(base) {
             throw PayHandoffError(.validation, field: "base_url", problem)
         }
         let parts: HierarchicalURL
@@ -239,8 +262,9 @@ public struct CheckoutRequest: Equatable, Sendable {
         } catch {
             throw PayHandoffError(.validation, field: "base_url", problem)
         }
-        let loopback = parts.host == "127.0.0.1" || parts.host == "localhost" || parts.host == "[::1]"
-        guard parts.scheme == "https" || (parts.scheme == "http" && loopback),
+        let loopback = parts.host.hasSameBytes(as: "127.0.0.1") || parts.host.hasSameBytes(as: "localhost")
+            || parts.host.hasSameBytes(as: "[::1]")
+        guard parts.scheme.hasSameBytes(as: "https") || (parts.scheme.hasSameBytes(as: "http") && loopback),
               let host = parts.host, !host.isEmpty, parts.query == nil, parts.fragment == nil else {
             throw PayHandoffError(.validation, field: "base_url", problem)
         }

@@ -5,6 +5,9 @@
 /// `data.registration.checkout_url`, payments `data.checkout.checkout_url` — or, when the
 /// merchant backend created the session, from just the URL with ``init(kind:checkoutURL:)``.
 /// A checkout URL must be `https` with a host: the 3-D Secure pages must not load over plain HTTP.
+///
+/// Two sessions are equal when their strings have the same UTF-8 bytes (not under `String`'s
+/// `==`, which is Unicode canonical equivalence).
 public struct CheckoutSession: Equatable, Sendable {
     /// Card registration or payment.
     public let kind: CheckoutKind
@@ -32,6 +35,12 @@ public struct CheckoutSession: Equatable, Sendable {
         self.checkoutURL = checkoutURL
         self.sessionID = sessionID
         self.objectID = objectID
+    }
+
+    /// Equal when kind, URL and ids are; strings compared by UTF-8 bytes.
+    public static func == (lhs: CheckoutSession, rhs: CheckoutSession) -> Bool {
+        lhs.kind == rhs.kind && lhs.checkoutURL.hasSameBytes(as: rhs.checkoutURL)
+            && lhs.sessionID.hasSameBytes(as: rhs.sessionID) && lhs.objectID.hasSameBytes(as: rhs.objectID)
     }
 
     /// Reads the gateway's answer to the create request.
@@ -80,7 +89,7 @@ public struct CheckoutSession: Equatable, Sendable {
         do throws(PayHandoffError) {
             try URLSyntax.checkIncoming(url, field: field)
             let parts = try HierarchicalURL(url, field: field)
-            guard parts.scheme == "https", let host = parts.host, !host.isEmpty else {
+            guard parts.scheme.hasSameBytes(as: "https"), let host = parts.host, !host.isEmpty else {
                 throw PayHandoffError(.validation, field: field, problem)
             }
         } catch {

@@ -2,6 +2,9 @@
 ///
 /// The `Authorization` header holds the API key; ``description`` and
 /// ``json(revealingSecrets:)`` with `false` show it as `Bearer sk_…`.
+///
+/// Two requests are equal when their strings have the same UTF-8 bytes (not under `String`'s
+/// `==`, which is Unicode canonical equivalence).
 public struct HTTPRequest: Equatable, Sendable, CustomStringConvertible {
     /// One header.
     public struct Header: Equatable, Sendable {
@@ -9,6 +12,11 @@ public struct HTTPRequest: Equatable, Sendable, CustomStringConvertible {
         public var name: String
         /// The header value.
         public var value: String
+
+        /// Equal when name and value have the same UTF-8 bytes.
+        public static func == (lhs: Header, rhs: Header) -> Bool {
+            lhs.name.hasSameBytes(as: rhs.name) && lhs.value.hasSameBytes(as: rhs.value)
+        }
     }
 
     /// `POST`.
@@ -19,6 +27,12 @@ public struct HTTPRequest: Equatable, Sendable, CustomStringConvertible {
     public var headers: [Header]
     /// The JSON body.
     public var body: JSONValue
+
+    /// Equal when method, URL, headers and body are; strings compared by UTF-8 bytes.
+    public static func == (lhs: HTTPRequest, rhs: HTTPRequest) -> Bool {
+        lhs.method.hasSameBytes(as: rhs.method) && lhs.url.hasSameBytes(as: rhs.url) && lhs.headers == rhs.headers
+            && lhs.body == rhs.body
+    }
 
     /// `POST https://… {Authorization: Bearer sk_…, Content-Type: application/json}`, key redacted.
     public var description: String {
@@ -53,7 +67,7 @@ public struct HTTPRequest: Equatable, Sendable, CustomStringConvertible {
     /// `Bearer sk_test_abc` → `Bearer sk_…`: the key's type prefix up to its first `_`, at most
     /// 8 characters of it, never the key.
     static func redactBearer(_ value: String) -> String {
-        let key = value.utf8.starts(with: "Bearer ".utf8) ? value.utf8.dropFirst(7) : value.utf8[...]
+        let key = value.hasBytePrefix("Bearer ") ? value.utf8.dropFirst(7) : value.utf8[...]
         var prefix: [UInt8] = []
         for byte in key.prefix(8) {
             guard ASCII.isAlpha(byte) else {

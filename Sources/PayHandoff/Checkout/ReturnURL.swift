@@ -10,7 +10,8 @@
 ///
 /// A callback belongs to the return URL when scheme, host (both compared ignoring ASCII case,
 /// as RFC 3986 defines them), port (http/https default ports normalized) and path (exactly, as
-/// written) are equal — the redirect-URI rule of AppAuth.
+/// written) are equal — the redirect-URI rule of AppAuth. All of these, and `==` on two return
+/// URLs, compare UTF-8 bytes (not `String`'s `==`, which is Unicode canonical equivalence).
 public struct ReturnURL: Equatable, Sendable, CustomStringConvertible {
     /// The longest return URL accepted, in UTF-8 bytes.
     public static let maxLength = 2048
@@ -33,7 +34,7 @@ public struct ReturnURL: Equatable, Sendable, CustomStringConvertible {
         guard text.utf8.count <= ReturnURL.maxLength else {
             throw PayHandoffError(.validation, field: "return_url", "is longer than " + String(ReturnURL.maxLength) + " bytes")
         }
-        for byte in text.utf8 where byte <= 0x20 || byte == 0x7F {
+        if ASCII.hasSpaceOrControl(text) {
             throw PayHandoffError(.validation, field: "return_url", "must not contain whitespace or control characters")
         }
         let parts: HierarchicalURL
@@ -42,7 +43,7 @@ public struct ReturnURL: Equatable, Sendable, CustomStringConvertible {
         } catch {
             throw PayHandoffError(.validation, field: "return_url", error.message)
         }
-        guard !ReturnURL.refusedSchemes.contains(parts.scheme) else {
+        guard !ReturnURL.refusedSchemes.contains(where: { $0.hasSameBytes(as: parts.scheme) }) else {
             throw PayHandoffError(.validation, field: "return_url", "the " + parts.scheme + ": scheme cannot be a return URL")
         }
         guard parts.fragment == nil else {
@@ -65,7 +66,7 @@ public struct ReturnURL: Equatable, Sendable, CustomStringConvertible {
             } catch {
                 throw PayHandoffError(.validation, field: "return_url", "has a bad query: " + error.message)
             }
-            guard !items.contains(where: { $0.key == ReturnURL.nonceParameter }) else {
+            guard !items.contains(where: { $0.key.hasSameBytes(as: ReturnURL.nonceParameter) }) else {
                 throw PayHandoffError(.validation, field: "return_url",
                     "must not already contain '" + ReturnURL.nonceParameter + "': PayHandoff adds it")
             }
@@ -103,20 +104,25 @@ public struct ReturnURL: Equatable, Sendable, CustomStringConvertible {
     /// - Parameter url: The split callback URL.
     /// - Throws: `callback_mismatch` naming the first part that differs (`scheme`, `host`, `port`, `path`).
     func checkAddressed(_ url: HierarchicalURL) throws(PayHandoffError) {
-        if url.scheme != parts.scheme {
+        if !url.scheme.hasSameBytes(as: parts.scheme) {
             throw PayHandoffError(.callbackMismatch, field: "scheme", "the callback's scheme is not the return URL's")
         }
-        if url.host != parts.host {
+        if !url.host.hasSameBytes(as: parts.host) {
             throw PayHandoffError(.callbackMismatch, field: "host", "the callback's host is not the return URL's")
         }
         if url.port != parts.port {
             throw PayHandoffError(.callbackMismatch, field: "port", "the callback's port is not the return URL's")
         }
-        if url.path != parts.path {
+        if !url.path.hasSameBytes(as: parts.path) {
             throw PayHandoffError(.callbackMismatch, field: "path", "the callback's path is not the return URL's")
         }
     }
 
     /// The URL text.
     public var description: String { text }
+
+    /// Equal when the texts have the same UTF-8 bytes (the parts follow from the text).
+    public static func == (lhs: ReturnURL, rhs: ReturnURL) -> Bool {
+        lhs.text.hasSameBytes(as: rhs.text)
+    }
 }

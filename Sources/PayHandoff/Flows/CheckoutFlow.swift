@@ -12,6 +12,9 @@
 /// flow; the first valid callback consumes the hand-off, the same callback again is a
 /// `duplicate`, a different one `ignored` — except that a verified callback (nonce echoed)
 /// replaces an unverified one, which is only a claim; a rejected event changes nothing.
+///
+/// Two flows are equal when every field is, strings (id, nonce, failure reason) compared by
+/// UTF-8 bytes, not under `String`'s `==` (Unicode canonical equivalence).
 public struct CheckoutFlow: Equatable, Sendable {
     /// The states; raw values are the snapshot and ABI spelling.
     public enum State: String, Sendable, CaseIterable {
@@ -34,6 +37,13 @@ public struct CheckoutFlow: Equatable, Sendable {
         /// No confirmation by the deadline: ask the backend (reconcile).
         case expired
 
+        /// The state spelled `rawValue`, matched by UTF-8 bytes (not by `==`, which is Unicode
+        /// canonical equivalence).
+        public init?(rawValue: String) {
+            guard let value = State.matching(rawValue, among: State.allCases) else { return nil }
+            self = value
+        }
+
         /// States in which the flow still waits for its result and can expire.
         var isWaiting: Bool {
             switch self {
@@ -52,7 +62,7 @@ public struct CheckoutFlow: Equatable, Sendable {
     }
 
     /// An event for this flow (the coordinator routes and parses; the flow decides).
-    enum Event: Equatable, Sendable {
+    enum Event: Sendable {
         case session(CheckoutSession)
         case sessionFailed(reason: String)
         case browserOpened
@@ -95,6 +105,14 @@ public struct CheckoutFlow: Equatable, Sendable {
         self.callback = callback
         self.confirmation = confirmation
         self.failureReason = failureReason
+    }
+
+    /// Equal when every field is; strings compared by UTF-8 bytes.
+    public static func == (lhs: CheckoutFlow, rhs: CheckoutFlow) -> Bool {
+        lhs.id.hasSameBytes(as: rhs.id) && lhs.kind == rhs.kind && lhs.returnURL == rhs.returnURL
+            && lhs.nonce.hasSameBytes(as: rhs.nonce) && lhs.deadline == rhs.deadline && lhs.state == rhs.state
+            && lhs.session == rhs.session && lhs.callback == rhs.callback && lhs.confirmation == rhs.confirmation
+            && lhs.failureReason.hasSameBytes(as: rhs.failureReason)
     }
 
     /// Where the gateway sends the user back (return URL with the nonce).
@@ -171,7 +189,7 @@ public struct CheckoutFlow: Equatable, Sendable {
             // Only a verified callback's id binds the confirmation: an unverified one naming
             // another id must not be able to block the genuine webhook.
             if let callback, callback.isVerified { try confirmation.checkMatches(callback) }
-            if let expected = session?.objectID, expected != confirmation.objectID {
+            if let expected = session?.objectID, !expected.hasSameBytes(as: confirmation.objectID) {
                 throw PayHandoffError(.conflict, field: kind.idKey, "the confirmation's id is not this session's")
             }
             let browserMayBeOpen = state == .inBrowser || state == .ready

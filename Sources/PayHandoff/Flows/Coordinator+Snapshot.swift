@@ -27,7 +27,7 @@ extension Coordinator {
         config["checkout_timeout_ms"] = .integer(configuration.checkoutTimeoutMilliseconds)
         config["pos_grace_ms"] = .integer(configuration.posGraceMilliseconds)
         var refundedObject = JSONObject()
-        for key in refunded.keys.sorted() { refundedObject[key] = refunded[key].map { .string($0.decimalString) } }
+        for sale in refunded { refundedObject[sale.transactionId] = .string(sale.amount.decimalString) }  // ordered by bytes
         return [
             "version": .integer(Coordinator.snapshotVersion),
             "config": .object(config),
@@ -59,19 +59,18 @@ extension Coordinator {
                 located.field = "flows[" + String(index) + "]" + (error.field.map { "." + $0 } ?? "")
                 throw located
             }
-            guard !flows.contains(where: { $0.id == flow.id }) else {
+            guard !flows.contains(where: { $0.id.hasSameBytes(as: flow.id) }) else {
                 throw PayHandoffError(.validation, field: "flows[" + String(index) + "].id", "two flows have the same id")
             }
             flows.append(flow)
         }
-        var refunded: [String: Amount] = [:]
+        self.init(configuration: configuration, flows: flows, refunded: [])
         for member in (try snapshot.optionalObject(at: "refunded"))?.members ?? [] {
             guard case .string(let text) = member.value else {
                 throw JSONValue.wrongType("refunded." + member.key, expected: "an amount string", found: member.value)
             }
-            refunded[member.key] = try Amount(parsing: text, field: "refunded." + member.key)
+            setRefunded(try Amount(parsing: text, field: "refunded." + member.key), transactionId: member.key)
         }
-        self.init(configuration: configuration, flows: flows, refunded: refunded)
     }
 }
 
@@ -146,8 +145,8 @@ extension Coordinator.Flow {
             throw PayHandoffError(.validation, field: "id", "must be 1 to 128 bytes")
         }
         let stateText = try json.string(at: "state")
-        switch try json.string(at: "type") {
-        case "checkout":
+        let type = try json.string(at: "type")
+        if type.hasSameBytes(as: "checkout") {
             try json.rejectUnknownKeys(["id", "type", "state", "kind", "return_url", "nonce", "deadline", "session",
                                         "callback", "confirmation", "failure_reason"])
             guard let state = CheckoutFlow.State(rawValue: stateText) else {
@@ -161,11 +160,11 @@ extension Coordinator.Flow {
             if let nonce { try CheckoutRequest.checkNonce(nonce, field: "nonce") }
             let consistent: Bool
             switch state {
-            case .awaitingSession: consistent = session == nil && callback == nil
-            case .ready, .inBrowser, .returnedWithoutResult: consistent = session != nil && callback == nil
-            case .awaitingConfirmation: consistent = callback?.status == .completed && confirmation == nil
-            case .confirmed: consistent = confirmation != nil
-            case .failed, .cancelled, .expired: consistent = confirmation == nil
+            case .awaitingSession: consistent = session.isNone && callback.isNone
+            case .ready, .inBrowser, .returnedWithoutResult: consistent = !session.isNone && callback.isNone
+            case .awaitingConfirmation: consistent = callback?.status == .completed && confirmation.isNone
+            case .confirmed: consistent = !confirmation.isNone
+            case .failed, .cancelled, .expired: consistent = confirmation.isNone
             }
             guard consistent, session.map({ $0.kind == kind }) ?? true, callback.map({ $0.kind == kind }) ?? true,
                   confirmation.map({ $0.kind == kind }) ?? true else {
@@ -175,7 +174,7 @@ extension Coordinator.Flow {
                 id: id, kind: kind, returnURL: try ReturnURL(try json.string(at: "return_url")), nonce: nonce,
                 deadline: try json.integer(at: "deadline"), state: state, session: session, callback: callback,
                 confirmation: confirmation, failureReason: try json.optionalString(at: "failure_reason")))
-        case "pos":
+        } else if type.hasSameBytes(as: "pos") {
             try json.rejectUnknownKeys(["id", "type", "state", "operation", "identifier", "answer_scheme", "amount",
                                         "sale_transactionid", "grace_ms", "foregrounded_at", "response", "answered_at",
                                         "launch_failure"])
@@ -193,8 +192,8 @@ extension Coordinator.Flow {
                 throw PayHandoffError(.validation, field: "answer_scheme", "is not a URL scheme")
             }
             let saleTransactionId = try json.optionalString(at: "sale_transactionid")
-            guard (response == nil) == state.acceptsAnswer, (response == nil) == (answeredAt == nil),
-                  response.map({ $0.identifier == identifier }) ?? true,
+            guard response.isNone == state.acceptsAnswer, response.isNone == (answeredAt == nil),
+                  response.map({ $0.identifier.hasSameBytes(as: identifier) }) ?? true,
                   (operation == .refund) == (saleTransactionId != nil) else {
                 throw PayHandoffError(.validation, field: "state", "the flow's data does not fit its state")
             }
@@ -205,7 +204,7 @@ extension Coordinator.Flow {
                 amount: try json.optionalAmount(at: "amount"), saleTransactionId: saleTransactionId,
                 graceMilliseconds: grace, state: state, foregroundedAt: try json.optionalInteger(at: "foregrounded_at"),
                 response: response, answeredAt: answeredAt, launchFailure: try json.optionalString(at: "launch_failure")))
-        default:
+        } else {
             throw PayHandoffError(.validation, field: "type", "must be checkout or pos")
         }
     }

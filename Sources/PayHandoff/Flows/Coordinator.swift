@@ -5,6 +5,10 @@
 /// each ``CoordinatorAnswer``; save ``snapshot`` whenever an answer has a `persist` effect and
 /// restore it with ``init(snapshot:)`` after process death. It is a value: copying it copies
 /// every flow, and nothing in it is shared or locked.
+///
+/// Flows are found by id, answers matched by nonce and identifier, and two coordinators compare
+/// equal, by UTF-8 bytes: `==` on `String` is Unicode canonical equivalence, under which two
+/// different identifiers on the wire (precomposed "é" and "e" + U+0301) would be the same.
 public struct Coordinator: Equatable, Sendable {
     /// Host choices.
     public struct Configuration: Equatable, Sendable {
@@ -48,32 +52,79 @@ public struct Coordinator: Equatable, Sendable {
         }
     }
 
+    /// What the approved refunds of one sale have paid back so far.
+    public struct RefundedSale: Equatable, Sendable {
+        /// The sale's `transactionid`.
+        public let transactionId: String
+        /// The total refunded, at most ``Amount/max``.
+        public let amount: Amount
+
+        /// Equal when the transaction ids have the same UTF-8 bytes and the amounts are equal.
+        public static func == (lhs: RefundedSale, rhs: RefundedSale) -> Bool {
+            lhs.transactionId.hasSameBytes(as: rhs.transactionId) && lhs.amount == rhs.amount
+        }
+    }
+
     /// The configuration.
     public let configuration: Configuration
     /// The flows, oldest first.
     public private(set) var flows: [Flow]
-    /// Amount already refunded per sale `transactionid` (approved refunds).
-    public private(set) var refunded: [String: Amount]
+    /// Amount already refunded per sale `transactionid` (approved refunds): one entry per sale,
+    /// ordered by the ids' UTF-8 bytes (the snapshot's order); ``refundedAmount(transactionId:)``
+    /// looks one up.
+    ///
+    /// An array rather than a `[String: Amount]`: transaction ids are compared by bytes, like
+    /// every identifier in the core, where a dictionary would merge two different ids that are
+    /// canonically equivalent into one sale; and hashing `String`s links the Unicode
+    /// normalization tables into the Embedded library. A coordinator holds few sales.
+    public private(set) var refunded: [RefundedSale]
 
     /// An empty coordinator.
     /// - Parameter configuration: Host choices.
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
         self.flows = []
-        self.refunded = [:]
+        self.refunded = []
     }
 
-    init(configuration: Configuration, flows: [Flow], refunded: [String: Amount]) {
+    init(configuration: Configuration, flows: [Flow], refunded: [RefundedSale]) {
         self.configuration = configuration
         self.flows = flows
         self.refunded = refunded
     }
 
-    /// The flow with `id`, if any.
+    /// The flow with `id` (compared by UTF-8 bytes), if any.
     /// - Parameter id: The flow id.
     /// - Returns: The flow.
     public func flow(id: String) -> Flow? {
-        flows.first { $0.id == id }
+        flowIndex(id: id).map { flows[$0] }
+    }
+
+    /// The amount approved refunds have paid back of the sale `transactionId` (compared by
+    /// UTF-8 bytes); zero when none has.
+    /// - Parameter transactionId: The sale's `transactionid`.
+    /// - Returns: The refunded total.
+    public func refundedAmount(transactionId: String) -> Amount {
+        for sale in refunded where sale.transactionId.hasSameBytes(as: transactionId) { return sale.amount }
+        return .zero
+    }
+
+    /// Sets the refunded total of `transactionId`, keeping ``refunded`` ordered by the ids' bytes.
+    mutating func setRefunded(_ amount: Amount, transactionId: String) {
+        var index = 0
+        while index < refunded.count, refunded[index].transactionId.precedesByBytes(transactionId) { index += 1 }
+        let entry = RefundedSale(transactionId: transactionId, amount: amount)
+        if index < refunded.count, refunded[index].transactionId.hasSameBytes(as: transactionId) {
+            refunded[index] = entry
+        } else {
+            refunded.insert(entry, at: index)
+        }
+    }
+
+    /// The index of the flow with `id` (compared by UTF-8 bytes).
+    func flowIndex(id: String) -> Int? {
+        for index in flows.indices where flows[index].id.hasSameBytes(as: id) { return index }
+        return nil
     }
 
     /// Applies an event. A rejected event changes nothing.
@@ -121,29 +172,30 @@ public struct Coordinator: Equatable, Sendable {
         case .checkoutStart(let id, let start, let deadline):
             try checkNewFlow(id: id, isCheckout: true)
             let flowDeadline = deadline ?? (now + configuration.checkoutTimeoutMilliseconds)
-            let flow: CheckoutFlow
-            let effects: [FlowEffect]
+            let kind: CheckoutKind, returnURL: ReturnURL, nonce: String?, session: CheckoutSession?
+            let effect: FlowEffect
             switch start {
             case .request(let request, let given):
-                guard let returnURL = request.returnURL else {
+                guard let url = request.returnURL else {
                     throw PayHandoffError(.validation, field: "request.return_url", "a checkout flow needs a return_url (iframe sessions have no deep link)")
                 }
-                let nonce = given ?? ReturnURL.makeNonce(using: &generator)
-                flow = CheckoutFlow(id: id, kind: request.kind, returnURL: returnURL, nonce: nonce, deadline: flowDeadline,
-                                    state: .awaitingSession, session: nil, callback: nil, confirmation: nil, failureReason: nil)
-                effects = [.sendRequest(request.httpRequest(nonce: nonce)), .persist]
-            case .backend(let kind, let returnURL, let given):
-                let nonce = given ?? ReturnURL.makeNonce(using: &generator)
-                flow = CheckoutFlow(id: id, kind: kind, returnURL: returnURL, nonce: nonce, deadline: flowDeadline,
-                                    state: .awaitingSession, session: nil, callback: nil, confirmation: nil, failureReason: nil)
-                effects = [.createSession(kind: kind, returnURL: returnURL.adding(nonce: nonce)), .persist]
-            case .session(let session, let returnURL, let nonce):
-                flow = CheckoutFlow(id: id, kind: session.kind, returnURL: returnURL, nonce: nonce, deadline: flowDeadline,
-                                    state: .ready, session: session, callback: nil, confirmation: nil, failureReason: nil)
-                effects = [.openBrowser(url: session.checkoutURL), .persist]
+                let fresh = given ?? ReturnURL.makeNonce(using: &generator)
+                (kind, returnURL, nonce, session) = (request.kind, url, fresh, nil)
+                effect = .sendRequest(request.httpRequest(nonce: fresh))
+            case .backend(let backendKind, let url, let given):
+                let fresh = given ?? ReturnURL.makeNonce(using: &generator)
+                (kind, returnURL, nonce, session) = (backendKind, url, fresh, nil)
+                effect = .createSession(kind: backendKind, returnURL: url.adding(nonce: fresh))
+            case .session(let created, let url, let given):
+                (kind, returnURL, nonce, session) = (created.kind, url, given, created)
+                effect = .openBrowser(url: created.checkoutURL)
             }
+            // One construction for the three starts: waiting for the session, or ready with it.
+            let flow = CheckoutFlow(id: id, kind: kind, returnURL: returnURL, nonce: nonce, deadline: flowDeadline,
+                                    state: session.isNone ? .awaitingSession : .ready, session: session, callback: nil,
+                                    confirmation: nil, failureReason: nil)
             flows.append(.checkout(flow))
-            return CoordinatorAnswer(outcome: .accepted, transitions: [FlowTransition(flow: .checkout(flow), effects: effects)])
+            return CoordinatorAnswer(outcome: .accepted, transitions: [FlowTransition(flow: .checkout(flow), effects: [effect, .persist])])
 
         case .checkoutSession(let id, let session):
             return try stepCheckout(id, .session(session), now: now)
@@ -185,7 +237,7 @@ public struct Coordinator: Equatable, Sendable {
             return try route(url: url, now: now)
 
         case .removeFlow(let id):
-            guard let index = flows.firstIndex(where: { $0.id == id }) else {
+            guard let index = flowIndex(id: id) else {
                 throw PayHandoffError(.unknownFlow, field: "flow_id", "no flow has this id")
             }
             flows.remove(at: index)
@@ -194,7 +246,7 @@ public struct Coordinator: Equatable, Sendable {
     }
 
     private func checkNewFlow(id: String, isCheckout: Bool) throws(PayHandoffError) {
-        guard flow(id: id) == nil else {
+        guard flowIndex(id: id) == nil else {
             throw PayHandoffError(.duplicate, field: "flow_id", "a flow with this id already exists")
         }
         guard configuration.singlePendingPerKind else { return }
@@ -227,16 +279,16 @@ public struct Coordinator: Equatable, Sendable {
             sale = RefundEligibility.Sale(transactionId: transactionId, amount: amount, approvedAt: answeredAt / 1000,
                                           posAppVersion: response.posAppVersion)
         }
-        guard request.transactionId == sale.transactionId else {
+        guard request.transactionId.hasSameBytes(as: sale.transactionId) else {
             throw PayHandoffError(.validation, field: "transactionId", "the refund's transactionId is not the sale's")
         }
         for flow in flows {
-            if case .pos(let other) = flow, other.operation == .refund, other.saleTransactionId == sale.transactionId,
+            if case .pos(let other) = flow, other.operation == .refund, other.saleTransactionId.hasSameBytes(as: sale.transactionId),
                other.state.acceptsAnswer {
                 throw PayHandoffError(.invalidState, field: "transactionId", "a refund of this sale is already pending")
             }
         }
-        let already = refunded[sale.transactionId] ?? .zero
+        let already = refundedAmount(transactionId: sale.transactionId)
         guard already < sale.amount else {
             throw PayHandoffError(.invalidState, field: "transactionId", "the sale is already fully refunded")
         }
@@ -257,7 +309,7 @@ public struct Coordinator: Equatable, Sendable {
     }
 
     private mutating func stepCheckout(_ id: String, _ event: CheckoutFlow.Event, now: Int64) throws(PayHandoffError) -> CoordinatorAnswer {
-        guard let index = flows.firstIndex(where: { $0.id == id }) else {
+        guard let index = flowIndex(id: id) else {
             throw PayHandoffError(.unknownFlow, field: "flow_id", "no flow has this id")
         }
         guard case .checkout(var flow) = flows[index] else {
@@ -269,7 +321,7 @@ public struct Coordinator: Equatable, Sendable {
     }
 
     private mutating func stepPOS(_ id: String, _ event: POSFlow.Event, now: Int64) throws(PayHandoffError) -> CoordinatorAnswer {
-        guard let index = flows.firstIndex(where: { $0.id == id }) else {
+        guard let index = flowIndex(id: id) else {
             throw PayHandoffError(.unknownFlow, field: "flow_id", "no flow has this id")
         }
         guard case .pos(var flow) = flows[index] else {
@@ -280,29 +332,28 @@ public struct Coordinator: Equatable, Sendable {
         flows[index] = .pos(flow)
         if flow.operation == .refund, before.acceptsAnswer, flow.state == .approved || flow.state == .approvedAmountMismatch,
            let sale = flow.saleTransactionId, let settled = flow.settledAmount {
-            let total = (refunded[sale] ?? .zero).minorUnits + settled.minorUnits
-            refunded[sale] = Amount(unchecked: Swift.min(total, Amount.max))
+            let total = refundedAmount(transactionId: sale).minorUnits + settled.minorUnits
+            setRefunded(Amount(unchecked: Swift.min(total, Amount.max)), transactionId: sale)
         }
         return CoordinatorAnswer(outcome: step.outcome, transitions: [FlowTransition(flow: .pos(flow), effects: step.effects)])
     }
 
-    /// Time-driven events go to every flow; only flows that changed are reported.
+    /// Time-driven events go to every flow; only flows that changed are reported (the step
+    /// says so: comparing the whole flow before and after cost code for nothing).
     private mutating func stepAll(now: Int64, checkout: CheckoutFlow.Event?, pos: POSFlow.Event) throws(PayHandoffError) -> CoordinatorAnswer {
         var transitions: [FlowTransition] = []
         for index in flows.indices {
             switch flows[index] {
-            case .checkout(let old):
+            case .checkout(var flow):
                 guard let checkout else { continue }
-                var flow = old
                 let step = try flow.handle(checkout, now: now)
-                if flow != old {
+                if step.changed {
                     flows[index] = .checkout(flow)
                     transitions.append(FlowTransition(flow: .checkout(flow), effects: step.effects))
                 }
-            case .pos(let old):
-                var flow = old
+            case .pos(var flow):
                 let step = try flow.handle(pos, now: now)
-                if flow != old {
+                if step.changed {
                     flows[index] = .pos(flow)
                     transitions.append(FlowTransition(flow: .pos(flow), effects: step.effects))
                 }
@@ -348,7 +399,7 @@ extension Coordinator {
             if !candidates.isEmpty {
                 let items = try QueryDecoder.decode(parts.query ?? "", plus: .space, caseInsensitiveKeys: false)
                 let target: CheckoutFlow
-                if let echoed = items.first(where: { $0.key == ReturnURL.nonceParameter })?.value {
+                if let echoed = items.first(where: { $0.key.hasSameBytes(as: ReturnURL.nonceParameter) })?.value {
                     guard let match = candidates.first(where: { $0.nonce.map { CheckoutCallback.constantTimeEqual($0, echoed) } ?? false }) else {
                         throw PayHandoffError(.callbackMismatch, field: ReturnURL.nonceParameter, "no checkout of this app has this nonce")
                     }
@@ -377,7 +428,7 @@ extension Coordinator {
         }
         if !posFlows.isEmpty {
             let answer = try POSResponse.parse(url, urlScheme: scheme)
-            let matching = posFlows.filter { $0.identifier == answer.identifier }
+            let matching = posFlows.filter { $0.identifier.hasSameBytes(as: answer.identifier) }
             guard let target = matching.first(where: { $0.state.acceptsAnswer }) ?? matching.last else {
                 throw PayHandoffError(.callbackMismatch, field: "identifier", "no POS hand-off of this app has this identifier")
             }

@@ -24,7 +24,7 @@ public struct CoordinatorAnswer: Equatable, Sendable {
         self.outcome = outcome
         self.transitions = transitions
         self.error = error
-        self.persist = persist ?? transitions.contains { $0.effects.contains(.persist) }
+        self.persist = persist ?? transitions.contains { $0.effects.contains { $0.isPersist } }
     }
 
     /// The answer as a document:

@@ -16,6 +16,9 @@
 /// | `tick` | — | time passed (deadlines, grace periods) |
 /// | `url` | `url` | a deep link arrived (same as ``Coordinator/handle(url:now:)``) |
 /// | `flow.remove` | `flow_id` | forget an ended flow |
+///
+/// Events compare equal when their strings (flow ids, nonces, reasons, URLs) have the same
+/// UTF-8 bytes, not under `String`'s `==` (Unicode canonical equivalence).
 public struct CoordinatorEvent: Equatable, Sendable {
     /// How a checkout starts.
     public indirect enum CheckoutStart: Equatable, Sendable {
@@ -83,6 +86,45 @@ public struct CoordinatorEvent: Equatable, Sendable {
     /// The longest flow id accepted.
     public static let maxFlowIDLength = 128
 
+    /// The event types of the JSON spelling (``init(json:)``), each with the members it may have.
+    private enum TypeName: CaseIterable {
+        case checkoutStart, checkoutSession, checkoutSessionFailed, browserOpened, browserDismissed, confirmation
+        case posStart, posLaunched, posLaunchFailed, appForegrounded, tick, url, removeFlow
+
+        var text: String {
+            switch self {
+            case .checkoutStart: return "checkout.start"
+            case .checkoutSession: return "checkout.session"
+            case .checkoutSessionFailed: return "checkout.session_failed"
+            case .browserOpened: return "checkout.browser_opened"
+            case .browserDismissed: return "checkout.browser_dismissed"
+            case .confirmation: return "checkout.confirmation"
+            case .posStart: return "pos.start"
+            case .posLaunched: return "pos.launched"
+            case .posLaunchFailed: return "pos.launch_failed"
+            case .appForegrounded: return "app.foregrounded"
+            case .tick: return "tick"
+            case .url: return "url"
+            case .removeFlow: return "flow.remove"
+            }
+        }
+
+        /// Every member the event may have: unknown ones are refused (a misspelt optional member
+        /// must not be ignored).
+        var members: [String] {
+            switch self {
+            case .checkoutStart: return ["type", "now", "flow_id", "request", "kind", "return_url", "session", "nonce", "deadline"]
+            case .checkoutSession: return ["type", "now", "flow_id", "session"]
+            case .checkoutSessionFailed, .posLaunchFailed: return ["type", "now", "flow_id", "reason"]
+            case .browserOpened, .browserDismissed, .posLaunched, .removeFlow: return ["type", "now", "flow_id"]
+            case .confirmation: return ["type", "now", "flow_id", "event"]
+            case .posStart: return ["type", "now", "flow_id", "request", "sale_flow_id", "sale", "grace_ms"]
+            case .appForegrounded, .tick: return ["type", "now"]
+            case .url: return ["type", "now", "url"]
+            }
+        }
+    }
+
     /// An event from its document (see the table above).
     /// - Parameter json: The event document.
     /// - Throws: `validation`/`invalid_json` naming the member that is missing, unknown or wrong.
@@ -97,12 +139,11 @@ public struct CoordinatorEvent: Equatable, Sendable {
         func flowID() throws(PayHandoffError) -> String {
             let id = try json.string(at: "flow_id")
             guard !id.isEmpty, id.utf8.count <= CoordinatorEvent.maxFlowIDLength,
-                  id.utf8.allSatisfy({ $0 > 0x20 && $0 != 0x7F }) else {
+                  !ASCII.hasSpaceOrControl(id) else {
                 throw PayHandoffError(.validation, field: "flow_id", "must be 1 to 128 bytes without spaces or control characters")
             }
             return id
         }
-        func only(_ keys: [String]) throws(PayHandoffError) { try json.rejectUnknownKeys(["type", "now"] + keys) }
         /// The required member `key`, so that errors inside it name the path from the event's root.
         func member(_ key: String) throws(PayHandoffError) -> JSONValue {
             guard json.isPresent(at: key), let value = json.value(at: key) else { throw JSONValue.missing(key) }
@@ -120,11 +161,20 @@ public struct CoordinatorEvent: Equatable, Sendable {
                 throw located
             }
         }
+        // Matched by bytes (the type names are ASCII; a look-alike spelling is another type).
+        guard let typeName = TypeName.allCases.first(where: { $0.text.hasSameBytes(as: type) }) else {
+            throw PayHandoffError(.validation, field: "type", "unknown event type")
+        }
+        try json.rejectUnknownKeys(typeName.members)
+        // Every event but app.foregrounded, tick and url names its flow, checked before anything else.
+        let id: String
+        switch typeName {
+        case .appForegrounded, .tick, .url: id = ""
+        default: id = try flowID()
+        }
         let kind: Kind
-        switch type {
-        case "checkout.start":
-            try only(["flow_id", "request", "kind", "return_url", "session", "nonce", "deadline"])
-            let id = try flowID()
+        switch typeName {
+        case .checkoutStart:
             let deadline = try json.optionalInteger(at: "deadline")
             if let deadline, deadline < 0 || deadline > MexicoCityTime.maxEpochSeconds * 1000 {
                 throw PayHandoffError(.validation, field: "deadline", "must be epoch milliseconds between 1970 and 9999")
@@ -143,7 +193,7 @@ public struct CoordinatorEvent: Equatable, Sendable {
             } else {
                 let checkoutKind = try CheckoutKind(parsing: try json.string(at: "kind"), field: "kind")
                 let returnURL = try ReturnURL(try json.string(at: "return_url"))
-                if let sessionJSON = json.value(at: "session"), sessionJSON != .null {
+                if json.isPresent(at: "session"), let sessionJSON = json.value(at: "session") {
                     let session = try nested("session") { _ throws(PayHandoffError) in try CheckoutSession(json: sessionJSON) }
                     guard session.kind == checkoutKind else {
                         throw PayHandoffError(.validation, field: "session.kind", "must equal kind")
@@ -153,37 +203,29 @@ public struct CoordinatorEvent: Equatable, Sendable {
                     kind = .checkoutStart(flowID: id, start: .backend(kind: checkoutKind, returnURL: returnURL, nonce: nonce), deadline: deadline)
                 }
             }
-        case "checkout.session":
-            try only(["flow_id", "session"])
-            let id = try flowID()
+        case .checkoutSession:
             do throws(PayHandoffError) {
                 kind = .checkoutSession(flowID: id, session: try nested("session") { v throws(PayHandoffError) in try CheckoutSession(json: v) })
             } catch where error.code == .gatewayError {
                 // The gateway refused to create the session: a fact about the flow, not a bad event.
                 kind = .checkoutSessionFailed(flowID: id, reason: error.message)
             }
-        case "checkout.session_failed":
-            try only(["flow_id", "reason"])
-            kind = .checkoutSessionFailed(flowID: try flowID(), reason: try json.string(at: "reason"))
-        case "checkout.browser_opened":
-            try only(["flow_id"])
-            kind = .browserOpened(flowID: try flowID())
-        case "checkout.browser_dismissed":
-            try only(["flow_id"])
-            kind = .browserDismissed(flowID: try flowID())
-        case "checkout.confirmation":
-            try only(["flow_id", "event"])
-            kind = .confirmation(flowID: try flowID(), confirmation: try nested("event") { v throws(PayHandoffError) in try CheckoutConfirmation(json: v) })
-        case "pos.start":
-            try only(["flow_id", "request", "sale_flow_id", "sale", "grace_ms"])
-            let id = try flowID()
+        case .checkoutSessionFailed:
+            kind = .checkoutSessionFailed(flowID: id, reason: try json.string(at: "reason"))
+        case .browserOpened:
+            kind = .browserOpened(flowID: id)
+        case .browserDismissed:
+            kind = .browserDismissed(flowID: id)
+        case .confirmation:
+            kind = .confirmation(flowID: id, confirmation: try nested("event") { v throws(PayHandoffError) in try CheckoutConfirmation(json: v) })
+        case .posStart:
             let request = try nested("request") { v throws(PayHandoffError) in try POSRequest(json: v) }
             var refundOf: RefundOf? = nil
             if let saleFlow = try json.optionalString(at: "sale_flow_id") {
                 refundOf = .saleFlow(id: saleFlow)
             }
             if json.isPresent(at: "sale") {
-                guard refundOf == nil else { throw PayHandoffError(.validation, field: "sale", "give sale_flow_id or sale, not both") }
+                guard refundOf.isNone else { throw PayHandoffError(.validation, field: "sale", "give sale_flow_id or sale, not both") }
                 try json.rejectUnknownKeys(["transactionid", "amount", "approved_at", "bp_version"], at: "sale")
                 guard let amount = try json.optionalAmount(at: "sale.amount") else { throw JSONValue.missing("sale.amount") }
                 let approvedAt = try json.integer(at: "sale.approved_at")
@@ -191,10 +233,10 @@ public struct CoordinatorEvent: Equatable, Sendable {
                 refundOf = .sale(RefundEligibility.Sale(transactionId: try json.string(at: "sale.transactionid"), amount: amount,
                                                         approvedAt: approvedAt, posAppVersion: try json.optionalString(at: "sale.bp_version")))
             }
-            if request.operation == .refund, refundOf == nil {
+            if request.operation == .refund, refundOf.isNone {
                 throw PayHandoffError(.validation, field: "sale_flow_id", "a refund needs the sale: sale_flow_id or sale")
             }
-            if request.operation == .sale, refundOf != nil {
+            if request.operation == .sale, !refundOf.isNone {
                 throw PayHandoffError(.validation, field: refundOf.map { if case .sale = $0 { "sale" } else { "sale_flow_id" } },
                                       "only a refund refers to a sale")
             }
@@ -203,27 +245,76 @@ public struct CoordinatorEvent: Equatable, Sendable {
                 throw PayHandoffError(.validation, field: "grace_ms", "must be 0 to 3600000")
             }
             kind = .posStart(flowID: id, request: request, refundOf: refundOf, graceMilliseconds: grace)
-        case "pos.launched":
-            try only(["flow_id"])
-            kind = .posLaunched(flowID: try flowID())
-        case "pos.launch_failed":
-            try only(["flow_id", "reason"])
-            kind = .posLaunchFailed(flowID: try flowID(), reason: try json.optionalString(at: "reason"))
-        case "app.foregrounded":
-            try only([])
+        case .posLaunched:
+            kind = .posLaunched(flowID: id)
+        case .posLaunchFailed:
+            kind = .posLaunchFailed(flowID: id, reason: try json.optionalString(at: "reason"))
+        case .appForegrounded:
             kind = .appForegrounded
-        case "tick":
-            try only([])
+        case .tick:
             kind = .tick
-        case "url":
-            try only(["url"])
+        case .url:
             kind = .url(try json.string(at: "url"))
-        case "flow.remove":
-            try only(["flow_id"])
-            kind = .removeFlow(flowID: try flowID())
-        default:
-            throw PayHandoffError(.validation, field: "type", "unknown event type")
+        case .removeFlow:
+            kind = .removeFlow(flowID: id)
         }
         self.init(kind, now: now)
+    }
+}
+
+extension CoordinatorEvent.CheckoutStart {
+    /// Equal when both start the same way with the same values; strings compared by UTF-8 bytes.
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        switch (lhs, rhs) {
+        case let (.request(a, n), .request(b, m)):
+            return a == b && n.hasSameBytes(as: m)
+        case let (.backend(k, u, n), .backend(l, v, m)):
+            return k == l && u == v && n.hasSameBytes(as: m)
+        case let (.session(s, u, n), .session(t, v, m)):
+            return s == t && u == v && n.hasSameBytes(as: m)
+        default:
+            return false
+        }
+    }
+}
+
+extension CoordinatorEvent.RefundOf {
+    /// Equal when both name the same sale; flow ids compared by UTF-8 bytes.
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        switch (lhs, rhs) {
+        case let (.saleFlow(a), .saleFlow(b)): return a.hasSameBytes(as: b)
+        case let (.sale(a), .sale(b)): return a == b
+        default: return false
+        }
+    }
+}
+
+extension CoordinatorEvent.Kind {
+    /// Equal when both are the same kind with the same values; strings compared by UTF-8 bytes.
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        switch (lhs, rhs) {
+        case let (.checkoutStart(a, s, d), .checkoutStart(b, t, e)):
+            return a.hasSameBytes(as: b) && s == t && d == e
+        case let (.checkoutSession(a, s), .checkoutSession(b, t)):
+            return a.hasSameBytes(as: b) && s == t
+        case let (.checkoutSessionFailed(a, r), .checkoutSessionFailed(b, q)):
+            return a.hasSameBytes(as: b) && r.hasSameBytes(as: q)
+        case let (.browserOpened(a), .browserOpened(b)),
+             let (.browserDismissed(a), .browserDismissed(b)),
+             let (.posLaunched(a), .posLaunched(b)),
+             let (.url(a), .url(b)),
+             let (.removeFlow(a), .removeFlow(b)):
+            return a.hasSameBytes(as: b)
+        case let (.confirmation(a, c), .confirmation(b, d)):
+            return a.hasSameBytes(as: b) && c == d
+        case let (.posStart(a, r, o, g), .posStart(b, q, p, h)):
+            return a.hasSameBytes(as: b) && r == q && o == p && g == h
+        case let (.posLaunchFailed(a, r), .posLaunchFailed(b, q)):
+            return a.hasSameBytes(as: b) && r.hasSameBytes(as: q)
+        case (.appForegrounded, .appForegrounded), (.tick, .tick):
+            return true
+        default:
+            return false
+        }
     }
 }

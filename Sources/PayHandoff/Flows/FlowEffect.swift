@@ -1,5 +1,8 @@
 /// Something the host must do after an event. The core is sans-IO: it never opens URLs, sends
 /// HTTP or reads clocks; it says what to do and the host does it.
+///
+/// Effects compare equal when their strings have the same UTF-8 bytes (not under `String`'s
+/// `==`, which is Unicode canonical equivalence).
 public enum FlowEffect: Equatable, Sendable {
     /// Send this HTTP request to the gateway, then report the answer with `checkout.session`
     /// (or `checkout.session_failed` when it could not be sent). Holds the API key.
@@ -21,6 +24,29 @@ public enum FlowEffect: Equatable, Sendable {
     case reconcile(reason: String)
     /// Save the coordinator snapshot now; it changed.
     case persist
+
+    /// Equal when both are the same effect with the same values; strings compared by UTF-8 bytes.
+    public static func == (lhs: FlowEffect, rhs: FlowEffect) -> Bool {
+        switch (lhs, rhs) {
+        case let (.sendRequest(a), .sendRequest(b)):
+            return a == b
+        case let (.createSession(k, a), .createSession(l, b)):
+            return k == l && a.hasSameBytes(as: b)
+        case let (.openBrowser(a), .openBrowser(b)), let (.openPOSApp(a), .openPOSApp(b)),
+             let (.showHint(a), .showHint(b)), let (.reconcile(a), .reconcile(b)):
+            return a.hasSameBytes(as: b)
+        case (.closeBrowser, .closeBrowser), (.showPending, .showPending), (.persist, .persist):
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// Whether this is ``persist`` (a pattern match: no comparison of the other effects' strings).
+    var isPersist: Bool {
+        if case .persist = self { return true }
+        return false
+    }
 
     /// The effect as a document: `{"type": "open_browser", "url": "…"}`, `{"type": "persist"}`, …
     public var json: JSONValue {
@@ -59,18 +85,29 @@ public enum EventOutcome: String, Sendable {
     case rejected
     /// The URL belongs to no flow of this coordinator (another part of the app may handle it).
     case notOurs = "not_ours"
+
+    /// The outcome spelled `rawValue`, matched by UTF-8 bytes (not by `==`, which is Unicode
+    /// canonical equivalence).
+    public init?(rawValue: String) {
+        guard let value = EventOutcome.matching(rawValue, among: [.accepted, .duplicate, .ignored, .rejected, .notOurs]) else { return nil }
+        self = value
+    }
 }
 
 /// The result of one event in one flow, before the coordinator wraps it.
 struct FlowStep: Equatable, Sendable {
     var outcome: EventOutcome
     var effects: [FlowEffect]
+    /// Whether the flow changed (then `effects` ends with `persist`).
+    var changed: Bool
 
-    static let duplicate = FlowStep(outcome: .duplicate, effects: [])
-    static let ignored = FlowStep(outcome: .ignored, effects: [])
+    static let duplicate = FlowStep(outcome: .duplicate, effects: [], changed: false)
+    static let ignored = FlowStep(outcome: .ignored, effects: [], changed: false)
 
-    /// An accepted step; a state change is always followed by `persist`.
+    /// An accepted step; a state change is always followed by `persist`. Not inlined: the
+    /// append would be repeated at each of the flows' many return points.
+    @inline(never)
     static func accepted(_ effects: [FlowEffect], changed: Bool = true) -> FlowStep {
-        FlowStep(outcome: .accepted, effects: changed ? effects + [.persist] : effects)
+        FlowStep(outcome: .accepted, effects: changed ? effects + [.persist] : effects, changed: changed)
     }
 }

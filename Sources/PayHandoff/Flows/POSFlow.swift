@@ -11,6 +11,9 @@
 /// without an answer is *unknown*, never *declined*: the effect is `reconcile`, and a late
 /// answer still resolves the flow. An approved answer for another amount than requested is
 /// `approved_amount_mismatch` with `reconcile`, never silently approved.
+///
+/// Two flows are equal when every field is, strings (id, identifier, scheme, transaction id,
+/// launch failure) compared by UTF-8 bytes, not under `String`'s `==` (Unicode canonical equivalence).
 public struct POSFlow: Equatable, Sendable {
     /// The states; raw values are the snapshot and ABI spelling.
     public enum State: String, Sendable, CaseIterable {
@@ -31,6 +34,13 @@ public struct POSFlow: Equatable, Sendable {
         /// The app came back and no answer arrived within the grace period: outcome unknown.
         case returnedWithoutResponse = "returned_without_response"
 
+        /// The state spelled `rawValue`, matched by UTF-8 bytes (not by `==`, which is Unicode
+        /// canonical equivalence).
+        public init?(rawValue: String) {
+            guard let value = State.matching(rawValue, among: State.allCases) else { return nil }
+            self = value
+        }
+
         /// States that still take an answer.
         var acceptsAnswer: Bool {
             switch self {
@@ -40,7 +50,7 @@ public struct POSFlow: Equatable, Sendable {
         }
     }
 
-    indirect enum Event: Equatable, Sendable {
+    indirect enum Event: Sendable {
         case launched
         case launchFailed(reason: String?)
         case foregrounded
@@ -93,6 +103,15 @@ public struct POSFlow: Equatable, Sendable {
         self.launchFailure = launchFailure
     }
 
+    /// Equal when every field is; strings compared by UTF-8 bytes.
+    public static func == (lhs: POSFlow, rhs: POSFlow) -> Bool {
+        lhs.id.hasSameBytes(as: rhs.id) && lhs.operation == rhs.operation && lhs.identifier.hasSameBytes(as: rhs.identifier)
+            && lhs.answerScheme.hasSameBytes(as: rhs.answerScheme) && lhs.amount == rhs.amount
+            && lhs.saleTransactionId.hasSameBytes(as: rhs.saleTransactionId) && lhs.graceMilliseconds == rhs.graceMilliseconds
+            && lhs.state == rhs.state && lhs.foregroundedAt == rhs.foregroundedAt && lhs.response == rhs.response
+            && lhs.answeredAt == rhs.answeredAt && lhs.launchFailure.hasSameBytes(as: rhs.launchFailure)
+    }
+
     /// The amount the flow settled: the approved answer's amount (or the requested one).
     var settledAmount: Amount? { response?.amount ?? amount }
 
@@ -123,7 +142,7 @@ public struct POSFlow: Equatable, Sendable {
 
         case .answer(let answer):
             guard state.acceptsAnswer else { return answer == response ? .duplicate : .ignored }
-            guard answer.identifier == identifier else {
+            guard answer.identifier.hasSameBytes(as: identifier) else {
                 throw PayHandoffError(.callbackMismatch, field: "identifier", "the answer's identifier is not this flow's")
             }
             response = answer

@@ -13,6 +13,9 @@
 ///
 /// The user token is a secret: it is in ``url`` and ``fields(keyStyle:)`` (the POS app needs
 /// it) and nowhere else — not in ``description``, not in `dump`, not in errors.
+///
+/// Two requests are equal when their strings have the same UTF-8 bytes (not under `String`'s
+/// `==`, which is Unicode canonical equivalence).
 public struct POSRequest: Equatable, Sendable, CustomStringConvertible {
     /// The operation; its raw value is Billpocket's `transaction` value.
     public enum Operation: String, Sendable {
@@ -20,6 +23,13 @@ public struct POSRequest: Equatable, Sendable, CustomStringConvertible {
         case sale = "venta"
         /// `devolucion`.
         case refund = "devolucion"
+
+        /// The operation spelled `rawValue`, matched by UTF-8 bytes (not by `==`, which is Unicode
+        /// canonical equivalence).
+        public init?(rawValue: String) {
+            guard let value = Operation.matching(rawValue, among: [.sale, .refund]) else { return nil }
+            self = value
+        }
     }
 
     /// Key spelling for ``fields(keyStyle:)``.
@@ -152,6 +162,17 @@ public struct POSRequest: Equatable, Sendable, CustomStringConvertible {
         self.comesFromQR = comesFromQR
     }
 
+    /// Equal when every field is; strings compared by UTF-8 bytes.
+    public static func == (lhs: POSRequest, rhs: POSRequest) -> Bool {
+        lhs.operation == rhs.operation && lhs.userToken.hasSameBytes(as: rhs.userToken)
+            && lhs.identifier.hasSameBytes(as: rhs.identifier) && lhs.amount == rhs.amount
+            && lhs.urlScheme.hasSameBytes(as: rhs.urlScheme) && lhs.transactionId.hasSameBytes(as: rhs.transactionId)
+            && lhs.tip == rhs.tip && lhs.msi == rhs.msi && lhs.reference.hasSameBytes(as: rhs.reference)
+            && lhs.email.hasSameBytes(as: rhs.email) && lhs.phone.hasSameBytes(as: rhs.phone)
+            && lhs.showPhotoButton == rhs.showPhotoButton && lhs.mandatoryPhoto == rhs.mandatoryPhoto
+            && lhs.comesFromQR == rhs.comesFromQR
+    }
+
     /// The bare scheme answers arrive on: `urlScheme` without a trailing `://`.
     public var answerScheme: String { POSRequest.bareScheme(urlScheme) }
 
@@ -194,14 +215,14 @@ public struct POSRequest: Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         var text = "POSRequest(" + operation.rawValue
         for item in fields() {
-            if item.key == "transaction" { continue }
-            text += " " + item.key + "=" + (item.key == "usertoken" ? "<redacted>" : item.value)
+            if item.key.hasSameBytes(as: "transaction") { continue }
+            text += " " + item.key + "=" + (item.key.hasSameBytes(as: "usertoken") ? "<redacted>" : item.value)
         }
         return text + ")"
     }
 
     static func bareScheme(_ urlScheme: String) -> String {
-        if urlScheme.utf8.count > 3, urlScheme.utf8.suffix(3).elementsEqual("://".utf8) {
+        if urlScheme.utf8.count > 3, urlScheme.hasByteSuffix("://") {
             return String(decoding: urlScheme.utf8.dropLast(3), as: UTF8.self)
         }
         return urlScheme

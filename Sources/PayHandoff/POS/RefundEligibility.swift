@@ -10,7 +10,8 @@
 ///
 /// The window is half-open: eligible when `eligibleFrom <= now < deadline`.
 public struct RefundEligibility: Equatable, Sendable {
-    /// The approved sale to refund.
+    /// The approved sale to refund. Two sales are equal when their strings have the same UTF-8
+    /// bytes (not under `String`'s `==`, which is Unicode canonical equivalence).
     public struct Sale: Equatable, Sendable {
         /// The sale's `transactionid`.
         public var transactionId: String
@@ -33,6 +34,12 @@ public struct RefundEligibility: Equatable, Sendable {
             self.approvedAt = approvedAt
             self.posAppVersion = posAppVersion
         }
+
+        /// Equal when every field is; strings compared by UTF-8 bytes.
+        public static func == (lhs: Sale, rhs: Sale) -> Bool {
+            lhs.transactionId.hasSameBytes(as: rhs.transactionId) && lhs.amount == rhs.amount
+                && lhs.approvedAt == rhs.approvedAt && lhs.posAppVersion.hasSameBytes(as: rhs.posAppVersion)
+        }
     }
 
     /// Why a refund is not possible now.
@@ -45,6 +52,13 @@ public struct RefundEligibility: Equatable, Sendable {
         case amountExceedsOriginal = "amount_exceeds_original"
         /// The POS app is older than 4.3.24.
         case posAppTooOld = "pos_app_too_old"
+
+        /// The reason spelled `rawValue`, matched by UTF-8 bytes (not by `==`, which is Unicode
+        /// canonical equivalence).
+        public init?(rawValue: String) {
+            guard let value = Reason.matching(rawValue, among: Reason.allCases) else { return nil }
+            self = value
+        }
     }
 
     /// The oldest POS app version (iOS) that can refund.

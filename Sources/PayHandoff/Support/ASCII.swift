@@ -12,16 +12,15 @@ enum ASCII {
 
     static func equalFoldingCase(_ a: String, _ b: String) -> Bool {
         guard a.utf8.count == b.utf8.count else { return false }
-        // Over contiguous UTF-8 (native strings, small ones included): the generic
-        // `elementsEqual` on two UTF8Views cost ~20 ns a byte.
-        let fast: Bool?? = a.utf8.withContiguousStorageIfAvailable { x in
-            b.utf8.withContiguousStorageIfAvailable { y in
+        // Over contiguous UTF-8: the generic `elementsEqual` on two UTF8Views cost ~20 ns a byte
+        // (and 1.3 KB of code). Native copies (no-op for native strings) are always contiguous.
+        var a = a, b = b
+        return a.withUTF8 { x in
+            b.withUTF8 { y in
                 for index in 0..<x.count where lowercased(x[index]) != lowercased(y[index]) { return false }
                 return true
             }
         }
-        if let fast, let fast { return fast }
-        return a.utf8.elementsEqual(b.utf8) { lowercased($0) == lowercased($1) }
     }
 
     /// Whether two byte runs are equal ignoring ASCII case.
@@ -93,7 +92,13 @@ enum ASCII {
     }
 
     static func isAllDigits(_ text: String) -> Bool {
-        !text.isEmpty && text.utf8.allSatisfy(isDigit)
+        !text.isEmpty && firstByte(in: Substring(text), where: { !isDigit($0) }) == nil
+    }
+
+    /// Whether `text` has a space, an ASCII control character or DEL (`<= 0x20` or `0x7F`),
+    /// which no identifier, URL or e-mail address the core accepts may contain.
+    static func hasSpaceOrControl(_ text: String) -> Bool {
+        firstByte(in: Substring(text), where: { $0 <= 0x20 || $0 == 0x7F }) != nil
     }
 }
 
@@ -116,6 +121,83 @@ extension String {
                 return memcmpBytes(p, q, x.count)
             }
         }
+    }
+
+    /// Whether the string's UTF-8 starts with `prefix`'s bytes (one small loop; the generic
+    /// `utf8.starts(with:)` is specialized per view type at over 1 KB each).
+    /// - Parameter prefix: The expected first bytes.
+    /// - Returns: `true` when they are there (always for an empty `prefix`).
+    func hasBytePrefix(_ prefix: String) -> Bool {
+        hasBytes(of: prefix, atEnd: false)
+    }
+
+    /// Whether the string's UTF-8 ends with `suffix`'s bytes (see ``hasBytePrefix(_:)``).
+    /// - Parameter suffix: The expected last bytes.
+    /// - Returns: `true` when they are there (always for an empty `suffix`).
+    func hasByteSuffix(_ suffix: String) -> Bool {
+        hasBytes(of: suffix, atEnd: true)
+    }
+
+    private func hasBytes(of part: String, atEnd: Bool) -> Bool {
+        var a = self, b = part
+        return a.withUTF8 { x in
+            b.withUTF8 { y in
+                guard y.count <= x.count else { return false }
+                guard let p = x.baseAddress, let q = y.baseAddress else { return true }  // `part` is empty
+                return memcmpBytes(atEnd ? p + (x.count - y.count) : p, q, y.count)
+            }
+        }
+    }
+
+    /// Whether the string sorts before `other` by UTF-8 bytes (for valid UTF-8, the order of the
+    /// Unicode scalar values), a shorter prefix first.
+    /// - Parameter other: The string to compare with.
+    /// - Returns: `true` when `self` comes first.
+    func precedesByBytes(_ other: String) -> Bool {
+        var a = self, b = other
+        return a.withUTF8 { x in
+            b.withUTF8 { y in
+                for index in 0..<Swift.min(x.count, y.count) where x[index] != y[index] { return x[index] < y[index] }
+                return x.count < y.count
+            }
+        }
+    }
+}
+
+extension Optional where Wrapped == String {
+    /// Both `nil`, or both strings with the same UTF-8 bytes (``Swift/String/hasSameBytes(as:)``).
+    /// - Parameter other: The optional string to compare with.
+    /// - Returns: `true` when both are `nil` or both have the same UTF-8 code units.
+    func hasSameBytes(as other: String?) -> Bool {
+        switch (self, other) {
+        case (nil, nil): return true
+        case let (a?, b?): return a.hasSameBytes(as: b)
+        default: return false
+        }
+    }
+}
+
+extension Optional {
+    /// Whether this is `nil`, by pattern match. `x == nil` on an optional of an `Equatable` type
+    /// type-checks to `Optional.==`, which compares through the wrapped type's `==`; `-Osize`
+    /// does not always fold that away in large functions, and the call costs code.
+    var isNone: Bool {
+        if case .none = self { return true }
+        return false
+    }
+}
+
+extension RawRepresentable where RawValue == String {
+    /// The first of `cases` whose raw value has the same UTF-8 bytes as `text`: the core's enums
+    /// with string raw values implement `init?(rawValue:)` with this instead of the synthesized
+    /// initializer, which matches by `==` (canonical equivalence, and the normalization tables).
+    /// - Parameters:
+    ///   - cases: Every case of the enum.
+    ///   - text: The raw value to look for.
+    /// - Returns: The case, or `nil` when no raw value has those bytes.
+    static func matching(_ text: String, among cases: [Self]) -> Self? {
+        for candidate in cases where candidate.rawValue.hasSameBytes(as: text) { return candidate }
+        return nil
     }
 }
 

@@ -4,6 +4,9 @@
 /// on (and that the C ABI maps to a pinned status number), the offending input `field` where
 /// there is one, and a human-readable `message`. Messages never contain secrets (API keys,
 /// POS user tokens): code that builds an error from input must not quote those values.
+///
+/// Two errors are equal when codes are and field and message have the same UTF-8 bytes (not
+/// under `String`'s `==`, which is Unicode canonical equivalence).
 public struct PayHandoffError: Error, Equatable, CustomStringConvertible {
     /// A stable error code. The raw values are part of the public contract: they appear in
     /// JSON (`{"code": "validation", …}`) and are never renamed or reused.
@@ -34,6 +37,13 @@ public struct PayHandoffError: Error, Equatable, CustomStringConvertible {
         case conflict = "conflict"
         /// A refund is not possible now (too soon, past 23:00 Mexico City, amount, POS app version).
         case notEligible = "not_eligible"
+
+        /// The code spelled `rawValue`, matched by UTF-8 bytes (not by `==`, which is Unicode
+        /// canonical equivalence).
+        public init?(rawValue: String) {
+            guard let value = Code.matching(rawValue, among: Code.allCases) else { return nil }
+            self = value
+        }
     }
 
     /// The stable error code.
@@ -52,6 +62,11 @@ public struct PayHandoffError: Error, Equatable, CustomStringConvertible {
         self.code = code
         self.field = field
         self.message = message
+    }
+
+    /// Equal when the codes are and field and message have the same UTF-8 bytes.
+    public static func == (lhs: PayHandoffError, rhs: PayHandoffError) -> Bool {
+        lhs.code == rhs.code && lhs.field.hasSameBytes(as: rhs.field) && lhs.message.hasSameBytes(as: rhs.message)
     }
 
     /// `code [field]: message`, e.g. `validation [amount]: must be greater than 0`.
