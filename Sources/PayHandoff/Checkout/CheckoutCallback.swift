@@ -27,6 +27,12 @@ public struct CheckoutCallback: Equatable, Sendable {
         case failed
         /// The user cancelled.
         case cancelled
+
+        /// The status spelled `rawValue`, matched by bytes.
+        public init?(rawValue: String) {
+            guard let value = Status.matching(rawValue, among: Status.allCases) else { return nil }
+            self = value
+        }
     }
 
     /// Card registration or payment.
@@ -141,7 +147,8 @@ public struct CheckoutCallback: Equatable, Sendable {
         let statusText = UnsafeBufferPointer(rebasing: query[statusPiece.value])
         let status: Status
         if statusPiece.valueIsEscaped {
-            status = try Status(text: statusPiece.value(in: query, plus: .space))
+            guard let spelled = Status(rawValue: statusPiece.value(in: query, plus: .space)) else { throw Status.unknown }
+            status = spelled
         } else if ASCII.equalBytes(statusText, "completed") {
             status = .completed
         } else if ASCII.equalBytes(statusText, "failed") {
@@ -227,16 +234,6 @@ public struct CheckoutCallback: Equatable, Sendable {
 }
 
 extension CheckoutCallback.Status {
-    /// `status` as the gateway spells it.
-    init(text: String) throws(PayHandoffError) {
-        switch true {
-        case text.hasSameBytes(as: "completed"): self = .completed
-        case text.hasSameBytes(as: "failed"): self = .failed
-        case text.hasSameBytes(as: "cancelled"): self = .cancelled
-        default: throw Self.unknown
-        }
-    }
-
     static var unknown: PayHandoffError {
         PayHandoffError(.validation, field: "status", "must be completed, failed or cancelled")
     }

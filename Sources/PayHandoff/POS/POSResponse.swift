@@ -12,13 +12,19 @@
 /// `result` and `identifier` are required; an approved answer must carry an `amount`.
 public struct POSResponse: Equatable, Sendable {
     /// The `result` of the operation.
-    public enum Result: String, Sendable {
+    public enum Result: String, Sendable, CaseIterable {
         /// `aprobada`.
         case approved
         /// `rechazada`.
         case declined
         /// `error`.
         case error
+
+        /// The result spelled `rawValue` (`approved`, `declined`, `error`), matched by bytes.
+        public init?(rawValue: String) {
+            guard let value = Result.matching(rawValue, among: Result.allCases) else { return nil }
+            self = value
+        }
 
         /// The Billpocket spelling.
         public var billpocketValue: String {
@@ -31,11 +37,17 @@ public struct POSResponse: Equatable, Sendable {
     }
 
     /// `accountType`.
-    public enum AccountType: String, Sendable {
+    public enum AccountType: String, Sendable, CaseIterable {
         /// A credit card.
         case credit
         /// A debit card.
         case debit
+
+        /// The account type spelled `rawValue`, matched by bytes.
+        public init?(rawValue: String) {
+            guard let value = AccountType.matching(rawValue, among: AccountType.allCases) else { return nil }
+            self = value
+        }
     }
 
     /// Approved, declined or error.
@@ -286,7 +298,11 @@ public struct POSResponse: Equatable, Sendable {
     public static func == (lhs: POSResponse, rhs: POSResponse) -> Bool {
         guard lhs.result == rhs.result, lhs.amount == rhs.amount, lhs.tip == rhs.tip, lhs.msi == rhs.msi,
               lhs.accountType == rhs.accountType, lhs.extra.count == rhs.extra.count else { return false }
-        guard lhs.cardLastFour == rhs.cardLastFour else { return false }  // the rest of the number is masked anyway
+        switch (lhs.cardLastFour, rhs.cardLastFour) {
+        case (nil, nil): break
+        case let (a?, b?) where a.hasSameBytes(as: b): break
+        default: return false
+        }  // the rest of the number is masked anyway
         // The typed fields compare as values (`100` is `100.00`, `Debit` is `debit`), the rest as text.
         let typed = [Key.result, Key.amount, Key.tip, Key.msi, Key.creditcard, Key.accounttype]
         for index in 0..<keyList.count where !typed.contains(index) {
