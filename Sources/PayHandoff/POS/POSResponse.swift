@@ -50,26 +50,31 @@ public struct POSResponse: Equatable, Sendable {
         }
     }
 
-    /// Approved, declined or error.
-    public private(set) var result: Result
-    /// The amount, tip excluded.
-    public private(set) var amount: Amount?
-    /// The tip.
-    public private(set) var tip: Amount?
-    /// Monthly installments.
-    public private(set) var msi: Int?
-    /// Credit or debit.
-    public private(set) var accountType: AccountType?
-    /// Keys PayHandoff does not know, in their order, decoded.
-    public var extra: [QueryItem]
-
     /// The text the answer was read from (the URL as received, or the canonical query text of a
     /// restored answer): the text fields below are views into it, decoded when read. Parsing
     /// validates every field but builds no string — the POS app sends ~20 of them and a host
     /// typically reads a few.
     private(set) var text: String
+    /// Keys PayHandoff does not know, in their order, decoded.
+    public var extra: [QueryItem]
+    // The typed fields, packed (−1 for absent) so that the answer is 88 bytes, not 168: it is
+    // copied a few times on its way out of a parse.
+    private var amountUnits: Int64 = -1
+    private var tipUnits: Int64 = -1
     /// Where each field of ``keyList`` is in ``text``.
     private(set) var fields: FieldTable
+    /// Approved, declined or error.
+    public private(set) var result: Result
+    /// Credit or debit.
+    public private(set) var accountType: AccountType?
+    private var installments: Int8 = -1
+
+    /// The amount, tip excluded.
+    public var amount: Amount? { amountUnits < 0 ? nil : Amount(unchecked: amountUnits) }
+    /// The tip.
+    public var tip: Amount? { tipUnits < 0 ? nil : Amount(unchecked: tipUnits) }
+    /// Monthly installments.
+    public var msi: Int? { installments < 0 ? nil : Int(installments) }
 
     /// The correlation value the request sent.
     public var identifier: String { field(Key.identifier) ?? "" }
@@ -202,19 +207,18 @@ public struct POSResponse: Equatable, Sendable {
             case let index?:
                 // A known key with an empty value counts as absent.
                 if !piece.value.isEmpty {
-                    fields[index] = FieldTable.Span(start: start + piece.value.lowerBound, end: start + piece.value.upperBound,
-                                                    isEscaped: piece.valueIsEscaped)
+                    fields.set(index, start: start + piece.value.lowerBound, isEscaped: piece.valueIsEscaped)
                 }
             case nil:
                 extra.append(QueryItem(key: piece.key(in: query, plus: .literal), value: piece.value(in: query, plus: .literal)))
             }
         }
         func value(_ index: Int) -> String? {
-            fields[index].map { POSResponse.decode($0, in: bytes) }
+            fields.span(index, in: bytes).map { POSResponse.decode($0, in: bytes) }
         }
         /// `body` over field `index`'s decoded bytes (no string built unless it was escaped).
         func withValue<T>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) throws(PayHandoffError) -> T) throws(PayHandoffError) -> T? {
-            guard let span = fields[index] else { return nil }
+            guard let span = fields.span(index, in: bytes) else { return nil }
             guard span.isEscaped else { return try body(UnsafeBufferPointer(rebasing: bytes[span.start..<span.end])) }
             let decoded = Array(POSResponse.decode(span, in: bytes).utf8)
             let outcome = decoded.withUnsafeBufferPointer { buffer -> Swift.Result<T, PayHandoffError> in
@@ -231,16 +235,15 @@ public struct POSResponse: Equatable, Sendable {
         guard let parsedResult else {
             throw PayHandoffError(.validation, field: "result", "the answer has no result")
         }
-        result = parsedResult
-        guard fields[Key.identifier] != nil else {
+        guard fields.contains(Key.identifier) else {
             throw PayHandoffError(.validation, field: "identifier", "the answer has no identifier")
         }
-        amount = try withValue(Key.amount) { text throws(PayHandoffError) in try Amount.parse(text, field: "amount") }
-        if result == .approved, amount == nil {
+        let amount = try withValue(Key.amount) { text throws(PayHandoffError) in try Amount.parse(text, field: "amount") }
+        if parsedResult == .approved, amount == nil {
             throw PayHandoffError(.validation, field: "amount", "an approved answer must carry the amount")
         }
-        tip = try withValue(Key.tip) { text throws(PayHandoffError) in try Amount.parse(text, field: "tip") }
-        msi = try withValue(Key.msi) { text throws(PayHandoffError) -> Int in
+        let tip = try withValue(Key.tip) { text throws(PayHandoffError) in try Amount.parse(text, field: "tip") }
+        let msi = try withValue(Key.msi) { text throws(PayHandoffError) -> Int in
             let value = text.count <= 2 && text.allSatisfy(ASCII.isDigit) ? text.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) } : -1
             guard POSRequest.allowedInstallments.contains(value) else {
                 throw PayHandoffError(.validation, field: "msi", "must be 0, 3, 6, 9 or 12")
@@ -252,12 +255,12 @@ public struct POSResponse: Equatable, Sendable {
                 throw PayHandoffError(.validation, field: "creditcard", "must end with the card's last four digits")
             }
         }
-        accountType = try withValue(Key.accounttype) { text throws(PayHandoffError) -> AccountType in
+        let accountType = try withValue(Key.accounttype) { text throws(PayHandoffError) -> AccountType in
             if ASCII.equalFoldingCase(text, lowercase: "credit") { return .credit }
             if ASCII.equalFoldingCase(text, lowercase: "debit") { return .debit }
             throw PayHandoffError(.validation, field: "accountType", "must be credit or debit")
         }
-        if let expectedIdentifier, let span = fields[Key.identifier] {
+        if let expectedIdentifier, let span = fields.span(Key.identifier, in: bytes) {
             let matches = POSResponse.decode(span, in: bytes).hasSameBytes(as: expectedIdentifier)
             guard matches else {
                 throw PayHandoffError(.callbackMismatch, field: "identifier",
@@ -265,8 +268,13 @@ public struct POSResponse: Equatable, Sendable {
             }
         }
         self.text = text
-        self.fields = fields
         self.extra = extra
+        self.amountUnits = amount?.minorUnits ?? -1
+        self.tipUnits = tip?.minorUnits ?? -1
+        self.fields = fields
+        self.result = parsedResult
+        self.accountType = accountType
+        self.installments = Int8(truncatingIfNeeded: msi ?? -1)
         if sawUserToken {
             // The raw text holds the token: keep the canonical text of the fields instead.
             var items: [QueryItem] = []
@@ -320,9 +328,9 @@ public struct POSResponse: Equatable, Sendable {
 
     /// The decoded text of field `index` of ``keyList``, if the answer has it.
     func field(_ index: Int) -> String? {
-        guard let span = fields[index] else { return nil }
+        guard fields.contains(index) else { return nil }
         var text = self.text
-        return text.withUTF8 { POSResponse.decode(span, in: $0) }
+        return text.withUTF8 { bytes in fields.span(index, in: bytes).map { POSResponse.decode($0, in: bytes) } }
     }
 
     private static func decode(_ span: FieldTable.Span, in bytes: UnsafeBufferPointer<UInt8>) -> String {
@@ -458,25 +466,29 @@ public struct POSResponse: Equatable, Sendable {
         /// The longest text whose offsets fit (URLs are refused beyond 8 KiB long before).
         static let maxTextLength = 0x7FFF
 
-        private var words: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64)
-            = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        /// Per field its start offset (15 bits) and whether it is escaped (bit 15); 0 for absent
+        /// (a value follows `k=`, so it never starts at 0). A value ends at the next `&` or at
+        /// the end of the text: a raw `&` cannot be inside one.
+        private var starts: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0)
 
-        /// Span `index`, or `nil` when the answer does not have that field.
-        subscript(index: Int) -> Span? {
-            get {
-                let packed = withUnsafeBytes(of: words) { $0.load(fromByteOffset: index * 4, as: UInt32.self) }
-                guard packed != 0 else { return nil }
-                let start = Int(packed & 0x7FFF), length = Int(packed >> 15 & 0xFFFF)
-                return Span(start: start, end: start + length, isEscaped: packed & 0x8000_0000 != 0)
-            }
-            set {
-                // 0 means absent: a present span always has a length ≥ 1 (empty values are absent).
-                let packed: UInt32 = newValue.map { span in  // both below 2^15 (maxTextLength)
-                    UInt32(truncatingIfNeeded: span.start) | UInt32(truncatingIfNeeded: span.end - span.start) << 15
-                        | (span.isEscaped ? 0x8000_0000 : 0)
-                } ?? 0
-                withUnsafeMutableBytes(of: &words) { $0.storeBytes(of: packed, toByteOffset: index * 4, as: UInt32.self) }
-            }
+        /// Field `index`'s value in `bytes` (the text's UTF-8), or `nil` when the answer does not have it.
+        func span(_ index: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Span? {
+            let packed = withUnsafeBytes(of: starts) { $0.load(fromByteOffset: index * 2, as: UInt16.self) }
+            guard packed != 0 else { return nil }
+            let start = Int(packed & 0x7FFF)
+            let end = ByteScan.firstIndex(of: UInt8(ascii: "&"), in: bytes, from: start, to: bytes.count)
+            return Span(start: start, end: end, isEscaped: packed & 0x8000 != 0)
+        }
+
+        /// Whether the answer has field `index`.
+        func contains(_ index: Int) -> Bool {
+            withUnsafeBytes(of: starts) { $0.load(fromByteOffset: index * 2, as: UInt16.self) } != 0
+        }
+
+        /// Records field `index`'s value as starting at `start` (below ``maxTextLength``, above 0).
+        mutating func set(_ index: Int, start: Int, isEscaped: Bool) {
+            let packed = UInt16(truncatingIfNeeded: start) | (isEscaped ? 0x8000 : 0)
+            withUnsafeMutableBytes(of: &starts) { $0.storeBytes(of: packed, toByteOffset: index * 2, as: UInt16.self) }
         }
     }
 }
