@@ -92,6 +92,15 @@ final class CheckoutTests: XCTestCase {
         XCTAssertEqual(code("fixapp://checkout-callback?status=completed"), "validation:card_id")
         XCTAssertEqual(code("fixapp://checkout-callback?status=done&card_id=card_x"), "validation:status")
         XCTAssertEqual(code("fixapp://checkout-callback?status=failed&reason=a&reason=b"), "malformed_url:reason")
+        // Raw control characters come first, wherever they are and whatever else is wrong.
+        XCTAssertEqual(code("fixapp://checkout-callback\u{1}?status=completed&card_id=card_x"), "malformed_url:url")
+        XCTAssertEqual(code("evilapp://checkout-callback?status=done#a b"), "malformed_url:url")
+        XCTAssertEqual(code("fixapp://checkout-callback?status=done&reason=a\u{7F}"), "malformed_url:url")
+        XCTAssertNil(code("fixapp://checkout-callback?status=failed&reason=Hola!%22#!"), "'!' and '\"' are fine")
+        let lazily = try CheckoutCallback.parse("fixapp://checkout-callback?z=1&status=failed&a%20b=c+d&ph_nonce=\(nonce)",
+                                                kind: .cards, returnURL: returnURL, nonce: nonce)
+        XCTAssertEqual(lazily.extra, [QueryItem(key: "z", value: "1"), QueryItem(key: "a b", value: "c d")])
+        XCTAssertEqual(lazily, try CheckoutCallback(json: lazily.json), "read from the URL or restored: same values")
         let failed = try CheckoutCallback.parse("fixapp://checkout-callback?status=failed&reason=Fondos+insuficientes%2B",
                                                 kind: .cards, returnURL: returnURL, nonce: nonce)
         XCTAssertEqual(failed.reason, "Fondos insuficientes+")

@@ -95,10 +95,18 @@ public struct CheckoutCallback: Equatable, Sendable {
         var callback: CheckoutCallback? = nil
         let failure = text.withUTF8 { bytes -> PayHandoffError? in
             do throws(PayHandoffError) {
+                try URLSyntax.checkLength(bytes, field: "url")
                 callback = try parse(bytes, of: url, kind: kind, returnURL: returnURL, nonce: nonce, expectedID: expectedID)
                 return nil
             } catch {
-                return error
+                // Raw control characters are found along the way, not in a pass of their own;
+                // whatever went wrong, they are reported first (checkIncoming's order).
+                do throws(PayHandoffError) {
+                    try URLSyntax.checkIncoming(bytes, field: "url")
+                    return error
+                } catch {
+                    return error
+                }
             }
         }
         if let failure { throw failure }
@@ -109,15 +117,14 @@ public struct CheckoutCallback: Equatable, Sendable {
     /// place; only the id, the reason and unknown parameters become strings.
     private static func parse(_ bytes: UnsafeBufferPointer<UInt8>, of url: String, kind: CheckoutKind, returnURL: ReturnURL,
                               nonce: String?, expectedID: String?) throws(PayHandoffError) -> CheckoutCallback {
-        let hash = try URLSyntax.checkIncoming(bytes, field: "url")
-        let spans = try HierarchicalURL.split(bytes, firstHash: .some(hash), field: "url")
+        let spans = try HierarchicalURL.split(bytes, field: "url")
         if let part = returnURL.parts.firstDifference(from: spans, in: bytes) {
             throw PayHandoffError(.callbackMismatch, field: part, "the callback's " + part + " is not the return URL's")
         }
         var pieces: (status: QueryDecoder.Piece?, cardID: QueryDecoder.Piece?, paymentID: QueryDecoder.Piece?,
                      reason: QueryDecoder.Piece?, nonce: QueryDecoder.Piece?) = (nil, nil, nil, nil, nil)
         let query = spans.query.map { UnsafeBufferPointer(rebasing: bytes[$0]) } ?? UnsafeBufferPointer(start: nil, count: 0)
-        try QueryDecoder.scan(query, plus: .space, caseInsensitiveKeys: false, knownKey: knownKey) { piece, key throws(PayHandoffError) in
+        let unusual = try QueryDecoder.scan(query, plus: .space, caseInsensitiveKeys: false, knownKey: knownKey) { piece, key throws(PayHandoffError) in
             switch key {
             case 0?: pieces.status = piece
             case 1?: pieces.cardID = piece
@@ -126,6 +133,12 @@ public struct CheckoutCallback: Equatable, Sendable {
             case 4?: pieces.nonce = piece
             default: break  // read by `extra` when asked for
             }
+        }
+        // Scheme and host were checked byte by byte; the query scan spots raw control
+        // characters; path and fragment are checked here.
+        if unusual || ByteScan.firstControlOrSpace(in: UnsafeBufferPointer(rebasing: bytes[spans.path])).forbidden != nil
+            || spans.fragment.map({ ByteScan.firstControlOrSpace(in: UnsafeBufferPointer(rebasing: bytes[$0])).forbidden != nil }) == true {
+            try URLSyntax.checkIncoming(bytes, field: "url")
         }
         func value(_ piece: QueryDecoder.Piece?) -> String? { piece.map { $0.value(in: query, plus: .space) } }
         var verified = false
