@@ -473,7 +473,7 @@ public struct POSResponse: Equatable, Sendable {
 
         /// Field `index`'s value in `bytes` (the text's UTF-8), or `nil` when the answer does not have it.
         func span(_ index: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Span? {
-            let packed = withUnsafeBytes(of: starts) { $0.load(fromByteOffset: index * 2, as: UInt16.self) }
+            let packed = self[index]
             guard packed != 0 else { return nil }
             let start = Int(packed & 0x7FFF)
             let end = ByteScan.firstIndex(of: UInt8(ascii: "&"), in: bytes, from: start, to: bytes.count)
@@ -482,7 +482,21 @@ public struct POSResponse: Equatable, Sendable {
 
         /// Whether the answer has field `index`.
         func contains(_ index: Int) -> Bool {
-            withUnsafeBytes(of: starts) { $0.load(fromByteOffset: index * 2, as: UInt16.self) } != 0
+            self[index] != 0
+        }
+
+        /// Entry `index`, by shifts: `withUnsafeBytes(of:)` would copy the table first.
+        private subscript(index: Int) -> UInt16 {
+            let word: UInt64
+            switch index >> 2 {
+            case 0: word = starts.0
+            case 1: word = starts.1
+            case 2: word = starts.2
+            case 3: word = starts.3
+            case 4: word = starts.4
+            default: word = starts.5
+            }
+            return UInt16(truncatingIfNeeded: word >> UInt64((index & 3) * 16))
         }
 
         /// Records field `index`'s value as starting at `start` (below ``maxTextLength``, above 0).
