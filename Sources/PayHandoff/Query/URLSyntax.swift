@@ -18,7 +18,8 @@ public enum URLSyntax {
 
     static func isValidScheme<Bytes: Collection<UInt8>>(_ scheme: Bytes) -> Bool {
         guard let first = scheme.first, ASCII.isAlpha(first) else { return false }
-        for byte in scheme where !schemeBytes.contains(byte) { return false }
+        let allowed = schemeBytes  // once, not a lazy-global check per byte
+        for byte in scheme where !allowed.contains(byte) { return false }
         return true
     }
 
@@ -193,23 +194,23 @@ struct HierarchicalURL: Equatable, Sendable {
     ///   - field: The field to name in errors.
     /// - Returns: Where each part is.
     /// - Throws: `malformed_url` for a bad scheme, userinfo, port or host character.
-    static func split(_ bytes: UnsafeBufferPointer<UInt8>, firstHash: Int?? = nil, field: String) throws(PayHandoffError) -> Spans {
+    static func split(_ bytes: UnsafeBufferPointer<UInt8>, field: String) throws(PayHandoffError) -> Spans {
         let colon = try URLSyntax.schemeEnd(bytes, field: field)
         let scheme = 0..<colon
         var restEnd = bytes.count
         var fragment: Range<Int>? = nil
-        // The scheme has no '#' (it was just checked), so a known first '#' is the fragment's.
-        let hash = firstHash.map { $0 ?? restEnd }
-            ?? ByteScan.firstIndex(of: UInt8(ascii: "#"), in: bytes, from: colon + 1, to: restEnd)
-        if hash < restEnd {
-            fragment = (hash + 1)..<restEnd
-            restEnd = hash
-        }
         var query: Range<Int>? = nil
-        let question = ByteScan.firstIndex(of: UInt8(ascii: "?"), in: bytes, from: colon + 1, to: restEnd)
-        if question < restEnd {
-            query = (question + 1)..<restEnd
-            restEnd = question
+        // The first '?' or '#' after the scheme (which has neither): a '#' first means no query
+        // (a later '?' is the fragment's); a '?' first starts the query, up to the next '#'.
+        let mark = ByteScan.firstIndex(of: UInt8(ascii: "?"), or: UInt8(ascii: "#"), in: bytes, from: colon + 1, to: restEnd)
+        if mark < restEnd {
+            var hash = mark
+            if bytes[mark] == UInt8(ascii: "?") {
+                hash = ByteScan.firstIndex(of: UInt8(ascii: "#"), in: bytes, from: mark + 1, to: restEnd)
+                query = (mark + 1)..<hash
+            }
+            if hash < restEnd { fragment = (hash + 1)..<restEnd }
+            restEnd = mark
         }
         let isWeb = (colon == 4 && ASCII.equalFoldingCase(UnsafeBufferPointer(rebasing: bytes[..<4]), lowercase: "http"))
             || (colon == 5 && ASCII.equalFoldingCase(UnsafeBufferPointer(rebasing: bytes[..<5]), lowercase: "https"))
@@ -217,26 +218,48 @@ struct HierarchicalURL: Equatable, Sendable {
         var port: Int? = nil
         var path = (colon + 1)..<restEnd
         if restEnd - (colon + 1) >= 2, bytes[colon + 1] == UInt8(ascii: "/"), bytes[colon + 2] == UInt8(ascii: "/") {
-            let authorityStart = colon + 3
-            let authorityEnd = ByteScan.firstIndex(of: UInt8(ascii: "/"), in: bytes, from: authorityStart, to: restEnd)
-            path = authorityEnd..<restEnd
-            (host, port) = try splitAuthority(bytes, authorityStart..<authorityEnd, field: field)
+            (host, port, path) = try splitAuthority(bytes, from: colon + 3, to: restEnd, field: field)
         }
         if isWeb, let written = port, (colon == 4 && written == 80) || (colon == 5 && written == 443) { port = nil }
         return Spans(scheme: scheme, host: host, port: port, path: path, query: query, fragment: fragment, isWeb: isWeb)
     }
 
-    private static func splitAuthority(_ bytes: UnsafeBufferPointer<UInt8>, _ authority: Range<Int>,
-                                       field: String) throws(PayHandoffError) -> (Range<Int>, Int?) {
-        guard ByteScan.firstIndex(of: UInt8(ascii: "@"), in: bytes, from: authority.lowerBound, to: authority.upperBound)
-                == authority.upperBound else {
+    /// Host, port and path of `bytes[start..<end]`, the text after `//`: the authority runs to
+    /// the first `/`. One pass notes what the checks need; they then run in their documented
+    /// order (userinfo, IPv6 brackets, host characters, port).
+    private static func splitAuthority(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int,
+                                       field: String) throws(PayHandoffError) -> (Range<Int>, Int?, Range<Int>) {
+        var authorityEnd = end
+        var at = false
+        var firstColon: Int? = nil
+        var firstClose: Int? = nil
+        var firstBadHostByte: Int? = nil
+        let hostSet = hostBytes  // once, not a lazy-global check per byte
+        var index = start
+        while index < end {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "/") {
+                authorityEnd = index
+                break
+            }
+            if !hostSet.contains(byte) {
+                if byte == UInt8(ascii: "@") { at = true }
+                if firstBadHostByte == nil { firstBadHostByte = index }
+            } else if byte == UInt8(ascii: ":") {
+                if firstColon == nil { firstColon = index }
+            } else if byte == UInt8(ascii: "]") {
+                if firstClose == nil { firstClose = index }
+            }
+            index += 1
+        }
+        let authority = start..<authorityEnd
+        guard !at else {
             throw PayHandoffError(.malformedURL, field: field, "URL must not contain user information ('@' before the host)")
         }
         var host = authority
         var portPart: Range<Int>? = nil
         if !authority.isEmpty, bytes[authority.lowerBound] == UInt8(ascii: "[") {
-            let close = ByteScan.firstIndex(of: UInt8(ascii: "]"), in: bytes, from: authority.lowerBound, to: authority.upperBound)
-            guard close < authority.upperBound else {
+            guard let close = firstClose else {
                 throw PayHandoffError(.malformedURL, field: field, "URL has an unterminated IPv6 host")
             }
             host = authority.lowerBound..<(close + 1)
@@ -246,14 +269,11 @@ struct HierarchicalURL: Equatable, Sendable {
                 }
                 portPart = (close + 2)..<authority.upperBound
             }
-        } else {
-            let colon = ByteScan.firstIndex(of: UInt8(ascii: ":"), in: bytes, from: authority.lowerBound, to: authority.upperBound)
-            if colon < authority.upperBound {
-                host = authority.lowerBound..<colon
-                portPart = (colon + 1)..<authority.upperBound
-            }
+        } else if let firstColon {
+            host = authority.lowerBound..<firstColon
+            portPart = (firstColon + 1)..<authority.upperBound
         }
-        for index in host where !hostBytes.contains(bytes[index]) {
+        if let bad = firstBadHostByte, bad < host.upperBound {
             throw PayHandoffError(.malformedURL, field: field, "URL host has a character a host cannot have")
         }
         var port: Int? = nil
@@ -267,7 +287,7 @@ struct HierarchicalURL: Equatable, Sendable {
             }
             port = value
         }
-        return (host, port)
+        return (host, port, authorityEnd..<end)
     }
 
     /// The first part (`scheme`, `host`, `port`, `path`) in which the URL whose UTF-8 is `bytes`,
