@@ -293,87 +293,266 @@ public enum JSONText {
 
     /// Prints `value` compactly into memory from `malloc`, which the caller releases with
     /// `payhandoff_string_free` (that is, `free`).
+    ///
+    /// cJSON prints; what is ours is the tree it prints and the buffer it prints into. The tree
+    /// is laid out in a few large blocks (nodes, and every key, string value and integer text
+    /// NUL-terminated) instead of three `malloc`s per item that `cJSON_Delete` would free one
+    /// by one. Laying it out gives the exact length of the text, so `cJSON_PrintPreallocated`
+    /// writes straight into the `malloc`'d answer: no realloc chain, no copy.
     /// - Parameter value: The document.
     /// - Returns: The NUL-terminated text, or `nil` when memory ran out.
     static func print(_ value: JSONValue) -> UnsafeMutablePointer<CChar>? {
-        guard let item = makeItem(value) else { return nil }
-        defer { cJSON_Delete(item) }
-        guard let printed = cJSON_PrintUnformatted(item) else { return nil }
-        defer { cJSON_free(printed) }
-        // Copied so the contract is plain malloc/free, whatever allocator cJSON was given; each
-        // stand-in byte (only ever inside a string) becomes the escape \u0000.
-        let source = UnsafeRawBufferPointer(start: UnsafeRawPointer(printed), count: strlen(printed))
-        guard memchr(printed, Int32(nulStandIn), source.count) != nil else {
-            // No U+0000 anywhere (the usual case): one copy.
-            guard let copy = malloc(source.count + 1) else { return nil }
-            memcpy(copy, printed, source.count + 1)
+        var tree = TreeWriter()
+        defer { tree.free() }
+        guard let root = tree.item(value) else { return nil }
+        // Each stand-in prints as one byte and becomes the six of \u0000 afterwards; cJSON wants
+        // a little room past the NUL for its last write (its documentation says 5 bytes).
+        let capacity = tree.printedLength + 5 * tree.standIns + 8
+        guard capacity <= Int(Int32.max), let output = malloc(capacity) else { return nil }
+        let text = output.assumingMemoryBound(to: CChar.self)
+        guard cJSON_PrintPreallocated(root, text, Int32(capacity), 0) != 0 else {
+            // Only if the length above were wrong: print the same tree the ordinary way.
+            free(output)
+            guard let printed = cJSON_PrintUnformatted(root) else { return nil }
+            defer { cJSON_free(printed) }
+            let length = strlen(printed)
+            guard let copy = malloc(length + 5 * tree.standIns + 1) else { return nil }
+            memcpy(copy, printed, length + 1)
+            expandStandIns(copy.assumingMemoryBound(to: UInt8.self), length: length, standIns: tree.standIns)
             return copy.assumingMemoryBound(to: CChar.self)
         }
-        let standIns = source.reduce(0) { $1 == nulStandIn ? $0 + 1 : $0 }
-        guard let copy = malloc(source.count + 5 * standIns + 1) else { return nil }
-        let target = copy.assumingMemoryBound(to: UInt8.self)
-        var written = 0
-        for byte in source {
+        if tree.standIns > 0 {
+            expandStandIns(output.assumingMemoryBound(to: UInt8.self), length: strlen(text), standIns: tree.standIns)
+        }
+        return text
+    }
+
+    /// Turns each ``nulStandIn`` of the NUL-terminated `length` bytes at `text` into `\u0000`,
+    /// in place, from the end; `text` has room for `length + 5 * standIns + 1` bytes. A stand-in
+    /// is only ever inside a string (valid UTF-8 has no 0xFF).
+    private static func expandStandIns(_ text: UnsafeMutablePointer<UInt8>, length: Int, standIns: Int) {
+        guard standIns > 0 else { return }
+        var read = length
+        var write = length + 5 * standIns
+        text[write] = 0
+        while read > 0 {
+            read -= 1
+            let byte = text[read]
             if byte == nulStandIn {
-                for escaped in "\\u0000".utf8 {
-                    target[written] = escaped
-                    written += 1
-                }
+                write -= 6
+                text[write] = UInt8(ascii: "\\")
+                text[write + 1] = UInt8(ascii: "u")
+                for offset in 2..<6 { text[write + offset] = UInt8(ascii: "0") }
             } else {
-                target[written] = byte
-                written += 1
+                write -= 1
+                text[write] = byte
             }
-        }
-        target[written] = 0
-        return copy.assumingMemoryBound(to: CChar.self)
-    }
-
-    /// Calls `body` with `text` as a C string, U+0000 replaced by ``nulStandIn``.
-    private static func withCJSONText<R>(_ text: String, _ body: (UnsafePointer<CChar>) -> R) -> R {
-        // Scanned over contiguous bytes: the generic UTF8View.contains was a tenth of a round trip.
-        let hasNUL = text.utf8.withContiguousStorageIfAvailable { $0.contains(0) }
-            ?? text.utf8.contains(0)
-        guard hasNUL else { return text.withCString(body) }
-        var bytes = text.utf8.map { $0 == 0 ? nulStandIn : $0 }
-        bytes.append(0)
-        return bytes.withUnsafeBufferPointer { buffer in
-            guard let base = buffer.baseAddress else { return text.withCString(body) }
-            return body(UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self))
         }
     }
 
-    private static func makeItem(_ value: JSONValue) -> UnsafeMutablePointer<cJSON>? {
-        switch value {
-        case .null: return cJSON_CreateNull()
-        case .bool(let flag): return cJSON_CreateBool(flag ? 1 : 0)
-        case .integer(let number):
-            // As raw text: cJSON prints numbers from a double with 15 significant digits when
-            // that looks "close enough", which turns 9007199254740991 into 9.00719925474099e+15.
-            return String(number).withCString { cJSON_CreateRaw($0) }
-        case .string(let text): return withCJSONText(text) { cJSON_CreateString($0) }
-        case .array(let elements):
-            guard let array = cJSON_CreateArray() else { return nil }
-            for element in elements {
-                guard let child = makeItem(element), cJSON_AddItemToArray(array, child) != 0 else {
-                    cJSON_Delete(array)
-                    return nil
+    /// Whether cJSON escapes any of `bytes` (`"`, `\\`, or a control character below 0x20 —
+    /// U+0000 included), checked eight bytes at a time.
+    private static func needsEscaping(_ base: UnsafeRawPointer, count: Int) -> Bool {
+        guard count >= 8 else {
+            for index in 0..<count {
+                let byte = base.load(fromByteOffset: index, as: UInt8.self)
+                if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return true }
+            }
+            return false
+        }
+        var index = 0
+        while true {
+            // The last word may overlap the one before it.
+            let word = base.loadUnaligned(fromByteOffset: Swift.min(index, count - 8), as: UInt64.self)
+            if hasEscapedByte(word) { return true }
+            index += 8
+            if index >= count { return false }
+        }
+    }
+
+    /// Whether any byte of `word` is below 0x20, `"` or `\\`. Per byte, the high bit of
+    /// `(x - n) & ~x` is set for some byte exactly when some byte of x is below n (n ≤ 0x80);
+    /// with n = 1 it finds a zero byte, here of `word` XOR the character.
+    @inline(__always)
+    private static func hasEscapedByte(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let quote = word ^ (ones &* 0x22)
+        let backslash = word ^ (ones &* 0x5C)
+        let found = ((word &- ones &* 0x20) & ~word) | ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash)
+        return found & (ones &* 0x80) != 0
+    }
+
+    /// Lays out the cJSON tree of a document in blocks from `malloc` and counts the length of
+    /// the text cJSON will print for it (compact: no whitespace). ``free()`` releases every block.
+    private struct TreeWriter {
+        /// The block being filled; its first word points to the previous block (a chain to free).
+        var block: UnsafeMutableRawPointer? = nil
+        var used = 0
+        var capacity = 0
+        /// Bytes cJSON prints for the tree, without the NUL.
+        var printedLength = 0
+        /// U+0000 characters written as ``nulStandIn``.
+        var standIns = 0
+
+        static let blockSize = 4096
+        static let header = MemoryLayout<UnsafeMutableRawPointer?>.stride
+
+        /// Frees every block.
+        func free() {
+            var current = block
+            while let chunk = current {
+                current = chunk.load(as: UnsafeMutableRawPointer?.self)
+                CcJSON.free(chunk)
+            }
+        }
+
+        /// `count` bytes aligned to `alignment`, from the current block or a new one.
+        @inline(__always)
+        private mutating func allocate(_ count: Int, alignment: Int) -> UnsafeMutableRawPointer? {
+            let offset = (used + alignment - 1) & ~(alignment - 1)
+            if let block, offset + count <= capacity {
+                used = offset + count
+                return block + offset
+            }
+            return allocateBlock(count)
+        }
+
+        /// `count` bytes at the start of a new block.
+        private mutating func allocateBlock(_ count: Int) -> UnsafeMutableRawPointer? {
+            let size = Swift.max(TreeWriter.blockSize, TreeWriter.header + count)
+            guard let chunk = malloc(size) else { return nil }
+            chunk.storeBytes(of: block, as: UnsafeMutableRawPointer?.self)
+            block = chunk
+            capacity = size
+            used = TreeWriter.header + count
+            return chunk + TreeWriter.header
+        }
+
+        mutating func item(_ value: JSONValue) -> UnsafeMutablePointer<cJSON>? {
+            guard let memory = allocate(MemoryLayout<cJSON>.stride, alignment: MemoryLayout<cJSON>.alignment) else {
+                return nil
+            }
+            let node = memory.bindMemory(to: cJSON.self, capacity: 1)
+            node.initialize(to: cJSON(next: nil, prev: nil, child: nil, type: cJSON_NULL, valuestring: nil,
+                                      valueint: 0, valuedouble: 0, string: nil))
+            switch value {
+            case .null:
+                printedLength += 4
+            case .bool(let flag):
+                node.pointee.type = flag ? cJSON_True : cJSON_False
+                printedLength += flag ? 4 : 5
+            case .integer(let number):
+                // As raw text: cJSON prints numbers from a double with 15 significant digits when
+                // that looks "close enough", which turns 9007199254740991 into 9.00719925474099e+15.
+                node.pointee.type = cJSON_Raw
+                guard let digits = integer(number) else { return nil }
+                node.pointee.valuestring = digits
+            case .string(let string):
+                node.pointee.type = cJSON_String
+                guard let copy = self.string(string) else { return nil }
+                node.pointee.valuestring = copy
+            case .array(let elements):
+                node.pointee.type = cJSON_Array
+                printedLength += elements.isEmpty ? 2 : 1 + elements.count  // brackets, commas
+                let complete = elements.withUnsafeBufferPointer { buffer in
+                    var last: UnsafeMutablePointer<cJSON>? = nil
+                    for index in buffer.indices {
+                        guard let child = item(buffer[index]) else { return false }
+                        last = link(child, after: last, in: node)
+                    }
+                    return true
+                }
+                guard complete else { return nil }
+            case .object(let object):
+                node.pointee.type = cJSON_Object
+                printedLength += object.members.isEmpty ? 2 : 1 + 2 * object.members.count  // braces, colons, commas
+                let complete = object.members.withUnsafeBufferPointer { buffer in
+                    var last: UnsafeMutablePointer<cJSON>? = nil
+                    for index in buffer.indices {
+                        guard let child = item(buffer[index].value), let key = string(buffer[index].key) else { return false }
+                        child.pointee.string = key
+                        last = link(child, after: last, in: node)
+                    }
+                    return true
+                }
+                guard complete else { return nil }
+            }
+            return node
+        }
+
+        /// Appends `child` to `parent`'s children as cJSON links them (the first child's
+        /// `prev` is the last child).
+        private func link(_ child: UnsafeMutablePointer<cJSON>, after last: UnsafeMutablePointer<cJSON>?,
+                          in parent: UnsafeMutablePointer<cJSON>) -> UnsafeMutablePointer<cJSON> {
+            if let last, let first = parent.pointee.child {
+                last.pointee.next = child
+                child.pointee.prev = last
+                first.pointee.prev = child
+            } else {
+                parent.pointee.child = child
+                child.pointee.prev = child
+            }
+            return child
+        }
+
+        /// Copies `string` as a C string (U+0000 as ``nulStandIn``) and counts its printed
+        /// length: quotes, and cJSON's escapes (`\"` `\\` `\b` `\f` `\n` `\r` `\t`, other controls as `\u00XX`).
+        private mutating func string(_ string: String) -> UnsafeMutablePointer<CChar>? {
+            // Native strings are contiguous UTF-8 (small ones are copied to the stack).
+            if let copy = string.utf8.withContiguousStorageIfAvailable({ copyString($0) }) { return copy }
+            var native = string
+            return native.withUTF8 { copyString($0) }
+        }
+
+        private mutating func copyString(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeMutablePointer<CChar>? {
+            let count = bytes.count
+            guard let memory = allocate(count + 1, alignment: 1) else { return nil }
+            let copy = memory.assumingMemoryBound(to: UInt8.self)
+            var escapes = 0
+            if let base = bytes.baseAddress {
+                memcpy(copy, base, count)
+                if JSONText.needsEscaping(UnsafeRawPointer(base), count: count) {
+                    for index in 0..<count {
+                        switch bytes[index] {
+                        case 0:
+                            copy[index] = nulStandIn
+                            standIns += 1
+                        case UInt8(ascii: "\""), UInt8(ascii: "\\"), 0x08, 0x0C, 0x0A, 0x0D, 0x09:
+                            escapes += 1
+                        case 0x01..<0x20:
+                            escapes += 5
+                        default:
+                            break
+                        }
+                    }
                 }
             }
-            return array
-        case .object(let object):
-            guard let result = cJSON_CreateObject() else { return nil }
-            for member in object.members {
-                guard let child = makeItem(member.value) else {
-                    cJSON_Delete(result)
-                    return nil
-                }
-                guard withCJSONText(member.key, { cJSON_AddItemToObject(result, $0, child) }) != 0 else {
-                    cJSON_Delete(child)
-                    cJSON_Delete(result)
-                    return nil
-                }
+            copy[count] = 0
+            printedLength += count + 2 + escapes
+            return memory.assumingMemoryBound(to: CChar.self)
+        }
+
+        /// Writes `number` in decimal as a C string and counts its length.
+        private mutating func integer(_ number: Int64) -> UnsafeMutablePointer<CChar>? {
+            guard let memory = allocate(21, alignment: 1) else { return nil }  // "-9223372036854775808" and the NUL
+            let start = memory.bindMemory(to: UInt8.self, capacity: 21)
+            var magnitude = number.magnitude
+            var digits = 0
+            repeat {
+                digits += 1
+                magnitude /= 10
+            } while magnitude > 0
+            let length = digits + (number < 0 ? 1 : 0)
+            if number < 0 { start[0] = UInt8(ascii: "-") }
+            magnitude = number.magnitude
+            for index in stride(from: length - 1, through: length - digits, by: -1) {
+                start[index] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
             }
-            return result
+            start[length] = 0
+            used -= 21 - (length + 1)  // give back what the digits did not need
+            printedLength += length
+            return UnsafeMutableRawPointer(start).assumingMemoryBound(to: CChar.self)
         }
     }
 }
