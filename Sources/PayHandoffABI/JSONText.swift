@@ -1,6 +1,6 @@
 import CcJSON
 #if !PAYHANDOFF_SINGLE_MODULE
-import PayHandoff
+@_spi(JSONText) import PayHandoff
 #endif
 
 /// JSON text ↔ ``JSONValue`` with cJSON, and the C strings the ABI reads and writes.
@@ -40,20 +40,17 @@ public enum JSONText {
     ///   that are not integers within ±(2^53 − 1), or nesting deeper than ``maxDepth``.
     static func parse(_ text: UnsafePointer<CChar>?, parameter: String) throws(PayHandoffError) -> JSONValue {
         let length = try checkedLength(text, parameter: parameter, limit: maxJSONBytes)
-        guard let text, String(validatingCString: text) != nil else {
+        guard let text else { throw PayHandoffError(.invalidArgument, field: parameter, "must not be NULL") }
+        // UTF-8 is checked once, string by string, as each becomes a Swift String (keys too):
+        // outside strings cJSON accepts only ASCII. The one byte that must be refused up front
+        // is the stand-in itself, or a raw 0xFF would be read as U+0000.
+        if memchr(text, Int32(nulStandIn), length) != nil {
             throw PayHandoffError(.invalidJSON, field: parameter, "is not valid UTF-8")
         }
+        let prepared = prepare(UnsafeRawBufferPointer(start: UnsafeRawPointer(text), count: length))
         let root: UnsafeMutablePointer<cJSON>
-        var standIns = replacingEscapedNUL(text, length: length)
-        // cJSON reads 100.00 and 1e2 as the double 100, which would pass as 100 minor units (1.00):
-        // number tokens with a fraction or exponent become 0.5, so the integer rule below refuses
-        // them, naming the member.
-        let fractions = standIns.map { copy in
-            copy.withUnsafeBytes { markingFractions(UnsafeRawBufferPointer(rebasing: $0.dropLast())) }
-        } ?? markingFractions(UnsafeRawBufferPointer(start: UnsafeRawPointer(text), count: length))
-        if let fractions { standIns = fractions }
-        if let standIns {
-            root = try standIns.withUnsafeBufferPointer { buffer throws(PayHandoffError) in
+        if let copy = prepared.copy {
+            root = try copy.withUnsafeBufferPointer { buffer throws(PayHandoffError) in
                 guard let base = buffer.baseAddress else { throw PayHandoffError(.invalidJSON, field: parameter, "is empty") }
                 return try cJSONParse(UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self),
                                       length: buffer.count - 1, parameter: parameter)
@@ -62,9 +59,11 @@ public enum JSONText {
             root = try cJSONParse(text, length: length, parameter: parameter)
         }
         defer { cJSON_Delete(root) }
+        var reader = Reader(hasStandIns: prepared.hasStandIns)
         do throws(PayHandoffError) {
-            return try value(of: root, depth: 0)
+            return try reader.value(of: root, depth: 0)
         } catch {
+            if reader.foundInvalidUTF8 { throw PayHandoffError(.invalidJSON, field: parameter, "is not valid UTF-8") }
             var named = error
             if named.field == nil { named.field = parameter }
             throw named
@@ -99,48 +98,51 @@ public enum JSONText {
         return root
     }
 
-    /// A NUL-terminated copy of `text` with each `\u0000` escape replaced by ``nulStandIn``, or
-    /// `nil` when there is none. A backslash only appears inside strings in valid JSON, so a plain
-    /// scan finds every escape (in `\\u0000` the backslash itself is escaped: not a NUL).
-    private static func replacingEscapedNUL(_ text: UnsafePointer<CChar>, length: Int) -> [UInt8]? {
-        let bytes = UnsafeRawBufferPointer(start: UnsafeRawPointer(text), count: length)
+    /// One pass over the text, before cJSON reads it, for what cJSON would get wrong:
+    /// - each `\u0000` escape becomes ``nulStandIn`` (cJSON would cut the string there). A
+    ///   backslash only appears inside strings in valid JSON, and in `\\u0000` the backslash
+    ///   itself is escaped: not a NUL.
+    /// - each number token with a fraction or an exponent (`100.00`, `1e2`, `-0.0`) becomes `0.5`:
+    ///   cJSON reads 100.00 and 1e2 as the double 100, which would pass as 100 minor units
+    ///   (1.00); 0.5 makes the integer rule refuse them, naming the member. Outside strings, `.`,
+    ///   `e` and `E` after a digit only occur in such tokens.
+    /// - Parameter bytes: The text, without its NUL.
+    /// - Returns: A NUL-terminated changed copy, or `nil` when nothing needed changing (the usual
+    ///   case), and whether any stand-in was written.
+    private static func prepare(_ bytes: UnsafeRawBufferPointer) -> (copy: [UInt8]?, hasStandIns: Bool) {
         var copy: [UInt8]? = nil
+        var hasStandIns = false
         var index = 0
         var copied = 0  // bytes of `bytes` already in `copy`
-        while index < length {
-            guard bytes[index] == UInt8(ascii: "\\") else {
-                index += 1
-                continue
-            }
-            if index + 5 < length, bytes[index + 1] == UInt8(ascii: "u"), bytes[index + 2] == UInt8(ascii: "0"),
-               bytes[index + 3] == UInt8(ascii: "0"), bytes[index + 4] == UInt8(ascii: "0"), bytes[index + 5] == UInt8(ascii: "0") {
-                if copy == nil { copy = []; copy?.reserveCapacity(length + 1) }
-                copy?.append(contentsOf: bytes[copied..<index])
-                copy?.append(nulStandIn)
-                index += 6
-                copied = index
-                continue
-            }
-            index += 2  // the escaped character
-        }
-        guard var result = copy else { return nil }
-        result.append(contentsOf: bytes[copied..<length])
-        result.append(0)
-        return result
-    }
-
-    /// A NUL-terminated copy of `bytes` in which every number token with a fraction or an
-    /// exponent (`100.00`, `1e2`, `-0.0`) is replaced by `0.5`, or `nil` when there is none.
-    /// Outside strings, `.`, `e` and `E` after a digit only occur in such tokens.
-    private static func markingFractions(_ bytes: UnsafeRawBufferPointer) -> [UInt8]? {
-        var copy: [UInt8]? = nil
-        var index = 0
-        var copied = 0
         var inString = false
-        while index < bytes.count {
+        let count = bytes.count
+        /// Copies the text up to `end`, then `replacement` (the stand-in byte, or `0.5`) instead
+        /// of what is before `resume`.
+        func replace(upTo end: Int, standIn: Bool, resumingAt resume: Int) {
+            if copy == nil { copy = []; copy?.reserveCapacity(count + 1) }
+            copy?.append(contentsOf: bytes[copied..<end])
+            if standIn {
+                copy?.append(nulStandIn)
+            } else {
+                copy?.append(contentsOf: "0.5".utf8)
+            }
+            copied = resume
+        }
+        while index < count {
             let byte = bytes[index]
             if inString {
-                if byte == UInt8(ascii: "\\") { index += 2; continue }
+                if byte == UInt8(ascii: "\\") {
+                    if index + 5 < count, bytes[index + 1] == UInt8(ascii: "u"), bytes[index + 2] == UInt8(ascii: "0"),
+                       bytes[index + 3] == UInt8(ascii: "0"), bytes[index + 4] == UInt8(ascii: "0"),
+                       bytes[index + 5] == UInt8(ascii: "0") {
+                        replace(upTo: index, standIn: true, resumingAt: index + 6)
+                        hasStandIns = true
+                        index += 6
+                    } else {
+                        index += 2  // the escaped character
+                    }
+                    continue
+                }
                 if byte == UInt8(ascii: "\"") { inString = false }
                 index += 1
                 continue
@@ -152,7 +154,7 @@ public enum JSONText {
             }
             var end = index
             var fractional = false
-            while end < bytes.count {
+            while end < count {
                 let b = bytes[end]
                 if b == UInt8(ascii: ".") || b == UInt8(ascii: "e") || b == UInt8(ascii: "E") {
                     fractional = true
@@ -161,18 +163,13 @@ public enum JSONText {
                 }
                 end += 1
             }
-            if fractional {
-                if copy == nil { copy = []; copy?.reserveCapacity(bytes.count + 1) }
-                copy?.append(contentsOf: bytes[copied..<index])
-                copy?.append(contentsOf: "0.5".utf8)
-                copied = end
-            }
+            if fractional { replace(upTo: index, standIn: false, resumingAt: end) }
             index = end
         }
-        guard var result = copy else { return nil }
-        result.append(contentsOf: bytes[copied..<bytes.count])
+        guard var result = copy else { return (nil, false) }
+        result.append(contentsOf: bytes[copied..<count])
         result.append(0)
-        return result
+        return (result, hasStandIns)
     }
 
     /// The length of `text`, reading at most `limit + 1` bytes (a 1 MB input is never scanned).
@@ -185,73 +182,113 @@ public enum JSONText {
         return length
     }
 
-    /// The value of `item`, which sits inside `depth` arrays/objects.
-    private static func value(of item: UnsafeMutablePointer<cJSON>, depth: Int) throws(PayHandoffError) -> JSONValue {
-        if cJSON_IsArray(item) != 0 || cJSON_IsObject(item) != 0, depth >= maxDepth {
-            throw PayHandoffError(.invalidJSON, field: nil, "nests more than " + String(maxDepth) + " arrays/objects")
-        }
-        if cJSON_IsNull(item) != 0 { return .null }
-        if cJSON_IsBool(item) != 0 { return .bool(cJSON_IsTrue(item) != 0) }
-        if cJSON_IsNumber(item) != 0 {
-            let number = item.pointee.valuedouble
-            // Int64(exactly:) is nil for fractions, NaN and infinities, so nothing here can trap.
-            guard number >= -maxInteger, number <= maxInteger, let integer = Int64(exactly: number) else {
-                throw PayHandoffError(.invalidJSON, field: nil,
-                                      "numbers must be integers within ±(2^53 − 1); amounts are decimal text like \"100.00\"")
-            }
-            return .integer(integer)
-        }
-        if cJSON_IsString(item) != 0 {
-            return .string(try string(item.pointee.valuestring))
-        }
-        if cJSON_IsArray(item) != 0 {
-            var elements: [JSONValue] = []
-            var child = item.pointee.child
-            var index = 0
-            while let element = child {
-                do throws(PayHandoffError) {
-                    elements.append(try value(of: element, depth: depth + 1))
-                } catch {
-                    throw located(error, "[" + String(index) + "]")
+    /// Turns a cJSON tree into a ``JSONValue``, checking what cJSON does not: UTF-8 (once, as
+    /// each string becomes a Swift `String`), duplicate keys, the integer rule and the depth.
+    private struct Reader {
+        /// Whether ``prepare(_:)`` wrote any ``nulStandIn`` (otherwise no string needs a look for one).
+        let hasStandIns: Bool
+        /// Set when a string was not valid UTF-8: the whole text is then refused as such.
+        var foundInvalidUTF8 = false
+
+        /// The value of `item`, which sits inside `depth` arrays/objects.
+        mutating func value(of item: UnsafeMutablePointer<cJSON>, depth: Int) throws(PayHandoffError) -> JSONValue {
+            switch item.pointee.type & 0xFF {
+            case cJSON_NULL:
+                return .null
+            case cJSON_False:
+                return .bool(false)
+            case cJSON_True:
+                return .bool(true)
+            case cJSON_Number:
+                let number = item.pointee.valuedouble
+                // Int64(exactly:) is nil for fractions, NaN and infinities, so nothing here can trap.
+                guard number >= -maxInteger, number <= maxInteger, let integer = Int64(exactly: number) else {
+                    throw PayHandoffError(.invalidJSON, field: nil,
+                                          "numbers must be integers within ±(2^53 − 1); amounts are decimal text like \"100.00\"")
                 }
-                child = element.pointee.next
-                index += 1
-            }
-            return .array(elements)
-        }
-        if cJSON_IsObject(item) != 0 {
-            var object = JSONObject()
-            var child = item.pointee.child
-            while let member = child {
-                let key = try string(member.pointee.string)
-                // cJSON keeps duplicate keys; which one counts would differ between readers.
-                guard object[key] == nil else {
-                    throw PayHandoffError(.invalidJSON, field: key, "appears twice in the same object")
+                return .integer(integer)
+            case cJSON_String:
+                return .string(try string(item.pointee.valuestring))
+            case cJSON_Array:
+                guard depth < maxDepth else { throw JSONText.tooDeep }
+                var elements: [JSONValue] = []
+                elements.reserveCapacity(JSONText.childCount(item))
+                var child = item.pointee.child
+                var index = 0
+                while let element = child {
+                    do throws(PayHandoffError) {
+                        elements.append(try value(of: element, depth: depth + 1))
+                    } catch {
+                        throw located(error, "[" + String(index) + "]")
+                    }
+                    child = element.pointee.next
+                    index += 1
                 }
-                do throws(PayHandoffError) {
-                    object[key] = try value(of: member, depth: depth + 1)
-                } catch {
-                    throw located(error, key)
+                return .array(elements)
+            case cJSON_Object:
+                guard depth < maxDepth else { throw JSONText.tooDeep }
+                var object = JSONObject()
+                object.reserveCapacity(JSONText.childCount(item))
+                var child = item.pointee.child
+                while let member = child {
+                    let key = try string(member.pointee.string)
+                    // cJSON keeps duplicate keys; which one counts would differ between readers.
+                    // Compared as cJSON holds them (U+0000 as the stand-in, which no key holds
+                    // otherwise): the same bytes exactly when the keys are the same bytes.
+                    var earlier = item.pointee.child
+                    while let previous = earlier, previous != member {
+                        if strcmp(previous.pointee.string, member.pointee.string) == 0 {
+                            throw PayHandoffError(.invalidJSON, field: key, "appears twice in the same object")
+                        }
+                        earlier = previous.pointee.next
+                    }
+                    do throws(PayHandoffError) {
+                        object.appendNewMember(key, try value(of: member, depth: depth + 1))
+                    } catch {
+                        throw located(error, key)
+                    }
+                    child = member.pointee.next
                 }
-                child = member.pointee.next
+                return .object(object)
+            default:
+                throw PayHandoffError(.invalidJSON, field: nil, "unexpected JSON value")
             }
-            return .object(object)
         }
-        throw PayHandoffError(.invalidJSON, field: nil, "unexpected JSON value")
+
+        /// A string of the tree as a Swift `String`, ``nulStandIn`` as U+0000.
+        private mutating func string(_ pointer: UnsafeMutablePointer<CChar>?) throws(PayHandoffError) -> String {
+            guard let pointer else { throw PayHandoffError(.invalidJSON, field: nil, "a string is missing") }
+            let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(pointer).assumingMemoryBound(to: UInt8.self),
+                                            count: strlen(pointer))
+            // cJSON decodes \u escapes itself; the result is validated here, not trusted. A raw
+            // 0xFF never gets this far (parse(_:parameter:)), so every 0xFF is a stand-in.
+            let text: String?
+            if hasStandIns, memchr(pointer, Int32(nulStandIn), bytes.count) != nil {
+                text = String(validating: bytes.map { $0 == nulStandIn ? 0 : $0 }, as: UTF8.self)
+            } else {
+                text = String(validating: bytes, as: UTF8.self)
+            }
+            guard let text else {
+                foundInvalidUTF8 = true
+                throw PayHandoffError(.invalidJSON, field: nil, "a string is not valid UTF-8")
+            }
+            return text
+        }
     }
 
-    private static func string(_ pointer: UnsafeMutablePointer<CChar>?) throws(PayHandoffError) -> String {
-        guard let pointer else { throw PayHandoffError(.invalidJSON, field: nil, "a string is missing") }
-        let bytes = UnsafeRawBufferPointer(start: UnsafeRawPointer(pointer), count: strlen(pointer))
-        // cJSON decodes \u escapes itself; its output is checked again rather than trusted.
-        let text: String?
-        if bytes.contains(nulStandIn) {
-            text = String(validating: bytes.map { $0 == nulStandIn ? 0 : $0 }, as: UTF8.self)
-        } else {
-            text = String(validatingCString: pointer)
+    private static var tooDeep: PayHandoffError {
+        PayHandoffError(.invalidJSON, field: nil, "nests more than " + String(maxDepth) + " arrays/objects")
+    }
+
+    /// The number of elements or members of `item`.
+    private static func childCount(_ item: UnsafeMutablePointer<cJSON>) -> Int {
+        var count = 0
+        var child = item.pointee.child
+        while let next = child {
+            count += 1
+            child = next.pointee.next
         }
-        guard let text else { throw PayHandoffError(.invalidJSON, field: nil, "a string is not valid UTF-8") }
-        return text
+        return count
     }
 
     /// Prefixes the path of the member that failed (`request.amount`, `flows[2]`).
