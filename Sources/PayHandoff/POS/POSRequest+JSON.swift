@@ -60,13 +60,18 @@ extension POSRequest {
     /// It holds the user token (in `url`, `fields` and `intent_extras`), because the host needs it to open the POS app.
     public var buildResultJSON: JSONValue {
         func list(_ items: [QueryItem]) -> JSONValue {
-            .array(items.map { ["key": .string($0.key), "value": .string($0.value)] })
+            .array(items.map { item in
+                var pair = JSONObject(capacity: 2)
+                pair.appendNewMember("key", .string(item.key))
+                pair.appendNewMember("value", .string(item.value))
+                return .object(pair)
+            })
         }
-        return [
-            "version": 1,
-            "url": .string(url),
-            "fields": list(fields(keyStyle: .urlScheme)),
-            "intent_extras": list(fields(keyStyle: .androidIntent)),
-        ]
+        var result = JSONObject(capacity: 4)
+        result.appendNewMember("version", 1)
+        result.appendNewMember("url", .string(url))
+        result.appendNewMember("fields", list(fields(keyStyle: .urlScheme)))
+        result.appendNewMember("intent_extras", list(fields(keyStyle: .androidIntent)))
+        return .object(result)
     }
 }
