@@ -41,6 +41,20 @@ public enum JSONText {
     static func parse(_ text: UnsafePointer<CChar>?, parameter: String) throws(PayHandoffError) -> JSONValue {
         let length = try checkedLength(text, parameter: parameter, limit: maxJSONBytes)
         guard let text else { throw PayHandoffError(.invalidArgument, field: parameter, "must not be NULL") }
+        do throws(PayHandoffError) {
+            return try read(text, length: length, parameter: parameter)
+        } catch {
+            // Invalid UTF-8 anywhere in the text outranks every other fault, as it did when the
+            // whole text was validated first; looked for only once the text has failed.
+            if String(validatingCString: text) == nil {
+                throw PayHandoffError(.invalidJSON, field: parameter, "is not valid UTF-8")
+            }
+            throw error
+        }
+    }
+
+    /// ``parse(_:parameter:)-(UnsafePointer<CChar>?,_)`` of `length` bytes at `text`.
+    private static func read(_ text: UnsafePointer<CChar>, length: Int, parameter: String) throws(PayHandoffError) -> JSONValue {
         // UTF-8 is checked once, string by string, as each becomes a Swift String (keys too):
         // outside strings cJSON accepts only ASCII. The one byte that must be refused up front
         // is the stand-in itself, or a raw 0xFF would be read as U+0000.
@@ -48,6 +62,9 @@ public enum JSONText {
             throw PayHandoffError(.invalidJSON, field: parameter, "is not valid UTF-8")
         }
         let prepared = prepare(UnsafeRawBufferPointer(start: UnsafeRawPointer(text), count: length))
+        if prepared.hasMalformedEscape, String(validatingCString: text) == nil {
+            throw PayHandoffError(.invalidJSON, field: parameter, "is not valid UTF-8")
+        }
         let root: UnsafeMutablePointer<cJSON>
         if let copy = prepared.copy {
             root = try copy.withUnsafeBufferPointer { buffer throws(PayHandoffError) in
@@ -106,12 +123,16 @@ public enum JSONText {
     ///   cJSON reads 100.00 and 1e2 as the double 100, which would pass as 100 minor units
     ///   (1.00); 0.5 makes the integer rule refuse them, naming the member. Outside strings, `.`,
     ///   `e` and `E` after a digit only occur in such tokens.
+    /// - a `\u` not followed by four hex digits is noted: cJSON reads it as U+0000 (cutting
+    ///   the string there) and swallows what follows unseen, so the text's UTF-8 must be checked
+    ///   as a whole.
     /// - Parameter bytes: The text, without its NUL.
     /// - Returns: A NUL-terminated changed copy, or `nil` when nothing needed changing (the usual
-    ///   case), and whether any stand-in was written.
-    private static func prepare(_ bytes: UnsafeRawBufferPointer) -> (copy: [UInt8]?, hasStandIns: Bool) {
+    ///   case); whether any stand-in was written; whether a malformed `\u` was seen.
+    private static func prepare(_ bytes: UnsafeRawBufferPointer) -> (copy: [UInt8]?, hasStandIns: Bool, hasMalformedEscape: Bool) {
         var copy: [UInt8]? = nil
         var hasStandIns = false
+        var hasMalformedEscape = false
         var index = 0
         var copied = 0  // bytes of `bytes` already in `copy`
         var inString = false
@@ -132,15 +153,22 @@ public enum JSONText {
             let byte = bytes[index]
             if inString {
                 if byte == UInt8(ascii: "\\") {
-                    if index + 5 < count, bytes[index + 1] == UInt8(ascii: "u"), bytes[index + 2] == UInt8(ascii: "0"),
-                       bytes[index + 3] == UInt8(ascii: "0"), bytes[index + 4] == UInt8(ascii: "0"),
-                       bytes[index + 5] == UInt8(ascii: "0") {
-                        replace(upTo: index, standIn: true, resumingAt: index + 6)
-                        hasStandIns = true
+                    if index + 1 < count, bytes[index + 1] == UInt8(ascii: "u") {
+                        guard index + 5 < count, isHexDigit(bytes[index + 2]), isHexDigit(bytes[index + 3]),
+                              isHexDigit(bytes[index + 4]), isHexDigit(bytes[index + 5]) else {
+                            hasMalformedEscape = true
+                            index += 2
+                            continue
+                        }
+                        if bytes[index + 2] == UInt8(ascii: "0"), bytes[index + 3] == UInt8(ascii: "0"),
+                           bytes[index + 4] == UInt8(ascii: "0"), bytes[index + 5] == UInt8(ascii: "0") {
+                            replace(upTo: index, standIn: true, resumingAt: index + 6)
+                            hasStandIns = true
+                        }
                         index += 6
-                    } else {
-                        index += 2  // the escaped character
+                        continue
                     }
+                    index += 2  // the escaped character
                     continue
                 }
                 if byte == UInt8(ascii: "\"") { inString = false }
@@ -166,10 +194,15 @@ public enum JSONText {
             if fractional { replace(upTo: index, standIn: false, resumingAt: end) }
             index = end
         }
-        guard var result = copy else { return (nil, false) }
+        guard var result = copy else { return (nil, false, hasMalformedEscape) }
         result.append(contentsOf: bytes[copied..<count])
         result.append(0)
-        return (result, hasStandIns)
+        return (result, hasStandIns, hasMalformedEscape)
+    }
+
+    private static func isHexDigit(_ byte: UInt8) -> Bool {
+        let lowered = byte | 0x20  // A-F to a-f; digits keep their bit 5
+        return (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || (lowered >= UInt8(ascii: "a") && lowered <= UInt8(ascii: "f"))
     }
 
     /// The length of `text`, reading at most `limit + 1` bytes (a 1 MB input is never scanned).
