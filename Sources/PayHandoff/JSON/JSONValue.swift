@@ -43,18 +43,26 @@ public enum JSONValue: Equatable, Sendable {
     /// - Returns: The value found, or `nil`.
     public func value(at path: String) -> JSONValue? {
         if path.isEmpty { return self }
-        if !ASCII.contains(Substring(path), UInt8(ascii: ".")) {  // one key: no split, no array
-            guard case .object(let object) = self else { return nil }
-            return object[path]
-        }
+        // Each step is looked up by its bytes in the path's UTF-8: no split, no substrings.
+        if let found = path.utf8.withContiguousStorageIfAvailable({ value(atUTF8: $0) }) { return found }
+        var native = path
+        return native.withUTF8 { value(atUTF8: $0) }
+    }
+
+    private func value(atUTF8 path: UnsafeBufferPointer<UInt8>) -> JSONValue? {
         var current = self
-        for key in path.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false) {
-            guard case .object(let object) = current, let next = object[String(Substring(key))] else {
+        var start = 0
+        while true {
+            var end = start
+            while end < path.count, path[end] != UInt8(ascii: ".") { end += 1 }
+            guard case .object(let object) = current,
+                  let index = object.index(ofUTF8: UnsafeBufferPointer(rebasing: path[start..<end])) else {
                 return nil
             }
-            current = next
+            current = object.members[index].value
+            guard end < path.count else { return current }
+            start = end + 1
         }
-        return current
     }
 
     /// Whether a non-null value is at `path` (JSON `null` counts as absent everywhere).
@@ -176,8 +184,28 @@ public enum JSONValue: Equatable, Sendable {
     /// - Throws: `validation` naming the first unknown key; `invalid_json` if not an object.
     public func rejectUnknownKeys(_ allowed: [String], at path: String = "") throws(PayHandoffError) {
         guard let object = try optionalObject(at: path) else { return }
-        for member in object.members where !allowed.contains(where: { JSONObject.sameKey($0, member.key) }) {
-            throw PayHandoffError(.validation, field: JSONValue.join(path, member.key), "unknown field")
+        let unknown: String? = object.members.withUnsafeBufferPointer { members in
+            allowed.withUnsafeBufferPointer { allowed in
+                // Each search starts after the previous match: documents mostly list their keys
+                // in the reader's order, so a key is usually found at the first try.
+                var start = 0
+                for member in members.indices {
+                    var found: Int? = nil
+                    for step in 0..<allowed.count {
+                        let key = (start + step) % allowed.count
+                        if JSONObject.sameKey(allowed[key], members[member].key) {
+                            found = key
+                            break
+                        }
+                    }
+                    guard let found else { return members[member].key }
+                    start = found + 1
+                }
+                return nil
+            }
+        }
+        if let unknown {
+            throw PayHandoffError(.validation, field: JSONValue.join(path, unknown), "unknown field")
         }
     }
 
@@ -307,6 +335,28 @@ public struct JSONObject: Equatable, Sendable {
             for index in buffer.indices where JSONObject.sameKey(buffer[index].key, key) { return index }
             return nil
         }
+    }
+
+    /// The position of the member whose key is the UTF-8 `key`, or `nil`.
+    @inline(never)
+    func index(ofUTF8 key: UnsafeBufferPointer<UInt8>) -> Int? {
+        members.withUnsafeBufferPointer { buffer in
+            for index in buffer.indices where buffer[index].key.utf8.count == key.count {
+                if JSONObject.hasBytes(buffer[index].key, key) { return index }
+            }
+            return nil
+        }
+    }
+
+    /// Whether `text`'s UTF-8 is `bytes` (of the same count).
+    private static func hasBytes(_ text: String, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let q = bytes.baseAddress else { return true }  // both empty
+        if let same = text.utf8.withContiguousStorageIfAvailable({ p in
+            p.baseAddress.map { memcmpBytes($0, q, bytes.count) } ?? true
+        }) {
+            return same
+        }
+        return text.utf8.elementsEqual(bytes)
     }
 
     /// Whether two keys are the same bytes; the lengths first, which tells most keys apart
