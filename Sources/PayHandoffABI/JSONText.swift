@@ -150,6 +150,16 @@ public enum JSONText {
             copied = resume
         }
         while index < count {
+            if inString, index + 8 <= count, let base = bytes.baseAddress {
+                // Inside a string only `"` and `\\` matter: skip eight bytes at a time to the next one.
+                let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+                let found = quoteOrBackslash(word)
+                guard found != 0 else {
+                    index += 8
+                    continue
+                }
+                index += found.trailingZeroBitCount / 8
+            }
             let byte = bytes[index]
             if inString {
                 if byte == UInt8(ascii: "\\") {
@@ -203,6 +213,16 @@ public enum JSONText {
     private static func isHexDigit(_ byte: UInt8) -> Bool {
         let lowered = byte | 0x20  // A-F to a-f; digits keep their bit 5
         return (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || (lowered >= UInt8(ascii: "a") && lowered <= UInt8(ascii: "f"))
+    }
+
+    /// The high bit of each byte of `word` (little-endian) that is `"` or `\\`; the lowest
+    /// set bit is exact (bits above it may be set spuriously).
+    @inline(__always)
+    private static func quoteOrBackslash(_ word: UInt64) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let quote = word ^ (ones &* 0x22)
+        let backslash = word ^ (ones &* 0x5C)
+        return (((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash)) & (ones &* 0x80)
     }
 
     /// The length of `text`, reading at most `limit + 1` bytes (a 1 MB input is never scanned).
@@ -420,36 +440,51 @@ public enum JSONText {
         }
     }
 
-    /// Whether cJSON escapes any of `bytes` (`"`, `\\`, or a control character below 0x20 —
-    /// U+0000 included), checked eight bytes at a time.
-    private static func needsEscaping(_ base: UnsafeRawPointer, count: Int) -> Bool {
-        guard count >= 8 else {
-            for index in 0..<count {
-                let byte = base.load(fromByteOffset: index, as: UInt8.self)
-                if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return true }
+    /// Copies `count` bytes from `source` to `target`, eight at a time where it can, and tells
+    /// whether cJSON escapes any of them (`"`, `\\`, or a control character below 0x20 — U+0000
+    /// included); only then does a string need a byte-by-byte look.
+    private static func copyFindingEscapes(_ source: UnsafeRawPointer, to target: UnsafeMutableRawPointer,
+                                           count: Int) -> Bool {
+        var found: UInt64 = 0
+        if count >= 8 {
+            var index = 0
+            while index < count - 8 {
+                let word = source.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                target.storeBytes(of: word, toByteOffset: index, as: UInt64.self)
+                found |= escapedBytes(word)
+                index += 8
             }
-            return false
-        }
-        var index = 0
-        while true {
             // The last word may overlap the one before it.
-            let word = base.loadUnaligned(fromByteOffset: Swift.min(index, count - 8), as: UInt64.self)
-            if hasEscapedByte(word) { return true }
-            index += 8
-            if index >= count { return false }
+            let word = source.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+            target.storeBytes(of: word, toByteOffset: count - 8, as: UInt64.self)
+            found |= escapedBytes(word)
+        } else if count >= 4 {
+            let first = source.loadUnaligned(fromByteOffset: 0, as: UInt32.self)
+            let last = source.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)
+            target.storeBytes(of: first, toByteOffset: 0, as: UInt32.self)
+            target.storeBytes(of: last, toByteOffset: count - 4, as: UInt32.self)
+            found = escapedBytes(UInt64(first) | UInt64(last) << 32)
+        } else {
+            for index in 0..<count {
+                let byte = source.load(fromByteOffset: index, as: UInt8.self)
+                target.storeBytes(of: byte, toByteOffset: index, as: UInt8.self)
+                found |= escapedBytes(UInt64(byte) | 0x4141_4141_4141_4100)  // padded with "A"s
+            }
         }
+        return found != 0
     }
 
-    /// Whether any byte of `word` is below 0x20, `"` or `\\`. Per byte, the high bit of
-    /// `(x - n) & ~x` is set for some byte exactly when some byte of x is below n (n ≤ 0x80);
-    /// with n = 1 it finds a zero byte, here of `word` XOR the character.
+    /// The high bit of each byte of `word` that is below 0x20, `"` or `\\`, and maybe of
+    /// bytes after such a byte (only whether it is zero matters). Per byte, the high bit of
+    /// `(x - n) & ~x` is set for some byte when some byte of x is below n (n ≤ 0x80), and never
+    /// when none is; n = 1 finds a zero byte, here of `word` XOR the character.
     @inline(__always)
-    private static func hasEscapedByte(_ word: UInt64) -> Bool {
+    private static func escapedBytes(_ word: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let quote = word ^ (ones &* 0x22)
         let backslash = word ^ (ones &* 0x5C)
         let found = ((word &- ones &* 0x20) & ~word) | ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash)
-        return found & (ones &* 0x80) != 0
+        return found & (ones &* 0x80)
     }
 
     /// Lays out the cJSON tree of a document in blocks from `malloc` and counts the length of
@@ -580,8 +615,7 @@ public enum JSONText {
             let copy = memory.assumingMemoryBound(to: UInt8.self)
             var escapes = 0
             if let base = bytes.baseAddress {
-                memcpy(copy, base, count)
-                if JSONText.needsEscaping(UnsafeRawPointer(base), count: count) {
+                if JSONText.copyFindingEscapes(UnsafeRawPointer(base), to: memory, count: count) {
                     for index in 0..<count {
                         switch bytes[index] {
                         case 0:
