@@ -67,10 +67,14 @@ extension POSRequest {
                 return .object(pair)
             })
         }
+        // ``url`` from the fields already at hand instead of building them a third time.
+        let urlFields = fields(keyStyle: .urlScheme)
+        let url = "billpocket://" + QueryEncoder.encode(urlFields)
+        assert(url.hasSameBytes(as: self.url), "buildResultJSON: url differs from POSRequest.url")
         var result = JSONObject(capacity: 4)
         result.appendNewMember("version", 1)
         result.appendNewMember("url", .string(url))
-        result.appendNewMember("fields", list(fields(keyStyle: .urlScheme)))
+        result.appendNewMember("fields", list(urlFields))
         result.appendNewMember("intent_extras", list(fields(keyStyle: .androidIntent)))
         return .object(result)
     }
