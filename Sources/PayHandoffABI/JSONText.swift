@@ -411,6 +411,7 @@ public enum JSONText {
             expandStandIns(copy.assumingMemoryBound(to: UInt8.self), length: length, standIns: tree.standIns)
             return copy.assumingMemoryBound(to: CChar.self)
         }
+        assert(strlen(text) == tree.printedLength, "JSONText.print: the counted length is not what cJSON printed")
         if tree.standIns > 0 {
             expandStandIns(output.assumingMemoryBound(to: UInt8.self), length: strlen(text), standIns: tree.standIns)
         }

@@ -351,12 +351,12 @@ public struct JSONObject: Equatable, Sendable {
     /// Whether `text`'s UTF-8 is `bytes` (of the same count).
     private static func hasBytes(_ text: String, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let q = bytes.baseAddress else { return true }  // both empty
-        if let same = text.utf8.withContiguousStorageIfAvailable({ p in
+        func same(_ p: UnsafeBufferPointer<UInt8>) -> Bool {
             p.baseAddress.map { memcmpBytes($0, q, bytes.count) } ?? true
-        }) {
-            return same
         }
-        return text.utf8.elementsEqual(bytes)
+        if let result = text.utf8.withContiguousStorageIfAvailable(same) { return result }
+        var native = text
+        return native.withUTF8(same)
     }
 
     /// Whether two keys are the same bytes; the lengths first, which tells most keys apart
