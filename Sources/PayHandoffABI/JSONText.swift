@@ -392,9 +392,18 @@ public enum JSONText {
     /// - Parameter value: The document.
     /// - Returns: The NUL-terminated text, or `nil` when memory ran out.
     static func print(_ value: JSONValue) -> UnsafeMutablePointer<CChar>? {
+        print { $0.value(value) }
+    }
+
+    /// Prints the document `write` writes, as ``print(_:)`` does a `JSONValue`: the result
+    /// documents of the C functions go straight from the core into cJSON's tree.
+    /// - Parameter write: Writes one document.
+    /// - Returns: The NUL-terminated text, or `nil` when memory ran out.
+    static func print(writing write: (inout TreeWriter) -> Void) -> UnsafeMutablePointer<CChar>? {
         var tree = TreeWriter()
         defer { tree.free() }
-        guard let root = tree.item(value) else { return nil }
+        write(&tree)
+        guard !tree.failed, let root = tree.root else { return nil }
         // Each stand-in prints as one byte and becomes the six of \u0000 afterwards; cJSON wants
         // a little room past the NUL for its last write (its documentation says 5 bytes).
         let capacity = tree.printedLength + 5 * tree.standIns + 8
@@ -490,21 +499,32 @@ public enum JSONText {
 
     /// Lays out the cJSON tree of a document in blocks from `malloc` and counts the length of
     /// the text cJSON will print for it (compact: no whitespace). ``free()`` releases every block.
-    private struct TreeWriter {
+    /// As a ``JSONWriter`` it takes a document member by member; ``item(_:)`` lays out a whole
+    /// `JSONValue`.
+    struct TreeWriter: JSONWriter {
         /// The block being filled; its first word points to the previous block (a chain to free).
-        var block: UnsafeMutableRawPointer? = nil
-        var used = 0
-        var capacity = 0
+        private var block: UnsafeMutableRawPointer? = nil
+        private var used = 0
+        private var capacity = 0
         /// Bytes cJSON prints for the tree, without the NUL.
-        var printedLength = 0
+        private(set) var printedLength = 0
         /// U+0000 characters written as ``nulStandIn``.
-        var standIns = 0
+        private(set) var standIns = 0
+        /// The document's node, once written.
+        private(set) var root: UnsafeMutablePointer<cJSON>? = nil
+        /// Set when memory ran out: the tree is incomplete.
+        private(set) var failed = false
+        /// The object or array being written, and its last child so far.
+        private var container: UnsafeMutablePointer<cJSON>? = nil
+        private var lastChild: UnsafeMutablePointer<cJSON>? = nil
+        /// The key of the next member, already laid out.
+        private var pendingKey: UnsafeMutablePointer<CChar>? = nil
 
         static let blockSize = 4096
         static let header = MemoryLayout<UnsafeMutableRawPointer?>.stride
 
         /// Frees every block.
-        func free() {
+        fileprivate func free() {
             var current = block
             while let chunk = current {
                 current = chunk.load(as: UnsafeMutableRawPointer?.self)
@@ -534,13 +554,74 @@ public enum JSONText {
             return chunk + TreeWriter.header
         }
 
-        mutating func item(_ value: JSONValue) -> UnsafeMutablePointer<cJSON>? {
+        // MARK: JSONWriter
+
+        mutating func object(count: Int, _ body: (inout TreeWriter) -> Void) {
+            container(type: cJSON_Object, body)
+        }
+
+        mutating func array(count: Int, _ body: (inout TreeWriter) -> Void) {
+            container(type: cJSON_Array, body)
+        }
+
+        mutating func key(_ key: String) {
+            pendingKey = string(key)
+            printedLength += 1  // the colon
+            if pendingKey == nil { failed = true }
+        }
+
+        mutating func value(_ value: JSONValue) {
+            guard let node = item(value) else {
+                failed = true
+                return
+            }
+            attach(node)
+        }
+
+        private mutating func container(type: Int32, _ body: (inout TreeWriter) -> Void) {
+            guard let node = node(type: type) else {
+                failed = true
+                return
+            }
+            attach(node)
+            printedLength += 2  // braces or brackets
+            let outer = (container, lastChild)
+            (container, lastChild) = (node, nil)
+            body(&self)
+            (container, lastChild) = outer
+        }
+
+        /// Makes `node` the document, or the next member or element of the container being written.
+        private mutating func attach(_ node: UnsafeMutablePointer<cJSON>) {
+            guard let container else {
+                root = node
+                return
+            }
+            if container.pointee.type == cJSON_Object {
+                assert(pendingKey != nil, "TreeWriter: a member without a key")
+                node.pointee.string = pendingKey
+                pendingKey = nil
+            }
+            if lastChild != nil { printedLength += 1 }  // the comma
+            lastChild = link(node, after: lastChild, in: container)
+        }
+
+        // MARK: Nodes
+
+        /// A new node of `type`, nothing else set.
+        private mutating func node(type: Int32) -> UnsafeMutablePointer<cJSON>? {
             guard let memory = allocate(MemoryLayout<cJSON>.stride, alignment: MemoryLayout<cJSON>.alignment) else {
                 return nil
             }
             let node = memory.bindMemory(to: cJSON.self, capacity: 1)
-            node.initialize(to: cJSON(next: nil, prev: nil, child: nil, type: cJSON_NULL, valuestring: nil,
+            node.initialize(to: cJSON(next: nil, prev: nil, child: nil, type: type, valuestring: nil,
                                       valueint: 0, valuedouble: 0, string: nil))
+            return node
+        }
+
+        /// Lays out `value` and everything in it.
+        mutating func item(_ value: JSONValue) -> UnsafeMutablePointer<cJSON>? {
+            guard let node = node(type: cJSON_NULL) else { return nil }
             switch value {
             case .null:
                 printedLength += 4
