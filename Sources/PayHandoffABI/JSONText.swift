@@ -564,10 +564,21 @@ public enum JSONText {
             container(type: cJSON_Array, body)
         }
 
-        mutating func key(_ key: String) {
-            pendingKey = string(key)
+        mutating func key(_ key: StaticString) {
             printedLength += 1  // the colon
-            if pendingKey == nil { failed = true }
+            guard key.hasPointerRepresentation else {
+                pendingKey = cString(key.description)
+                if pendingKey == nil { failed = true }
+                return
+            }
+            // A string literal is NUL-terminated in the binary and outlives the print: the node
+            // points at it. Keys are identifiers, which cJSON prints as they are (a key it had to
+            // escape would make the count short, and the print fall back to cJSON_PrintUnformatted).
+            let bytes = UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount)
+            assert(!bytes.contains { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") },
+                   "TreeWriter: a literal key cJSON would escape")
+            pendingKey = UnsafeMutableRawPointer(mutating: key.utf8Start).assumingMemoryBound(to: CChar.self)
+            printedLength += bytes.count + 2  // the key and its quotes
         }
 
         mutating func value(_ value: JSONValue) {
@@ -575,6 +586,15 @@ public enum JSONText {
                 failed = true
                 return
             }
+            attach(node)
+        }
+
+        mutating func string(_ value: String) {
+            guard let node = node(type: cJSON_String), let copy = cString(value) else {
+                failed = true
+                return
+            }
+            node.pointee.valuestring = copy
             attach(node)
         }
 
@@ -636,7 +656,7 @@ public enum JSONText {
                 node.pointee.valuestring = digits
             case .string(let string):
                 node.pointee.type = cJSON_String
-                guard let copy = self.string(string) else { return nil }
+                guard let copy = cString(string) else { return nil }
                 node.pointee.valuestring = copy
             case .array(let elements):
                 node.pointee.type = cJSON_Array
@@ -656,7 +676,7 @@ public enum JSONText {
                 let complete = object.members.withUnsafeBufferPointer { buffer in
                     var last: UnsafeMutablePointer<cJSON>? = nil
                     for index in buffer.indices {
-                        guard let child = item(buffer[index].value), let key = string(buffer[index].key) else { return false }
+                        guard let child = item(buffer[index].value), let key = cString(buffer[index].key) else { return false }
                         child.pointee.string = key
                         last = link(child, after: last, in: node)
                     }
@@ -684,7 +704,7 @@ public enum JSONText {
 
         /// Copies `string` as a C string (U+0000 as ``nulStandIn``) and counts its printed
         /// length: quotes, and cJSON's escapes (`\"` `\\` `\b` `\f` `\n` `\r` `\t`, other controls as `\u00XX`).
-        private mutating func string(_ string: String) -> UnsafeMutablePointer<CChar>? {
+        private mutating func cString(_ string: String) -> UnsafeMutablePointer<CChar>? {
             // Native strings are contiguous UTF-8 (small ones are copied to the stack).
             if let copy = string.utf8.withContiguousStorageIfAvailable({ copyString($0) }) { return copy }
             var native = string

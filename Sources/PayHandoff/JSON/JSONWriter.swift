@@ -6,8 +6,9 @@
 /// `JSONValue`. Used where it pays: ``POSRequest/buildResultJSON`` (36 small objects).
 ///
 /// A document is written once: one value at the top (``value(_:)`` or a container), and inside
-/// an object each value preceded by its ``key(_:)``. Keys of one object must be distinct (the
-/// core's documents use literal keys).
+/// an object each value preceded by its ``key(_:)``. Keys are literals (the core's result
+/// documents have fixed keys; cJSON's tree can point at them in place), distinct within an
+/// object.
 @_spi(JSONText)
 public protocol JSONWriter {
     /// Writes an object; `body` writes its members.
@@ -22,10 +23,13 @@ public protocol JSONWriter {
     mutating func array(count: Int, _ body: (inout Self) -> Void)
     /// The key of the next member of the object being written.
     /// - Parameter key: A key not yet used in this object.
-    mutating func key(_ key: String)
+    mutating func key(_ key: StaticString)
     /// Writes a value (a scalar, or a whole document already at hand).
     /// - Parameter value: The value.
     mutating func value(_ value: JSONValue)
+    /// Writes a string value (``value(_:)`` of `.string(value)`, without the detour).
+    /// - Parameter value: The string.
+    mutating func string(_ value: String)
 }
 
 @_spi(JSONText)
@@ -34,16 +38,25 @@ extension JSONWriter {
     /// - Parameters:
     ///   - key: A key not yet used in this object.
     ///   - value: The value.
-    public mutating func member(_ key: String, _ value: JSONValue) {
+    public mutating func member(_ key: StaticString, _ value: JSONValue) {
         self.key(key)
         self.value(value)
+    }
+
+    /// Writes the member `key`: the string `value`.
+    /// - Parameters:
+    ///   - key: A key not yet used in this object.
+    ///   - value: The string.
+    public mutating func member(_ key: StaticString, string value: String) {
+        self.key(key)
+        string(value)
     }
 
     /// Writes the member `key`: `value` when `value` is not `nil`; keeps optional fields out.
     /// - Parameters:
     ///   - key: A key not yet used in this object.
     ///   - value: The value, or `nil` to write nothing.
-    public mutating func member(_ key: String, ifPresent value: JSONValue?) {
+    public mutating func member(_ key: StaticString, ifPresent value: JSONValue?) {
         if let value { member(key, value) }
     }
 }
@@ -55,7 +68,7 @@ public struct JSONValueWriter: JSONWriter {
     private let container: Container
     private var object = JSONObject()
     private var elements: [JSONValue] = []
-    private var pendingKey = ""
+    private var pendingKey: StaticString = ""
     /// The document written (`null` until something is).
     public private(set) var document: JSONValue = .null
 
@@ -85,14 +98,18 @@ public struct JSONValueWriter: JSONWriter {
         value(.array(inner.elements))
     }
 
-    public mutating func key(_ key: String) {
+    public mutating func key(_ key: StaticString) {
         pendingKey = key
+    }
+
+    public mutating func string(_ value: String) {
+        self.value(.string(value))
     }
 
     public mutating func value(_ value: JSONValue) {
         switch container {
         case .top: document = value
-        case .object: object.appendNewMember(pendingKey, value)
+        case .object: object.appendNewMember(pendingKey.description, value)
         case .array: elements.append(value)
         }
     }

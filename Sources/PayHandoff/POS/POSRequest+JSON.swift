@@ -72,8 +72,8 @@ extension POSRequest {
             writer.array(count: items.count) { writer in
                 for item in items {
                     writer.object(count: 2) { pair in
-                        pair.member("key", .string(item.key))
-                        pair.member("value", .string(item.value))
+                        pair.member("key", string: item.key)
+                        pair.member("value", string: item.value)
                     }
                 }
             }
@@ -84,7 +84,7 @@ extension POSRequest {
         assert(url.hasSameBytes(as: self.url), "buildResultJSON: url differs from POSRequest.url")
         writer.object(count: 4) { result in
             result.member("version", 1)
-            result.member("url", .string(url))
+            result.member("url", string: url)
             result.key("fields")
             list(urlFields, to: &result)
             result.key("intent_extras")
