@@ -1,6 +1,6 @@
 import CcJSON
 #if !PAYHANDOFF_SINGLE_MODULE
-import PayHandoff
+@_spi(JSONText) import PayHandoff
 #endif
 
 // The C functions of include/payhandoff.h (documented there and in docs/abi.md). Each one only
@@ -34,9 +34,9 @@ public func payhandoff_string_free(_ text: UnsafeMutablePointer<CChar>?) {
 /// - Returns: The status.
 @_cdecl("payhandoff_pos_build_url")
 public func payhandoff_pos_build_url(_ request: UnsafePointer<CChar>?, _ out: OutString?) -> Int32 {
-    respond(out) { () throws(PayHandoffError) in
-        try POSRequest(json: try JSONText.parse(request, parameter: "request_json")).buildResultJSON
-    }
+    respond(out, { () throws(PayHandoffError) in
+        try POSRequest(json: try JSONText.parse(request, parameter: "request_json"))
+    }, writing: { request, writer in request.writeBuildResult(to: &writer) })
 }
 
 /// Parses the Billpocket POS app's answer URL.

@@ -1,6 +1,6 @@
 import CcJSON
 #if !PAYHANDOFF_SINGLE_MODULE
-import PayHandoff
+@_spi(JSONText) import PayHandoff
 #endif
 
 /// The pinned status numbers of include/payhandoff.h. Never renumber or reuse one: bindings
@@ -37,6 +37,26 @@ func respond(_ out: OutString?, _ body: () throws(PayHandoffError) -> JSONValue)
     guard let out else { return PayHandoffError.Code.invalidArgument.status }
     do throws(PayHandoffError) {
         out.pointee = JSONText.print(try body())
+        return 0
+    } catch {
+        out.pointee = JSONText.print(error.json)
+        return error.code.status
+    }
+}
+
+/// ``respond(_:_:)`` for a result written straight into cJSON's tree: `body` makes the result
+/// (or throws), `write` writes its document.
+/// - Parameters:
+///   - out: Where the malloc'd JSON text goes; NULL makes the call fail without writing.
+///   - body: The call.
+///   - write: Writes the result's document.
+/// - Returns: 0, or the error's pinned status.
+func respond<Result>(_ out: OutString?, _ body: () throws(PayHandoffError) -> Result,
+                     writing write: (Result, inout JSONText.TreeWriter) -> Void) -> Int32 {
+    guard let out else { return PayHandoffError.Code.invalidArgument.status }
+    do throws(PayHandoffError) {
+        let result = try body()
+        out.pointee = JSONText.print { write(result, &$0) }
         return 0
     } catch {
         out.pointee = JSONText.print(error.json)

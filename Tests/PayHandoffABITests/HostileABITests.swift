@@ -95,6 +95,24 @@ final class HostileABITests: XCTestCase {
         }
     }
 
+    func testInvalidUTF8IsReportedFirstEvenWhereCJSONWouldNotSeeIt() {
+        // Raw invalid UTF-8 inside a malformed \u escape (cJSON reads \uXXXX with a non-hex digit
+        // as U+0000 and never shows those bytes), and alongside a syntax error or an unknown key:
+        // always "is not valid UTF-8", as when the whole text was validated before cJSON.
+        for bytes: [UInt8] in [Array(#"{"urlScheme":"my\u00"#.utf8) + [0xC3] + Array(#"9"}"#.utf8),
+                               Array(#"{"urlScheme":"my\uZZZZ"#.utf8) + [0xC3] + Array(#""}"#.utf8),
+                               Array(#"{"urlScheme":"my"#.utf8) + [0xC3],
+                               Array(#"{"x":1,"urlScheme":"my"#.utf8) + [0xC0, 0xAF] + Array(#""}"#.utf8)] {
+            let json = bytes + [0]
+            let r = json.withUnsafeBufferPointer { b in
+                b.baseAddress!.withMemoryRebound(to: CChar.self, capacity: b.count) { p in
+                    call { payhandoff_pos_parse_response("myapp://result=error&identifier=x", p, $0) } } }
+            XCTAssertEqual(r.status, 2, r.text)
+            XCTAssertTrue(r.text.contains("is not valid UTF-8"), r.text)
+            XCTAssertEqual(errorOf(r.text).field, "options_json", r.text)
+        }
+    }
+
     func testOversizedInputs() {
         let megabyteURL = "myapp://result=aprobada&identifier=ord-1&pad=" + String(repeating: "x", count: 1 << 20)
         let r = call { payhandoff_pos_parse_response(megabyteURL, #"{"urlScheme":"myapp"}"#, $0) }

@@ -1,4 +1,6 @@
 extension CheckoutCallback {
+    private static let optionKeys = ["kind", "return_url", "nonce", "expected_id"]
+
     /// ``parse(_:kind:returnURL:nonce:expectedID:)`` with the options as a document:
     /// `{"kind": "cards", "return_url": "fixapp://checkout-callback", "nonce": "…", "expected_id": "card_…"}`
     /// (`nonce` and `expected_id` optional; `return_url` is the registered one, without the nonce).
@@ -8,7 +10,7 @@ extension CheckoutCallback {
     /// - Returns: The checked callback.
     /// - Throws: As ``parse(_:kind:returnURL:nonce:expectedID:)``, plus `validation`/`invalid_json` for the options.
     public static func parse(_ url: String, options: JSONValue) throws(PayHandoffError) -> CheckoutCallback {
-        try options.rejectUnknownKeys(["kind", "return_url", "nonce", "expected_id"])
+        try options.rejectUnknownKeys(CheckoutCallback.optionKeys)
         let kind = try CheckoutKind(parsing: try options.string(at: "kind"), field: "kind")
         let returnURL = try ReturnURL(try options.string(at: "return_url"))
         return try parse(url, kind: kind, returnURL: returnURL, nonce: try options.optionalString(at: "nonce"),
@@ -19,13 +21,13 @@ extension CheckoutCallback {
     /// "verified": true, "card_id": "card_xyz", "reason": "…", "extra": {"k": "v"}}`; `card_id` /
     /// `payment_id`, `reason` and `extra` only when present.
     public var json: JSONValue {
-        var o = JSONObject()
-        o["version"] = 1
-        o["kind"] = .string(kind.rawValue)
-        o["status"] = .string(status.rawValue)
-        o["verified"] = .bool(isVerified)
-        o.setIfPresent(kind.idKey, objectID.map { .string($0) })
-        o.setIfPresent("reason", reason.map { .string($0) })
+        var o = JSONObject(capacity: 7)
+        o.appendNewMember("version", 1)
+        o.appendNewMember("kind", .string(kind.rawValue))
+        o.appendNewMember("status", .string(status.rawValue))
+        o.appendNewMember("verified", .bool(isVerified))
+        o.appendNewMember(kind.idKey, ifPresent: objectID.map { .string($0) })
+        o.appendNewMember("reason", ifPresent: reason.map { .string($0) })
         QueryItem.setExtra(extra, as: "extra", in: &o)
         return .object(o)
     }

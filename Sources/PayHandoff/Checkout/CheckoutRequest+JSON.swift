@@ -1,6 +1,8 @@
 extension CheckoutRequest {
     static let commonJSONKeys = ["kind", "api_key", "base_url", "integration", "return_url", "nonce", "fields"]
     static let cardJSONKeys = ["provider", "customer_id", "target_origin", "customer"]
+    private static let cardRequestJSONKeys = commonJSONKeys + cardJSONKeys
+    private static let customerJSONKeys = ["name", "lastname", "email", "phone"]
 
     /// A request from its document. Card registration:
     /// `{"kind": "cards", "api_key": "sk_test_…", "return_url": "fixapp://checkout-callback",
@@ -13,8 +15,7 @@ extension CheckoutRequest {
     /// - Throws: `validation` (unknown or misplaced key, any rule), `invalid_json` (wrong type).
     public init(json: JSONValue) throws(PayHandoffError) {
         let kind = try CheckoutKind(parsing: try json.string(at: "kind"), field: "kind")
-        try json.rejectUnknownKeys(kind == .cards ? CheckoutRequest.commonJSONKeys + CheckoutRequest.cardJSONKeys
-                                                   : CheckoutRequest.commonJSONKeys)
+        try json.rejectUnknownKeys(kind == .cards ? CheckoutRequest.cardRequestJSONKeys : CheckoutRequest.commonJSONKeys)
         let apiKey = try json.string(at: "api_key")
         let baseURL = try json.optionalString(at: "base_url") ?? CheckoutRequest.defaultBaseURL
         var integration = Integration.browserTab
@@ -28,7 +29,7 @@ extension CheckoutRequest {
         let fields = try json.optionalObject(at: "fields") ?? JSONObject()
         switch kind {
         case .cards:
-            try json.rejectUnknownKeys(["name", "lastname", "email", "phone"], at: "customer")
+            try json.rejectUnknownKeys(CheckoutRequest.customerJSONKeys, at: "customer")
             let origins = try json.optionalArray(at: "target_origin") ?? []
             var originTexts: [String] = []
             for (index, origin) in origins.enumerated() {
@@ -72,15 +73,15 @@ extension CheckoutRequest {
         } else {
             nonce = ReturnURL.makeNonce(using: &generator)
         }
-        var result = JSONObject()
-        result["version"] = 1
-        result["kind"] = .string(request.kind.rawValue)
-        result["request"] = request.httpRequest(nonce: nonce).json(revealingSecrets: true)
+        var result = JSONObject(capacity: 6)
+        result.appendNewMember("version", 1)
+        result.appendNewMember("kind", .string(request.kind.rawValue))
+        result.appendNewMember("request", request.httpRequest(nonce: nonce).json(revealingSecrets: true))
         if let sent = request.sentReturnURL(nonce: nonce) {
-            result["return_url"] = .string(sent)
-            result["nonce"] = .string(nonce)
+            result.appendNewMember("return_url", .string(sent))
+            result.appendNewMember("nonce", .string(nonce))
         }
-        result["warnings"] = .array(request.warnings.map { .string($0) })
+        result.appendNewMember("warnings", .array(request.warnings.map { .string($0) }))
         return .object(result)
     }
 

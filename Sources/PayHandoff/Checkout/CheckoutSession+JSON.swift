@@ -25,12 +25,12 @@ extension CheckoutSession {
     /// The session as a document: `{"version": 1, "kind": "cards", "checkout_url": "https://…",
     /// "session_id": "…", "card_id": "card_…"}` (ids only when known). ``init(json:)`` reads it back.
     public var json: JSONValue {
-        var o = JSONObject()
-        o["version"] = 1
-        o["kind"] = .string(kind.rawValue)
-        o["checkout_url"] = .string(checkoutURL)
-        o.setIfPresent("session_id", sessionID.map { .string($0) })
-        o.setIfPresent(kind.idKey, objectID.map { .string($0) })
+        var o = JSONObject(capacity: 5)
+        o.appendNewMember("version", 1)
+        o.appendNewMember("kind", .string(kind.rawValue))
+        o.appendNewMember("checkout_url", .string(checkoutURL))
+        o.appendNewMember("session_id", ifPresent: sessionID.map { .string($0) })
+        o.appendNewMember(kind.idKey, ifPresent: objectID.map { .string($0) })
         return .object(o)
     }
 }

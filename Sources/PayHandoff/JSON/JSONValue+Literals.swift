@@ -15,6 +15,7 @@ extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral,
     /// A JSON object with the keys in the written order.
     public init(dictionaryLiteral elements: (String, JSONValue)...) {
         var object = JSONObject()
+        object.reserveCapacity(elements.count)
         for (key, value) in elements { object[key] = value }
         self = .object(object)
     }
@@ -27,6 +28,7 @@ extension JSONObject: ExpressibleByDictionaryLiteral {
     /// An object with the keys in the written order (a repeated key keeps its last value).
     public init(dictionaryLiteral elements: (String, JSONValue)...) {
         self.init()
+        reserveCapacity(elements.count)
         for (key, value) in elements { self[key] = value }
     }
 }

@@ -5,7 +5,8 @@
 /// Apple platforms `JSONValue` is `Codable` (outside Embedded builds). Numbers are integers
 /// only: money is integer minor units or decimal text, never a JSON number with a fraction.
 /// Objects keep their keys in insertion order (so output is stable and readable) and compare
-/// equal regardless of order.
+/// equal regardless of order. Strings and keys compare by their UTF-8 bytes, as every reader of
+/// the JSON text does (not by Unicode canonical equivalence, which `String ==` is).
 public enum JSONValue: Equatable, Sendable {
     /// `null` (counts as absent wherever a member is optional).
     case null
@@ -42,18 +43,26 @@ public enum JSONValue: Equatable, Sendable {
     /// - Returns: The value found, or `nil`.
     public func value(at path: String) -> JSONValue? {
         if path.isEmpty { return self }
-        if !ASCII.contains(Substring(path), UInt8(ascii: ".")) {  // one key: no split, no array
-            guard case .object(let object) = self else { return nil }
-            return object[path]
-        }
+        // Each step is looked up by its bytes in the path's UTF-8: no split, no substrings.
+        if let found = path.utf8.withContiguousStorageIfAvailable({ value(atUTF8: $0) }) { return found }
+        var native = path
+        return native.withUTF8 { value(atUTF8: $0) }
+    }
+
+    private func value(atUTF8 path: UnsafeBufferPointer<UInt8>) -> JSONValue? {
         var current = self
-        for key in path.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false) {
-            guard case .object(let object) = current, let next = object[String(Substring(key))] else {
+        var start = 0
+        while true {
+            var end = start
+            while end < path.count, path[end] != UInt8(ascii: ".") { end += 1 }
+            guard case .object(let object) = current,
+                  let index = object.index(ofUTF8: UnsafeBufferPointer(rebasing: path[start..<end])) else {
                 return nil
             }
-            current = next
+            current = object.members[index].value
+            guard end < path.count else { return current }
+            start = end + 1
         }
-        return current
     }
 
     /// Whether a non-null value is at `path` (JSON `null` counts as absent everywhere).
@@ -175,8 +184,42 @@ public enum JSONValue: Equatable, Sendable {
     /// - Throws: `validation` naming the first unknown key; `invalid_json` if not an object.
     public func rejectUnknownKeys(_ allowed: [String], at path: String = "") throws(PayHandoffError) {
         guard let object = try optionalObject(at: path) else { return }
-        for member in object.members where !allowed.contains(member.key) {
-            throw PayHandoffError(.validation, field: JSONValue.join(path, member.key), "unknown field")
+        let unknown: String? = object.members.withUnsafeBufferPointer { members in
+            allowed.withUnsafeBufferPointer { allowed in
+                // Each search starts after the previous match: documents mostly list their keys
+                // in the reader's order, so a key is usually found at the first try.
+                var start = 0
+                for member in members.indices {
+                    var found: Int? = nil
+                    for step in 0..<allowed.count {
+                        let key = (start + step) % allowed.count
+                        if JSONObject.sameKey(allowed[key], members[member].key) {
+                            found = key
+                            break
+                        }
+                    }
+                    guard let found else { return members[member].key }
+                    start = found + 1
+                }
+                return nil
+            }
+        }
+        if let unknown {
+            throw PayHandoffError(.validation, field: JSONValue.join(path, unknown), "unknown field")
+        }
+    }
+
+    /// Equal when of the same type with equal contents: strings byte for byte, objects with the
+    /// same keys (byte for byte) and equal values in any order, arrays element by element.
+    public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+        switch (lhs, rhs) {
+        case (.null, .null): return true
+        case let (.bool(a), .bool(b)): return a == b
+        case let (.integer(a), .integer(b)): return a == b
+        case let (.string(a), .string(b)): return a.hasSameBytes(as: b)
+        case let (.array(a), .array(b)): return a == b
+        case let (.object(a), .object(b)): return a == b
+        default: return false
         }
     }
 
@@ -194,7 +237,8 @@ public enum JSONValue: Equatable, Sendable {
     }
 }
 
-/// A JSON object: members in insertion order, unique keys, order-insensitive equality.
+/// A JSON object: members in insertion order, unique keys, order-insensitive equality. Keys are
+/// told apart by their UTF-8 bytes.
 public struct JSONObject: Equatable, Sendable {
     /// One key/value pair.
     public struct Member: Equatable, Sendable {
@@ -202,6 +246,11 @@ public struct JSONObject: Equatable, Sendable {
         public var key: String
         /// The value.
         public var value: JSONValue
+
+        /// Equal when the keys are the same bytes and the values are equal.
+        public static func == (lhs: Member, rhs: Member) -> Bool {
+            lhs.key.hasSameBytes(as: rhs.key) && lhs.value == rhs.value
+        }
     }
 
     /// The members in insertion order.
@@ -213,7 +262,41 @@ public struct JSONObject: Equatable, Sendable {
     /// An object from key/value pairs; a later pair with the same key replaces the earlier one.
     /// - Parameter pairs: The members in order.
     public init(_ pairs: KeyValuePairs<String, JSONValue>) {
+        members.reserveCapacity(pairs.count)
         for (key, value) in pairs { self[key] = value }
+    }
+
+    /// Makes room for `count` members in all, so that adding them does not grow storage step by step.
+    /// - Parameter count: The number of members the object will hold.
+    public mutating func reserveCapacity(_ count: Int) {
+        members.reserveCapacity(count)
+    }
+
+    /// An empty object with room for `capacity` members.
+    /// - Parameter capacity: The number of members it will hold.
+    init(capacity: Int) {
+        members.reserveCapacity(capacity)
+    }
+
+    /// Appends a member whose key is known not to be in the object yet, without looking: the
+    /// core's result documents (literal, distinct keys) and the cJSON reader (which compares
+    /// each key with the earlier ones of its object itself). Debug builds check.
+    /// - Parameters:
+    ///   - key: A key not yet in the object.
+    ///   - value: The value.
+    @_spi(JSONText)
+    public mutating func appendNewMember(_ key: String, _ value: JSONValue) {
+        assert(index(of: key) == nil, "appendNewMember: the key is already in the object")
+        members.append(Member(key: key, value: value))
+    }
+
+    /// ``appendNewMember(_:_:)`` when `value` is not `nil`; keeps optional output fields out.
+    /// - Parameters:
+    ///   - key: A key not yet in the object.
+    ///   - value: The value, or `nil` to leave the object unchanged.
+    @inline(never)
+    mutating func appendNewMember(_ key: String, ifPresent value: JSONValue?) {
+        if let value { appendNewMember(key, value) }
     }
 
     /// The keys in order.
@@ -226,20 +309,65 @@ public struct JSONObject: Equatable, Sendable {
     /// place or appends it.
     public subscript(key: String) -> JSONValue? {
         get {
-            for member in members where member.key == key { return member.value }
+            guard let index = index(of: key) else { return nil }
+            return members[index].value
+        }
+        set { set(key, newValue) }
+    }
+
+    @inline(never)  // one copy, not one per subscript use (the library is size-bound)
+    private mutating func set(_ key: String, _ newValue: JSONValue?) {
+        if let index = index(of: key) {
+            if let newValue {
+                members[index].value = newValue
+            } else {
+                members.remove(at: index)
+            }
+        } else if let newValue {
+            members.append(Member(key: key, value: newValue))
+        }
+    }
+
+    /// The position of the member with `key`, or `nil`.
+    @inline(never)  // one copy of the loop, not one per subscript use
+    private func index(of key: String) -> Int? {
+        members.withUnsafeBufferPointer { buffer in
+            for index in buffer.indices where JSONObject.sameKey(buffer[index].key, key) { return index }
             return nil
         }
-        set {
-            if let index = members.firstIndex(where: { $0.key == key }) {
-                if let newValue {
-                    members[index].value = newValue
-                } else {
-                    members.remove(at: index)
-                }
-            } else if let newValue {
-                members.append(Member(key: key, value: newValue))
+    }
+
+    /// The position of the member whose key is the UTF-8 `key`, or `nil`.
+    @inline(never)
+    func index(ofUTF8 key: UnsafeBufferPointer<UInt8>) -> Int? {
+        members.withUnsafeBufferPointer { buffer in
+            for index in buffer.indices where buffer[index].key.utf8.count == key.count {
+                if JSONObject.hasBytes(buffer[index].key, key) { return index }
             }
+            return nil
         }
+    }
+
+    /// Whether `text`'s UTF-8 is `bytes` (of the same count).
+    private static func hasBytes(_ text: String, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let q = bytes.baseAddress else { return true }  // both empty
+        func same(_ p: UnsafeBufferPointer<UInt8>) -> Bool {
+            p.baseAddress.map { memcmpBytes($0, q, bytes.count) } ?? true
+        }
+        if let result = text.utf8.withContiguousStorageIfAvailable(same) { return result }
+        var native = text
+        return native.withUTF8(same)
+    }
+
+    /// Whether two keys are the same bytes; the lengths first, which tells most keys apart
+    /// without touching their bytes.
+    static func sameKey(_ a: String, _ b: String) -> Bool {
+        a.utf8.count == b.utf8.count && sameBytes(a, b)
+    }
+
+    @inline(never)  // one copy of the comparison for every key lookup
+    private static func sameBytes(_ a: String, _ b: String) -> Bool {
+        a.hasSameBytes(as: b)
     }
 
     /// Sets `key` to `value` when `value` is not `nil`; keeps optional output fields out of the object.

@@ -59,14 +59,36 @@ extension POSRequest {
     /// "intent_extras": [{"key": "transaction", …}, {"key": "userToken", …}, …]}`.
     /// It holds the user token (in `url`, `fields` and `intent_extras`), because the host needs it to open the POS app.
     public var buildResultJSON: JSONValue {
-        func list(_ items: [QueryItem]) -> JSONValue {
-            .array(items.map { ["key": .string($0.key), "value": .string($0.value)] })
+        var writer = JSONValueWriter()
+        writeBuildResult(to: &writer)
+        return writer.document
+    }
+
+    /// Writes ``buildResultJSON`` to `writer` (the C ABI prints it without making a `JSONValue`).
+    /// - Parameter writer: Where the document goes.
+    @_spi(JSONText)
+    public func writeBuildResult<W: JSONWriter>(to writer: inout W) {
+        func list(_ items: [QueryItem], to writer: inout W) {
+            writer.array(count: items.count) { writer in
+                for item in items {
+                    writer.object(count: 2) { pair in
+                        pair.member("key", string: item.key)
+                        pair.member("value", string: item.value)
+                    }
+                }
+            }
         }
-        return [
-            "version": 1,
-            "url": .string(url),
-            "fields": list(fields(keyStyle: .urlScheme)),
-            "intent_extras": list(fields(keyStyle: .androidIntent)),
-        ]
+        // ``url`` from the fields already at hand instead of building them a third time.
+        let urlFields = fields(keyStyle: .urlScheme)
+        let url = "billpocket://" + QueryEncoder.encode(urlFields)
+        assert(url.hasSameBytes(as: self.url), "buildResultJSON: url differs from POSRequest.url")
+        writer.object(count: 4) { result in
+            result.member("version", 1)
+            result.member("url", string: url)
+            result.key("fields")
+            list(urlFields, to: &result)
+            result.key("intent_extras")
+            list(fields(keyStyle: .androidIntent), to: &result)
+        }
     }
 }

@@ -5,29 +5,29 @@ extension POSResponse {
     /// "extra": {"unknown_key": "value"}}`. Absent fields are left out; `extra` only when non-empty.
     /// `result` is `approved`, `declined` or `error`.
     public var json: JSONValue {
-        var o = JSONObject()
-        o["version"] = 1
-        o["result"] = .string(result.rawValue)
-        o["identifier"] = .string(identifier)
-        o.setIfPresent("statusinfo", statusInfo.map { .string($0) })
-        o.setIfPresent("amount", amount.map { .string($0.decimalString) })
-        o.setIfPresent("tip", tip.map { .string($0.decimalString) })
-        o.setIfPresent("reference", reference.map { .string($0) })
-        o.setIfPresent("transactionid", transactionId.map { .string($0) })
-        o.setIfPresent("msi", msi.map { .integer(Int64($0)) })
-        o.setIfPresent("authorization", authorization.map { .string($0) })
-        o.setIfPresent("creditcard", cardLastFour.map { .string($0) })
-        o.setIfPresent("cardtype", cardType.map { .string($0) })
-        o.setIfPresent("email", email.map { .string($0) })
-        o.setIfPresent("phone", phone.map { .string($0) })
-        o.setIfPresent("arqc", arqc.map { .string($0) })
-        o.setIfPresent("aid", aid.map { .string($0) })
-        o.setIfPresent("applabel", appLabel.map { .string($0) })
-        o.setIfPresent("url", voucherURL.map { .string($0) })
-        o.setIfPresent("bank", bank.map { .string($0) })
-        o.setIfPresent("accountType", accountType.map { .string($0.rawValue) })
-        o.setIfPresent("name", cardholderName.map { .string($0) })
-        o.setIfPresent("bp_version", posAppVersion.map { .string($0) })
+        var o = JSONObject(capacity: 23)
+        o.appendNewMember("version", 1)
+        o.appendNewMember("result", .string(result.rawValue))
+        o.appendNewMember("identifier", .string(identifier))
+        o.appendNewMember("statusinfo", ifPresent: statusInfo.map { .string($0) })
+        o.appendNewMember("amount", ifPresent: amount.map { .string($0.decimalString) })
+        o.appendNewMember("tip", ifPresent: tip.map { .string($0.decimalString) })
+        o.appendNewMember("reference", ifPresent: reference.map { .string($0) })
+        o.appendNewMember("transactionid", ifPresent: transactionId.map { .string($0) })
+        o.appendNewMember("msi", ifPresent: msi.map { .integer(Int64($0)) })
+        o.appendNewMember("authorization", ifPresent: authorization.map { .string($0) })
+        o.appendNewMember("creditcard", ifPresent: cardLastFour.map { .string($0) })
+        o.appendNewMember("cardtype", ifPresent: cardType.map { .string($0) })
+        o.appendNewMember("email", ifPresent: email.map { .string($0) })
+        o.appendNewMember("phone", ifPresent: phone.map { .string($0) })
+        o.appendNewMember("arqc", ifPresent: arqc.map { .string($0) })
+        o.appendNewMember("aid", ifPresent: aid.map { .string($0) })
+        o.appendNewMember("applabel", ifPresent: appLabel.map { .string($0) })
+        o.appendNewMember("url", ifPresent: voucherURL.map { .string($0) })
+        o.appendNewMember("bank", ifPresent: bank.map { .string($0) })
+        o.appendNewMember("accountType", ifPresent: accountType.map { .string($0.rawValue) })
+        o.appendNewMember("name", ifPresent: cardholderName.map { .string($0) })
+        o.appendNewMember("bp_version", ifPresent: posAppVersion.map { .string($0) })
         QueryItem.setExtra(extra, as: "extra", in: &o)
         return .object(o)
     }
@@ -39,18 +39,19 @@ extension POSResponse {
     public init(json: JSONValue) throws(PayHandoffError) {
         let object = try json.object(at: "")
         var items: [QueryItem] = []
-        for member in object.members where member.key != "version" && member.key != "extra" {
+        for member in object.members
+        where !member.key.hasSameBytes(as: "version") && !member.key.hasSameBytes(as: "extra") {
             let value: String
             switch member.value {
             case .string(let s): value = s
-            case .integer(let n) where member.key == "msi": value = String(n)
+            case .integer(let n) where member.key.hasSameBytes(as: "msi"): value = String(n)
             default:
                 throw JSONValue.wrongType(member.key, expected: "a string", found: member.value)
             }
             guard POSResponse.keyIndex(member.key) != nil else {
                 throw PayHandoffError(.validation, field: member.key, "unknown field")
             }
-            if member.key == "result" {
+            if member.key.hasSameBytes(as: "result") {
                 guard let result = Result(rawValue: value) else {
                     throw PayHandoffError(.validation, field: "result", "must be approved, declined or error")
                 }

@@ -1,4 +1,7 @@
 extension RefundEligibility {
+    private static let inputKeys = ["sale", "amount", "now"]
+    private static let saleKeys = ["transactionid", "amount", "approved_at", "bp_version"]
+
     /// Runs ``check(sale:refundAmount:now:)`` on a document:
     /// `{"sale": {"transactionid": "T-1", "amount": "100.00", "approved_at": 1764518400,
     /// "bp_version": "4.3.24"}, "amount": "40.00", "now": 1764518500}`. Times are epoch
@@ -7,8 +10,8 @@ extension RefundEligibility {
     /// - Returns: The verdict.
     /// - Throws: `validation` or `invalid_json` naming the field.
     public static func check(json: JSONValue) throws(PayHandoffError) -> RefundEligibility {
-        try json.rejectUnknownKeys(["sale", "amount", "now"])
-        try json.rejectUnknownKeys(["transactionid", "amount", "approved_at", "bp_version"], at: "sale")
+        try json.rejectUnknownKeys(RefundEligibility.inputKeys)
+        try json.rejectUnknownKeys(RefundEligibility.saleKeys, at: "sale")
         guard let saleAmount = try json.optionalAmount(at: "sale.amount") else {
             throw JSONValue.missing("sale.amount")
         }
@@ -25,15 +28,20 @@ extension RefundEligibility {
     /// "deadline": 1764565200, "deadline_local": "2026-11-30T23:00:00-06:00",
     /// "reasons": [{"code": "too_soon", "message": "…"}]}`.
     public var json: JSONValue {
-        [
-            "version": 1,
-            "eligible": .bool(isEligible),
-            "refund_amount": .string(refundAmount.decimalString),
-            "eligible_from": .integer(eligibleFrom),
-            "eligible_from_local": .string(MexicoCityTime.iso8601(eligibleFrom)),
-            "deadline": .integer(deadline),
-            "deadline_local": .string(MexicoCityTime.iso8601(deadline)),
-            "reasons": .array(reasons.map { ["code": .string($0.rawValue), "message": .string(explanation(of: $0))] }),
-        ]
+        var o = JSONObject(capacity: 8)
+        o.appendNewMember("version", 1)
+        o.appendNewMember("eligible", .bool(isEligible))
+        o.appendNewMember("refund_amount", .string(refundAmount.decimalString))
+        o.appendNewMember("eligible_from", .integer(eligibleFrom))
+        o.appendNewMember("eligible_from_local", .string(MexicoCityTime.iso8601(eligibleFrom)))
+        o.appendNewMember("deadline", .integer(deadline))
+        o.appendNewMember("deadline_local", .string(MexicoCityTime.iso8601(deadline)))
+        o.appendNewMember("reasons", .array(reasons.map { reason in
+            var r = JSONObject(capacity: 2)
+            r.appendNewMember("code", .string(reason.rawValue))
+            r.appendNewMember("message", .string(explanation(of: reason)))
+            return .object(r)
+        }))
+        return .object(o)
     }
 }

@@ -20,18 +20,48 @@ public enum QueryEncoder {
     /// - Parameter items: The pairs in order.
     /// - Returns: The query text (without a leading `?`).
     public static func encode(_ items: [QueryItem]) -> String {
-        // Into one byte buffer, then one string (appending to a String grew it piece by piece).
+        // Straight into the string's storage, sized for the worst case (every byte as %XX):
+        // appending byte by byte to an array checked its capacity each time.
         var capacity = 0
-        for item in items { capacity += item.key.utf8.count + item.value.utf8.count + 2 }
-        var out: [UInt8] = []
-        out.reserveCapacity(capacity + capacity / 2)
-        for (index, item) in items.enumerated() {
-            if index > 0 { out.append(UInt8(ascii: "&")) }
-            append(item.key, to: &out)
-            out.append(UInt8(ascii: "="))
-            append(item.value, to: &out)
+        for item in items { capacity += 3 * (item.key.utf8.count + item.value.utf8.count) + 2 }
+        guard capacity > 0 else { return "" }
+        return String(unsafeUninitializedCapacity: capacity) { buffer in
+            var count = 0
+            for (index, item) in items.enumerated() {
+                if index > 0 {
+                    buffer[count] = UInt8(ascii: "&")
+                    count += 1
+                }
+                count = write(item.key, into: buffer, at: count)
+                buffer[count] = UInt8(ascii: "=")
+                count += 1
+                count = write(item.value, into: buffer, at: count)
+            }
+            return count
         }
-        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Writes `text` percent-encoded into `buffer` from `start` (room for three bytes per byte
+    /// of `text`); returns where it ended.
+    private static func write(_ text: String, into buffer: UnsafeMutableBufferPointer<UInt8>, at start: Int) -> Int {
+        func encode(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+            var count = start
+            for byte in bytes {
+                if isUnreserved(byte) {
+                    buffer[count] = byte
+                    count += 1
+                } else {
+                    buffer[count] = UInt8(ascii: "%")
+                    buffer[count + 1] = hexDigit(byte >> 4)
+                    buffer[count + 2] = hexDigit(byte & 0x0F)
+                    count += 3
+                }
+            }
+            return count
+        }
+        if let end = text.utf8.withContiguousStorageIfAvailable(encode) { return end }
+        var native = text
+        return native.withUTF8(encode)
     }
 
     /// Appends `text` percent-encoded, reading its contiguous UTF-8 when there is one.

@@ -25,8 +25,8 @@ extension QueryItem {
     ///   - object: The document to add to.
     static func setExtra(_ items: [QueryItem], as key: String, in object: inout JSONObject) {
         guard !items.isEmpty else { return }
-        var e = JSONObject()
-        for item in items { e[item.key] = .string(item.value) }
+        var e = JSONObject(capacity: items.count)
+        for item in items { e[item.key] = .string(item.value) }  // a repeated key keeps its last value
         object[key] = .object(e)
     }
 
