@@ -317,9 +317,9 @@ public enum JSONText {
             // 0xFF never gets this far (parse(_:parameter:)), so every 0xFF is a stand-in.
             let text: String?
             if hasStandIns, memchr(pointer, Int32(nulStandIn), bytes.count) != nil {
-                text = String(validating: bytes.map { $0 == nulStandIn ? 0 : $0 }, as: UTF8.self)
+                text = UTF8Text.string(validating: bytes.map { $0 == nulStandIn ? 0 : $0 })
             } else {
-                text = String(validating: bytes, as: UTF8.self)
+                text = UTF8Text.string(validating: bytes)
             }
             guard let text else {
                 foundInvalidUTF8 = true

@@ -81,7 +81,15 @@ public struct ReturnURL: Equatable, Sendable, CustomStringConvertible {
     /// - Returns: The URL text.
     public func adding(nonce: String) -> String {
         let separator = parts.query == nil ? "?" : (parts.query?.isEmpty == true || text.utf8.last == UInt8(ascii: "&") ? "" : "&")
-        return text + separator + ReturnURL.nonceParameter + "=" + QueryEncoder.percentEncode(nonce)
+        let encoded = QueryEncoder.percentEncode(nonce)
+        // One string sized once: chained `+` made four intermediate strings per request.
+        var url = text
+        url.reserveCapacity(text.utf8.count + 1 + ReturnURL.nonceParameter.utf8.count + 1 + encoded.utf8.count)
+        url.append(separator)
+        url.append(ReturnURL.nonceParameter)
+        url.append("=")
+        url.append(encoded)
+        return url
     }
 
     /// A fresh correlation nonce: 128 bits from `generator` as 32 lowercase hex digits. The core

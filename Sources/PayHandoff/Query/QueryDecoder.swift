@@ -316,7 +316,7 @@ public enum QueryDecoder {
         if sawNUL { return .nul }
         if escapedHighByte {
             let bytes = decodedBytes(raw, plus: plus)
-            guard String(validating: bytes, as: UTF8.self) != nil else { return .invalidUTF8 }
+            guard UTF8Text.isValid(bytes) else { return .invalidUTF8 }
         }
         return nil
     }

@@ -25,7 +25,7 @@ public enum QueryEncoder {
         var capacity = 0
         for item in items { capacity += 3 * (item.key.utf8.count + item.value.utf8.count) + 2 }
         guard capacity > 0 else { return "" }
-        return String(unsafeUninitializedCapacity: capacity) { buffer in
+        func fill(_ buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
             var count = 0
             for (index, item) in items.enumerated() {
                 if index > 0 {
@@ -38,6 +38,13 @@ public enum QueryEncoder {
                 count = write(item.value, into: buffer, at: count)
             }
             return count
+        }
+        if #available(macOS 11, iOS 14, watchOS 7, tvOS 14, *) {
+            return String(unsafeUninitializedCapacity: capacity, initializingUTF8With: fill)
+        }
+        // Older systems: through a temporary buffer and one more copy.
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
+            String(decoding: UnsafeBufferPointer(rebasing: buffer[..<fill(buffer)]), as: UTF8.self)
         }
     }
 

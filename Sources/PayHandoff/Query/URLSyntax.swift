@@ -146,19 +146,24 @@ struct HierarchicalURL: Equatable, Sendable {
     /// - Throws: `malformed_url` for a bad scheme, userinfo, port or host character.
     init(_ text: String, field: String) throws(PayHandoffError) {
         var contiguous = text
-        let outcome = contiguous.withUTF8 { bytes -> Result<(Spans, String, String?, String), PayHandoffError> in
+        let outcome = contiguous.withUTF8 { bytes -> Result<(Spans, String, String?, String, [UInt8]), PayHandoffError> in
             do throws(PayHandoffError) {
                 let spans = try HierarchicalURL.split(bytes, field: field)
-                func lowered(_ range: Range<Int>) -> String {
-                    String(decoding: bytes[range].map { ASCII.lowercased($0) }, as: UTF8.self)
-                }
                 let path = spans.path.isEmpty && spans.isWeb ? "/" : String(decoding: bytes[spans.path], as: UTF8.self)
-                return .success((spans, lowered(spans.scheme), spans.host.map(lowered), path))
+                // The bytes callbacks are compared with, in one allocation.
+                var match: [UInt8] = []
+                match.reserveCapacity(spans.scheme.count + (spans.host?.count ?? 0) + max(spans.path.count, 1))
+                for index in spans.scheme { match.append(ASCII.lowercased(bytes[index])) }
+                for index in spans.host ?? 0..<0 { match.append(ASCII.lowercased(bytes[index])) }
+                if spans.path.isEmpty && spans.isWeb { match.append(UInt8(ascii: "/")) } else { match.append(contentsOf: bytes[spans.path]) }
+                let scheme = String(decoding: match[..<spans.scheme.count], as: UTF8.self)
+                let host = spans.host.map { String(decoding: match[spans.scheme.count..<(spans.scheme.count + $0.count)], as: UTF8.self) }
+                return .success((spans, scheme, host, path, match))
             } catch {
                 return .failure(error)
             }
         }
-        let (spans, scheme, host, path) = try outcome.get()
+        let (spans, scheme, host, path, match) = try outcome.get()
         func substring(_ range: Range<Int>) -> Substring {
             let utf8 = text.utf8
             return Substring(utf8[utf8.index(utf8.startIndex, offsetBy: range.lowerBound)..<utf8.index(utf8.startIndex, offsetBy: range.upperBound)])
@@ -169,7 +174,7 @@ struct HierarchicalURL: Equatable, Sendable {
         self.path = path
         self.query = spans.query.map(substring)
         self.fragment = spans.fragment.map(substring)
-        self.matchBytes = Array(scheme.utf8) + Array((host ?? "").utf8) + Array(path.utf8)
+        self.matchBytes = match
     }
 
     /// Byte equality of every part.
