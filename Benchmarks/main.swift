@@ -420,19 +420,26 @@ for m in memory {
 }
 print("")
 print("Notes: \(foundationNote). The ?-form is what URLComponents can read; the Billpocket form is what the POS app sends.")
-print("Node per-call overhead: make bench runs Benchmarks/node-overhead.js next (React Native binding's Node-API addon). JVM: not measured.")
+print("Node and JVM per-call overhead: make bench runs Benchmarks/node-overhead.js and mk/bench-jvm.mk next (the bindings over dist/embedded).")
 
 // Goals of issue 10.
-let abiMedians = results.filter { $0.group == "abi" && !$0.name.hasPrefix("payhandoff_coordinator") }.map(\.median)
+// Judged on dist/embedded, the library apps ship; [linked] (the full Swift runtime, linked into
+// this process) is listed for comparison.
+let abiCases = results.filter { $0.group == "abi" && !$0.name.hasPrefix("payhandoff_coordinator") }
+let shipped = abiCases.filter { $0.name.hasSuffix("[dist/embedded]") }
+let abiMedians = (shipped.isEmpty ? abiCases : shipped).map(\.median)
+let slowestABI = (shipped.isEmpty ? abiCases : shipped).max { $0.median < $1.median }
 let goals: [(String, Bool, String)] = [
-    ("POS answer parse ≥ 10× URLComponents+queryItems (Billpocket form)", (posParse.ratio ?? 0) >= 10,
+    ("POS answer parse ≥ 10× URLComponents+queryItems (Billpocket form, which URLComponents misreads)", (posParse.ratio ?? 0) >= 10,
      String(format: "%.1f×", results.first { $0.name == posParse.name }?.ratio ?? 0)),
     ("POS answer parse ≥ 10× URLComponents+queryItems (?-form)", (results.first { $0.name == posParseQ.name }?.ratio ?? 0) >= 10,
      String(format: "%.1f×", results.first { $0.name == posParseQ.name }?.ratio ?? 0)),
     ("checkout callback parse ≥ 10× URLComponents+queryItems", (results.first { $0.name == callbackParse.name }?.ratio ?? 0) >= 10,
      String(format: "%.1f×", results.first { $0.name == callbackParse.name }?.ratio ?? 0)),
-    ("ABI round trip median ≤ 5 µs (every stateless function)", (abiMedians.max() ?? .infinity) <= 5000,
-     "slowest " + fmt(abiMedians.max() ?? 0)),
+    ("ABI round trip median ≤ 5 µs (every stateless function, " + (shipped.isEmpty ? "linked" : "dist/embedded") + ")",
+     (abiMedians.max() ?? .infinity) <= 5000,
+     "slowest " + fmt(abiMedians.max() ?? 0) + " (" + (slowestABI?.name ?? "-") + "); "
+        + String(abiMedians.filter { $0 <= 5000 }.count) + " of " + String(abiMedians.count) + " within"),
     ("RSS after 1 000 000 parses within 1 MB of RSS after 10 000", memory.allSatisfy { abs($0.after1M - $0.after10k) <= 1_000_000 },
      memory.map { String(format: "%+.3f MB", Double($0.after1M - $0.after10k) / 1e6) }.joined(separator: ", ")),
 ]
