@@ -76,8 +76,9 @@ extension CheckoutRequest {
         var result = JSONObject(capacity: 6)
         result.appendNewMember("version", 1)
         result.appendNewMember("kind", .string(request.kind.rawValue))
-        result.appendNewMember("request", request.httpRequest(nonce: nonce).json(revealingSecrets: true))
-        if let sent = request.sentReturnURL(nonce: nonce) {
+        let sent = request.sentReturnURL(nonce: nonce)
+        result.appendNewMember("request", request.httpRequest(sending: sent).json(revealingSecrets: true))
+        if let sent {
             result.appendNewMember("return_url", .string(sent))
             result.appendNewMember("nonce", .string(nonce))
         }

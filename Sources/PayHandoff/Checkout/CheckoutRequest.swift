@@ -200,8 +200,13 @@ public struct CheckoutRequest: Equatable, Sendable {
     /// - Parameter nonce: The correlation nonce put into `return_url`.
     /// - Returns: `POST {base}/v1/cards|payments` with the Bearer key, JSON content type and the body.
     public func httpRequest(nonce: String) -> HTTPRequest {
+        httpRequest(sending: sentReturnURL(nonce: nonce))
+    }
+
+    /// ``httpRequest(nonce:)`` with the return URL already made (callers that also report it).
+    func httpRequest(sending sent: String?) -> HTTPRequest {
         var fullBody = body
-        if let sent = sentReturnURL(nonce: nonce) { fullBody["return_url"] = .string(sent) }
+        if let sent { fullBody["return_url"] = .string(sent) }
         return HTTPRequest(
             method: "POST", url: baseURL + kind.path,
             headers: [.init(name: "Authorization", value: "Bearer " + apiKey),
