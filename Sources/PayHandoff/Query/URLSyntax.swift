@@ -146,34 +146,42 @@ struct HierarchicalURL: Equatable, Sendable {
     /// - Throws: `malformed_url` for a bad scheme, userinfo, port or host character.
     init(_ text: String, field: String) throws(PayHandoffError) {
         var contiguous = text
-        let outcome = contiguous.withUTF8 { bytes -> Result<(Spans, String, String?, String, [UInt8]), PayHandoffError> in
+        var spans: Spans? = nil
+        var scheme = "", host: String? = nil, path = "", match: [UInt8] = []
+        let failure = contiguous.withUTF8 { bytes -> PayHandoffError? in
             do throws(PayHandoffError) {
-                let spans = try HierarchicalURL.split(bytes, field: field)
-                let path = spans.path.isEmpty && spans.isWeb ? "/" : String(decoding: bytes[spans.path], as: UTF8.self)
-                // The bytes callbacks are compared with, in one allocation.
-                var match: [UInt8] = []
-                match.reserveCapacity(spans.scheme.count + (spans.host?.count ?? 0) + max(spans.path.count, 1))
-                for index in spans.scheme { match.append(ASCII.lowercased(bytes[index])) }
-                for index in spans.host ?? 0..<0 { match.append(ASCII.lowercased(bytes[index])) }
-                if spans.path.isEmpty && spans.isWeb { match.append(UInt8(ascii: "/")) } else { match.append(contentsOf: bytes[spans.path]) }
-                let scheme = String(decoding: match[..<spans.scheme.count], as: UTF8.self)
-                let host = spans.host.map { String(decoding: match[spans.scheme.count..<(spans.scheme.count + $0.count)], as: UTF8.self) }
-                return .success((spans, scheme, host, path, match))
+                let found = try HierarchicalURL.split(bytes, field: field)
+                // The bytes callbacks are compared with, in one allocation; scheme and host are
+                // read back from them, lowercased.
+                match.reserveCapacity(found.scheme.count + (found.host?.count ?? 0) + max(found.path.count, 1))
+                for index in found.scheme { match.append(ASCII.lowercased(bytes[index])) }
+                for index in found.host ?? 0..<0 { match.append(ASCII.lowercased(bytes[index])) }
+                if found.path.isEmpty && found.isWeb {
+                    match.append(UInt8(ascii: "/"))
+                    path = "/"
+                } else {
+                    match.append(contentsOf: bytes[found.path])
+                    path = String(decoding: bytes[found.path], as: UTF8.self)
+                }
+                scheme = String(decoding: match[..<found.scheme.count], as: UTF8.self)
+                host = found.host.map { String(decoding: match[found.scheme.count..<(found.scheme.count + $0.count)], as: UTF8.self) }
+                spans = found
+                return nil
             } catch {
-                return .failure(error)
+                return error
             }
         }
-        let (spans, scheme, host, path, match) = try outcome.get()
+        if let failure { throw failure }
         func substring(_ range: Range<Int>) -> Substring {
             let utf8 = text.utf8
             return Substring(utf8[utf8.index(utf8.startIndex, offsetBy: range.lowerBound)..<utf8.index(utf8.startIndex, offsetBy: range.upperBound)])
         }
         self.scheme = scheme
         self.host = host
-        self.port = spans.port
+        self.port = spans?.port
         self.path = path
-        self.query = spans.query.map(substring)
-        self.fragment = spans.fragment.map(substring)
+        self.query = spans?.query.map(substring)
+        self.fragment = spans?.fragment.map(substring)
         self.matchBytes = match
     }
 
