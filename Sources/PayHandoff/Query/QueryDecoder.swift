@@ -100,124 +100,119 @@ public enum QueryDecoder {
         // Unknown keys seen so far, for the duplicate rule: on the stack for the usual few dozen
         // (no allocation on the hot path), spilling to the heap beyond. A 256-bit filter of their
         // fingerprints lets most keys skip the comparison loop altogether.
-        let outcome = withUnsafeTemporaryAllocation(of: SeenKey.self, capacity: 48) { stack -> Result<Bool, PayHandoffError> in
-            do throws(PayHandoffError) {
-                var spill: [SeenKey] = []
-                var filter: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
-                var seen = 0
-                var known: UInt64 = 0
-                var position = 0
+        return try withUnsafeTemporaryAllocation(of: SeenKey.self, capacity: 48) { stack throws(PayHandoffError) -> Bool in
+            var spill: [SeenKey] = []
+            var filter: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+            var seen = 0
+            var known: UInt64 = 0
+            var position = 0
 
-                func finish(_ start: Int, _ equals: Int?, _ end: Int, _ keyIsEscaped: Bool, _ valueIsEscaped: Bool) throws(PayHandoffError) {
-                    guard end > start else { return }  // empty piece: `&&`, leading or trailing `&`
-                    position += 1
-                    guard let equals else {
-                        throw PayHandoffError(.malformedURL,
-                            "query parameter #" + String(position) + " has no '=' (expected key=value)")
+            func finish(_ start: Int, _ equals: Int?, _ end: Int, _ keyIsEscaped: Bool, _ valueIsEscaped: Bool) throws(PayHandoffError) {
+                guard end > start else { return }  // empty piece: `&&`, leading or trailing `&`
+                position += 1
+                guard let equals else {
+                    throw PayHandoffError(.malformedURL,
+                        "query parameter #" + String(position) + " has no '=' (expected key=value)")
+                }
+                guard equals > start else {
+                    throw PayHandoffError(.malformedURL, "query parameter #" + String(position) + " has an empty key")
+                }
+                let piece = Piece(key: start..<equals, value: (equals + 1)..<end,
+                                  keyIsEscaped: keyIsEscaped, valueIsEscaped: valueIsEscaped)
+                if piece.keyIsEscaped, let failure = check(UnsafeBufferPointer(rebasing: bytes[piece.key]), plus: plus) {
+                    throw failure.error(field: nil, what: "the key of query parameter #" + String(position))
+                }
+                if piece.valueIsEscaped, let failure = check(UnsafeBufferPointer(rebasing: bytes[piece.value]), plus: plus) {
+                    throw failure.error(field: fieldName(piece, bytes, plus), what: "the value")
+                }
+                let number: Int?
+                if piece.keyIsEscaped {
+                    var decodedKey = piece.key(in: bytes, plus: plus)
+                    number = decodedKey.withUTF8 { knownKey($0) }
+                } else {
+                    number = knownKey(UnsafeBufferPointer(rebasing: bytes[piece.key]))
+                }
+                if let number {
+                    let bit: UInt64 = 1 << UInt64(number)
+                    guard known & bit == 0 else {
+                        throw PayHandoffError(.malformedURL, field: fieldName(piece, bytes, plus), "query key appears more than once")
                     }
-                    guard equals > start else {
-                        throw PayHandoffError(.malformedURL, "query parameter #" + String(position) + " has an empty key")
-                    }
-                    let piece = Piece(key: start..<equals, value: (equals + 1)..<end,
-                                      keyIsEscaped: keyIsEscaped, valueIsEscaped: valueIsEscaped)
-                    if piece.keyIsEscaped, let failure = check(UnsafeBufferPointer(rebasing: bytes[piece.key]), plus: plus) {
-                        throw failure.error(field: nil, what: "the key of query parameter #" + String(position))
-                    }
-                    if piece.valueIsEscaped, let failure = check(UnsafeBufferPointer(rebasing: bytes[piece.value]), plus: plus) {
-                        throw failure.error(field: fieldName(piece, bytes, plus), what: "the value")
-                    }
-                    let number: Int?
-                    if piece.keyIsEscaped {
-                        var decodedKey = piece.key(in: bytes, plus: plus)
-                        number = decodedKey.withUTF8 { knownKey($0) }
-                    } else {
-                        number = knownKey(UnsafeBufferPointer(rebasing: bytes[piece.key]))
-                    }
-                    if let number {
-                        let bit: UInt64 = 1 << UInt64(number)
-                        guard known & bit == 0 else {
+                    known |= bit
+                    try body(piece, number)
+                    return
+                }
+                let key = SeenKey(piece, bytes)
+                let bit = key.filterBit
+                let word = withUnsafeBytes(of: filter) { $0.load(fromByteOffset: (bit >> 6) * 8, as: UInt64.self) }
+                if key.fingerprint == 0 || word & (1 << UInt64(bit & 63)) != 0 || filter.0 & 1 != 0 {
+                    for index in 0..<seen {
+                        let other = index < stack.count ? stack[index] : spill[index - stack.count]
+                        if key.mayEqual(other), sameKey(piece, other, bytes, plus: plus, caseInsensitive: caseInsensitiveKeys) {
                             throw PayHandoffError(.malformedURL, field: fieldName(piece, bytes, plus), "query key appears more than once")
                         }
-                        known |= bit
-                        try body(piece, number)
-                        return
                     }
-                    let key = SeenKey(piece, bytes)
-                    let bit = key.filterBit
-                    let word = withUnsafeBytes(of: filter) { $0.load(fromByteOffset: (bit >> 6) * 8, as: UInt64.self) }
-                    if key.fingerprint == 0 || word & (1 << UInt64(bit & 63)) != 0 || filter.0 & 1 != 0 {
-                        for index in 0..<seen {
-                            let other = index < stack.count ? stack[index] : spill[index - stack.count]
-                            if key.mayEqual(other), sameKey(piece, other, bytes, plus: plus, caseInsensitive: caseInsensitiveKeys) {
-                                throw PayHandoffError(.malformedURL, field: fieldName(piece, bytes, plus), "query key appears more than once")
-                            }
-                        }
-                    }
-                    withUnsafeMutableBytes(of: &filter) { raw in
-                        let offset = (bit >> 6) * 8
-                        raw.storeBytes(of: raw.load(fromByteOffset: offset, as: UInt64.self) | 1 << UInt64(bit & 63),
-                                       toByteOffset: offset, as: UInt64.self)
-                    }
-                    if seen < stack.count { stack.initializeElement(at: seen, to: key) } else { spill.append(key) }
-                    seen += 1
-                    try body(piece, nil)
                 }
-
-                // One pass over the text, 8 bytes at a time: every `&`, `=`, `%`, NUL (and `+`
-                // when it means a space) is an event, taken in text order. The cheap zero-byte
-                // test may flag a byte just after a true hit; the switch skips those.
-                let space = plus == .space
-                let plusOrPercent = ByteScan.repeated(space ? UInt8(ascii: "+") : UInt8(ascii: "%"))
-                let belowDollar = ByteScan.repeated(UInt8(ascii: "$"))
-                var unusual: UInt64 = 0
-                var start = 0
-                var equals: Int? = nil
-                var keyIsEscaped = false
-                var valueIsEscaped = false
-                var offset = 0
-                while offset < bytes.count {
-                    var events: UInt64
-                    if offset + 8 <= bytes.count, let base = bytes.baseAddress {
-                        let w = ByteScan.word(base, offset)
-                        events = ByteScan.zeroBytes(w ^ ByteScan.repeated(UInt8(ascii: "&")))
-                            | ByteScan.zeroBytes(w ^ ByteScan.repeated(UInt8(ascii: "=")))
-                            | ByteScan.zeroBytes(w ^ ByteScan.repeated(UInt8(ascii: "%"))) | ByteScan.zeroBytes(w)
-                            | ByteScan.zeroBytes(w ^ plusOrPercent)
-                        // "some byte < '$'" (exact for existence) and DEL.
-                        unusual |= ((w &- belowDollar) & ~w) | ByteScan.zeroBytes(w ^ ByteScan.repeated(0x7F))
-                    } else {
-                        events = 0xFFFF_FFFF_FFFF_FFFF >> UInt64((offset + 8 - bytes.count) * 8) & 0x8080_8080_8080_8080
-                        for index in offset..<bytes.count where bytes[index] < UInt8(ascii: "$") || bytes[index] == 0x7F {
-                            unusual = 0x80
-                        }
-                    }
-                    while events != 0 {
-                        let index = offset + events.trailingZeroBitCount >> 3
-                        events &= events &- 1
-                        // Compares, not a switch: a jump table's indirect branch mispredicted
-                        // far more often on real answers.
-                        let byte = bytes[index]
-                        if byte == UInt8(ascii: "&") {
-                            try finish(start, equals, index, keyIsEscaped, valueIsEscaped)
-                            start = index + 1
-                            equals = nil
-                            keyIsEscaped = false
-                            valueIsEscaped = false
-                        } else if byte == UInt8(ascii: "=") {
-                            if equals == nil { equals = index }
-                        } else if byte == UInt8(ascii: "%") || byte == 0 || (space && byte == UInt8(ascii: "+")) {
-                            if equals == nil { keyIsEscaped = true } else { valueIsEscaped = true }
-                        }
-                    }
-                    offset += 8
+                withUnsafeMutableBytes(of: &filter) { raw in
+                    let offset = (bit >> 6) * 8
+                    raw.storeBytes(of: raw.load(fromByteOffset: offset, as: UInt64.self) | 1 << UInt64(bit & 63),
+                                   toByteOffset: offset, as: UInt64.self)
                 }
-                try finish(start, equals, bytes.count, keyIsEscaped, valueIsEscaped)
-                return .success(unusual & 0x8080_8080_8080_8080 != 0)
-            } catch {
-                return .failure(error)
+                if seen < stack.count { stack.initializeElement(at: seen, to: key) } else { spill.append(key) }
+                seen += 1
+                try body(piece, nil)
             }
+
+            // One pass over the text, 8 bytes at a time: every `&`, `=`, `%`, NUL (and `+`
+            // when it means a space) is an event, taken in text order. The cheap zero-byte
+            // test may flag a byte just after a true hit; the switch skips those.
+            let space = plus == .space
+            let plusOrPercent = ByteScan.repeated(space ? UInt8(ascii: "+") : UInt8(ascii: "%"))
+            let belowDollar = ByteScan.repeated(UInt8(ascii: "$"))
+            var unusual: UInt64 = 0
+            var start = 0
+            var equals: Int? = nil
+            var keyIsEscaped = false
+            var valueIsEscaped = false
+            var offset = 0
+            while offset < bytes.count {
+                var events: UInt64
+                if offset + 8 <= bytes.count, let base = bytes.baseAddress {
+                    let w = ByteScan.word(base, offset)
+                    events = ByteScan.zeroBytes(w ^ ByteScan.repeated(UInt8(ascii: "&")))
+                        | ByteScan.zeroBytes(w ^ ByteScan.repeated(UInt8(ascii: "=")))
+                        | ByteScan.zeroBytes(w ^ ByteScan.repeated(UInt8(ascii: "%"))) | ByteScan.zeroBytes(w)
+                        | ByteScan.zeroBytes(w ^ plusOrPercent)
+                    // "some byte < '$'" (exact for existence) and DEL.
+                    unusual |= ((w &- belowDollar) & ~w) | ByteScan.zeroBytes(w ^ ByteScan.repeated(0x7F))
+                } else {
+                    events = 0xFFFF_FFFF_FFFF_FFFF >> UInt64((offset + 8 - bytes.count) * 8) & 0x8080_8080_8080_8080
+                    for index in offset..<bytes.count where bytes[index] < UInt8(ascii: "$") || bytes[index] == 0x7F {
+                        unusual = 0x80
+                    }
+                }
+                while events != 0 {
+                    let index = offset + events.trailingZeroBitCount >> 3
+                    events &= events &- 1
+                    // Compares, not a switch: a jump table's indirect branch mispredicted
+                    // far more often on real answers.
+                    let byte = bytes[index]
+                    if byte == UInt8(ascii: "&") {
+                        try finish(start, equals, index, keyIsEscaped, valueIsEscaped)
+                        start = index + 1
+                        equals = nil
+                        keyIsEscaped = false
+                        valueIsEscaped = false
+                    } else if byte == UInt8(ascii: "=") {
+                        if equals == nil { equals = index }
+                    } else if byte == UInt8(ascii: "%") || byte == 0 || (space && byte == UInt8(ascii: "+")) {
+                        if equals == nil { keyIsEscaped = true } else { valueIsEscaped = true }
+                    }
+                }
+                offset += 8
+            }
+            try finish(start, equals, bytes.count, keyIsEscaped, valueIsEscaped)
+            return unusual & 0x8080_8080_8080_8080 != 0
         }
-        return try outcome.get()
     }
 
     /// A key already seen: where it is, and a fingerprint that tells most different keys apart
