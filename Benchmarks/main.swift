@@ -296,7 +296,7 @@ measure("URLComponents+queryItems (?-form)", group: "foundation", note: "same in
 }
 // Parsing validates every field but makes no strings (fields are decoded when read): this is
 // the cost for a host that then reads every text field, for comparison with the parse alone.
-measure("POSResponse.parse (?-form) + every field read", group: "swift", note: "21 fields decoded as Strings") {
+measure("POSResponse fields read after a parse (?-form)", group: "swift", note: "21 fields decoded as Strings") {
     guard let r = try? POSResponse.parse(posAnswerQ, urlScheme: "myapp", expectedIdentifier: "ord-000042") else { return }
     blackHole((r.identifier, r.statusInfo, r.reference, r.transactionId, r.authorization, r.cardLastFour, r.cardType,
                r.email, r.phone, r.arqc, r.aid, r.appLabel, r.voucherURL, r.bank, r.cardholderName, r.posAppVersion,
@@ -308,7 +308,7 @@ let callbackParse = measure("CheckoutCallback.parse", group: "swift", note: "\(c
 measure("URLComponents+queryItems (callback)", group: "foundation", note: "same input; no checks at all", baselineOf: callbackParse.name) {
     blackHole(URLComponents(string: callbackURL)?.queryItems)
 }
-measure("CheckoutCallback.parse + extra read", group: "swift", note: "unknown parameters decoded when read") {
+measure("CheckoutCallback extra read after a parse", group: "swift", note: "unknown parameters decoded when read") {
     blackHole(try? CheckoutCallback.parse(callbackURL, kind: .cards, returnURL: returnURL, nonce: nonce).extra)
 }
 let tip = try! Amount(parsing: "187.50"), amount = try! Amount(parsing: "1250.00")
