@@ -240,16 +240,18 @@ public struct CheckoutRequest: Equatable, Sendable {
         if ASCII.hasSpaceOrControl(origin) {
             throw PayHandoffError(.validation, field: field, problem)
         }
-        let parts: HierarchicalURL
+        let shaped: Bool
         do throws(PayHandoffError) {
-            parts = try HierarchicalURL(origin, field: field)
+            shaped = try HierarchicalURL.inspect(origin, field: field) { parts, _ in
+                parts.host.map { !$0.isEmpty } == true && parts.query == nil && parts.fragment == nil
+            }
         } catch {
             throw PayHandoffError(.validation, field: field, problem)
         }
         // Exactly the two slashes of "://": no path, not even "/".
         var slashes = 0
         for byte in origin.utf8 where byte == UInt8(ascii: "/") { slashes += 1 }
-        guard let host = parts.host, !host.isEmpty, parts.query == nil, parts.fragment == nil, slashes == 2 else {
+        guard shaped, slashes == 2 else {
             throw PayHandoffError(.validation, field: field, problem)
         }
     }
@@ -261,16 +263,22 @@ public struct CheckoutRequest: Equatable, Sendable {
         if ASCII.hasSpaceOrControl(base) {
             throw PayHandoffError(.validation, field: "base_url", problem)
         }
-        let parts: HierarchicalURL
+        let shaped: Bool
         do throws(PayHandoffError) {
-            parts = try HierarchicalURL(base, field: "base_url")
+            // Scheme and host compared ignoring ASCII case, as HierarchicalURL lowercases them.
+            shaped = try HierarchicalURL.inspect(base, field: "base_url") { parts, bytes in
+                guard let host = parts.host, !host.isEmpty, parts.query == nil, parts.fragment == nil else { return false }
+                let hostBytes = UnsafeBufferPointer(rebasing: bytes[host])
+                let scheme = UnsafeBufferPointer(rebasing: bytes[parts.scheme])
+                let loopback = ASCII.equalFoldingCase(hostBytes, lowercase: "127.0.0.1")
+                    || ASCII.equalFoldingCase(hostBytes, lowercase: "localhost") || ASCII.equalFoldingCase(hostBytes, lowercase: "[::1]")
+                return ASCII.equalFoldingCase(scheme, lowercase: "https")
+                    || (ASCII.equalFoldingCase(scheme, lowercase: "http") && loopback)
+            }
         } catch {
             throw PayHandoffError(.validation, field: "base_url", problem)
         }
-        let loopback = parts.host.hasSameBytes(as: "127.0.0.1") || parts.host.hasSameBytes(as: "localhost")
-            || parts.host.hasSameBytes(as: "[::1]")
-        guard parts.scheme.hasSameBytes(as: "https") || (parts.scheme.hasSameBytes(as: "http") && loopback),
-              let host = parts.host, !host.isEmpty, parts.query == nil, parts.fragment == nil else {
+        guard shaped else {
             throw PayHandoffError(.validation, field: "base_url", problem)
         }
         var trimmed = Substring(base)

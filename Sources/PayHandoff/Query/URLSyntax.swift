@@ -185,6 +185,30 @@ struct HierarchicalURL: Equatable, Sendable {
         self.matchBytes = match
     }
 
+    /// `body` over the parts of `text` as byte ranges, for checks that need no strings (an
+    /// origin's or a base URL's shape).
+    /// - Parameters:
+    ///   - text: The URL.
+    ///   - field: The field to name in errors.
+    ///   - body: Reads the parts.
+    /// - Returns: What `body` returns.
+    /// - Throws: As ``init(_:field:)``.
+    static func inspect<R>(_ text: String, field: String,
+                           _ body: (Spans, UnsafeBufferPointer<UInt8>) -> R) throws(PayHandoffError) -> R {
+        var contiguous = text
+        var result: R? = nil
+        let failure = contiguous.withUTF8 { bytes -> PayHandoffError? in
+            do throws(PayHandoffError) {
+                result = body(try split(bytes, field: field), bytes)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        if let failure { throw failure }
+        return result!
+    }
+
     /// Byte equality of every part.
     static func == (a: HierarchicalURL, b: HierarchicalURL) -> Bool {
         func same(_ x: Substring?, _ y: Substring?) -> Bool {
