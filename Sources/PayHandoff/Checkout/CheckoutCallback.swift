@@ -29,6 +29,7 @@ public struct CheckoutCallback: Equatable, Sendable {
         case cancelled
 
         /// The status spelled `rawValue`, matched by bytes.
+        /// - Parameter rawValue: `completed`, `failed` or `cancelled`.
         public init?(rawValue: String) {
             guard let value = Status.matching(rawValue, among: Status.allCases) else { return nil }
             self = value
@@ -213,6 +214,10 @@ public struct CheckoutCallback: Equatable, Sendable {
     }
 
     /// Equal when every value reads the same, byte for byte.
+    /// - Parameters:
+    ///   - a: A callback.
+    ///   - b: Another callback.
+    /// - Returns: Whether they report the same.
     public static func == (a: CheckoutCallback, b: CheckoutCallback) -> Bool {
         func same(_ x: String?, _ y: String?) -> Bool {
             x == nil ? y == nil : y.map { x!.hasSameBytes(as: $0) } ?? false

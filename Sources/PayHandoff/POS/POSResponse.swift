@@ -21,6 +21,7 @@ public struct POSResponse: Equatable, Sendable {
         case error
 
         /// The result spelled `rawValue` (`approved`, `declined`, `error`), matched by bytes.
+        /// - Parameter rawValue: The spelling.
         public init?(rawValue: String) {
             guard let value = Result.matching(rawValue, among: Result.allCases) else { return nil }
             self = value
@@ -44,6 +45,7 @@ public struct POSResponse: Equatable, Sendable {
         case debit
 
         /// The account type spelled `rawValue`, matched by bytes.
+        /// - Parameter rawValue: `credit` or `debit`.
         public init?(rawValue: String) {
             guard let value = AccountType.matching(rawValue, among: AccountType.allCases) else { return nil }
             self = value
@@ -303,6 +305,10 @@ public struct POSResponse: Equatable, Sendable {
 
     /// Equal when every field reads the same, byte for byte (not the same raw text: `%41` and `A`
     /// are the same answer).
+    /// - Parameters:
+    ///   - lhs: An answer.
+    ///   - rhs: Another answer.
+    /// - Returns: Whether they are the same answer.
     public static func == (lhs: POSResponse, rhs: POSResponse) -> Bool {
         guard lhs.result == rhs.result, lhs.amount == rhs.amount, lhs.tip == rhs.tip, lhs.msi == rhs.msi,
               lhs.accountType == rhs.accountType, lhs.extra.count == rhs.extra.count else { return false }
