@@ -110,4 +110,20 @@ final class POSResponseReaderTests: XCTestCase {
         XCTAssertEqual(response.cardLastFour, "4242")
         XCTAssertEqual(response.accountType, .debit)
     }
+
+    func testManyUnknownKeysAndTheLargestAnswer() throws {
+        // More unknown keys than the reader keeps on the stack, an echoed token, and an answer
+        // near the 8 KiB limit: fields still read back, repeats are still found.
+        let unknown = (0..<300).map { "k" + String($0) + "=v" + String($0) }.joined(separator: "&")
+        let url = "myapp://result=error&identifier=x&UserToken=SECRET&" + unknown + "&statusinfo=" + String(repeating: "a", count: 4000)
+        XCTAssertLessThanOrEqual(url.utf8.count, 8192)
+        let response = try POSResponse.parse(url, urlScheme: "myapp")
+        XCTAssertEqual(response.extra.count, 300)
+        XCTAssertEqual(response.extra.last, QueryItem(key: "k299", value: "v299"))
+        XCTAssertEqual(response.statusInfo?.utf8.count, 4000)
+        XCTAssertFalse("\(response)".contains("SECRET"))
+        XCTAssertEqual(try POSResponse(json: response.json), response)
+        XCTAssertEqual(error(url + "&K150=again")?.message, "query key appears more than once")
+        XCTAssertEqual(error(url + "&" + String(repeating: "b", count: 9000) + "=1")?.code, .limitExceeded)
+    }
 }
