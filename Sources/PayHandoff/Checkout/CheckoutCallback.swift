@@ -119,9 +119,7 @@ public struct CheckoutCallback: Equatable, Sendable {
     private static func parse(_ bytes: UnsafeBufferPointer<UInt8>, of url: String, kind: CheckoutKind, returnURL: ReturnURL,
                               nonce: String?, expectedID: String?) throws(PayHandoffError) -> CheckoutCallback {
         let spans = try HierarchicalURL.split(bytes, field: "url")
-        if let part = returnURL.parts.firstDifference(from: spans, in: bytes) {
-            throw PayHandoffError(.callbackMismatch, field: part, "the callback's " + part + " is not the return URL's")
-        }
+        try returnURL.checkAddressed(spans, in: bytes)
         var pieces: (status: QueryDecoder.Piece?, cardID: QueryDecoder.Piece?, paymentID: QueryDecoder.Piece?,
                      reason: QueryDecoder.Piece?, nonce: QueryDecoder.Piece?) = (nil, nil, nil, nil, nil)
         let query = spans.query.map { UnsafeBufferPointer(rebasing: bytes[$0]) } ?? UnsafeBufferPointer(start: nil, count: 0)
@@ -231,23 +229,25 @@ public struct CheckoutCallback: Equatable, Sendable {
     /// Compares without an early exit, so the time taken does not reveal how much of a guessed
     /// nonce was right.
     static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
-        guard a.utf8.count == b.utf8.count else { return false }
-        var difference: UInt8 = 0
-        for (x, y) in zip(a.utf8, b.utf8) { difference |= x ^ y }
-        return difference == 0
+        var a = a
+        return a.withUTF8 { x in constantTimeEqual(x, b) }
     }
 
-    /// ``constantTimeEqual(_:_:)`` of an echoed nonce, still in the query, with the session's.
-    private static func constantTimeEqual(_ echoed: QueryDecoder.Piece, in query: UnsafeBufferPointer<UInt8>, _ nonce: String) -> Bool {
-        guard !echoed.valueIsEscaped else { return constantTimeEqual(echoed.value(in: query, plus: .space), nonce) }
-        let given = UnsafeBufferPointer(rebasing: query[echoed.value])
-        var nonce = nonce
-        return nonce.withUTF8 { expected in
+    /// ``constantTimeEqual(_:_:)`` of bytes with a string.
+    private static func constantTimeEqual(_ given: UnsafeBufferPointer<UInt8>, _ expected: String) -> Bool {
+        var expected = expected
+        return expected.withUTF8 { expected in
             guard given.count == expected.count else { return false }
             var difference: UInt8 = 0
             for index in 0..<given.count { difference |= given[index] ^ expected[index] }
             return difference == 0
         }
+    }
+
+    /// ``constantTimeEqual(_:_:)`` of an echoed nonce, still in the query, with the session's.
+    private static func constantTimeEqual(_ echoed: QueryDecoder.Piece, in query: UnsafeBufferPointer<UInt8>, _ nonce: String) -> Bool {
+        guard !echoed.valueIsEscaped else { return constantTimeEqual(echoed.value(in: query, plus: .space), nonce) }
+        return constantTimeEqual(UnsafeBufferPointer(rebasing: query[echoed.value]), nonce)
     }
 }
 

@@ -108,21 +108,15 @@ public struct ReturnURL: Equatable, Sendable, CustomStringConvertible {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// Checks that `url` is addressed to this return URL (scheme, host, port, path).
-    /// - Parameter url: The split callback URL.
+    /// Checks that the URL whose UTF-8 is `bytes`, split as `spans`, is addressed to this return
+    /// URL (scheme, host, port, path; see ``HierarchicalURL/firstDifference(from:in:)``).
+    /// - Parameters:
+    ///   - spans: The URL's parts.
+    ///   - bytes: The URL's UTF-8.
     /// - Throws: `callback_mismatch` naming the first part that differs (`scheme`, `host`, `port`, `path`).
-    func checkAddressed(_ url: HierarchicalURL) throws(PayHandoffError) {
-        if !url.scheme.hasSameBytes(as: parts.scheme) {
-            throw PayHandoffError(.callbackMismatch, field: "scheme", "the callback's scheme is not the return URL's")
-        }
-        if !url.host.hasSameBytes(as: parts.host) {
-            throw PayHandoffError(.callbackMismatch, field: "host", "the callback's host is not the return URL's")
-        }
-        if url.port != parts.port {
-            throw PayHandoffError(.callbackMismatch, field: "port", "the callback's port is not the return URL's")
-        }
-        if !url.path.hasSameBytes(as: parts.path) {
-            throw PayHandoffError(.callbackMismatch, field: "path", "the callback's path is not the return URL's")
+    func checkAddressed(_ spans: HierarchicalURL.Spans, in bytes: UnsafeBufferPointer<UInt8>) throws(PayHandoffError) {
+        if let part = parts.firstDifference(from: spans, in: bytes) {
+            throw PayHandoffError(.callbackMismatch, field: part, "the callback's " + part + " is not the return URL's")
         }
     }
 

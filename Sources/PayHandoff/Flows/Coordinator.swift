@@ -389,15 +389,19 @@ extension Coordinator {
         let (rawScheme, _) = try URLSyntax.splitScheme(url, field: "url")
         let scheme = ASCII.lowercased(String(rawScheme))
 
-        if let parts = try? HierarchicalURL(url, field: "url") {
-            // Index loops read the flows in place; compactMap copied every flow out of the array.
+        // Checkouts whose return URL the URL is addressed to, and the URL's query; compared in
+        // place, as CheckoutCallback.parse does. Index loops read the flows without copying them out.
+        let addressed = try? HierarchicalURL.inspect(url, field: "url") { spans, bytes -> ([CheckoutFlow], String) in
             var candidates: [CheckoutFlow] = []
             for index in flows.indices {
-                guard case .checkout(let f) = flows[index], (try? f.returnURL.checkAddressed(parts)) != nil else { continue }
+                guard case .checkout(let f) = flows[index], (try? f.returnURL.checkAddressed(spans, in: bytes)) != nil else { continue }
                 candidates.append(f)
             }
+            return (candidates, spans.query.map { String(decoding: bytes[$0], as: UTF8.self) } ?? "")
+        }
+        if let (candidates, query) = addressed {
             if !candidates.isEmpty {
-                let items = try QueryDecoder.decode(parts.query ?? "", plus: .space, caseInsensitiveKeys: false)
+                let items = try QueryDecoder.decode(Substring(query), plus: .space, caseInsensitiveKeys: false)
                 let target: CheckoutFlow
                 if let echoed = items.first(where: { $0.key.hasSameBytes(as: ReturnURL.nonceParameter) })?.value {
                     guard let match = candidates.first(where: { $0.nonce.map { CheckoutCallback.constantTimeEqual($0, echoed) } ?? false }) else {
