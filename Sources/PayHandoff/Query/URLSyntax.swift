@@ -89,14 +89,12 @@ public enum URLSyntax {
     /// - Returns: The scheme as written (case kept) and everything after the `:`.
     /// - Throws: `malformed_url` when there is no valid scheme.
     static func splitScheme(_ url: String, field: String? = nil) throws(PayHandoffError) -> (scheme: Substring, rest: Substring) {
-        guard let colon = url.utf8.firstIndex(of: UInt8(ascii: ":")) else {
-            throw PayHandoffError(.malformedURL, field: field, "URL has no scheme")
+        var text = url
+        let outcome = text.withUTF8 { bytes -> Result<Int, PayHandoffError> in
+            do throws(PayHandoffError) { return .success(try schemeEnd(bytes, field: field)) } catch { return .failure(error) }
         }
-        let scheme = url[url.startIndex..<colon]
-        guard isValidScheme(scheme) else {
-            throw PayHandoffError(.malformedURL, field: field, "URL scheme is not a valid RFC 3986 scheme")
-        }
-        return (scheme, url[url.utf8.index(after: colon)...])  // by bytes: a mark after ':' is not skipped
+        let colon = url.utf8.index(url.utf8.startIndex, offsetBy: try outcome.get())
+        return (url[..<colon], url[url.utf8.index(after: colon)...])  // by bytes: a mark after ':' is not skipped
     }
 }
 
