@@ -67,21 +67,6 @@ enum ASCII {
         return nil
     }
 
-    /// The index of the first `byte` in `text`'s UTF-8, or `nil`; scans the contiguous storage
-    /// when there is one (the generic Substring.UTF8View search cost ~90 instructions a byte).
-    static func firstIndex(of byte: UInt8, in text: Substring) -> String.Index? {
-        let offset: Int?? = text.utf8.withContiguousStorageIfAvailable { $0.firstIndex(of: byte) }
-        if let offset {
-            return offset.map { text.utf8.index(text.startIndex, offsetBy: $0) }
-        }
-        return text.utf8.firstIndex(of: byte)
-    }
-
-    /// Whether `text`'s UTF-8 contains `byte` (see ``firstByte(in:where:)``).
-    static func contains(_ text: Substring, _ byte: UInt8) -> Bool {
-        firstByte(in: text) { $0 == byte } != nil
-    }
-
     static func isDigit(_ byte: UInt8) -> Bool {
         byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
     }
