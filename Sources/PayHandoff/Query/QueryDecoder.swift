@@ -107,7 +107,7 @@ public enum QueryDecoder {
             var known: UInt64 = 0
             var position = 0
 
-            func finish(_ start: Int, _ equals: Int?, _ end: Int, _ keyIsEscaped: Bool, _ valueIsEscaped: Bool) throws(PayHandoffError) {
+            func finish(_ start: Int, _ equals: Int?, _ end: Int, _ escapes: Escapes) throws(PayHandoffError) {
                 guard end > start else { return }  // empty piece: `&&`, leading or trailing `&`
                 position += 1
                 guard let equals else {
@@ -118,11 +118,11 @@ public enum QueryDecoder {
                     throw PayHandoffError(.malformedURL, "query parameter #" + String(position) + " has an empty key")
                 }
                 let piece = Piece(key: start..<equals, value: (equals + 1)..<end,
-                                  keyIsEscaped: keyIsEscaped, valueIsEscaped: valueIsEscaped)
-                if piece.keyIsEscaped, let failure = check(UnsafeBufferPointer(rebasing: bytes[piece.key]), plus: plus) {
+                                  keyIsEscaped: escapes.key != .none, valueIsEscaped: escapes.value != .none)
+                if escapes.key == .toCheck, let failure = check(UnsafeBufferPointer(rebasing: bytes[piece.key]), plus: plus) {
                     throw failure.error(field: nil, what: "the key of query parameter #" + String(position))
                 }
-                if piece.valueIsEscaped, let failure = check(UnsafeBufferPointer(rebasing: bytes[piece.value]), plus: plus) {
+                if escapes.value == .toCheck, let failure = check(UnsafeBufferPointer(rebasing: bytes[piece.value]), plus: plus) {
                     throw failure.error(field: fieldName(piece, bytes, plus), what: "the value")
                 }
                 let number: Int?
@@ -163,31 +163,33 @@ public enum QueryDecoder {
             }
 
             // One pass over the text, 8 bytes at a time: every `&`, `=`, `%`, NUL (and `+`
-            // when it means a space) is an event, taken in text order. The cheap zero-byte
-            // test may flag a byte just after a true hit; the switch skips those.
+            // when it means a space) is an event, taken in text order. The tests are the cheap
+            // ones (this loop is ALU-bound): `$`…`'` share one test with `%` and `&`, the
+            // zero-byte test may flag a byte just after a true hit; the comparisons below skip
+            // those. NUL is looked for only in words with a byte below `$` or DEL — rare, as no
+            // URL the OS hands over carries them raw.
             let space = plus == .space
-            let plusOrPercent = ByteScan.repeated(space ? UInt8(ascii: "+") : UInt8(ascii: "%"))
-            let belowDollar = ByteScan.repeated(UInt8(ascii: "$"))
-            var unusual: UInt64 = 0
+            let plusOrEquals = ByteScan.repeated(space ? UInt8(ascii: "+") : UInt8(ascii: "="))
+            var unusual = false
             var start = 0
             var equals: Int? = nil
-            var keyIsEscaped = false
-            var valueIsEscaped = false
+            var escapes = Escapes()
             var offset = 0
             while offset < bytes.count {
                 var events: UInt64
                 if offset + 8 <= bytes.count, let base = bytes.baseAddress {
                     let w = ByteScan.word(base, offset)
-                    events = ByteScan.zeroBytes(w ^ ByteScan.repeated(UInt8(ascii: "&")))
+                    events = ByteScan.zeroBytes((w & ByteScan.repeated(0xFC)) ^ ByteScan.repeated(UInt8(ascii: "$")))
                         | ByteScan.zeroBytes(w ^ ByteScan.repeated(UInt8(ascii: "=")))
-                        | ByteScan.zeroBytes(w ^ ByteScan.repeated(UInt8(ascii: "%"))) | ByteScan.zeroBytes(w)
-                        | ByteScan.zeroBytes(w ^ plusOrPercent)
-                    // "some byte < '$'" (exact for existence) and DEL.
-                    unusual |= ((w &- belowDollar) & ~w) | ByteScan.zeroBytes(w ^ ByteScan.repeated(0x7F))
+                        | ByteScan.zeroBytes(w ^ plusOrEquals)
+                    if ByteScan.belowDollarOrDEL(w) {
+                        unusual = true
+                        events |= ByteScan.zeroBytes(w)
+                    }
                 } else {
                     events = 0xFFFF_FFFF_FFFF_FFFF >> UInt64((offset + 8 - bytes.count) * 8) & 0x8080_8080_8080_8080
                     for index in offset..<bytes.count where bytes[index] < UInt8(ascii: "$") || bytes[index] == 0x7F {
-                        unusual = 0x80
+                        unusual = true
                     }
                 }
                 while events != 0 {
@@ -197,22 +199,35 @@ public enum QueryDecoder {
                     // far more often on real answers.
                     let byte = bytes[index]
                     if byte == UInt8(ascii: "&") {
-                        try finish(start, equals, index, keyIsEscaped, valueIsEscaped)
+                        try finish(start, equals, index, escapes)
                         start = index + 1
                         equals = nil
-                        keyIsEscaped = false
-                        valueIsEscaped = false
+                        escapes = Escapes()
                     } else if byte == UInt8(ascii: "=") {
                         if equals == nil { equals = index }
                     } else if byte == UInt8(ascii: "%") || byte == 0 || (space && byte == UInt8(ascii: "+")) {
-                        if equals == nil { keyIsEscaped = true } else { valueIsEscaped = true }
+                        // An escape of an ASCII byte other than NUL is checked right here; anything
+                        // else (a bad escape, NUL, a byte ≥ 0x80 that UTF-8 must vouch for) is left
+                        // to `check` when the piece ends, which also words the error.
+                        let plain = byte == UInt8(ascii: "+") || (byte == UInt8(ascii: "%") && index + 2 < bytes.count
+                            && bytes[index + 1] &- UInt8(ascii: "0") < 8 && ASCII.isHexDigit(bytes[index + 2])
+                            && (bytes[index + 1] != UInt8(ascii: "0") || bytes[index + 2] != UInt8(ascii: "0")))
+                        let mark: Escapes.State = plain ? .plain : .toCheck
+                        if equals == nil { escapes.key = max(escapes.key, mark) } else { escapes.value = max(escapes.value, mark) }
                     }
                 }
                 offset += 8
             }
-            try finish(start, equals, bytes.count, keyIsEscaped, valueIsEscaped)
-            return unusual & 0x8080_8080_8080_8080 != 0
+            try finish(start, equals, bytes.count, escapes)
+            return unusual
         }
+    }
+
+    /// What the scan saw in the key and the value of the piece it is in.
+    private struct Escapes {
+        enum State: Comparable { case none, plain, toCheck }
+        var key = State.none
+        var value = State.none
     }
 
     /// A key already seen: where it is, and a fingerprint that tells most different keys apart
@@ -298,7 +313,7 @@ public enum QueryDecoder {
             if raw[index] == 0 {
                 sawNUL = true
             } else {
-                guard index + 2 < raw.count, hexDigits.contains(raw[index + 1]), hexDigits.contains(raw[index + 2]) else {
+                guard index + 2 < raw.count, ASCII.isHexDigit(raw[index + 1]), ASCII.isHexDigit(raw[index + 2]) else {
                     return .badEscape
                 }
                 let high = raw[index + 1]
@@ -315,8 +330,6 @@ public enum QueryDecoder {
         }
         return nil
     }
-
-    private static let hexDigits = ByteSet("0123456789abcdefABCDEF")
 
     /// The text of a key or value ``check(_:plus:)`` accepted (or one that needs no decoding).
     static func decoded(_ raw: UnsafeBufferPointer<UInt8>, escaped: Bool, plus: PlusSign) -> String {

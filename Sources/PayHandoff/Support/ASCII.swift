@@ -71,6 +71,11 @@ enum ASCII {
         byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
     }
 
+    /// `0`–`9`, `a`–`f`, `A`–`F`: arithmetic, not a table (no global to initialize per call).
+    static func isHexDigit(_ byte: UInt8) -> Bool {
+        byte &- UInt8(ascii: "0") < 10 || (byte | 0x20) &- UInt8(ascii: "a") < 6
+    }
+
     static func isAlpha(_ byte: UInt8) -> Bool {
         let l = lowercased(byte)
         return l >= UInt8(ascii: "a") && l <= UInt8(ascii: "z")

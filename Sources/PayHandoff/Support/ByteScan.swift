@@ -31,6 +31,14 @@ enum ByteScan {
         zeroBytes(word ^ (ones &* UInt64(byte)))
     }
 
+    /// Whether some byte of `word` is below `$` (0x24) or DEL — exact: the borrow of the
+    /// subtraction only runs on from a byte that is itself below `$`, and bytes ≥ 0x80 are
+    /// masked out by `~word`.
+    @inline(__always)
+    static func belowDollarOrDEL(_ word: UInt64) -> Bool {
+        ((word &- ones &* UInt64(UInt8(ascii: "$"))) | ((word & ~highs) &+ ones)) & ~word & highs != 0
+    }
+
     /// The `count` bytes at `base` (3 to 16) as two words, for comparing short keys in two
     /// compares: overlapping loads, so no byte past `count` is read. Equal texts of equal length
     /// give equal words.
