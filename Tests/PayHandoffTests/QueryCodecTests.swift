@@ -99,4 +99,31 @@ final class QueryScannerTests: XCTestCase {
             XCTAssertThrowsError(try QueryDecoder.decode(Substring(query + "&" + padding + "=2"), plus: .space, caseInsensitiveKeys: false))
         }
     }
+
+    func testEveryTwoCharacterEscapeInKeyAndValue() {
+        // The scanner checks the escapes of ASCII bytes itself and leaves the rest to the full
+        // check: every `%XY` of printable ASCII, at every offset of a word, in a key and in a
+        // value, is accepted exactly when XY is hex for a byte from 0x01 to 0x7F (a lone byte
+        // ≥ 0x80 is not UTF-8; 0x00 is refused).
+        let printable = (UInt8(0x21)...UInt8(0x7E)).filter { $0 != UInt8(ascii: "#") }
+        func hex(_ byte: UInt8) -> UInt8? { UInt8(String(UnicodeScalar(byte)), radix: 16) }
+        for x in printable {
+            for y in printable {
+                let escape = "%" + String(UnicodeScalar(x)) + String(UnicodeScalar(y))
+                let value = hex(x).flatMap { high in hex(y).map { high << 4 | $0 } }
+                let accepted = value.map { $0 != 0 && $0 < 0x80 } ?? false
+                for shift in 1...8 {
+                    let padding = String(repeating: "p", count: shift)
+                    for query in [padding + "=1&k=a" + escape + "b", padding + "=1&a" + escape + "b=1"] {
+                        let items = try? QueryDecoder.decode(Substring(query), plus: .space, caseInsensitiveKeys: false)
+                        XCTAssertEqual(items != nil, accepted, query)
+                        if let items, let value, items.count == 2 {
+                            let decoded = "a" + String(UnicodeScalar(value)) + "b"
+                            XCTAssertTrue(Array(items[1].key.utf8) == Array(decoded.utf8) || Array(items[1].value.utf8) == Array(decoded.utf8), query)
+                        }
+                    }
+                }
+            }
+        }
+    }
 }
