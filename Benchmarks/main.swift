@@ -81,6 +81,11 @@ let profileCalls: Int = CommandLine.arguments.firstIndex(of: "--profile").flatMa
 } ?? 10_000
 /// `--profile-setup-only`: as `--profile`, without the calls themselves (what callgrind subtracts).
 let profileSetupOnly = CommandLine.arguments.contains("--profile-setup-only")
+/// `--only SUBSTRING`: times only the cases whose name contains SUBSTRING, and their Foundation
+/// baselines (for a quick A/B while working on one case); no memory runs, no bench/results.json.
+let onlyFilter: String? = CommandLine.arguments.firstIndex(of: "--only").flatMap {
+    $0 + 1 < CommandLine.arguments.count ? CommandLine.arguments[$0 + 1] : nil
+}
 
 /// Times `body` (one call each); `setup` runs untimed before every sample (then a sample is one call).
 @discardableResult
@@ -95,6 +100,9 @@ func measure(_ name: String, group: String, note: String = "", baselineOf: Strin
             }
         }
         return Stats(name: name, group: group, samples: 0, callsPerSample: 0, median: 1, p10: 1, p90: 1, min: 1, note: "", baselineOf: nil)
+    }
+    if let onlyFilter, !name.contains(onlyFilter), !(baselineOf?.contains(onlyFilter) ?? false) {
+        return Stats(name: name, group: group, samples: 0, callsPerSample: 0, median: .nan, p10: .nan, p90: .nan, min: .nan, note: "", baselineOf: nil)
     }
     // Warm-up: caches, lazy globals, allocator pools.
     let warmStart = nanoseconds()
@@ -374,6 +382,7 @@ func residentBytes() -> Int {
 struct MemoryResult { var name: String; var after10k: Int; var after1M: Int }
 var memory: [MemoryResult] = []
 func memoryRun(_ name: String, _ body: () -> Void) {
+    guard onlyFilter == nil else { return }
     let total = quick ? 100_000 : 1_000_000
     for _ in 0..<10_000 { body() }
     let after10k = residentBytes()
@@ -406,7 +415,7 @@ print("Shared machine: absolute times are noisy; ratios come from the same run. 
 print("")
 print(pad("case", 62) + pad("median", 10, right: true) + pad("p10", 10, right: true) + pad("p90", 10, right: true) + pad("spread", 8, right: true) + pad("vs Foundation", 15, right: true))
 var lastGroup = ""
-for r in results {
+for r in results where !r.median.isNaN {
     if r.group != lastGroup { print("— " + ["swift": "Swift API", "foundation": "Foundation baselines (same inputs, same run)", "abi": "C ABI round trips"][r.group, default: r.group]); lastGroup = r.group }
     let spread = String(format: "%.0f%%", (r.p90 - r.p10) / r.median * 100)
     let ratio = r.ratio.map { String(format: "%.1f× faster", $0) } ?? ""
@@ -444,7 +453,7 @@ let goals: [(String, Bool, String)] = [
      memory.map { String(format: "%+.3f MB", Double($0.after1M - $0.after10k) / 1e6) }.joined(separator: ", ")),
 ]
 print("")
-print("Goals:")
+print("Goals:" + (onlyFilter == nil ? "" : " (--only: a partial run, goals of cases not run read as not met)"))
 for g in goals { print("  [" + (g.1 ? "met" : "NOT met") + "] " + g.0 + ": " + g.2) }
 
 // bench/results.json (git-ignored)
@@ -461,8 +470,10 @@ let json: [String: Any] = [
     "memory": memory.map { ["name": $0.name, "rss_after_10k": $0.after10k, "rss_after_all": $0.after1M] },
     "goals": goals.map { ["goal": $0.0, "met": $0.1, "value": $0.2] },
 ]
-try? FileManager.default.createDirectory(atPath: "bench", withIntermediateDirectories: true)
-let data = try! JSONSerialization.data(withJSONObject: json, options: [.prettyPrinted, .sortedKeys])
-_ = FileManager.default.createFile(atPath: "bench/results.json", contents: data)
-print("")
-print("wrote bench/results.json")
+if onlyFilter == nil {
+    try? FileManager.default.createDirectory(atPath: "bench", withIntermediateDirectories: true)
+    let data = try! JSONSerialization.data(withJSONObject: json, options: [.prettyPrinted, .sortedKeys])
+    _ = FileManager.default.createFile(atPath: "bench/results.json", contents: data)
+    print("")
+    print("wrote bench/results.json")
+}
