@@ -260,32 +260,21 @@ struct HierarchicalURL: Equatable, Sendable {
     }
 
     /// Host, port and path of `bytes[start..<end]`, the text after `//`: the authority runs to
-    /// the first `/`. One pass notes what the checks need; they then run in their documented
-    /// order (userinfo, IPv6 brackets, host characters, port).
+    /// the first `/`. Separators are found a word at a time and one byte pass looks for a byte a
+    /// host cannot have (an `@` ends it); the checks then run in their documented order
+    /// (userinfo, IPv6 brackets, host characters, port).
     private static func splitAuthority(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int,
                                        field: String) throws(PayHandoffError) -> (Range<Int>, Int?, Range<Int>) {
-        var authorityEnd = end
+        let authorityEnd = ByteScan.firstIndex(of: UInt8(ascii: "/"), in: bytes, from: start, to: end)
         var at = false
-        var firstColon: Int? = nil
-        var firstClose: Int? = nil
         var firstBadHostByte: Int? = nil
         let hostSet = hostBytes  // once, not a lazy-global check per byte
-        var index = start
-        while index < end {
-            let byte = bytes[index]
-            if byte == UInt8(ascii: "/") {
-                authorityEnd = index
+        for index in start..<authorityEnd where !hostSet.contains(bytes[index]) {
+            if bytes[index] == UInt8(ascii: "@") {
+                at = true
                 break
             }
-            if !hostSet.contains(byte) {
-                if byte == UInt8(ascii: "@") { at = true }
-                if firstBadHostByte == nil { firstBadHostByte = index }
-            } else if byte == UInt8(ascii: ":") {
-                if firstColon == nil { firstColon = index }
-            } else if byte == UInt8(ascii: "]") {
-                if firstClose == nil { firstClose = index }
-            }
-            index += 1
+            if firstBadHostByte == nil { firstBadHostByte = index }
         }
         let authority = start..<authorityEnd
         guard !at else {
@@ -294,7 +283,8 @@ struct HierarchicalURL: Equatable, Sendable {
         var host = authority
         var portPart: Range<Int>? = nil
         if !authority.isEmpty, bytes[authority.lowerBound] == UInt8(ascii: "[") {
-            guard let close = firstClose else {
+            let close = ByteScan.firstIndex(of: UInt8(ascii: "]"), in: bytes, from: start, to: authorityEnd)
+            guard close < authorityEnd else {
                 throw PayHandoffError(.malformedURL, field: field, "URL has an unterminated IPv6 host")
             }
             host = authority.lowerBound..<(close + 1)
@@ -304,9 +294,9 @@ struct HierarchicalURL: Equatable, Sendable {
                 }
                 portPart = (close + 2)..<authority.upperBound
             }
-        } else if let firstColon {
-            host = authority.lowerBound..<firstColon
-            portPart = (firstColon + 1)..<authority.upperBound
+        } else if case let colon = ByteScan.firstIndex(of: UInt8(ascii: ":"), in: bytes, from: start, to: authorityEnd), colon < authorityEnd {
+            host = authority.lowerBound..<colon
+            portPart = (colon + 1)..<authority.upperBound
         }
         if let bad = firstBadHostByte, bad < host.upperBound {
             throw PayHandoffError(.malformedURL, field: field, "URL host has a character a host cannot have")

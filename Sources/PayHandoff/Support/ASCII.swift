@@ -23,16 +23,24 @@ enum ASCII {
         }
     }
 
-    /// Whether two byte runs are equal ignoring ASCII case.
+    /// Whether two byte runs are equal ignoring ASCII case, a word at a time (schemes and hosts
+    /// of every callback are compared with it).
     static func equalFoldingCase(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
         guard a.count == b.count, let p = a.baseAddress, let q = b.baseAddress else { return a.count == b.count }
-        var index = 0
-        while index < a.count {
-            let x = p[index], y = q[index]
-            if x != y, lowercased(x) != lowercased(y) { return false }
-            index &+= 1
+        func same(_ offset: Int) -> Bool {
+            let x = ByteScan.word(p, offset), y = ByteScan.word(q, offset)
+            return x == y || ByteScan.lowercased(x) == ByteScan.lowercased(y)
         }
-        return true
+        guard a.count >= 8 else {
+            for index in 0..<a.count where lowercased(p[index]) != lowercased(q[index]) { return false }
+            return true
+        }
+        var index = 0
+        while index + 8 < a.count {
+            guard same(index) else { return false }
+            index += 8
+        }
+        return same(a.count - 8)  // the last 8 bytes, overlapping what was compared
     }
 
     /// Whether `a` spells exactly `b` (a literal such as a known key).
