@@ -73,11 +73,10 @@ public func payhandoff_pos_refund_check(_ input: UnsafePointer<CChar>?, _ out: O
 /// - Returns: The status.
 @_cdecl("payhandoff_checkout_build_request")
 public func payhandoff_checkout_build_request(_ request: UnsafePointer<CChar>?, _ out: OutString?) -> Int32 {
-    respond(out) { () throws(PayHandoffError) in
+    respond(out, { () throws(PayHandoffError) in
         var generator = SystemRandomNumberGenerator()
-        return try CheckoutRequest.buildResultJSON(json: try JSONText.parse(request, parameter: "request_json"),
-                                                   using: &generator)
-    }
+        return try CheckoutRequest.build(json: try JSONText.parse(request, parameter: "request_json"), using: &generator)
+    }, writing: { built, writer in built.0.writeBuildResult(nonce: built.nonce, to: &writer) })
 }
 
 /// Reads a checkout session (gateway answer or backend data).

@@ -117,16 +117,17 @@ public struct CheckoutRequest: Equatable, Sendable {
         try checkNonEmpty(customer.lastname, field: "customer.lastname")
         try checkEmail(customer.email, field: "customer.email")
         if let phone = customer.phone { try checkNonEmpty(phone, field: "customer.phone") }
-        var body = JSONObject()
-        body["provider"] = .string(provider)
-        body["customer_id"] = .string(customerID)
-        body["target_origin"] = .array(targetOrigins.map { .string($0) })
-        var customerObject = JSONObject()
-        customerObject["name"] = .string(customer.name)
-        customerObject["lastname"] = .string(customer.lastname)
-        customerObject["email"] = .string(customer.email)
-        customerObject.setIfPresent("phone", customer.phone.map { .string($0) })
-        body["customer"] = .object(customerObject)
+        // Distinct literal keys: appended without looking for them first.
+        var body = JSONObject(capacity: 4)
+        body.appendNewMember("provider", .string(provider))
+        body.appendNewMember("customer_id", .string(customerID))
+        body.appendNewMember("target_origin", .array(targetOrigins.map { .string($0) }))
+        var customerObject = JSONObject(capacity: 4)
+        customerObject.appendNewMember("name", .string(customer.name))
+        customerObject.appendNewMember("lastname", .string(customer.lastname))
+        customerObject.appendNewMember("email", .string(customer.email))
+        customerObject.appendNewMember("phone", ifPresent: customer.phone.map { .string($0) })
+        body.appendNewMember("customer", .object(customerObject))
         return try CheckoutRequest(kind: .cards, apiKey: apiKey, returnURL: returnURL, body: body,
                                    extraFields: extraFields, baseURL: baseURL, integration: integration)
     }
@@ -175,7 +176,7 @@ public struct CheckoutRequest: Equatable, Sendable {
             if member.key.hasSameBytes(as: "return_url") || fullBody[member.key] != nil {
                 throw PayHandoffError(.validation, field: member.key, "is set by PayHandoff and cannot be overridden")
             }
-            fullBody[member.key] = member.value
+            fullBody.appendNewMember(member.key, member.value)  // just looked for; extra keys are distinct
         }
         if apiKey.hasBytePrefix("sk_live_") {
             warnings.append("a live secret key (sk_live_…) in an app can be extracted from the binary: create sessions on your backend")
@@ -206,7 +207,7 @@ public struct CheckoutRequest: Equatable, Sendable {
     /// ``httpRequest(nonce:)`` with the return URL already made (callers that also report it).
     func httpRequest(sending sent: String?) -> HTTPRequest {
         var fullBody = body
-        if let sent { fullBody["return_url"] = .string(sent) }
+        if let sent { fullBody.appendNewMember("return_url", .string(sent)) }  // init refuses it in the body
         return HTTPRequest(
             method: "POST", url: baseURL + kind.path,
             headers: [.init(name: "Authorization", value: "Bearer " + apiKey),
@@ -227,9 +228,14 @@ public struct CheckoutRequest: Equatable, Sendable {
     }
 
     private static func checkEmail(_ email: String, field: String) throws(PayHandoffError) {
-        let parts = email.utf8.split(separator: UInt8(ascii: "@"), omittingEmptySubsequences: false)
-        guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty,
-              !ASCII.hasSpaceOrControl(email) else {
+        // Exactly one '@', with text on both sides.
+        var text = email
+        let shaped = text.withUTF8 { bytes in
+            let at = ByteScan.firstIndex(of: UInt8(ascii: "@"), in: bytes, from: 0, to: bytes.count)
+            return at > 0 && at < bytes.count - 1
+                && ByteScan.firstIndex(of: UInt8(ascii: "@"), in: bytes, from: at + 1, to: bytes.count) == bytes.count
+        }
+        guard shaped, !ASCII.hasSpaceOrControl(email) else {
             throw PayHandoffError(.validation, field: field, "must be an e-mail address (local@domain)")
         }
     }

@@ -48,13 +48,32 @@ public struct HTTPRequest: Equatable, Sendable, CustomStringConvertible {
     ///   `false` for anything shown or logged.
     /// - Returns: The document.
     public func json(revealingSecrets: Bool) -> JSONValue {
+        var writer = JSONValueWriter()
+        write(revealingSecrets: revealingSecrets, to: &writer)
+        return writer.document
+    }
+
+    /// Writes ``json(revealingSecrets:)`` to `writer` (the C ABI writes into cJSON's tree).
+    /// - Parameters:
+    ///   - revealingSecrets: `true` to include the API key.
+    ///   - writer: Where the document goes.
+    @_spi(JSONText)
+    public func write<W: JSONWriter>(revealingSecrets: Bool, to writer: inout W) {
         let shown = revealingSecrets ? headers : redactedHeaders
-        return [
-            "method": .string(method),
-            "url": .string(url),
-            "headers": .array(shown.map { ["name": .string($0.name), "value": .string($0.value)] }),
-            "body": body,
-        ]
+        writer.object(count: 4) { request in
+            request.member("method", string: method)
+            request.member("url", string: url)
+            request.key("headers")
+            request.array(count: shown.count) { list in
+                for header in shown {
+                    list.object(count: 2) { pair in
+                        pair.member("name", string: header.name)
+                        pair.member("value", string: header.value)
+                    }
+                }
+            }
+            request.member("body", body)
+        }
     }
 
     var redactedHeaders: [Header] {

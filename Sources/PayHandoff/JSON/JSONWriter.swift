@@ -3,7 +3,7 @@
 /// result the ABI only prints is never built as a `JSONValue` and taken apart again.
 ///
 /// SPI for the C ABI's JSON layer (`@_spi(JSONText) import PayHandoff`); the public API stays
-/// `JSONValue`. Used where it pays: ``POSRequest/buildResultJSON`` (36 small objects).
+/// `JSONValue`. Used where it pays: ``POSRequest/buildResultJSON`` (36 small objects) and the checkout build result.
 ///
 /// A document is written once: one value at the top (``value(_:)`` or a container), and inside
 /// an object each value preceded by its ``key(_:)``. Keys are literals (the core's result
