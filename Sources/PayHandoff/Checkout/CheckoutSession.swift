@@ -89,7 +89,7 @@ public struct CheckoutSession: Equatable, Sendable {
         do throws(PayHandoffError) {
             try URLSyntax.checkIncoming(url, field: field)
             let parts = try HierarchicalURL(url, field: field)
-            guard parts.scheme.hasSameBytes(as: "https"), let host = parts.host, !host.isEmpty else {
+            guard parts.hasScheme("https"), let host = parts.hostLength, host > 0 else {
                 throw PayHandoffError(.validation, field: field, problem)
             }
         } catch {

@@ -17,7 +17,7 @@ public struct ReturnURL: Equatable, Sendable, CustomStringConvertible {
     public static let maxLength = 2048
     /// The query parameter PayHandoff adds to carry its correlation nonce.
     public static let nonceParameter = "ph_nonce"
-    static let refusedSchemes = ["javascript", "data", "file", "about", "blob", "vbscript", "filesystem", "content", "intent"]
+    static let refusedSchemes: [StaticString] = ["javascript", "data", "file", "about", "blob", "vbscript", "filesystem", "content", "intent"]
 
     /// The URL as the host registered it (without PayHandoff's nonce).
     public let text: String
@@ -43,18 +43,18 @@ public struct ReturnURL: Equatable, Sendable, CustomStringConvertible {
         } catch {
             throw PayHandoffError(.validation, field: "return_url", error.message)
         }
-        guard !ReturnURL.refusedSchemes.contains(where: { $0.hasSameBytes(as: parts.scheme) }) else {
+        guard !ReturnURL.refusedSchemes.contains(where: { parts.hasScheme($0) }) else {
             throw PayHandoffError(.validation, field: "return_url", "the " + parts.scheme + ": scheme cannot be a return URL")
         }
-        guard parts.fragment == nil else {
+        guard !parts.hasFragment else {
             throw PayHandoffError(.validation, field: "return_url", "must not have a fragment ('#'): the gateway appends a query")
         }
         if parts.isWeb {
-            guard let host = parts.host, !host.isEmpty else {
+            guard let host = parts.hostLength, host > 0 else {
                 throw PayHandoffError(.validation, field: "return_url", "an http(s) return URL needs a host")
             }
         } else {
-            guard parts.host != nil || parts.path.utf8.first == UInt8(ascii: "/") else {
+            guard parts.hostLength != nil || parts.pathIsAbsolute else {
                 throw PayHandoffError(.validation, field: "return_url",
                     "a custom-scheme return URL must look like 'scheme://host/path' or 'scheme:/path'")
             }
@@ -80,7 +80,7 @@ public struct ReturnURL: Equatable, Sendable, CustomStringConvertible {
     /// - Parameter nonce: The correlation nonce (see ``makeNonce(using:)``).
     /// - Returns: The URL text.
     public func adding(nonce: String) -> String {
-        let separator = parts.query == nil ? "?" : (parts.query?.isEmpty == true || text.utf8.last == UInt8(ascii: "&") ? "" : "&")
+        let separator = parts.queryLength == nil ? "?" : (parts.queryLength == 0 || text.utf8.last == UInt8(ascii: "&") ? "" : "&")
         let encoded = QueryEncoder.percentEncode(nonce)
         // One string sized once: chained `+` made four intermediate strings per request.
         var url = text

@@ -102,25 +102,58 @@ public enum URLSyntax {
 /// comparison rules need: `scheme://host:port/path?query#fragment` or `scheme:/path?query`.
 /// Used for return URLs and checkout callbacks (Billpocket answers are not hierarchical URLs).
 /// Equality is byte equality of the parts.
+///
+/// Every part lives in one byte array (scheme and host lowercased, then path, query,
+/// fragment): a return URL is copied with every checkout request and compared with every
+/// callback, and one buffer is one reference to count instead of six.
 struct HierarchicalURL: Equatable, Sendable {
-    /// The scheme, lowercased (schemes are case-insensitive).
-    var scheme: String
-    /// The host, lowercased (hosts are case-insensitive), when the URL has an authority.
-    var host: String?
+    /// Scheme, host, path, query and fragment bytes one after the other.
+    private var bytes: [UInt8]
+    private var schemeCount: Int
+    /// `-1` when the URL has no authority.
+    private var hostCount: Int
+    private var pathCount: Int
+    /// `-1` when there is no `?`.
+    private var queryCount: Int
+    /// `-1` when there is no `#`.
+    private var fragmentCount: Int
     /// The port, when written; http/https default ports are removed.
-    var port: Int?
-    /// The path as written (not percent-decoded); `/` for an http(s) URL with an empty path.
-    var path: String
-    /// The query without `?`, if there is a `?`.
-    var query: Substring?
-    /// The fragment without `#`, if there is a `#`.
-    var fragment: Substring?
-    /// Scheme, host and path bytes one after the other, for ``firstDifference(from:in:)``:
-    /// callbacks are compared with it in place, without making strings of their own.
-    private var matchBytes: [UInt8] = []
-
+    private(set) var port: Int?
     /// Whether the scheme is http or https.
-    var isWeb: Bool { scheme.hasSameBytes(as: "http") || scheme.hasSameBytes(as: "https") }
+    private(set) var isWeb: Bool
+
+    /// The scheme, lowercased (schemes are case-insensitive).
+    var scheme: String { text(0, schemeCount)! }
+    /// The host, lowercased (hosts are case-insensitive), when the URL has an authority.
+    var host: String? { text(schemeCount, hostCount) }
+    /// The path as written (not percent-decoded); `/` for an http(s) URL with an empty path.
+    var path: String { text(pathStart, pathCount)! }
+    /// The query without `?`, if there is a `?`.
+    var query: Substring? { text(pathStart + pathCount, queryCount).map { Substring($0) } }
+    /// The fragment without `#`, if there is a `#`.
+    var fragment: Substring? { text(pathStart + pathCount + max(queryCount, 0), fragmentCount).map { Substring($0) } }
+
+    /// The host's length in bytes, `nil` without an authority (no string made).
+    var hostLength: Int? { hostCount < 0 ? nil : hostCount }
+    /// The query's length in bytes, `nil` without a `?`.
+    var queryLength: Int? { queryCount < 0 ? nil : queryCount }
+    /// Whether there is a `#`.
+    var hasFragment: Bool { fragmentCount >= 0 }
+    /// Whether the path starts with `/`.
+    var pathIsAbsolute: Bool { pathCount > 0 && bytes[pathStart] == UInt8(ascii: "/") }
+
+    /// Whether the scheme is `name` (lowercase).
+    /// - Parameter name: A lowercase scheme.
+    /// - Returns: `true` when it is this URL's scheme.
+    func hasScheme(_ name: StaticString) -> Bool {
+        bytes.withUnsafeBufferPointer { ASCII.equalBytes(UnsafeBufferPointer(rebasing: $0[..<schemeCount]), name) }
+    }
+
+    private var pathStart: Int { schemeCount + max(hostCount, 0) }
+
+    private func text(_ start: Int, _ count: Int) -> String? {
+        count < 0 ? nil : String(decoding: bytes[start..<(start + count)], as: UTF8.self)
+    }
 
     /// Where the parts of a URL are in its UTF-8, before any string is made: what
     /// ``split(_:field:)`` finds, compared in place for callbacks (``firstDifference(from:in:)``).
@@ -144,43 +177,37 @@ struct HierarchicalURL: Equatable, Sendable {
     /// - Throws: `malformed_url` for a bad scheme, userinfo, port or host character.
     init(_ text: String, field: String) throws(PayHandoffError) {
         var contiguous = text
-        var spans: Spans? = nil
-        var scheme = "", host: String? = nil, path = "", match: [UInt8] = []
+        var found: Spans? = nil
+        var all: [UInt8] = []
         let failure = contiguous.withUTF8 { bytes -> PayHandoffError? in
             do throws(PayHandoffError) {
-                let found = try HierarchicalURL.split(bytes, field: field)
-                // The bytes callbacks are compared with, in one allocation; scheme and host are
-                // read back from them, lowercased.
-                match.reserveCapacity(found.scheme.count + (found.host?.count ?? 0) + max(found.path.count, 1))
-                for index in found.scheme { match.append(ASCII.lowercased(bytes[index])) }
-                for index in found.host ?? 0..<0 { match.append(ASCII.lowercased(bytes[index])) }
-                if found.path.isEmpty && found.isWeb {
-                    match.append(UInt8(ascii: "/"))
-                    path = "/"
+                let spans = try HierarchicalURL.split(bytes, field: field)
+                all.reserveCapacity(bytes.count + 1)
+                for index in spans.scheme { all.append(ASCII.lowercased(bytes[index])) }
+                for index in spans.host ?? 0..<0 { all.append(ASCII.lowercased(bytes[index])) }
+                if spans.path.isEmpty && spans.isWeb {
+                    all.append(UInt8(ascii: "/"))
                 } else {
-                    match.append(contentsOf: bytes[found.path])
-                    path = String(decoding: bytes[found.path], as: UTF8.self)
+                    all.append(contentsOf: bytes[spans.path])
                 }
-                scheme = String(decoding: match[..<found.scheme.count], as: UTF8.self)
-                host = found.host.map { String(decoding: match[found.scheme.count..<(found.scheme.count + $0.count)], as: UTF8.self) }
-                spans = found
+                if let query = spans.query { all.append(contentsOf: bytes[query]) }
+                if let fragment = spans.fragment { all.append(contentsOf: bytes[fragment]) }
+                found = spans
                 return nil
             } catch {
                 return error
             }
         }
         if let failure { throw failure }
-        func substring(_ range: Range<Int>) -> Substring {
-            let utf8 = text.utf8
-            return Substring(utf8[utf8.index(utf8.startIndex, offsetBy: range.lowerBound)..<utf8.index(utf8.startIndex, offsetBy: range.upperBound)])
-        }
-        self.scheme = scheme
-        self.host = host
-        self.port = spans?.port
-        self.path = path
-        self.query = spans?.query.map(substring)
-        self.fragment = spans?.fragment.map(substring)
-        self.matchBytes = match
+        let spans = found!
+        bytes = all
+        schemeCount = spans.scheme.count
+        hostCount = spans.host?.count ?? -1
+        pathCount = spans.path.isEmpty && spans.isWeb ? 1 : spans.path.count
+        queryCount = spans.query?.count ?? -1
+        fragmentCount = spans.fragment?.count ?? -1
+        port = spans.port
+        isWeb = spans.isWeb
     }
 
     /// `body` over the parts of `text` as byte ranges, for checks that need no strings (an
@@ -209,16 +236,9 @@ struct HierarchicalURL: Equatable, Sendable {
 
     /// Byte equality of every part.
     static func == (a: HierarchicalURL, b: HierarchicalURL) -> Bool {
-        func same(_ x: Substring?, _ y: Substring?) -> Bool {
-            switch (x, y) {
-            case (nil, nil): return true
-            case let (x?, y?): return x.utf8.elementsEqual(y.utf8)
-            default: return false
-            }
-        }
-        return a.scheme.hasSameBytes(as: b.scheme) && a.port == b.port && a.path.hasSameBytes(as: b.path)
-            && (a.host == nil ? b.host == nil : b.host.map { a.host!.hasSameBytes(as: $0) } ?? false)
-            && same(a.query, b.query) && same(a.fragment, b.fragment)
+        a.schemeCount == b.schemeCount && a.hostCount == b.hostCount && a.pathCount == b.pathCount
+            && a.queryCount == b.queryCount && a.fragmentCount == b.fragmentCount && a.port == b.port
+            && a.bytes == b.bytes
     }
 
     /// The parts of the URL in `bytes`, the one splitting rule.
@@ -319,8 +339,7 @@ struct HierarchicalURL: Equatable, Sendable {
     /// split as `spans`, differs from this one, or `nil` — compared in place, no string made:
     /// scheme and host ignoring ASCII case (this URL's are lowercase), port normalized, path exactly.
     func firstDifference(from spans: Spans, in bytes: UnsafeBufferPointer<UInt8>) -> String? {
-        let schemeCount = scheme.utf8.count, hostCount = host?.utf8.count ?? 0
-        return matchBytes.withUnsafeBufferPointer { expected -> String? in
+        self.bytes.withUnsafeBufferPointer { expected -> String? in
             func same(_ range: Range<Int>, _ offset: Int, _ count: Int, foldingCase: Bool) -> Bool {
                 guard range.count == count else { return false }
                 let given = UnsafeBufferPointer(rebasing: bytes[range])
@@ -329,15 +348,16 @@ struct HierarchicalURL: Equatable, Sendable {
                     : count == 0 || memcmpBytes(given.baseAddress!, wanted.baseAddress!, count)
             }
             if !same(spans.scheme, 0, schemeCount, foldingCase: true) { return "scheme" }
-            switch (spans.host, host) {
-            case (nil, nil): break
-            case let (given?, _?) where same(given, schemeCount, hostCount, foldingCase: true): break
+            switch spans.host {
+            case nil where hostCount < 0: break
+            case let given? where hostCount >= 0 && same(given, schemeCount, hostCount, foldingCase: true): break
             default: return "host"
             }
             if spans.port != port { return "port" }
-            let pathStart = schemeCount + hostCount
-            let pathMatches = spans.path.isEmpty && spans.isWeb ? path.hasSameBytes(as: "/")
-                : same(spans.path, pathStart, expected.count - pathStart, foldingCase: false)
+            // An http(s) URL's empty path reads as "/", which this URL holds as written.
+            let pathMatches = spans.path.isEmpty && spans.isWeb
+                ? pathCount == 1 && expected[pathStart] == UInt8(ascii: "/")
+                : same(spans.path, pathStart, pathCount, foldingCase: false)
             return pathMatches ? nil : "path"
         }
     }
