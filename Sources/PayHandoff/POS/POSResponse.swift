@@ -198,6 +198,7 @@ public struct POSResponse: Equatable, Sendable {
             throw PayHandoffError(.limitExceeded, field: "url", "answer text is longer than " + String(FieldTable.maxTextLength) + " bytes")
         }
         var fields = FieldTable()
+        var ends = FieldTable()  // where each value ends, for the checks below (not kept)
         var extra: [QueryItem] = []
         var sawUserToken = false
         let query = UnsafeBufferPointer(rebasing: bytes[start...])
@@ -210,6 +211,7 @@ public struct POSResponse: Equatable, Sendable {
                 // A known key with an empty value counts as absent.
                 if !piece.value.isEmpty {
                     fields.set(index, start: start + piece.value.lowerBound, isEscaped: piece.valueIsEscaped)
+                    ends.set(index, start: start + piece.value.upperBound, isEscaped: false)
                 }
             case nil:
                 extra.append(QueryItem(key: piece.key(in: query, plus: .literal), value: piece.value(in: query, plus: .literal)))
@@ -220,7 +222,7 @@ public struct POSResponse: Equatable, Sendable {
         }
         /// `body` over field `index`'s decoded bytes (no string built unless it was escaped).
         func withValue<T>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) throws(PayHandoffError) -> T) throws(PayHandoffError) -> T? {
-            guard let span = fields.span(index, in: bytes) else { return nil }
+            guard let span = fields.span(index, endingAt: ends) else { return nil }
             guard span.isEscaped else { return try body(UnsafeBufferPointer(rebasing: bytes[span.start..<span.end])) }
             let decoded = Array(POSResponse.decode(span, in: bytes).utf8)
             let outcome = decoded.withUnsafeBufferPointer { buffer -> Swift.Result<T, PayHandoffError> in
@@ -262,7 +264,7 @@ public struct POSResponse: Equatable, Sendable {
             if ASCII.equalFoldingCase(text, lowercase: "debit") { return .debit }
             throw PayHandoffError(.validation, field: "accountType", "must be credit or debit")
         }
-        if let expectedIdentifier, let span = fields.span(Key.identifier, in: bytes) {
+        if let expectedIdentifier, let span = fields.span(Key.identifier, endingAt: ends) {
             let matches = POSResponse.decode(span, in: bytes).hasSameBytes(as: expectedIdentifier)
             guard matches else {
                 throw PayHandoffError(.callbackMismatch, field: "identifier",
@@ -484,6 +486,14 @@ public struct POSResponse: Equatable, Sendable {
             let start = Int(packed & 0x7FFF)
             let end = ByteScan.firstIndex(of: UInt8(ascii: "&"), in: bytes, from: start, to: bytes.count)
             return Span(start: start, end: end, isEscaped: packed & 0x8000 != 0)
+        }
+
+        /// ``span(_:in:)`` with the end already known: `ends` holds each value's end offset (a
+        /// table the parser fills next to this one, so its checks do not look for the `&` again).
+        func span(_ index: Int, endingAt ends: FieldTable) -> Span? {
+            let packed = self[index]
+            guard packed != 0 else { return nil }
+            return Span(start: Int(packed & 0x7FFF), end: Int(ends[index] & 0x7FFF), isEscaped: packed & 0x8000 != 0)
         }
 
         /// Whether the answer has field `index`.
