@@ -106,6 +106,35 @@ final class CheckoutTests: XCTestCase {
         XCTAssertEqual(failed.reason, "Fondos insuficientes+")
     }
 
+    func testAnExactEchoOfTheReturnURLReadsAsEveryOtherSpellingOfIt() throws {
+        // A callback that starts with the registered text is not split again (the shortcut of
+        // ReturnURL.addressedSpans); respellings take the full way. Both must agree, and text
+        // that merely starts like the return URL must not pass for it.
+        let cases: [(registered: String, respelled: String, lookalike: String, lookalikeField: String)] = [
+            ("fixapp://checkout-callback", "FIXAPP://Checkout-Callback", "fixapp://checkout-callbackX", "host"),
+            ("https://fix.example.com/cb", "HTTPS://FIX.example.com:443/cb", "https://fix.example.com/cb2", "path"),
+            ("https://fix.example.com", "https://fix.example.com:443/", "https://fix.example.com.evil", "host"),
+            ("com.fix.app:/return", "COM.fix.APP:/return", "com.fix.app:/returned", "path"),
+            ("http://127.0.0.1:8080/cb", "HTTP://127.0.0.1:8080/cb", "http://127.0.0.1:8080/cb/x", "path"),
+        ]
+        for (registered, respelled, lookalike, field) in cases {
+            let returnURL = try ReturnURL(registered)
+            func outcome(_ url: String) -> String {
+                do {
+                    let callback = try CheckoutCallback.parse(url, kind: .cards, returnURL: returnURL, nonce: nil)
+                    return callback.status.rawValue + "," + callback.extra.map { $0.key + "=" + $0.value }.joined(separator: "&")
+                } catch {
+                    return error.code.rawValue + ":" + (error.field ?? "-")
+                }
+            }
+            for tail in ["?status=cancelled", "?status=cancelled&x=1#frag", "#frag", "", "?status=done"] {
+                XCTAssertEqual(outcome(registered + tail), outcome(respelled + tail), registered + tail)
+            }
+            XCTAssertEqual(outcome(registered + "?status=cancelled"), "cancelled,")
+            XCTAssertEqual(outcome(lookalike + "?status=cancelled"), "callback_mismatch:" + field, lookalike)
+        }
+    }
+
     func testConfirmationsAreIdempotentAndConflictsAreReported() throws {
         let event: JSONValue = ["type": "card.registered", "data": ["card_id": "card_xyz", "brand": "visa",
                                 "last_four": "4242", "token": "tok_1", "created_at": "2026-11-30T16:00:00Z"]]

@@ -118,8 +118,7 @@ public struct CheckoutCallback: Equatable, Sendable {
     /// place; only the id, the reason and unknown parameters become strings.
     private static func parse(_ bytes: UnsafeBufferPointer<UInt8>, of url: String, kind: CheckoutKind, returnURL: ReturnURL,
                               nonce: String?, expectedID: String?) throws(PayHandoffError) -> CheckoutCallback {
-        let spans = try HierarchicalURL.split(bytes, field: "url")
-        try returnURL.checkAddressed(spans, in: bytes)
+        let spans = try returnURL.addressedSpans(in: bytes, field: "url")
         var pieces: (status: QueryDecoder.Piece?, cardID: QueryDecoder.Piece?, paymentID: QueryDecoder.Piece?,
                      reason: QueryDecoder.Piece?, nonce: QueryDecoder.Piece?) = (nil, nil, nil, nil, nil)
         let query = spans.query.map { UnsafeBufferPointer(rebasing: bytes[$0]) } ?? UnsafeBufferPointer(start: nil, count: 0)

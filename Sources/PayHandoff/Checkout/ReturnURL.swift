@@ -120,6 +120,36 @@ public struct ReturnURL: Equatable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// Where the parts of `bytes`, a URL the OS handed the app, are, once it is known to be
+    /// addressed to this return URL (``checkAddressed(_:in:)``).
+    ///
+    /// A URL that is this one's exact text followed by `?`, `#` or nothing is addressed to it by
+    /// construction — the text passed every check and its parts are this URL's — so it is not
+    /// split and compared again. (Gateways echo the registered URL as it was sent; any other
+    /// spelling, e.g. an uppercase scheme, takes the full way.)
+    /// - Parameters:
+    ///   - bytes: The URL's UTF-8.
+    ///   - field: The field to name in errors.
+    /// - Returns: Where its parts are.
+    /// - Throws: `malformed_url` for a bad URL; `callback_mismatch` as ``checkAddressed(_:in:)``.
+    func addressedSpans(in bytes: UnsafeBufferPointer<UInt8>, field: String) throws(PayHandoffError) -> HierarchicalURL.Spans {
+        var own = text
+        let length = own.withUTF8 { own -> Int? in
+            guard parts.queryLength == nil, own.count <= bytes.count, let p = own.baseAddress, let q = bytes.baseAddress,
+                  own.count == bytes.count || bytes[own.count] == UInt8(ascii: "?") || bytes[own.count] == UInt8(ascii: "#"),
+                  memcmpBytes(p, q, own.count) else { return nil }
+            return own.count
+        }
+        if let length {
+            var spans = parts.textSpans
+            (_, spans.query, spans.fragment) = HierarchicalURL.tail(of: bytes, from: length)
+            return spans
+        }
+        let spans = try HierarchicalURL.split(bytes, field: field)
+        try checkAddressed(spans, in: bytes)
+        return spans
+    }
+
     /// The URL text.
     public var description: String { text }
 

@@ -121,6 +121,8 @@ struct HierarchicalURL: Equatable, Sendable {
     private(set) var port: Int?
     /// Whether the scheme is http or https.
     private(set) var isWeb: Bool
+    /// Where the parts are in the text this URL was split from.
+    private(set) var textSpans: Spans
 
     /// The scheme, lowercased (schemes are case-insensitive).
     var scheme: String { text(0, schemeCount)! }
@@ -208,6 +210,7 @@ struct HierarchicalURL: Equatable, Sendable {
         fragmentCount = spans.fragment?.count ?? -1
         port = spans.port
         isWeb = spans.isWeb
+        textSpans = spans
     }
 
     /// `body` over the parts of `text` as byte ranges, for checks that need no strings (an
@@ -252,21 +255,7 @@ struct HierarchicalURL: Equatable, Sendable {
     static func split(_ bytes: UnsafeBufferPointer<UInt8>, field: String) throws(PayHandoffError) -> Spans {
         let colon = try URLSyntax.schemeEnd(bytes, field: field)
         let scheme = 0..<colon
-        var restEnd = bytes.count
-        var fragment: Range<Int>? = nil
-        var query: Range<Int>? = nil
-        // The first '?' or '#' after the scheme (which has neither): a '#' first means no query
-        // (a later '?' is the fragment's); a '?' first starts the query, up to the next '#'.
-        let mark = ByteScan.firstIndex(of: UInt8(ascii: "?"), or: UInt8(ascii: "#"), in: bytes, from: colon + 1, to: restEnd)
-        if mark < restEnd {
-            var hash = mark
-            if bytes[mark] == UInt8(ascii: "?") {
-                hash = ByteScan.firstIndex(of: UInt8(ascii: "#"), in: bytes, from: mark + 1, to: restEnd)
-                query = (mark + 1)..<hash
-            }
-            if hash < restEnd { fragment = (hash + 1)..<restEnd }
-            restEnd = mark
-        }
+        let (restEnd, query, fragment) = tail(of: bytes, from: colon + 1)
         let isWeb = (colon == 4 && ASCII.equalFoldingCase(UnsafeBufferPointer(rebasing: bytes[..<4]), lowercase: "http"))
             || (colon == 5 && ASCII.equalFoldingCase(UnsafeBufferPointer(rebasing: bytes[..<5]), lowercase: "https"))
         var host: Range<Int>? = nil
@@ -277,6 +266,23 @@ struct HierarchicalURL: Equatable, Sendable {
         }
         if isWeb, let written = port, (colon == 4 && written == 80) || (colon == 5 && written == 443) { port = nil }
         return Spans(scheme: scheme, host: host, port: port, path: path, query: query, fragment: fragment, isWeb: isWeb)
+    }
+
+    /// Query and fragment of `bytes` from the first `?` or `#` at or after `start` (the scheme
+    /// has neither): a `#` first means no query (a later `?` is the fragment's); a `?` first
+    /// starts the query, up to the next `#`.
+    /// - Returns: Where the part before them ends, and where they are.
+    static func tail(of bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> (restEnd: Int, query: Range<Int>?, fragment: Range<Int>?) {
+        let end = bytes.count
+        let mark = ByteScan.firstIndex(of: UInt8(ascii: "?"), or: UInt8(ascii: "#"), in: bytes, from: start, to: end)
+        guard mark < end else { return (end, nil, nil) }
+        var hash = mark
+        var query: Range<Int>? = nil
+        if bytes[mark] == UInt8(ascii: "?") {
+            hash = ByteScan.firstIndex(of: UInt8(ascii: "#"), in: bytes, from: mark + 1, to: end)
+            query = (mark + 1)..<hash
+        }
+        return (mark, query, hash < end ? (hash + 1)..<end : nil)
     }
 
     /// Host, port and path of `bytes[start..<end]`, the text after `//`: the authority runs to
