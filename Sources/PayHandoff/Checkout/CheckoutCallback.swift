@@ -188,11 +188,15 @@ public struct CheckoutCallback: Equatable, Sendable {
     /// The callback keys PayHandoff reads, numbered for ``QueryDecoder/scan(_:plus:caseInsensitiveKeys:knownKey:_:)``
     /// (compared exactly: callback keys are case-sensitive).
     static func knownKey(_ key: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard key.count >= 6, key.count <= 10, let base = key.baseAddress else { return nil }
+        // Compared as two words each (ByteScan.words), not byte by byte.
+        let given = ByteScan.words(base, key.count)
+        func spells(_ name: StaticString) -> Bool { given == ByteScan.words(name.utf8Start, name.utf8CodeUnitCount) }
         switch key.count {
-        case 6: return ASCII.equalBytes(key, "status") ? 0 : ASCII.equalBytes(key, "reason") ? 3 : nil
-        case 7: return ASCII.equalBytes(key, "card_id") ? 1 : nil
-        case 8: return ASCII.equalBytes(key, "ph_nonce") ? 4 : nil
-        case 10: return ASCII.equalBytes(key, "payment_id") ? 2 : nil
+        case 6: return spells("status") ? 0 : spells("reason") ? 3 : nil
+        case 7: return spells("card_id") ? 1 : nil
+        case 8: return spells("ph_nonce") ? 4 : nil
+        case 10: return spells("payment_id") ? 2 : nil
         default: return nil
         }
     }

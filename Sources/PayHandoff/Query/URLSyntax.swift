@@ -272,6 +272,7 @@ struct HierarchicalURL: Equatable, Sendable {
     /// has neither): a `#` first means no query (a later `?` is the fragment's); a `?` first
     /// starts the query, up to the next `#`.
     /// - Returns: Where the part before them ends, and where they are.
+    @inline(__always)  // a tuple returned through memory stalled its reader (a store-forwarding miss)
     static func tail(of bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> (restEnd: Int, query: Range<Int>?, fragment: Range<Int>?) {
         let end = bytes.count
         let mark = ByteScan.firstIndex(of: UInt8(ascii: "?"), or: UInt8(ascii: "#"), in: bytes, from: start, to: end)
@@ -289,6 +290,7 @@ struct HierarchicalURL: Equatable, Sendable {
     /// the first `/`. Separators are found a word at a time and one byte pass looks for a byte a
     /// host cannot have (an `@` ends it); the checks then run in their documented order
     /// (userinfo, IPv6 brackets, host characters, port).
+    @inline(__always)  // one caller; its tuple returned through memory stalled split (a store-forwarding miss)
     private static func splitAuthority(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int,
                                        field: String) throws(PayHandoffError) -> (Range<Int>, Int?, Range<Int>) {
         let authorityEnd = ByteScan.firstIndex(of: UInt8(ascii: "/"), in: bytes, from: start, to: end)
