@@ -341,22 +341,9 @@ public struct JSONObject: Equatable, Sendable {
     @inline(never)
     func index(ofUTF8 key: UnsafeBufferPointer<UInt8>) -> Int? {
         members.withUnsafeBufferPointer { buffer in
-            for index in buffer.indices where buffer[index].key.utf8.count == key.count {
-                if JSONObject.hasBytes(buffer[index].key, key) { return index }
-            }
+            for index in buffer.indices where buffer[index].key.hasSameBytes(as: key) { return index }
             return nil
         }
-    }
-
-    /// Whether `text`'s UTF-8 is `bytes` (of the same count).
-    private static func hasBytes(_ text: String, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let q = bytes.baseAddress else { return true }  // both empty
-        func same(_ p: UnsafeBufferPointer<UInt8>) -> Bool {
-            p.baseAddress.map { memcmpBytes($0, q, bytes.count) } ?? true
-        }
-        if let result = text.utf8.withContiguousStorageIfAvailable(same) { return result }
-        var native = text
-        return native.withUTF8(same)
     }
 
     /// Whether two keys are the same bytes; the lengths first, which tells most keys apart

@@ -265,7 +265,8 @@ public struct POSResponse: Equatable, Sendable {
             throw PayHandoffError(.validation, field: "accountType", "must be credit or debit")
         }
         if let expectedIdentifier, let span = fields.span(Key.identifier, endingAt: ends) {
-            let matches = POSResponse.decode(span, in: bytes).hasSameBytes(as: expectedIdentifier)
+            let matches = span.isEscaped ? POSResponse.decode(span, in: bytes).hasSameBytes(as: expectedIdentifier)
+                : expectedIdentifier.hasSameBytes(as: UnsafeBufferPointer(rebasing: bytes[span.start..<span.end]))
             guard matches else {
                 throw PayHandoffError(.callbackMismatch, field: "identifier",
                     "the answer's identifier does not match the pending request")

@@ -121,6 +121,17 @@ extension String {
         }
     }
 
+    /// Whether the string's UTF-8 is `bytes` (text still in a buffer, compared before any
+    /// string is made of it).
+    /// - Parameter bytes: The bytes to compare with.
+    /// - Returns: `true` when they are the string's UTF-8 code units.
+    func hasSameBytes(as bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard utf8.count == bytes.count else { return false }
+        guard let q = bytes.baseAddress else { return true }  // both empty
+        var native = self  // contiguous UTF-8 (a native string already is)
+        return native.withUTF8 { memcmpBytes($0.baseAddress!, q, bytes.count) }
+    }
+
     /// Whether the string's UTF-8 starts with `prefix`'s bytes (one small loop; the generic
     /// `utf8.starts(with:)` is specialized per view type at over 1 KB each).
     /// - Parameter prefix: The expected first bytes.
