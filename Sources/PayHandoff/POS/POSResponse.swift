@@ -204,17 +204,13 @@ public struct POSResponse: Equatable, Sendable {
         let query = UnsafeBufferPointer(rebasing: bytes[start...])
         unusualBytes = try QueryDecoder.scan(query, plus: .literal, caseInsensitiveKeys: true,
                               knownKey: POSResponse.keyIndex) { piece, index throws(PayHandoffError) in
-            switch index {
-            case Key.usertoken?:
+            // Small enough to be inlined into the scan; the rare unknown key is handled out of line.
+            guard let index else { return POSResponse.appendExtra(piece, in: query, to: &extra) }
+            if index == Key.usertoken {
                 sawUserToken = true  // an echoed user token is never stored
-            case let index?:
-                // A known key with an empty value counts as absent.
-                if !piece.value.isEmpty {
-                    fields.set(index, start: start + piece.value.lowerBound, isEscaped: piece.valueIsEscaped)
-                    ends.set(index, start: start + piece.value.upperBound, isEscaped: false)
-                }
-            case nil:
-                extra.append(QueryItem(key: piece.key(in: query, plus: .literal), value: piece.value(in: query, plus: .literal)))
+            } else if !piece.value.isEmpty {  // a known key with an empty value counts as absent
+                fields.set(index, start: start + piece.value.lowerBound, isEscaped: piece.valueIsEscaped)
+                ends.set(index, start: start + piece.value.upperBound, isEscaped: false)
             }
         }
         func value(_ index: Int) -> String? {
@@ -288,6 +284,11 @@ public struct POSResponse: Equatable, Sendable {
             }
             self = try POSResponse(items: items + extra)
         }
+    }
+
+    @inline(never)
+    private static func appendExtra(_ piece: QueryDecoder.Piece, in query: UnsafeBufferPointer<UInt8>, to extra: inout [QueryItem]) {
+        extra.append(QueryItem(key: piece.key(in: query, plus: .literal), value: piece.value(in: query, plus: .literal)))
     }
 
     /// An answer from decoded `key=value` pairs (a restored document): encoded into canonical
