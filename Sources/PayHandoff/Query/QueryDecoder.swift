@@ -175,22 +175,29 @@ public enum QueryDecoder {
             var equals: Int? = nil
             var escapes = Escapes()
             var offset = 0
-            while offset < bytes.count {
-                var events: UInt64
-                if offset + 8 <= bytes.count, let base = bytes.baseAddress {
-                    let w = ByteScan.word(base, offset)
-                    events = ByteScan.zeroBytes((w & ByteScan.repeated(0xFC)) ^ ByteScan.repeated(UInt8(ascii: "$")))
-                        | ByteScan.zeroBytes(w ^ ByteScan.repeated(UInt8(ascii: "=")))
-                        | ByteScan.zeroBytes(w ^ plusOrEquals)
-                    if ByteScan.belowDollarOrDEL(w) {
-                        unusual = true
-                        events |= ByteScan.zeroBytes(w)
-                    }
+            let count = bytes.count
+            while offset < count, let base = bytes.baseAddress {
+                // The last, partial word is read as the 8 bytes ending the text, shifted so that
+                // its first byte is at `offset`; the bytes past the end read as `a` (no event).
+                var w: UInt64
+                if offset &+ 8 <= count {
+                    w = ByteScan.word(base, offset)
                 } else {
-                    events = 0xFFFF_FFFF_FFFF_FFFF >> UInt64((offset + 8 - bytes.count) * 8) & 0x8080_8080_8080_8080
-                    for index in offset..<bytes.count where bytes[index] < UInt8(ascii: "$") || bytes[index] == 0x7F {
-                        unusual = true
+                    let missing = UInt64(truncatingIfNeeded: offset &+ 8 &- count) &* 8
+                    if count >= 8 {
+                        w = ByteScan.word(base, count &- 8) &>> missing
+                    } else {  // a text under 8 bytes: one word, from offset 0
+                        w = 0
+                        for index in 0..<count { w |= UInt64(base[index]) &<< UInt64(index &* 8) }
                     }
+                    w |= ~(UInt64.max &>> missing) & ByteScan.repeated(UInt8(ascii: "a"))
+                }
+                var events = ByteScan.zeroBytes((w & ByteScan.repeated(0xFC)) ^ ByteScan.repeated(UInt8(ascii: "$")))
+                    | ByteScan.zeroBytes(w ^ ByteScan.repeated(UInt8(ascii: "=")))
+                    | ByteScan.zeroBytes(w ^ plusOrEquals)
+                if ByteScan.belowDollarOrDEL(w) {
+                    unusual = true
+                    events |= ByteScan.zeroBytes(w)
                 }
                 while events != 0 {
                     let index = offset + events.trailingZeroBitCount >> 3
@@ -216,9 +223,9 @@ public enum QueryDecoder {
                         if equals == nil { escapes.key = max(escapes.key, mark) } else { escapes.value = max(escapes.value, mark) }
                     }
                 }
-                offset += 8
+                offset &+= 8
             }
-            try finish(start, equals, bytes.count, escapes)
+            try finish(start, equals, count, escapes)
             return unusual
         }
     }
