@@ -363,77 +363,85 @@ public struct POSResponse: Equatable, Sendable {
 
     /// The position of the key spelled by `key`'s bytes in ``keyList`` (ASCII case ignored), or
     /// ``Key/usertoken`` for the token the app may echo. Length and first letter single out the
-    /// one candidate; it is compared as two lowercased words.
+    /// one candidate; it is compared as two lowercased words. Each case reads the key with its
+    /// length known and compares with its own literal, so the compiler folds both into constants.
     static func keyIndex(_ key: UnsafeBufferPointer<UInt8>) -> Int? {
-        guard key.count >= 3, key.count <= 13, let base = key.baseAddress else { return nil }
-        let (a, b) = ByteScan.words(base, key.count)
-        let lowered = (ByteScan.lowercased(a), ByteScan.lowercased(b))
-        let candidate: Int
-        let name: StaticString
-        let first = UInt8(truncatingIfNeeded: lowered.0)
+        guard let base = key.baseAddress else { return nil }
+        @inline(__always) func lowered(_ count: Int) -> (UInt64, UInt64) {
+            let (a, b) = ByteScan.words(base, count)
+            return (ByteScan.lowercased(a), ByteScan.lowercased(b))
+        }
+        @inline(__always) func match(_ words: (UInt64, UInt64), _ name: StaticString, _ index: Int) -> Int? {
+            words == ByteScan.words(name.utf8Start, name.utf8CodeUnitCount) ? index : nil
+        }
+        @inline(__always) func first(_ words: (UInt64, UInt64)) -> UInt8 { UInt8(truncatingIfNeeded: words.0) }
         switch key.count {
         case 3:
-            switch first {
-            case UInt8(ascii: "t"): (candidate, name) = (Key.tip, "tip")
-            case UInt8(ascii: "m"): (candidate, name) = (Key.msi, "msi")
-            case UInt8(ascii: "a"): (candidate, name) = (Key.aid, "aid")
-            case UInt8(ascii: "u"): (candidate, name) = (Key.url, "url")
+            let w = lowered(3)
+            switch first(w) {
+            case UInt8(ascii: "t"): return match(w, "tip", Key.tip)
+            case UInt8(ascii: "m"): return match(w, "msi", Key.msi)
+            case UInt8(ascii: "a"): return match(w, "aid", Key.aid)
+            case UInt8(ascii: "u"): return match(w, "url", Key.url)
             default: return nil
             }
         case 4:
-            switch first {
-            case UInt8(ascii: "a"): (candidate, name) = (Key.arqc, "arqc")
-            case UInt8(ascii: "b"): (candidate, name) = (Key.bank, "bank")
-            case UInt8(ascii: "n"): (candidate, name) = (Key.name, "name")
+            let w = lowered(4)
+            switch first(w) {
+            case UInt8(ascii: "a"): return match(w, "arqc", Key.arqc)
+            case UInt8(ascii: "b"): return match(w, "bank", Key.bank)
+            case UInt8(ascii: "n"): return match(w, "name", Key.name)
             default: return nil
             }
         case 5:
-            switch first {
-            case UInt8(ascii: "e"): (candidate, name) = (Key.email, "email")
-            case UInt8(ascii: "p"): (candidate, name) = (Key.phone, "phone")
+            let w = lowered(5)
+            switch first(w) {
+            case UInt8(ascii: "e"): return match(w, "email", Key.email)
+            case UInt8(ascii: "p"): return match(w, "phone", Key.phone)
             default: return nil
             }
         case 6:
-            switch first {
-            case UInt8(ascii: "r"): (candidate, name) = (Key.result, "result")
-            case UInt8(ascii: "a"): (candidate, name) = (Key.amount, "amount")
+            let w = lowered(6)
+            switch first(w) {
+            case UInt8(ascii: "r"): return match(w, "result", Key.result)
+            case UInt8(ascii: "a"): return match(w, "amount", Key.amount)
             default: return nil
             }
         case 8:
-            switch first {
-            case UInt8(ascii: "c"): (candidate, name) = (Key.cardtype, "cardtype")
-            case UInt8(ascii: "a"): (candidate, name) = (Key.applabel, "applabel")
+            let w = lowered(8)
+            switch first(w) {
+            case UInt8(ascii: "c"): return match(w, "cardtype", Key.cardtype)
+            case UInt8(ascii: "a"): return match(w, "applabel", Key.applabel)
             default: return nil
             }
         case 9:
-            switch first {
-            case UInt8(ascii: "r"): (candidate, name) = (Key.reference, "reference")
-            case UInt8(ascii: "u"): (candidate, name) = (Key.usertoken, "usertoken")
+            let w = lowered(9)
+            switch first(w) {
+            case UInt8(ascii: "r"): return match(w, "reference", Key.reference)
+            case UInt8(ascii: "u"): return match(w, "usertoken", Key.usertoken)
             default: return nil
             }
         case 10:
-            switch first {
-            case UInt8(ascii: "s"): (candidate, name) = (Key.statusinfo, "statusinfo")
-            case UInt8(ascii: "c"): (candidate, name) = (Key.creditcard, "creditcard")
-            case UInt8(ascii: "i"): (candidate, name) = (Key.identifier, "identifier")
-            case UInt8(ascii: "b"): (candidate, name) = (Key.bpVersion, "bp_version")
+            let w = lowered(10)
+            switch first(w) {
+            case UInt8(ascii: "s"): return match(w, "statusinfo", Key.statusinfo)
+            case UInt8(ascii: "c"): return match(w, "creditcard", Key.creditcard)
+            case UInt8(ascii: "i"): return match(w, "identifier", Key.identifier)
+            case UInt8(ascii: "b"): return match(w, "bp_version", Key.bpVersion)
             default: return nil
             }
         case 11:
-            guard first == UInt8(ascii: "a") else { return nil }
-            (candidate, name) = (Key.accounttype, "accounttype")
+            return match(lowered(11), "accounttype", Key.accounttype)
         case 13:
-            switch first {
-            case UInt8(ascii: "t"): (candidate, name) = (Key.transactionid, "transactionid")
-            case UInt8(ascii: "a"): (candidate, name) = (Key.authorization, "authorization")
+            let w = lowered(13)
+            switch first(w) {
+            case UInt8(ascii: "t"): return match(w, "transactionid", Key.transactionid)
+            case UInt8(ascii: "a"): return match(w, "authorization", Key.authorization)
             default: return nil
             }
         default:
             return nil
         }
-        guard name.utf8CodeUnitCount == key.count else { return nil }
-        let expected = ByteScan.words(name.utf8Start, key.count)
-        return lowered == expected ? candidate : nil
     }
 
     /// Positions in ``keyList``.
