@@ -50,6 +50,43 @@ final class POSResponseTests: XCTestCase {
         XCTAssertEqual(response.statusInfo, "Sin lector")
     }
 
+    func testEveryKeyIsKnownInAnyCaseAndNearMissesAreExtra() throws {
+        // The key lookup compares words against each key's literal: every key of the table must
+        // be found whatever its case, and a key one letter or one byte away must not.
+        let values: [(String, String)] = [
+            ("statusinfo", "ok"), ("tip", "1.00"), ("reference", "r"), ("transactionid", "1"), ("msi", "3"),
+            ("authorization", "a"), ("creditcard", "****1234"), ("cardtype", "visa"), ("email", "e@x.mx"),
+            ("phone", "1"), ("arqc", "a"), ("aid", "a"), ("applabel", "a"), ("url", "u"), ("bank", "b"),
+            ("accountType", "credit"), ("name", "n"), ("bp_version", "4.3"), ("usertoken", "SECRET"),
+        ]
+        func spellings(_ key: String) -> [String] {
+            let mixed = String(key.enumerated().map { $0.offset % 2 == 0 ? Character($0.element.uppercased()) : $0.element })
+            return [key.lowercased(), key.uppercased(), mixed]
+        }
+        for spelled in spellings("result") + spellings("amount") + spellings("identifier") {
+            let lower = spelled.lowercased()
+            let answer = "myapp://" + (lower == "result" ? spelled : "result") + "=aprobada&" + (lower == "amount" ? spelled : "amount")
+                + "=1.00&" + (lower == "identifier" ? spelled : "identifier") + "=ord-1"
+            XCTAssertEqual(try POSResponse.parse(answer, urlScheme: "myapp").extra, [], spelled)
+        }
+        for (key, value) in values {
+            for spelled in spellings(key) {
+                let answer = "myapp://result=aprobada&amount=1.00&identifier=ord-1&" + spelled + "=" + value
+                XCTAssertEqual(try POSResponse.parse(answer, urlScheme: "myapp").extra, [], spelled)
+            }
+            var bytes = Array(key.utf8)
+            bytes[bytes.count - 1] = bytes.last == UInt8(ascii: "z") ? UInt8(ascii: "y") : UInt8(ascii: "z")
+            let lastChanged = String(decoding: bytes, as: UTF8.self)
+            bytes = Array(key.utf8)
+            bytes[0] = bytes[0] == UInt8(ascii: "q") ? UInt8(ascii: "j") : UInt8(ascii: "q")
+            let firstChanged = String(decoding: bytes, as: UTF8.self)
+            for nearMiss in [lastChanged, firstChanged, key + "s", String(key.dropLast())] {
+                let answer = "myapp://result=aprobada&amount=1.00&identifier=ord-1&" + nearMiss + "=" + value
+                XCTAssertEqual(try POSResponse.parse(answer, urlScheme: "myapp").extra.map(\.key), [nearMiss], nearMiss)
+            }
+        }
+    }
+
     func testCorrelationAndSchemeAreChecked() {
         XCTAssertThrowsError(try POSResponse.parse(Self.seedAnswer, urlScheme: "otherapp")) { error in
             XCTAssertEqual(error as? PayHandoffError,
