@@ -188,10 +188,12 @@ public struct CheckoutCallback: Equatable, Sendable {
     /// The callback keys PayHandoff reads, numbered for ``QueryDecoder/scan(_:plus:caseInsensitiveKeys:knownKey:_:)``
     /// (compared exactly: callback keys are case-sensitive).
     static func knownKey(_ key: UnsafeBufferPointer<UInt8>) -> Int? {
-        guard key.count >= 6, key.count <= 10, let base = key.baseAddress else { return nil }
-        // Compared as two words each (ByteScan.words), not byte by byte.
-        let given = ByteScan.words(base, key.count)
-        func spells(_ name: StaticString) -> Bool { given == ByteScan.words(name.utf8Start, name.utf8CodeUnitCount) }
+        guard let base = key.baseAddress else { return nil }
+        // Compared as words, each case with its length known, so both sides fold into constants
+        // (as POSResponse.keyIndex).
+        @inline(__always) func spells(_ name: StaticString) -> Bool {
+            ByteScan.words(base, name.utf8CodeUnitCount) == ByteScan.words(name.utf8Start, name.utf8CodeUnitCount)
+        }
         switch key.count {
         case 6: return spells("status") ? 0 : spells("reason") ? 3 : nil
         case 7: return spells("card_id") ? 1 : nil
