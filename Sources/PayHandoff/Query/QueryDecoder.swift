@@ -162,12 +162,13 @@ public enum QueryDecoder {
                 try body(piece, nil)
             }
 
-            // One pass over the text, 8 bytes at a time: every `&`, `=`, `%`, NUL (and `+`
-            // when it means a space) is an event, taken in text order. The tests are the cheap
-            // ones (this loop is ALU-bound): `$`…`'` share one test with `%` and `&`, the
-            // zero-byte test may flag a byte just after a true hit; the comparisons below skip
-            // those. NUL is looked for only in words with a byte below `$` or DEL — rare, as no
-            // URL the OS hands over carries them raw.
+            // One pass over the text, 8 bytes at a time: every `&`, `=`, `%` (and `+` when it
+            // means a space) is an event, taken in text order, and so is every byte no URL the OS
+            // hands over carries raw (below `$`, DEL), which only sets `unusual` — and marks the
+            // piece for `check` when it is NUL. The tests are the cheap ones (this loop is
+            // ALU-bound): one range test, below `(`, covers `%`, `&` and those bytes; the
+            // zero-byte tests may flag a byte just after a true hit, which the comparisons below
+            // skip.
             let space = plus == .space
             let plusOrEquals = ByteScan.repeated(space ? UInt8(ascii: "+") : UInt8(ascii: "="))
             var unusual = false
@@ -192,13 +193,9 @@ public enum QueryDecoder {
                     }
                     w |= ~(UInt64.max &>> missing) & ByteScan.repeated(UInt8(ascii: "a"))
                 }
-                var events = ByteScan.zeroBytes((w & ByteScan.repeated(0xFC)) ^ ByteScan.repeated(UInt8(ascii: "$")))
+                var events = ByteScan.bytesBelowOrDEL(w, UInt8(ascii: "("))
                     | ByteScan.zeroBytes(w ^ ByteScan.repeated(UInt8(ascii: "=")))
                     | ByteScan.zeroBytes(w ^ plusOrEquals)
-                if ByteScan.belowDollarOrDEL(w) {
-                    unusual = true
-                    events |= ByteScan.zeroBytes(w)
-                }
                 while events != 0 {
                     let index = offset + events.trailingZeroBitCount >> 3
                     events &= events &- 1
@@ -212,7 +209,7 @@ public enum QueryDecoder {
                         escapes = Escapes()
                     } else if byte == UInt8(ascii: "=") {
                         if equals == nil { equals = index }
-                    } else if byte == UInt8(ascii: "%") || byte == 0 || (space && byte == UInt8(ascii: "+")) {
+                    } else if byte == UInt8(ascii: "%") || (space && byte == UInt8(ascii: "+")) || byte == 0 {
                         // An escape of an ASCII byte other than NUL is checked right here; anything
                         // else (a bad escape, NUL, a byte ≥ 0x80 that UTF-8 must vouch for) is left
                         // to `check` when the piece ends, which also words the error.
@@ -222,6 +219,7 @@ public enum QueryDecoder {
                         let mark: Escapes.State = plain ? .plain : .toCheck
                         if equals == nil { escapes.key = max(escapes.key, mark) } else { escapes.value = max(escapes.value, mark) }
                     }
+                    if byte < UInt8(ascii: "$") || byte == 0x7F { unusual = true }
                 }
                 offset &+= 8
             }

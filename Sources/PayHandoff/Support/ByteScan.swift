@@ -31,12 +31,12 @@ enum ByteScan {
         zeroBytes(word ^ (ones &* UInt64(byte)))
     }
 
-    /// Whether some byte of `word` is below `$` (0x24) or DEL — exact: the borrow of the
-    /// subtraction only runs on from a byte that is itself below `$`, and bytes ≥ 0x80 are
-    /// masked out by `~word`.
+    /// Bit 7 of a byte set where `word`'s byte is below `limit` (at most 0x80) or is DEL; exact up
+    /// to and including the lowest one, like ``zeroBytes(_:)`` (the subtraction's borrow runs on
+    /// only from a hit; DEL + 1 carries into no other byte).
     @inline(__always)
-    static func belowDollarOrDEL(_ word: UInt64) -> Bool {
-        ((word &- ones &* UInt64(UInt8(ascii: "$"))) | ((word & ~highs) &+ ones)) & ~word & highs != 0
+    static func bytesBelowOrDEL(_ word: UInt64, _ limit: UInt8) -> UInt64 {
+        ((word &- ones &* UInt64(limit)) | ((word & ~highs) &+ ones)) & ~word & highs
     }
 
     /// The `count` bytes at `base` (3 to 16) as two words, for comparing short keys in two
