@@ -127,7 +127,8 @@ final class CheckoutTests: XCTestCase {
                     return error.code.rawValue + ":" + (error.field ?? "-")
                 }
             }
-            for tail in ["?status=cancelled", "?status=cancelled&x=1#frag", "#frag", "", "?status=done"] {
+            for tail in ["?status=cancelled", "?status=cancelled&x=1#frag", "#frag", "", "?status=done",
+                         "?status=cancelled&x=1#a=1&b=%zz&&c", "?x=1&status=failed#", "?#status=cancelled", "#?status=cancelled"] {
                 XCTAssertEqual(outcome(registered + tail), outcome(respelled + tail), registered + tail)
             }
             XCTAssertEqual(outcome(registered + "?status=cancelled"), "cancelled,")

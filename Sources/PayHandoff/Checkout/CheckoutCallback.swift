@@ -118,11 +118,12 @@ public struct CheckoutCallback: Equatable, Sendable {
     /// place; only the id, the reason and unknown parameters become strings.
     private static func parse(_ bytes: UnsafeBufferPointer<UInt8>, of url: String, kind: CheckoutKind, returnURL: ReturnURL,
                               nonce: String?, expectedID: String?) throws(PayHandoffError) -> CheckoutCallback {
-        let spans = try returnURL.addressedSpans(in: bytes, field: "url")
+        var spans = try returnURL.addressedSpans(in: bytes, field: "url")
         var pieces: (status: QueryDecoder.Piece?, cardID: QueryDecoder.Piece?, paymentID: QueryDecoder.Piece?,
                      reason: QueryDecoder.Piece?, nonce: QueryDecoder.Piece?) = (nil, nil, nil, nil, nil)
         let query = spans.query.map { UnsafeBufferPointer(rebasing: bytes[$0]) } ?? UnsafeBufferPointer(start: nil, count: 0)
-        let unusual = try QueryDecoder.scan(query, plus: .space, caseInsensitiveKeys: false, knownKey: knownKey) { piece, key throws(PayHandoffError) in
+        let outcome = try QueryDecoder.scan(query, plus: .space, caseInsensitiveKeys: false, endsAtHash: true,
+                                            knownKey: knownKey) { piece, key throws(PayHandoffError) in
             switch key {
             case 0?: pieces.status = piece
             case 1?: pieces.cardID = piece
@@ -132,9 +133,13 @@ public struct CheckoutCallback: Equatable, Sendable {
             default: break  // read by `extra` when asked for
             }
         }
+        if let whole = spans.query, outcome.end < whole.count {  // a fragment the split left in the query
+            spans.query = whole.lowerBound..<(whole.lowerBound + outcome.end)
+            spans.fragment = (whole.lowerBound + outcome.end + 1)..<whole.upperBound
+        }
         // Scheme and host were checked byte by byte; the query scan spots raw control
         // characters; path and fragment are checked here.
-        if unusual || ByteScan.firstControlOrSpace(in: UnsafeBufferPointer(rebasing: bytes[spans.path])).forbidden != nil
+        if outcome.unusualBytes || ByteScan.firstControlOrSpace(in: UnsafeBufferPointer(rebasing: bytes[spans.path])).forbidden != nil
             || spans.fragment.map({ ByteScan.firstControlOrSpace(in: UnsafeBufferPointer(rebasing: bytes[$0])).forbidden != nil }) == true {
             try URLSyntax.checkIncoming(bytes, field: "url")
         }
@@ -185,7 +190,7 @@ public struct CheckoutCallback: Equatable, Sendable {
                                 extraStorage: .query(url, spans.query ?? 0..<0))
     }
 
-    /// The callback keys PayHandoff reads, numbered for ``QueryDecoder/scan(_:plus:caseInsensitiveKeys:knownKey:_:)``
+    /// The callback keys PayHandoff reads, numbered for ``QueryDecoder/scan(_:plus:caseInsensitiveKeys:endsAtHash:knownKey:_:)``
     /// (compared exactly: callback keys are case-sensitive).
     static func knownKey(_ key: UnsafeBufferPointer<UInt8>) -> Int? {
         guard let base = key.baseAddress else { return nil }

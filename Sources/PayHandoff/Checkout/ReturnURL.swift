@@ -126,7 +126,9 @@ public struct ReturnURL: Equatable, Sendable, CustomStringConvertible {
     /// A URL that is this one's exact text followed by `?`, `#` or nothing is addressed to it by
     /// construction — the text passed every check and its parts are this URL's — so it is not
     /// split and compared again. (Gateways echo the registered URL as it was sent; any other
-    /// spelling, e.g. an uppercase scheme, takes the full way.)
+    /// spelling, e.g. an uppercase scheme, takes the full way.) On that way the query runs to the
+    /// end of the URL, fragment included: the caller's query scan stops at the first `#`
+    /// (``QueryDecoder/scan(_:plus:caseInsensitiveKeys:endsAtHash:knownKey:_:)``).
     /// - Parameters:
     ///   - bytes: The URL's UTF-8.
     ///   - field: The field to name in errors.
@@ -142,7 +144,10 @@ public struct ReturnURL: Equatable, Sendable, CustomStringConvertible {
         }
         if let length {
             var spans = parts.textSpans
-            (_, spans.query, spans.fragment) = HierarchicalURL.tail(of: bytes, from: length)
+            if length < bytes.count {
+                let rest = (length + 1)..<bytes.count
+                if bytes[length] == UInt8(ascii: "?") { spans.query = rest } else { spans.fragment = rest }
+            }
             return spans
         }
         let spans = try HierarchicalURL.split(bytes, field: field)

@@ -191,7 +191,7 @@ public struct POSResponse: Equatable, Sendable {
     /// Reads the answer in `bytes[start...]`, the UTF-8 of `text`; when `expectedIdentifier` is
     /// given, the answer's `identifier` must be it, byte for byte (checked last).
     /// `unusualBytes` is set when the query has a byte ``URLSyntax/checkIncoming(_:field:)``
-    /// would refuse, or a `#` (see ``QueryDecoder/scan(_:plus:caseInsensitiveKeys:knownKey:_:)``).
+    /// would refuse, or a `#` (see ``QueryDecoder/scan(_:plus:caseInsensitiveKeys:endsAtHash:knownKey:_:)``).
     init(text: String, bytes: UnsafeBufferPointer<UInt8>, from start: Int,
          expectedIdentifier: String? = nil, unusualBytes: inout Bool) throws(PayHandoffError) {
         guard bytes.count <= FieldTable.maxTextLength else {
@@ -212,7 +212,7 @@ public struct POSResponse: Equatable, Sendable {
                 fields.set(index, start: start + piece.value.lowerBound, isEscaped: piece.valueIsEscaped)
                 ends.set(index, start: start + piece.value.upperBound, isEscaped: false)
             }
-        }
+        }.unusualBytes
         func value(_ index: Int) -> String? {
             fields.span(index, in: bytes).map { POSResponse.decode($0, in: bytes) }
         }

@@ -51,7 +51,7 @@ public enum QueryDecoder {
     }
 
     /// One `key=value` piece of a query, located but not decoded: byte offsets into the buffer
-    /// ``scan(_:plus:caseInsensitiveKeys:_:)`` ran over. Parsers that keep only a few fields
+    /// ``scan(_:plus:caseInsensitiveKeys:endsAtHash:knownKey:_:)`` ran over. Parsers that keep only a few fields
     /// (``POSResponse``, ``CheckoutCallback``) decode only those, and only when read.
     struct Piece {
         /// The key's bytes, still escaped.
@@ -85,22 +85,22 @@ public enum QueryDecoder {
     ///     bytes, or `nil`; it must treat keys as the same exactly when this rule does (ASCII
     ///     case ignored when `caseInsensitiveKeys`). Repeats of known keys are found with one bit
     ///     test; only the other keys are compared.
+    ///   - endsAtHash: Whether the text may run on into a fragment: the query then ends at the
+    ///     first `#` (RFC 3986), found in the same pass.
     ///   - body: Called with each valid piece and its known-key number.
-    /// - Returns: Whether the text has a byte no incoming URL carries raw — a control character,
-    ///   space or DEL — or a `!`, `"` or `#` (found in the same pass; `true` asks the caller for
-    ///   its exact check, ``URLSyntax/checkIncoming(_:field:)``, instead of a pass of its own).
+    /// - Returns: What the pass saw besides the pieces (``Outcome``).
     /// - Throws: As ``decode(_:plus:caseInsensitiveKeys:)``, or what `body` throws.
     @discardableResult
-    static func scan(_ bytes: UnsafeBufferPointer<UInt8>, plus: PlusSign, caseInsensitiveKeys: Bool,
+    static func scan(_ bytes: UnsafeBufferPointer<UInt8>, plus: PlusSign, caseInsensitiveKeys: Bool, endsAtHash: Bool = false,
                      knownKey: (UnsafeBufferPointer<UInt8>) -> Int?,
-                     _ body: (Piece, Int?) throws(PayHandoffError) -> Void) throws(PayHandoffError) -> Bool {
+                     _ body: (Piece, Int?) throws(PayHandoffError) -> Void) throws(PayHandoffError) -> Outcome {
         guard bytes.count <= Int(Int32.max) else {  // offsets are kept as 32-bit
             throw PayHandoffError(.limitExceeded, "query is longer than 2 GiB")
         }
         // Unknown keys seen so far, for the duplicate rule: on the stack for the usual few dozen
         // (no allocation on the hot path), spilling to the heap beyond. A 256-bit filter of their
         // fingerprints lets most keys skip the comparison loop altogether.
-        return try withUnsafeTemporaryAllocation(of: SeenKey.self, capacity: 48) { stack throws(PayHandoffError) -> Bool in
+        return try withUnsafeTemporaryAllocation(of: SeenKey.self, capacity: 48) { stack throws(PayHandoffError) -> Outcome in
             var spill: [SeenKey] = []
             var filter: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
             var seen = 0
@@ -219,13 +219,29 @@ public enum QueryDecoder {
                         let mark: Escapes.State = plain ? .plain : .toCheck
                         if equals == nil { escapes.key = max(escapes.key, mark) } else { escapes.value = max(escapes.value, mark) }
                     }
-                    if byte < UInt8(ascii: "$") || byte == 0x7F { unusual = true }
+                    if byte < UInt8(ascii: "$") || byte == 0x7F {
+                        if endsAtHash && byte == UInt8(ascii: "#") {
+                            try finish(start, equals, index, escapes)
+                            return Outcome(unusualBytes: unusual, end: index)
+                        }
+                        unusual = true
+                    }
                 }
                 offset &+= 8
             }
             try finish(start, equals, count, escapes)
-            return unusual
+            return Outcome(unusualBytes: unusual, end: count)
         }
+    }
+
+    /// What ``scan(_:plus:caseInsensitiveKeys:endsAtHash:knownKey:_:)`` saw besides the pieces.
+    struct Outcome {
+        /// Whether the text has a byte no incoming URL carries raw — a control character, space
+        /// or DEL — or a `!`, `"` or `#` (found in the same pass; `true` asks the caller for its
+        /// exact check, ``URLSyntax/checkIncoming(_:field:)``, instead of a pass of its own).
+        var unusualBytes: Bool
+        /// Where the query ended: at its first `#` when it ends there, else at the end of the text.
+        var end: Int
     }
 
     /// What the scan saw in the key and the value of the piece it is in.
