@@ -209,22 +209,24 @@ public enum QueryDecoder {
                         escapes = Escapes()
                     } else if byte == UInt8(ascii: "=") {
                         if equals == nil { equals = index }
-                    } else if byte == UInt8(ascii: "%") || (space && byte == UInt8(ascii: "+")) || byte == 0 {
+                    } else if byte == UInt8(ascii: "%") || (space && byte == UInt8(ascii: "+")) {
                         // An escape of an ASCII byte other than NUL is checked right here; anything
-                        // else (a bad escape, NUL, a byte ≥ 0x80 that UTF-8 must vouch for) is left
-                        // to `check` when the piece ends, which also words the error.
-                        let plain = byte == UInt8(ascii: "+") || (byte == UInt8(ascii: "%") && index + 2 < bytes.count
+                        // else (a bad escape, a byte ≥ 0x80 that UTF-8 must vouch for) is left to
+                        // `check` when the piece ends, which also words the error.
+                        let plain = byte == UInt8(ascii: "+") || (index + 2 < bytes.count
                             && bytes[index + 1] &- UInt8(ascii: "0") < 8 && ASCII.isHexDigit(bytes[index + 2])
                             && (bytes[index + 1] != UInt8(ascii: "0") || bytes[index + 2] != UInt8(ascii: "0")))
                         let mark: Escapes.State = plain ? .plain : .toCheck
                         if equals == nil { escapes.key = max(escapes.key, mark) } else { escapes.value = max(escapes.value, mark) }
-                    }
-                    if byte < UInt8(ascii: "$") || byte == 0x7F {
+                    } else if byte < UInt8(ascii: "$") || byte == 0x7F {
                         if endsAtHash && byte == UInt8(ascii: "#") {
                             try finish(start, equals, index, escapes)
                             return Outcome(unusualBytes: unusual, end: index)
                         }
                         unusual = true
+                        if byte == 0 {  // `check` words the error
+                            if equals == nil { escapes.key = .toCheck } else { escapes.value = .toCheck }
+                        }
                     }
                 }
                 offset &+= 8
