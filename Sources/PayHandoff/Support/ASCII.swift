@@ -128,8 +128,11 @@ extension String {
     func hasSameBytes(as bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard utf8.count == bytes.count else { return false }
         guard let q = bytes.baseAddress else { return true }  // both empty
-        var native = self  // contiguous UTF-8 (a native string already is)
-        return native.withUTF8 { memcmpBytes($0.baseAddress!, q, bytes.count) }
+        func same(_ p: UnsafeBufferPointer<UInt8>) -> Bool { memcmpBytes(p.baseAddress!, q, bytes.count) }
+        // A native string's own storage (no copy, nothing to retain); a bridged one is made contiguous.
+        if let result = utf8.withContiguousStorageIfAvailable(same) { return result }
+        var native = self
+        return native.withUTF8(same)
     }
 
     /// Whether the string's UTF-8 starts with `prefix`'s bytes (one small loop; the generic
