@@ -143,7 +143,7 @@ public struct ReturnURL: Equatable, Sendable, CustomStringConvertible {
             return own.count
         }
         if let length {
-            var spans = parts.textSpans
+            var spans = parts.spansOfText(count: length)
             if length < bytes.count {
                 let rest = (length + 1)..<bytes.count
                 if bytes[length] == UInt8(ascii: "?") { spans.query = rest } else { spans.fragment = rest }

@@ -121,8 +121,8 @@ struct HierarchicalURL: Equatable, Sendable {
     private(set) var port: Int?
     /// Whether the scheme is http or https.
     private(set) var isWeb: Bool
-    /// Where the parts are in the text this URL was split from.
-    private(set) var textSpans: Spans
+    /// Where the path starts in the text this URL was split from (see ``spansOfText(count:)``).
+    private var textPathStart: Int
 
     /// The scheme, lowercased (schemes are case-insensitive).
     var scheme: String { text(0, schemeCount)! }
@@ -210,7 +210,15 @@ struct HierarchicalURL: Equatable, Sendable {
         fragmentCount = spans.fragment?.count ?? -1
         port = spans.port
         isWeb = spans.isWeb
-        textSpans = spans
+        textPathStart = spans.path.lowerBound
+    }
+
+    /// Where scheme, host, port and path are in the text this URL was split from, that text being
+    /// `count` bytes with no query or fragment; query and fragment are left `nil`. (A return URL
+    /// copied into every checkout request keeps one offset for this, not a whole ``Spans``.)
+    func spansOfText(count: Int) -> Spans {
+        Spans(scheme: 0..<schemeCount, host: hostCount < 0 ? nil : (schemeCount + 3)..<(schemeCount + 3 + hostCount),
+              port: port, path: textPathStart..<count, query: nil, fragment: nil, isWeb: isWeb)
     }
 
     /// `body` over the parts of `text` as byte ranges, for checks that need no strings (an
