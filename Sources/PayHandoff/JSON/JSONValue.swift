@@ -50,19 +50,16 @@ public enum JSONValue: Equatable, Sendable {
     }
 
     private func value(atUTF8 path: UnsafeBufferPointer<UInt8>) -> JSONValue? {
-        var current = self
-        var start = 0
-        while true {
-            var end = start
-            while end < path.count, path[end] != UInt8(ascii: ".") { end += 1 }
-            guard case .object(let object) = current,
-                  let index = object.index(ofUTF8: UnsafeBufferPointer(rebasing: path[start..<end])) else {
-                return nil
-            }
-            current = object.members[index].value
-            guard end < path.count else { return current }
-            start = end + 1
+        // One step per call (paths are a few keys deep): no running copy of the document to
+        // retain and release at every step.
+        var end = 0
+        while end < path.count, path[end] != UInt8(ascii: ".") { end += 1 }
+        guard case .object(let object) = self,
+              let index = object.index(ofUTF8: UnsafeBufferPointer(rebasing: path[..<end])) else {
+            return nil
         }
+        guard end < path.count else { return object.members[index].value }
+        return object.members[index].value.value(atUTF8: UnsafeBufferPointer(rebasing: path[(end + 1)...]))
     }
 
     /// Whether a non-null value is at `path` (JSON `null` counts as absent everywhere).
