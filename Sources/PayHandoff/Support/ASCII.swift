@@ -111,14 +111,12 @@ extension String {
     /// - Parameter other: The string to compare with.
     /// - Returns: `true` when both have the same UTF-8 code units.
     func hasSameBytes(as other: String) -> Bool {
-        var a = self, b = other  // native copies (no-op for native strings) give contiguous UTF-8
-        guard a.utf8.count == b.utf8.count else { return false }
-        return a.withUTF8 { x in
-            b.withUTF8 { y in
-                guard let p = x.baseAddress, let q = y.baseAddress else { return true }  // both empty
-                return memcmpBytes(p, q, x.count)
-            }
-        }
+        guard utf8.count == other.utf8.count else { return false }
+        // Native strings' own storage, as it is (no copy to retain and release); a bridged one
+        // is made contiguous first.
+        if let result = other.utf8.withContiguousStorageIfAvailable({ hasSameBytes(as: $0) }) { return result }
+        var native = other
+        return native.withUTF8 { hasSameBytes(as: $0) }
     }
 
     /// Whether the string's UTF-8 is `bytes` (text still in a buffer, compared before any

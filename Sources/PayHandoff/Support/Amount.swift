@@ -46,10 +46,14 @@ public struct Amount: Hashable, Comparable, Sendable, CustomStringConvertible {
     ///   - field: The field name to put in the error, if any.
     /// - Throws: `validation` naming `field` for anything but plain decimal text within range.
     public init(parsing text: String, field: String? = nil) throws(PayHandoffError) {
-        self = try Amount.parse(text.utf8, field: field)
+        var text = text  // contiguous UTF-8 (a native string already is): one byte loop, not the generic view
+        let outcome = text.withUTF8 { bytes -> Result<Amount, PayHandoffError> in
+            do throws(PayHandoffError) { return .success(try Amount.parse(bytes, field: field)) } catch { return .failure(error) }
+        }
+        self = try outcome.get()
     }
 
-    static func parse<Bytes: Sequence<UInt8>>(_ bytes: Bytes, field: String?) throws(PayHandoffError) -> Amount {
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, field: String?) throws(PayHandoffError) -> Amount {
         var units: Int64 = 0
         var integerDigits = 0
         var fractionDigits = 0
