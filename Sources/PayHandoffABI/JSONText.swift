@@ -520,7 +520,7 @@ public enum JSONText {
         /// The key of the next member, already laid out.
         private var pendingKey: UnsafeMutablePointer<CChar>? = nil
 
-        static let blockSize = 4096
+        static let blockSize = 1008
         static let header = MemoryLayout<UnsafeMutableRawPointer?>.stride
 
         /// Frees every block.

@@ -191,6 +191,7 @@ public struct POSRequest: Equatable, Sendable, CustomStringConvertible {
     /// - Returns: The fields in order, including the user token.
     public func fields(keyStyle: KeyStyle = .urlScheme) -> [QueryItem] {
         var items: [QueryItem] = []
+        items.reserveCapacity(14)  // every field below: one allocation, not a doubling chain
         func add(_ key: String, _ value: String?) {
             if let value { items.append(QueryItem(key: key, value: value)) }
         }
