@@ -106,9 +106,23 @@ public struct Amount: Hashable, Comparable, Sendable, CustomStringConvertible {
 
     /// The amount as text with exactly two decimals: `"100.00"`, `"0.05"`.
     public var decimalString: String {
-        let whole = minorUnits / 100
-        let cents = minorUnits % 100
-        return String(whole) + (cents < 10 ? ".0" : ".") + String(cents)
+        // Digits written from the right into a small buffer: `String(Int)` and two
+        // concatenations made three strings for every amount sent or printed.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { buffer in
+            var units = UInt64(minorUnits)  // 0 ... 2^53 − 1: at most 16 digits
+            var index = buffer.count
+            for position in 0... {
+                if position == 2 {
+                    index -= 1
+                    buffer[index] = UInt8(ascii: ".")
+                }
+                index -= 1
+                buffer[index] = UInt8(ascii: "0") + UInt8(units % 10)
+                units /= 10
+                if units == 0 && position >= 2 { break }
+            }
+            return String(decoding: UnsafeBufferPointer(rebasing: buffer[index...]), as: UTF8.self)
+        }
     }
 
     /// Same as ``decimalString``.
