@@ -93,25 +93,22 @@ public struct CheckoutCallback: Equatable, Sendable {
     public static func parse(_ url: String, kind: CheckoutKind, returnURL: ReturnURL, nonce: String?,
                              expectedID: String? = nil) throws(PayHandoffError) -> CheckoutCallback {
         var text = url  // withUTF8 makes a bridged string contiguous; a native one is used as is
-        var callback: CheckoutCallback? = nil
-        let failure = text.withUTF8 { bytes -> PayHandoffError? in
+        let outcome = text.withUTF8 { bytes -> Result<CheckoutCallback, PayHandoffError> in
             do throws(PayHandoffError) {
                 try URLSyntax.checkLength(bytes, field: "url")
-                callback = try parse(bytes, of: url, kind: kind, returnURL: returnURL, nonce: nonce, expectedID: expectedID)
-                return nil
+                return .success(try parse(bytes, of: url, kind: kind, returnURL: returnURL, nonce: nonce, expectedID: expectedID))
             } catch {
                 // Raw control characters are found along the way, not in a pass of their own;
                 // whatever went wrong, they are reported first (checkIncoming's order).
                 do throws(PayHandoffError) {
                     try URLSyntax.checkIncoming(bytes, field: "url")
-                    return error
+                    return .failure(error)
                 } catch {
-                    return error
+                    return .failure(error)
                 }
             }
         }
-        if let failure { throw failure }
-        return callback!
+        return try outcome.get()
     }
 
     /// ``parse(_:kind:returnURL:nonce:expectedID:)`` over the URL's UTF-8: split and compared in
