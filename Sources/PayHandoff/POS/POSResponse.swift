@@ -125,8 +125,7 @@ public struct POSResponse: Equatable, Sendable {
     public static func parse(_ url: String, urlScheme: String,
                              expectedIdentifier: String? = nil) throws(PayHandoffError) -> POSResponse {
         var text = url  // withUTF8 makes a bridged string contiguous; a native one is used as is
-        var response: POSResponse? = nil
-        let failure = text.withUTF8 { bytes -> PayHandoffError? in
+        let outcome = text.withUTF8 { bytes -> Swift.Result<POSResponse, PayHandoffError> in
             // The query scan also spots raw control characters and '#', so the answer is read in
             // one pass. When it spots one, or anything fails, the exact checks run and the error
             // reported is the one the documented order gives: size and characters first, then
@@ -135,19 +134,21 @@ public struct POSResponse: Equatable, Sendable {
             do throws(PayHandoffError) {
                 start = try payloadStart(of: bytes, urlScheme: urlScheme)
             } catch {
-                return characterError(in: bytes, hashToo: false) ?? error
+                return .failure(characterError(in: bytes, hashToo: false) ?? error)
             }
             var unusual = false
+            let response: POSResponse
             do throws(PayHandoffError) {
                 response = try POSResponse(text: url, bytes: bytes, from: start, expectedIdentifier: expectedIdentifier,
                                            unusualBytes: &unusual)
             } catch {
-                return characterError(in: bytes, hashToo: true) ?? error
+                return .failure(characterError(in: bytes, hashToo: true) ?? error)
             }
-            return unusual ? characterError(in: bytes, hashToo: true) : nil  // nil: a false alarm (`!`, `"`)
+            // A false alarm (`!`, `"`) leaves no error.
+            if unusual, let error = characterError(in: bytes, hashToo: true) { return .failure(error) }
+            return .success(response)
         }
-        if let failure { throw failure }
-        return response!
+        return try outcome.get()
     }
 
     /// Where the text after `scheme://` (and an optional `?`) starts, after checking size and
