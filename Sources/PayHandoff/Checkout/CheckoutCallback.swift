@@ -134,9 +134,10 @@ public struct CheckoutCallback: Equatable, Sendable {
             spans.query = whole.lowerBound..<(whole.lowerBound + outcome.end)
             spans.fragment = (whole.lowerBound + outcome.end + 1)..<whole.upperBound
         }
-        // Scheme and host were checked byte by byte; the query scan spots raw control
-        // characters; path and fragment are checked here.
-        if outcome.unusualBytes || ByteScan.firstControlOrSpace(in: UnsafeBufferPointer(rebasing: bytes[spans.path])).forbidden != nil
+        // Scheme, host and path are the return URL's (addressed means equal to them), which has
+        // no raw control characters; the query scan spots them in the query; the fragment is
+        // checked here.
+        if outcome.unusualBytes
             || spans.fragment.map({ ByteScan.firstControlOrSpace(in: UnsafeBufferPointer(rebasing: bytes[$0])).forbidden != nil }) == true {
             try URLSyntax.checkIncoming(bytes, field: "url")
         }
