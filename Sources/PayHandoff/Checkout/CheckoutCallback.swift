@@ -40,20 +40,33 @@ public struct CheckoutCallback: Equatable, Sendable {
     public let kind: CheckoutKind
     /// The reported status.
     public let status: Status
-    /// `card_id` or `payment_id`, when present.
-    public let objectID: String?
-    /// The provider's reason, typically on `failed`.
-    public let reason: String?
     /// Whether PayHandoff's nonce echoed back. An unverified callback is reported but is not
     /// proof that the redirect came from the session this app started.
     public let isVerified: Bool
+
+    /// `card_id` or `payment_id`, when present (checked while parsing, decoded when read).
+    public var objectID: String? {
+        switch storage {
+        case .values(let objectID, _, _): return objectID
+        case .url(let text, _, let objectID, _): return objectID.map { $0.text(in: text) }
+        }
+    }
+
+    /// The provider's reason, typically on `failed` (decoded when read).
+    public var reason: String? {
+        switch storage {
+        case .values(_, let reason, _): return reason
+        case .url(let text, _, _, let reason): return reason.map { $0.text(in: text) }
+        }
+    }
+
     /// Other query parameters, in order, decoded when read (callbacks rarely have any worth
     /// reading; parsing leaves them in the URL).
     public var extra: [QueryItem] {
-        switch extraStorage {
-        case .items(let items):
+        switch storage {
+        case .values(_, _, let items):
             return items
-        case .query(let text, let range):
+        case .url(let text, let range, _, _):
             var text = text
             return text.withUTF8 { bytes in
                 let query = UnsafeBufferPointer(rebasing: bytes[range])
@@ -69,13 +82,35 @@ public struct CheckoutCallback: Equatable, Sendable {
         }
     }
 
-    /// Where ``extra`` comes from: given (a restored callback) or the query of the URL parsed.
-    private enum ExtraStorage: Sendable {
-        case items([QueryItem])
-        case query(String, Range<Int>)
+    /// Where the id, the reason and ``extra`` come from: given (a restored callback), or the URL
+    /// parsed — its text, where its query is, and where the two values are in it. Parsing checks
+    /// them and makes no strings, as ``POSResponse`` does with its fields.
+    private enum Storage: Sendable {
+        case values(objectID: String?, reason: String?, extra: [QueryItem])
+        case url(String, query: Range<Int>, objectID: ValueSpan?, reason: ValueSpan?)
     }
 
-    private let extraStorage: ExtraStorage
+    /// A non-empty value's bytes in the URL text, still escaped when `isEscaped`.
+    private struct ValueSpan: Sendable {
+        var start: Int32
+        var end: Int32
+        var isEscaped: Bool
+
+        init(_ piece: QueryDecoder.Piece, at offset: Int) {
+            start = Int32(truncatingIfNeeded: offset + piece.value.lowerBound)
+            end = Int32(truncatingIfNeeded: offset + piece.value.upperBound)
+            isEscaped = piece.valueIsEscaped
+        }
+
+        func text(in url: String) -> String {
+            var url = url
+            return url.withUTF8 { bytes in
+                QueryDecoder.decoded(UnsafeBufferPointer(rebasing: bytes[Int(start)..<Int(end)]), escaped: isEscaped, plus: .space)
+            }
+        }
+    }
+
+    private let storage: Storage
 
     /// Parses and checks a callback.
     /// - Parameters:
@@ -141,7 +176,6 @@ public struct CheckoutCallback: Equatable, Sendable {
             || spans.fragment.map({ ByteScan.firstControlOrSpace(in: UnsafeBufferPointer(rebasing: bytes[$0])).forbidden != nil }) == true {
             try URLSyntax.checkIncoming(bytes, field: "url")
         }
-        func value(_ piece: QueryDecoder.Piece?) -> String? { piece.map { $0.value(in: query, plus: .space) } }
         var verified = false
         if let echoed = pieces.nonce {
             guard let nonce, constantTimeEqual(echoed, in: query, nonce) else {
@@ -172,20 +206,35 @@ public struct CheckoutCallback: Equatable, Sendable {
         } else {
             throw Status.unknown
         }
-        let objectID = value(kind == .cards ? pieces.cardID : pieces.paymentID).flatMap { $0.isEmpty ? nil : $0 }
-        if let objectID {
-            guard kind.isValidID(objectID) else {
+        // An empty id or reason counts as absent; the id is checked on its bytes (decoded first
+        // only when escaped) and made a string only when read.
+        let queryStart = spans.query?.lowerBound ?? 0
+        var objectID: ValueSpan? = nil
+        if let piece = kind == .cards ? pieces.cardID : pieces.paymentID, !piece.value.isEmpty {
+            let valid: Bool
+            let sameAsExpected: Bool?
+            if piece.valueIsEscaped {
+                let decoded = piece.value(in: query, plus: .space)
+                valid = kind.isValidID(decoded)
+                sameAsExpected = expectedID.map { $0.hasSameBytes(as: decoded) }
+            } else {
+                let bytes = UnsafeBufferPointer(rebasing: query[piece.value])
+                valid = kind.isValidID(bytes)
+                sameAsExpected = expectedID.map { $0.hasSameBytes(as: bytes) }
+            }
+            guard valid else {
                 throw PayHandoffError(.validation, field: kind.idKey, "must start with '" + kind.idPrefix + "'")
             }
-            if let expectedID, !objectID.hasSameBytes(as: expectedID) {
+            if sameAsExpected == false {
                 throw PayHandoffError(.callbackMismatch, field: kind.idKey, "the callback names another " + kind.idKey + " than this session's")
             }
+            objectID = ValueSpan(piece, at: queryStart)
         } else if status == .completed {
             throw PayHandoffError(.validation, field: kind.idKey, "a completed callback must carry " + kind.idKey)
         }
-        let reason = value(pieces.reason).flatMap { $0.isEmpty ? nil : $0 }
-        return CheckoutCallback(kind: kind, status: status, objectID: objectID, reason: reason, isVerified: verified,
-                                extraStorage: .query(url, spans.query ?? 0..<0))
+        let reason = pieces.reason.flatMap { $0.value.isEmpty ? nil : ValueSpan($0, at: queryStart) }
+        return CheckoutCallback(kind: kind, status: status, isVerified: verified,
+                                storage: .url(url, query: spans.query ?? 0..<0, objectID: objectID, reason: reason))
     }
 
     /// The callback keys PayHandoff reads, numbered for ``QueryDecoder/scan(_:plus:caseInsensitiveKeys:endsAtHash:knownKey:_:)``
@@ -207,16 +256,14 @@ public struct CheckoutCallback: Equatable, Sendable {
     }
 
     init(kind: CheckoutKind, status: Status, objectID: String?, reason: String?, isVerified: Bool, extra: [QueryItem]) {
-        self.init(kind: kind, status: status, objectID: objectID, reason: reason, isVerified: isVerified, extraStorage: .items(extra))
+        self.init(kind: kind, status: status, isVerified: isVerified, storage: .values(objectID: objectID, reason: reason, extra: extra))
     }
 
-    private init(kind: CheckoutKind, status: Status, objectID: String?, reason: String?, isVerified: Bool, extraStorage: ExtraStorage) {
+    private init(kind: CheckoutKind, status: Status, isVerified: Bool, storage: Storage) {
         self.kind = kind
         self.status = status
-        self.objectID = objectID
-        self.reason = reason
         self.isVerified = isVerified
-        self.extraStorage = extraStorage
+        self.storage = storage
     }
 
     /// Equal when every value reads the same, byte for byte.

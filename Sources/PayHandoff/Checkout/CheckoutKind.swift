@@ -44,11 +44,14 @@ public enum CheckoutKind: String, Sendable, CaseIterable {
 
     /// Whether `id` is a non-empty id of this kind (`card_x`, not `card_`).
     func isValidID(_ id: String) -> Bool {
-        let prefix: StaticString = self == .cards ? "card_" : "pay_"
         var id = id
-        return id.withUTF8 { bytes in
-            bytes.count > prefix.utf8CodeUnitCount
-                && ASCII.equalBytes(UnsafeBufferPointer(rebasing: bytes[..<prefix.utf8CodeUnitCount]), prefix)
-        }
+        return id.withUTF8 { isValidID($0) }
+    }
+
+    /// ``isValidID(_:)`` of an id's UTF-8, still in the URL it came in.
+    func isValidID(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let prefix: StaticString = self == .cards ? "card_" : "pay_"
+        return bytes.count > prefix.utf8CodeUnitCount
+            && ASCII.equalBytes(UnsafeBufferPointer(rebasing: bytes[..<prefix.utf8CodeUnitCount]), prefix)
     }
 }
