@@ -157,13 +157,14 @@ public struct POSResponse: Equatable, Sendable {
         try URLSyntax.checkLength(bytes, field: "url")
         let colon = try URLSyntax.schemeEnd(bytes, field: "url")
         // `urlScheme` as the request sent it: `myapp` or `myapp://`.
-        let sameScheme = urlScheme.utf8.withContiguousStorageIfAvailable { expected in
+        var scheme = urlScheme  // contiguous UTF-8 (a scheme is a small string: nothing to retain)
+        let sameScheme = scheme.withUTF8 { expected in
             var count = expected.count
             if count > 3, expected[count - 3] == UInt8(ascii: ":"), expected[count - 2] == UInt8(ascii: "/"),
                expected[count - 1] == UInt8(ascii: "/") { count -= 3 }
             return count == colon && ASCII.equalFoldingCase(UnsafeBufferPointer(rebasing: bytes[..<colon]),
                                                             UnsafeBufferPointer(rebasing: expected[..<count]))
-        } ?? ASCII.equalFoldingCase(POSRequest.bareScheme(urlScheme), String(decoding: bytes[..<colon], as: UTF8.self))
+        }
         guard sameScheme else {
             throw PayHandoffError(.callbackMismatch, field: "scheme",
                 "the URL's scheme is not the urlScheme the POS request was sent with")
