@@ -442,9 +442,7 @@ let shipped = abiCases.filter { $0.name.hasSuffix("[dist/embedded]") }
 let abiMedians = (shipped.isEmpty ? abiCases : shipped).map(\.median)
 let slowestABI = (shipped.isEmpty ? abiCases : shipped).max { $0.median < $1.median }
 let goals: [(String, Bool, String)] = [
-    ("POS answer parse ≥ 10× URLComponents+queryItems (Billpocket form, which URLComponents misreads)", (posParse.ratio ?? 0) >= 10,
-     String(format: "%.1f×", results.first { $0.name == posParse.name }?.ratio ?? 0)),
-    ("POS answer parse ≥ 10× URLComponents+queryItems (?-form)", (results.first { $0.name == posParseQ.name }?.ratio ?? 0) >= 10,
+    ("POS answer parse ≥ 10× URLComponents+queryItems (?-form, the form both can read)", (results.first { $0.name == posParseQ.name }?.ratio ?? 0) >= 10,
      String(format: "%.1f×", results.first { $0.name == posParseQ.name }?.ratio ?? 0)),
     ("checkout callback parse ≥ 10× URLComponents+queryItems", (results.first { $0.name == callbackParse.name }?.ratio ?? 0) >= 10,
      String(format: "%.1f×", results.first { $0.name == callbackParse.name }?.ratio ?? 0)),
@@ -458,6 +456,12 @@ let goals: [(String, Bool, String)] = [
 print("")
 print("Goals:" + (onlyFilter == nil ? "" : " (--only: a partial run, goals of cases not run read as not met)"))
 for g in goals { print("  [" + (g.1 ? "met" : "NOT met") + "] " + g.0 + ": " + g.2) }
+// The Billpocket form is no goal: URLComponents cannot read it (it takes the payload for the
+// authority and finds no query), so there is no like-for-like ratio; its time is shown instead.
+if let billpocket = results.first(where: { $0.name == posParse.name }), !billpocket.median.isNaN {
+    print("  [info] POS answer as the POS app sends it (Billpocket form): " + fmt(billpocket.median)
+          + "; URLComponents cannot read it (no query items) and is no baseline for it")
+}
 
 // bench/results.json (git-ignored)
 let json: [String: Any] = [
