@@ -369,14 +369,15 @@ public struct POSResponse: Equatable, Sendable {
     /// length known and compares with its own literal, so the compiler folds both into constants.
     static func keyIndex(_ key: UnsafeBufferPointer<UInt8>) -> Int? {
         guard let base = key.baseAddress else { return nil }
-        @inline(__always) func lowered(_ count: Int) -> (UInt64, UInt64) {
-            let (a, b) = ByteScan.words(base, count)
-            return (ByteScan.lowercased(a), ByteScan.lowercased(b))
-        }
+        @inline(__always) func lowered(_ count: Int) -> (UInt64, UInt64) { ByteScan.words(base, count) }
+        // Case ignored by setting bit 5 where the name has a letter: `c | 0x20` is the lowercase
+        // letter exactly when c is that letter in either case; other bytes must be equal.
         @inline(__always) func match(_ words: (UInt64, UInt64), _ name: StaticString, _ index: Int) -> Int? {
-            words == ByteScan.words(name.utf8Start, name.utf8CodeUnitCount) ? index : nil
+            let expected = ByteScan.words(name.utf8Start, name.utf8CodeUnitCount)
+            let caseBits = (ByteScan.lowercaseLetters(expected.0), ByteScan.lowercaseLetters(expected.1))
+            return (words.0 | caseBits.0, words.1 | caseBits.1) == expected ? index : nil
         }
-        @inline(__always) func first(_ words: (UInt64, UInt64)) -> UInt8 { UInt8(truncatingIfNeeded: words.0) }
+        @inline(__always) func first(_ words: (UInt64, UInt64)) -> UInt8 { UInt8(truncatingIfNeeded: words.0) | 0x20 }
         switch key.count {
         case 3:
             let w = lowered(3)

@@ -56,6 +56,16 @@ enum ByteScan {
         return (value, 0)
     }
 
+    /// 0x20 in each byte of `word` that is an ASCII `a`–`z`, 0 elsewhere (the bit that makes an
+    /// uppercase letter lowercase).
+    @inline(__always)
+    static func lowercaseLetters(_ word: UInt64) -> UInt64 {
+        let heptets = word & ~highs
+        let aboveZ = heptets &+ ones &* (0x7F - 0x7A)  // bit 7 set where the heptet is > 'z'
+        let atLeastA = heptets &+ ones &* (0x80 - 0x61)  // bit 7 set where it is ≥ 'a'
+        return (atLeastA & ~aboveZ & ~word & highs) >> 2
+    }
+
     /// `word` with every ASCII `A`–`Z` byte lowercased, all other bytes unchanged.
     @inline(__always)
     static func lowercased(_ word: UInt64) -> UInt64 {
