@@ -123,6 +123,7 @@ extension String {
     /// string is made of it).
     /// - Parameter bytes: The bytes to compare with.
     /// - Returns: `true` when they are the string's UTF-8 code units.
+    @inline(__always)  // in every JSON key lookup: a call there cost more than the compare
     func hasSameBytes(as bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard utf8.count == bytes.count else { return false }
         guard let q = bytes.baseAddress else { return true }  // both empty
