@@ -2,7 +2,9 @@
 #   make bench            release build of Benchmarks/ (own scratch path) and one run: warm-up,
 #                         samples, median and spread per case, ratios against Foundation measured
 #                         in the same run; prints a table and writes bench/results.json (git-ignored).
-#                         BENCH_ARGS=--quick for a short run. Node per-call overhead via the
+#                         BENCH_ARGS=--quick for a short run; BENCH_ARGS='--only SUBSTRING' times
+#                         only the matching Swift-run cases and their baselines (the Node and JVM
+#                         runs are whole; results.json is left alone). Node per-call overhead via the
 #                         React Native binding's Node-API addon when it is built (Benchmarks/node-overhead.js).
 #   make bench-callgrind  instructions per call of the main cases (callgrind): the stable figure
 #                         on a shared machine, where wall-clock times are noisy.
