@@ -68,27 +68,30 @@ extension POSRequest {
     /// - Parameter writer: Where the document goes.
     @_spi(JSONText)
     public func writeBuildResult<W: JSONWriter>(to writer: inout W) {
-        func list(_ items: [QueryItem], to writer: inout W) {
+        /// The fields as `{"key", "value"}` pairs; the token's key (at `tokenIndex`) spelled `tokenKey`.
+        func list(_ items: [QueryItem], tokenIndex: Int?, tokenKey: String, to writer: inout W) {
             writer.array(count: items.count) { writer in
-                for item in items {
+                for (index, item) in items.enumerated() {
                     writer.object(count: 2) { pair in
-                        pair.member("key", string: item.key)
+                        pair.member("key", string: index == tokenIndex ? tokenKey : item.key)
                         pair.member("value", string: item.value)
                     }
                 }
             }
         }
-        // ``url`` from the fields already at hand instead of building them a third time.
+        // The fields are built once, in the URL style (also for ``url``); the intent extras differ
+        // only in the token's key.
         let urlFields = fields(keyStyle: .urlScheme)
+        let tokenIndex = urlFields.firstIndex { $0.key.hasSameBytes(as: KeyStyle.urlScheme.tokenKey) }
         let url = "billpocket://" + QueryEncoder.encode(urlFields)
         assert(url.hasSameBytes(as: self.url), "buildResultJSON: url differs from POSRequest.url")
         writer.object(count: 4) { result in
             result.member("version", 1)
             result.member("url", string: url)
             result.key("fields")
-            list(urlFields, to: &result)
+            list(urlFields, tokenIndex: tokenIndex, tokenKey: KeyStyle.urlScheme.tokenKey, to: &result)
             result.key("intent_extras")
-            list(fields(keyStyle: .androidIntent), to: &result)
+            list(urlFields, tokenIndex: tokenIndex, tokenKey: KeyStyle.androidIntent.tokenKey, to: &result)
         }
     }
 }

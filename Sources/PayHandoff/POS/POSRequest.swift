@@ -39,6 +39,9 @@ public struct POSRequest: Equatable, Sendable, CustomStringConvertible {
         case urlScheme
         /// The Android intent / SDK spelling: identical except `userToken` in camelCase.
         case androidIntent
+
+        /// The user token's key, the one key the two styles spell differently.
+        var tokenKey: String { self == .urlScheme ? "usertoken" : "userToken" }
     }
 
     /// `venta` or `devolucion`.
@@ -196,7 +199,7 @@ public struct POSRequest: Equatable, Sendable, CustomStringConvertible {
             if let value { items.append(QueryItem(key: key, value: value)) }
         }
         add("transaction", operation.rawValue)
-        add(keyStyle == .urlScheme ? "usertoken" : "userToken", userToken)
+        add(keyStyle.tokenKey, userToken)
         add("identifier", identifier)
         add("amount", amount?.decimalString)
         add("urlScheme", urlScheme)
