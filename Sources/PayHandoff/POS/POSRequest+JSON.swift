@@ -83,7 +83,7 @@ extension POSRequest {
         // only in the token's key.
         let urlFields = fields(keyStyle: .urlScheme)
         let tokenIndex = urlFields.firstIndex { $0.key.hasSameBytes(as: KeyStyle.urlScheme.tokenKey) }
-        let url = "billpocket://" + QueryEncoder.encode(urlFields)
+        let url = QueryEncoder.encode(urlFields, after: "billpocket://")
         assert(url.hasSameBytes(as: self.url), "buildResultJSON: url differs from POSRequest.url")
         writer.object(count: 4) { result in
             result.member("version", 1)

@@ -183,7 +183,7 @@ public struct POSRequest: Equatable, Sendable, CustomStringConvertible {
     /// `?`, as the POS app's own sender writes it), every key and value percent-encoded so
     /// that only RFC 3986 unreserved characters stay literal.
     public var url: String {
-        "billpocket://" + QueryEncoder.encode(fields(keyStyle: .urlScheme))
+        QueryEncoder.encode(fields(keyStyle: .urlScheme), after: "billpocket://")
     }
 
     /// The fields in their fixed order (the order of the Billpocket request table), values as

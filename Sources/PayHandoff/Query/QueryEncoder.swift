@@ -20,13 +20,20 @@ public enum QueryEncoder {
     /// - Parameter items: The pairs in order.
     /// - Returns: The query text (without a leading `?`).
     public static func encode(_ items: [QueryItem]) -> String {
+        encode(items, after: "")
+    }
+
+    /// ``encode(_:)`` written after `prefix` (e.g. `billpocket://`) in the same string: no
+    /// second string to copy the query into.
+    static func encode(_ items: [QueryItem], after prefix: StaticString) -> String {
         // Straight into the string's storage, sized for the worst case (every byte as %XX):
         // appending byte by byte to an array checked its capacity each time.
-        var capacity = 0
+        var capacity = prefix.utf8CodeUnitCount
         for item in items { capacity += 3 * (item.key.utf8.count + item.value.utf8.count) + 2 }
         guard capacity > 0 else { return "" }
         func fill(_ buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
-            var count = 0
+            var count = prefix.utf8CodeUnitCount
+            for index in 0..<count { buffer[index] = prefix.utf8Start[index] }
             for (index, item) in items.enumerated() {
                 if index > 0 {
                     buffer[count] = UInt8(ascii: "&")
