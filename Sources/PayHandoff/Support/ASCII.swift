@@ -44,6 +44,7 @@ enum ASCII {
     }
 
     /// Whether `a` spells exactly `b` (a literal such as a known key).
+    @inline(__always)  // a length test and a word or two: a call cost as much
     static func equalBytes(_ a: UnsafeBufferPointer<UInt8>, _ b: StaticString) -> Bool {
         guard a.count == b.utf8CodeUnitCount, let p = a.baseAddress else { return a.count == b.utf8CodeUnitCount }
         return memcmpBytes(p, b.utf8Start, a.count)
