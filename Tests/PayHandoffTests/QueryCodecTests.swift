@@ -126,4 +126,23 @@ final class QueryScannerTests: XCTestCase {
             }
         }
     }
+
+    func testEveryStartAddressAndShortLength() {
+        // The scanner reads its words at aligned addresses after the first: the same query must
+        // read the same wherever it starts in memory and however short it is.
+        let queries = ["a=1", "a=%41", "k=v&", "=v", "a", "a=1&b=2&c=%7E&d=+", "ab=%4", "x=%00", "a=1#", "abcdefg=1234567&h=%C3%A9"]
+        for query in queries {
+            let alone = Result { try QueryDecoder.decode(Substring(query), plus: .space, caseInsensitiveKeys: false) }
+            for lead in 0..<16 {
+                let text = String(repeating: "z", count: lead) + query
+                let sliced = Result { try QueryDecoder.decode(text.dropFirst(lead), plus: .space, caseInsensitiveKeys: false) }
+                switch (alone, sliced) {
+                case let (.success(a), .success(b)): XCTAssertEqual(a, b, "\(query) after \(lead) bytes")
+                case let (.failure(a), .failure(b)):
+                    XCTAssertEqual(a as? PayHandoffError, b as? PayHandoffError, "\(query) after \(lead) bytes")
+                default: XCTFail("\(query) after \(lead) bytes: \(alone) vs \(sliced)")
+                }
+            }
+        }
+    }
 }
