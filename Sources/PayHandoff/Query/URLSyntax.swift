@@ -126,14 +126,8 @@ struct HierarchicalURL: Equatable, Sendable {
 
     /// The scheme, lowercased (schemes are case-insensitive).
     var scheme: String { text(0, schemeCount)! }
-    /// The host, lowercased (hosts are case-insensitive), when the URL has an authority.
-    var host: String? { text(schemeCount, hostCount) }
-    /// The path as written (not percent-decoded); `/` for an http(s) URL with an empty path.
-    var path: String { text(pathStart, pathCount)! }
     /// The query without `?`, if there is a `?`.
     var query: Substring? { text(pathStart + pathCount, queryCount).map { Substring($0) } }
-    /// The fragment without `#`, if there is a `#`.
-    var fragment: Substring? { text(pathStart + pathCount + max(queryCount, 0), fragmentCount).map { Substring($0) } }
 
     /// The host's length in bytes, `nil` without an authority (no string made).
     var hostLength: Int? { hostCount < 0 ? nil : hostCount }
