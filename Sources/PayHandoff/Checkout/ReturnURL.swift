@@ -135,14 +135,10 @@ public struct ReturnURL: Equatable, Sendable, CustomStringConvertible {
     /// - Returns: Where its parts are.
     /// - Throws: `malformed_url` for a bad URL; `callback_mismatch` as ``checkAddressed(_:in:)``.
     func addressedSpans(in bytes: UnsafeBufferPointer<UInt8>, field: String) throws(PayHandoffError) -> HierarchicalURL.Spans {
-        var own = text
-        let length = own.withUTF8 { own -> Int? in
-            guard parts.queryLength == nil, own.count <= bytes.count, let p = own.baseAddress, let q = bytes.baseAddress,
-                  own.count == bytes.count || bytes[own.count] == UInt8(ascii: "?") || bytes[own.count] == UInt8(ascii: "#"),
-                  memcmpBytes(p, q, own.count) else { return nil }
-            return own.count
-        }
-        if let length {
+        let length = text.utf8.count
+        if parts.queryLength == nil, length <= bytes.count,
+           length == bytes.count || bytes[length] == UInt8(ascii: "?") || bytes[length] == UInt8(ascii: "#"),
+           text.hasSameBytes(as: UnsafeBufferPointer(rebasing: bytes[..<length])) {
             var spans = parts.spansOfText(count: length)
             if length < bytes.count {
                 let rest = (length + 1)..<bytes.count
