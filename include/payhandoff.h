@@ -64,7 +64,7 @@ extern "C" {
 
 /* The ABI version of this header. It changes only when a function's signature or meaning
    changes incompatibly; bindings compare it with payhandoff_abi_version() at load time. */
-#define PAYHANDOFF_ABI_VERSION 1
+#define PAYHANDOFF_ABI_VERSION 2
 
 /* Input limits (bytes, without the terminating NUL) and the most arrays/objects that may be
    nested in one another in JSON input (the root counts). */
@@ -86,7 +86,8 @@ extern "C" {
 #define PAYHANDOFF_ERR_UNSUPPORTED_VERSION 9 /* a document format newer than this library */
 #define PAYHANDOFF_ERR_LIMIT_EXCEEDED 10     /* an input over the documented limit */
 #define PAYHANDOFF_ERR_GATEWAY_ERROR 11      /* the payment gateway answered with an error */
-#define PAYHANDOFF_ERR_CONFLICT 12           /* two answers about the same object disagree */
+#define PAYHANDOFF_ERR_CONFLICT 12           /* two answers about the same object disagree, or a new
+                                                hand-off would share a waiting one's correlation key */
 #define PAYHANDOFF_ERR_NOT_ELIGIBLE 13       /* a refund is not possible now */
 
 /* ---- Library ------------------------------------------------------------------------------ */
@@ -94,7 +95,7 @@ extern "C" {
 /* Returns the library's ABI version (PAYHANDOFF_ABI_VERSION of the header it was built with). */
 PAYHANDOFF_API int32_t payhandoff_abi_version(void);
 
-/* Returns the library version, e.g. "0.1.0": a static string, valid for the life of the
+/* Returns the library version, e.g. "0.2.0": a static string, valid for the life of the
    process; do not free it. */
 PAYHANDOFF_API const char *payhandoff_version(void);
 
@@ -105,24 +106,41 @@ PAYHANDOFF_API void payhandoff_string_free(char *text);
 /* ---- Billpocket POS (stateless) ------------------------------------------------------------- */
 
 /* Builds the billpocket:// URL for a sale ("venta") or refund ("devolucion").
-   request_json: the request, keyed like Billpocket's table.
-   *out on success: {"version": 1, "url": "billpocket://...", "fields": [...], "intent_extras": [...]}
-   (holds the user token: the host needs it to open the POS app; do not log it).
+   request_json: the request, keyed like Billpocket's table, plus an optional "token": a string
+   of 16-128 unreserved characters, or true for a fresh one from the system's random source; the
+   identifier sent is then "<identifier>~<token>", so that a forged answer cannot echo it.
+   *out on success: {"version": 1, "url": "billpocket://...", "fields": [...],
+   "intent": {"action": "com.billpocket.payments.START", "extras": [...]}} and, with a token,
+   "identifier" (as sent) and "token" (holds the user token: the host needs it to open the POS
+   app; do not log it).
    Errors: INVALID_ARGUMENT, INVALID_JSON, VALIDATION, LIMIT_EXCEEDED. */
 PAYHANDOFF_API int32_t payhandoff_pos_build_url(const char *request_json, char **out);
 
 /* Parses the POS app's answer URL (myapp://result=aprobada&...).
-   options_json: {"urlScheme": "myapp", "identifier": "ord-1"} ("identifier" optional; when
-   given, an answer for another request is CALLBACK_MISMATCH).
+   options_json: {"urlScheme": "myapp", "identifier": "ord-1", "token": "..."} ("identifier"
+   optional: when given, an answer for another request is CALLBACK_MISMATCH, reported before any
+   other problem with the answer's fields; "token" needs "identifier": the answer must then echo
+   "<identifier>~<token>").
    *out on success: {"version": 1, "result": "approved" | "declined" | "error", ...}.
    Errors: INVALID_ARGUMENT, INVALID_JSON, VALIDATION, MALFORMED_URL, CALLBACK_MISMATCH,
    LIMIT_EXCEEDED. */
 PAYHANDOFF_API int32_t payhandoff_pos_parse_response(const char *url, const char *options_json, char **out);
 
+/* Parses the POS app's Android result extras (onActivityResult), already decoded text.
+   extras_json: a JSON object of strings, e.g. {"result": "aprobada", "identifier": "...", ...}:
+   read by the same rules as an answer URL (keys case-insensitive and not repeated in any case,
+   an echoed user token dropped, unknown keys in "extra"), without percent-decoding.
+   options_json: {"identifier": "ord-1", "token": "..."} (both optional, as parse_response).
+   *out on success: the same document as payhandoff_pos_parse_response.
+   Errors: INVALID_ARGUMENT, INVALID_JSON (a value that is not a string), VALIDATION,
+   MALFORMED_URL, CALLBACK_MISMATCH, LIMIT_EXCEEDED. */
+PAYHANDOFF_API int32_t payhandoff_pos_parse_result(const char *extras_json, const char *options_json, char **out);
+
 /* Checks whether an approved sale can be refunded now.
    input_json: {"sale": {"transactionid", "amount", "approved_at", "bp_version"}, "amount", "now"}.
-   *out on success: {"version": 1, "eligible": true | false, "reasons": [...], ...}; a sale that
-   cannot be refunded is a successful verdict with "eligible": false, not an error.
+   *out on success: {"version": 1, "eligible": true | false, "reasons": [...], "warnings": [...],
+   ...}; a sale that cannot be refunded is a successful verdict with "eligible": false, not an
+   error; "warnings" names what could not be checked (pos_app_version_unknown), not blocking.
    Errors: INVALID_ARGUMENT, INVALID_JSON, VALIDATION, LIMIT_EXCEEDED. */
 PAYHANDOFF_API int32_t payhandoff_pos_refund_check(const char *input_json, char **out);
 
@@ -131,7 +149,8 @@ PAYHANDOFF_API int32_t payhandoff_pos_refund_check(const char *input_json, char 
 /* Builds the gateway request (POST /v1/cards or /v1/payments) and the return URL with a nonce.
    request_json: {"kind": "cards" | "payments", "api_key", "return_url", ...}; an optional
    "nonce" (16-128 unreserved characters) is used instead of a fresh one from the system's
-   random source.
+   random source. The return URL sent carries the nonce as one more path segment
+   (fixapp://checkout-callback/ph_<nonce>), which survives every way a gateway adds its query.
    *out on success: {"version": 1, "kind", "request": {"method", "url", "headers", "body"},
    "return_url", "nonce", "warnings"} (holds the API key; do not log it).
    Errors: INVALID_ARGUMENT, INVALID_JSON, VALIDATION, LIMIT_EXCEEDED. */
@@ -143,8 +162,11 @@ PAYHANDOFF_API int32_t payhandoff_checkout_build_request(const char *request_jso
    Errors: INVALID_ARGUMENT, INVALID_JSON, VALIDATION, GATEWAY_ERROR, LIMIT_EXCEEDED. */
 PAYHANDOFF_API int32_t payhandoff_checkout_parse_session(const char *session_json, char **out);
 
-/* Checks a checkout deep link (fixapp://checkout-callback?status=completed&card_id=...).
-   options_json: {"kind", "return_url", "nonce", "expected_id"} ("nonce", "expected_id" optional).
+/* Checks a checkout deep link (fixapp://checkout-callback/ph_<nonce>?status=completed&card_id=...).
+   options_json: {"kind", "return_url", "nonce", "expected_id", "accept_unverified"}: "return_url"
+   is the registered one (without the nonce); "nonce" is required unless "accept_unverified" is
+   true, and then a callback without the nonce is returned with "verified": false (anyone can
+   send one: never let it end anything); otherwise such a callback is CALLBACK_MISMATCH.
    *out on success: {"version": 1, "kind", "status", "verified", "card_id" | "payment_id", ...}.
    Errors: INVALID_ARGUMENT, INVALID_JSON, VALIDATION, MALFORMED_URL, CALLBACK_MISMATCH,
    LIMIT_EXCEEDED. */
@@ -166,22 +188,26 @@ typedef struct payhandoff_coordinator payhandoff_coordinator;
 
 /* Creates an empty coordinator.
    config_json: {"single_pending_per_kind": false, "checkout_timeout_ms": 1800000,
-   "pos_grace_ms": 3000} (every member optional), or NULL for the defaults.
+   "pos_grace_ms": 3000, "accept_unverified_callbacks": false} (every member optional), or NULL
+   for the defaults. accept_unverified_callbacks lets checkout callbacks without the nonce reach
+   their flow as claims that never end it (for gateways that drop the nonce; see docs/security.md).
    *handle: receives the new coordinator on success, NULL on failure.
    *out on success: the coordinator's snapshot (see payhandoff_coordinator_snapshot).
    Errors: INVALID_ARGUMENT (handle NULL), INVALID_JSON, VALIDATION, LIMIT_EXCEEDED. */
 PAYHANDOFF_API int32_t payhandoff_coordinator_new(const char *config_json, payhandoff_coordinator **handle,
                                                   char **out);
 
-/* Restores a coordinator from a snapshot (after process death). All or nothing.
+/* Restores a coordinator from a snapshot (after process death). All or nothing: a snapshot whose
+   flows or ledger could not have been written by a coordinator is refused, naming the member.
    *handle: receives the restored coordinator on success, NULL on failure.
    *out on success: the restored coordinator's snapshot.
-   Errors: INVALID_ARGUMENT, INVALID_JSON, VALIDATION, UNSUPPORTED_VERSION (a newer format),
-   LIMIT_EXCEEDED. */
+   Errors: INVALID_ARGUMENT, INVALID_JSON, VALIDATION, CONFLICT, UNSUPPORTED_VERSION (a format
+   other than this library's), LIMIT_EXCEEDED. */
 PAYHANDOFF_API int32_t payhandoff_coordinator_restore(const char *snapshot_json, payhandoff_coordinator **handle,
                                                       char **out);
 
-/* Sends an event ({"type": "checkout.start" | "pos.start" | "tick" | ..., "now": <epoch ms>, ...}).
+/* Sends an event ({"type": "checkout.start" | "pos.start" | "pos.result" | "tick" | ..., "now":
+   <epoch ms>, ...}; the table is in docs/abi.md).
    Returns PAYHANDOFF_OK with the answer {"version": 1, "outcome", "persist", "transitions",
    "error"} whenever the event was read, also when its outcome is "rejected" (the rule broken
    is in "error"; nothing changed) or "not_ours". A non-zero status means the event could not
@@ -200,10 +226,12 @@ PAYHANDOFF_API int32_t payhandoff_coordinator_send(payhandoff_coordinator *coord
 PAYHANDOFF_API int32_t payhandoff_coordinator_handle_url(payhandoff_coordinator *coordinator, const char *url,
                                                          int64_t now_ms, char **out);
 
-/* Writes the coordinator's versioned snapshot {"version": 1, "config", "flows", "refunded"} to
-   *out, to be saved and later passed to payhandoff_coordinator_restore(). It holds no secrets.
-   Errors: INVALID_ARGUMENT; LIMIT_EXCEEDED when the snapshot would be larger than
-   PAYHANDOFF_MAX_JSON_BYTES and so could not be restored (remove ended flows with "flow.remove"). */
+/* Writes the coordinator's versioned snapshot {"version": 2, "config", "flows", "ledger"} to
+   *out, to be saved and later passed to payhandoff_coordinator_restore(). It holds no API key
+   and no POS user token (it does hold the flows' nonces and tokens: store it privately). It is
+   never larger than PAYHANDOFF_MAX_JSON_BYTES: events that would grow it past that, keeping room
+   for every answer still expected, are rejected with "limit_exceeded".
+   Errors: INVALID_ARGUMENT; LIMIT_EXCEEDED (should not happen; then remove ended flows). */
 PAYHANDOFF_API int32_t payhandoff_coordinator_snapshot(payhandoff_coordinator *coordinator, char **out);
 
 /* Releases a coordinator. NULL is a no-op. The handle must not be used afterwards. */

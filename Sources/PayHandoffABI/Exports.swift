@@ -7,16 +7,16 @@ import CcJSON
 // checks its pointers, turns text into JSONValue, calls the core and prints the answer.
 
 /// `PAYHANDOFF_ABI_VERSION` of the library; bindings compare it with the header's at load time.
-/// - Returns: 1.
+/// - Returns: 2.
 @_cdecl("payhandoff_abi_version")
-public func payhandoff_abi_version() -> Int32 { 1 }
+public func payhandoff_abi_version() -> Int32 { 2 }
 
 /// The library version as a static NUL-terminated string (never freed).
-/// - Returns: e.g. `"0.1.0"`.
+/// - Returns: e.g. `"0.2.0"`.
 @_cdecl("payhandoff_version")
 public func payhandoff_version() -> UnsafePointer<CChar> {
     // A string literal is stored NUL-terminated in the binary and lives as long as the library.
-    let version: StaticString = "0.1.0"
+    let version: StaticString = "0.2.0"
     return UnsafeRawPointer(version.utf8Start).assumingMemoryBound(to: CChar.self)
 }
 
@@ -35,8 +35,9 @@ public func payhandoff_string_free(_ text: UnsafeMutablePointer<CChar>?) {
 @_cdecl("payhandoff_pos_build_url")
 public func payhandoff_pos_build_url(_ request: UnsafePointer<CChar>?, _ out: OutString?) -> Int32 {
     respond(out, { () throws(PayHandoffError) in
-        try POSRequest(json: try JSONText.parse(request, parameter: "request_json"))
-    }, writing: { request, writer in request.writeBuildResult(to: &writer) })
+        var generator = SystemRandomNumberGenerator()
+        return try POSRequest.build(json: try JSONText.parse(request, parameter: "request_json"), using: &generator)
+    }, writing: { built, writer in built.0.writeBuildResult(token: built.token, to: &writer) })
 }
 
 /// Parses the Billpocket POS app's answer URL.
@@ -51,6 +52,21 @@ public func payhandoff_pos_parse_response(_ url: UnsafePointer<CChar>?, _ option
     respond(out) { () throws(PayHandoffError) in
         let text = try JSONText.url(url, parameter: "url")
         return try POSResponse.parse(text, options: try JSONText.parse(options, parameter: "options_json")).json
+    }
+}
+
+/// Reads the Billpocket POS app's Android result extras.
+/// - Parameters:
+///   - extras: The result extras as a JSON object of strings.
+///   - options: `{"identifier", "token"}`.
+///   - out: Receives the result or error document.
+/// - Returns: The status.
+@_cdecl("payhandoff_pos_parse_result")
+public func payhandoff_pos_parse_result(_ extras: UnsafePointer<CChar>?, _ options: UnsafePointer<CChar>?,
+                                        _ out: OutString?) -> Int32 {
+    respond(out) { () throws(PayHandoffError) in
+        let document = try JSONText.parse(extras, parameter: "extras_json")
+        return try POSResponse.parse(extras: document, options: try JSONText.parse(options, parameter: "options_json")).json
     }
 }
 

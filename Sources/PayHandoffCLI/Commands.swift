@@ -44,7 +44,7 @@ enum Commands {
 
     static func posParse(_ args: Arguments, url: String) throws(PayHandoffError) -> Int32 {
         var options: JSONObject = [:]
-        copy(args, ["url-scheme": "urlScheme", "identifier": "identifier"], into: &options)
+        copy(args, ["url-scheme": "urlScheme", "identifier": "identifier", "token": "token"], into: &options)
         let response = try POSResponse.parse(url, options: .object(options))
         if args.has("json") {
             print(JSONText.render(response.json))
@@ -127,6 +127,7 @@ enum Commands {
     static func checkoutCallback(_ args: Arguments, url: String) throws(PayHandoffError) -> Int32 {
         var options: JSONObject = [:]
         copy(args, ["return-url": "return_url", "nonce": "nonce", "expected-id": "expected_id", "kind": "kind"], into: &options)
+        if args.has("accept-unverified") { options["accept_unverified"] = true }
         if options["kind"] == nil {
             // Without --kind, the id the callback carries says which session it claims to answer.
             options["kind"] = url.contains("payment_id=") ? "payments" : "cards"
@@ -137,7 +138,7 @@ enum Commands {
         } else {
             printMembers(callback.json, skipping: ["version"])
             if !callback.isVerified {
-                print("note: no ph_nonce: unverified, a claim anyone could make; only the confirmation (webhook) confirms")
+                print("note: no nonce: unverified, a claim anyone could make; only the confirmation (webhook) confirms")
             } else if callback.status == .completed {
                 print("note: completed means awaiting confirmation: wait for the webhook")
             }

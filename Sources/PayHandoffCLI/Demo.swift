@@ -45,10 +45,12 @@ enum Demo {
         try send("The browser tab is open; the user answers the 3-D Secure challenge", ["type": "checkout.browser_opened", "flow_id": "card-1"])
         try send("The user closes the tab before the redirect (a race, not a failure)",
                  ["type": "checkout.browser_dismissed", "flow_id": "card-1"], after: 40)
-        open("A spoofed deep link from another app (wrong nonce) is refused",
-             "fixapp://checkout-callback?status=completed&card_id=card_evil&ph_nonce=00000000000000000000000000000000")
-        open("The gateway's redirect arrives after all",
-             "fixapp://checkout-callback?status=completed&card_id=card_xyz789&ph_nonce=\(nonce)", after: 2)
+        open("Another app sends a deep link without the nonce: refused, the tab stays as it is",
+             "fixapp://checkout-callback?status=failed&reason=x")
+        open("A spoofed deep link with a guessed nonce is refused",
+             "fixapp://checkout-callback/ph_00000000000000000000000000000000?status=completed&card_id=card_evil")
+        open("The gateway's redirect arrives after all (the nonce rides in the path)",
+             card.returnURL.adding(nonce: nonce) + "?status=completed&card_id=card_xyz789", after: 2)
         try send("The backend relays the card.registered webhook: the only proof", [
             "type": "checkout.confirmation", "flow_id": "card-1",
             "event": ["type": "card.registered", "data": ["card_id": "card_xyz789", "brand": "visa", "last_four": "4242",
@@ -69,10 +71,14 @@ enum Demo {
               + "\(saved.contains("sk_test_demo") ? "YES (bug)" : "no")")
         coordinator = try Coordinator(snapshot: JSONText.parse(saved, parameter: "snapshot"))
         print("↻ The app starts again and restores \(coordinator.flows.count) flows from the snapshot")
+        guard case .pos(let pending)? = coordinator.flow(id: "sale-1") else { return }
+        open("Another app forges an approval with the order number: refused (it lacks the hand-off's token)",
+             "myapp://result=aprobada&amount=100.00&tip=15.00&transactionid=666&identifier=order-2026-0042", after: 20)
         let answer = "myapp://result=aprobada&statusinfo=&amount=100.00&tip=15.00"
             + "&reference=Pago%20%26%20%25%20%23%20(%20)%20/%20@%20con%20propina&transactionid=720371"
-            + "&authorization=A1B2C3&creditcard=4242&accountType=credit&identifier=order-2026-0042&bp_version=4.3.24"
-        open("The POS app answers (simulated Billpocket app: approved)", answer, after: 25)
+            + "&authorization=A1B2C3&creditcard=4242&accountType=credit&identifier=order-2026-0042~" + pending.token
+            + "&bp_version=4.3.24"
+        open("The POS app answers, echoing order-2026-0042~<token> (simulated Billpocket app: approved)", answer, after: 5)
         if case .pos(let sale)? = coordinator.flow(id: "sale-1"), let response = sale.response {
             print("  reference decoded exactly: \"\(response.reference ?? "")\"")
         }

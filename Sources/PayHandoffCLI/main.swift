@@ -32,8 +32,9 @@ let help: [String: String] = [
     prints the billpocket:// URL of a refund (devolucion)
     """,
     "pos parse": """
-    usage: payhandoff pos parse URL --url-scheme myapp [--identifier ID] [--json]
+    usage: payhandoff pos parse URL --url-scheme myapp [--identifier ID [--token T]] [--json]
     parses the POS app's answer; with --identifier, an answer for another request is rejected
+    (with --token, the answer must echo ID~T, as a request built with --token sends it)
     """,
     "pos refund-check": """
     usage: payhandoff pos refund-check --transaction-id ID --sale-amount 100.00 --approved-at EPOCH_S
@@ -47,10 +48,11 @@ let help: [String: String] = [
     prints the HTTP request for POST /v1/cards or /v1/payments (key redacted unless --show-secrets)
     """,
     "checkout callback": """
-    usage: payhandoff checkout callback URL --return-url URL [--nonce N] [--kind cards|payments]
-                                            [--expected-id ID] [--json]
+    usage: payhandoff checkout callback URL --return-url URL (--nonce N | --accept-unverified)
+                                            [--kind cards|payments] [--expected-id ID] [--json]
     checks a checkout deep link; prints it parsed, or the exact rule it broke (exit 1)
-    (--kind defaults to payments when the URL carries payment_id, else cards)
+    (--kind defaults to payments when the URL carries payment_id, else cards; a callback without
+    the nonce is refused unless --accept-unverified)
     """,
     "route": """
     usage: payhandoff route URL --state FILE [--now EPOCH_MS] [--show-secrets] [--json]
@@ -101,10 +103,10 @@ func run(_ words: [String]) -> Int32 {
     switch command {
     case "pos sale": valued = Commands.saleOptions; switches = Commands.saleSwitches
     case "pos refund": valued = ["usertoken", "identifier", "url-scheme", "transaction-id", "amount"]
-    case "pos parse": valued = ["url-scheme", "identifier"]
+    case "pos parse": valued = ["url-scheme", "identifier", "token"]
     case "pos refund-check": valued = ["transaction-id", "sale-amount", "approved-at", "amount", "bp-version", "now"]
     case "checkout request": valued = Commands.requestOptions; switches = ["iframe", "show-secrets"]
-    case "checkout callback": valued = ["return-url", "nonce", "kind", "expected-id"]
+    case "checkout callback": valued = ["return-url", "nonce", "kind", "expected-id"]; switches = ["accept-unverified"]
     case "route", "send": valued = ["state", "now"]; switches = ["show-secrets"]
     default: valued = []
     }

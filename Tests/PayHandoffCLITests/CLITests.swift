@@ -118,37 +118,48 @@ final class CLITests: XCTestCase {
         XCTAssertEqual(shown.status, 0, shown.stderr)
         XCTAssertFalse(shown.stdout.contains("SECRET"), shown.stdout)
         XCTAssertTrue(shown.stdout.contains("POST https://api.pay.ingalca.com/v1/cards"))
-        XCTAssertTrue(shown.stdout.contains("return_url: fixapp://cb?ph_nonce=0123456789abcdef"))
+        XCTAssertTrue(shown.stdout.contains("return_url: fixapp://cb/ph_0123456789abcdef"), shown.stdout)
         XCTAssertTrue(try run(base + ["--show-secrets"]).stdout.contains("Bearer sk_test_SECRET"))
         XCTAssertFalse(try run(base + ["--json"]).stdout.contains("SECRET"))
     }
 
     func testCheckoutCallbackSaysWhichRuleItBroke() throws {
-        let good = try run(["checkout", "callback", "fixapp://cb?status=completed&card_id=card_1&ph_nonce=0123456789abcdef",
+        let good = try run(["checkout", "callback", "fixapp://cb/ph_0123456789abcdef?status=completed&card_id=card_1",
                             "--return-url", "fixapp://cb", "--nonce", "0123456789abcdef", "--json"])
         XCTAssertEqual(good.status, 0, good.stderr)
         XCTAssertEqual(try json(good.stdout)["verified"] as? Bool, true)
-        let wrongPath = try run(["checkout", "callback", "fixapp://cb/x?status=completed&card_id=card_1", "--return-url", "fixapp://cb"])
+        let wrongPath = try run(["checkout", "callback", "fixapp://cb/x?status=completed&card_id=card_1", "--return-url", "fixapp://cb",
+                                 "--nonce", "0123456789abcdef"])
         XCTAssertEqual(wrongPath.status, 1)
         XCTAssertTrue(wrongPath.stderr.contains("callback_mismatch [path]"), wrongPath.stderr)
+        let bare = try run(["checkout", "callback", "fixapp://cb?status=failed&payment_id=pay_1", "--return-url", "fixapp://cb",
+                            "--nonce", "0123456789abcdef"])
+        XCTAssertEqual(bare.status, 1)
+        XCTAssertTrue(bare.stderr.contains("callback_mismatch [nonce]"), bare.stderr)
         let payment = try run(["checkout", "callback", "fixapp://cb?status=failed&payment_id=pay_1&reason=Fondos+insuficientes",
-                               "--return-url", "fixapp://cb"])
+                               "--return-url", "fixapp://cb", "--accept-unverified"])
         XCTAssertEqual(payment.status, 0, payment.stderr)
         XCTAssertTrue(payment.stdout.contains("reason: Fondos insuficientes"), payment.stdout)
         XCTAssertTrue(payment.stdout.contains("kind: payments"))
+        XCTAssertTrue(payment.stdout.contains("note: no nonce: unverified"), payment.stdout)
     }
 
     func testSendAndRouteThroughASavedState() throws {
         let state = folder.appendingPathComponent("state.json").path
-        let start = #"{"type":"pos.start","flow_id":"p1","request":{"transaction":"venta","usertoken":"SECRET","identifier":"ord-1","amount":"100.00","urlScheme":"myapp"}}"#
+        let start = #"{"type":"pos.start","flow_id":"p1","token":"0123456789abcdef","request":{"transaction":"venta","usertoken":"SECRET","identifier":"ord-1","amount":"100.00","urlScheme":"myapp"}}"#
         let started = try run(["send", start, "--state", state, "--now", "1796054400000"])
         XCTAssertEqual(started.status, 0, started.stderr)
         XCTAssertTrue(started.stdout.contains("usertoken=<redacted>"), started.stdout)
         XCTAssertFalse(try String(contentsOfFile: state, encoding: .utf8).contains("SECRET"))
-        let routed = try run(["route", seedAnswer, "--state", state, "--now", "1796054430000", "--json"])
+        let answer = seedAnswer.replacingOccurrences(of: "identifier=ord-1", with: "identifier=ord-1~0123456789abcdef")
+        XCTAssertNotEqual(answer, seedAnswer)
+        let forged = try run(["route", seedAnswer, "--state", state, "--now", "1796054430000"])
+        XCTAssertEqual(forged.status, 1, "the order number alone is not the hand-off's token")
+        XCTAssertTrue(forged.stdout.contains("callback_mismatch [identifier]"), forged.stdout)
+        let routed = try run(["route", answer, "--state", state, "--now", "1796054430000", "--json"])
         XCTAssertEqual(routed.status, 0, routed.stderr)
         XCTAssertEqual(try json(routed.stdout)["outcome"] as? String, "accepted")
-        let again = try run(["route", seedAnswer, "--state", state, "--now", "1796054431000"])
+        let again = try run(["route", answer, "--state", state, "--now", "1796054431000"])
         XCTAssertTrue(again.stdout.contains("outcome: duplicate"), again.stdout)
         let spoof = try run(["route", "myapp://result=aprobada&amount=1.00&identifier=ord-9", "--state", state])
         XCTAssertEqual(spoof.status, 1)
@@ -176,7 +187,7 @@ final class CLITests: XCTestCase {
             let text = try String(contentsOfFile: state, encoding: .utf8)
             let snapshot = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
                                          "round \(round): the state file is not a complete JSON document")
-            XCTAssertEqual(snapshot["version"] as? Int, 1)
+            XCTAssertEqual(snapshot["version"] as? Int, 2)
             valid.insert(text)
         }
         // The file still loads in the tool, whatever moment the kills hit.

@@ -62,36 +62,38 @@ final class ByteEqualityTests: XCTestCase {
         XCTAssertNil(coordinator.flow(id: "cafe"))
     }
 
-    func testRefundNamesTheSaleByItsTransactionIdBytes() throws {
-        _ = try posStart("p1", identifier: "ord-1", at: t0)
-        let approved = coordinator.handle(url: "myapp://result=aprobada&amount=100.00&identifier=ord-1&transactionid=caf%C3%A9", now: t0)
-        XCTAssertEqual(approved.outcome, .accepted)
-        func refund(_ id: String, transactionId: String) throws -> CoordinatorAnswer {
-            try send(["type": "pos.start", "now": .integer(t0 + 60_000), "flow_id": .string(id), "sale_flow_id": "p1",
-                      "request": ["transaction": "devolucion", "usertoken": "t", "identifier": .string(id),
-                                  "urlScheme": "myapp", "transactionId": .string(transactionId), "amount": "60.00"]])
+    func testAnswersMatchTheIdentifierByBytes() throws {
+        let token = "0123456789abcdef0123456789abcdef"
+        XCTAssertEqual(try send(["type": "pos.start", "now": .integer(t0), "flow_id": "p1", "token": .string(token),
+                                 "request": ["transaction": "venta", "usertoken": "t", "identifier": .string(precomposed),
+                                             "amount": "100.00", "urlScheme": "myapp"]]).outcome, .accepted)
+        func answer(_ identifier: String) -> CoordinatorAnswer {
+            coordinator.handle(url: "myapp://result=aprobada&amount=100.00&transactionid=9001&identifier=" + identifier + "~" + token,
+                               now: t0 + 1_000)
         }
-        let other = try refund("r0", transactionId: decomposed)
-        XCTAssertEqual(other.error?.code, .validation)
-        XCTAssertEqual(other.error?.message, "the refund's transactionId is not the sale's")
-        XCTAssertEqual(try refund("r1", transactionId: precomposed).outcome, .accepted)
-        _ = coordinator.handle(url: "myapp://result=aprobada&amount=60.00&identifier=r1&transactionid=9001", now: t0 + 70_000)
-        XCTAssertEqual(coordinator.refundedAmount(transactionId: precomposed), try Amount(parsing: "60.00"))
-        XCTAssertEqual(coordinator.refundedAmount(transactionId: decomposed), .zero)
-        XCTAssertEqual(coordinator.refunded.map { Array($0.transactionId.utf8) }, [Array(precomposed.utf8)])
+        let other = answer("cafe%CC%81")  // the decomposed spelling, percent-encoded
+        XCTAssertEqual(other.outcome, .rejected)
+        XCTAssertEqual(other.error?.code, .callbackMismatch)
+        XCTAssertEqual(coordinator.flow(id: "p1")?.stateName, "ready")
+        XCTAssertEqual(answer("caf%C3%A9").outcome, .accepted)
+        XCTAssertEqual(coordinator.flow(id: "p1")?.stateName, "approved")
         XCTAssertEqual(try Coordinator(snapshot: coordinator.snapshot), coordinator)
     }
 
-    func testRefundedIsOrderedByBytesAndRoundTrips() throws {
+    func testLedgerIsOrderedByBytesAndRoundTrips() throws {
+        func entry(_ id: String, _ amount: String, _ refunded: String) -> JSONValue {
+            ["transactionid": .string(id), "flow_id": .null, "operation": "venta", "amount": .string(amount),
+             "refunded": .string(refunded), "approved_at": .integer(t0), "expires_at": .integer(t0 + 13 * 3_600_000)]
+        }
         let restored = try Coordinator(snapshot: [
-            "version": 1, "config": [:], "flows": [],
-            "refunded": ["720372": "1.00", "720371": "2.50", "72037": "3.00"],
+            "version": 2, "config": [:], "flows": [],
+            "ledger": [entry("720372", "10.00", "1.00"), entry("720371", "10.00", "2.50"), entry("72037", "10.00", "3.00")],
         ])
-        XCTAssertEqual(restored.refunded.map { $0.transactionId }, ["72037", "720371", "720372"])
-        XCTAssertEqual(restored.refunded.map { $0.amount.decimalString }, ["3.00", "2.50", "1.00"])
-        XCTAssertEqual(restored.refundedAmount(transactionId: "720371"), try Amount(parsing: "2.50"))
-        XCTAssertEqual(restored.refundedAmount(transactionId: "1"), .zero)
-        XCTAssertEqual(try restored.snapshot.object(at: "refunded").keys, ["72037", "720371", "720372"])
+        XCTAssertEqual(restored.ledger.entries.map { $0.transactionId }, ["72037", "720371", "720372"])
+        XCTAssertEqual(restored.ledger.entries.map { $0.refunded.decimalString }, ["3.00", "2.50", "1.00"])
+        XCTAssertEqual(restored.refundedAmount(transactionId: "720371", now: t0), try Amount(parsing: "2.50"))
+        XCTAssertEqual(restored.refundedAmount(transactionId: "720371", now: t0 + 13 * 3_600_000), .zero, "the window closed")
+        XCTAssertEqual(restored.refundedAmount(transactionId: "1", now: t0), .zero)
         XCTAssertEqual(try Coordinator(snapshot: restored.snapshot), restored)
         XCTAssertNotEqual(restored, Coordinator())
     }
@@ -108,10 +110,10 @@ final class ByteEqualityTests: XCTestCase {
         XCTAssertNotEqual(PayHandoffError(.validation, field: precomposed, "x"), PayHandoffError(.validation, field: decomposed, "x"))
         XCTAssertNotEqual(RefundEligibility.Sale(transactionId: precomposed, amount: .zero, approvedAt: 0),
                           RefundEligibility.Sale(transactionId: decomposed, amount: .zero, approvedAt: 0))
-        XCTAssertNotEqual(CoordinatorEvent(.url("fixapp://cb/" + precomposed), now: 0),
-                          CoordinatorEvent(.url("fixapp://cb/" + decomposed), now: 0))
-        XCTAssertEqual(CoordinatorEvent(.removeFlow(flowID: precomposed), now: 0),
-                       CoordinatorEvent(.removeFlow(flowID: precomposed), now: 0))
+        XCTAssertNotEqual(try CoordinatorEvent(.url("fixapp://cb/" + precomposed), now: 0),
+                          try CoordinatorEvent(.url("fixapp://cb/" + decomposed), now: 0))
+        XCTAssertEqual(try CoordinatorEvent(.removeFlow(flowID: precomposed, giveUp: false), now: 0),
+                       try CoordinatorEvent(.removeFlow(flowID: precomposed, giveUp: false), now: 0))
         XCTAssertNotEqual(try POSRequest.refund(userToken: "t", identifier: precomposed, urlScheme: "myapp", transactionId: "1"),
                           try POSRequest.refund(userToken: "t", identifier: decomposed, urlScheme: "myapp", transactionId: "1"))
 

@@ -19,7 +19,7 @@ final class CheckoutTests: XCTestCase {
         XCTAssertEqual(http.body, [
             "provider": "dinelco", "customer_id": "cus_1", "target_origin": ["https://fix.example.com"],
             "customer": ["name": "Juan", "lastname": "Pérez", "email": "juan@example.com", "phone": "+595981234567"],
-            "return_url": "fixapp://checkout-callback?ph_nonce=0123456789abcdef0123456789abcdef",
+            "return_url": "fixapp://checkout-callback/ph_0123456789abcdef0123456789abcdef",
         ])
     }
 
@@ -44,7 +44,7 @@ final class CheckoutTests: XCTestCase {
         let http = payment.httpRequest(nonce: "abcdefabcdefabcd")
         XCTAssertEqual(http.url, "http://127.0.0.1:8080/v1/payments")
         XCTAssertEqual(http.body, ["amount": 10000, "currency": "MXN",
-                                   "return_url": "https://tuapp.com/cb?src=app&ph_nonce=abcdefabcdefabcd"])
+                                   "return_url": "https://tuapp.com/cb/ph_abcdefabcdefabcd?src=app"])
         fields["return_url"] = "https://evil.example/cb"
         XCTAssertThrowsError(try CheckoutRequest.payment(apiKey: "k", returnURL: "https://tuapp.com/cb", fields: fields))
         XCTAssertThrowsError(try CheckoutRequest.payment(apiKey: "k", returnURL: "fixapp://cb", baseURL: "http://api.example.com"))
@@ -61,49 +61,99 @@ final class CheckoutTests: XCTestCase {
 
     func testNonceComesFromTheInjectedGenerator() {
         var a = SplitMix64(seed: 42), b = SplitMix64(seed: 42), c = SplitMix64(seed: 43)
-        let n1 = ReturnURL.makeNonce(using: &a)
-        XCTAssertEqual(n1, ReturnURL.makeNonce(using: &b))
-        XCTAssertNotEqual(n1, ReturnURL.makeNonce(using: &c))
+        let n1 = CorrelationSecret.make(using: &a)
+        XCTAssertEqual(n1, CorrelationSecret.make(using: &b))
+        XCTAssertNotEqual(n1, CorrelationSecret.make(using: &c))
         XCTAssertEqual(n1.utf8.count, 32)
     }
 
     func testCallbackRules() throws {
         let returnURL = try ReturnURL("fixapp://checkout-callback")
         let nonce = "0123456789abcdef0123456789abcdef"
-        let good = try CheckoutCallback.parse("FIXAPP://checkout-callback?status=completed&card_id=card_xyz789&ph_nonce=\(nonce)#frag",
+        let good = try CheckoutCallback.parse("FIXAPP://checkout-callback/ph_\(nonce)?status=completed&card_id=card_xyz789#frag",
                                               kind: .cards, returnURL: returnURL, nonce: nonce)
         XCTAssertEqual(good.status, .completed)
         XCTAssertEqual(good.objectID, "card_xyz789")
         XCTAssertTrue(good.isVerified)
 
-        let spoof = try CheckoutCallback.parse("fixapp://checkout-callback?status=completed&card_id=card_x",
-                                               kind: .cards, returnURL: returnURL, nonce: nonce)
-        XCTAssertFalse(spoof.isVerified, "no nonce: reported, but never proof")
+        let spoof = "fixapp://checkout-callback?status=completed&card_id=card_x"
+        XCTAssertThrowsError(try CheckoutCallback.parse(spoof, kind: .cards, returnURL: returnURL, nonce: nonce)) { error in
+            XCTAssertEqual(error as? PayHandoffError, PayHandoffError(.callbackMismatch, field: "nonce",
+                           "the callback carries no nonce: any app or page can send it, so it is refused"))
+        }
+        let claim = try CheckoutCallback.parse(spoof, kind: .cards, returnURL: returnURL, nonce: nonce, acceptUnverified: true)
+        XCTAssertFalse(claim.isVerified, "accepted only when asked for, and then never proof")
+        for bad in ["", "short", "0123456789abcdef/", "0123456789abcdef%41"] {
+            XCTAssertThrowsError(try CheckoutCallback.parse(spoof, kind: .cards, returnURL: returnURL, nonce: bad)) { error in
+                XCTAssertEqual((error as? PayHandoffError)?.field, "nonce", "the one nonce rule: " + bad)
+                XCTAssertEqual((error as? PayHandoffError)?.code, .validation)
+            }
+        }
+        XCTAssertThrowsError(try CheckoutCallback.parse(spoof, kind: .cards, returnURL: returnURL, nonce: nil)) { error in
+            XCTAssertEqual((error as? PayHandoffError)?.code, .validation, "a nonce is required unless unverified callbacks are accepted")
+        }
 
         func code(_ url: String, kind: CheckoutKind = .cards) -> String? {
             do { _ = try CheckoutCallback.parse(url, kind: kind, returnURL: returnURL, nonce: nonce); return nil }
             catch { return "\(error.code.rawValue):\(error.field ?? "-")" }
         }
-        XCTAssertEqual(code("fixapp://checkout-callback?status=completed&card_id=card_x&ph_nonce=bad"), "callback_mismatch:ph_nonce")
-        XCTAssertEqual(code("evilapp://checkout-callback?status=completed&card_id=card_x"), "callback_mismatch:scheme")
+        let base = "fixapp://checkout-callback/ph_" + nonce
+        XCTAssertEqual(code("fixapp://checkout-callback/ph_bad?status=completed&card_id=card_x"), "callback_mismatch:nonce")
+        XCTAssertEqual(code("fixapp://checkout-callback/ph_\(nonce)/x?status=completed&card_id=card_x"), "callback_mismatch:path")
+        XCTAssertEqual(code("fixapp://checkout-callback/ph_?status=completed&card_id=card_x"), "callback_mismatch:path")
+        XCTAssertEqual(code("evilapp://checkout-callback/ph_\(nonce)?status=completed&card_id=card_x"), "callback_mismatch:scheme")
         XCTAssertEqual(code("fixapp://checkout-callback/?status=completed&card_id=card_x"), "callback_mismatch:path")
-        XCTAssertEqual(code("fixapp://other?status=completed&card_id=card_x"), "callback_mismatch:host")
-        XCTAssertEqual(code("fixapp://checkout-callback?status=completed&payment_id=pay_1"), "callback_mismatch:payment_id")
-        XCTAssertEqual(code("fixapp://checkout-callback?status=completed"), "validation:card_id")
-        XCTAssertEqual(code("fixapp://checkout-callback?status=done&card_id=card_x"), "validation:status")
-        XCTAssertEqual(code("fixapp://checkout-callback?status=failed&reason=a&reason=b"), "malformed_url:reason")
+        XCTAssertEqual(code("fixapp://other/ph_\(nonce)?status=completed&card_id=card_x"), "callback_mismatch:host")
+        XCTAssertEqual(code(base + "?status=completed&payment_id=pay_1"), "callback_mismatch:payment_id")
+        XCTAssertEqual(code(base + "?status=completed"), "validation:card_id")
+        XCTAssertEqual(code(base + "?status=done&card_id=card_x"), "validation:status")
+        XCTAssertEqual(code(base + "?status=failed&reason=a&reason=b"), "malformed_url:reason")
+        XCTAssertEqual(code(base + "?status=completed&card_id=card_" + String(repeating: "x", count: 124)), "validation:card_id",
+                       "ids are kept whole: at most 128 bytes")
         // Raw control characters come first, wherever they are and whatever else is wrong.
         XCTAssertEqual(code("fixapp://checkout-callback\u{1}?status=completed&card_id=card_x"), "malformed_url:url")
         XCTAssertEqual(code("evilapp://checkout-callback?status=done#a b"), "malformed_url:url")
-        XCTAssertEqual(code("fixapp://checkout-callback?status=done&reason=a\u{7F}"), "malformed_url:url")
-        XCTAssertNil(code("fixapp://checkout-callback?status=failed&reason=Hola!%22#!"), "'!' and '\"' are fine")
-        let lazily = try CheckoutCallback.parse("fixapp://checkout-callback?z=1&status=failed&a%20b=c+d&ph_nonce=\(nonce)",
-                                                kind: .cards, returnURL: returnURL, nonce: nonce)
-        XCTAssertEqual(lazily.extra, [QueryItem(key: "z", value: "1"), QueryItem(key: "a b", value: "c d")])
+        XCTAssertEqual(code(base + "?status=done&reason=a\u{7F}"), "malformed_url:url")
+        XCTAssertNil(code(base + "?status=failed&reason=Hola!%22#!"), "'!' and '\"' are fine")
+        let lazily = try CheckoutCallback.parse(base + "?z=1&status=failed&a%20b=c+d&ph_nonce=x", kind: .cards, returnURL: returnURL, nonce: nonce)
+        XCTAssertEqual(lazily.extra, [QueryItem(key: "z", value: "1"), QueryItem(key: "a b", value: "c d"), QueryItem(key: "ph_nonce", value: "x")],
+                       "ph_nonce is an ordinary parameter now")
         XCTAssertEqual(lazily, try CheckoutCallback(json: lazily.json), "read from the URL or restored: same values")
-        let failed = try CheckoutCallback.parse("fixapp://checkout-callback?status=failed&reason=Fondos+insuficientes%2B",
-                                                kind: .cards, returnURL: returnURL, nonce: nonce)
+        let failed = try CheckoutCallback.parse(base + "?status=failed&reason=Fondos+insuficientes%2B", kind: .cards,
+                                                returnURL: returnURL, nonce: nonce)
         XCTAssertEqual(failed.reason, "Fondos insuficientes+")
+    }
+
+    func testTheNonceSurvivesEveryWayAGatewayAddsItsParameters() throws {
+        let nonce = "0123456789abcdef0123456789abcdef"
+        for (registered, sent) in [
+            ("fixapp://checkout-callback", "fixapp://checkout-callback/ph_\(nonce)"),
+            ("fixapp://checkout-callback?src=app", "fixapp://checkout-callback/ph_\(nonce)?src=app"),
+            ("https://shop.example/pay/return", "https://shop.example/pay/return/ph_\(nonce)"),
+            ("https://shop.example/pay/return/", "https://shop.example/pay/return/ph_\(nonce)"),
+            ("https://shop.example", "https://shop.example/ph_\(nonce)"),
+            ("com.fix.app:/return", "com.fix.app:/return/ph_\(nonce)"),
+            ("http://127.0.0.1:8080/cb?a=1&b=2", "http://127.0.0.1:8080/cb/ph_\(nonce)?a=1&b=2"),
+        ] {
+            let returnURL = try ReturnURL(registered)
+            XCTAssertEqual(returnURL.adding(nonce: nonce), sent)
+            let hasQuery = sent.contains("?")
+            let appended = sent + (hasQuery ? "&" : "?") + "status=completed&card_id=card_1"   // append with & (or ? when none)
+            let blind = sent + "?status=completed&card_id=card_1"                                 // append with ? blindly
+            let replaced = String(sent.split(separator: "?")[0]) + "?status=completed&card_id=card_1"  // replace the query
+            for url in [appended, blind, replaced] {
+                let callback = try CheckoutCallback.parse(url, kind: .cards, returnURL: returnURL, nonce: nonce)
+                XCTAssertTrue(callback.isVerified, url)
+                XCTAssertEqual(callback.status, .completed, url)
+                XCTAssertEqual(callback.objectID, "card_1", url)
+            }
+        }
+        for refused in ["myapp://", "myapp:///cb", "myapp://result=aprobada", "myapp://a&b/cb", "fixapp://cb/ph_0123456789abcdef",
+                        "https://shop.example/ph_x"] {
+            XCTAssertThrowsError(try ReturnURL(refused), refused) { error in
+                XCTAssertEqual((error as? PayHandoffError)?.field, "return_url")
+            }
+        }
     }
 
     func testAnExactEchoOfTheReturnURLReadsAsEveryOtherSpellingOfIt() throws {
@@ -121,7 +171,7 @@ final class CheckoutTests: XCTestCase {
             let returnURL = try ReturnURL(registered)
             func outcome(_ url: String) -> String {
                 do {
-                    let callback = try CheckoutCallback.parse(url, kind: .cards, returnURL: returnURL, nonce: nil)
+                    let callback = try CheckoutCallback.parse(url, kind: .cards, returnURL: returnURL, nonce: nil, acceptUnverified: true)
                     return callback.status.rawValue + "," + callback.extra.map { $0.key + "=" + $0.value }.joined(separator: "&")
                 } catch {
                     return error.code.rawValue + ":" + (error.field ?? "-")
@@ -149,7 +199,7 @@ final class CheckoutTests: XCTestCase {
             XCTAssertEqual(error as? PayHandoffError, PayHandoffError(.conflict, field: "brand", "confirmations disagree on the brand"))
         }
         let callback = try CheckoutCallback.parse("fixapp://cb?status=completed&card_id=card_abc", kind: .cards,
-                                                  returnURL: ReturnURL("fixapp://cb"), nonce: nil)
+                                                  returnURL: ReturnURL("fixapp://cb"), nonce: nil, acceptUnverified: true)
         XCTAssertThrowsError(try first.checkMatches(callback)) { error in
             XCTAssertEqual((error as? PayHandoffError)?.code, .conflict)
         }

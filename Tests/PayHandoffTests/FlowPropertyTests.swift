@@ -1,14 +1,17 @@
 import PayHandoff
 import XCTest
 
-/// Thousands of seeded random event sequences over two checkouts and two POS hand-offs. At
-/// every step the coordinator is also restored from the snapshot taken just before the step
-/// and fed the same step: both must give the same answer and the same snapshot. And no
-/// sequence may reach `confirmed` without a confirmation sent for that flow, or `approved`
-/// without an answer carrying the flow's identifier.
+/// Thousands of seeded random event sequences over two checkouts and two POS hand-offs, with
+/// genuine, forged, replayed and malformed deep links. At every step the coordinator is also
+/// restored from the snapshot taken just before the step and fed the same step: both must give
+/// the same answer and the same snapshot. A rejected step changes nothing; the snapshot always
+/// fits the budget; and no sequence may reach `confirmed` without a confirmation sent for that
+/// flow, or `approved` without an answer echoing the flow's identifier and token.
 final class FlowPropertyTests: XCTestCase {
     let t0: Int64 = 1_796_054_400_000
     let nonces = ["c1": "11111111111111111111111111111111", "c2": "22222222222222222222222222222222"]
+    let tokens = ["p1": "33333333333333333333333333333333", "p2": "44444444444444444444444444444444",
+                  "p1r": "55555555555555555555555555555555", "p2r": "66666666666666666666666666666666"]
 
     func randomStep(_ g: inout SplitMix64, now: Int64) -> (event: JSONValue?, url: String?) {
         func pick<T>(_ items: [T]) -> T { items[Int(g.next() % UInt64(items.count))] }
@@ -31,14 +34,14 @@ final class FlowPropertyTests: XCTestCase {
                       "flow_id": .string(checkoutID)], nil)
         case 3, 4:
             let status = pick(["completed", "failed", "cancelled"])
-            let echoed = pick(["&ph_nonce=" + nonce, "", "&ph_nonce=ffffffffffffffffffffffffffffffff"])
-            return (nil, "fixapp://cb-\(checkoutID)?status=\(status)&\(idKey)=\(id)\(echoed)")
+            let path = pick(["/ph_" + nonce, "/ph_" + nonce, "", "/ph_ffffffffffffffffffffffffffffffff", "/ph_" + nonces[checkoutID == "c1" ? "c2" : "c1"]!])
+            return (nil, "fixapp://cb-\(checkoutID)\(path)?status=\(status)&\(idKey)=\(id)")
         case 5:
             let type = checkoutID == "c1" ? "card.registered" : "payment.confirmed"
             return (["type": "checkout.confirmation", "now": .integer(now), "flow_id": .string(checkoutID),
                      "event": ["type": .string(type), "data": [.init(stringLiteral: idKey): .string(id), "brand": .string(pick(["visa", "amex"]))]]], nil)
         case 6:
-            return (["type": "pos.start", "now": .integer(now), "flow_id": .string(posID),
+            return (["type": "pos.start", "now": .integer(now), "flow_id": .string(posID), "token": .string(tokens[posID]!),
                      "request": ["transaction": "venta", "usertoken": "tok", "identifier": .string(identifier),
                                  "amount": "100.00", "urlScheme": "myapp"], "grace_ms": 2000], nil)
         case 7:
@@ -50,15 +53,19 @@ final class FlowPropertyTests: XCTestCase {
         case 11, 12:
             let result = pick(["aprobada", "rechazada", "error"])
             let amount = pick(["100.00", "100.00", "99.00"])
-            return (nil, "myapp://result=\(result)&amount=\(amount)&identifier=\(pick([identifier, "ord-9"]))&transactionid=T\(g.next() % 3)")
+            let owner = pick([posID, posID, posID + "r"])
+            let echoed = pick([owner == posID ? identifier : owner, "ord-9"]) + pick(["~" + tokens[owner]!, "~" + tokens[owner]!, "", "~" + tokens["p1"]!])
+            return (nil, "myapp://result=\(result)&amount=\(amount)&identifier=\(echoed)&transactionid=T\(g.next() % 5)")
         case 13:
-            return (nil, pick(["otherapp://x?y=1", "fixapp://cb-c1?status=completed&card_id=card_a&ph_nonce=%zz", "myapp://garbage"]))
+            return (nil, pick(["otherapp://x?y=1", "fixapp://cb-c1/ph_%zz?status=completed&card_id=card_a", "myapp://garbage"]))
         case 14:
-            return (["type": "flow.remove", "now": .integer(now), "flow_id": .string(pick([checkoutID, posID]))], nil)
+            return (["type": "flow.remove", "now": .integer(now), "flow_id": .string(pick([checkoutID, posID])),
+                     "give_up": .bool(g.next() % 2 == 0)], nil)
         default:
             return (["type": "pos.start", "now": .integer(now), "flow_id": .string(posID + "r"), "sale_flow_id": .string(posID),
+                     "token": .string(tokens[posID + "r"]!),
                      "request": ["transaction": "devolucion", "usertoken": "tok", "identifier": .string(posID + "r"),
-                                 "urlScheme": "myapp", "transactionId": .string("T\(g.next() % 3)")]], nil)
+                                 "urlScheme": "myapp", "transactionId": .string("T\(g.next() % 5)")]], nil)
         }
     }
 
@@ -80,9 +87,14 @@ final class FlowPropertyTests: XCTestCase {
             for _ in 0..<(10 + Int(g.next() % 30)) {
                 now += Int64(g.next() % 90_000)
                 let step = randomStep(&g, now: now)
-                var restored = try Coordinator(snapshot: coordinator.snapshot)
+                let before = coordinator.snapshot
+                var restored = try Coordinator(snapshot: before)
                 XCTAssertEqual(restored, coordinator, "seed \(seed): restore is not identity")
                 let a = apply(step, to: &coordinator, now: now)
+                if a?.outcome == .rejected || a?.outcome == .duplicate || a?.outcome == .ignored || a?.outcome == .notOurs {
+                    XCTAssertEqual(coordinator.snapshot, before, "seed \(seed): \(a?.outcome.rawValue ?? "") changed the coordinator: \(step)")
+                }
+                XCTAssertLessThanOrEqual(coordinator.snapshot.printedLengthBound, Coordinator.snapshotBudget, "seed \(seed)")
                 let b = apply(step, to: &restored, now: now)
                 XCTAssertEqual(a, b, "seed \(seed): restored coordinator answered differently to \(step)")
                 XCTAssertEqual(coordinator.snapshot, restored.snapshot, "seed \(seed)")
@@ -100,7 +112,7 @@ final class FlowPropertyTests: XCTestCase {
                         XCTAssertNotNil(f.confirmation)
                     case .pos(let f) where f.state == .approved:
                         reachedApproved += 1
-                        XCTAssertEqual(f.response?.identifier, f.identifier)
+                        XCTAssertEqual(f.response?.identifier, f.identifier + "~" + f.token)
                         XCTAssertFalse(answersSeen[f.id, default: []].isEmpty, "seed \(seed): \(f.id) approved without an answer")
                     default: break
                     }

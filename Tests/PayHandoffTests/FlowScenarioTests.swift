@@ -5,6 +5,7 @@ import XCTest
 final class FlowScenarioTests: XCTestCase {
     let t0: Int64 = 1_796_054_400_000  // 2026-11-30T10:00:00-06:00, in ms
     let nonce = "0123456789abcdef0123456789abcdef"
+    let token = "fedcba9876543210fedcba9876543210"
     var coordinator = Coordinator()
     var random = SplitMix64(seed: 7)
 
@@ -42,7 +43,7 @@ final class FlowScenarioTests: XCTestCase {
         XCTAssertFalse("\(coordinator.snapshot)".contains("SECRET"), "the API key is in the effect, never in the snapshot")
         XCTAssertEqual(effects(try session()), ["open_browser", "persist"])
         try send(["type": "checkout.browser_opened", "now": .integer(t0 + 2_000), "flow_id": "c1"])
-        let callback = coordinator.handle(url: "fixapp://checkout-callback?status=completed&card_id=card_xyz&ph_nonce=\(nonce)", now: t0 + 60_000)
+        let callback = coordinator.handle(url: "fixapp://checkout-callback/ph_\(nonce)?status=completed&card_id=card_xyz", now: t0 + 60_000)
         XCTAssertEqual(callback.outcome, .accepted)
         XCTAssertEqual(effects(callback), ["close_browser", "show_pending", "persist"])
         XCTAssertEqual(state("c1"), "awaiting_confirmation")
@@ -55,7 +56,7 @@ final class FlowScenarioTests: XCTestCase {
 
     func testThreeDSFailedThenWebhookConfirmed() throws {
         try startCard(); try session()
-        let failed = coordinator.handle(url: "fixapp://checkout-callback?status=failed&reason=OTP+rechazado&ph_nonce=\(nonce)", now: t0 + 30_000)
+        let failed = coordinator.handle(url: "fixapp://checkout-callback/ph_\(nonce)?status=failed&reason=OTP+rechazado", now: t0 + 30_000)
         XCTAssertEqual(failed.outcome, .accepted)
         XCTAssertEqual(state("c1"), "failed")
         try send(["type": "checkout.confirmation", "now": .integer(t0 + 40_000), "flow_id": "c1", "event": confirmation])
@@ -68,7 +69,7 @@ final class FlowScenarioTests: XCTestCase {
         let dismissed = try send(["type": "checkout.browser_dismissed", "now": .integer(t0 + 3_000), "flow_id": "c1"])
         XCTAssertEqual(state("c1"), "returned_without_result", "a dismissed tab is no failure")
         XCTAssertEqual(effects(dismissed), ["persist"])
-        coordinator.handle(url: "fixapp://checkout-callback?status=completed&card_id=card_xyz&ph_nonce=\(nonce)", now: t0 + 3_100)
+        coordinator.handle(url: "fixapp://checkout-callback/ph_\(nonce)?status=completed&card_id=card_xyz", now: t0 + 3_100)
         XCTAssertEqual(state("c1"), "awaiting_confirmation")
     }
 
@@ -77,7 +78,7 @@ final class FlowScenarioTests: XCTestCase {
         try send(["type": "checkout.browser_opened", "now": .integer(t0 + 2_000), "flow_id": "c1"])
         let saved = coordinator.snapshot
         coordinator = try Coordinator(snapshot: saved)  // the OS killed the app; it starts again from the file
-        let url = "fixapp://checkout-callback?status=completed&card_id=card_xyz&ph_nonce=\(nonce)"
+        let url = "fixapp://checkout-callback/ph_\(nonce)?status=completed&card_id=card_xyz"
         XCTAssertEqual(coordinator.handle(url: url, now: t0 + 90_000).outcome, .accepted)
         XCTAssertEqual(coordinator.handle(url: url, now: t0 + 90_500).outcome, .duplicate, "Linking delivers it twice")
         try send(["type": "checkout.confirmation", "now": .integer(t0 + 91_000), "flow_id": "c1", "event": confirmation])
@@ -86,17 +87,41 @@ final class FlowScenarioTests: XCTestCase {
 
     func testSpoofedCallbacksNeverConfirm() throws {
         try startCard(); try session()
-        let wrong = coordinator.handle(url: "fixapp://checkout-callback?status=completed&card_id=card_evil&ph_nonce=ffffffffffffffffffffffffffffffff", now: t0 + 5_000)
+        let wrong = coordinator.handle(url: "fixapp://checkout-callback/ph_ffffffffffffffffffffffffffffffff?status=completed&card_id=card_evil", now: t0 + 5_000)
         XCTAssertEqual(wrong.outcome, .rejected)
         XCTAssertEqual(wrong.error?.code, .callbackMismatch)
         XCTAssertEqual(state("c1"), "ready", "a rejected URL changes nothing")
+        let bare = coordinator.handle(url: "fixapp://checkout-callback?status=failed&reason=x", now: t0 + 5_000)
+        XCTAssertEqual(bare.outcome, .rejected, "any app can send a callback without the nonce")
+        XCTAssertEqual(bare.error?.field, "nonce")
+        XCTAssertTrue(bare.transitions.isEmpty, "no close_browser for a stranger's deep link")
+        XCTAssertEqual(state("c1"), "ready")
         XCTAssertEqual(coordinator.handle(url: "otherapp://x?status=completed", now: t0 + 5_000).outcome, .notOurs)
     }
 
+    func testForgedPOSApprovalWithTheOrderNumberIsRefused() throws {
+        try posStart()
+        let forged = coordinator.handle(url: "myapp://result=aprobada&amount=100.00&transactionid=666&identifier=ord-1", now: t0 + 1_000)
+        XCTAssertEqual(forged.outcome, .rejected)
+        XCTAssertEqual(forged.error?.code, .callbackMismatch)
+        XCTAssertEqual(forged.error?.field, "identifier")
+        XCTAssertEqual(state("p1"), "ready")
+        let otherToken = coordinator.handle(url: "myapp://result=aprobada&amount=100.00&transactionid=666&identifier=ord-1~"
+                                            + String(token.reversed()), now: t0 + 1_000)
+        XCTAssertEqual(otherToken.error?.code, .callbackMismatch)
+        XCTAssertEqual(coordinator.handle(url: answer("aprobada", "100.00", "720371"), now: t0 + 2_000).outcome, .accepted)
+        XCTAssertEqual(state("p1"), "approved")
+    }
+
     func posStart(_ id: String = "p1", identifier: String = "ord-1", at time: Int64? = nil) throws -> CoordinatorAnswer {
-        try send(["type": "pos.start", "now": .integer(time ?? t0), "flow_id": .string(id),
+        try send(["type": "pos.start", "now": .integer(time ?? t0), "flow_id": .string(id), "token": .string(token),
                   "request": ["transaction": "venta", "usertoken": "POS-SECRET", "identifier": .string(identifier),
                               "amount": "100.00", "urlScheme": "myapp"]])
+    }
+
+    /// The POS app's answer for `identifier`, echoing the flow's token.
+    func answer(_ result: String, _ amount: String, _ transactionId: String, identifier: String = "ord-1") -> String {
+        "myapp://result=" + result + "&amount=" + amount + "&identifier=" + identifier + "~" + token + "&transactionid=" + transactionId
     }
 
     func testPOSSaleApprovedAndDuplicateAnswerIgnored() throws {
@@ -104,7 +129,7 @@ final class FlowScenarioTests: XCTestCase {
         XCTAssertEqual(effects(start), ["open_pos_app", "persist"])
         XCTAssertFalse("\(coordinator.snapshot)".contains("POS-SECRET"), "the user token is never in a snapshot")
         try send(["type": "pos.launched", "now": .integer(t0 + 500), "flow_id": "p1"])
-        let url = "myapp://result=aprobada&amount=100.00&identifier=ord-1&transactionid=720371&usertoken=POS-SECRET"
+        let url = answer("aprobada", "100.00", "720371") + "&usertoken=POS-SECRET"
         XCTAssertEqual(coordinator.handle(url: url, now: t0 + 30_000).outcome, .accepted)
         XCTAssertEqual(state("p1"), "approved")
         XCTAssertEqual(coordinator.handle(url: url, now: t0 + 30_100).outcome, .duplicate)
@@ -126,15 +151,15 @@ final class FlowScenarioTests: XCTestCase {
         let late = try send(["type": "tick", "now": .integer(t0 + 23_000)])
         XCTAssertEqual(effects(late), ["reconcile", "persist"])
         XCTAssertEqual(state("p1"), "returned_without_response")
-        coordinator.handle(url: "myapp://result=aprobada&amount=100.00&identifier=ord-1&transactionid=720371", now: t0 + 60_000)
+        coordinator.handle(url: answer("aprobada", "100.00", "720371"), now: t0 + 60_000)
         XCTAssertEqual(state("p1"), "approved", "a late answer still resolves the flow")
     }
 
     func testApprovedForAnotherAmountIsFlagged() throws {
         try posStart()
-        let answer = coordinator.handle(url: "myapp://result=aprobada&amount=10.00&identifier=ord-1&transactionid=1", now: t0 + 1_000)
+        let mismatch = coordinator.handle(url: answer("aprobada", "10.00", "1"), now: t0 + 1_000)
         XCTAssertEqual(state("p1"), "approved_amount_mismatch")
-        XCTAssertEqual(effects(answer), ["reconcile", "persist"])
+        XCTAssertEqual(effects(mismatch), ["reconcile", "persist"])
     }
 
     func testRefundOfYesterdaysSaleIsRefusedWithReasons() throws {
@@ -152,20 +177,68 @@ final class FlowScenarioTests: XCTestCase {
 
     func testRefundOfASaleFlowOnlyOnceFully() throws {
         try posStart()
-        coordinator.handle(url: "myapp://result=aprobada&amount=100.00&identifier=ord-1&transactionid=720371", now: t0)
-        func refund(_ id: String, amount: JSONValue, at time: Int64) throws -> CoordinatorAnswer {
-            try send(["type": "pos.start", "now": .integer(time), "flow_id": .string(id), "sale_flow_id": "p1",
-                      "request": ["transaction": "devolucion", "usertoken": "t", "identifier": .string(id),
-                                  "urlScheme": "myapp", "transactionId": "720371", "amount": amount]])
+        coordinator.handle(url: answer("aprobada", "100.00", "720371"), now: t0)
+        func refund(_ id: String, amount: JSONValue?, at time: Int64) throws -> CoordinatorAnswer {
+            var request: JSONObject = ["transaction": "devolucion", "usertoken": "t", "identifier": .string(id),
+                                       "urlScheme": "myapp", "transactionId": "720371"]
+            if let amount { request["amount"] = amount }
+            return try send(["type": "pos.start", "now": .integer(time), "flow_id": .string(id), "sale_flow_id": "p1",
+                             "token": .string(token), "request": .object(request)])
         }
-        XCTAssertEqual(try refund("r0", amount: "60.00", at: t0 + 30_000).error?.code, .notEligible, "less than a minute")
+        XCTAssertEqual(try refund("r0", amount: "60.00", at: t0 + 59_999).error?.code, .notEligible, "59.999 s is less than a minute")
         XCTAssertEqual(try refund("r1", amount: "60.00", at: t0 + 60_000).outcome, .accepted)
-        coordinator.handle(url: "myapp://result=aprobada&amount=60.00&identifier=r1&transactionid=9001", now: t0 + 70_000)
+        XCTAssertEqual(try refund("r1b", amount: "10.00", at: t0 + 60_000).error?.code, .invalidState, "one pending refund per sale")
+        coordinator.handle(url: answer("aprobada", "60.00", "9001", identifier: "r1"), now: t0 + 70_000)
+        XCTAssertEqual(coordinator.refundedAmount(transactionId: "720371", now: t0 + 70_000), try Amount(parsing: "60.00"))
         XCTAssertEqual(try refund("r2", amount: "50.00", at: t0 + 80_000).error?.code, .notEligible, "only 40.00 left")
-        XCTAssertEqual(try refund("r3", amount: "40.00", at: t0 + 80_000).outcome, .accepted)
-        coordinator.handle(url: "myapp://result=aprobada&amount=40.00&identifier=r3&transactionid=9002", now: t0 + 90_000)
+        // Without an amount the refund asks for what is left, and says so in the URL it opens.
+        let rest = try refund("r3", amount: nil, at: t0 + 80_000)
+        XCTAssertEqual(rest.outcome, .accepted)
+        guard case .openPOSApp(let url)? = rest.transitions.first?.effects.first else { return XCTFail("no open_pos_app") }
+        XCTAssertTrue(url.contains("&amount=40.00&"), url)
+        // The POS app approves 100.00: more than is left. Never booked as a plain approval.
+        let over = coordinator.handle(url: answer("aprobada", "100.00", "9002", identifier: "r3"), now: t0 + 90_000)
+        XCTAssertEqual(state("r3"), "approved_amount_mismatch")
+        XCTAssertEqual(effects(over), ["reconcile", "persist"])
+        XCTAssertEqual(coordinator.refundedAmount(transactionId: "720371", now: t0 + 90_000), try Amount(parsing: "100.00"),
+                       "never more than the sale")
         let again = try refund("r4", amount: "1.00", at: t0 + 100_000)
         XCTAssertEqual(again.error?.code, .invalidState)
         XCTAssertEqual(again.error?.message, "the sale is already fully refunded")
+    }
+
+    func testAMismatchedSaleRefundsOnlyWhatWasRequested() throws {
+        try posStart()
+        coordinator.handle(url: answer("aprobada", "1000.00", "720371"), now: t0)
+        XCTAssertEqual(state("p1"), "approved_amount_mismatch")
+        let refund = try send(["type": "pos.start", "now": .integer(t0 + 60_000), "flow_id": "r1", "sale_flow_id": "p1",
+                               "request": ["transaction": "devolucion", "usertoken": "t", "identifier": "r1",
+                                           "urlScheme": "myapp", "transactionId": "720371", "amount": "900.00"]])
+        XCTAssertEqual(refund.error?.code, .notEligible, "min(100.00 requested, 1000.00 answered) is refundable")
+        XCTAssertTrue(refund.error?.message.contains("amount_exceeds_original") ?? false)
+    }
+
+    func testAReplayedApprovalNeverApprovesAnotherFlow() throws {
+        try posStart()
+        let genuine = answer("aprobada", "100.00", "720371")
+        coordinator.handle(url: genuine, now: t0 + 1_000)
+        try send(["type": "flow.remove", "now": .integer(t0 + 2_000), "flow_id": "p1"])
+        // A second sale with the same order reference and — the host's choice here — the same token.
+        try posStart("p2")
+        let replay = coordinator.handle(url: genuine, now: t0 + 3_000)
+        XCTAssertEqual(replay.outcome, .rejected, "the transactionid is booked by p1")
+        XCTAssertEqual(replay.error?.code, .duplicate)
+        XCTAssertEqual(replay.error?.field, "transactionid")
+        XCTAssertTrue(replay.error?.message.contains("p1") ?? false)
+        XCTAssertEqual(state("p2"), "ready")
+    }
+
+    func testPendingFlowsAreRemovedOnlyWhenGivenUp() throws {
+        try posStart()
+        let refused = try send(["type": "flow.remove", "now": .integer(t0 + 1_000), "flow_id": "p1"])
+        XCTAssertEqual(refused.error?.code, .invalidState)
+        XCTAssertEqual(state("p1"), "ready")
+        XCTAssertEqual(try send(["type": "flow.remove", "now": .integer(t0 + 1_000), "flow_id": "p1", "give_up": true]).outcome, .accepted)
+        XCTAssertNil(coordinator.flow(id: "p1"))
     }
 }

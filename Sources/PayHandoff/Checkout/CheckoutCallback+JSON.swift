@@ -1,20 +1,23 @@
 extension CheckoutCallback {
-    private static let optionKeys = ["kind", "return_url", "nonce", "expected_id"]
+    private static let optionKeys = ["kind", "return_url", "nonce", "expected_id", "accept_unverified"]
 
-    /// ``parse(_:kind:returnURL:nonce:expectedID:)`` with the options as a document:
-    /// `{"kind": "cards", "return_url": "fixapp://checkout-callback", "nonce": "…", "expected_id": "card_…"}`
-    /// (`nonce` and `expected_id` optional; `return_url` is the registered one, without the nonce).
+    /// ``parse(_:kind:returnURL:nonce:expectedID:acceptUnverified:)`` with the options as a document:
+    /// `{"kind": "cards", "return_url": "fixapp://checkout-callback", "nonce": "…", "expected_id": "card_…",
+    /// "accept_unverified": false}` (`return_url` is the registered one, without the nonce;
+    /// `nonce` is required unless `accept_unverified` is `true`; `expected_id` optional).
     /// - Parameters:
     ///   - url: The URL the OS handed the app.
     ///   - options: The options document.
     /// - Returns: The checked callback.
-    /// - Throws: As ``parse(_:kind:returnURL:nonce:expectedID:)``, plus `validation`/`invalid_json` for the options.
+    /// - Throws: As ``parse(_:kind:returnURL:nonce:expectedID:acceptUnverified:)``, plus
+    ///   `validation`/`invalid_json` for the options.
     public static func parse(_ url: String, options: JSONValue) throws(PayHandoffError) -> CheckoutCallback {
         try options.rejectUnknownKeys(CheckoutCallback.optionKeys)
         let kind = try CheckoutKind(parsing: try options.string(at: "kind"), field: "kind")
         let returnURL = try ReturnURL(try options.string(at: "return_url"))
         return try parse(url, kind: kind, returnURL: returnURL, nonce: try options.optionalString(at: "nonce"),
-                         expectedID: try options.optionalString(at: "expected_id"))
+                         expectedID: try options.optionalString(at: "expected_id"),
+                         acceptUnverified: try options.optionalBool(at: "accept_unverified") ?? false)
     }
 
     /// The callback as a document: `{"version": 1, "kind": "cards", "status": "completed",
@@ -43,7 +46,7 @@ extension CheckoutCallback {
         }
         let objectID = try json.optionalString(at: kind.idKey)
         if let objectID, !kind.isValidID(objectID) {
-            throw PayHandoffError(.validation, field: kind.idKey, "must start with '" + kind.idPrefix + "'")
+            throw PayHandoffError(.validation, field: kind.idKey, kind.idRule)
         }
         let extra = try QueryItem.extra(in: json, at: "extra")
         self.init(kind: kind, status: status, objectID: objectID, reason: try json.optionalString(at: "reason"),

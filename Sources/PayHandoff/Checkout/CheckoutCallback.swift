@@ -1,13 +1,14 @@
 /// The deep link (or universal link) the gateway redirects the browser tab to at the end of a
-/// checkout: `fixapp://checkout-callback?status=completed&card_id=card_xyz&ph_nonce=…`, checked
+/// checkout: `fixapp://checkout-callback/ph_<nonce>?status=completed&card_id=card_xyz`, checked
 /// against the pending session it claims to answer.
 ///
 /// A callback is a claim, not a fact: any app can open `fixapp://checkout-callback?status=completed`.
-/// ``parse(_:kind:returnURL:nonce:expectedID:)`` accepts it only when
-/// - scheme, host, port and path are the registered return URL's (``ReturnURL``);
-/// - the nonce PayHandoff put into the return URL echoes back (a wrong nonce is refused; a
-///   missing one is accepted as *unverified*, ``isVerified`` `false`, and must never confirm
-///   anything by itself);
+/// ``parse(_:kind:returnURL:nonce:expectedID:acceptUnverified:)`` accepts it only when
+/// - scheme, host, port and path are the registered return URL's, the path followed by the
+///   nonce segment PayHandoff added (``ReturnURL``);
+/// - the nonce echoes back: a wrong one is refused, and so is a missing one unless the caller
+///   explicitly accepts *unverified* callbacks (``isVerified`` `false`: a claim that must never
+///   end a flow or confirm anything by itself);
 /// - `status` is `completed`, `failed` or `cancelled`;
 /// - the id fits the flow: `card_id` (`card_…`) only for card registration, `payment_id`
 ///   (`pay_…`) only for payments, required when `completed`, equal to the id the session
@@ -15,7 +16,10 @@
 ///
 /// The query is decoded per ``QueryDecoder`` with `+` as a space (what `URLSearchParams` and
 /// Android's `getQueryParameter` do); duplicate keys and malformed escapes are refused; the
-/// fragment is ignored; other parameters (including the host's own) are kept in ``extra``.
+/// fragment is ignored; other parameters (including the host's own) are kept in ``extra``. A
+/// gateway that appends `?status=…` blindly to a return URL that already has a query `q`
+/// produces `…?q?status=…`: when the callback's query is the return URL's own query followed by
+/// `?`, the parameters are read after that `?`.
 /// Even a verified `completed` only means *awaiting confirmation*: the webhook decides.
 /// Equality compares the decoded values byte for byte.
 public struct CheckoutCallback: Equatable, Sendable {
@@ -43,6 +47,9 @@ public struct CheckoutCallback: Equatable, Sendable {
     /// Whether PayHandoff's nonce echoed back. An unverified callback is reported but is not
     /// proof that the redirect came from the session this app started.
     public let isVerified: Bool
+    /// In the copy a flow keeps (``stored``): the members cut short or left out (`"reason"`,
+    /// `"extra"`); empty for a parsed callback.
+    public let truncated: [String]
 
     /// `card_id` or `payment_id`, when present (checked while parsing, decoded when read).
     public var objectID: String? {
@@ -117,21 +124,32 @@ public struct CheckoutCallback: Equatable, Sendable {
     ///   - url: The URL the OS handed the app.
     ///   - kind: The pending session's kind.
     ///   - returnURL: The return URL the session registered.
-    ///   - nonce: The nonce PayHandoff put into it; `nil` when the session was created without
-    ///     one (then every callback is unverified).
+    ///   - nonce: The nonce PayHandoff put into it (``CorrelationSecret``); `nil` only with
+    ///     `acceptUnverified` (a session created without one: every callback is unverified).
     ///   - expectedID: The `card_…`/`pay_…` id the session already knows, if any.
+    ///   - acceptUnverified: Whether a callback without the nonce is returned as unverified
+    ///     instead of refused. Anyone can send such a callback: the host must not let it end
+    ///     anything (the coordinator never does).
     /// - Returns: The checked callback.
-    /// - Throws: `limit_exceeded` over 8 KiB; `malformed_url` for a bad URL or query;
-    ///   `callback_mismatch` naming `scheme`/`host`/`port`/`path`/`ph_nonce`/`card_id`/
-    ///   `payment_id` when the callback is not this session's; `validation` for a missing or
-    ///   unknown `status`, a missing id on `completed`, or an id without its prefix.
+    /// - Throws: `validation` naming `nonce` for a nonce that breaks the rule or is missing
+    ///   without `acceptUnverified`; `limit_exceeded` over 8 KiB; `malformed_url` for a bad URL
+    ///   or query; `callback_mismatch` naming `scheme`/`host`/`port`/`path`/`nonce`/`card_id`/
+    ///   `payment_id` when the callback is not this session's (a missing nonce included);
+    ///   `validation` for a missing or unknown `status`, a missing id on `completed`, or an id
+    ///   without its prefix.
     public static func parse(_ url: String, kind: CheckoutKind, returnURL: ReturnURL, nonce: String?,
-                             expectedID: String? = nil) throws(PayHandoffError) -> CheckoutCallback {
+                             expectedID: String? = nil, acceptUnverified: Bool = false) throws(PayHandoffError) -> CheckoutCallback {
+        if let nonce {
+            try CorrelationSecret.check(nonce, field: "nonce")
+        } else if !acceptUnverified {
+            throw PayHandoffError(.validation, field: "nonce", "is required unless unverified callbacks are accepted")
+        }
         var text = url  // withUTF8 makes a bridged string contiguous; a native one is used as is
         let outcome = text.withUTF8 { bytes -> Result<CheckoutCallback, PayHandoffError> in
             do throws(PayHandoffError) {
                 try URLSyntax.checkLength(bytes, field: "url")
-                return .success(try parse(bytes, of: url, kind: kind, returnURL: returnURL, nonce: nonce, expectedID: expectedID))
+                return .success(try parse(bytes, of: url, kind: kind, returnURL: returnURL, nonce: nonce, expectedID: expectedID,
+                                          acceptUnverified: acceptUnverified))
             } catch {
                 // Raw control characters are found along the way, not in a pass of their own;
                 // whatever went wrong, they are reported first (checkIncoming's order).
@@ -146,13 +164,23 @@ public struct CheckoutCallback: Equatable, Sendable {
         return try outcome.get()
     }
 
-    /// ``parse(_:kind:returnURL:nonce:expectedID:)`` over the URL's UTF-8: split and compared in
-    /// place; only the id, the reason and unknown parameters become strings.
+    /// ``parse(_:kind:returnURL:nonce:expectedID:acceptUnverified:)`` over the URL's UTF-8: split
+    /// and compared in place; only the id, the reason and unknown parameters become strings.
     private static func parse(_ bytes: UnsafeBufferPointer<UInt8>, of url: String, kind: CheckoutKind, returnURL: ReturnURL,
-                              nonce: String?, expectedID: String?) throws(PayHandoffError) -> CheckoutCallback {
+                              nonce: String?, expectedID: String?, acceptUnverified: Bool) throws(PayHandoffError) -> CheckoutCallback {
         var spans = try returnURL.addressedSpans(in: bytes, field: "url")
+        let verified = try checkNonce(spans.nonce.map { UnsafeBufferPointer(rebasing: bytes[$0]) }, against: nonce,
+                                      acceptUnverified: acceptUnverified)
+        if let whole = spans.query, let own = returnURL.parts.query, !own.isEmpty {
+            // `…?own?status=…`: a gateway appended its `?…` to a URL that already had a query.
+            let ownCount = own.utf8.count
+            if whole.count > ownCount, bytes[whole.lowerBound + ownCount] == UInt8(ascii: "?"),
+               own.utf8.elementsEqual(UnsafeBufferPointer(rebasing: bytes[whole.lowerBound..<(whole.lowerBound + ownCount)])) {
+                spans.query = (whole.lowerBound + ownCount + 1)..<whole.upperBound
+            }
+        }
         var pieces: (status: QueryDecoder.Piece?, cardID: QueryDecoder.Piece?, paymentID: QueryDecoder.Piece?,
-                     reason: QueryDecoder.Piece?, nonce: QueryDecoder.Piece?) = (nil, nil, nil, nil, nil)
+                     reason: QueryDecoder.Piece?) = (nil, nil, nil, nil)
         let query = spans.query.map { UnsafeBufferPointer(rebasing: bytes[$0]) } ?? UnsafeBufferPointer(start: nil, count: 0)
         let outcome = try QueryDecoder.scan(query, plus: .space, caseInsensitiveKeys: false, endsAtHash: true,
                                             knownKey: knownKey) { piece, key throws(PayHandoffError) in
@@ -161,7 +189,6 @@ public struct CheckoutCallback: Equatable, Sendable {
             case 1?: pieces.cardID = piece
             case 2?: pieces.paymentID = piece
             case 3?: pieces.reason = piece
-            case 4?: pieces.nonce = piece
             default: break  // read by `extra` when asked for
             }
         }
@@ -175,15 +202,6 @@ public struct CheckoutCallback: Equatable, Sendable {
         if outcome.unusualBytes
             || spans.fragment.map({ ByteScan.firstControlOrSpace(in: UnsafeBufferPointer(rebasing: bytes[$0])).forbidden != nil }) == true {
             try URLSyntax.checkIncoming(bytes, field: "url")
-        }
-        var verified = false
-        if let echoed = pieces.nonce {
-            guard let nonce, constantTimeEqual(echoed, in: query, nonce) else {
-                throw PayHandoffError(.callbackMismatch, field: ReturnURL.nonceParameter,
-                    nonce == nil ? "the callback carries a nonce but this session has none"
-                                 : "the callback's nonce is not this session's")
-            }
-            verified = true
         }
         if (kind == .cards ? pieces.paymentID : pieces.cardID) != nil {
             throw PayHandoffError(.callbackMismatch, field: kind.other.idKey,
@@ -223,7 +241,7 @@ public struct CheckoutCallback: Equatable, Sendable {
                 sameAsExpected = expectedID.map { $0.hasSameBytes(as: bytes) }
             }
             guard valid else {
-                throw PayHandoffError(.validation, field: kind.idKey, "must start with '" + kind.idPrefix + "'")
+                throw PayHandoffError(.validation, field: kind.idKey, kind.idRule)
             }
             if sameAsExpected == false {
                 throw PayHandoffError(.callbackMismatch, field: kind.idKey, "the callback names another " + kind.idKey + " than this session's")
@@ -249,21 +267,66 @@ public struct CheckoutCallback: Equatable, Sendable {
         switch key.count {
         case 6: return spells("status") ? 0 : spells("reason") ? 3 : nil
         case 7: return spells("card_id") ? 1 : nil
-        case 8: return spells("ph_nonce") ? 4 : nil
         case 10: return spells("payment_id") ? 2 : nil
         default: return nil
         }
     }
 
-    init(kind: CheckoutKind, status: Status, objectID: String?, reason: String?, isVerified: Bool, extra: [QueryItem]) {
-        self.init(kind: kind, status: status, isVerified: isVerified, storage: .values(objectID: objectID, reason: reason, extra: extra))
+    init(kind: CheckoutKind, status: Status, objectID: String?, reason: String?, isVerified: Bool, extra: [QueryItem],
+         truncated: [String] = []) {
+        self.init(kind: kind, status: status, isVerified: isVerified, storage: .values(objectID: objectID, reason: reason, extra: extra),
+                  truncated: truncated)
     }
 
-    private init(kind: CheckoutKind, status: Status, isVerified: Bool, storage: Storage) {
+    private init(kind: CheckoutKind, status: Status, isVerified: Bool, storage: Storage, truncated: [String] = []) {
         self.kind = kind
         self.status = status
         self.isVerified = isVerified
         self.storage = storage
+        self.truncated = truncated
+    }
+
+    /// The most a kept callback takes as JSON text, in bytes.
+    public static let maxStoredLength = 1024
+    /// The most one kept free-text value (reason, an unknown parameter's key or value) takes as JSON text.
+    public static let maxStoredValueLength = 128
+
+    /// The copy a flow keeps: kind, status, verified and the id whole (the id is bounded by its
+    /// rule); the reason and the unknown parameters each cut to ``maxStoredValueLength`` bytes of
+    /// JSON, for as long as the whole stays within ``maxStoredLength``; the members cut or left
+    /// out named in ``truncated``. It holds values, not the URL: nothing is re-read later.
+    public var stored: CheckoutCallback {
+        var truncated: [String] = []
+        // kind, status, verified, the id and the truncated list's room.
+        var length = 96 + (objectID.map { JSONValue.printedLength(of: $0) + 14 } ?? 0) + 48
+        var keptReason: String? = nil
+        if let reason {
+            let (kept, cut) = JSONValue.cut(reason, toPrintedLength: CheckoutCallback.maxStoredValueLength)
+            length += JSONValue.printedLength(of: kept) + 10
+            keptReason = kept
+            if cut { truncated.append("reason") }
+        }
+        var kept: [QueryItem] = []
+        let all = extra
+        if !all.isEmpty {
+            length += 10
+            var cutAny = false
+            for item in all {
+                let (key, keyCut) = JSONValue.cut(item.key, toPrintedLength: CheckoutCallback.maxStoredValueLength)
+                let (value, valueCut) = JSONValue.cut(item.value, toPrintedLength: CheckoutCallback.maxStoredValueLength)
+                let added = JSONValue.printedLength(of: key) + 2 + JSONValue.printedLength(of: value)
+                guard length + added <= CheckoutCallback.maxStoredLength, !kept.contains(where: { $0.key.hasSameBytes(as: key) }) else {
+                    cutAny = true
+                    continue
+                }
+                length += added
+                cutAny = cutAny || keyCut || valueCut
+                kept.append(QueryItem(key: key, value: value))
+            }
+            if cutAny { truncated.append("extra") }
+        }
+        return CheckoutCallback(kind: kind, status: status, objectID: objectID, reason: keptReason, isVerified: isVerified,
+                                extra: kept, truncated: truncated)
     }
 
     /// Equal when every value reads the same, byte for byte.
@@ -275,44 +338,33 @@ public struct CheckoutCallback: Equatable, Sendable {
         func same(_ x: String?, _ y: String?) -> Bool {
             x == nil ? y == nil : y.map { x!.hasSameBytes(as: $0) } ?? false
         }
-        guard a.kind == b.kind, a.status == b.status, a.isVerified == b.isVerified,
+        guard a.kind == b.kind, a.status == b.status, a.isVerified == b.isVerified, a.truncated.count == b.truncated.count,
+              zip(a.truncated, b.truncated).allSatisfy({ $0.hasSameBytes(as: $1) }),
               same(a.objectID, b.objectID), same(a.reason, b.reason) else { return false }
         let (x, y) = (a.extra, b.extra)
         return x.count == y.count && zip(x, y).allSatisfy { $0.key.hasSameBytes(as: $1.key) && $0.value.hasSameBytes(as: $1.value) }
     }
 
-    /// Compares without an early exit, so the time taken does not reveal how much of a guessed
-    /// nonce was right.
-    static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
-        var a = a
-        return a.withUTF8 { x in constantTimeEqual(x, b) }
-    }
-
-    /// ``constantTimeEqual(_:_:)`` of bytes with a string.
-    private static func constantTimeEqual(_ given: UnsafeBufferPointer<UInt8>, _ expected: String) -> Bool {
-        var expected = expected
-        return expected.withUTF8 { expected in
-            guard given.count == expected.count else { return false }
-            guard let p = given.baseAddress, let q = expected.baseAddress else { return true }  // both empty
-            // Every byte is looked at, whatever the first difference: 8 at a time, then the rest.
-            var difference: UInt64 = 0
-            var index = 0
-            while index + 8 <= given.count {
-                difference |= ByteScan.word(p, index) ^ ByteScan.word(q, index)
-                index += 8
+    /// Checks the nonce the callback carries (`echoed`, raw path bytes) against the session's.
+    /// - Returns: Whether the callback is verified.
+    /// - Throws: `callback_mismatch` naming `nonce` for a wrong nonce, one the session does not
+    ///   expect, or none when unverified callbacks are not accepted.
+    static func checkNonce(_ echoed: UnsafeBufferPointer<UInt8>?, against nonce: String?,
+                           acceptUnverified: Bool) throws(PayHandoffError) -> Bool {
+        guard let echoed else {
+            guard acceptUnverified else {
+                throw PayHandoffError(.callbackMismatch, field: "nonce",
+                    "the callback carries no nonce: any app or page can send it, so it is refused")
             }
-            while index < given.count {
-                difference |= UInt64(p[index] ^ q[index])
-                index += 1
-            }
-            return difference == 0
+            return false
         }
-    }
-
-    /// ``constantTimeEqual(_:_:)`` of an echoed nonce, still in the query, with the session's.
-    private static func constantTimeEqual(_ echoed: QueryDecoder.Piece, in query: UnsafeBufferPointer<UInt8>, _ nonce: String) -> Bool {
-        guard !echoed.valueIsEscaped else { return constantTimeEqual(echoed.value(in: query, plus: .space), nonce) }
-        return constantTimeEqual(UnsafeBufferPointer(rebasing: query[echoed.value]), nonce)
+        guard let nonce else {
+            throw PayHandoffError(.callbackMismatch, field: "nonce", "the callback carries a nonce but this session has none")
+        }
+        guard CorrelationSecret.constantTimeEqual(echoed, nonce) else {
+            throw PayHandoffError(.callbackMismatch, field: "nonce", "the callback's nonce is not this session's")
+        }
+        return true
     }
 }
 

@@ -43,7 +43,7 @@ public struct CheckoutConfirmation: Equatable, Sendable {
         if id == nil { id = try json.optionalString(at: "data.id") }
         guard let id else { throw JSONValue.missing("data." + kind.idKey) }
         guard kind.isValidID(id) else {
-            throw PayHandoffError(.validation, field: "data." + kind.idKey, "must start with '" + kind.idPrefix + "'")
+            throw PayHandoffError(.validation, field: "data." + kind.idKey, kind.idRule)
         }
         let lastFour = try json.optionalString(at: "data.last_four")
         if let lastFour, lastFour.utf8.count != 4 || !ASCII.isAllDigits(lastFour) {

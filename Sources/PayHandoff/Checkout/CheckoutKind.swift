@@ -51,7 +51,14 @@ public enum CheckoutKind: String, Sendable, CaseIterable {
     /// ``isValidID(_:)`` of an id's UTF-8, still in the URL it came in.
     func isValidID(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         let prefix: StaticString = self == .cards ? "card_" : "pay_"
-        return bytes.count > prefix.utf8CodeUnitCount
+        return bytes.count > prefix.utf8CodeUnitCount && bytes.count <= CheckoutKind.maxIDLength
             && ASCII.equalBytes(UnsafeBufferPointer(rebasing: bytes[..<prefix.utf8CodeUnitCount]), prefix)
+            && !bytes.contains { $0 < 0x20 || $0 == 0x7F }
     }
+
+    /// The longest id accepted, in bytes: ids are kept in flows and compared whole.
+    static let maxIDLength = 128
+
+    /// What ``isValidID(_:)`` requires, for error messages.
+    var idRule: String { "must start with '" + idPrefix + "' and be at most 128 bytes without control characters" }
 }

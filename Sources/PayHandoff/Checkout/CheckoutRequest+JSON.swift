@@ -55,7 +55,7 @@ extension CheckoutRequest {
 
     /// Builds the request from its document and answers
     /// `{"version": 1, "kind": "cards", "request": {"method": "POST", "url": "…", "headers": […],
-    /// "body": {…}}, "return_url": "fixapp://checkout-callback?ph_nonce=…", "nonce": "…",
+    /// "body": {…}}, "return_url": "fixapp://checkout-callback/ph_…", "nonce": "…",
     /// "warnings": […]}`. The request includes the API key (the host sends it); `return_url`
     /// and `nonce` are absent without a return URL (iframe integration).
     /// - Parameters:
@@ -82,10 +82,10 @@ extension CheckoutRequest {
     public static func build(json: JSONValue, using generator: inout some RandomNumberGenerator) throws(PayHandoffError) -> (CheckoutRequest, nonce: String) {
         let request = try CheckoutRequest(json: json)
         if let given = try json.optionalString(at: "nonce") {
-            try checkNonce(given, field: "nonce")
+            try CorrelationSecret.check(given, field: "nonce")
             return (request, given)
         }
-        return (request, ReturnURL.makeNonce(using: &generator))
+        return (request, CorrelationSecret.make(using: &generator))
     }
 
     /// Writes the document of ``buildResultJSON(json:using:)`` to `writer`.
@@ -108,15 +108,6 @@ extension CheckoutRequest {
             result.array(count: warnings.count) { list in
                 for warning in warnings { list.string(warning) }
             }
-        }
-    }
-
-    /// A nonce is 16 to 128 RFC 3986 unreserved characters, so it survives any query encoding
-    /// and is long enough not to be guessed when made randomly.
-    static func checkNonce(_ nonce: String, field: String) throws(PayHandoffError) {
-        var nonce = nonce  // contiguous UTF-8 (a native string already is): the generic view cost ~40 instructions a byte
-        guard nonce.utf8.count >= 16, nonce.utf8.count <= 128, nonce.withUTF8({ $0.allSatisfy(QueryEncoder.isUnreserved) }) else {
-            throw PayHandoffError(.validation, field: field, "must be 16 to 128 characters from A-Z a-z 0-9 - . _ ~")
         }
     }
 }

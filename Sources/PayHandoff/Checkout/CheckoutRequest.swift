@@ -190,8 +190,8 @@ public struct CheckoutRequest: Equatable, Sendable {
         self.warnings = warnings
     }
 
-    /// The return URL PayHandoff sends: the registered one plus `ph_nonce=<nonce>`.
-    /// - Parameter nonce: The correlation nonce (``ReturnURL/makeNonce(using:)``).
+    /// The return URL PayHandoff sends: the registered one with the nonce segment `ph_<nonce>` (``ReturnURL/adding(nonce:)``).
+    /// - Parameter nonce: The correlation nonce (``CorrelationSecret/make(using:)``).
     /// - Returns: The URL text, or `nil` without a return URL.
     public func sentReturnURL(nonce: String) -> String? {
         returnURL?.adding(nonce: nonce)

@@ -29,7 +29,7 @@ public struct CheckoutSession: Equatable, Sendable {
     public init(kind: CheckoutKind, checkoutURL: String, sessionID: String? = nil, objectID: String? = nil) throws(PayHandoffError) {
         try CheckoutSession.checkCheckoutURL(checkoutURL, field: "checkout_url")
         if let objectID, !kind.isValidID(objectID) {
-            throw PayHandoffError(.validation, field: kind.idKey, "must start with '" + kind.idPrefix + "'")
+            throw PayHandoffError(.validation, field: kind.idKey, kind.idRule)
         }
         self.kind = kind
         self.checkoutURL = checkoutURL
@@ -68,7 +68,7 @@ public struct CheckoutSession: Equatable, Sendable {
             objectID = try body.optionalString(at: idPath)
         }
         if let objectID, !kind.isValidID(objectID) {
-            throw PayHandoffError(.validation, field: idPath, "must start with '" + kind.idPrefix + "'")
+            throw PayHandoffError(.validation, field: idPath, kind.idRule)
         }
         return try CheckoutSession(kind: kind, checkoutURL: url, sessionID: sessionID, objectID: objectID)
     }

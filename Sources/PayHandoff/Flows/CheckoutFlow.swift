@@ -9,9 +9,14 @@
 ///
 /// Rules: a confirmation (the webhook, relayed) wins over any deep-link status and may arrive
 /// in any order; a dismissed tab is never a failure and a later deep link still resolves the
-/// flow; the first valid callback consumes the hand-off, the same callback again is a
-/// `duplicate`, a different one `ignored` — except that a verified callback (nonce echoed)
-/// replaces an unverified one, which is only a claim; a rejected event changes nothing.
+/// flow; the first verified callback (nonce echoed) consumes the hand-off, the same callback
+/// again is a `duplicate`, a different one `ignored`; a rejected event changes nothing.
+///
+/// Unverified callbacks (no nonce) reach a flow only when the coordinator is configured to
+/// accept them (``Coordinator/Configuration/acceptUnverifiedCallbacks``): anyone can send one,
+/// so it is kept as a *claim* that never ends the flow and never closes the browser — a claimed
+/// `completed` shows "confirming…" (`awaiting_confirmation`, effect `show_pending`), a claimed
+/// `failed`/`cancelled` is only recorded — and the verified callback, when it comes, replaces it.
 ///
 /// Two flows are equal when every field is, strings (id, nonce, failure reason) compared by
 /// UTF-8 bytes, not under `String`'s `==` (Unicode canonical equivalence).
@@ -115,6 +120,20 @@ public struct CheckoutFlow: Equatable, Sendable {
             && lhs.failureReason.hasSameBytes(as: rhs.failureReason)
     }
 
+    /// The longest session-failure reason kept, as JSON text (longer ones are cut).
+    static let maxReasonLength = 256
+
+    /// Whether a callback may still change this flow: before one consumed the hand-off — a
+    /// verified one also while only an unverified claim holds it (the claim is replaced).
+    /// - Parameter verified: Whether the callback carries the nonce.
+    func takesCallback(verified: Bool) -> Bool {
+        if verified, callback?.isVerified == false, state == .awaitingConfirmation || state.acceptsCallback { return true }
+        return state.acceptsCallback && callback == nil
+    }
+
+    /// Whether a deep link may still change this flow (the snapshot keeps room for it).
+    var takesDeepLink: Bool { takesCallback(verified: true) }
+
     /// Where the gateway sends the user back (return URL with the nonce).
     var sentReturnURL: String { nonce.map { returnURL.adding(nonce: $0) } ?? returnURL.text }
 
@@ -132,7 +151,7 @@ public struct CheckoutFlow: Equatable, Sendable {
 
         case .sessionFailed(let reason):
             guard state == .awaitingSession else { return try notNow("checkout.session_failed") }
-            failureReason = reason
+            failureReason = JSONValue.cut(reason, toPrintedLength: CheckoutFlow.maxReasonLength).0
             state = .failed
             return .accepted([])
 
@@ -157,14 +176,18 @@ public struct CheckoutFlow: Equatable, Sendable {
             default: return .ignored
             }
 
-        case .callback(let callback):
-            // An unverified callback (no nonce) is a claim anyone could make: it moves the UI but
-            // does not lock the flow; the verified callback, when it comes, replaces it.
-            let replacesClaim = callback.isVerified && self.callback?.isVerified == false && state != .confirmed
-            guard state.acceptsCallback || replacesClaim else {
+        case .callback(let received):
+            let callback = received.stored
+            guard takesCallback(verified: callback.isVerified) else {
                 return callback == self.callback ? .duplicate : .ignored
             }
             self.callback = callback
+            guard callback.isVerified else {
+                // A claim: it may show "confirming…", never end the flow or close the browser.
+                guard callback.status == .completed else { return .accepted([]) }
+                state = .awaitingConfirmation
+                return .accepted([.showPending])
+            }
             switch callback.status {
             case .completed:
                 state = .awaitingConfirmation

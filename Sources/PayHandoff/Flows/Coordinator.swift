@@ -2,9 +2,22 @@
 /// snapshots them all at once, so the app has one deep-link entry point and one state file.
 ///
 /// Feed it events (``send(_:using:)``) and URLs (``handle(url:now:)``); perform the effects of
-/// each ``CoordinatorAnswer``; save ``snapshot`` whenever an answer has a `persist` effect and
-/// restore it with ``init(snapshot:)`` after process death. It is a value: copying it copies
-/// every flow, and nothing in it is shared or locked.
+/// each ``CoordinatorAnswer``; save ``snapshot`` whenever an answer says `persist` and restore
+/// it with ``init(snapshot:)`` after process death. It is a value: copying it copies every
+/// flow, and nothing in it is shared or locked.
+///
+/// Rules it keeps across flows (the flows keep their own, see ``CheckoutFlow`` and ``POSFlow``):
+/// - **One answer, one flow.** While a flow waits, no other flow may share its correlation key
+///   — the nonce of a checkout, the identifier and answer scheme of a POS hand-off: such a start
+///   is `rejected` with `conflict` (naming `nonce` or `request.identifier`), because one answer
+///   could then resolve two flows. Ended flows do not block a new one; their late answers stay
+///   `duplicate`/`ignored` (the nonce or token is the old flow's).
+/// - **Money is exact.** Approved operations are booked in the ``ledger``: refunds never exceed
+///   what is left of their sale, and a `transactionid` is booked by one flow only.
+/// - **The snapshot can always be written and read back.** Each flow keeps bounded copies of
+///   what it received, and a host event that would grow the snapshot past
+///   ``snapshotBudget`` (keeping room for every answer still expected) is `rejected` with
+///   `limit_exceeded`: remove ended flows (`flow.remove`).
 ///
 /// Flows are found by id, answers matched by nonce and identifier, and two coordinators compare
 /// equal, by UTF-8 bytes: `==` on `String` is Unicode canonical equivalence, under which two
@@ -13,18 +26,43 @@ public struct Coordinator: Equatable, Sendable {
     /// Host choices.
     public struct Configuration: Equatable, Sendable {
         /// Refuse a second checkout while one is waiting, and a second POS hand-off while one is open.
-        public var singlePendingPerKind: Bool
+        public let singlePendingPerKind: Bool
         /// How long a checkout may wait for its confirmation when `checkout.start` sets no deadline, ms.
-        public var checkoutTimeoutMilliseconds: Int64
+        public let checkoutTimeoutMilliseconds: Int64
         /// How long after the app returns to the foreground a POS answer may still arrive, ms.
-        public var posGraceMilliseconds: Int64
+        public let posGraceMilliseconds: Int64
+        /// Whether checkout callbacks without the nonce reach their flow (default `false`: they are
+        /// refused). For gateways that drop the nonce. The risk: any app or web page can send such
+        /// a callback, so it is only ever a *claim* — it may show "confirming…" but never ends a
+        /// flow or closes the browser; only a nonce-verified callback or the confirmation
+        /// (webhook) does, and a flow without a nonce ends only by its confirmation or deadline.
+        public let acceptUnverifiedCallbacks: Bool
 
-        /// The defaults: several flows allowed, 30 minutes, 3 seconds.
+        /// The defaults: several flows allowed, 30 minutes, 3 seconds, unverified callbacks refused.
+        public init() {
+            singlePendingPerKind = false
+            checkoutTimeoutMilliseconds = 30 * 60_000
+            posGraceMilliseconds = 3_000
+            acceptUnverifiedCallbacks = false
+        }
+
+        /// A configuration, checked.
+        /// - Parameters:
+        ///   - singlePendingPerKind: Refuse a second pending flow of a kind.
+        ///   - checkoutTimeoutMilliseconds: 1 ms to 7 days.
+        ///   - posGraceMilliseconds: 0 to 3,600,000 ms.
+        ///   - acceptUnverifiedCallbacks: Let nonce-less checkout callbacks in as claims.
+        /// - Throws: `validation` naming `checkout_timeout_ms` or `pos_grace_ms`.
         public init(singlePendingPerKind: Bool = false, checkoutTimeoutMilliseconds: Int64 = 30 * 60_000,
-                    posGraceMilliseconds: Int64 = 3_000) {
+                    posGraceMilliseconds: Int64 = 3_000, acceptUnverifiedCallbacks: Bool = false) throws(PayHandoffError) {
+            guard checkoutTimeoutMilliseconds > 0, checkoutTimeoutMilliseconds <= 7 * 86_400_000 else {
+                throw PayHandoffError(.validation, field: "checkout_timeout_ms", "must be 1 ms to 7 days")
+            }
+            try CoordinatorEvent.checkGrace(posGraceMilliseconds, field: "pos_grace_ms")
             self.singlePendingPerKind = singlePendingPerKind
             self.checkoutTimeoutMilliseconds = checkoutTimeoutMilliseconds
             self.posGraceMilliseconds = posGraceMilliseconds
+            self.acceptUnverifiedCallbacks = acceptUnverifiedCallbacks
         }
     }
 
@@ -50,47 +88,43 @@ public struct Coordinator: Equatable, Sendable {
             case .pos(let f): return f.state.rawValue
             }
         }
-    }
 
-    /// What the approved refunds of one sale have paid back so far.
-    public struct RefundedSale: Equatable, Sendable {
-        /// The sale's `transactionid`.
-        public let transactionId: String
-        /// The total refunded, at most ``Amount/max``.
-        public let amount: Amount
+        /// Whether an answer or callback may still arrive and change it.
+        var takesDeepLink: Bool {
+            switch self {
+            case .checkout(let f): return f.takesDeepLink
+            case .pos(let f): return f.takesAnswer
+            }
+        }
 
-        /// Equal when the transaction ids have the same UTF-8 bytes and the amounts are equal.
-        public static func == (lhs: RefundedSale, rhs: RefundedSale) -> Bool {
-            lhs.transactionId.hasSameBytes(as: rhs.transactionId) && lhs.amount == rhs.amount
+        /// Whether it still waits for its result (removing it needs `give_up`).
+        var isPending: Bool {
+            switch self {
+            case .checkout(let f): return f.state.isWaiting
+            case .pos(let f): return f.takesAnswer
+            }
         }
     }
 
     /// The configuration.
     public let configuration: Configuration
     /// The flows, oldest first.
-    public private(set) var flows: [Flow]
-    /// Amount already refunded per sale `transactionid` (approved refunds): one entry per sale,
-    /// ordered by the ids' UTF-8 bytes (the snapshot's order); ``refundedAmount(transactionId:)``
-    /// looks one up.
-    ///
-    /// An array rather than a `[String: Amount]`: transaction ids are compared by bytes, like
-    /// every identifier in the core, where a dictionary would merge two different ids that are
-    /// canonically equivalent into one sale; and hashing `String`s links the Unicode
-    /// normalization tables into the Embedded library. A coordinator holds few sales.
-    public private(set) var refunded: [RefundedSale]
+    public internal(set) var flows: [Flow]
+    /// Approved operations and what their sales may still refund.
+    public internal(set) var ledger: RefundLedger
 
     /// An empty coordinator.
     /// - Parameter configuration: Host choices.
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
         self.flows = []
-        self.refunded = []
+        self.ledger = RefundLedger()
     }
 
-    init(configuration: Configuration, flows: [Flow], refunded: [RefundedSale]) {
+    init(configuration: Configuration, flows: [Flow], ledger: RefundLedger) {
         self.configuration = configuration
         self.flows = flows
-        self.refunded = refunded
+        self.ledger = ledger
     }
 
     /// The flow with `id` (compared by UTF-8 bytes), if any.
@@ -101,24 +135,13 @@ public struct Coordinator: Equatable, Sendable {
     }
 
     /// The amount approved refunds have paid back of the sale `transactionId` (compared by
-    /// UTF-8 bytes); zero when none has.
-    /// - Parameter transactionId: The sale's `transactionid`.
+    /// UTF-8 bytes) while its refund window is open; zero when none has.
+    /// - Parameters:
+    ///   - transactionId: The sale's `transactionid`.
+    ///   - now: Epoch milliseconds.
     /// - Returns: The refunded total.
-    public func refundedAmount(transactionId: String) -> Amount {
-        for sale in refunded where sale.transactionId.hasSameBytes(as: transactionId) { return sale.amount }
-        return .zero
-    }
-
-    /// Sets the refunded total of `transactionId`, keeping ``refunded`` ordered by the ids' bytes.
-    mutating func setRefunded(_ amount: Amount, transactionId: String) {
-        var index = 0
-        while index < refunded.count, refunded[index].transactionId.precedesByBytes(transactionId) { index += 1 }
-        let entry = RefundedSale(transactionId: transactionId, amount: amount)
-        if index < refunded.count, refunded[index].transactionId.hasSameBytes(as: transactionId) {
-            refunded[index] = entry
-        } else {
-            refunded.insert(entry, at: index)
-        }
+    public func refundedAmount(transactionId: String, now: Int64) -> Amount {
+        ledger.entry(transactionId, at: now)?.refunded ?? .zero
     }
 
     /// The index of the flow with `id` (compared by UTF-8 bytes).
@@ -130,12 +153,14 @@ public struct Coordinator: Equatable, Sendable {
     /// Applies an event. A rejected event changes nothing.
     /// - Parameters:
     ///   - event: The event.
-    ///   - generator: Randomness for new nonces (`SystemRandomNumberGenerator` in apps).
+    ///   - generator: Randomness for new nonces and tokens (`SystemRandomNumberGenerator` in apps).
     /// - Returns: What happened, the flows' new states and the effects to perform.
     public mutating func send(_ event: CoordinatorEvent, using generator: inout some RandomNumberGenerator) -> CoordinatorAnswer {
         var copy = self
         do throws(PayHandoffError) {
             let answer = try copy.apply(event, using: &generator)
+            if event.mayGrowSnapshot { try copy.checkBudget() }
+            if answer.outcome == .accepted { copy.ledger.prune(now: event.now) }  // other outcomes change nothing
             self = copy
             return answer
         } catch {
@@ -146,16 +171,20 @@ public struct Coordinator: Equatable, Sendable {
     /// Routes a URL the OS handed the app (same as sending a `url` event).
     /// - Parameters:
     ///   - url: The URL.
-    ///   - now: When it arrived, epoch milliseconds.
+    ///   - now: When it arrived, epoch milliseconds (1970…9999).
     /// - Returns: `not_ours` when no flow of this coordinator is addressed; otherwise what the
     ///   flow made of it (`accepted`, `duplicate`, `ignored`, `rejected` with the rule broken).
     public mutating func handle(url: String, now: Int64) -> CoordinatorAnswer {
         // What send(_:using:) does with a `url` event, without its generic path (routing never
         // makes a nonce) and without copying every flow: route(url:now:) changes nothing
-        // before its last `try` (stepCheckout/stepPOS store the flow only after it handled the
-        // event), so a rejected URL leaves the coordinator as it was.
+        // before its last `try` (the flow and the ledger are stored only after every check),
+        // so a rejected URL leaves the coordinator as it was. An answer always fits the
+        // snapshot (room is kept for it), so there is no budget check here.
         do throws(PayHandoffError) {
-            return try route(url: url, now: now)
+            try MexicoCityTime.checkEpochMilliseconds(now, field: "now")
+            let answer = try route(url: url, now: now)
+            if answer.outcome == .accepted { ledger.prune(now: now) }
+            return answer
         } catch {
             return CoordinatorAnswer(outcome: .rejected, transitions: [], error: error)
         }
@@ -170,33 +199,7 @@ public struct Coordinator: Equatable, Sendable {
         let now = event.now
         switch event.kind {
         case .checkoutStart(let id, let start, let deadline):
-            try checkNewFlow(id: id, isCheckout: true)
-            let flowDeadline = deadline ?? (now + configuration.checkoutTimeoutMilliseconds)
-            let kind: CheckoutKind, returnURL: ReturnURL, nonce: String?, session: CheckoutSession?
-            let effect: FlowEffect
-            switch start {
-            case .request(let request, let given):
-                guard let url = request.returnURL else {
-                    throw PayHandoffError(.validation, field: "request.return_url", "a checkout flow needs a return_url (iframe sessions have no deep link)")
-                }
-                let fresh = given ?? ReturnURL.makeNonce(using: &generator)
-                (kind, returnURL, nonce, session) = (request.kind, url, fresh, nil)
-                effect = .sendRequest(request.httpRequest(nonce: fresh))
-            case .backend(let backendKind, let url, let given):
-                let fresh = given ?? ReturnURL.makeNonce(using: &generator)
-                (kind, returnURL, nonce, session) = (backendKind, url, fresh, nil)
-                effect = .createSession(kind: backendKind, returnURL: url.adding(nonce: fresh))
-            case .session(let created, let url, let given):
-                (kind, returnURL, nonce, session) = (created.kind, url, given, created)
-                effect = .openBrowser(url: created.checkoutURL)
-            }
-            // One construction for the three starts: waiting for the session, or ready with it.
-            let flow = CheckoutFlow(id: id, kind: kind, returnURL: returnURL, nonce: nonce, deadline: flowDeadline,
-                                    state: session.isNone ? .awaitingSession : .ready, session: session, callback: nil,
-                                    confirmation: nil, failureReason: nil)
-            flows.append(.checkout(flow))
-            return CoordinatorAnswer(outcome: .accepted, transitions: [FlowTransition(flow: .checkout(flow), effects: [effect, .persist])])
-
+            return try startCheckout(id, start, deadline: deadline, now: now, using: &generator)
         case .checkoutSession(let id, let session):
             return try stepCheckout(id, .session(session), now: now)
         case .checkoutSessionFailed(let id, let reason):
@@ -208,25 +211,28 @@ public struct Coordinator: Equatable, Sendable {
         case .confirmation(let id, let confirmation):
             return try stepCheckout(id, .confirmation(confirmation), now: now)
 
-        case .posStart(let id, let request, let refundOf, let grace):
-            try checkNewFlow(id: id, isCheckout: false)
-            var saleTransactionId: String? = nil
-            if let refundOf {
-                let sale = try saleToRefund(refundOf, request: request, now: now)
-                saleTransactionId = sale.transactionId
-            }
-            let flow = POSFlow(id: id, operation: request.operation, identifier: request.identifier,
-                               answerScheme: request.answerScheme, amount: request.amount,
-                               saleTransactionId: saleTransactionId,
-                               graceMilliseconds: grace ?? configuration.posGraceMilliseconds, state: .ready,
-                               foregroundedAt: nil, response: nil, answeredAt: nil, launchFailure: nil)
-            flows.append(.pos(flow))
-            return CoordinatorAnswer(outcome: .accepted,
-                                     transitions: [FlowTransition(flow: .pos(flow), effects: [.openPOSApp(url: request.url), .persist])])
+        case .posStart(let id, let request, let refundOf, let grace, let token):
+            return try startPOS(id, request, refundOf: refundOf, grace: grace, token: token, now: now, using: &generator)
         case .posLaunched(let id):
             return try stepPOS(id, .launched, now: now)
         case .posLaunchFailed(let id, let reason):
             return try stepPOS(id, .launchFailed(reason: reason), now: now)
+        case .posResult(let id, let extras):
+            guard let index = flowIndex(id: id) else {
+                throw PayHandoffError(.unknownFlow, field: "flow_id", "no flow has this id")
+            }
+            guard case .pos(let flow) = flows[index] else {
+                throw PayHandoffError(.invalidState, field: "flow_id", "this flow is a checkout, not a POS hand-off")
+            }
+            let answer: POSResponse
+            do throws(PayHandoffError) {
+                answer = try POSResponse.parse(extras: extras, expecting: .one(identifier: flow.identifier, token: flow.token))
+            } catch {
+                var located = error
+                located.field = "extras" + (error.field.map { "." + $0 } ?? "")
+                throw located
+            }
+            return try answerPOS(index, answer, now: now)
 
         case .appForegrounded:
             return try stepAll(now: now, checkout: nil, pos: .foregrounded)
@@ -236,13 +242,88 @@ public struct Coordinator: Equatable, Sendable {
         case .url(let url):
             return try route(url: url, now: now)
 
-        case .removeFlow(let id):
-            guard let index = flowIndex(id: id) else {
-                throw PayHandoffError(.unknownFlow, field: "flow_id", "no flow has this id")
-            }
-            flows.remove(at: index)
-            return CoordinatorAnswer(outcome: .accepted, transitions: [], persist: true)
+        case .removeFlow(let id, let giveUp):
+            return try removeFlow(id, giveUp: giveUp, now: now)
         }
+    }
+
+    /// `checkout.start`.
+    private mutating func startCheckout(_ id: String, _ start: CoordinatorEvent.CheckoutStart, deadline: Int64?, now: Int64,
+                                        using generator: inout some RandomNumberGenerator) throws(PayHandoffError) -> CoordinatorAnswer {
+        try checkNewFlow(id: id, isCheckout: true)
+        let flowDeadline = deadline ?? Swift.min(now + configuration.checkoutTimeoutMilliseconds, MexicoCityTime.maxEpochMilliseconds)
+        let kind: CheckoutKind, returnURL: ReturnURL, nonce: String?, session: CheckoutSession?
+        let effect: FlowEffect
+        switch start {
+        case .request(let request, let given):
+            guard let url = request.returnURL else {
+                throw PayHandoffError(.validation, field: "request.return_url", "a checkout flow needs a return_url (iframe sessions have no deep link)")
+            }
+            let fresh = given ?? CorrelationSecret.make(using: &generator)
+            (kind, returnURL, nonce, session) = (request.kind, url, fresh, nil)
+            effect = .sendRequest(request.httpRequest(nonce: fresh))
+        case .backend(let backendKind, let url, let given):
+            let fresh = given ?? CorrelationSecret.make(using: &generator)
+            (kind, returnURL, nonce, session) = (backendKind, url, fresh, nil)
+            effect = .createSession(kind: backendKind, returnURL: url.adding(nonce: fresh))
+        case .session(let created, let url, let given):
+            guard given != nil || configuration.acceptUnverifiedCallbacks else {
+                throw PayHandoffError(.validation, field: "nonce",
+                    "a checkout without its nonce could never be verified: give the nonce of the session's return URL (or accept unverified callbacks)")
+            }
+            (kind, returnURL, nonce, session) = (created.kind, url, given, created)
+            effect = .openBrowser(url: created.checkoutURL)
+        }
+        if let nonce {
+            for case .checkout(let other) in flows where other.state.isWaiting && other.nonce.hasSameBytes(as: nonce) {
+                throw PayHandoffError(.conflict, field: "nonce",
+                    "checkout " + other.id + " is waiting with this nonce: one callback could answer both")
+            }
+        }
+        // One construction for the three starts: waiting for the session, or ready with it.
+        let flow = CheckoutFlow(id: id, kind: kind, returnURL: returnURL, nonce: nonce, deadline: flowDeadline,
+                                state: session.isNone ? .awaitingSession : .ready, session: session, callback: nil,
+                                confirmation: nil, failureReason: nil)
+        flows.append(.checkout(flow))
+        return CoordinatorAnswer(outcome: .accepted, transitions: [FlowTransition(flow: .checkout(flow), effects: [effect, .persist])])
+    }
+
+    /// `pos.start`.
+    private mutating func startPOS(_ id: String, _ request: POSRequest, refundOf: CoordinatorEvent.RefundOf?, grace: Int64?,
+                                   token given: String?, now: Int64,
+                                   using generator: inout some RandomNumberGenerator) throws(PayHandoffError) -> CoordinatorAnswer {
+        try checkNewFlow(id: id, isCheckout: false)
+        let scheme = request.answerScheme
+        for case .pos(let other) in flows where other.takesAnswer && other.identifier.hasSameBytes(as: request.identifier)
+            && ASCII.equalFoldingCase(other.answerScheme, scheme) {
+            throw PayHandoffError(.conflict, field: "request.identifier",
+                "POS hand-off " + other.id + " still waits for an answer with this identifier on this scheme: one answer could resolve both")
+        }
+        let token = given ?? CorrelationSecret.make(using: &generator)
+        var sent: POSRequest
+        do throws(PayHandoffError) {
+            sent = try request.withToken(token)
+        } catch {
+            var located = error
+            located.field = error.field.map { $0.hasSameBytes(as: "token") ? $0 : "request." + $0 }
+            throw located
+        }
+        var amount = request.amount
+        var saleTransactionId: String? = nil
+        if let refundOf {
+            let refund = try refundToStart(refundOf, request: request, now: now)
+            saleTransactionId = refund.transactionId
+            amount = refund.amount
+            sent = sent.with(identifier: sent.identifier, amount: refund.amount)  // a refund always says how much
+            if let external = refund.bookExternalSale { ledger.book(external) }
+        }
+        let flow = POSFlow(id: id, operation: request.operation, identifier: request.identifier, token: token,
+                           answerScheme: scheme, amount: amount, saleTransactionId: saleTransactionId,
+                           graceMilliseconds: grace ?? configuration.posGraceMilliseconds, state: .ready,
+                           foregroundedAt: nil, response: nil, answeredAt: nil, launchFailure: nil)
+        flows.append(.pos(flow))
+        return CoordinatorAnswer(outcome: .accepted,
+                                 transitions: [FlowTransition(flow: .pos(flow), effects: [.openPOSApp(url: sent.url), .persist])])
     }
 
     private func checkNewFlow(id: String, isCheckout: Bool) throws(PayHandoffError) {
@@ -261,54 +342,30 @@ public struct Coordinator: Equatable, Sendable {
         }
     }
 
-    /// The sale a refund refers to, after the eligibility check and the already-refunded check.
-    private func saleToRefund(_ refundOf: CoordinatorEvent.RefundOf, request: POSRequest, now: Int64) throws(PayHandoffError) -> RefundEligibility.Sale {
-        let sale: RefundEligibility.Sale
-        switch refundOf {
-        case .sale(let given):
-            sale = given
-        case .saleFlow(let saleID):
-            guard case .pos(let saleFlow)? = flow(id: saleID), saleFlow.operation == .sale else {
-                throw PayHandoffError(.unknownFlow, field: "sale_flow_id", "no POS sale flow has this id")
-            }
-            guard saleFlow.state == .approved || saleFlow.state == .approvedAmountMismatch,
-                  let response = saleFlow.response, let transactionId = response.transactionId,
-                  let amount = response.amount, let answeredAt = saleFlow.answeredAt else {
-                throw PayHandoffError(.invalidState, field: "sale_flow_id", "only an approved sale with a transactionid can be refunded")
-            }
-            sale = RefundEligibility.Sale(transactionId: transactionId, amount: amount, approvedAt: answeredAt / 1000,
-                                          posAppVersion: response.posAppVersion)
+    /// `flow.remove`: an ended flow goes; one that still waits for its result only with
+    /// `giveUp`, because its late answer would then be lost. Giving up a refund books its
+    /// amount against the sale: the refund may have happened, and the ledger must never
+    /// undercount (reconcile with Billpocket to learn what happened).
+    private mutating func removeFlow(_ id: String, giveUp: Bool, now: Int64) throws(PayHandoffError) -> CoordinatorAnswer {
+        guard let index = flowIndex(id: id) else {
+            throw PayHandoffError(.unknownFlow, field: "flow_id", "no flow has this id")
         }
-        guard request.transactionId.hasSameBytes(as: sale.transactionId) else {
-            throw PayHandoffError(.validation, field: "transactionId", "the refund's transactionId is not the sale's")
-        }
-        for flow in flows {
-            if case .pos(let other) = flow, other.operation == .refund, other.saleTransactionId.hasSameBytes(as: sale.transactionId),
-               other.state.acceptsAnswer {
-                throw PayHandoffError(.invalidState, field: "transactionId", "a refund of this sale is already pending")
+        let flow = flows[index]
+        if flow.isPending {
+            guard giveUp else {
+                throw PayHandoffError(.invalidState, field: "flow_id",
+                    "the flow still waits for its result (" + flow.stateName + "); send give_up: true to abandon it")
+            }
+            if case .pos(let pos) = flow, pos.operation == .refund, let sale = pos.saleTransactionId, let amount = pos.amount {
+                ledger.addRefund(amount, toSale: sale)
             }
         }
-        let already = refundedAmount(transactionId: sale.transactionId)
-        guard already < sale.amount else {
-            throw PayHandoffError(.invalidState, field: "transactionId", "the sale is already fully refunded")
-        }
-        let remaining = Amount(unchecked: sale.amount.minorUnits - already.minorUnits)
-        let requested = request.amount ?? remaining
-        let verdict = try RefundEligibility.check(
-            sale: RefundEligibility.Sale(transactionId: sale.transactionId, amount: remaining, approvedAt: sale.approvedAt,
-                                         posAppVersion: sale.posAppVersion),
-            refundAmount: requested, now: now / 1000)
-        guard verdict.isEligible else {
-            var message = "the sale cannot be refunded now: "
-            for (index, reason) in verdict.reasons.enumerated() {
-                message += (index == 0 ? "" : "; ") + reason.rawValue + " (" + verdict.explanation(of: reason) + ")"
-            }
-            throw PayHandoffError(.notEligible, field: "sale", message)
-        }
-        return sale
+        flows.remove(at: index)
+        return CoordinatorAnswer(outcome: .accepted, transitions: [], persist: true)
     }
 
-    private mutating func stepCheckout(_ id: String, _ event: CheckoutFlow.Event, now: Int64) throws(PayHandoffError) -> CoordinatorAnswer {
+    /// Hands `event` to checkout flow `id`.
+    mutating func stepCheckout(_ id: String, _ event: CheckoutFlow.Event, now: Int64) throws(PayHandoffError) -> CoordinatorAnswer {
         guard let index = flowIndex(id: id) else {
             throw PayHandoffError(.unknownFlow, field: "flow_id", "no flow has this id")
         }
@@ -320,6 +377,7 @@ public struct Coordinator: Equatable, Sendable {
         return CoordinatorAnswer(outcome: step.outcome, transitions: [FlowTransition(flow: .checkout(flow), effects: step.effects)])
     }
 
+    /// Hands a host event to POS flow `id` (answers go through ``answerPOS(_:_:now:)``).
     private mutating func stepPOS(_ id: String, _ event: POSFlow.Event, now: Int64) throws(PayHandoffError) -> CoordinatorAnswer {
         guard let index = flowIndex(id: id) else {
             throw PayHandoffError(.unknownFlow, field: "flow_id", "no flow has this id")
@@ -327,14 +385,8 @@ public struct Coordinator: Equatable, Sendable {
         guard case .pos(var flow) = flows[index] else {
             throw PayHandoffError(.invalidState, field: "flow_id", "this flow is a checkout, not a POS hand-off")
         }
-        let before = flow.state
         let step = try flow.handle(event, now: now)
         flows[index] = .pos(flow)
-        if flow.operation == .refund, before.acceptsAnswer, flow.state == .approved || flow.state == .approvedAmountMismatch,
-           let sale = flow.saleTransactionId, let settled = flow.settledAmount {
-            let total = refundedAmount(transactionId: sale).minorUnits + settled.minorUnits
-            setRefunded(Amount(unchecked: Swift.min(total, Amount.max)), transactionId: sale)
-        }
         return CoordinatorAnswer(outcome: step.outcome, transitions: [FlowTransition(flow: .pos(flow), effects: step.effects)])
     }
 
@@ -369,75 +421,22 @@ extension CoordinatorEvent {
         switch kind {
         case .checkoutStart(let id, _, _), .checkoutSession(let id, _), .checkoutSessionFailed(let id, _),
              .browserOpened(let id), .browserDismissed(let id), .confirmation(let id, _),
-             .posStart(let id, _, _, _), .posLaunched(let id), .posLaunchFailed(let id, _), .removeFlow(let id):
+             .posStart(let id, _, _, _, _), .posLaunched(let id), .posLaunchFailed(let id, _), .posResult(let id, _),
+             .removeFlow(let id, _):
             return id
         case .appForegrounded, .tick, .url:
             return nil
         }
     }
-}
 
-extension Coordinator {
-    /// Finds the flow a URL is addressed to and lets it decide.
-    ///
-    /// Checkout flows claim URLs with their return URL's scheme, host, port and path; among
-    /// several, the `ph_nonce` picks one (an unverified callback is routed only when exactly one
-    /// such checkout is still waiting). POS flows claim URLs with their answer scheme; the
-    /// answer's `identifier` picks one. A URL no flow claims is `not_ours`.
-    mutating func route(url: String, now: Int64) throws(PayHandoffError) -> CoordinatorAnswer {
-        try URLSyntax.checkIncoming(url, field: "url")
-        let (rawScheme, _) = try URLSyntax.splitScheme(url, field: "url")
-        let scheme = ASCII.lowercased(String(rawScheme))
-
-        // Checkouts whose return URL the URL is addressed to, and the URL's query; compared in
-        // place, as CheckoutCallback.parse does. Index loops read the flows without copying them out.
-        let addressed = try? HierarchicalURL.inspect(url, field: "url") { spans, bytes -> ([CheckoutFlow], String) in
-            var candidates: [CheckoutFlow] = []
-            for index in flows.indices {
-                guard case .checkout(let f) = flows[index], (try? f.returnURL.checkAddressed(spans, in: bytes)) != nil else { continue }
-                candidates.append(f)
-            }
-            return (candidates, spans.query.map { String(decoding: bytes[$0], as: UTF8.self) } ?? "")
+    /// Whether the host's event can add text to the snapshot (then the budget is checked). Deep
+    /// links and time only fill the room kept for each waiting flow.
+    var mayGrowSnapshot: Bool {
+        switch kind {
+        case .checkoutStart, .checkoutSession, .checkoutSessionFailed, .confirmation, .posStart, .posLaunchFailed:
+            return true
+        case .browserOpened, .browserDismissed, .posLaunched, .posResult, .appForegrounded, .tick, .url, .removeFlow:
+            return false
         }
-        if let (candidates, query) = addressed {
-            if !candidates.isEmpty {
-                let items = try QueryDecoder.decode(Substring(query), plus: .space, caseInsensitiveKeys: false)
-                let target: CheckoutFlow
-                if let echoed = items.first(where: { $0.key.hasSameBytes(as: ReturnURL.nonceParameter) })?.value {
-                    guard let match = candidates.first(where: { $0.nonce.map { CheckoutCallback.constantTimeEqual($0, echoed) } ?? false }) else {
-                        throw PayHandoffError(.callbackMismatch, field: ReturnURL.nonceParameter, "no checkout of this app has this nonce")
-                    }
-                    target = match
-                } else {
-                    let waiting = candidates.filter { $0.state.acceptsCallback }
-                    if waiting.count > 1 {
-                        throw PayHandoffError(.callbackMismatch, field: ReturnURL.nonceParameter,
-                            "a callback without nonce is ambiguous: several checkouts wait on this return URL")
-                    }
-                    guard let chosen = waiting.first ?? candidates.last else {
-                        throw PayHandoffError(.unknownFlow, "no checkout waits on this return URL")
-                    }
-                    target = chosen
-                }
-                let callback = try CheckoutCallback.parse(url, kind: target.kind, returnURL: target.returnURL, nonce: target.nonce,
-                                                          expectedID: target.session?.objectID)
-                return try stepCheckout(target.id, .callback(callback), now: now)
-            }
-        }
-
-        var posFlows: [POSFlow] = []
-        for index in flows.indices {
-            guard case .pos(let f) = flows[index], ASCII.equalFoldingCase(f.answerScheme, scheme) else { continue }
-            posFlows.append(f)
-        }
-        if !posFlows.isEmpty {
-            let answer = try POSResponse.parse(url, urlScheme: scheme)
-            let matching = posFlows.filter { $0.identifier.hasSameBytes(as: answer.identifier) }
-            guard let target = matching.first(where: { $0.state.acceptsAnswer }) ?? matching.last else {
-                throw PayHandoffError(.callbackMismatch, field: "identifier", "no POS hand-off of this app has this identifier")
-            }
-            return try stepPOS(target.id, .answer(answer), now: now)
-        }
-        return CoordinatorAnswer(outcome: .notOurs, transitions: [])
     }
 }

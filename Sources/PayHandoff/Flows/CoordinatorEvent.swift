@@ -5,17 +5,25 @@
 ///
 /// | `type` | members | meaning |
 /// |---|---|---|
-/// | `checkout.start` | `flow_id`, then one of: `request` (a ``CheckoutRequest`` document: PayHandoff builds the HTTP request) · `kind` + `return_url` (the backend creates the session: effect `create_session`) · `kind` + `return_url` + `session` (the backend already created it); optional `nonce` (the one to use or that was used; fresh otherwise, none for `session`), optional `deadline` (epoch ms) | start a checkout |
+/// | `checkout.start` | `flow_id`, then one of: `request` (a ``CheckoutRequest`` document: PayHandoff builds the HTTP request) · `kind` + `return_url` (the backend creates the session: effect `create_session`) · `kind` + `return_url` + `session` (the backend already created it); optional `nonce` (the one to use or that was used; fresh otherwise; required for `session` unless unverified callbacks are accepted), optional `deadline` (epoch ms) | start a checkout |
 /// | `checkout.session` | `flow_id`, `session` (a ``CheckoutSession`` document: gateway answer or backend data) | the session was created (or the gateway refused) |
 /// | `checkout.session_failed` | `flow_id`, `reason` | the request could not be sent |
 /// | `checkout.browser_opened` / `checkout.browser_dismissed` | `flow_id` | the tab opened / was closed by the user |
 /// | `checkout.confirmation` | `flow_id`, `event` (the webhook, see ``CheckoutConfirmation``) | the backend relayed the confirmation |
-/// | `pos.start` | `flow_id`, `request` (a ``POSRequest`` document); refunds also `sale_flow_id` or `sale` (`{"transactionid", "amount", "approved_at" (epoch s), "bp_version"}`); optional `grace_ms` | start a POS hand-off |
+/// | `pos.start` | `flow_id`, `request` (a ``POSRequest`` document); refunds also `sale_flow_id` or `sale` (`{"transactionid", "amount", "approved_at" (epoch s), "bp_version"}`); optional `grace_ms`, optional `token` (the per-flow token; fresh otherwise) | start a POS hand-off |
 /// | `pos.launched` / `pos.launch_failed` | `flow_id` (+ `reason`) | the POS app opened / could not be opened |
+/// | `pos.result` | `flow_id`, `extras` (an object of strings: the POS app's Android result extras) | the POS app answered through `onActivityResult` |
 /// | `app.foregrounded` | — | the app is in front again |
 /// | `tick` | — | time passed (deadlines, grace periods) |
 /// | `url` | `url` | a deep link arrived (same as ``Coordinator/handle(url:now:)``) |
-/// | `flow.remove` | `flow_id` | forget an ended flow |
+/// | `flow.remove` | `flow_id`, optional `give_up` (`true` to abandon a flow still waiting for its answer) | forget a flow |
+///
+/// Both doors check the same rules, written once in the typed initializer
+/// (``init(_:now:)``): `now` and deadlines are epoch milliseconds from 1970 to 9999; flow ids are
+/// 1 to 128 bytes without spaces or control characters; nonces and tokens follow
+/// ``CorrelationSecret``; grace periods are 0 to 3,600,000 ms; a refund names its sale and a sale
+/// does not. ``init(json:)`` reads the document and hands the values to it, so an event either
+/// door accepts is the same event, and a refused one fails with the same code and field.
 ///
 /// Events compare equal when their strings (flow ids, nonces, reasons, URLs) have the same
 /// UTF-8 bytes, not under `String`'s `==` (Unicode canonical equivalence).
@@ -27,8 +35,15 @@ public struct CoordinatorEvent: Equatable, Sendable {
         /// The merchant backend creates the session with the return URL PayHandoff prepares
         /// (effect `create_session`, nonce included); `nonce` as given or fresh.
         case backend(kind: CheckoutKind, returnURL: ReturnURL, nonce: String?)
-        /// The backend already created the session; `nonce` is the one in its return URL, if any.
+        /// The backend already created the session; `nonce` is the one in its return URL.
         case session(CheckoutSession, returnURL: ReturnURL, nonce: String?)
+
+        /// The nonce given with the start, if any.
+        var nonce: String? {
+            switch self {
+            case .request(_, let nonce), .backend(_, _, let nonce), .session(_, _, let nonce): return nonce
+            }
+        }
     }
 
     /// What a refund refunds.
@@ -53,43 +68,99 @@ public struct CoordinatorEvent: Equatable, Sendable {
         case browserDismissed(flowID: String)
         /// `checkout.confirmation`: the backend relayed the webhook.
         case confirmation(flowID: String, confirmation: CheckoutConfirmation)
-        /// `pos.start`: a new POS flow; refunds name the sale they refund.
-        case posStart(flowID: String, request: POSRequest, refundOf: RefundOf?, graceMilliseconds: Int64?)
+        /// `pos.start`: a new POS flow; refunds name the sale they refund; `token` as given or fresh.
+        case posStart(flowID: String, request: POSRequest, refundOf: RefundOf?, graceMilliseconds: Int64?, token: String?)
         /// `pos.launched`: the POS app opened.
         case posLaunched(flowID: String)
         /// `pos.launch_failed`: the POS app could not be opened.
         case posLaunchFailed(flowID: String, reason: String?)
+        /// `pos.result`: the POS app answered with Android result extras (decoded key/value text).
+        case posResult(flowID: String, extras: [QueryItem])
         /// `app.foregrounded`: the app is in front again (starts the POS grace period).
         case appForegrounded
         /// `tick`: time passed; deadlines and grace periods are checked.
         case tick
         /// `url`: a deep link arrived.
         case url(String)
-        /// `flow.remove`: forget a flow.
-        case removeFlow(flowID: String)
+        /// `flow.remove`: forget a flow; one still waiting for its answer only with `giveUp`.
+        case removeFlow(flowID: String, giveUp: Bool)
     }
 
     /// What happened.
-    public var kind: Kind
+    public let kind: Kind
     /// When, epoch milliseconds.
-    public var now: Int64
+    public let now: Int64
 
-    /// An event.
+    /// An event, checked against every rule of the event table.
     /// - Parameters:
     ///   - kind: What happened.
-    ///   - now: When, epoch milliseconds.
-    public init(_ kind: Kind, now: Int64) {
+    ///   - now: When, epoch milliseconds (1970…9999).
+    /// - Throws: `validation` naming the member that breaks a rule (`now`, `flow_id`,
+    ///   `sale_flow_id`, `deadline`, `nonce`, `token`, `grace_ms`, `sale`, `sale.approved_at`).
+    public init(_ kind: Kind, now: Int64) throws(PayHandoffError) {
+        try MexicoCityTime.checkEpochMilliseconds(now, field: "now")
+        switch kind {
+        case .checkoutStart(let id, let start, let deadline):
+            try CoordinatorEvent.checkFlowID(id)
+            if let deadline { try MexicoCityTime.checkEpochMilliseconds(deadline, field: "deadline") }
+            if let nonce = start.nonce { try CorrelationSecret.check(nonce, field: "nonce") }
+        case .checkoutSession(let id, _), .checkoutSessionFailed(let id, _), .browserOpened(let id),
+             .browserDismissed(let id), .confirmation(let id, _), .posLaunched(let id), .posLaunchFailed(let id, _),
+             .posResult(let id, _), .removeFlow(let id, _):
+            try CoordinatorEvent.checkFlowID(id)
+        case .posStart(let id, let request, let refundOf, let grace, let token):
+            try CoordinatorEvent.checkFlowID(id)
+            switch (request.operation, refundOf) {
+            case (.refund, nil):
+                throw PayHandoffError(.validation, field: "sale_flow_id", "a refund needs the sale: sale_flow_id or sale")
+            case (.sale, .saleFlow?):
+                throw PayHandoffError(.validation, field: "sale_flow_id", "only a refund refers to a sale")
+            case (.sale, .sale?):
+                throw PayHandoffError(.validation, field: "sale", "only a refund refers to a sale")
+            case (.refund, .saleFlow(let saleID)?):
+                try CoordinatorEvent.checkFlowID(saleID, field: "sale_flow_id")
+            case (.refund, .sale(let sale)?):
+                try MexicoCityTime.checkEpoch(sale.approvedAt, field: "sale.approved_at")
+            case (.sale, nil):
+                break
+            }
+            if let grace { try CoordinatorEvent.checkGrace(grace, field: "grace_ms") }
+            if let token { try CorrelationSecret.check(token, field: "token") }
+        case .appForegrounded, .tick, .url:
+            break
+        }
         self.kind = kind
         self.now = now
     }
 
-    /// The longest flow id accepted.
+    /// The longest flow id accepted, in bytes.
     public static let maxFlowIDLength = 128
+    /// The longest POS grace period accepted, ms (one hour).
+    public static let maxGraceMilliseconds: Int64 = 3_600_000
+
+    /// The flow-id rule, for events and snapshots alike: 1 to 128 bytes without spaces or
+    /// control characters (flow ids appear in logs and effect lists: nothing invisible).
+    /// - Parameters:
+    ///   - id: The flow id.
+    ///   - field: The member to name in the error.
+    /// - Throws: `validation` naming `field`.
+    public static func checkFlowID(_ id: String, field: String = "flow_id") throws(PayHandoffError) {
+        guard !id.isEmpty, id.utf8.count <= maxFlowIDLength, !ASCII.hasSpaceOrControl(id) else {
+            throw PayHandoffError(.validation, field: field, "must be 1 to 128 bytes without spaces or control characters")
+        }
+    }
+
+    /// The grace-period rule: 0 to ``maxGraceMilliseconds``.
+    static func checkGrace(_ grace: Int64, field: String) throws(PayHandoffError) {
+        guard grace >= 0, grace <= maxGraceMilliseconds else {
+            throw PayHandoffError(.validation, field: field, "must be 0 to 3600000")
+        }
+    }
 
     /// The event types of the JSON spelling (``init(json:)``), each with the members it may have.
     private enum TypeName: CaseIterable {
         case checkoutStart, checkoutSession, checkoutSessionFailed, browserOpened, browserDismissed, confirmation
-        case posStart, posLaunched, posLaunchFailed, appForegrounded, tick, url, removeFlow
+        case posStart, posLaunched, posLaunchFailed, posResult, appForegrounded, tick, url, removeFlow
 
         var text: String {
             switch self {
@@ -102,6 +173,7 @@ public struct CoordinatorEvent: Equatable, Sendable {
             case .posStart: return "pos.start"
             case .posLaunched: return "pos.launched"
             case .posLaunchFailed: return "pos.launch_failed"
+            case .posResult: return "pos.result"
             case .appForegrounded: return "app.foregrounded"
             case .tick: return "tick"
             case .url: return "url"
@@ -116,16 +188,19 @@ public struct CoordinatorEvent: Equatable, Sendable {
             case .checkoutStart: return ["type", "now", "flow_id", "request", "kind", "return_url", "session", "nonce", "deadline"]
             case .checkoutSession: return ["type", "now", "flow_id", "session"]
             case .checkoutSessionFailed, .posLaunchFailed: return ["type", "now", "flow_id", "reason"]
-            case .browserOpened, .browserDismissed, .posLaunched, .removeFlow: return ["type", "now", "flow_id"]
+            case .browserOpened, .browserDismissed, .posLaunched: return ["type", "now", "flow_id"]
             case .confirmation: return ["type", "now", "flow_id", "event"]
-            case .posStart: return ["type", "now", "flow_id", "request", "sale_flow_id", "sale", "grace_ms"]
+            case .posStart: return ["type", "now", "flow_id", "request", "sale_flow_id", "sale", "grace_ms", "token"]
+            case .posResult: return ["type", "now", "flow_id", "extras"]
             case .appForegrounded, .tick: return ["type", "now"]
             case .url: return ["type", "now", "url"]
+            case .removeFlow: return ["type", "now", "flow_id", "give_up"]
             }
         }
     }
 
-    /// An event from its document (see the table above).
+    /// An event from its document (see the table above): the members are read here, every rule
+    /// is checked by ``init(_:now:)``.
     /// - Parameter json: The event document.
     /// - Throws: `validation`/`invalid_json` naming the member that is missing, unknown or wrong.
     public init(json: JSONValue) throws(PayHandoffError) {
@@ -133,17 +208,7 @@ public struct CoordinatorEvent: Equatable, Sendable {
         guard case .object = json else { throw JSONValue.wrongType("", expected: "an event object", found: json) }
         let type = try json.string(at: "type")
         let now = try json.integer(at: "now")
-        guard now >= 0, now <= MexicoCityTime.maxEpochSeconds * 1000 else {
-            throw PayHandoffError(.validation, field: "now", "must be epoch milliseconds between 1970 and 9999")
-        }
-        func flowID() throws(PayHandoffError) -> String {
-            let id = try json.string(at: "flow_id")
-            guard !id.isEmpty, id.utf8.count <= CoordinatorEvent.maxFlowIDLength,
-                  !ASCII.hasSpaceOrControl(id) else {
-                throw PayHandoffError(.validation, field: "flow_id", "must be 1 to 128 bytes without spaces or control characters")
-            }
-            return id
-        }
+        try MexicoCityTime.checkEpochMilliseconds(now, field: "now")
         /// The required member `key`, so that errors inside it name the path from the event's root.
         func member(_ key: String) throws(PayHandoffError) -> JSONValue {
             guard json.isPresent(at: key), let value = json.value(at: key) else { throw JSONValue.missing(key) }
@@ -170,17 +235,15 @@ public struct CoordinatorEvent: Equatable, Sendable {
         let id: String
         switch typeName {
         case .appForegrounded, .tick, .url: id = ""
-        default: id = try flowID()
+        default:
+            id = try json.string(at: "flow_id")
+            try CoordinatorEvent.checkFlowID(id)
         }
         let kind: Kind
         switch typeName {
         case .checkoutStart:
             let deadline = try json.optionalInteger(at: "deadline")
-            if let deadline, deadline < 0 || deadline > MexicoCityTime.maxEpochSeconds * 1000 {
-                throw PayHandoffError(.validation, field: "deadline", "must be epoch milliseconds between 1970 and 9999")
-            }
             let nonce = try json.optionalString(at: "nonce")
-            if let nonce { try CheckoutRequest.checkNonce(nonce, field: "nonce") }
             if json.isPresent(at: "request") {
                 for key in ["kind", "return_url", "session"] where json.isPresent(at: key) {
                     throw PayHandoffError(.validation, field: key, "is part of 'request' when PayHandoff builds the request")
@@ -228,27 +291,18 @@ public struct CoordinatorEvent: Equatable, Sendable {
                 guard refundOf.isNone else { throw PayHandoffError(.validation, field: "sale", "give sale_flow_id or sale, not both") }
                 try json.rejectUnknownKeys(["transactionid", "amount", "approved_at", "bp_version"], at: "sale")
                 guard let amount = try json.optionalAmount(at: "sale.amount") else { throw JSONValue.missing("sale.amount") }
-                let approvedAt = try json.integer(at: "sale.approved_at")
-                try MexicoCityTime.checkEpoch(approvedAt, field: "sale.approved_at")
                 refundOf = .sale(RefundEligibility.Sale(transactionId: try json.string(at: "sale.transactionid"), amount: amount,
-                                                        approvedAt: approvedAt, posAppVersion: try json.optionalString(at: "sale.bp_version")))
+                                                        approvedAt: try json.integer(at: "sale.approved_at"),
+                                                        posAppVersion: try json.optionalString(at: "sale.bp_version")))
             }
-            if request.operation == .refund, refundOf.isNone {
-                throw PayHandoffError(.validation, field: "sale_flow_id", "a refund needs the sale: sale_flow_id or sale")
-            }
-            if request.operation == .sale, !refundOf.isNone {
-                throw PayHandoffError(.validation, field: refundOf.map { if case .sale = $0 { "sale" } else { "sale_flow_id" } },
-                                      "only a refund refers to a sale")
-            }
-            let grace = try json.optionalInteger(at: "grace_ms")
-            if let grace, grace < 0 || grace > 3_600_000 {
-                throw PayHandoffError(.validation, field: "grace_ms", "must be 0 to 3600000")
-            }
-            kind = .posStart(flowID: id, request: request, refundOf: refundOf, graceMilliseconds: grace)
+            kind = .posStart(flowID: id, request: request, refundOf: refundOf, graceMilliseconds: try json.optionalInteger(at: "grace_ms"),
+                             token: try json.optionalString(at: "token"))
         case .posLaunched:
             kind = .posLaunched(flowID: id)
         case .posLaunchFailed:
             kind = .posLaunchFailed(flowID: id, reason: try json.optionalString(at: "reason"))
+        case .posResult:
+            kind = .posResult(flowID: id, extras: try POSResponse.extras(in: json, at: "extras"))
         case .appForegrounded:
             kind = .appForegrounded
         case .tick:
@@ -256,9 +310,9 @@ public struct CoordinatorEvent: Equatable, Sendable {
         case .url:
             kind = .url(try json.string(at: "url"))
         case .removeFlow:
-            kind = .removeFlow(flowID: id)
+            kind = .removeFlow(flowID: id, giveUp: try json.optionalBool(at: "give_up") ?? false)
         }
-        self.init(kind, now: now)
+        try self.init(kind, now: now)
     }
 }
 
@@ -302,13 +356,17 @@ extension CoordinatorEvent.Kind {
         case let (.browserOpened(a), .browserOpened(b)),
              let (.browserDismissed(a), .browserDismissed(b)),
              let (.posLaunched(a), .posLaunched(b)),
-             let (.url(a), .url(b)),
-             let (.removeFlow(a), .removeFlow(b)):
+             let (.url(a), .url(b)):
             return a.hasSameBytes(as: b)
         case let (.confirmation(a, c), .confirmation(b, d)):
             return a.hasSameBytes(as: b) && c == d
-        case let (.posStart(a, r, o, g), .posStart(b, q, p, h)):
-            return a.hasSameBytes(as: b) && r == q && o == p && g == h
+        case let (.posStart(a, r, o, g, t), .posStart(b, q, p, h, u)):
+            return a.hasSameBytes(as: b) && r == q && o == p && g == h && t.hasSameBytes(as: u)
+        case let (.posResult(a, x), .posResult(b, y)):
+            return a.hasSameBytes(as: b) && x.count == y.count
+                && zip(x, y).allSatisfy { $0.key.hasSameBytes(as: $1.key) && $0.value.hasSameBytes(as: $1.value) }
+        case let (.removeFlow(a, g), .removeFlow(b, h)):
+            return a.hasSameBytes(as: b) && g == h
         case let (.posLaunchFailed(a, r), .posLaunchFailed(b, q)):
             return a.hasSameBytes(as: b) && r.hasSameBytes(as: q)
         case (.appForegrounded, .appForegrounded), (.tick, .tick):

@@ -6,11 +6,14 @@
 /// launched ─app foregrounded, no answer within the grace period (tick)→ returned_without_response (reconcile)
 /// ```
 ///
-/// Rules: an answer is matched by its `identifier` (the coordinator routes it) and consumes the
-/// hand-off; the same answer again is a `duplicate`, a different one `ignored`. Coming back
-/// without an answer is *unknown*, never *declined*: the effect is `reconcile`, and a late
-/// answer still resolves the flow. An approved answer for another amount than requested is
-/// `approved_amount_mismatch` with `reconcile`, never silently approved.
+/// Rules: the POS app is sent `<identifier>~<token>` (a fresh, unguessable token per hand-off)
+/// and an answer belongs to the flow only when it echoes exactly that, so an answer forged from
+/// the order reference alone, or replayed from another hand-off, is refused. The first answer
+/// consumes the hand-off; the same answer again is a `duplicate`, a different one `ignored`.
+/// Coming back without an answer is *unknown*, never *declined*: the effect is `reconcile`, and
+/// a late answer still resolves the flow. An approved answer for another amount than requested
+/// is `approved_amount_mismatch` with `reconcile`, never silently approved. The flow keeps the
+/// bounded copy of the answer (``POSResponse/stored``).
 ///
 /// Two flows are equal when every field is, strings (id, identifier, scheme, transaction id,
 /// launch failure) compared by UTF-8 bytes, not under `String`'s `==` (Unicode canonical equivalence).
@@ -58,6 +61,9 @@ public struct POSFlow: Equatable, Sendable {
         case tick
     }
 
+    /// The longest launch-failure reason kept, as JSON text (longer ones are cut).
+    static let maxReasonLength = 256
+
     /// The hint shown when the POS app cannot be opened.
     public static let launchHint = "Could not open the Billpocket POS app: install it from the App Store / Play Store and log in, then try again."
 
@@ -65,11 +71,13 @@ public struct POSFlow: Equatable, Sendable {
     public let id: String
     /// Sale or refund.
     public let operation: POSRequest.Operation
-    /// The correlation value sent and expected back.
+    /// The app's identifier (its order reference), without the token.
     public let identifier: String
+    /// The per-hand-off token appended to the identifier sent (``CorrelationSecret``).
+    public let token: String
     /// The scheme answers arrive on (bare, e.g. `myapp`).
     public let answerScheme: String
-    /// The amount requested (for a refund: the amount to refund, if it was given).
+    /// The amount requested (for a refund: the amount sent, the remaining balance when the host gave none).
     public let amount: Amount?
     /// Refund only: the sale's `transactionid`.
     public let saleTransactionId: String?
@@ -79,19 +87,20 @@ public struct POSFlow: Equatable, Sendable {
     public private(set) var state: State
     /// When the app came back to the foreground while the POS app was open, epoch ms.
     public private(set) var foregroundedAt: Int64?
-    /// The answer that consumed the hand-off.
+    /// The answer that consumed the hand-off, as the flow keeps it (``POSResponse/stored``).
     public private(set) var response: POSResponse?
     /// When the answer was accepted, epoch ms.
     public private(set) var answeredAt: Int64?
     /// Why the launch failed, as the host reported it.
     public private(set) var launchFailure: String?
 
-    init(id: String, operation: POSRequest.Operation, identifier: String, answerScheme: String, amount: Amount?,
+    init(id: String, operation: POSRequest.Operation, identifier: String, token: String, answerScheme: String, amount: Amount?,
          saleTransactionId: String?, graceMilliseconds: Int64, state: State, foregroundedAt: Int64?,
          response: POSResponse?, answeredAt: Int64?, launchFailure: String?) {
         self.id = id
         self.operation = operation
         self.identifier = identifier
+        self.token = token
         self.answerScheme = answerScheme
         self.amount = amount
         self.saleTransactionId = saleTransactionId
@@ -106,14 +115,25 @@ public struct POSFlow: Equatable, Sendable {
     /// Equal when every field is; strings compared by UTF-8 bytes.
     public static func == (lhs: POSFlow, rhs: POSFlow) -> Bool {
         lhs.id.hasSameBytes(as: rhs.id) && lhs.operation == rhs.operation && lhs.identifier.hasSameBytes(as: rhs.identifier)
+            && lhs.token.hasSameBytes(as: rhs.token)
             && lhs.answerScheme.hasSameBytes(as: rhs.answerScheme) && lhs.amount == rhs.amount
             && lhs.saleTransactionId.hasSameBytes(as: rhs.saleTransactionId) && lhs.graceMilliseconds == rhs.graceMilliseconds
             && lhs.state == rhs.state && lhs.foregroundedAt == rhs.foregroundedAt && lhs.response == rhs.response
             && lhs.answeredAt == rhs.answeredAt && lhs.launchFailure.hasSameBytes(as: rhs.launchFailure)
     }
 
-    /// The amount the flow settled: the approved answer's amount (or the requested one).
-    var settledAmount: Amount? { response?.amount ?? amount }
+    /// Whether an answer may still arrive (and still change this flow).
+    var takesAnswer: Bool { state.acceptsAnswer }
+
+    /// The identifier the POS app was sent and must echo: `<identifier>~<token>`.
+    var sentIdentifier: String { identifier + "~" + token }
+
+    /// Whether `answer` is this hand-off's: it echoes `<identifier>~<token>` (token compared in
+    /// constant time).
+    func isAnswered(by answer: POSResponse) -> Bool {
+        var echoed = answer.identifier
+        return echoed.withUTF8 { POSResponse.identifier($0, is: identifier, token: token) }
+    }
 
     /// Applies `event` at `now` (epoch ms). On a thrown error nothing changed.
     mutating func handle(_ event: Event, now: Int64) throws(PayHandoffError) -> FlowStep {
@@ -131,7 +151,7 @@ public struct POSFlow: Equatable, Sendable {
             guard state == .ready || state == .launched else {
                 return state == .launchFailed ? .duplicate : .ignored
             }
-            launchFailure = reason
+            launchFailure = reason.map { JSONValue.cut($0, toPrintedLength: POSFlow.maxReasonLength).0 }
             state = .launchFailed
             return .accepted([.showHint(message: POSFlow.launchHint)])
 
@@ -141,11 +161,12 @@ public struct POSFlow: Equatable, Sendable {
             return .accepted([])
 
         case .answer(let answer):
-            guard state.acceptsAnswer else { return answer == response ? .duplicate : .ignored }
-            guard answer.identifier.hasSameBytes(as: identifier) else {
-                throw PayHandoffError(.callbackMismatch, field: "identifier", "the answer's identifier is not this flow's")
+            guard isAnswered(by: answer) else {
+                throw PayHandoffError(.callbackMismatch, field: "identifier", "the answer's identifier is not this hand-off's")
             }
-            response = answer
+            let kept = answer.stored
+            guard state.acceptsAnswer else { return kept == response ? .duplicate : .ignored }
+            response = kept
             answeredAt = now
             switch answer.result {
             case .approved:

@@ -54,20 +54,51 @@ extension POSRequest {
         }
     }
 
+    /// The request of a build document: the request's own members plus an optional `"token"`
+    /// (a ``CorrelationSecret``, or `true` for a fresh one from `generator`) appended to the
+    /// identifier with ``withToken(_:)``.
+    /// - Parameters:
+    ///   - json: The build document.
+    ///   - generator: The random source for a fresh token.
+    /// - Returns: The request to send and the token, if one was added.
+    /// - Throws: As ``init(json:)``; `validation`/`invalid_json` naming `token`.
+    public static func build(json: JSONValue, using generator: inout some RandomNumberGenerator) throws(PayHandoffError) -> (POSRequest, token: String?) {
+        guard case .object(let object) = json, object.members.contains(where: { $0.key.hasSameBytes(as: "token") }) else {
+            return (try POSRequest(json: json), nil)
+        }
+        var rest = JSONObject()
+        for member in object.members where !member.key.hasSameBytes(as: "token") { rest.appendNewMember(member.key, member.value) }
+        let request = try POSRequest(json: .object(rest))
+        let token: String
+        switch json.value(at: "token") {
+        case .string(let given)?: token = given
+        case .bool(true)?: token = CorrelationSecret.make(using: &generator)
+        case .bool(false)?: return (request, nil)
+        case let other?: throw JSONValue.wrongType("token", expected: "a string or true", found: other)
+        case nil: return (request, nil)
+        }
+        return (try request.withToken(token), token)
+    }
+
     /// The result document of building a request:
     /// `{"version": 1, "url": "billpocket://…", "fields": [{"key": "transaction", "value": "venta"}, …],
-    /// "intent_extras": [{"key": "transaction", …}, {"key": "userToken", …}, …]}`.
-    /// It holds the user token (in `url`, `fields` and `intent_extras`), because the host needs it to open the POS app.
+    /// "intent": {"action": "com.billpocket.payments.START", "extras": [{"key": "transaction", …},
+    /// {"key": "userToken", …}, …]}}`, plus `"identifier"` (as sent) and `"token"` when the
+    /// identifier carries a token. The intent is how the POS app is started on Android (extras
+    /// keyed like the URL's fields, but `userToken` in camelCase).
+    /// It holds the user token (in `url`, `fields` and `intent`), because the host needs it to open the POS app.
     public var buildResultJSON: JSONValue {
         var writer = JSONValueWriter()
-        writeBuildResult(to: &writer)
+        writeBuildResult(token: nil, to: &writer)
         return writer.document
     }
 
     /// Writes ``buildResultJSON`` to `writer` (the C ABI prints it without making a `JSONValue`).
-    /// - Parameter writer: Where the document goes.
+    /// - Parameters:
+    ///   - token: The token the identifier carries, if any (then `identifier` and `token` are written).
+    ///   - writer: Where the document goes.
     @_spi(JSONText)
-    public func writeBuildResult<W: JSONWriter>(to writer: inout W) {
+    public func writeBuildResult<W: JSONWriter>(token: String?, to writer: inout W) {
         /// The fields as `{"key", "value"}` pairs; the token's key (at `tokenIndex`) spelled `tokenKey`.
         func list(_ items: [QueryItem], tokenIndex: Int?, tokenKey: String, to writer: inout W) {
             writer.array(count: items.count) { writer in
@@ -85,13 +116,21 @@ extension POSRequest {
         let tokenIndex = urlFields.firstIndex { $0.key.hasSameBytes(as: KeyStyle.urlScheme.tokenKey) }
         let url = QueryEncoder.encode(urlFields, after: "billpocket://")
         assert(url.hasSameBytes(as: self.url), "buildResultJSON: url differs from POSRequest.url")
-        writer.object(count: 4) { result in
+        writer.object(count: token == nil ? 4 : 6) { result in
             result.member("version", 1)
             result.member("url", string: url)
             result.key("fields")
             list(urlFields, tokenIndex: tokenIndex, tokenKey: KeyStyle.urlScheme.tokenKey, to: &result)
-            result.key("intent_extras")
-            list(urlFields, tokenIndex: tokenIndex, tokenKey: KeyStyle.androidIntent.tokenKey, to: &result)
+            result.key("intent")
+            result.object(count: 2) { intent in
+                intent.member("action", string: POSResponse.androidIntentAction)
+                intent.key("extras")
+                list(urlFields, tokenIndex: tokenIndex, tokenKey: KeyStyle.androidIntent.tokenKey, to: &intent)
+            }
+            if let token {
+                result.member("identifier", string: identifier)
+                result.member("token", string: token)
+            }
         }
     }
 }

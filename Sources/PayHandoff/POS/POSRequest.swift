@@ -176,6 +176,35 @@ public struct POSRequest: Equatable, Sendable, CustomStringConvertible {
             && lhs.comesFromQR == rhs.comesFromQR
     }
 
+    /// The byte between the app's identifier and the per-hand-off token: `order-42~<token>`.
+    /// An unreserved character, so the POS app echoes it as is.
+    public static let tokenSeparator = UInt8(ascii: "~")
+
+    /// This request with `token` appended to its identifier (`<identifier>~<token>`), the form
+    /// the coordinator sends: the POS app echoes the identifier, so its answer carries a secret
+    /// no other app can guess, while the app's own reference stays readable in front.
+    /// - Parameter token: The per-hand-off token (``CorrelationSecret``).
+    /// - Returns: The request to send.
+    /// - Throws: `validation` naming `token` when the token breaks the rule, or `identifier` when
+    ///   identifier and token together pass the 256 UTF-16 units Billpocket accepts.
+    public func withToken(_ token: String) throws(PayHandoffError) -> POSRequest {
+        try CorrelationSecret.check(token, field: "token")
+        let sent = identifier + "~" + token
+        guard sent.utf16.count <= Limit.identifier else {
+            throw PayHandoffError(.validation, field: "identifier",
+                "with the per-hand-off token the identifier would be longer than " + String(Limit.identifier)
+                + " characters: the app's part may have at most " + String(Limit.identifier - 1 - token.utf16.count))
+        }
+        return with(identifier: sent, amount: amount)
+    }
+
+    /// This request with another identifier and amount, both already checked by the caller.
+    func with(identifier: String, amount: Amount?) -> POSRequest {
+        POSRequest(operation: operation, userToken: userToken, identifier: identifier, amount: amount, urlScheme: urlScheme,
+                   transactionId: transactionId, tip: tip, msi: msi, reference: reference, email: email, phone: phone,
+                   showPhotoButton: showPhotoButton, mandatoryPhoto: mandatoryPhoto, comesFromQR: comesFromQR)
+    }
+
     /// The bare scheme answers arrive on: `urlScheme` without a trailing `://`.
     public var answerScheme: String { POSRequest.bareScheme(urlScheme) }
 

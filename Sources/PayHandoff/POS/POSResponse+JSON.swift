@@ -29,6 +29,7 @@ extension POSResponse {
         o.appendNewMember("name", ifPresent: cardholderName.map { .string($0) })
         o.appendNewMember("bp_version", ifPresent: posAppVersion.map { .string($0) })
         QueryItem.setExtra(extra, as: "extra", in: &o)
+        if !truncated.isEmpty { o.appendNewMember("truncated", .array(truncated.map { .string($0) })) }
         return .object(o)
     }
 
@@ -40,7 +41,7 @@ extension POSResponse {
         let object = try json.object(at: "")
         var items: [QueryItem] = []
         for member in object.members
-        where !member.key.hasSameBytes(as: "version") && !member.key.hasSameBytes(as: "extra") {
+        where !member.key.hasSameBytes(as: "version") && !member.key.hasSameBytes(as: "extra") && !member.key.hasSameBytes(as: "truncated") {
             let value: String
             switch member.value {
             case .string(let s): value = s
@@ -61,22 +62,66 @@ extension POSResponse {
             }
         }
         let extra = try QueryItem.extra(in: json, at: "extra")
+        var truncated: [String] = []
+        for (index, element) in (try json.optionalArray(at: "truncated") ?? []).enumerated() {
+            guard case .string(let name) = element else {
+                throw JSONValue.wrongType("truncated[" + String(index) + "]", expected: "a member name", found: element)
+            }
+            truncated.append(name)
+        }
         try self.init(items: items)
         self.extra = extra
+        self.truncated = truncated
     }
 }
 
 extension POSResponse {
-    /// ``parse(_:urlScheme:expectedIdentifier:)`` with the options as a document:
-    /// `{"urlScheme": "myapp", "identifier": "ord-1"}` (`identifier` optional).
+    /// ``parse(_:urlScheme:expectedIdentifier:token:)`` with the options as a document:
+    /// `{"urlScheme": "myapp", "identifier": "ord-1", "token": "…"}` (`identifier` and `token`
+    /// optional; `token` needs `identifier`).
     /// - Parameters:
     ///   - url: The URL the OS handed the app.
     ///   - options: The options document.
     /// - Returns: The typed answer.
-    /// - Throws: As ``parse(_:urlScheme:expectedIdentifier:)``, plus `validation`/`invalid_json` for the options.
+    /// - Throws: As ``parse(_:urlScheme:expectedIdentifier:token:)``, plus `validation`/`invalid_json` for the options.
     public static func parse(_ url: String, options: JSONValue) throws(PayHandoffError) -> POSResponse {
-        try options.rejectUnknownKeys(["urlScheme", "identifier"])
+        try options.rejectUnknownKeys(["urlScheme", "identifier", "token"])
         return try parse(url, urlScheme: try options.string(at: "urlScheme"),
-                         expectedIdentifier: try options.optionalString(at: "identifier"))
+                         expectedIdentifier: try options.optionalString(at: "identifier"),
+                         token: try options.optionalString(at: "token"))
+    }
+
+    /// ``parse(extras:expectedIdentifier:token:)`` with documents: `extras` an object of strings,
+    /// `options` `{"identifier": "ord-1", "token": "…"}` (both optional).
+    /// - Parameters:
+    ///   - extras: The result extras document.
+    ///   - options: The options document.
+    /// - Returns: The typed answer.
+    /// - Throws: `invalid_json` for a value that is not a string (naming its key), plus what
+    ///   ``parse(extras:expectedIdentifier:token:)`` throws.
+    public static func parse(extras: JSONValue, options: JSONValue) throws(PayHandoffError) -> POSResponse {
+        try options.rejectUnknownKeys(["identifier", "token"])
+        let expectedIdentifier = try options.optionalString(at: "identifier")
+        let token = try options.optionalString(at: "token")
+        return try parse(extras: try POSResponse.extras(in: extras, at: ""), expectedIdentifier: expectedIdentifier, token: token)
+    }
+
+    /// The key/value pairs of the object at `path` of `json`, every value a string.
+    /// - Parameters:
+    ///   - json: The document.
+    ///   - path: Where the object is (`""` for the root).
+    /// - Returns: The pairs in order.
+    /// - Throws: `invalid_json` for a missing object or a value that is not a string, naming it.
+    static func extras(in json: JSONValue, at path: String) throws(PayHandoffError) -> [QueryItem] {
+        let object = try json.object(at: path)
+        var items: [QueryItem] = []
+        items.reserveCapacity(object.members.count)
+        for member in object.members {
+            guard case .string(let value) = member.value else {
+                throw JSONValue.wrongType(path.isEmpty ? member.key : path + "." + member.key, expected: "a string", found: member.value)
+            }
+            items.append(QueryItem(key: member.key, value: value))
+        }
+        return items
     }
 }

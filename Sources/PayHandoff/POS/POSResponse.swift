@@ -59,6 +59,11 @@ public struct POSResponse: Equatable, Sendable {
     private(set) var text: String
     /// Keys PayHandoff does not know, in their order, decoded.
     public var extra: [QueryItem]
+    /// In the copy a flow keeps (``stored``): the members that were cut short or left out
+    /// (`"statusinfo"`, `"extra"`, …); empty for a parsed answer.
+    public internal(set) var truncated: [String] = []
+    /// The longest `transactionid` accepted, in bytes.
+    public static let maxTransactionIDLength = 128
     // The typed fields, packed (−1 for absent) so that the answer is 88 bytes, not 168: it is
     // copied a few times on its way out of a parse.
     private var amountUnits: Int64 = -1
@@ -116,14 +121,64 @@ public struct POSResponse: Equatable, Sendable {
     ///   - url: The URL the OS handed the app.
     ///   - urlScheme: The `urlScheme` the request sent (`myapp` or `myapp://`); the answer's
     ///     scheme must equal it, ignoring case.
-    ///   - expectedIdentifier: When given, the answer's `identifier` must equal it exactly.
+    ///   - expectedIdentifier: When given, the answer's `identifier` must equal it exactly — or,
+    ///     with `token`, equal `<expectedIdentifier>~<token>` (the token compared in constant time).
+    ///   - token: The per-hand-off token the request's identifier carried (``POSRequest/withToken(_:)``).
     /// - Returns: The typed answer.
-    /// - Throws: `limit_exceeded` for a URL over 8 KiB; `malformed_url` for a bad shape, escape,
-    ///   encoding or duplicate key; `callback_mismatch` for another scheme or identifier;
-    ///   `validation` for a missing `result`/`identifier`, an unknown `result`, or a
-    ///   non-numeric amount, tip or msi.
-    public static func parse(_ url: String, urlScheme: String,
-                             expectedIdentifier: String? = nil) throws(PayHandoffError) -> POSResponse {
+    /// - Throws: `validation` for a `token` that breaks ``CorrelationSecret``'s rule or comes
+    ///   without `expectedIdentifier`; `limit_exceeded` for a URL over 8 KiB; `malformed_url` for
+    ///   a bad shape, escape, encoding or duplicate key; then `validation` for a missing
+    ///   `identifier` and `callback_mismatch` for another scheme or identifier (before any other
+    ///   field is looked at: "not for this sale" comes first); then `validation` for a missing or
+    ///   unknown `result`, a non-numeric amount, tip or msi, or a bad `transactionid`.
+    public static func parse(_ url: String, urlScheme: String, expectedIdentifier: String? = nil,
+                             token: String? = nil) throws(PayHandoffError) -> POSResponse {
+        try parse(url, urlScheme: urlScheme, expecting: try IdentifierExpectation(expectedIdentifier, token: token))
+    }
+
+    /// Which identifiers an answer may carry.
+    enum IdentifierExpectation {
+        /// Any (the caller matches it itself).
+        case any
+        /// Exactly `<identifier>~<token>`, or `identifier` when `token` is `nil`.
+        case one(identifier: String, token: String?)
+        /// One of these hand-offs' (the coordinator's pending POS flows on the answer's scheme).
+        case oneOf([POSFlow])
+
+        init(_ identifier: String?, token: String?) throws(PayHandoffError) {
+            if let token {
+                try CorrelationSecret.check(token, field: "token")
+                guard let identifier else {
+                    throw PayHandoffError(.validation, field: "token", "needs identifier: the token follows the request's identifier")
+                }
+                self = .one(identifier: identifier, token: token)
+            } else {
+                self = identifier.map { .one(identifier: $0, token: nil) } ?? .any
+            }
+        }
+
+        /// Whether the echoed identifier `echoed` (decoded bytes) is expected.
+        func accepts(_ echoed: UnsafeBufferPointer<UInt8>) -> Bool {
+            switch self {
+            case .any: return true
+            case .one(let identifier, let token): return POSResponse.identifier(echoed, is: identifier, token: token)
+            case .oneOf(let flows): return flows.contains { POSResponse.identifier(echoed, is: $0.identifier, token: $0.token) }
+            }
+        }
+    }
+
+    /// Whether `echoed` is `identifier`, or `<identifier>~<token>` with the token compared in
+    /// constant time (the identifier part is no secret: it is the app's own order reference).
+    static func identifier(_ echoed: UnsafeBufferPointer<UInt8>, is identifier: String, token: String?) -> Bool {
+        guard let token else { return identifier.hasSameBytes(as: echoed) }
+        let count = identifier.utf8.count
+        guard echoed.count == count + 1 + token.utf8.count, echoed[count] == POSRequest.tokenSeparator,
+              identifier.hasSameBytes(as: UnsafeBufferPointer(rebasing: echoed[..<count])) else { return false }
+        return CorrelationSecret.constantTimeEqual(UnsafeBufferPointer(rebasing: echoed[(count + 1)...]), token)
+    }
+
+    /// ``parse(_:urlScheme:expectedIdentifier:token:)`` with the expectation already made.
+    static func parse(_ url: String, urlScheme: String, expecting expectation: IdentifierExpectation) throws(PayHandoffError) -> POSResponse {
         var text = url  // withUTF8 makes a bridged string contiguous; a native one is used as is
         let outcome = text.withUTF8 { bytes -> Swift.Result<POSResponse, PayHandoffError> in
             // The query scan also spots raw control characters and '#', so the answer is read in
@@ -139,8 +194,7 @@ public struct POSResponse: Equatable, Sendable {
             var unusual = false
             let response: POSResponse
             do throws(PayHandoffError) {
-                response = try POSResponse(text: url, bytes: bytes, from: start, expectedIdentifier: expectedIdentifier,
-                                           unusualBytes: &unusual)
+                response = try POSResponse(text: url, bytes: bytes, from: start, expecting: expectation, unusualBytes: &unusual)
             } catch {
                 return .failure(characterError(in: bytes, hashToo: true) ?? error)
             }
@@ -190,12 +244,12 @@ public struct POSResponse: Equatable, Sendable {
         }
     }
 
-    /// Reads the answer in `bytes[start...]`, the UTF-8 of `text`; when `expectedIdentifier` is
-    /// given, the answer's `identifier` must be it, byte for byte (checked last).
+    /// Reads the answer in `bytes[start...]`, the UTF-8 of `text`; the answer's `identifier` must
+    /// be one `expectation` accepts (checked right after the query: before any other field).
     /// `unusualBytes` is set when the query has a byte ``URLSyntax/checkIncoming(_:field:)``
     /// would refuse, or a `#` (see ``QueryDecoder/scan(_:plus:caseInsensitiveKeys:endsAtHash:knownKey:_:)``).
     init(text: String, bytes: UnsafeBufferPointer<UInt8>, from start: Int,
-         expectedIdentifier: String? = nil, unusualBytes: inout Bool) throws(PayHandoffError) {
+         expecting expectation: IdentifierExpectation = .any, unusualBytes: inout Bool) throws(PayHandoffError) {
         guard bytes.count <= FieldTable.maxTextLength else {
             throw PayHandoffError(.limitExceeded, field: "url", "answer text is longer than " + String(FieldTable.maxTextLength) + " bytes")
         }
@@ -228,6 +282,14 @@ public struct POSResponse: Equatable, Sendable {
             }
             return try outcome.get()
         }
+        // "Not for this sale" is what the host must learn first: the identifier before any other field.
+        let matches = try withValue(Key.identifier) { echoed throws(PayHandoffError) in expectation.accepts(echoed) }
+        guard let matches else {
+            throw PayHandoffError(.validation, field: "identifier", "the answer has no identifier")
+        }
+        guard matches else {
+            throw PayHandoffError(.callbackMismatch, field: "identifier", "the answer's identifier does not match the pending request")
+        }
         let parsedResult = try withValue(Key.result) { text throws(PayHandoffError) -> Result in
             if ASCII.equalFoldingCase(text, lowercase: "aprobada") { return .approved }
             if ASCII.equalFoldingCase(text, lowercase: "rechazada") { return .declined }
@@ -236,9 +298,6 @@ public struct POSResponse: Equatable, Sendable {
         }
         guard let parsedResult else {
             throw PayHandoffError(.validation, field: "result", "the answer has no result")
-        }
-        guard fields.contains(Key.identifier) else {
-            throw PayHandoffError(.validation, field: "identifier", "the answer has no identifier")
         }
         let amount = try withValue(Key.amount) { text throws(PayHandoffError) in try Amount.parse(text, field: "amount") }
         if parsedResult == .approved, amount == nil {
@@ -262,12 +321,10 @@ public struct POSResponse: Equatable, Sendable {
             if ASCII.equalFoldingCase(text, lowercase: "debit") { return .debit }
             throw PayHandoffError(.validation, field: "accountType", "must be credit or debit")
         }
-        if let expectedIdentifier, let span = fields.span(Key.identifier, endingAt: ends) {
-            let matches = span.isEscaped ? POSResponse.decode(span, in: bytes).hasSameBytes(as: expectedIdentifier)
-                : expectedIdentifier.hasSameBytes(as: UnsafeBufferPointer(rebasing: bytes[span.start..<span.end]))
-            guard matches else {
-                throw PayHandoffError(.callbackMismatch, field: "identifier",
-                    "the answer's identifier does not match the pending request")
+        _ = try withValue(Key.transactionid) { text throws(PayHandoffError) in
+            // Kept in the refund ledger and matched by bytes: printable ASCII, bounded.
+            guard text.count <= POSResponse.maxTransactionIDLength, text.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
+                throw PayHandoffError(.validation, field: "transactionid", "must be 1 to 128 printable ASCII characters")
             }
         }
         self.text = text
@@ -335,7 +392,7 @@ public struct POSResponse: Equatable, Sendable {
         for (a, b) in zip(lhs.extra, rhs.extra) where !a.key.hasSameBytes(as: b.key) || !a.value.hasSameBytes(as: b.value) {
             return false
         }
-        return true
+        return lhs.truncated.count == rhs.truncated.count && zip(lhs.truncated, rhs.truncated).allSatisfy { $0.hasSameBytes(as: $1) }
     }
 
     /// The decoded text of field `index` of ``keyList``, if the answer has it.

@@ -26,9 +26,10 @@ extension RefundEligibility {
     /// The verdict as a document: `{"version": 1, "eligible": false, "refund_amount": "40.00",
     /// "eligible_from": 1764518460, "eligible_from_local": "2026-11-30T10:01:00-06:00",
     /// "deadline": 1764565200, "deadline_local": "2026-11-30T23:00:00-06:00",
-    /// "reasons": [{"code": "too_soon", "message": "…"}]}`.
+    /// "reasons": [{"code": "too_soon", "message": "…"}], "warnings": [{"code": "pos_app_version_unknown",
+    /// "message": "…"}]}`.
     public var json: JSONValue {
-        var o = JSONObject(capacity: 8)
+        var o = JSONObject(capacity: 9)
         o.appendNewMember("version", 1)
         o.appendNewMember("eligible", .bool(isEligible))
         o.appendNewMember("refund_amount", .string(refundAmount.decimalString))
@@ -41,6 +42,12 @@ extension RefundEligibility {
             r.appendNewMember("code", .string(reason.rawValue))
             r.appendNewMember("message", .string(explanation(of: reason)))
             return .object(r)
+        }))
+        o.appendNewMember("warnings", .array(warnings.map { warning in
+            var w = JSONObject(capacity: 2)
+            w.appendNewMember("code", .string(warning.rawValue))
+            w.appendNewMember("message", .string(warning.explanation))
+            return .object(w)
         }))
         return .object(o)
     }

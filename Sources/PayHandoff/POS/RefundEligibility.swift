@@ -61,6 +61,28 @@ public struct RefundEligibility: Equatable, Sendable {
         }
     }
 
+    /// Something the verdict cannot vouch for, without blocking the refund.
+    public enum Warning: String, Sendable, CaseIterable {
+        /// The sale's answer carried no `bp_version`, so the "POS app 4.3.24 or newer" rule could
+        /// not be checked. Not blocking: answers from the Android POS app may not carry it, and an
+        /// older iOS POS app refuses the refund itself (an error answer, no money moves).
+        case posAppVersionUnknown = "pos_app_version_unknown"
+
+        /// The warning spelled `rawValue`, matched by UTF-8 bytes.
+        public init?(rawValue: String) {
+            guard let value = Warning.matching(rawValue, among: Warning.allCases) else { return nil }
+            self = value
+        }
+
+        /// The human explanation.
+        public var explanation: String {
+            switch self {
+            case .posAppVersionUnknown:
+                return "the sale's POS app version is unknown; refunds need POS app 4.3.24 or newer on iOS"
+            }
+        }
+    }
+
     /// The oldest POS app version (iOS) that can refund.
     public static let minimumPOSAppVersion: [Int] = [4, 3, 24]
     /// Seconds between approval and the first moment a refund is allowed.
@@ -78,6 +100,8 @@ public struct RefundEligibility: Equatable, Sendable {
     public var deadline: Int64
     /// The amount that would be refunded (the sale's amount when none was given).
     public var refundAmount: Amount
+    /// What the verdict could not check (not blocking).
+    public var warnings: [Warning] = []
 
     /// Checks the refund conditions.
     /// - Parameters:
@@ -97,17 +121,40 @@ public struct RefundEligibility: Equatable, Sendable {
             throw PayHandoffError(.validation, field: "amount", "must be greater than 0")
         }
         let amount = refundAmount ?? sale.amount
-        let eligibleFrom = sale.approvedAt + minimumDelaySeconds
-        let deadline = MexicoCityTime.startOfDay(containing: sale.approvedAt) + deadlineHour * 3600
+        let reasons = try RefundEligibility.reasons(approvedAt: sale.approvedAt * 1000, now: now * 1000, remaining: sale.amount,
+                                                    requested: amount, posAppVersion: sale.posAppVersion)
+        return RefundEligibility(reasons: reasons, eligibleFrom: sale.approvedAt + minimumDelaySeconds,
+                                 deadline: deadline(approvedAt: sale.approvedAt * 1000) / 1000, refundAmount: amount,
+                                 warnings: sale.posAppVersion == nil ? [.posAppVersionUnknown] : [])
+    }
+
+    /// The refund rules, in milliseconds (approval times are kept to the millisecond: a refund
+    /// 59.999 s after approval is too soon).
+    /// - Parameters:
+    ///   - approvedAt: When the sale was approved, epoch ms.
+    ///   - now: Now, epoch ms.
+    ///   - remaining: What the sale may still refund.
+    ///   - requested: The refund's amount.
+    ///   - posAppVersion: The sale's `bp_version`, if known.
+    /// - Returns: Every reason the refund cannot be sent now.
+    /// - Throws: `validation` naming `sale.bp_version` for a version that does not start with a number.
+    static func reasons(approvedAt: Int64, now: Int64, remaining: Amount, requested: Amount,
+                        posAppVersion: String?) throws(PayHandoffError) -> [Reason] {
         var reasons: [Reason] = []
-        if now < eligibleFrom { reasons.append(.tooSoon) }
-        if now >= deadline { reasons.append(.pastDeadline) }
-        if amount > sale.amount { reasons.append(.amountExceedsOriginal) }
-        if let version = sale.posAppVersion {
-            let parts = try parseVersion(version)
+        if now < approvedAt + minimumDelaySeconds * 1000 { reasons.append(.tooSoon) }
+        if now >= deadline(approvedAt: approvedAt) { reasons.append(.pastDeadline) }
+        if requested > remaining { reasons.append(.amountExceedsOriginal) }
+        if let posAppVersion {
+            let parts = try parseVersion(posAppVersion)
             if parts.lexicographicallyPrecedes(minimumPOSAppVersion) { reasons.append(.posAppTooOld) }
         }
-        return RefundEligibility(reasons: reasons, eligibleFrom: eligibleFrom, deadline: deadline, refundAmount: amount)
+        return reasons
+    }
+
+    /// When refunds of a sale approved at `approvedAt` (epoch ms) close: 23:00 Mexico City time
+    /// on the sale's local calendar day, epoch ms.
+    static func deadline(approvedAt: Int64) -> Int64 {
+        (MexicoCityTime.startOfDay(containing: approvedAt / 1000) + deadlineHour * 3600) * 1000
     }
 
     /// The human explanation of a reason, with the times that matter.

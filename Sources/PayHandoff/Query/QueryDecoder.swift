@@ -97,16 +97,33 @@ public enum QueryDecoder {
         guard bytes.count <= Int(Int32.max) else {  // offsets are kept as 32-bit
             throw PayHandoffError(.limitExceeded, "query is longer than 2 GiB")
         }
-        // Unknown keys seen so far, for the duplicate rule: on the stack for the usual few dozen
-        // (no allocation on the hot path), spilling to the heap beyond. A 256-bit filter of their
-        // fingerprints lets most keys skip the comparison loop altogether.
-        return try withUnsafeTemporaryAllocation(of: SeenKey.self, capacity: 48) { stack throws(PayHandoffError) -> Outcome in
-            var spill: [SeenKey] = []
-            var filter: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
-            var seen = 0
-            var known: UInt64 = 0
-            var position = 0
+        // Unknown keys seen so far, for the duplicate rule, checked all at once (sorted: n log n
+        // comparisons, never n²) when the scan ends or stops at an error — so a repeat earlier in
+        // the text than the error is still the one reported. Escaped keys are decoded into
+        // `decodedKeys` once. Known keys are found repeated with one bit test as they come.
+        var seen: [SeenKey] = []
+        var decodedKeys: [UInt8] = []
+        var known: UInt64 = 0
+        var position = 0
 
+        /// Throws for the first unknown key that repeats an earlier one, if any.
+        func checkRepeats() throws(PayHandoffError) {
+            guard seen.count > 1 else { return }
+            let repeated = decodedKeys.withUnsafeBufferPointer { decoded in
+                firstRepeatedKey(count: seen.count, caseInsensitive: caseInsensitiveKeys) { index in
+                    let key = seen[index]
+                    return UnsafeBufferPointer(rebasing: (key.decoded ? decoded : bytes)[Int(key.start)..<Int(key.end)])
+                }
+            }
+            if let repeated {
+                let key = seen[repeated]
+                let name = key.decoded ? String(decoding: decodedKeys[Int(key.start)..<Int(key.end)], as: UTF8.self)
+                    : String(decoding: UnsafeBufferPointer(rebasing: bytes[Int(key.start)..<Int(key.end)]), as: UTF8.self)
+                throw PayHandoffError(.malformedURL, field: name.utf8.count <= 64 ? name : nil, "query key appears more than once")
+            }
+        }
+
+        func scanPieces() throws(PayHandoffError) -> Outcome {
             func finish(_ start: Int, _ equals: Int?, _ end: Int, _ escapes: Escapes) throws(PayHandoffError) {
                 guard end > start else { return }  // empty piece: `&&`, leading or trailing `&`
                 position += 1
@@ -126,9 +143,10 @@ public enum QueryDecoder {
                     throw failure.error(field: fieldName(piece, bytes, plus), what: "the value")
                 }
                 let number: Int?
+                var decodedKey: [UInt8] = []
                 if piece.keyIsEscaped {
-                    var decodedKey = piece.key(in: bytes, plus: plus)
-                    number = decodedKey.withUTF8 { knownKey($0) }
+                    decodedKey = decodedBytes(UnsafeBufferPointer(rebasing: bytes[piece.key]), plus: plus)
+                    number = decodedKey.withUnsafeBufferPointer { knownKey($0) }
                 } else {
                     number = knownKey(UnsafeBufferPointer(rebasing: bytes[piece.key]))
                 }
@@ -141,24 +159,13 @@ public enum QueryDecoder {
                     try body(piece, number)
                     return
                 }
-                let key = SeenKey(piece, bytes)
-                let bit = key.filterBit
-                let word = withUnsafeBytes(of: filter) { $0.load(fromByteOffset: (bit >> 6) * 8, as: UInt64.self) }
-                if key.fingerprint == 0 || word & (1 << UInt64(bit & 63)) != 0 || filter.0 & 1 != 0 {
-                    for index in 0..<seen {
-                        let other = index < stack.count ? stack[index] : spill[index - stack.count]
-                        if key.mayEqual(other), sameKey(piece, other, bytes, plus: plus, caseInsensitive: caseInsensitiveKeys) {
-                            throw PayHandoffError(.malformedURL, field: fieldName(piece, bytes, plus), "query key appears more than once")
-                        }
-                    }
+                if piece.keyIsEscaped {
+                    let begin = decodedKeys.count
+                    decodedKeys.append(contentsOf: decodedKey)
+                    seen.append(SeenKey(start: Int32(begin), end: Int32(decodedKeys.count), decoded: true))
+                } else {
+                    seen.append(SeenKey(start: Int32(piece.key.lowerBound), end: Int32(piece.key.upperBound), decoded: false))
                 }
-                withUnsafeMutableBytes(of: &filter) { raw in
-                    let offset = (bit >> 6) * 8
-                    raw.storeBytes(of: raw.load(fromByteOffset: offset, as: UInt64.self) | 1 << UInt64(bit & 63),
-                                   toByteOffset: offset, as: UInt64.self)
-                }
-                if seen < stack.count { stack.initializeElement(at: seen, to: key) } else { spill.append(key) }
-                seen += 1
                 try body(piece, nil)
             }
 
@@ -221,6 +228,7 @@ public enum QueryDecoder {
                     } else if byte < UInt8(ascii: "$") || byte == 0x7F {
                         if endsAtHash && byte == UInt8(ascii: "#") {
                             try finish(start, equals, index, escapes)
+                            try checkRepeats()
                             return Outcome(unusualBytes: unusual, end: index)
                         }
                         unusual = true
@@ -232,7 +240,15 @@ public enum QueryDecoder {
                 offset &+= 8
             }
             try finish(start, equals, count, escapes)
+            try checkRepeats()
             return Outcome(unusualBytes: unusual, end: count)
+        }
+
+        do throws(PayHandoffError) {
+            return try scanPieces()
+        } catch {
+            try checkRepeats()  // a repeat earlier in the text than the error is reported first
+            throw error
         }
     }
 
@@ -253,55 +269,76 @@ public enum QueryDecoder {
         var value = State.none
     }
 
-    /// A key already seen: where it is, and a fingerprint that tells most different keys apart
-    /// without comparing them.
+    /// An unknown key the scan saw: its bytes in the query, or (`decoded`) in the scan's buffer of
+    /// decoded keys.
     private struct SeenKey {
         var start: Int32
         var end: Int32
-        /// Length and first and last byte, ASCII case folded, of a key with no escapes; 0 for an
-        /// escaped one (compared in full, decoded).
-        var fingerprint: UInt32
-
-        var key: Range<Int> { Int(start)..<Int(end) }
-        var isEscaped: Bool { fingerprint == 0 }
-
-        init(_ piece: Piece, _ bytes: UnsafeBufferPointer<UInt8>) {
-            start = Int32(piece.key.lowerBound)
-            end = Int32(piece.key.upperBound)
-            fingerprint = piece.keyIsEscaped ? 0
-                : UInt32(truncatingIfNeeded: piece.key.count) << 16 | UInt32(ASCII.lowercased(bytes[piece.key.lowerBound])) << 8
-                    | UInt32(ASCII.lowercased(bytes[piece.key.upperBound - 1]))
-        }
-
-        /// The bit of the 256-bit filter this fingerprint sets; bit 0 stands for "an escaped key
-        /// was seen", which makes every later key compare in full.
-        var filterBit: Int {
-            guard fingerprint != 0 else { return 0 }
-            return 1 + Int((fingerprint &* 0x9E37_79B1) >> 24) % 255
-        }
-
-        func mayEqual(_ other: SeenKey) -> Bool {
-            fingerprint == other.fingerprint || fingerprint == 0 || other.fingerprint == 0
-        }
+        var decoded: Bool
     }
 
-    /// Whether two keys decode to the same bytes (ASCII case folded when `caseInsensitive`).
-    private static func sameKey(_ piece: Piece, _ seen: SeenKey, _ bytes: UnsafeBufferPointer<UInt8>,
-                                plus: PlusSign, caseInsensitive: Bool) -> Bool {
-        if !piece.keyIsEscaped, !seen.isEscaped {
-            guard piece.key.count == seen.key.count else { return false }
-            var a = piece.key.lowerBound, b = seen.key.lowerBound
-            while a < piece.key.upperBound {
-                let x = bytes[a], y = bytes[b]
-                if x != y, !caseInsensitive || ASCII.lowercased(x) != ASCII.lowercased(y) { return false }
-                a += 1
-                b += 1
+    /// The position of the first of `count` keys that equals an earlier one (ASCII case folded
+    /// when `caseInsensitive`), or `nil`. A few keys are compared pairwise; more are sorted, so
+    /// that the work grows as n log n key comparisons, never n² — the duplicate rule runs on
+    /// text any app can send.
+    /// - Parameters:
+    ///   - count: The number of keys.
+    ///   - caseInsensitive: Whether keys that differ only in ASCII case are equal.
+    ///   - key: The bytes of key `i`.
+    /// - Returns: The smallest position `j` whose key equals the key of some `i < j`.
+    static func firstRepeatedKey(count: Int, caseInsensitive: Bool,
+                                 key: (Int) -> UnsafeBufferPointer<UInt8>) -> Int? {
+        func order(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Int {
+            for index in 0..<Swift.min(a.count, b.count) {
+                let x = caseInsensitive ? ASCII.lowercased(a[index]) : a[index]
+                let y = caseInsensitive ? ASCII.lowercased(b[index]) : b[index]
+                if x != y { return x < y ? -1 : 1 }
             }
-            return true
+            return a.count == b.count ? 0 : (a.count < b.count ? -1 : 1)
         }
-        let x = piece.key(in: bytes, plus: plus)
-        let y = decoded(UnsafeBufferPointer(rebasing: bytes[seen.key]), escaped: seen.isEscaped, plus: plus)
-        return caseInsensitive ? ASCII.equalFoldingCase(x, y) : x.hasSameBytes(as: y)
+        if count <= 8 {
+            for later in 1..<Swift.max(count, 1) {
+                for earlier in 0..<later where order(key(earlier), key(later)) == 0 { return later }
+            }
+            return nil
+        }
+        var sorted = Array(0..<count)
+        sorted.sort { a, b in
+            let comparison = order(key(a), key(b))
+            return comparison != 0 ? comparison < 0 : a < b
+        }
+        var first: Int? = nil
+        var runStart = 0
+        for index in 1...count {
+            if index < count, order(key(sorted[runStart]), key(sorted[index])) == 0 { continue }
+            // sorted[runStart..<index] are equal keys by position: the second one repeats the first.
+            if index - runStart > 1 { first = Swift.min(first ?? Int.max, sorted[runStart + 1]) }
+            runStart = index
+        }
+        return first
+    }
+
+    /// The first key of `items` (in order) that repeats an earlier one, ASCII case folded when
+    /// `caseInsensitive`; `nil` when all differ.
+    /// - Parameters:
+    ///   - items: The pairs.
+    ///   - caseInsensitive: Whether keys that differ only in ASCII case are equal.
+    /// - Returns: The repeating key as written.
+    static func firstRepeatedKey(in items: [QueryItem], caseInsensitive: Bool) -> String? {
+        guard items.count > 1 else { return nil }
+        var all: [UInt8] = []
+        var ends: [Int] = []
+        ends.reserveCapacity(items.count)
+        for item in items {
+            all.append(contentsOf: item.key.utf8)
+            ends.append(all.count)
+        }
+        let repeated = all.withUnsafeBufferPointer { buffer in
+            firstRepeatedKey(count: items.count, caseInsensitive: caseInsensitive) { index in
+                UnsafeBufferPointer(rebasing: buffer[(index == 0 ? 0 : ends[index - 1])..<ends[index]])
+            }
+        }
+        return repeated.map { items[$0].key }
     }
 
     /// The decoded key to name in an error about its piece, when it is at most 64 bytes (longer

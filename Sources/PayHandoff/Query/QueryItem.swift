@@ -25,8 +25,9 @@ extension QueryItem {
     ///   - object: The document to add to.
     static func setExtra(_ items: [QueryItem], as key: String, in object: inout JSONObject) {
         guard !items.isEmpty else { return }
+        // Keys are distinct: the query rule refuses a repeated key, and so do JSON objects.
         var e = JSONObject(capacity: items.count)
-        for item in items { e[item.key] = .string(item.value) }  // a repeated key keeps its last value
+        for item in items { e.appendNewMember(item.key, .string(item.value)) }
         object[key] = .object(e)
     }
 

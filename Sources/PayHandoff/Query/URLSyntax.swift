@@ -123,6 +123,8 @@ struct HierarchicalURL: Equatable, Sendable {
     private(set) var isWeb: Bool
     /// Where the path starts in the text this URL was split from (see ``spansOfText(count:)``).
     private var textPathStart: Int
+    /// Whether the path was empty as written (an http(s) one is held as `/`).
+    private var writtenPathWasEmpty: Bool
 
     /// The scheme, lowercased (schemes are case-insensitive).
     var scheme: String { text(0, schemeCount)! }
@@ -164,6 +166,9 @@ struct HierarchicalURL: Equatable, Sendable {
         var query: Range<Int>?
         var fragment: Range<Int>?
         var isWeb: Bool
+        /// Set once the URL is known to be addressed to a return URL: where the nonce PayHandoff
+        /// put into the path (``ReturnURL/adding(nonce:)``) is, when the URL carries one.
+        var nonce: Range<Int>? = nil
     }
 
     /// Splits `text`.
@@ -205,6 +210,7 @@ struct HierarchicalURL: Equatable, Sendable {
         port = spans.port
         isWeb = spans.isWeb
         textPathStart = spans.path.lowerBound
+        writtenPathWasEmpty = spans.path.isEmpty
     }
 
     /// Where scheme, host, port and path are in the text this URL was split from, that text being
@@ -242,6 +248,7 @@ struct HierarchicalURL: Equatable, Sendable {
     /// Byte equality of every part.
     static func == (a: HierarchicalURL, b: HierarchicalURL) -> Bool {
         a.schemeCount == b.schemeCount && a.hostCount == b.hostCount && a.pathCount == b.pathCount
+            && a.writtenPathWasEmpty == b.writtenPathWasEmpty
             && a.queryCount == b.queryCount && a.fragmentCount == b.fragmentCount && a.port == b.port
             && a.bytes == b.bytes
     }
@@ -345,10 +352,71 @@ struct HierarchicalURL: Equatable, Sendable {
         return (host, port, authorityEnd..<end)
     }
 
-    /// The first part (`scheme`, `host`, `port`, `path`) in which the URL whose UTF-8 is `bytes`,
-    /// split as `spans`, differs from this one, or `nil` — compared in place, no string made:
-    /// scheme and host ignoring ASCII case (this URL's are lowercase), port normalized, path exactly.
-    func firstDifference(from spans: Spans, in bytes: UnsafeBufferPointer<UInt8>) -> String? {
+    /// How a URL compares with a return URL (``compare(_:in:nonceSegment:)``).
+    enum Comparison {
+        /// It differs in this part (`scheme`, `host`, `port`, `path`).
+        case differs(String)
+        /// Scheme, host and port are the same, and the path is the same or is it followed by the
+        /// nonce segment (then `nonce` is where the nonce is).
+        case same(nonce: Range<Int>?)
+    }
+
+    /// Compares the URL whose UTF-8 is `bytes`, split as `spans`, with this one in place, no
+    /// string made: scheme and host ignoring ASCII case (this URL's are lowercase), port
+    /// normalized, path exactly — or this path followed by `nonceSegment` (`/ph_` or `ph_`) and
+    /// a non-empty nonce without `/`.
+    func compare(_ spans: Spans, in bytes: UnsafeBufferPointer<UInt8>, nonceSegment: StaticString) -> Comparison {
+        if let part = firstDifference(from: spans, in: bytes, pathToo: false) { return .differs(part) }
+        if firstDifference(from: spans, in: bytes, pathToo: true) == nil { return .same(nonce: nil) }
+        // The path must be this one's, then the segment, then the nonce up to the path's end.
+        let path = spans.path
+        let prefix = pathCount + nonceSegment.utf8CodeUnitCount
+        guard path.count > prefix else { return .differs("path") }
+        let matches = self.bytes.withUnsafeBufferPointer { expected -> Bool in
+            guard pathCount == 0 || memcmpBytes(bytes.baseAddress! + path.lowerBound, expected.baseAddress! + pathStart, pathCount) else {
+                return false
+            }
+            return ASCII.equalBytes(UnsafeBufferPointer(rebasing: bytes[(path.lowerBound + pathCount)..<(path.lowerBound + prefix)]), nonceSegment)
+        }
+        let nonce = (path.lowerBound + prefix)..<path.upperBound
+        guard matches, ByteScan.firstIndex(of: UInt8(ascii: "/"), in: bytes, from: nonce.lowerBound, to: nonce.upperBound) == nonce.upperBound else {
+            return .differs("path")
+        }
+        return .same(nonce: nonce)
+    }
+
+    /// Whether this URL's path, as held (an http(s) empty path as `/`), ends with `/`.
+    var pathEndsWithSlash: Bool { pathCount > 0 && bytes[pathStart + pathCount - 1] == UInt8(ascii: "/") }
+
+    /// Whether the last segment of the path starts with `prefix`.
+    func lastPathSegmentStarts(with prefix: StaticString) -> Bool {
+        bytes.withUnsafeBufferPointer { all in
+            let path = UnsafeBufferPointer(rebasing: all[pathStart..<(pathStart + pathCount)])
+            var start = path.count
+            while start > 0, path[start - 1] != UInt8(ascii: "/") { start -= 1 }
+            let segment = UnsafeBufferPointer(rebasing: path[start...])
+            return segment.count >= prefix.utf8CodeUnitCount
+                && ASCII.equalBytes(UnsafeBufferPointer(rebasing: segment[..<prefix.utf8CodeUnitCount]), prefix)
+        }
+    }
+
+    /// Whether the host holds one of `=` or `&`.
+    var hostHasQuerySeparators: Bool {
+        guard hostCount > 0 else { return false }
+        return bytes[schemeCount..<(schemeCount + hostCount)].contains { $0 == UInt8(ascii: "=") || $0 == UInt8(ascii: "&") }
+    }
+
+    /// Whether the path as written (not normalized) ends with `/`.
+    var writtenPathEndsWithSlash: Bool { !writtenPathWasEmpty && pathEndsWithSlash }
+
+    /// Where the path, as written, ends in the text this URL was split from.
+    var textPathEnd: Int { textPathStart + (pathCount == 1 && isWeb && writtenPathWasEmpty ? 0 : pathCount) }
+
+    /// The first part (`scheme`, `host`, `port`, and `path` when `pathToo`) in which the URL whose
+    /// UTF-8 is `bytes`, split as `spans`, differs from this one, or `nil` — compared in place, no
+    /// string made: scheme and host ignoring ASCII case (this URL's are lowercase), port normalized,
+    /// path exactly.
+    func firstDifference(from spans: Spans, in bytes: UnsafeBufferPointer<UInt8>, pathToo: Bool = true) -> String? {
         self.bytes.withUnsafeBufferPointer { expected -> String? in
             func same(_ range: Range<Int>, _ offset: Int, _ count: Int, foldingCase: Bool) -> Bool {
                 guard range.count == count else { return false }
@@ -364,6 +432,7 @@ struct HierarchicalURL: Equatable, Sendable {
             default: return "host"
             }
             if spans.port != port { return "port" }
+            if !pathToo { return nil }
             // An http(s) URL's empty path reads as "/", which this URL holds as written.
             let pathMatches = spans.path.isEmpty && spans.isWeb
                 ? pathCount == 1 && expected[pathStart] == UInt8(ascii: "/")

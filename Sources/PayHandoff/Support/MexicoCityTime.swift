@@ -22,6 +22,21 @@ public enum MexicoCityTime {
         }
     }
 
+    /// The latest accepted epoch millisecond (9999-12-31T23:59:59.999Z).
+    public static let maxEpochMilliseconds: Int64 = maxEpochSeconds * 1000 + 999
+
+    /// Checks that `milliseconds` is within `0...maxEpochMilliseconds` (every time the
+    /// coordinator takes: `now`, deadlines, snapshot times).
+    /// - Parameters:
+    ///   - milliseconds: Epoch milliseconds.
+    ///   - field: The field to name in the error.
+    /// - Throws: `validation` when out of range.
+    public static func checkEpochMilliseconds(_ milliseconds: Int64, field: String) throws(PayHandoffError) {
+        guard milliseconds >= 0, milliseconds <= maxEpochMilliseconds else {
+            throw PayHandoffError(.validation, field: field, "must be epoch milliseconds between 1970 and 9999")
+        }
+    }
+
     /// The epoch second at which the Mexico City calendar day containing `seconds` begins.
     /// - Parameter seconds: Epoch seconds, non-negative.
     /// - Returns: Epoch seconds of local midnight.

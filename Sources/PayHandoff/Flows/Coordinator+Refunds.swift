@@ -1,0 +1,125 @@
+/// Refunds and the ledger: what a refund may ask for when it starts, and what an approval books.
+extension Coordinator {
+    /// A refund about to start: its sale, the amount it asks for, and the external sale to book.
+    struct RefundStart {
+        /// The sale's `transactionid`.
+        var transactionId: String
+        /// What the refund asks for: the host's amount, or everything left of the sale.
+        var amount: Amount
+        /// A sale known only from the refund's `sale` document, booked when the refund starts
+        /// (so that the next refund of it finds what this one took).
+        var bookExternalSale: RefundLedger.Entry?
+    }
+
+    /// Checks a refund start against its sale and the ledger.
+    ///
+    /// The sale is a flow of this coordinator (`sale_flow_id`: approved, with a `transactionid`,
+    /// its ledger entry still open) or a `sale` document (its amount caps the refunds; when the
+    /// ledger already has the sale, the smaller of the two counts). Then: the request names the
+    /// sale's `transactionId`; no other refund of the sale still waits; something is left; and
+    /// the refund rules hold, to the millisecond (``RefundEligibility``).
+    /// - Throws: `unknown_flow`/`invalid_state` naming `sale_flow_id`; `validation` naming
+    ///   `transactionId` or `sale.transactionid`; `invalid_state` naming `transactionId` (a refund
+    ///   already pending, or nothing left); `not_eligible` naming `sale` with every reason.
+    func refundToStart(_ refundOf: CoordinatorEvent.RefundOf, request: POSRequest, now: Int64) throws(PayHandoffError) -> RefundStart {
+        let transactionId: String, cap: Amount, refunded: Amount, approvedAt: Int64, version: String?
+        var external: RefundLedger.Entry? = nil
+        switch refundOf {
+        case .saleFlow(let saleID):
+            guard case .pos(let sale)? = flow(id: saleID), sale.operation == .sale else {
+                throw PayHandoffError(.unknownFlow, field: "sale_flow_id", "no POS sale flow has this id")
+            }
+            guard sale.state == .approved || sale.state == .approvedAmountMismatch, let response = sale.response,
+                  let id = response.transactionId else {
+                throw PayHandoffError(.invalidState, field: "sale_flow_id", "only an approved sale with a transactionid can be refunded")
+            }
+            guard let entry = ledger.entry(id, at: now), entry.operation == .sale else {
+                throw PayHandoffError(.notEligible, field: "sale",
+                    "the sale cannot be refunded now: past_deadline (its refund window closed at 23:00 Mexico City time on the sale's day)")
+            }
+            (transactionId, cap, refunded, approvedAt, version) = (id, entry.amount, entry.refunded, entry.approvedAt, response.posAppVersion)
+        case .sale(let given):
+            transactionId = given.transactionId
+            guard !transactionId.isEmpty else {
+                throw PayHandoffError(.validation, field: "sale.transactionid", "is required and must not be empty")
+            }
+            version = given.posAppVersion
+            if let entry = ledger.entry(transactionId, at: now) {
+                guard entry.operation == .sale else {
+                    throw PayHandoffError(.validation, field: "sale.transactionid", "is the transactionid of a refund, not of a sale")
+                }
+                (cap, refunded, approvedAt) = (Swift.min(entry.amount, given.amount), entry.refunded, entry.approvedAt)
+            } else {
+                (cap, refunded, approvedAt) = (given.amount, .zero, given.approvedAt * 1000)
+                let expiresAt = RefundEligibility.deadline(approvedAt: approvedAt)
+                if expiresAt > now {
+                    external = RefundLedger.Entry(transactionId: transactionId, flowID: nil, operation: .sale, amount: cap,
+                                                  refunded: .zero, approvedAt: approvedAt, expiresAt: expiresAt)
+                }
+            }
+        }
+        guard request.transactionId.hasSameBytes(as: transactionId) else {
+            throw PayHandoffError(.validation, field: "transactionId", "the refund's transactionId is not the sale's")
+        }
+        for case .pos(let other) in flows where other.operation == .refund && other.takesAnswer
+            && other.saleTransactionId.hasSameBytes(as: transactionId) {
+            throw PayHandoffError(.invalidState, field: "transactionId", "a refund of this sale is already pending (" + other.id + ")")
+        }
+        let remaining = Amount(unchecked: Swift.max(cap.minorUnits - refunded.minorUnits, 0))
+        guard remaining > .zero else {
+            throw PayHandoffError(.invalidState, field: "transactionId", "the sale is already fully refunded")
+        }
+        let requested = request.amount ?? remaining
+        let reasons = try RefundEligibility.reasons(approvedAt: approvedAt, now: now, remaining: remaining, requested: requested,
+                                                    posAppVersion: version)
+        guard reasons.isEmpty else {
+            let verdict = RefundEligibility(reasons: reasons, eligibleFrom: (approvedAt + RefundEligibility.minimumDelaySeconds * 1000 + 999) / 1000,
+                                            deadline: RefundEligibility.deadline(approvedAt: approvedAt) / 1000, refundAmount: requested)
+            var message = "the sale cannot be refunded now: "
+            for (index, reason) in reasons.enumerated() {
+                message += (index == 0 ? "" : "; ") + reason.rawValue + " (" + verdict.explanation(of: reason) + ")"
+            }
+            throw PayHandoffError(.notEligible, field: "sale", message)
+        }
+        return RefundStart(transactionId: transactionId, amount: requested, bookExternalSale: external)
+    }
+
+    /// Books the approval `flow` just received (it is approved or approved for another amount).
+    ///
+    /// A sale books its refundable amount: the approved amount, or for a mismatch the smaller of
+    /// requested and answered, until the host reconciles. A refund adds to its sale's refunded
+    /// total what it took — the requested amount, or for a mismatch the larger of requested and
+    /// answered, never more than the sale has left — and books its own `transactionid`. Checks
+    /// everything before it changes anything.
+    /// - Throws: `duplicate` naming `transactionid` when another flow booked that id.
+    mutating func book(_ flow: POSFlow, now: Int64) throws(PayHandoffError) {
+        guard let response = flow.response else { return }
+        let answered = response.amount ?? flow.amount ?? .zero
+        let requested = flow.amount ?? answered
+        var sale: RefundLedger.Entry? = nil
+        if let saleID = flow.saleTransactionId { sale = ledger.entry(saleID, at: now) }
+        if let id = response.transactionId, let booked = ledger.entry(id, at: now),
+           !(booked.flowID.hasSameBytes(as: flow.id) && booked.operation == flow.operation) {
+            throw PayHandoffError(.duplicate, field: "transactionid",
+                "this transactionid is already booked" + (booked.flowID.map { " by flow " + $0 } ?? " (a sale refunded from a sale document)")
+                + ": a replayed answer never books twice")
+        }
+        switch flow.operation {
+        case .sale:
+            guard let id = response.transactionId else { return }
+            let refundable = flow.state == .approvedAmountMismatch ? Swift.min(requested, answered) : answered
+            let expiresAt = RefundEligibility.deadline(approvedAt: now)
+            guard expiresAt > now else { return }  // approved after 23:00: never refundable
+            ledger.book(RefundLedger.Entry(transactionId: id, flowID: flow.id, operation: .sale, amount: refundable,
+                                           refunded: .zero, approvedAt: now, expiresAt: expiresAt))
+        case .refund:
+            let left = sale?.remaining ?? requested
+            let taken = flow.state == .approvedAmountMismatch ? Swift.min(Swift.max(answered, requested), left) : requested
+            if let saleID = flow.saleTransactionId { ledger.addRefund(taken, toSale: saleID) }
+            if let id = response.transactionId, let expiresAt = sale?.expiresAt, expiresAt > now {
+                ledger.book(RefundLedger.Entry(transactionId: id, flowID: flow.id, operation: .refund, amount: taken,
+                                               refunded: .zero, approvedAt: now, expiresAt: expiresAt))
+            }
+        }
+    }
+}

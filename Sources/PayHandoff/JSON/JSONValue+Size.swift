@@ -1,0 +1,75 @@
+/// How long a document is once printed, without printing it: the coordinator keeps its snapshot
+/// under the 64 KiB the C ABI accepts as input (``Coordinator/snapshotBudget``), so that what it
+/// writes can always be read back, and bounds what it stores of each answer.
+///
+/// The count is an upper bound of cJSON's unformatted output (what the C ABI prints): strings
+/// count 2 quotes plus 1 byte per byte, 2 for `"`, `\` and `\b \f \n \r \t`, 6 for any other byte
+/// below 0x20 (`\u00XX`); integers their digits and sign; containers their brackets, commas and
+/// colons. (cJSON prints UTF-8 above 0x7F as is.)
+extension JSONValue {
+    /// The printed length, in bytes, at most.
+    public var printedLengthBound: Int {
+        switch self {
+        case .null, .bool(true): return 4
+        case .bool(false): return 5
+        case .integer(let n): return JSONValue.digits(n)
+        case .string(let s): return JSONValue.printedLength(of: s)
+        case .array(let elements):
+            var total = 2 + Swift.max(elements.count - 1, 0)
+            for element in elements { total += element.printedLengthBound }
+            return total
+        case .object(let object):
+            var total = 2 + Swift.max(object.members.count - 1, 0)
+            for member in object.members { total += JSONValue.printedLength(of: member.key) + 1 + member.value.printedLengthBound }
+            return total
+        }
+    }
+
+    /// The printed length of a string value, quotes included.
+    /// - Parameter text: The string.
+    /// - Returns: Its length as JSON text.
+    public static func printedLength(of text: String) -> Int {
+        var total = 2
+        for byte in text.utf8 { total += printedLength(of: byte) }
+        return total
+    }
+
+    /// The printed length of one byte inside a string.
+    static func printedLength(of byte: UInt8) -> Int {
+        switch byte {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), 0x08, 0x0C, 0x0A, 0x0D, 0x09: return 2
+        case 0..<0x20: return 6
+        default: return 1
+        }
+    }
+
+    /// The number of characters of `n` in decimal, sign included.
+    static func digits(_ n: Int64) -> Int {
+        var count = n < 0 ? 2 : 1
+        var rest = n.magnitude
+        while rest >= 10 {
+            rest /= 10
+            count += 1
+        }
+        return count
+    }
+
+    /// `text` cut to at most `limit` bytes once printed (quotes included), at a character
+    /// boundary, and whether anything was cut.
+    /// - Parameters:
+    ///   - text: The string.
+    ///   - limit: The longest printed length kept (at least 2).
+    /// - Returns: The kept prefix and `true` when it is shorter than `text`.
+    static func cut(_ text: String, toPrintedLength limit: Int) -> (String, Bool) {
+        var total = 2
+        var sequenceStart = 0  // a UTF-8 sequence is kept or cut whole
+        for (index, byte) in text.utf8.enumerated() {
+            if byte & 0xC0 != 0x80 { sequenceStart = index }
+            total += printedLength(of: byte)
+            if total > limit {
+                return (String(decoding: text.utf8.prefix(sequenceStart), as: UTF8.self), true)
+            }
+        }
+        return (text, false)
+    }
+}

@@ -1,0 +1,93 @@
+/// What a POS flow keeps of its answer. The snapshot must always be writable and readable back
+/// (64 KiB), and an answer is text from outside: the flow keeps every field it needs whole and
+/// the rest bounded, and says what it cut.
+extension POSResponse {
+    /// The most a kept answer takes as JSON text, in bytes.
+    public static let maxStoredLength = 2048
+    /// The most one kept free-text value takes as JSON text, in bytes.
+    public static let maxStoredValueLength = 128
+    /// Room kept for the `truncated` list itself.
+    private static let truncatedReserve = 272
+
+    /// The fields kept whole, always: what the flow and the refund ledger need, each bounded by its
+    /// own rule (the identifier is the one the app sent, amounts and `msi` are numbers,
+    /// `creditcard` four digits, `transactionid` at most 128 bytes).
+    private static let neededKeys = [Key.result, Key.identifier, Key.amount, Key.tip, Key.transactionid, Key.msi,
+                                     Key.accounttype, Key.creditcard]
+    /// The free-text fields, in the order they are kept while there is room.
+    private static let keptInOrder = [Key.bpVersion, Key.authorization, Key.cardtype, Key.bank, Key.name, Key.aid,
+                                      Key.applabel, Key.arqc, Key.url, Key.email, Key.phone, Key.reference, Key.statusinfo]
+
+    /// The copy a flow keeps: the needed fields whole; then `bp_version`, `authorization`,
+    /// `cardtype`, `bank`, `name`, `aid`, `applabel`, `arqc`, `url`, `email`, `phone`,
+    /// `reference`, `statusinfo` and the unknown keys, each value cut to
+    /// ``maxStoredValueLength`` bytes of JSON, for as long as the whole stays within
+    /// ``maxStoredLength``. Every member cut short or left out is named in ``truncated``
+    /// (`"extra"` for unknown keys).
+    public var stored: POSResponse {
+        var items: [QueryItem] = []
+        for key in POSResponse.neededKeys {
+            if let value = storedValue(key) { items.append(QueryItem(key: POSResponse.keyList[key].description, value: value)) }
+        }
+        // Cannot fail: the values were read by these same rules.
+        guard var needed = try? POSResponse(items: items) else { return self }
+        var length = needed.json.printedLengthBound + POSResponse.truncatedReserve
+        var truncated: [String] = []
+        for key in POSResponse.keptInOrder {
+            guard let value = field(key) else { continue }
+            let name = POSResponse.jsonKey(key)
+            let (kept, cut) = JSONValue.cut(value, toPrintedLength: POSResponse.maxStoredValueLength)
+            let added = JSONValue.printedLength(of: name) + 2 + JSONValue.printedLength(of: kept)
+            if length + added > POSResponse.maxStoredLength {
+                truncated.append(name)
+                continue
+            }
+            length += added
+            if cut { truncated.append(name) }
+            items.append(QueryItem(key: POSResponse.keyList[key].description, value: kept))
+        }
+        var extra: [QueryItem] = []
+        if !self.extra.isEmpty {
+            length += 10  // "extra":{},
+            var cutAny = false
+            for item in self.extra {
+                let (key, keyCut) = JSONValue.cut(item.key, toPrintedLength: POSResponse.maxStoredValueLength)
+                let (value, valueCut) = JSONValue.cut(item.value, toPrintedLength: POSResponse.maxStoredValueLength)
+                let added = JSONValue.printedLength(of: key) + 2 + JSONValue.printedLength(of: value)
+                // Two keys cut to the same prefix would be one member: the later one is left out.
+                guard length + added <= POSResponse.maxStoredLength, !extra.contains(where: { $0.key.hasSameBytes(as: key) }) else {
+                    cutAny = true
+                    continue
+                }
+                length += added
+                cutAny = cutAny || keyCut || valueCut
+                extra.append(QueryItem(key: key, value: value))
+            }
+            if cutAny { truncated.append("extra") }
+        }
+        guard let kept = try? POSResponse(items: items) else { return needed }
+        needed = kept
+        needed.extra = extra
+        needed.truncated = truncated
+        return needed
+    }
+
+    /// Field `key`'s value in the canonical spelling the JSON document uses (amounts as
+    /// `"100.00"`, the card as its last four digits, the result in Billpocket's words).
+    private func storedValue(_ key: Int) -> String? {
+        switch key {
+        case Key.result: return result.billpocketValue
+        case Key.amount: return amount?.decimalString
+        case Key.tip: return tip?.decimalString
+        case Key.msi: return msi.map { String($0) }
+        case Key.creditcard: return cardLastFour
+        case Key.accounttype: return accountType?.rawValue
+        default: return field(key)
+        }
+    }
+
+    /// The member name of field `key` in the answer's JSON document.
+    static func jsonKey(_ key: Int) -> String {
+        key == Key.accounttype ? "accountType" : POSResponse.keyList[key].description
+    }
+}
