@@ -27,7 +27,7 @@ let posAnswer = "myapp://result=aprobada&statusinfo=&amount=1250.00&tip=187.50"
     + "&accountType=credit&name=JUAN%20PEREZ&bp_version=4.3.24"
 /// The same answer with `?` after `scheme://` (a form PayHandoff tolerates and URLComponents can read).
 let posAnswerQ = posAnswer.replacingOccurrences(of: "myapp://", with: "myapp://?")
-let callbackURL = "fixapp://checkout-callback?status=completed&card_id=card_xyz789&ph_nonce=4f3c2a1b0e9d8c7b6a5f4e3d2c1b0a99&order=A%2B1+2"
+let callbackURL = "fixapp://checkout-callback/ph_4f3c2a1b0e9d8c7b6a5f4e3d2c1b0a99?status=completed&card_id=card_xyz789&order=A%2B1+2"
 let nonce = "4f3c2a1b0e9d8c7b6a5f4e3d2c1b0a99"
 
 let posRequestJSON = #"{"transaction":"venta","usertoken":"tok_live_123","identifier":"ord-000042","amount":"1250.00","urlScheme":"myapp","tip":"187.50","msi":3,"reference":"Pedido 12345 mesa 7 (terraza) / cliente@frecuente","email":"juan.perez@example.com"}"#
@@ -143,6 +143,7 @@ struct ABI {
     var label: String
     var posBuildURL: @convention(c) (UnsafePointer<CChar>?, Out?) -> Int32
     var posParseResponse: @convention(c) (UnsafePointer<CChar>?, UnsafePointer<CChar>?, Out?) -> Int32
+    var posParseResult: @convention(c) (UnsafePointer<CChar>?, UnsafePointer<CChar>?, Out?) -> Int32
     var posRefundCheck: @convention(c) (UnsafePointer<CChar>?, Out?) -> Int32
     var checkoutBuildRequest: @convention(c) (UnsafePointer<CChar>?, Out?) -> Int32
     var checkoutParseSession: @convention(c) (UnsafePointer<CChar>?, Out?) -> Int32
@@ -151,6 +152,8 @@ struct ABI {
     var stringFree: @convention(c) (UnsafeMutablePointer<CChar>?) -> Void
     var coordinatorNew: @convention(c) (UnsafePointer<CChar>?, UnsafeMutablePointer<OpaquePointer?>?, Out?) -> Int32
     var coordinatorSend: @convention(c) (OpaquePointer?, UnsafePointer<CChar>?, Out?) -> Int32
+    var coordinatorSnapshot: @convention(c) (OpaquePointer?, Out?) -> Int32
+    var coordinatorRestore: @convention(c) (UnsafePointer<CChar>?, UnsafeMutablePointer<OpaquePointer?>?, Out?) -> Int32
     var coordinatorHandleURL: @convention(c) (OpaquePointer?, UnsafePointer<CChar>?, Int64, Out?) -> Int32
     var coordinatorFree: @convention(c) (OpaquePointer?) -> Void
 }
@@ -159,6 +162,7 @@ let linkedABI = ABI(
     label: "linked",
     posBuildURL: { payhandoff_pos_build_url($0, $1) },
     posParseResponse: { payhandoff_pos_parse_response($0, $1, $2) },
+    posParseResult: { payhandoff_pos_parse_result($0, $1, $2) },
     posRefundCheck: { payhandoff_pos_refund_check($0, $1) },
     checkoutBuildRequest: { payhandoff_checkout_build_request($0, $1) },
     checkoutParseSession: { payhandoff_checkout_parse_session($0, $1) },
@@ -167,6 +171,8 @@ let linkedABI = ABI(
     stringFree: { payhandoff_string_free($0) },
     coordinatorNew: { payhandoff_coordinator_new($0, $1, $2) },
     coordinatorSend: { payhandoff_coordinator_send($0, $1, $2) },
+    coordinatorSnapshot: { payhandoff_coordinator_snapshot($0, $1) },
+    coordinatorRestore: { payhandoff_coordinator_restore($0, $1, $2) },
     coordinatorHandleURL: { payhandoff_coordinator_handle_url($0, $1, $2, $3) },
     coordinatorFree: { payhandoff_coordinator_free($0) })
 
@@ -180,6 +186,7 @@ func loadABI(_ path: String, label: String) -> ABI? {
         label: label,
         posBuildURL: symbol("payhandoff_pos_build_url", (@convention(c) (UnsafePointer<CChar>?, Out?) -> Int32).self),
         posParseResponse: symbol("payhandoff_pos_parse_response", (@convention(c) (UnsafePointer<CChar>?, UnsafePointer<CChar>?, Out?) -> Int32).self),
+        posParseResult: symbol("payhandoff_pos_parse_result", (@convention(c) (UnsafePointer<CChar>?, UnsafePointer<CChar>?, Out?) -> Int32).self),
         posRefundCheck: symbol("payhandoff_pos_refund_check", (@convention(c) (UnsafePointer<CChar>?, Out?) -> Int32).self),
         checkoutBuildRequest: symbol("payhandoff_checkout_build_request", (@convention(c) (UnsafePointer<CChar>?, Out?) -> Int32).self),
         checkoutParseSession: symbol("payhandoff_checkout_parse_session", (@convention(c) (UnsafePointer<CChar>?, Out?) -> Int32).self),
@@ -188,6 +195,8 @@ func loadABI(_ path: String, label: String) -> ABI? {
         stringFree: symbol("payhandoff_string_free", (@convention(c) (UnsafeMutablePointer<CChar>?) -> Void).self),
         coordinatorNew: symbol("payhandoff_coordinator_new", (@convention(c) (UnsafePointer<CChar>?, UnsafeMutablePointer<OpaquePointer?>?, Out?) -> Int32).self),
         coordinatorSend: symbol("payhandoff_coordinator_send", (@convention(c) (OpaquePointer?, UnsafePointer<CChar>?, Out?) -> Int32).self),
+        coordinatorSnapshot: symbol("payhandoff_coordinator_snapshot", (@convention(c) (OpaquePointer?, Out?) -> Int32).self),
+        coordinatorRestore: symbol("payhandoff_coordinator_restore", (@convention(c) (UnsafePointer<CChar>?, UnsafeMutablePointer<OpaquePointer?>?, Out?) -> Int32).self),
         coordinatorHandleURL: symbol("payhandoff_coordinator_handle_url", (@convention(c) (OpaquePointer?, UnsafePointer<CChar>?, Int64, Out?) -> Int32).self),
         coordinatorFree: symbol("payhandoff_coordinator_free", (@convention(c) (OpaquePointer?) -> Void).self))
 }
@@ -204,9 +213,11 @@ func roundTrip(_ abi: ABI, _ call: (Out) -> Int32) {
     abi.stringFree(out)
 }
 
-// MARK: - Coordinator with 100 pending flows
+// MARK: - Coordinator with 20 pending flows
 
-let pendingFlows = 100  // half checkouts in the browser, half POS hand-offs launched
+/// Half checkouts in the browser, half POS hand-offs launched: about what fits in the snapshot
+/// budget with room kept for every expected answer (an app rarely has more than a few).
+let pendingFlows = 20
 
 func startEvents(_ i: Int) -> [String] {
     if i % 2 == 0 {
@@ -214,15 +225,14 @@ func startEvents(_ i: Int) -> [String] {
         return [#"{"type":"checkout.start","now":\#(nowMs),"flow_id":"co-\#(i)","kind":"cards","return_url":"fixapp://checkout-callback","nonce":"\#(n)"}"#,
                 #"{"type":"checkout.browser_opened","now":\#(nowMs),"flow_id":"co-\#(i)"}"#]
     }
-    return [#"{"type":"pos.start","now":\#(nowMs),"flow_id":"pos-\#(i)","request":{"transaction":"venta","usertoken":"tok_1","identifier":"ord-\#(String(format: "%06d", i))","amount":"1250.00","urlScheme":"myapp"}}"#,
+    return [#"{"type":"pos.start","now":\#(nowMs),"flow_id":"pos-\#(i)","token":"\#(String(format: "%032x", i))","request":{"transaction":"venta","usertoken":"tok_1","identifier":"ord-\#(String(format: "%06d", i))","amount":"1250.00","urlScheme":"myapp"}}"#,
             #"{"type":"pos.launched","now":\#(nowMs),"flow_id":"pos-\#(i)"}"#]
 }
-func removeEvent(_ i: Int) -> String { #"{"type":"flow.remove","now":\#(nowMs),"flow_id":"\#(i % 2 == 0 ? "co" : "pos")-\#(i)"}"# }
 func answerURL(_ i: Int) -> String {
     if i % 2 == 0 {
-        return "fixapp://checkout-callback?status=completed&card_id=card_xyz789&ph_nonce=" + String(format: "%032x", i)
+        return "fixapp://checkout-callback/ph_" + String(format: "%032x", i) + "?status=completed&card_id=card_xyz789"
     }
-    return posAnswer.replacingOccurrences(of: "identifier=ord-000042", with: "identifier=ord-" + String(format: "%06d", i))
+    return posAnswer.replacingOccurrences(of: "identifier=ord-000042", with: "identifier=ord-" + String(format: "%06d", i) + "~" + String(format: "%032x", i))
 }
 
 func swiftEvent(_ text: String) -> CoordinatorEvent {
@@ -233,16 +243,16 @@ func benchCoordinatorSwift(target: Int, label: String) {
     var coordinator = Coordinator()
     var random = SystemRandomNumberGenerator()
     for i in 0..<pendingFlows { for e in startEvents(i) { _ = coordinator.send(swiftEvent(e), using: &random) } }
+    if coordinator.flows.count != pendingFlows { fail("only \(coordinator.flows.count) flows started") }
     let url = answerURL(target)
-    let remove = swiftEvent(removeEvent(target))
-    let restart = startEvents(target).map(swiftEvent)
+    let pristine = coordinator.snapshot
     var probe = coordinator
     if probe.handle(url: url, now: nowMs).outcome != .accepted { fail("coordinator did not accept \(url)") }
     measure("coordinator.handle(url:) " + label, group: "swift",
-            note: "100 pending flows (50 checkout, 50 POS); the flow is removed and started again, untimed, before each sample",
+            note: "20 pending flows (10 checkout, 10 POS); restored from its snapshot, untimed, before each sample",
             setup: {
-                _ = coordinator.send(remove, using: &random)
-                for e in restart { _ = coordinator.send(e, using: &random) }
+                // A fresh coordinator each time: the answer is booked, and its own storage (no copy on write timed).
+                do { coordinator = try Coordinator(snapshot: pristine) } catch { fail("restore: \(error)") }
             }) {
         blackHole(coordinator.handle(url: url, now: nowMs))
     }
@@ -257,17 +267,21 @@ func benchCoordinatorABI(_ abi: ABI, target: Int, label: String) {
         text.withCString { e in roundTrip(abi) { abi.coordinatorSend(handle, e, $0) } }
     }
     for i in 0..<pendingFlows { startEvents(i).forEach(send) }
+    out = nil
+    guard abi.coordinatorSnapshot(handle, &out) == 0, let snapshot = out else { fail("coordinator_snapshot") }
     let url = cString(answerURL(target))
-    let remove = cString(removeEvent(target))
-    let restart = startEvents(target).map(cString)
     measure("payhandoff_coordinator_handle_url " + label + " [" + abi.label + "]", group: "abi",
-            note: "100 pending flows; URL in, answer JSON out, freed",
+            note: "20 pending flows, restored from the snapshot untimed before each sample; URL in, answer JSON out, freed",
             setup: {
-                roundTrip(abi) { abi.coordinatorSend(handle, remove, $0) }
-                for e in restart { roundTrip(abi) { abi.coordinatorSend(handle, e, $0) } }
+                abi.coordinatorFree(handle)
+                handle = nil
+                var restored: UnsafeMutablePointer<CChar>? = nil
+                guard abi.coordinatorRestore(snapshot, &handle, &restored) == 0 else { fail("coordinator_restore") }
+                abi.stringFree(restored)
             }) {
         roundTrip(abi) { abi.coordinatorHandleURL(handle, url, nowMs, $0) }
     }
+    abi.stringFree(snapshot)
     abi.coordinatorFree(handle)
 }
 
@@ -347,8 +361,8 @@ measure("CheckoutRequest.cardRegistration(…).httpRequest", group: "swift", not
                                                      provider: "dinelco", customerID: "cus_1", targetOrigins: ["https://fix.example.com"],
                                                      customer: customer))?.httpRequest(nonce: nonce))
 }
-benchCoordinatorSwift(target: 41, label: "POS answer")
-benchCoordinatorSwift(target: 40, label: "checkout callback")
+benchCoordinatorSwift(target: 11, label: "POS answer")
+benchCoordinatorSwift(target: 10, label: "checkout callback")
 
 var abis = [linkedABI]
 let embeddedPath = FileManager.default.currentDirectoryPath + "/dist/embedded/libpayhandoff.so"
@@ -368,8 +382,129 @@ for abi in abis {
     measure("payhandoff_checkout_build_request" + tag, group: "abi", note: note + " (nonce given)") { roundTrip(abi) { abi.checkoutBuildRequest(cCheckoutRequest, $0) } }
     measure("payhandoff_checkout_parse_session" + tag, group: "abi", note: note) { roundTrip(abi) { abi.checkoutParseSession(cSession, $0) } }
     measure("payhandoff_checkout_parse_confirmation" + tag, group: "abi", note: note) { roundTrip(abi) { abi.checkoutParseConfirmation(cConfirmation, $0) } }
-    benchCoordinatorABI(abi, target: 41, label: "POS answer")
-    benchCoordinatorABI(abi, target: 40, label: "checkout callback")
+    benchCoordinatorABI(abi, target: 11, label: "POS answer")
+    benchCoordinatorABI(abi, target: 10, label: "checkout callback")
+}
+
+// MARK: - Worst shapes (issue 16): every entry point stays linear in its input
+
+/// `count` pieces `make(i)` joined by `&`, as many as fit in `bytes` after `prefix`.
+func filled(_ prefix: String, upTo bytes: Int, _ make: (Int) -> String) -> String {
+    var text = prefix
+    var i = 0
+    while true {
+        let piece = (i == 0 ? "" : "&") + make(i)
+        if text.utf8.count + piece.utf8.count > bytes { return text }
+        text += piece
+        i += 1
+    }
+}
+let worstToken = "0123456789abcdef0123456789abcdef"
+let worstCallbackBase = "fixapp://checkout-callback/ph_" + nonce + "?status=failed&"
+let worstAnswerBase = "myapp://result=rechazada&identifier=ord-000042~" + worstToken + "&"
+let worstURLs: [(String, String)] = [
+    ("callback, 8 KiB of distinct escaped keys (%61k…=)", filled(worstCallbackBase, upTo: 8192) { String(format: "%%61k%05d=", $0) }),
+    ("callback, 8 KiB of distinct '+' keys (+a…=)", filled(worstCallbackBase, upTo: 8192) { String(format: "+a%05d=", $0) }),
+    ("callback, 8 KiB of keys alike in length and ends (a…a=)", filled(worstCallbackBase, upTo: 8192) { String(format: "a%05da=", $0) }),
+    ("POS answer, 8 KiB of distinct escaped keys (%61a…=)", filled(worstAnswerBase, upTo: 8192) { String(format: "%%61a%05d=", $0) }),
+    ("POS answer, 8 KiB of keys differing only in case", filled(worstAnswerBase, upTo: 8192) { i in
+        String(String(format: "k%012d", i).enumerated().map { $0.offset == 0 || (i >> ($0.offset - 1)) & 1 == 0 ? $0.element : Character($0.element.uppercased()) }) + "=" }),
+    ("POS answer, one 8 KiB escaped value", worstAnswerBase + "statusinfo=" + String(repeating: "%C3%A9", count: (8192 - worstAnswerBase.utf8.count - 11) / 6)),
+    ("POS answer, 8 KiB of empty pieces (&&&…)", worstAnswerBase + String(repeating: "&", count: 8192 - worstAnswerBase.utf8.count)),
+]
+var worstCases: [String] = []
+for (label, url) in worstURLs {
+    if url.utf8.count > 8192 { fail("worst shape over 8 KiB: \(label)") }
+    let isCallback = url.hasPrefix("fixapp:")
+    worstCases.append(measure("worst URL: " + label, group: "worst", note: "\(url.utf8.count) B, Swift parse") {
+        if isCallback {
+            blackHole(try? CheckoutCallback.parse(url, kind: .cards, returnURL: returnURL, nonce: nonce))
+        } else {
+            blackHole(try? POSResponse.parse(url, urlScheme: "myapp", expectedIdentifier: "ord-000042", token: worstToken))
+        }
+    }.name)
+}
+// Through a coordinator (20 pending flows), where the answer is also kept and booked.
+do {
+    var coordinator = Coordinator()
+    var random = SystemRandomNumberGenerator()
+    for i in 0..<pendingFlows { for e in startEvents(i) { _ = coordinator.send(swiftEvent(e), using: &random) } }
+    let pristine = coordinator.snapshot
+    let token11 = String(format: "%032x", 11)
+    let answer = filled("myapp://result=aprobada&amount=1250.00&transactionid=720371234&identifier=ord-000011~" + token11 + "&", upTo: 8192) {
+        String(format: "%%61a%05d=%%0A", $0)
+    }
+    let callback = filled("fixapp://checkout-callback/ph_" + String(format: "%032x", 10) + "?status=completed&card_id=card_1&", upTo: 8192) {
+        String(format: "%%61k%05d=%%01", $0)
+    }
+    for (label, url) in [("POS answer", answer), ("checkout callback", callback)] {
+        var probe = try! Coordinator(snapshot: pristine)
+        if probe.handle(url: url, now: nowMs).outcome != .accepted { fail("worst \(label) not accepted") }
+        worstCases.append(measure("worst URL: coordinator.handle(url:), 8 KiB " + label + " of escaped keys", group: "worst",
+                                  note: "accepted, kept bounded; restored untimed before each sample",
+                                  setup: { coordinator = try! Coordinator(snapshot: pristine) }) {
+            blackHole(coordinator.handle(url: url, now: nowMs))
+        }.name)
+    }
+}
+// 64 KiB JSON through the C ABI (dist/embedded when built): the reader's duplicate-key rule,
+// the extras' case-insensitive one, and a restore of the largest ledger the budget allows.
+func jsonObject(upTo bytes: Int, _ member: (Int) -> String) -> String {
+    var text = "{"
+    var i = 0
+    while true {
+        let piece = (i == 0 ? "" : ",") + member(i)
+        if text.utf8.count + piece.utf8.count + 1 > bytes { return text + "}" }
+        text += piece
+        i += 1
+    }
+}
+let bigExtras = jsonObject(upTo: 65_536) { String(format: #""k%07d":"v""#, $0) }
+let bigEvent = #"{"type":"pos.result","now":\#(nowMs),"flow_id":"pos-11","extras":"# + jsonObject(upTo: 65_536 - 80) { String(format: #""k%07d":"v""#, $0) } + "}"
+let bigSnapshot: String = {
+    var coordinator = Coordinator()
+    var random = SystemRandomNumberGenerator()
+    var i = 0
+    while true {
+        let id = String(format: "s%06d", i), at = nowMs + Int64(i)
+        let started = coordinator.send(swiftEvent(#"{"type":"pos.start","now":\#(at),"flow_id":"\#(id)","token":"\#(worstToken)","request":{"transaction":"venta","usertoken":"t","identifier":"\#(id)","amount":"1.00","urlScheme":"myapp"}}"#), using: &random)
+        if started.outcome != .accepted { break }
+        _ = coordinator.handle(url: "myapp://result=aprobada&amount=1.00&transactionid=T\(id)&identifier=\(id)~\(worstToken)", now: at)
+        _ = coordinator.send(swiftEvent(#"{"type":"flow.remove","now":\#(at),"flow_id":"\#(id)"}"#), using: &random)
+        i += 1
+    }
+    return JSONText.render(coordinator.snapshot)
+}()
+print("worst shapes: extras \(bigExtras.utf8.count) B, event \(bigEvent.utf8.count) B, snapshot \(bigSnapshot.utf8.count) B")
+let cBigExtras = cString(bigExtras), cBigEvent = cString(bigEvent), cBigSnapshot = cString(bigSnapshot)
+let cEmptyOptions = cString("{}")
+for abi in abis {
+    let tag = " [" + abi.label + "]"
+    worstCases.append(measure("worst JSON: payhandoff_pos_parse_result, 64 KiB of distinct keys" + tag, group: "worst",
+                              note: "refused: no result; every key read and checked") {
+        var out: UnsafeMutablePointer<CChar>? = nil
+        blackHole(abi.posParseResult(cBigExtras, cEmptyOptions, &out))
+        abi.stringFree(out)
+    }.name)
+    var handle: OpaquePointer? = nil
+    worstCases.append(measure("worst JSON: payhandoff_coordinator_restore, 64 KiB ledger" + tag, group: "worst",
+                              note: "the largest ledger the budget allows") {
+        var out: UnsafeMutablePointer<CChar>? = nil
+        if abi.coordinatorRestore(cBigSnapshot, &handle, &out) != 0 { fail("restore: \(out.map { String(cString: $0) } ?? "")") }
+        abi.stringFree(out)
+        abi.coordinatorFree(handle)
+    }.name)
+    var coordinator: OpaquePointer? = nil
+    var created: UnsafeMutablePointer<CChar>? = nil
+    _ = abi.coordinatorNew(nil, &coordinator, &created)
+    abi.stringFree(created)
+    worstCases.append(measure("worst JSON: payhandoff_coordinator_send, 64 KiB pos.result event" + tag, group: "worst",
+                              note: "read whole, then rejected (no such flow)") {
+        var out: UnsafeMutablePointer<CChar>? = nil
+        blackHole(abi.coordinatorSend(coordinator, cBigEvent, &out))
+        abi.stringFree(out)
+    }.name)
+    abi.coordinatorFree(coordinator)
 }
 
 if profileFilter != nil { exit(0) }
@@ -419,7 +554,8 @@ print("")
 print(pad("case", 62) + pad("median", 10, right: true) + pad("p10", 10, right: true) + pad("p90", 10, right: true) + pad("spread", 8, right: true) + pad("vs Foundation", 15, right: true))
 var lastGroup = ""
 for r in results where !r.median.isNaN {
-    if r.group != lastGroup { print("— " + ["swift": "Swift API", "foundation": "Foundation baselines (same inputs, same run)", "abi": "C ABI round trips"][r.group, default: r.group]); lastGroup = r.group }
+    if r.group != lastGroup { print("— " + ["swift": "Swift API", "foundation": "Foundation baselines (same inputs, same run)", "abi": "C ABI round trips",
+                                                    "worst": "Worst shapes (issue 16: linear in the input)"][r.group, default: r.group]); lastGroup = r.group }
     let spread = String(format: "%.0f%%", (r.p90 - r.p10) / r.median * 100)
     let ratio = r.ratio.map { String(format: "%.1f× faster", $0) } ?? ""
     print(pad("  " + r.name, 62) + pad(fmt(r.median), 10, right: true) + pad(fmt(r.p10), 10, right: true) + pad(fmt(r.p90), 10, right: true)
@@ -441,6 +577,10 @@ let abiCases = results.filter { $0.group == "abi" && !$0.name.hasPrefix("payhand
 let shipped = abiCases.filter { $0.name.hasSuffix("[dist/embedded]") }
 let abiMedians = (shipped.isEmpty ? abiCases : shipped).map(\.median)
 let slowestABI = (shipped.isEmpty ? abiCases : shipped).max { $0.median < $1.median }
+/// The slowest median among the worst-shape cases whose name starts with `prefix`.
+func worstMax(_ prefix: String) -> Double {
+    results.filter { $0.group == "worst" && $0.name.hasPrefix(prefix) && !$0.median.isNaN }.map(\.median).max() ?? .infinity
+}
 let goals: [(String, Bool, String)] = [
     ("POS answer parse ≥ 10× URLComponents+queryItems (?-form, the form both can read)", (results.first { $0.name == posParseQ.name }?.ratio ?? 0) >= 10,
      String(format: "%.1f×", results.first { $0.name == posParseQ.name }?.ratio ?? 0)),
@@ -450,6 +590,8 @@ let goals: [(String, Bool, String)] = [
      (abiMedians.max() ?? .infinity) <= 5000,
      "slowest " + fmt(abiMedians.max() ?? 0) + " (" + (slowestABI?.name ?? "-") + "); "
         + String(abiMedians.filter { $0 <= 5000 }.count) + " of " + String(abiMedians.count) + " within"),
+    ("any 8 KiB URL ≤ 1 ms (worst shapes)", worstMax("worst URL") <= 1_000_000, "slowest " + fmt(worstMax("worst URL"))),
+    ("any 64 KiB JSON document ≤ 5 ms (worst shapes)", worstMax("worst JSON") <= 5_000_000, "slowest " + fmt(worstMax("worst JSON"))),
     ("RSS after 1 000 000 parses within 1 MB of RSS after 10 000", memory.allSatisfy { abs($0.after1M - $0.after10k) <= 1_000_000 },
      memory.map { String(format: "%+.3f MB", Double($0.after1M - $0.after10k) / 1e6) }.joined(separator: ", ")),
 ]

@@ -287,7 +287,7 @@ public struct CheckoutCallback: Equatable, Sendable {
     }
 
     /// The most a kept callback takes as JSON text, in bytes.
-    public static let maxStoredLength = 1024
+    public static let maxStoredLength = 768
     /// The most one kept free-text value (reason, an unknown parameter's key or value) takes as JSON text.
     public static let maxStoredValueLength = 128
 

@@ -98,8 +98,7 @@ extension Coordinator {
         let requested = flow.amount ?? answered
         var sale: RefundLedger.Entry? = nil
         if let saleID = flow.saleTransactionId { sale = ledger.entry(saleID, at: now) }
-        if let id = response.transactionId, let booked = ledger.entry(id, at: now),
-           !(booked.flowID.hasSameBytes(as: flow.id) && booked.operation == flow.operation) {
+        if let id = response.transactionId, let booked = ledger.entry(id, at: now) {
             throw PayHandoffError(.duplicate, field: "transactionid",
                 "this transactionid is already booked" + (booked.flowID.map { " by flow " + $0 } ?? " (a sale refunded from a sale document)")
                 + ": a replayed answer never books twice")

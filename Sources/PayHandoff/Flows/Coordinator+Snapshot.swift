@@ -34,12 +34,13 @@ extension Coordinator {
     /// The most bytes the snapshot takes as JSON text: what the C ABI accepts as input, so that
     /// whatever the coordinator writes it can read back.
     public static let snapshotBudget = 65_536
-    /// Room kept for what a waiting POS flow may still receive: its answer (at most
-    /// ``POSResponse/maxStoredLength``), its ledger entry, a time and a longer state name.
-    static let posReserve = 3_072
+    /// Room kept for what a waiting POS flow may still receive besides its answer (at most
+    /// ``POSResponse/maxStoredLength`` plus the identifier it echoes): its ledger entry, the
+    /// answer and foreground times, a longer state name.
+    static let posReserve = 896
     /// Room kept for what a checkout may still receive by deep link: its callback (at most
     /// ``CheckoutCallback/maxStoredLength``), the failure reason, a longer state name.
-    static let checkoutReserve = 1_536
+    static let checkoutReserve = 1_280
 
     /// The whole coordinator as a versioned document.
     public var snapshot: JSONValue {
@@ -60,7 +61,12 @@ extension Coordinator {
     var committedSnapshotLength: Int {
         var total = snapshot.printedLengthBound
         for flow in flows where flow.takesDeepLink {
-            if case .pos = flow { total += Coordinator.posReserve } else { total += Coordinator.checkoutReserve }
+            switch flow {
+            case .pos(let f):
+                total += POSResponse.maxStoredLength + JSONValue.printedLength(of: f.sentIdentifier) + Coordinator.posReserve
+            case .checkout:
+                total += Coordinator.checkoutReserve
+            }
         }
         return total
     }

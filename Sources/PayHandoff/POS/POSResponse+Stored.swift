@@ -2,8 +2,9 @@
 /// (64 KiB), and an answer is text from outside: the flow keeps every field it needs whole and
 /// the rest bounded, and says what it cut.
 extension POSResponse {
-    /// The most a kept answer takes as JSON text, in bytes.
-    public static let maxStoredLength = 2048
+    /// The most a kept answer takes as JSON text, in bytes, besides its identifier (the one the
+    /// app sent, bounded by its own rule).
+    public static let maxStoredLength = 1536
     /// The most one kept free-text value takes as JSON text, in bytes.
     public static let maxStoredValueLength = 128
     /// Room kept for the `truncated` list itself.
@@ -21,9 +22,9 @@ extension POSResponse {
     /// The copy a flow keeps: the needed fields whole; then `bp_version`, `authorization`,
     /// `cardtype`, `bank`, `name`, `aid`, `applabel`, `arqc`, `url`, `email`, `phone`,
     /// `reference`, `statusinfo` and the unknown keys, each value cut to
-    /// ``maxStoredValueLength`` bytes of JSON, for as long as the whole stays within
-    /// ``maxStoredLength``. Every member cut short or left out is named in ``truncated``
-    /// (`"extra"` for unknown keys).
+    /// ``maxStoredValueLength`` bytes of JSON, for as long as the whole, its identifier aside,
+    /// stays within ``maxStoredLength``. Every member cut short or left out is named in
+    /// ``truncated`` (`"extra"` for unknown keys).
     public var stored: POSResponse {
         var items: [QueryItem] = []
         for key in POSResponse.neededKeys {
@@ -31,7 +32,7 @@ extension POSResponse {
         }
         // Cannot fail: the values were read by these same rules.
         guard var needed = try? POSResponse(items: items) else { return self }
-        var length = needed.json.printedLengthBound + POSResponse.truncatedReserve
+        var length = needed.json.printedLengthBound - JSONValue.printedLength(of: identifier) + POSResponse.truncatedReserve
         var truncated: [String] = []
         for key in POSResponse.keptInOrder {
             guard let value = field(key) else { continue }
