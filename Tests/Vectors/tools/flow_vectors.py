@@ -1930,6 +1930,21 @@ def races() -> Suite:
           S(p_refund(A + MINUTE + 1000, "p3", "ref-2", amount="10.00"), "rejected", sold + " p2=ready", "",
             ("invalid_state", "transactionId")),
       ])
+    doc_of_p1 = {"transactionid": SALE_TXN, "amount": "100.00", "approved_at": A // 1000, "bp_version": "4.3.24"}
+    r("flow-refund-one-pending-any-route",
+      "one pending refund per sale, however the sale is named: a refund given the sale as a document is refused while "
+      "a refund through sale_flow_id waits, and the other way round",
+      p_sold() + [
+          S(p_refund(A + MINUTE, "p2", "ref-1", amount="10.00"), "accepted", sold + " p2=ready", "p2:open_pos_app p2:persist"),
+          S(p_refund(A + MINUTE + 100, "p3", "ref-2", amount="10.00", sale=doc_of_p1), "rejected", sold + " p2=ready", "",
+            ("invalid_state", "transactionId")),
+          S(at(refund_answer("ref-1", "10.00", "990001", "p2"), A + MINUTE + 200), "accepted", sold + " p2=approved",
+            "p2:persist"),
+          S(p_refund(A + MINUTE + 300, "p3", "ref-2", amount="10.00", sale=doc_of_p1), "accepted",
+            sold + " p2=approved p3=ready", "p3:open_pos_app p3:persist"),
+          S(p_refund(A + MINUTE + 400, "p4", "ref-3", amount="10.00"), "rejected", sold + " p2=approved p3=ready", "",
+            ("invalid_state", "transactionId")),
+      ])
     r("flow-refund-sale-flow-not-approved",
       "only an approved sale can be refunded; an unknown or non-sale flow is not a sale",
       [S(p_start(T0), "accepted", "p1=ready", "p1:open_pos_app p1:persist"),
