@@ -741,6 +741,7 @@ class Model:
         """The ledger entry a refund books against; a sale known from a `sale` document gets one
         (flow_id null) with its first booking."""
         entry = self.ledger.get(sale.transaction_id)
+        assert entry is None or entry.operation == "venta", "not modelled: a sale document naming a refund's transactionid"
         if entry is None:
             assert sale.document_amount is not None, "not modelled: a refund booked after its sale's entry expired"
             entry = Entry(None, "venta", sale.document_amount, sale.document_approved_at, sale.expires_at)
