@@ -9,8 +9,10 @@ rules of the hosted-checkout contract (DESIGN.md "Hosted checkout" and the doc c
 Sources/PayHandoff/Checkout), by a small independent oracle (with the helpers the generators
 share, in vectorlib.py next to this file):
 
-- outgoing percent-encoding (the `ph_nonce` PayHandoff appends to `return_url`) is
-  `urllib.parse.quote(value, safe="-._~")` (RFC 3986 unreserved characters only);
+- the nonce rides in the path: the URL sent to the gateway is the registered return URL with
+  the segment `ph_<nonce>` appended to its path (a nonce holds only RFC 3986 unreserved
+  characters, so it is sent as it is), and a callback is addressed to the return URL when its
+  path is the registered path (no nonce) or that path plus `/ph_<nonce>` (the nonce, raw);
 - URLs are split by a small RFC 3986 splitter written below from the rules (scheme up to the
   first `:`, fragment from the first `#`, query from the first `?`, authority after `//` up
   to the next `/`, no user information, port of 1 to 5 digits up to 65535, http/https
@@ -42,8 +44,8 @@ from pathlib import Path
 sys.dont_write_bytecode = True  # importing vectorlib leaves no __pycache__ folder in the tree
 import vectorlib  # noqa: E402  (the helpers the generators share, next to this file)
 from vectorlib import (  # noqa: E402
-    DROP, MAX_MINOR_UNITS, Fail, Suite, amount_from_json, ascii_lower, format_amount, make_with,
-    normalize_web, percent_encode,
+    DROP, MAX_MINOR_UNITS, Fail, Suite, amount_from_json, ascii_lower, check_nonce, format_amount,
+    make_with, normalize_web,
 )
 
 VECTORS_DIR = Path(__file__).resolve().parent.parent
@@ -52,7 +54,6 @@ CHECKOUT_DIR = VECTORS_DIR / "checkout"
 MAX_URL_BYTES = 8192
 MAX_RETURN_URL_BYTES = 2048
 DEFAULT_BASE_URL = "https://api.pay.ingalca.com"
-NONCE_PARAMETER = "ph_nonce"
 
 # The exact warning texts of CheckoutRequest (part of the result document).
 IFRAME_WARNING = (
@@ -212,9 +213,17 @@ def decode_query(query: str) -> list[tuple[str, str]]:
 
 
 # ---------------------------------------------------------------------------------------
-# Return URLs
+# Return URLs and where the nonce rides (a path segment `ph_<nonce>` appended to the path)
+
+NONCE_SEGMENT = "ph_"
+
 
 def check_return_url(text: str) -> URLParts:
+    """The registered return URL: (validation, return_url) unless it is an http(s) URL with a
+    host, or a custom scheme with a non-empty host (`scheme://host…`, the host without `=` or
+    `&`, which would read like a Billpocket answer) or without authority and with an absolute
+    path (`scheme:/path`); no fragment, a query that decodes, and a last path segment that does
+    not start with `ph_` (that would be the URL PayHandoff sent, not the registered one)."""
     def bad():
         return Fail(V, "return_url")
 
@@ -229,26 +238,118 @@ def check_return_url(text: str) -> URLParts:
     if parts.is_web:
         if not parts.host:
             raise bad()
-    elif parts.host is None and not parts.path.startswith("/"):
+    elif parts.host is None:
+        if not parts.path.startswith("/"):
+            raise bad()
+    elif parts.host == "" or "=" in parts.host or "&" in parts.host:
+        raise bad()
+    if parts.path.rsplit("/", 1)[-1].startswith(NONCE_SEGMENT):
         raise bad()
     if parts.query is not None:
         try:
-            items = decode_query(parts.query)
+            decode_query(parts.query)
         except Fail:
             raise bad() from None
-        if any(k == NONCE_PARAMETER for k, _ in items):
-            raise bad()
     return parts
 
 
-def return_url_with_nonce(text: str, parts: URLParts, nonce: str) -> str:
-    if parts.query is None:
-        separator = "?"
-    elif parts.query == "" or text.endswith("&"):
-        separator = ""
-    else:
-        separator = "&"
-    return text + separator + NONCE_PARAMETER + "=" + percent_encode(nonce)
+def return_url_with_nonce(text: str, nonce: str) -> str:
+    """The URL sent to the gateway: the registered text with the segment `ph_<nonce>` appended to
+    its path (no extra `/` after a path that ends with one; an http(s) empty path reads as `/`),
+    the query, if any, kept after it as written. (Return URLs have no fragment.)"""
+    before_query, question, query = text.partition("?")
+    segment = NONCE_SEGMENT + nonce
+    sent = before_query + (segment if before_query.endswith("/") else "/" + segment)
+    return sent + question + query
+
+
+def addressed_nonce(parts: URLParts, registered: URLParts) -> str | None:
+    """Whether `parts` is addressed to the registered return URL: scheme, host and port equal
+    (else (callback_mismatch, that member)) and the path either exactly the registered path (the
+    callback carries no nonce: None) or that path + `/ph_` + X (+ `ph_` + X after a path that ends
+    with `/`), X non-empty and without `/` (the nonce X, raw, never percent-decoded); any other
+    path is (callback_mismatch, path)."""
+    for name in ("scheme", "host", "port"):
+        if getattr(parts, name) != getattr(registered, name):
+            raise Fail(X, name)
+    if parts.path == registered.path:
+        return None
+    prefix = registered.path + ("" if registered.path.endswith("/") else "/") + NONCE_SEGMENT
+    echoed = parts.path[len(prefix):]
+    if parts.path.startswith(prefix) and echoed and "/" not in echoed:
+        return echoed
+    raise Fail(X, "path")
+
+
+def callback_query(parts: URLParts, registered: URLParts) -> str:
+    """The text the callback's parameters are read from: the query, except when the registered
+    URL has a non-empty query Q and the callback's query begins with Q + `?` (a gateway appended
+    `?status=…` blindly to a URL that already had a query): then the text after that `?`."""
+    query = parts.query or ""
+    own = registered.query
+    if own and query.startswith(own + "?"):
+        return query[len(own) + 1:]
+    return query
+
+
+def check_echoed_nonce(echoed: str | None, nonce: str | None, accept_unverified: bool) -> bool:
+    """The nonce rule of a callback: returns `verified`. An echoed nonce must equal the session's
+    (a session without one matches none); a callback without one is unverified, allowed only when
+    `accept_unverified`. Any failure is (callback_mismatch, nonce)."""
+    if echoed is not None:
+        if nonce is None or echoed != nonce:
+            raise Fail(X, "nonce")
+        return True
+    if not accept_unverified:
+        raise Fail(X, "nonce")
+    return False
+
+
+def callback_document(kind: str, query: str, verified: bool, expected_id: str | None) -> dict:
+    """The callback's fields, read from `query` (decoded with the checkout rules): the other
+    kind's id is (callback_mismatch, that key); status must be completed, failed or cancelled;
+    the id must have its prefix and equal `expected_id` when one is known; completed needs the
+    id. Unknown keys (`ph_nonce` among them: it is not special any more) go to `extra`."""
+    k = KINDS[kind]
+    values = {}
+    extra = {}
+    for key, value in decode_query(query):
+        if key in ("status", "card_id", "payment_id", "reason"):
+            values[key] = value
+        else:
+            extra[key] = value
+    other_key = KINDS[k["other"]]["id_key"]
+    if other_key in values:
+        raise Fail(X, other_key)
+    status = values.get("status")
+    if status not in STATUSES:
+        raise Fail(V, "status")
+    object_id = values.get(k["id_key"]) or None
+    if object_id is not None:
+        if not valid_id(kind, object_id):
+            raise Fail(V, k["id_key"])
+        if expected_id is not None and object_id != expected_id:
+            raise Fail(X, k["id_key"])
+    elif status == "completed":
+        raise Fail(V, k["id_key"])
+    reason = values.get("reason") or None
+    result = {"version": 1, "kind": kind, "status": status, "verified": verified}
+    if object_id is not None:
+        result[k["id_key"]] = object_id
+    if reason is not None:
+        result["reason"] = reason
+    if extra:
+        result["extra"] = extra
+    return result
+
+
+def split_callback(url: str) -> URLParts:
+    """Size, characters and shape of an incoming callback URL."""
+    if utf8_len(url) > MAX_URL_BYTES:
+        raise Fail(L, "url")
+    if has_control_or_space(url):
+        raise Fail(M, "url")
+    return split_url(url, M, "url")
 
 
 # ---------------------------------------------------------------------------------------
@@ -257,7 +358,6 @@ def return_url_with_nonce(text: str, parts: URLParts, nonce: str) -> str:
 COMMON_KEYS = ["kind", "api_key", "base_url", "integration", "return_url", "nonce", "fields"]
 CARD_KEYS = ["provider", "customer_id", "target_origin", "customer"]
 CUSTOMER_KEYS = ["name", "lastname", "email", "phone"]
-NONCE = re.compile(r"[A-Za-z0-9\-._~]{16,128}")
 
 
 def check_base_url(text: str) -> str:
@@ -360,14 +460,12 @@ def build_request(request: dict) -> dict:
     if api_key.startswith("sk_live_"):
         warnings.append(LIVE_KEY_WARNING)
 
-    nonce = opt_string(request, "nonce")
-    if nonce is not None and not NONCE.fullmatch(nonce):
-        raise Fail(V, "nonce")
+    nonce = check_nonce(request.get("nonce"), "nonce")
     result: dict = {"version": 1, "kind": kind}
     sent = None
     if parts is not None:
         assert nonce is not None, "an ok vector with a return URL must pass its nonce"
-        sent = return_url_with_nonce(return_url, parts, nonce)
+        sent = return_url_with_nonce(return_url, nonce)
         body["return_url"] = sent
     result["request"] = {
         "method": "POST",
@@ -441,59 +539,23 @@ def parse_session(session: dict) -> dict:
 # Oracle: checkout.parse_callback
 
 def parse_callback(url: str, options: dict) -> dict:
-    reject_unknown(options, ["kind", "return_url", "nonce", "expected_id"])
+    """Options first (kind, return_url, nonce, accept_unverified; then expected_id), then the URL:
+    size, characters, addressing, nonce, query, fields."""
+    reject_unknown(options, ["kind", "return_url", "nonce", "expected_id", "accept_unverified"])
     kind = req_string(options, "kind")
     if kind not in KINDS:
         raise Fail(V, "kind")
-    k = KINDS[kind]
     registered = check_return_url(req_string(options, "return_url"))
-    nonce = opt_string(options, "nonce")
+    nonce = check_nonce(options.get("nonce"), "nonce")
+    accept_unverified = opt_typed(options, "accept_unverified", bool) or False
+    if nonce is None and not accept_unverified:
+        raise Fail(V, "nonce")  # required unless accept_unverified is true
     expected_id = opt_string(options, "expected_id")
 
-    if utf8_len(url) > MAX_URL_BYTES:
-        raise Fail(L, "url")
-    if has_control_or_space(url):
-        raise Fail(M, "url")
-    parts = split_url(url, M, "url")
-    for name in ("scheme", "host", "port", "path"):
-        if getattr(parts, name) != getattr(registered, name):
-            raise Fail(X, name)
-    items = decode_query(parts.query or "")
-    values = {}
-    extra = {}
-    for key, value in items:
-        if key in ("status", "card_id", "payment_id", "reason", NONCE_PARAMETER):
-            values[key] = value
-        else:
-            extra[key] = value
-    verified = False
-    if NONCE_PARAMETER in values:
-        if nonce is None or values[NONCE_PARAMETER] != nonce:
-            raise Fail(X, NONCE_PARAMETER)
-        verified = True
-    other_key = KINDS[k["other"]]["id_key"]
-    if other_key in values:
-        raise Fail(X, other_key)
-    status = values.get("status")
-    if status not in STATUSES:
-        raise Fail(V, "status")
-    object_id = values.get(k["id_key"]) or None
-    if object_id is not None:
-        if not valid_id(kind, object_id):
-            raise Fail(V, k["id_key"])
-        if expected_id is not None and object_id != expected_id:
-            raise Fail(X, k["id_key"])
-    elif status == "completed":
-        raise Fail(V, k["id_key"])
-    reason = values.get("reason") or None
-    result = {"version": 1, "kind": kind, "status": status, "verified": verified}
-    if object_id is not None:
-        result[k["id_key"]] = object_id
-    if reason is not None:
-        result["reason"] = reason
-    if extra:
-        result["extra"] = extra
-    return result
+    parts = split_callback(url)
+    echoed = addressed_nonce(parts, registered)
+    verified = check_echoed_nonce(echoed, nonce, accept_unverified)
+    return callback_document(kind, callback_query(parts, registered), verified, expected_id)
 
 
 # ---------------------------------------------------------------------------------------
@@ -595,11 +657,12 @@ def build_cases() -> Suite:
         return with_(card["customer"], **changes)
 
     # -- ok: cards
-    add("build-card-seed-example", "the seed's card registration: POST /v1/cards, Bearer key, JSON content type, nonce appended with '?'",
+    add("build-card-seed-example", "the seed's card registration: POST /v1/cards, Bearer key, JSON content type, "
+        "the nonce in the path segment ph_<nonce> of the return URL",
         card, check=all_of(
             expect_equal("request.url", "https://api.pay.ingalca.com/v1/cards"),
-            expect_equal("return_url", "fixapp://checkout-callback?ph_nonce=" + NONCE_A),
-            expect_equal("request.body.return_url", "fixapp://checkout-callback?ph_nonce=" + NONCE_A),
+            expect_equal("return_url", "fixapp://checkout-callback/ph_" + NONCE_A),
+            expect_equal("request.body.return_url", "fixapp://checkout-callback/ph_" + NONCE_A),
             expect_equal("request.headers.0.value", "Bearer sk_test_51Hx9abc"),
             expect_equal("warnings", [])))
     add("build-card-without-phone", "customer.phone is optional and absent from the body when not given",
@@ -607,12 +670,12 @@ def build_cases() -> Suite:
     add("build-card-null-phone", "a null customer.phone counts as absent", with_(card, customer=customer(phone=None)))
     add("build-card-reverse-dns-return-url", "a reverse-DNS custom scheme return URL (com.fix.app://return)",
         with_(card, return_url="com.fix.app://return"),
-        check=expect_equal("return_url", "com.fix.app://return?ph_nonce=" + NONCE_A))
+        check=expect_equal("return_url", "com.fix.app://return/ph_" + NONCE_A))
     add("build-card-single-slash-return-url", "a custom scheme with a path and no authority (com.fix.app:/return)",
-        with_(card, return_url="com.fix.app:/return"))
+        with_(card, return_url="com.fix.app:/return"), check=expect_equal("return_url", "com.fix.app:/return/ph_" + NONCE_A))
     add("build-card-universal-link-return-url", "an https universal link / App Link as return URL",
         with_(card, return_url=UNIVERSAL_LINK),
-        check=expect_equal("return_url", UNIVERSAL_LINK + "?ph_nonce=" + NONCE_A))
+        check=expect_equal("return_url", UNIVERSAL_LINK + "/ph_" + NONCE_A))
     add("build-card-several-origins", "several target origins, with ports and an http loopback origin, in order",
         with_(card, target_origin=["https://fix.example.com", "https://pay.fix.example.com:8443", "http://localhost:3000"]))
     add("build-card-origin-ipv6", "an IPv6 literal origin with a port", with_(card, target_origin=["http://[::1]:8080"]))
@@ -643,20 +706,46 @@ def build_cases() -> Suite:
         pay, check=all_of(expect_equal("request.url", "https://api.pay.ingalca.com/v1/payments"),
                           expect_equal("request.body.description", "Pedido #42 & más")))
     add("build-payment-minimal", "a payment without extra fields: the body is only return_url",
-        with_(pay, fields=DROP), check=expect_equal("request.body", {"return_url": RETURN_URL + "?ph_nonce=" + NONCE_A}))
+        with_(pay, fields=DROP), check=expect_equal("request.body", {"return_url": RETURN_URL + "/ph_" + NONCE_A}))
     add("build-payment-card-named-fields-allowed", "provider/customer_id/customer are ordinary fields on a payment",
         with_(pay, fields={"provider": "dinelco", "customer_id": "cus_1", "customer": {"name": "Ana"}, "target_origin": []}))
-    add("build-payment-return-url-own-query", "the host's own query is kept; ph_nonce is appended with '&'",
-        with_(pay, return_url="fixapp://cb?src=app"),
-        check=expect_equal("return_url", "fixapp://cb?src=app&ph_nonce=" + NONCE_A))
-    add("build-payment-return-url-empty-query", "a return URL ending in '?' gets ph_nonce without another separator",
-        with_(pay, return_url="fixapp://cb?"), check=expect_equal("return_url", "fixapp://cb?ph_nonce=" + NONCE_A))
-    add("build-payment-return-url-trailing-ampersand", "a return URL ending in '&' gets ph_nonce without another '&'",
+    add("build-payment-return-url-own-query", "the host's own query is kept after the nonce segment",
+        with_(pay, return_url="fixapp://checkout-callback?src=app"),
+        check=expect_equal("return_url", "fixapp://checkout-callback/ph_" + NONCE_A + "?src=app"))
+    add("build-payment-return-url-empty-query", "a return URL ending in '?' keeps its '?' after the nonce segment",
+        with_(pay, return_url="fixapp://cb?"), check=expect_equal("return_url", "fixapp://cb/ph_" + NONCE_A + "?"))
+    add("build-payment-return-url-trailing-ampersand", "a return URL's query ending in '&' is kept as written",
         with_(pay, return_url="fixapp://cb?src=app&"),
-        check=expect_equal("return_url", "fixapp://cb?src=app&ph_nonce=" + NONCE_A))
+        check=expect_equal("return_url", "fixapp://cb/ph_" + NONCE_A + "?src=app&"))
     add("build-payment-return-url-encoded-query", "an escaped query in the return URL is kept as written",
         with_(pay, return_url="https://tuapp.com/cb?next=%2Fhome&q=a+b"),
-        check=expect_equal("return_url", "https://tuapp.com/cb?next=%2Fhome&q=a+b&ph_nonce=" + NONCE_A))
+        check=expect_equal("return_url", "https://tuapp.com/cb/ph_" + NONCE_A + "?next=%2Fhome&q=a+b"))
+    # The placement examples of the rule, one by one.
+    for slug, registered, sent, why in [
+        ("https-path", "https://shop.example/pay/return", "https://shop.example/pay/return/ph_", "an https path"),
+        ("https-trailing-slash", "https://shop.example/pay/return/", "https://shop.example/pay/return/ph_",
+         "a path ending in '/' (no second '/')"),
+        ("https-empty-path", "https://shop.example", "https://shop.example/ph_", "an https URL without path (reads as '/')"),
+        ("https-root", "https://shop.example/", "https://shop.example/ph_", "the root path"),
+        ("custom-trailing-slash", "fixapp://checkout-callback/", "fixapp://checkout-callback/ph_",
+         "a custom scheme with host and path '/'"),
+        ("custom-single-slash-root", "com.fix.app:/", "com.fix.app:/ph_", "a custom scheme without authority and path '/'"),
+        ("https-port-and-query", "https://shop.example:8443/r?a=1&b=2", "https://shop.example:8443/r/ph_{}?a=1&b=2",
+         "a port and a query"),
+    ]:
+        expected = sent.format(NONCE_A) if "{}" in sent else sent + NONCE_A
+        add(f"build-payment-nonce-segment-{slug}", f"the nonce segment after {why}",
+            with_(pay, return_url=registered), check=all_of(expect_equal("return_url", expected),
+                                                           expect_equal("request.body.return_url", expected)))
+    add("build-payment-return-url-with-ph-nonce-query", "ph_nonce is not special any more: a return URL may carry "
+        "its own ph_nonce query parameter (it comes back as extra)",
+        with_(pay, return_url="fixapp://cb?ph_nonce=abc"), check=expect_equal("return_url", "fixapp://cb/ph_" + NONCE_A + "?ph_nonce=abc"))
+    add("build-payment-return-url-ph-inside-segment", "only a last segment that starts with ph_ is refused: 'graph_x' "
+        "and a 'ph_' segment before the last are fine",
+        with_(pay, return_url="https://shop.example/ph_old/graph_x"),
+        check=expect_equal("return_url", "https://shop.example/ph_old/graph_x/ph_" + NONCE_A))
+    add("build-payment-return-url-host-starts-with-ph", "a host that starts with ph_ is not a path segment",
+        with_(pay, return_url="fixapp://ph_host"), check=expect_equal("return_url", "fixapp://ph_host/ph_" + NONCE_A))
     add("build-payment-return-url-uppercase-scheme", "scheme case is kept as written in the sent URL",
         with_(pay, return_url="FixApp://Checkout-Callback"))
     add("build-payment-return-url-with-port", "an http(s) return URL with a port", with_(pay, return_url="https://tuapp.com:8443/cb"))
@@ -666,7 +755,7 @@ def build_cases() -> Suite:
         with_(pay, integration="iframe", return_url=DROP, nonce=DROP),
         check=all_of(no_key("return_url"), no_key("nonce"), expect_equal("request.body", pay["fields"])))
     add("build-payment-nonce-unreserved", "a nonce may use every RFC 3986 unreserved character; it is sent unescaped",
-        with_(pay, nonce=NONCE_B), check=expect_equal("return_url", RETURN_URL + "?ph_nonce=" + NONCE_B))
+        with_(pay, nonce=NONCE_B), check=expect_equal("return_url", RETURN_URL + "/ph_" + NONCE_B))
     add("build-payment-nonce-16-chars", "the shortest nonce: 16 characters", with_(pay, nonce="0123456789abcdef"))
     add("build-payment-nonce-128-chars", "the longest nonce: 128 characters", with_(pay, nonce="Zz9-" * 32))
     add("build-payment-null-optionals", "null base_url, integration and fields count as absent (defaults)",
@@ -779,8 +868,14 @@ def build_cases() -> Suite:
         ("query-invalid-utf8", "fixapp://cb?src=%C0%AF", "a query with an overlong UTF-8 escape"),
         ("query-no-equals", "fixapp://cb?debug", "a query piece without '='"),
         ("query-duplicate-key", "fixapp://cb?src=a&src=b", "a query with a duplicate key"),
-        ("query-has-nonce", "fixapp://cb?ph_nonce=abc", "a query that already holds ph_nonce"),
-        ("query-has-encoded-nonce", "fixapp://cb?ph%5Fnonce=abc", "a query whose key decodes to ph_nonce"),
+        ("custom-empty-host", "myapp://", "a custom scheme with an empty host (it would address Billpocket answers to myapp://)"),
+        ("custom-empty-host-path", "myapp:///x", "a custom scheme with an empty host and a path"),
+        ("custom-host-equals", "myapp://result=aprobada", "a custom-scheme host with '=' (it reads like a Billpocket answer)"),
+        ("custom-host-ampersand", "myapp://a&b", "a custom-scheme host with '&'"),
+        ("last-segment-ph", "fixapp://checkout-callback/ph_" + NONCE_A, "a last path segment starting with ph_ "
+         "(that is the URL PayHandoff sent, not the registered one)"),
+        ("last-segment-ph-only", "https://tuapp.com/ph_", "a last path segment that is exactly ph_"),
+        ("last-segment-ph-with-query", "com.fix.app:/ph_x?src=app", "a scheme:/path return URL whose last segment starts with ph_"),
         ("2049-bytes", "https://tuapp.com/" + "a" * (2049 - 18), "2049 bytes"),
         ("2049-bytes-multibyte", "https://tuapp.com/" + "é" * 1015 + "a", "1034 characters but 2049 UTF-8 bytes"),
     ]:
@@ -1031,123 +1126,179 @@ def callback_cases() -> Suite:
 
     N = NONCE_A
     cards = {"kind": "cards", "return_url": RETURN_URL, "nonce": N}
-    cards_no_nonce = {"kind": "cards", "return_url": RETURN_URL}
     pays = {"kind": "payments", "return_url": RETURN_URL, "nonce": N}
     web = {"kind": "cards", "return_url": UNIVERSAL_LINK, "nonce": N}
-    cb = RETURN_URL + "?"
-    ok_tail = "&ph_nonce=" + N
+    lenient = with_(cards, accept_unverified=True)  # the setting for gateways that drop the nonce
+    lenient_no_nonce = {"kind": "cards", "return_url": RETURN_URL, "accept_unverified": True}
+    cb = RETURN_URL + "/ph_" + N + "?"  # the gateway's redirect to the URL PayHandoff sent
+    plain = RETURN_URL + "?"  # a callback to the registered URL itself: it carries no nonce
 
     def reason_is(text):
         return expect_equal("reason", text)
 
+    verified = expect_equal("verified", True)
+    unverified = expect_equal("verified", False)
+
     # -- ok
-    add("callback-seed-example", "the seed's redirect, session without nonce: accepted, unverified",
-        "fixapp://checkout-callback?status=completed&card_id=card_xyz789", cards_no_nonce,
-        check=all_of(expect_equal("verified", False), expect_equal("card_id", "card_xyz789")))
-    add("callback-completed-verified", "completed with card_id and the session's nonce: verified",
-        cb + "status=completed&card_id=card_xyz789" + ok_tail, cards, check=expect_equal("verified", True))
-    add("callback-nonce-first", "parameter order does not matter", cb + "ph_nonce=" + N + "&card_id=card_1&status=completed", cards)
-    add("callback-spoofed-without-nonce", "a spoofed link without the nonce is accepted but unverified (by design: never confirms by itself)",
-        "fixapp://checkout-callback?status=completed&card_id=card_x", cards, check=expect_equal("verified", False))
-    add("callback-nonce-in-fragment-unverified", "a nonce in the fragment does not count: unverified",
-        cb + "status=completed&card_id=card_1#ph_nonce=" + N, cards, check=expect_equal("verified", False))
-    add("callback-nonce-percent-encoded", "the nonce is compared after percent-decoding",
-        cb + "status=completed&card_id=card_1&ph_nonce=%34" + N[1:], cards, check=expect_equal("verified", True))
+    add("callback-seed-example", "the seed's redirect without nonce, read with accept_unverified: accepted, unverified",
+        "fixapp://checkout-callback?status=completed&card_id=card_xyz789", lenient_no_nonce,
+        check=all_of(unverified, expect_equal("card_id", "card_xyz789")))
+    add("callback-completed-verified", "completed with card_id, the session's nonce in the path: verified",
+        cb + "status=completed&card_id=card_xyz789", cards, check=verified)
+    add("callback-nonce-first", "parameter order does not matter", cb + "card_id=card_1&status=completed", cards)
+    add("callback-spoofed-without-nonce-accepted-unverified", "with accept_unverified a link without the nonce is "
+        "accepted but unverified (it never confirms by itself)",
+        plain + "status=completed&card_id=card_x", lenient, check=unverified)
+    add("callback-verified-with-accept-unverified", "accept_unverified does not weaken a callback that carries the nonce",
+        cb + "status=completed&card_id=card_1", lenient, check=verified)
+    add("callback-ph-nonce-query-is-extra", "ph_nonce in the query is an ordinary parameter now (reported in extra); "
+        "only the path segment counts",
+        cb + "status=completed&card_id=card_1&ph_nonce=" + N, cards,
+        check=all_of(verified, expect_equal("extra", {"ph_nonce": N})))
+    add("callback-ph-nonce-query-without-path-nonce", "a nonce in the query only (the old placement) does not verify: "
+        "with accept_unverified the callback is unverified and ph_nonce is extra",
+        plain + "status=completed&card_id=card_1&ph_nonce=" + N, lenient,
+        check=all_of(unverified, expect_equal("extra", {"ph_nonce": N})))
+    add("callback-nonce-in-fragment-unverified", "a nonce in the fragment does not count: unverified (accept_unverified)",
+        plain + "status=completed&card_id=card_1#ph_" + N, lenient, check=unverified)
     add("callback-failed-reason-plus", "'+' in a value is a space: Fondos+insuficientes",
-        cb + "status=failed&reason=Fondos+insuficientes" + ok_tail, cards, check=reason_is("Fondos insuficientes"))
-    add("callback-failed-reason-percent-20", "%20 is a space", cb + "status=failed&reason=Fondos%20insuficientes" + ok_tail, cards,
+        cb + "status=failed&reason=Fondos+insuficientes", cards, check=reason_is("Fondos insuficientes"))
+    add("callback-failed-reason-percent-20", "%20 is a space", cb + "status=failed&reason=Fondos%20insuficientes", cards,
         check=reason_is("Fondos insuficientes"))
-    add("callback-failed-reason-percent-2b", "%2B is a literal plus", cb + "status=failed&reason=1%2B1+%3D+2" + ok_tail, cards,
+    add("callback-failed-reason-percent-2b", "%2B is a literal plus", cb + "status=failed&reason=1%2B1+%3D+2", cards,
         check=reason_is("1+1 = 2"))
     add("callback-failed-reason-utf8", "percent-encoded UTF-8 (accents, em dash) decodes",
-        cb + "status=failed&reason=Tarjeta%20rechazada%20%E2%80%94%20reintent%C3%A1" + ok_tail, cards,
+        cb + "status=failed&reason=Tarjeta%20rechazada%20%E2%80%94%20reintent%C3%A1", cards,
         check=reason_is("Tarjeta rechazada — reintentá"))
-    add("callback-failed-reason-emoji", "a 4-byte UTF-8 sequence decodes", cb + "status=failed&reason=%F0%9F%92%B3+rechazada" + ok_tail, cards,
+    add("callback-failed-reason-emoji", "a 4-byte UTF-8 sequence decodes", cb + "status=failed&reason=%F0%9F%92%B3+rechazada", cards,
         check=reason_is("💳 rechazada"))
     add("callback-failed-reason-raw-utf8", "raw (unescaped) UTF-8 next to escaped UTF-8 in one value",
-        cb + "status=failed&reason=rechaz%C3%B3_por_el_emisor_ñ" + ok_tail, cards, check=reason_is("rechazó_por_el_emisor_ñ"))
+        cb + "status=failed&reason=rechaz%C3%B3_por_el_emisor_ñ", cards, check=reason_is("rechazó_por_el_emisor_ñ"))
     add("callback-failed-reason-double-encoded", "decoding happens once: %2526 is '%26'",
-        cb + "status=failed&reason=%2526" + ok_tail, cards, check=reason_is("%26"))
-    add("callback-failed-reason-equals", "a value is split at the first '=' only", cb + "status=failed&reason=a=b=c" + ok_tail, cards,
+        cb + "status=failed&reason=%2526", cards, check=reason_is("%26"))
+    add("callback-failed-reason-equals", "a value is split at the first '=' only", cb + "status=failed&reason=a=b=c", cards,
         check=reason_is("a=b=c"))
-    add("callback-failed-reason-lowercase-hex", "lowercase hex digits in escapes", cb + "status=failed&reason=%c3%a9xito" + ok_tail, cards,
+    add("callback-failed-reason-lowercase-hex", "lowercase hex digits in escapes", cb + "status=failed&reason=%c3%a9xito", cards,
         check=reason_is("éxito"))
-    add("callback-failed-reason-empty-dropped", "an empty reason counts as absent", cb + "status=failed&reason=" + ok_tail, cards,
+    add("callback-failed-reason-empty-dropped", "an empty reason counts as absent", cb + "status=failed&reason=", cards,
         check=no_key("reason"))
-    add("callback-failed-no-id", "failed without an id is fine", cb + "status=failed" + ok_tail, cards, check=no_key("card_id"))
-    add("callback-failed-empty-card-id", "an empty card_id counts as absent", cb + "status=failed&card_id=" + ok_tail, cards,
+    add("callback-failed-no-id", "failed without an id is fine", cb + "status=failed", cards, check=no_key("card_id"))
+    add("callback-failed-empty-card-id", "an empty card_id counts as absent", cb + "status=failed&card_id=", cards,
         check=no_key("card_id"))
-    add("callback-failed-with-id", "failed may name the card", cb + "status=failed&card_id=card_1&reason=do_not_honor" + ok_tail, cards)
-    add("callback-cancelled", "the user cancelled", cb + "status=cancelled" + ok_tail, cards)
-    add("callback-cancelled-without-nonce", "cancelled without nonce on a session with nonce: unverified",
-        cb + "status=cancelled", cards, check=expect_equal("verified", False))
+    add("callback-failed-with-id", "failed may name the card", cb + "status=failed&card_id=card_1&reason=do_not_honor", cards)
+    add("callback-cancelled", "the user cancelled", cb + "status=cancelled", cards)
+    add("callback-cancelled-without-nonce", "cancelled without nonce, read with accept_unverified: unverified",
+        plain + "status=cancelled", lenient, check=unverified)
+    add("callback-without-nonce-or-session-nonce", "accept_unverified without a session nonce: a callback without "
+        "nonce is accepted, unverified", plain + "status=failed&reason=x", lenient_no_nonce, check=unverified)
     add("callback-extra-params", "unknown parameters are kept in extra, decoded, even when empty",
-        cb + "status=completed&card_id=card_1&utm_source=mail%20x&empty=&n=1" + ok_tail, cards,
+        cb + "status=completed&card_id=card_1&utm_source=mail%20x&empty=&n=1", cards,
         check=expect_equal("extra", {"utm_source": "mail x", "empty": "", "n": "1"}))
     add("callback-status-capitalized-key-is-extra", "keys are case-sensitive: 'Status' is an extra parameter",
-        cb + "status=failed&Status=completed&CARD_ID=card_1" + ok_tail, cards,
+        cb + "status=failed&Status=completed&CARD_ID=card_1", cards,
         check=expect_equal("extra", {"Status": "completed", "CARD_ID": "card_1"}))
-    add("callback-key-percent-encoded", "keys are percent-decoded: st%61tus is status", cb + "st%61tus=completed&card%5Fid=card_1" + ok_tail, cards)
-    add("callback-plus-in-key", "'+' in a key is a space too", cb + "status=cancelled&utm+src=a+b" + ok_tail, cards,
+    add("callback-key-percent-encoded", "keys are percent-decoded: st%61tus is status", cb + "st%61tus=completed&card%5Fid=card_1", cards)
+    add("callback-plus-in-key", "'+' in a key is a space too", cb + "status=cancelled&utm+src=a+b", cards,
         check=expect_equal("extra", {"utm src": "a b"}))
     add("callback-empty-pieces-skipped", "'&&', a leading and a trailing '&' are skipped",
-        cb + "&&status=completed&&card_id=card_1&" + ok_tail + "&", cards)
+        cb + "&&status=completed&&card_id=card_1&&", cards)
     add("callback-fragment-ignored", "the fragment is ignored, even when it looks like parameters",
-        cb + "status=failed" + ok_tail + "#status=completed&card_id=card_evil", cards,
+        cb + "status=failed#status=completed&card_id=card_evil", cards,
         check=all_of(expect_equal("status", "failed"), no_key("card_id")))
-    add("callback-question-mark-in-value", "a '?' after the first belongs to the query", cb + "status=cancelled&next=/a?b=c" + ok_tail, cards,
+    add("callback-question-mark-in-value", "a '?' after the first belongs to the query", cb + "status=cancelled&next=/a?b=c", cards,
         check=expect_equal("extra", {"next": "/a?b=c"}))
-    add("callback-at-sign-in-query", "'@' and ':' in the query are not user information", cb + "status=cancelled&by=ana@example.com:1" + ok_tail, cards)
-    add("callback-card-id-escaped", "an escaped id decodes before its prefix is checked", cb + "status=completed&card_id=card%5F%7Eabc" + ok_tail, cards,
+    add("callback-at-sign-in-query", "'@' and ':' in the query are not user information", cb + "status=cancelled&by=ana@example.com:1", cards)
+    add("callback-card-id-escaped", "an escaped id decodes before its prefix is checked", cb + "status=completed&card_id=card%5F%7Eabc", cards,
         check=expect_equal("card_id", "card_~abc"))
     add("callback-uppercase-scheme-and-host", "scheme and host compare ignoring case",
-        "FIXAPP://Checkout-Callback?status=completed&card_id=card_1" + ok_tail, cards)
+        "FIXAPP://Checkout-Callback/ph_" + N + "?status=completed&card_id=card_1", cards)
+    own = {"kind": "cards", "return_url": "fixapp://checkout-callback?src=app", "nonce": N}
+    sent_own = "fixapp://checkout-callback/ph_" + N + "?src=app"  # the URL PayHandoff sent for `own`
     add("callback-return-url-own-query", "the return URL's own parameters come back as extra",
-        "fixapp://checkout-callback?src=app&status=completed&card_id=card_1" + ok_tail,
-        {"kind": "cards", "return_url": "fixapp://checkout-callback?src=app", "nonce": N},
-        check=expect_equal("extra", {"src": "app"}))
+        sent_own + "&status=completed&card_id=card_1", own, check=all_of(verified, expect_equal("extra", {"src": "app"})))
     add("callback-return-url-own-query-absent", "only scheme, host, port and path must match, not the host's query",
-        cb + "status=cancelled" + ok_tail, {"kind": "cards", "return_url": "fixapp://checkout-callback?src=app", "nonce": N})
+        cb + "status=cancelled", own)
     add("callback-reverse-dns-scheme", "a reverse-DNS custom scheme",
-        "com.fix.app://return?status=completed&card_id=card_1" + ok_tail, {"kind": "cards", "return_url": "com.fix.app://return", "nonce": N})
-    add("callback-single-slash-scheme", "a scheme:/path return URL",
-        "com.fix.app:/return?status=cancelled" + ok_tail, {"kind": "cards", "return_url": "com.fix.app:/return", "nonce": N})
+        "com.fix.app://return/ph_" + N + "?status=completed&card_id=card_1",
+        {"kind": "cards", "return_url": "com.fix.app://return", "nonce": N}, check=verified)
+    add("callback-single-slash-scheme", "a scheme:/path return URL: the nonce segment follows its path",
+        "com.fix.app:/return/ph_" + N + "?status=cancelled", {"kind": "cards", "return_url": "com.fix.app:/return", "nonce": N},
+        check=verified)
     add("callback-custom-scheme-with-path", "a custom scheme with host and path",
-        "fixapp://payments/return?status=cancelled" + ok_tail, {"kind": "cards", "return_url": "fixapp://payments/return", "nonce": N})
+        "fixapp://payments/return/ph_" + N + "?status=cancelled",
+        {"kind": "cards", "return_url": "fixapp://payments/return", "nonce": N}, check=verified)
+    add("callback-custom-scheme-trailing-slash", "a registered path ending in '/' is followed by ph_ directly",
+        "fixapp://payments/ph_" + N + "?status=cancelled", {"kind": "cards", "return_url": "fixapp://payments/", "nonce": N},
+        check=verified)
     add("callback-universal-link", "an https universal link callback",
-        UNIVERSAL_LINK + "?status=completed&card_id=card_1" + ok_tail, web)
+        UNIVERSAL_LINK + "/ph_" + N + "?status=completed&card_id=card_1", web, check=verified)
     add("callback-universal-link-default-port", "https with :443 is the same as no port",
-        "https://tuapp.com:443/checkout-callback?status=completed&card_id=card_1" + ok_tail, web)
-    add("callback-universal-link-port-leading-zero", "port 0443 is port 443", "https://tuapp.com:0443/checkout-callback?status=cancelled" + ok_tail, web)
+        "https://tuapp.com:443/checkout-callback/ph_" + N + "?status=completed&card_id=card_1", web)
+    add("callback-universal-link-port-leading-zero", "port 0443 is port 443",
+        "https://tuapp.com:0443/checkout-callback/ph_" + N + "?status=cancelled", web)
     add("callback-universal-link-host-case", "the host compares ignoring ASCII case",
-        "https://TUAPP.com/checkout-callback?status=cancelled" + ok_tail, web)
-    add("callback-universal-link-root", "an empty http(s) path equals '/'",
-        "https://tuapp.com?status=cancelled" + ok_tail, {"kind": "cards", "return_url": "https://tuapp.com/", "nonce": N})
+        "https://TUAPP.com/checkout-callback/ph_" + N + "?status=cancelled", web)
+    add("callback-universal-link-root", "an empty http(s) path equals '/': the nonce segment is /ph_<nonce>",
+        "https://tuapp.com/ph_" + N + "?status=cancelled", {"kind": "cards", "return_url": "https://tuapp.com", "nonce": N},
+        check=verified)
+    add("callback-universal-link-root-registered-slash", "a return URL with path '/' is addressed by /ph_<nonce> too",
+        "https://tuapp.com/ph_" + N + "?status=cancelled", {"kind": "cards", "return_url": "https://tuapp.com/", "nonce": N},
+        check=verified)
+    add("callback-universal-link-root-unverified", "an empty http(s) path equals '/' (no nonce, accept_unverified)",
+        "https://tuapp.com?status=cancelled",
+        {"kind": "cards", "return_url": "https://tuapp.com/", "accept_unverified": True}, check=unverified)
     add("callback-universal-link-registered-port", "a registered non-default port must be repeated",
-        "https://tuapp.com:8443/cb?status=cancelled" + ok_tail, {"kind": "cards", "return_url": "https://tuapp.com:8443/cb", "nonce": N})
+        "https://tuapp.com:8443/cb/ph_" + N + "?status=cancelled",
+        {"kind": "cards", "return_url": "https://tuapp.com:8443/cb", "nonce": N})
     add("callback-http-default-port", "http with :80 is the same as no port",
-        "http://localhost:80/cb?status=cancelled" + ok_tail, {"kind": "cards", "return_url": "http://localhost/cb", "nonce": N})
+        "http://localhost:80/cb/ph_" + N + "?status=cancelled", {"kind": "cards", "return_url": "http://localhost/cb", "nonce": N})
+
+    # -- ok: what gateways do to a return URL with and without its own query (the nonce in the path survives all three)
+    add("callback-gateway-appends-to-plain-url", "return URL without query: the gateway adds ?status=… to the URL sent",
+        RETURN_URL + "/ph_" + N + "?status=completed&card_id=card_1", cards, check=all_of(verified, no_key("extra")))
+    add("callback-gateway-replaces-query-of-plain-url", "return URL without query, a gateway that replaces the query: "
+        "the same URL, verified", RETURN_URL + "/ph_" + N + "?status=cancelled", cards, check=verified)
+    add("callback-gateway-appends-with-ampersand", "return URL with its own query: the gateway appends &status=…; "
+        "the own query comes back as extra",
+        sent_own + "&status=completed&card_id=card_1", own,
+        check=all_of(verified, expect_equal("extra", {"src": "app"}), expect_equal("card_id", "card_1")))
+    add("callback-gateway-appends-blindly-with-question-mark", "return URL with its own query: the gateway appends "
+        "?status=… blindly; the query begins with the own query and '?', so the parameters are read after that '?'",
+        sent_own + "?status=completed&card_id=card_1", own,
+        check=all_of(verified, expect_equal("status", "completed"), expect_equal("card_id", "card_1"), no_key("extra")))
+    add("callback-gateway-replaces-query", "return URL with its own query: the gateway replaces the query; the nonce "
+        "in the path survives, the own parameter is simply gone",
+        "fixapp://checkout-callback/ph_" + N + "?status=completed&card_id=card_1", own, check=all_of(verified, no_key("extra")))
+    add("callback-gateway-appends-blindly-failed", "a blind '?' append of a failed status with reason",
+        sent_own + "?status=failed&reason=Fondos+insuficientes", own, check=reason_is("Fondos insuficientes"))
+    add("callback-blind-append-repair-needs-own-query", "a return URL without its own query has nothing to repair: "
+        "a raw '?' inside the query is data",
+        cb + "status=cancelled&next=a?status=completed", cards, check=expect_equal("extra", {"next": "a?status=completed"}))
+    add("callback-blind-append-other-prefix-is-data", "the repair applies only when the query begins with the own "
+        "query and '?': another prefix keeps the raw '?' as data",
+        "fixapp://checkout-callback/ph_" + N + "?src=web?x=1&status=cancelled", own,
+        check=expect_equal("extra", {"src": "web?x=1"}))
     add("callback-payment-completed", "a payment callback with payment_id",
-        cb + "status=completed&payment_id=pay_123" + ok_tail, pays, check=expect_equal("payment_id", "pay_123"))
-    add("callback-payment-failed", "a failed payment with reason", cb + "status=failed&payment_id=pay_123&reason=insufficient_funds" + ok_tail, pays)
+        cb + "status=completed&payment_id=pay_123", pays, check=expect_equal("payment_id", "pay_123"))
+    add("callback-payment-failed", "a failed payment with reason", cb + "status=failed&payment_id=pay_123&reason=insufficient_funds", pays)
     add("callback-payment-expected-id", "the id the session knew echoes back",
-        cb + "status=completed&payment_id=pay_123" + ok_tail, with_(pays, expected_id="pay_123"))
+        cb + "status=completed&payment_id=pay_123", with_(pays, expected_id="pay_123"))
     add("callback-card-expected-id", "the card id the session knew echoes back",
-        cb + "status=completed&card_id=card_1" + ok_tail, with_(cards, expected_id="card_1"))
+        cb + "status=completed&card_id=card_1", with_(cards, expected_id="card_1"))
     add("callback-expected-id-absent-on-failed", "an expected id is not required on failed",
-        cb + "status=failed" + ok_tail, with_(cards, expected_id="card_1"))
+        cb + "status=failed", with_(cards, expected_id="card_1"))
     add("callback-url-8192-bytes", "a callback URL of exactly 8192 bytes is accepted",
-        cb + "status=cancelled" + ok_tail + "&pad=" + "x" * (8192 - len(cb + "status=cancelled" + ok_tail + "&pad=")), cards)
+        cb + "status=cancelled&pad=" + "x" * (8192 - len(cb + "status=cancelled&pad=")), cards)
 
     # -- errors: size and characters
-    long_head = cb + "status=cancelled" + ok_tail + "&pad="
+    long_head = cb + "status=cancelled&pad="
     add("callback-url-8193-bytes", "one byte over 8 KiB", long_head + "x" * (8193 - len(long_head)), cards, (L, "url"))
     add("callback-url-over-limit-multibyte", "the limit counts UTF-8 bytes, not characters",
         long_head + "é" * ((8192 - len(long_head)) // 2 + 1), cards, (L, "url"))
     add("callback-url-huge", "a 64 KiB callback is refused before parsing", long_head + "x" * 65536, cards, (L, "url"))
     for slug, url, why in [
         ("space", cb + "status=failed&reason=Fondos insuficientes", "a raw space"),
-        ("nul", cb + "status=completed&card_id=card_1\u0000" + ok_tail, "a raw NUL"),
+        ("nul", cb + "status=completed&card_id=card_1\u0000", "a raw NUL"),
         ("newline", cb + "status=completed\n&card_id=card_1", "a raw newline"),
         ("tab", "fixapp://checkout-callback\t?status=cancelled", "a raw tab"),
         ("del", cb + "status=cancelled\u007f", "a raw DEL"),
@@ -1166,7 +1317,7 @@ def callback_cases() -> Suite:
         "https://tuapp.com@evil.com/checkout-callback?status=completed&card_id=card_1", web, (M, "url"))
 
     # -- errors: not addressed to the return URL
-    add("callback-wrong-scheme", "another app's scheme", "otherapp://checkout-callback?status=completed&card_id=card_1" + ok_tail, cards, (X, "scheme"))
+    add("callback-wrong-scheme", "another app's scheme", "otherapp://checkout-callback?status=completed&card_id=card_1", cards, (X, "scheme"))
     add("callback-javascript-url", "a javascript: URL is not the return URL",
         "javascript:alert(document.cookie)//fixapp://checkout-callback?status=completed", cards, (X, "scheme"))
     add("callback-https-for-custom-scheme", "https instead of the registered custom scheme",
@@ -1179,14 +1330,14 @@ def callback_cases() -> Suite:
     add("callback-no-authority", "fixapp:checkout-callback has no host", "fixapp:checkout-callback?status=cancelled", cards, (X, "host"))
     add("callback-empty-host", "an empty host is not the registered one", "fixapp:///checkout-callback?status=cancelled", cards, (X, "host"))
     add("callback-double-slash-vs-single", "com.fix.app://return is not com.fix.app:/return",
-        "com.fix.app://return?status=cancelled", {"kind": "cards", "return_url": "com.fix.app:/return"}, (X, "host"))
+        "com.fix.app://return?status=cancelled", {"kind": "cards", "return_url": "com.fix.app:/return", "nonce": N}, (X, "host"))
     add("callback-universal-link-wrong-host", "a universal link on another domain",
         "https://evil.com/checkout-callback?status=completed&card_id=card_1", web, (X, "host"))
     add("callback-universal-link-http", "http instead of https", "http://tuapp.com/checkout-callback?status=cancelled", web, (X, "scheme"))
     add("callback-universal-link-port", "a non-default port", "https://tuapp.com:8443/checkout-callback?status=cancelled", web, (X, "port"))
     add("callback-universal-link-port-80", "port 80 is not the https default", "https://tuapp.com:80/checkout-callback?status=cancelled", web, (X, "port"))
     add("callback-universal-link-missing-port", "the registered port is missing",
-        "https://tuapp.com/cb?status=cancelled", {"kind": "cards", "return_url": "https://tuapp.com:8443/cb"}, (X, "port"))
+        "https://tuapp.com/cb?status=cancelled", {"kind": "cards", "return_url": "https://tuapp.com:8443/cb", "nonce": N}, (X, "port"))
     add("callback-custom-scheme-port", "a port the registered URL does not have", "fixapp://checkout-callback:1234?status=cancelled", cards, (X, "port"))
     add("callback-path-trailing-slash", "a trailing '/' changes the path", "fixapp://checkout-callback/?status=completed&card_id=card_1", cards, (X, "path"))
     add("callback-path-extra-segment", "an extra path segment", "fixapp://checkout-callback/evil?status=cancelled", cards, (X, "path"))
@@ -1209,7 +1360,7 @@ def callback_cases() -> Suite:
         ("above-max-code-point", "status=failed&reason=%F4%90%80%80", "reason", "a code point above U+10FFFF"),
         ("invalid-byte-ff", "status=failed&reason=%FF", "reason", "the byte 0xFF"),
         ("nul-escape", "status=failed&reason=%00", "reason", "an escaped NUL"),
-        ("nul-in-nonce", "status=cancelled&ph_nonce=" + N + "%00", "ph_nonce", "an escaped NUL after the nonce"),
+        ("nul-in-ph-nonce", "status=cancelled&ph_nonce=" + N + "%00", "ph_nonce", "an escaped NUL in an ordinary ph_nonce parameter"),
         ("bad-escape-in-status", "status=complet%g0&card_id=card_1", "status", "a bad escape in status"),
         ("bad-escape-in-key", "st%zztus=completed&card_id=card_1", None, "a bad escape in a key"),
         ("invalid-utf8-key", "%FF=1&status=cancelled", None, "invalid UTF-8 in a key"),
@@ -1220,7 +1371,7 @@ def callback_cases() -> Suite:
         ("duplicate-status", "status=failed&status=completed&card_id=card_1", "status", "status twice"),
         ("duplicate-card-id", "status=completed&card_id=card_1&card_id=card_2", "card_id", "card_id twice"),
         ("duplicate-by-escape", "status=failed&st%61tus=completed&card_id=card_1", "status", "status twice, once escaped"),
-        ("duplicate-nonce", "status=cancelled&ph_nonce=" + N + "&ph_nonce=" + N, "ph_nonce", "the nonce twice"),
+        ("duplicate-ph-nonce", "status=cancelled&ph_nonce=" + N + "&ph_nonce=" + N, "ph_nonce", "an ordinary ph_nonce parameter twice"),
         ("duplicate-empty-values", "status=cancelled&utm=&utm=", "utm", "an extra key twice, with empty values"),
         ("duplicate-reason-plus-vs-space", "status=failed&reason=a+b&reason=a%20b", "reason", "reason twice with equal decoded values"),
         ("long-key-bad-value", "status=cancelled&" + "k" * 65 + "=%zz", None, "a bad value under a key over 64 bytes (not quoted)"),
@@ -1228,60 +1379,103 @@ def callback_cases() -> Suite:
     ]:
         add(f"callback-query-{slug}", f"a query with {why} is malformed", cb + query, cards, (M, field))
 
-    # -- errors: correlation and kind
-    add("callback-wrong-nonce", "another session's nonce", cb + "status=completed&card_id=card_1&ph_nonce=" + "0" * 32, cards, (X, "ph_nonce"))
-    add("callback-nonce-case", "the nonce is case-sensitive", cb + "status=completed&card_id=card_1&ph_nonce=" + N.upper(), cards, (X, "ph_nonce"))
-    add("callback-nonce-prefix", "a prefix of the nonce", cb + "status=completed&card_id=card_1&ph_nonce=" + N[:-1], cards, (X, "ph_nonce"))
-    add("callback-nonce-longer", "the nonce plus one character", cb + "status=completed&card_id=card_1&ph_nonce=" + N + "0", cards, (X, "ph_nonce"))
-    add("callback-nonce-empty", "an empty nonce is not the session's", cb + "status=completed&card_id=card_1&ph_nonce=", cards, (X, "ph_nonce"))
-    add("callback-nonce-plus-as-space", "'+' in the echoed nonce decodes to a space and no longer matches",
-        cb + "status=cancelled&ph_nonce=" + N[:8] + "+" + N[9:], cards, (X, "ph_nonce"))
-    add("callback-nonce-without-session-nonce", "a nonce on a session created without one",
-        cb + "status=completed&card_id=card_1&ph_nonce=" + N, cards_no_nonce, (X, "ph_nonce"))
-    add("callback-card-flow-payment-id", "payment_id on a card registration", cb + "status=completed&payment_id=pay_1" + ok_tail, cards, (X, "payment_id"))
-    add("callback-card-flow-both-ids", "card_id and payment_id together", cb + "status=completed&card_id=card_1&payment_id=pay_1" + ok_tail, cards,
+    # -- errors: correlation (the nonce segment) and kind
+    def seg(nonce_text):
+        return RETURN_URL + "/ph_" + nonce_text + "?status=completed&card_id=card_1"
+
+    add("callback-without-nonce-refused", "a callback without the nonce is refused by default: anyone can send it",
+        plain + "status=completed&card_id=card_1", cards, (X, "nonce"))
+    add("callback-seed-example-refused-by-default", "the seed's redirect (no nonce) for a session with a nonce: refused",
+        "fixapp://checkout-callback?status=completed&card_id=card_xyz789", cards, (X, "nonce"))
+    add("callback-spoofed-failed-refused", "a forged failed callback without the nonce: refused (it must not close the payment page)",
+        "fixapp://checkout-callback?status=failed&reason=x", cards, (X, "nonce"))
+    add("callback-without-nonce-accept-unverified-false", "accept_unverified false is the default",
+        plain + "status=cancelled", with_(cards, accept_unverified=False), (X, "nonce"))
+    add("callback-old-query-nonce-refused", "the old placement (ph_nonce in the query, no path segment) is a callback "
+        "without nonce: refused", plain + "status=completed&card_id=card_1&ph_nonce=" + N, cards, (X, "nonce"))
+    add("callback-nonce-in-fragment-refused", "a nonce in the fragment does not count", plain + "status=cancelled#/ph_" + N,
+        cards, (X, "nonce"))
+    add("callback-wrong-nonce", "another session's nonce", seg("0" * 32), cards, (X, "nonce"))
+    add("callback-nonce-case", "the nonce is case-sensitive", seg(N.upper()), cards, (X, "nonce"))
+    add("callback-nonce-prefix", "a prefix of the nonce", seg(N[:-1]), cards, (X, "nonce"))
+    add("callback-nonce-longer", "the nonce plus one character", seg(N + "0"), cards, (X, "nonce"))
+    add("callback-nonce-percent-encoded", "the echoed nonce is compared raw, never percent-decoded: %34 is not '4'",
+        seg("%34" + N[1:]), cards, (X, "nonce"))
+    add("callback-nonce-with-semicolon", "path parameters are not stripped: ';x' after the nonce is part of it",
+        seg(N + ";x"), cards, (X, "nonce"))
+    add("callback-nonce-encoded-slash", "an encoded '/' stays inside the echoed nonce", seg(N + "%2Fx"), cards, (X, "nonce"))
+    add("callback-nonce-without-session-nonce", "a nonce on a session created without one (accept_unverified)",
+        seg(N), lenient_no_nonce, (X, "nonce"))
+    add("callback-wrong-nonce-accept-unverified", "accept_unverified never accepts a wrong nonce", seg("0" * 32), lenient,
+        (X, "nonce"))
+    add("callback-nonce-empty-segment", "'ph_' without a nonce is not an address of the return URL",
+        RETURN_URL + "/ph_?status=cancelled", cards, (X, "path"))
+    add("callback-nonce-then-segment", "nothing may follow the nonce segment", RETURN_URL + "/ph_" + N + "/x?status=cancelled",
+        cards, (X, "path"))
+    add("callback-nonce-segment-twice", "the nonce segment twice", RETURN_URL + "/ph_" + N + "/ph_" + N + "?status=cancelled",
+        cards, (X, "path"))
+    add("callback-segment-before-nonce", "an extra segment before the nonce segment",
+        RETURN_URL + "/x/ph_" + N + "?status=cancelled", cards, (X, "path"))
+    add("callback-nonce-segment-uppercase-prefix", "the prefix is ph_ exactly (PH_ is another path)",
+        RETURN_URL + "/PH_" + N + "?status=cancelled", cards, (X, "path"))
+    add("callback-nonce-segment-without-slash", "ph_<nonce> glued to the registered path is another path",
+        "https://tuapp.com/checkout-callbackph_" + N + "?status=cancelled", web, (X, "path"))
+    add("callback-nonce-segment-double-slash", "a registered path ending in '/' is followed by ph_ directly, not '/ph_'",
+        "fixapp://payments//ph_" + N + "?status=cancelled", {"kind": "cards", "return_url": "fixapp://payments/", "nonce": N},
+        (X, "path"))
+    add("callback-blind-append-empty-own-query", "the repair needs a non-empty own query: after 'fixapp://cb?' a blind "
+        "'?status=…' makes the key '?status', so status is missing",
+        "fixapp://cb/ph_" + N + "??status=completed&card_id=card_1", {"kind": "cards", "return_url": "fixapp://cb?", "nonce": N},
+        (V, "status"))
+    add("callback-card-flow-payment-id", "payment_id on a card registration", cb + "status=completed&payment_id=pay_1", cards, (X, "payment_id"))
+    add("callback-card-flow-both-ids", "card_id and payment_id together", cb + "status=completed&card_id=card_1&payment_id=pay_1", cards,
         (X, "payment_id"))
-    add("callback-card-flow-empty-payment-id", "even an empty payment_id is the wrong flow's key", cb + "status=cancelled&payment_id=" + ok_tail, cards,
+    add("callback-card-flow-empty-payment-id", "even an empty payment_id is the wrong flow's key", cb + "status=cancelled&payment_id=", cards,
         (X, "payment_id"))
-    add("callback-payment-flow-card-id", "card_id on a payment", cb + "status=completed&card_id=card_1" + ok_tail, pays, (X, "card_id"))
-    add("callback-expected-id-mismatch", "another card than the session's", cb + "status=completed&card_id=card_2" + ok_tail,
+    add("callback-payment-flow-card-id", "card_id on a payment", cb + "status=completed&card_id=card_1", pays, (X, "card_id"))
+    add("callback-expected-id-mismatch", "another card than the session's", cb + "status=completed&card_id=card_2",
         with_(cards, expected_id="card_1"), (X, "card_id"))
     add("callback-expected-id-mismatch-on-failed", "another card than the session's, on failed",
-        cb + "status=failed&card_id=card_2" + ok_tail, with_(cards, expected_id="card_1"), (X, "card_id"))
+        cb + "status=failed&card_id=card_2", with_(cards, expected_id="card_1"), (X, "card_id"))
     add("callback-payment-expected-id-mismatch", "another payment than the session's",
-        cb + "status=completed&payment_id=pay_999" + ok_tail, with_(pays, expected_id="pay_123"), (X, "payment_id"))
+        cb + "status=completed&payment_id=pay_999", with_(pays, expected_id="pay_123"), (X, "payment_id"))
 
     # -- errors: status and ids
-    add("callback-status-missing", "a callback without status", cb + "card_id=card_1" + ok_tail, cards, (V, "status"))
-    add("callback-no-query", "a callback without any query", RETURN_URL, cards, (V, "status"))
-    add("callback-status-empty", "an empty status", cb + "status=&card_id=card_1" + ok_tail, cards, (V, "status"))
-    add("callback-status-unknown", "an unknown status", cb + "status=success&card_id=card_1" + ok_tail, cards, (V, "status"))
-    add("callback-status-capitalized", "'Completed' is not 'completed'", cb + "status=Completed&card_id=card_1" + ok_tail, cards, (V, "status"))
-    add("callback-status-uppercase", "'FAILED' is not 'failed'", cb + "status=FAILED" + ok_tail, cards, (V, "status"))
-    add("callback-status-trailing-space", "a trailing %20 is part of the value", cb + "status=completed%20&card_id=card_1" + ok_tail, cards, (V, "status"))
-    add("callback-status-trailing-plus", "a trailing '+' is a space, part of the value", cb + "status=cancelled+" + ok_tail, cards, (V, "status"))
-    add("callback-status-american-spelling", "'canceled' is not 'cancelled'", cb + "status=canceled" + ok_tail, cards, (V, "status"))
-    add("callback-completed-without-id", "completed must name the card", cb + "status=completed" + ok_tail, cards, (V, "card_id"))
-    add("callback-completed-empty-id", "an empty card_id on completed counts as missing", cb + "status=completed&card_id=" + ok_tail, cards, (V, "card_id"))
-    add("callback-payment-completed-without-id", "a completed payment must name the payment", cb + "status=completed" + ok_tail, pays, (V, "payment_id"))
-    add("callback-card-id-other-prefix", "a card_id with the payment prefix", cb + "status=completed&card_id=pay_1" + ok_tail, cards, (V, "card_id"))
-    add("callback-card-id-prefix-only", "'card_' alone is not an id", cb + "status=completed&card_id=card_" + ok_tail, cards, (V, "card_id"))
-    add("callback-card-id-uppercase", "the prefix is case-sensitive", cb + "status=completed&card_id=CARD_1" + ok_tail, cards, (V, "card_id"))
-    add("callback-card-id-on-failed-bad", "a bad id is refused on failed too", cb + "status=failed&card_id=xyz" + ok_tail, cards, (V, "card_id"))
-    add("callback-payment-id-card-prefix", "a payment_id with the card prefix", cb + "status=completed&payment_id=card_1" + ok_tail, pays, (V, "payment_id"))
+    add("callback-status-missing", "a callback without status", cb + "card_id=card_1", cards, (V, "status"))
+    add("callback-no-query", "a callback without any query", RETURN_URL + "/ph_" + N, cards, (V, "status"))
+    add("callback-no-query-no-nonce", "neither query nor nonce: refused for the nonce first", RETURN_URL, cards, (X, "nonce"))
+    add("callback-status-empty", "an empty status", cb + "status=&card_id=card_1", cards, (V, "status"))
+    add("callback-status-unknown", "an unknown status", cb + "status=success&card_id=card_1", cards, (V, "status"))
+    add("callback-status-capitalized", "'Completed' is not 'completed'", cb + "status=Completed&card_id=card_1", cards, (V, "status"))
+    add("callback-status-uppercase", "'FAILED' is not 'failed'", cb + "status=FAILED", cards, (V, "status"))
+    add("callback-status-trailing-space", "a trailing %20 is part of the value", cb + "status=completed%20&card_id=card_1", cards, (V, "status"))
+    add("callback-status-trailing-plus", "a trailing '+' is a space, part of the value", cb + "status=cancelled+", cards, (V, "status"))
+    add("callback-status-american-spelling", "'canceled' is not 'cancelled'", cb + "status=canceled", cards, (V, "status"))
+    add("callback-completed-without-id", "completed must name the card", cb + "status=completed", cards, (V, "card_id"))
+    add("callback-completed-empty-id", "an empty card_id on completed counts as missing", cb + "status=completed&card_id=", cards, (V, "card_id"))
+    add("callback-payment-completed-without-id", "a completed payment must name the payment", cb + "status=completed", pays, (V, "payment_id"))
+    add("callback-card-id-other-prefix", "a card_id with the payment prefix", cb + "status=completed&card_id=pay_1", cards, (V, "card_id"))
+    add("callback-card-id-prefix-only", "'card_' alone is not an id", cb + "status=completed&card_id=card_", cards, (V, "card_id"))
+    add("callback-card-id-uppercase", "the prefix is case-sensitive", cb + "status=completed&card_id=CARD_1", cards, (V, "card_id"))
+    add("callback-card-id-on-failed-bad", "a bad id is refused on failed too", cb + "status=failed&card_id=xyz", cards, (V, "card_id"))
+    add("callback-payment-id-card-prefix", "a payment_id with the card prefix", cb + "status=completed&payment_id=card_1", pays, (V, "payment_id"))
 
     # -- errors: order of the checks
     add("callback-order-path-before-query", "an address mismatch is reported before a bad query",
         "fixapp://checkout-callback/x?status=%zz", cards, (X, "path"))
-    add("callback-order-query-before-nonce", "a bad query is reported before a wrong nonce",
-        cb + "status=%zz&ph_nonce=wrong", cards, (M, "status"))
+    add("callback-order-address-before-nonce", "an address mismatch is reported before a missing nonce",
+        "fixapp://evil?status=completed&card_id=card_1", cards, (X, "host"))
+    add("callback-order-nonce-before-query", "a wrong nonce is reported before a bad query",
+        RETURN_URL + "/ph_wrong?status=%zz", cards, (X, "nonce"))
+    add("callback-order-missing-nonce-before-query", "a missing nonce is reported before a bad query",
+        plain + "status=%zz", cards, (X, "nonce"))
     add("callback-order-nonce-before-kind", "a wrong nonce is reported before the wrong flow's id",
-        cb + "status=completed&payment_id=pay_1&ph_nonce=wrong", cards, (X, "ph_nonce"))
+        RETURN_URL + "/ph_wrong?status=completed&payment_id=pay_1", cards, (X, "nonce"))
     add("callback-order-kind-before-status", "the wrong flow's id is reported before a missing status",
-        cb + "payment_id=pay_1" + ok_tail, cards, (X, "payment_id"))
-    add("callback-order-status-before-id", "a bad status is reported before a bad id", cb + "status=ok&card_id=bad" + ok_tail, cards, (V, "status"))
+        cb + "payment_id=pay_1", cards, (X, "payment_id"))
+    add("callback-order-status-before-id", "a bad status is reported before a bad id", cb + "status=ok&card_id=bad", cards, (V, "status"))
     add("callback-order-prefix-before-expected", "a mis-prefixed id is a validation error, not a mismatch",
-        cb + "status=completed&card_id=pay_1" + ok_tail, with_(cards, expected_id="card_1"), (V, "card_id"))
+        cb + "status=completed&card_id=pay_1", with_(cards, expected_id="card_1"), (V, "card_id"))
 
     # -- errors: options
     add("callback-options-unknown-key", "an unknown options key is refused", cb + "status=cancelled", with_(cards, expectedId="card_1"), (V, "expectedId"))
@@ -1290,11 +1484,49 @@ def callback_cases() -> Suite:
     add("callback-options-return-url-missing", "options.return_url is required", cb + "status=cancelled", with_(cards, return_url=DROP), (V, "return_url"))
     add("callback-options-return-url-javascript", "a javascript: return URL is refused",
         "javascript:alert(1)", with_(cards, return_url="javascript:alert(1)"), (V, "return_url"))
-    add("callback-options-return-url-with-nonce", "the registered return URL must not already hold ph_nonce",
-        cb + "ph_nonce=" + N + "&status=cancelled", with_(cards, return_url=RETURN_URL + "?ph_nonce=" + N), (V, "return_url"))
+    add("callback-options-return-url-with-ph-nonce-query", "a registered return URL may hold a ph_nonce query "
+        "parameter now (it is ordinary): it comes back in extra",
+        RETURN_URL + "/ph_" + N + "?ph_nonce=abc&status=cancelled", with_(cards, return_url=RETURN_URL + "?ph_nonce=abc"),
+        check=all_of(verified, expect_equal("extra", {"ph_nonce": "abc"})))
+    add("callback-options-return-url-sent-form", "the URL PayHandoff sent (last segment ph_…) is not a registered return URL",
+        cb + "status=cancelled", with_(cards, return_url=RETURN_URL + "/ph_" + N), (V, "return_url"))
+    for slug, url, why in [
+        ("empty-host", "myapp://", "a custom scheme with an empty host (it would catch Billpocket answers to myapp://)"),
+        ("empty-host-path", "myapp:///x", "a custom scheme with an empty host"),
+        ("host-equals", "myapp://result=aprobada", "a custom-scheme host with '='"),
+        ("host-ampersand", "myapp://x&y", "a custom-scheme host with '&'"),
+    ]:
+        add(f"callback-options-return-url-{slug}", f"a registered return URL with {why} is refused",
+            "myapp://result=aprobada&identifier=ord-1", with_(cards, return_url=url), (V, "return_url"))
     add("callback-options-return-url-fragment", "a registered return URL with a fragment is refused",
         cb + "status=cancelled", with_(cards, return_url=RETURN_URL + "#x"), (V, "return_url"))
     add("callback-options-nonce-number", "options.nonce of the wrong JSON type", cb + "status=cancelled", with_(cards, nonce=1), (J, "nonce"))
+    for slug, nonce, why in [
+        ("empty", "", "empty (it would verify anything ending in ph_)"),
+        ("short", "short", "5 characters"),
+        ("15-chars", "0123456789abcde", "15 characters"),
+        ("129-chars", "a" * 129, "129 characters"),
+        ("ampersand", "0123456789abcdef&x", "'&'"),
+        ("slash", "0123456789abcdef/x", "'/'"),
+        ("percent", "0123456789abcdef%41", "'%'"),
+        ("non-ascii", "0123456789abcdefñ", "a non-ASCII letter"),
+    ]:
+        add(f"callback-options-nonce-{slug}", f"options.nonce follows the nonce rule: {why} is refused",
+            RETURN_URL + "/ph_" + nonce + "?status=cancelled", with_(cards, nonce=nonce), (V, "nonce"))
+    add("callback-options-nonce-16-chars", "the shortest nonce the rule allows",
+        RETURN_URL + "/ph_0123456789abcdef?status=cancelled", with_(cards, nonce="0123456789abcdef"), check=verified)
+    add("callback-options-nonce-required", "without accept_unverified the nonce option is required",
+        cb + "status=cancelled", with_(cards, nonce=DROP), (V, "nonce"))
+    add("callback-options-nonce-null-required", "a null nonce counts as absent: still required",
+        cb + "status=cancelled", with_(cards, nonce=None), (V, "nonce"))
+    add("callback-options-nonce-required-accept-false", "accept_unverified false: the nonce is required",
+        plain + "status=cancelled", {"kind": "cards", "return_url": RETURN_URL, "accept_unverified": False}, (V, "nonce"))
+    add("callback-options-accept-unverified-text", "accept_unverified must be a JSON boolean",
+        cb + "status=cancelled", with_(cards, accept_unverified="true"), (J, "accept_unverified"))
+    add("callback-options-accept-unverified-number", "accept_unverified as a number",
+        cb + "status=cancelled", with_(cards, accept_unverified=1), (J, "accept_unverified"))
+    add("callback-options-order-nonce-before-url", "the options are checked before the URL",
+        "not a url", with_(cards, nonce="short"), (V, "nonce"))
     add("callback-options-expected-id-number", "options.expected_id of the wrong JSON type",
         cb + "status=cancelled", with_(cards, expected_id=1), (J, "expected_id"))
     return s

@@ -14,15 +14,24 @@ Where the expected summaries come from (nothing here runs or imports PayHandoff)
 - `checkout_table.json` and `pos_table.json`: every state x every event. The expected summaries
   are computed by a small model of the coordinator (class `Model`) whose decisions are the
   transition tables below (`CHECKOUT_*`, `POS_*`), written from DESIGN.md ("Flows", "Hosted
-  checkout", "Billpocket POS") and the documentation comments of the flow types;
+  checkout", "Billpocket POS"), the documentation comments of the flow types and the rules of
+  issues 15 and 16 (the nonce in a path segment, nonce-less callbacks refused unless
+  `accept_unverified_callbacks`, the POS token, `pos.result`, unique pending correlation keys,
+  the refund ledger); a deep link is read by the stateless oracles' own functions
+  (checkout_vectors.py, pos_vectors.py), the model adds the routing;
 - `races.json`: short scripts of races and rules, each step with its expected summary written
   out by hand next to it; the generator also runs them through the model and stops when the
   two disagree, so a typo in a table or a script cannot produce a wrong vector silently;
 - the checkout, POS and invalid-event extras of the two table files are hand-written the same way.
 
-Fixed values: nonces are passed in `checkout.start` (32 hex digits) so callbacks can echo them;
-times are epoch milliseconds around T0 = 1796054400000 (2026-11-30T10:00:00-06:00, Mexico City);
-refund windows use epoch seconds = now / 1000 and the fixed UTC-6 offset.
+Not modelled: the snapshot byte budget and the bounded stored forms (spec G: scripts keep every
+stored text short, which the model asserts) and restore consistency (spec H: a script restores
+only its coordinator's own snapshot). Those are the Swift tests' part.
+
+Fixed values: nonces are passed in `checkout.start` (32 hex digits) and tokens in `pos.start`
+(`pos_token(flow_id)`, 32 hex digits) so callbacks and answers can echo them; times are epoch
+milliseconds around T0 = 1796054400000 (2026-11-30T10:00:00-06:00, Mexico City); refund windows
+are computed in milliseconds with the fixed UTC-6 offset.
 
 Output is deterministic: same tables, same bytes.
 """
@@ -30,6 +39,7 @@ Output is deterministic: same tables, same bytes.
 from __future__ import annotations
 
 import copy
+import hashlib
 import json
 import re
 import sys
@@ -39,7 +49,9 @@ from pathlib import Path
 
 sys.dont_write_bytecode = True  # importing vectorlib leaves no __pycache__ folder in the tree
 import vectorlib  # noqa: E402  (the helpers the generators share, next to this file)
-from vectorlib import Fail, normalize_web  # noqa: E402
+import checkout_vectors as co  # noqa: E402  (the checkout oracle: return URLs, addressing, callbacks)
+import pos_vectors as pos  # noqa: E402  (the POS oracle: answers from URLs and from result extras)
+from vectorlib import Fail  # noqa: E402
 
 VECTORS_DIR = Path(__file__).resolve().parent.parent
 FLOWS_DIR = VECTORS_DIR / "flows"
@@ -144,19 +156,26 @@ CHECKOUT_HOST_EVENTS = {
 HOST_EVENT_COLUMN = {"checkout.session": 0, "checkout.session_failed": 1,
                      "checkout.browser_opened": 2, "checkout.browser_dismissed": 3}
 
-# A routed callback that passed every check (scheme/host/port/path, nonce, id kind, status).
+# A routed callback whose nonce matched (verified): the first callback of the hand-off, or the one
+# that replaces an unverified claim (awaiting_confirmation holding a claim: see `callback`).
+_VERIFIED = (go("awaiting_confirmation", "close_browser", "show_pending"), go("failed", "close_browser"),
+             go("cancelled", "close_browser"))
 CHECKOUT_CALLBACK = {
-    #                         status=completed                                               status=failed                  status=cancelled
-    "awaiting_session":        (go("awaiting_confirmation", "close_browser", "show_pending"), go("failed", "close_browser"), go("cancelled", "close_browser")),
-    "ready":                   (go("awaiting_confirmation", "close_browser", "show_pending"), go("failed", "close_browser"), go("cancelled", "close_browser")),
-    "in_browser":              (go("awaiting_confirmation", "close_browser", "show_pending"), go("failed", "close_browser"), go("cancelled", "close_browser")),
-    "returned_without_result": (go("awaiting_confirmation", "close_browser", "show_pending"), go("failed", "close_browser"), go("cancelled", "close_browser")),
-    "awaiting_confirmation":   CONSUMED,
+    #                         (status=completed, status=failed, status=cancelled)
+    "awaiting_session":        _VERIFIED,
+    "ready":                   _VERIFIED,
+    "in_browser":              _VERIFIED,
+    "returned_without_result": _VERIFIED,
+    "awaiting_confirmation":   CONSUMED,  # unless the stored callback is an unverified claim: _VERIFIED
     "confirmed":               CONSUMED,
     "failed":                  CONSUMED,
     "cancelled":               CONSUMED,
     "expired":                 CONSUMED,
 }
+# A callback without nonce (routed only with accept_unverified_callbacks) is a claim: taken while the
+# hand-off waits and no callback is stored yet. It never ends a flow and never closes the browser.
+_CLAIM = (go("awaiting_confirmation", "show_pending"), RECORDED, RECORDED)
+CHECKOUT_UNVERIFIED_CALLBACK = {state: (_CLAIM if state in C_TAKES_CALLBACK else CONSUMED) for state in C_STATES}
 CALLBACK_COLUMN = {"completed": 0, "failed": 1, "cancelled": 2}
 
 # The first confirmation (the webhook, relayed) wins over any deep-link status, in any state;
@@ -171,6 +190,9 @@ CHECKOUT_FIRST_CONFIRMATION = {
     "cancelled":               go("confirmed"),
     "expired":                 go("confirmed"),
 }
+# awaiting_confirmation reached by an unverified completed claim: the claim did not close the tab,
+# so it may still be open (this oracle's reading; the spec says "Confirmation: unchanged").
+CONFIRMATION_OVER_CLAIM = go("confirmed", "close_browser")
 CONFIRMATION_CHECKED_FIELDS = ("brand", "last_four", "token", "amount")  # after kind and id
 
 # tick at or after the flow's deadline; before it every state is UNCHANGED
@@ -220,40 +242,21 @@ POS_FOREGROUNDED["launched"] = RECORDED
 POS_TICK_GRACE_OVER = {state: UNCHANGED for state in P_STATES}
 POS_TICK_GRACE_OVER["launched"] = go("returned_without_response", "reconcile")
 
-# Refunds (DESIGN.md "Refund conditions"): approved >= 60 s ago, before 23:00 Mexico City time on
-# the sale's day, amount <= what is left of the sale, POS app >= 4.3.24 when its version is known.
-REFUND_MIN_DELAY_S = 60
+# Refunds (DESIGN.md "Refund conditions"; spec F): approved >= 60 000 ms ago, before 23:00 Mexico
+# City time on the sale's day, amount <= what is left of the sale, POS app >= 4.3.24 when its
+# version is known. All in epoch milliseconds.
+REFUND_MIN_DELAY_MS = MINUTE
 REFUND_DEADLINE_HOUR = 23
 MIN_POS_VERSION = (4, 3, 24)
 
 # ---------------------------------------------------------------------------------------
-# Small independent parsers (only what the model needs).
+# What the model reads. Callbacks and answers are read by the stateless oracles' functions
+# (checkout_vectors.py, pos_vectors.py: the same rules, in the same order), so the coordinator
+# model only adds routing: which flow a deep link is for.
 
 
-def amount_units(text: str) -> int:
-    m = re.fullmatch(r"([0-9]+)(?:\.([0-9]{1,2}))?", text)
-    assert m, text
-    return int(m[1]) * 100 + int(((m[2] or "") + "00")[:2])
-
-
-def decode_query(query: str, plus_is_space: bool, case_insensitive: bool) -> list[tuple[str, str]]:
-    """Split on '&' (empty pieces skipped), then on the first '=', then percent-decode as UTF-8."""
-    items: list[tuple[str, str]] = []
-    for piece in query.split("&"):
-        if not piece:
-            continue
-        if "=" not in piece or piece.startswith("="):
-            raise Fail("malformed_url", None)
-        key, value = piece.split("=", 1)
-        if plus_is_space:
-            key, value = key.replace("+", " "), value.replace("+", " ")
-        key = urllib.parse.unquote(key, errors="strict")
-        value = urllib.parse.unquote(value, errors="strict")
-        fold = (lambda s: s.lower()) if case_insensitive else (lambda s: s)
-        if any(fold(k) == fold(key) for k, _ in items):
-            raise Fail("malformed_url", key)
-        items.append((key, value))
-    return items
+def amount_units(value) -> int:
+    return vectorlib.amount_from_json(value, "amount")
 
 
 SCHEME_RE = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*")
@@ -271,77 +274,16 @@ def check_incoming(url: str) -> str:
     return scheme.lower()
 
 
-def split_hierarchical(url: str):
-    """(scheme, host, port, path) and the query of `scheme://host:port/path?query#fragment`, or None
-    when the authority could not be a host (user info, characters a host cannot have)."""
-    scheme, _, rest = url.partition(":")
-    scheme = scheme.lower()
-    rest = rest.split("#", 1)[0]
-    rest, question, query = rest.partition("?")
-    host = port = None
-    if rest.startswith("//"):
-        authority, slash, path = rest[2:].partition("/")
-        path = slash + path
-        if "@" in authority:
-            return None
-        hostpart, colon, portpart = authority.partition(":")
-        if not re.fullmatch(r"[A-Za-z0-9\-._~%!$&'()*+,;=]*", hostpart):
-            return None
-        if colon:
-            if not re.fullmatch(r"[0-9]{1,5}", portpart) or int(portpart) > 65535:
-                return None
-            port = int(portpart)
-        host = hostpart.lower()
-    else:
-        path = rest
-    port, path = normalize_web(scheme, port, path)
-    return (scheme, host, port, path), (query if question else None)
+def split_or_none(url: str):
+    """The URL's parts, or None when it is no hierarchical URL a return URL could address."""
+    try:
+        return co.split_url(url, "malformed_url", "url")
+    except Fail:
+        return None
 
 
 KIND_ID = {"cards": ("card_id", "card_"), "payments": ("payment_id", "pay_")}
 CONFIRMATION_KIND = {"card.registered": "cards", "payment.confirmed": "payments"}
-
-
-@dataclass(frozen=True)
-class Callback:
-    kind: str
-    status: str
-    object_id: str | None
-    reason: str | None
-    verified: bool
-    extra: tuple
-
-
-def parse_callback(url: str, flow: "CheckoutFlow") -> Callback:
-    """CheckoutCallback's rules, for the flow the URL was routed to."""
-    _, query = split_hierarchical(url)
-    values: dict[str, str] = {}
-    extra = []
-    for key, value in decode_query(query or "", plus_is_space=True, case_insensitive=False):
-        if key in ("status", "card_id", "payment_id", "reason", "ph_nonce"):
-            values[key] = value
-        else:
-            extra.append((key, value))
-    verified = False
-    if "ph_nonce" in values:
-        if flow.nonce is None or values["ph_nonce"] != flow.nonce:
-            raise Fail("callback_mismatch", "ph_nonce")
-        verified = True
-    id_key, prefix = KIND_ID[flow.kind]
-    other_key = KIND_ID["payments" if flow.kind == "cards" else "cards"][0]
-    if other_key in values:
-        raise Fail("callback_mismatch", other_key)
-    if values.get("status") not in ("completed", "failed", "cancelled"):
-        raise Fail("validation", "status")
-    object_id = values.get(id_key) or None
-    if object_id is not None:
-        if not (object_id.startswith(prefix) and len(object_id) > len(prefix)):
-            raise Fail("validation", id_key)
-        if flow.session_object_id is not None and object_id != flow.session_object_id:
-            raise Fail("callback_mismatch", id_key)
-    elif values["status"] == "completed":
-        raise Fail("validation", id_key)
-    return Callback(flow.kind, values["status"], object_id, values.get("reason") or None, verified, tuple(extra))
 
 
 @dataclass(frozen=True)
@@ -363,70 +305,19 @@ def parse_confirmation(event: dict) -> Confirmation:
                         data.get("token"), None if amount is None else amount_units(amount))
 
 
-POS_KNOWN_KEYS = {"result", "statusinfo", "amount", "tip", "reference", "transactionid", "msi", "authorization",
-                  "creditcard", "cardtype", "email", "phone", "arqc", "aid", "applabel", "url", "identifier", "bank",
-                  "accounttype", "name", "bp_version"}
-POS_RESULTS = {"aprobada": "approved", "rechazada": "declined", "error": "error"}
+def mx_deadline_ms(approved_at_ms: int) -> int:
+    """23:00 Mexico City (UTC-6) on the local day of `approved_at_ms`: the refund deadline."""
+    local_day_start = (approved_at_ms + MX_OFFSET_S * 1000) // (24 * HOUR) * (24 * HOUR) - MX_OFFSET_S * 1000
+    return local_day_start + REFUND_DEADLINE_HOUR * HOUR
 
 
-@dataclass(frozen=True)
-class Answer:
-    result: str
-    identifier: str
-    amount: int | None
-    transaction_id: str | None
-    bp_version: str | None
-    everything: tuple  # all known fields and the extra keys: the answer's identity
-
-
-def parse_answer(url: str) -> Answer:
-    """POSResponse's rules: the raw text after `scheme://`, '+' literal, keys ignoring case."""
-    _, _, rest = url.partition(":")
-    if not rest.startswith("//"):
-        raise Fail("malformed_url", "url")
-    payload = rest[2:]
-    if payload.startswith("?"):
-        payload = payload[1:]
-    if "#" in payload:
-        raise Fail("malformed_url", "url")
-    fields: dict[str, str] = {}
-    extra = []
-    for key, value in decode_query(payload, plus_is_space=False, case_insensitive=True):
-        low = key.lower()
-        if low == "usertoken":
-            continue
-        if low in POS_KNOWN_KEYS:
-            if value:
-                fields[low] = value
-        else:
-            extra.append((key, value))
-    if fields.get("result", "").lower() not in POS_RESULTS:
-        raise Fail("validation", "result")
-    result = POS_RESULTS[fields["result"].lower()]
-    if "identifier" not in fields:
-        raise Fail("validation", "identifier")
-    amount = amount_units(fields["amount"]) if "amount" in fields else None
-    if result == "approved" and amount is None:
-        raise Fail("validation", "amount")
-    normalized = dict(fields, result=result)
-    if "amount" in fields:
-        normalized["amount"] = amount
-    if "creditcard" in fields:
-        normalized["creditcard"] = fields["creditcard"][-4:]
-    if "accounttype" in fields:
-        normalized["accounttype"] = fields["accounttype"].lower()
-    return Answer(result, fields["identifier"], amount, fields.get("transactionid"), fields.get("bp_version"),
-                  (tuple(sorted(normalized.items())), tuple(extra)))
-
-
-def refund_reasons(approved_at_s: int, left: int, requested: int, now_s: int, version: str | None) -> list[str]:
+def refund_reasons(approved_at: int, remaining: int, requested: int, now: int, version: str | None) -> list[str]:
     reasons = []
-    if now_s < approved_at_s + REFUND_MIN_DELAY_S:
+    if now < approved_at + REFUND_MIN_DELAY_MS:
         reasons.append("too_soon")
-    local_midnight = (approved_at_s + MX_OFFSET_S) // 86400 * 86400 - MX_OFFSET_S
-    if now_s >= local_midnight + REFUND_DEADLINE_HOUR * 3600:
+    if now >= mx_deadline_ms(approved_at):
         reasons.append("past_deadline")
-    if requested > left:
+    if requested > remaining:
         reasons.append("amount_exceeds_original")
     if version is not None:
         parts = tuple(int(p) for p in re.match(r"[0-9]+(?:\.[0-9]+)*", version)[0].split("."))
@@ -439,34 +330,68 @@ def refund_reasons(approved_at_s: int, left: int, requested: int, now_s: int, ve
 # The model: a coordinator that decides with the tables above.
 
 
+class Fresh:
+    """A nonce or token the coordinator made itself: no script can know it, so it equals nothing."""
+
+    def __repr__(self) -> str:
+        return "<fresh>"
+
+
 @dataclass
 class CheckoutFlow:
     id: str
     kind: str
-    return_url: tuple
-    nonce: str | None
+    registered: co.URLParts  # the return URL as registered (the nonce segment is added when sent)
+    nonce: str | Fresh | None
     deadline: int
     state: str
     session_object_id: str | None = None
-    callback: Callback | None = None
+    callback: dict | None = None  # the stored callback (checkout_vectors.callback_document)
     confirmation: Confirmation | None = None
     type: str = "checkout"
+
+
+@dataclass
+class Sale:
+    """What a refund refers to: the sale's transactionid, and when the sale was given as a `sale`
+    document (not a flow), its amount and approval time, for the ledger entry its first refund adds."""
+    transaction_id: str
+    expires_at: int
+    document_amount: int | None = None
+    document_approved_at: int | None = None
 
 
 @dataclass
 class POSFlow:
     id: str
     operation: str
-    identifier: str
+    identifier: str  # the app's part
+    token: str | Fresh
     scheme: str
-    amount: int | None
-    sale_transaction_id: str | None
+    amount: int  # requested (a refund's request always carries it)
+    sale: Sale | None  # refunds only
     grace: int
     state: str = "ready"
     foregrounded_at: int | None = None
-    answer: Answer | None = None
+    answer: dict | None = None  # the stored answer (pos_vectors.answer_document)
     answered_at: int | None = None
     type: str = "pos"
+
+    @property
+    def sent_identifier(self) -> str | None:
+        """`<identifier>~<token>`; None when the token is fresh (no script answer can echo it)."""
+        return None if isinstance(self.token, Fresh) else pos.sent_identifier(self.identifier, self.token)
+
+
+@dataclass
+class Entry:
+    """One refund-ledger entry per booked approval (spec F); `refunded` is a venta's only."""
+    flow_id: str | None
+    operation: str
+    amount: int  # venta: what can be refunded (its cap); devolucion: what it booked
+    approved_at: int
+    expires_at: int
+    refunded: int = 0
 
 
 class Bad:
@@ -484,8 +409,9 @@ class Model:
         self.single = config.get("single_pending_per_kind", False)
         self.timeout = config.get("checkout_timeout_ms", DEFAULT_TIMEOUT)
         self.grace = config.get("pos_grace_ms", DEFAULT_GRACE)
+        self.accept_unverified = config.get("accept_unverified_callbacks", False)
         self.flows: list = []
-        self.refunded: dict[str, int] = {}
+        self.ledger: dict[str, Entry] = {}
 
     # -- summaries
     def summary(self, outcome: str, effects=(), error=None) -> dict:
@@ -501,11 +427,13 @@ class Model:
             # A restored coordinator behaves exactly like the original: the model keeps its state.
             return self.summary("restored")
         event = {"type": "url", "url": step["url"], "now": step["now"]} if "url" in step else step["event"]
-        saved = copy.deepcopy((self.flows, self.refunded))
+        saved = copy.deepcopy((self.flows, self.ledger))
         try:
+            # Ledger entries whose refund window has closed are dropped before the event applies.
+            self.ledger = {txn: e for txn, e in self.ledger.items() if event["now"] < e.expires_at}
             outcome, effects = self.apply(event)
         except Fail as r:
-            self.flows, self.refunded = saved  # a rejected event changes nothing
+            self.flows, self.ledger = saved  # a rejected event changes nothing
             return self.summary("rejected", error=(r.code, r.field))
         return self.summary(outcome, effects)
 
@@ -528,6 +456,11 @@ class Model:
         if rule.next is not None:
             flow.state = rule.next
         return rule.outcome, [flow.id + ":" + e for e in rule.effects]
+
+    @staticmethod
+    def pending(flow) -> bool:
+        """Still takes a deep link (an answer or a callback) or waits for its confirmation."""
+        return flow.state in (P_TAKES_ANSWER if flow.type == "pos" else C_WAITING)
 
     def check_new_flow(self, flow_id: str, is_checkout: bool):
         if self.find(flow_id) is not None:
@@ -564,6 +497,8 @@ class Model:
         if t in POS_HOST_COLUMN:
             flow = self.flow_of(e["flow_id"], "pos")
             return self.use(flow, POS_HOST_EVENTS[flow.state][POS_HOST_COLUMN[t]])
+        if t == "pos.result":
+            return self.pos_result(e)
         if t == "app.foregrounded":
             effects = []
             for f in self.flows:
@@ -582,17 +517,15 @@ class Model:
         if t == "url":
             return self.route(e["url"], now)
         if t == "flow.remove":
-            flow = self.find(e["flow_id"])
-            if flow is None:
-                raise Fail("unknown_flow", "flow_id")
-            self.flows.remove(flow)
-            return "accepted", []
+            return self.remove(e)
         raise AssertionError("event type not modelled: " + t)
 
+    # -- checkout
     def checkout_start(self, e: dict):
         flow_id, now = e["flow_id"], e["now"]
         self.check_new_flow(flow_id, True)
         deadline = e.get("deadline", now + self.timeout)
+        nonce = e.get("nonce")
         session_id = None
         if "request" in e:
             kind, return_url = e["request"]["kind"], e["request"].get("return_url")
@@ -600,15 +533,76 @@ class Model:
                 raise Fail("validation", "request.return_url")
             state, effects = "awaiting_session", ("send_request", "persist")
         elif "session" in e:
+            # The session exists already: without PayHandoff's nonce its callbacks can never be verified.
             kind, return_url = e["kind"], e["return_url"]
+            if nonce is None and not self.accept_unverified:
+                raise Fail("validation", "nonce")
             state, effects = "ready", ("open_browser", "persist")
             session_id = session_object_id(e["session"])
         else:
             kind, return_url = e["kind"], e["return_url"]
             state, effects = "awaiting_session", ("create_session", "persist")
-        address, _ = split_hierarchical(return_url)
-        self.flows.append(CheckoutFlow(flow_id, kind, address, e.get("nonce"), deadline, state, session_id))
+        if nonce is None and "session" not in e:
+            nonce = Fresh()  # `request` and backend starts always get a nonce
+        if isinstance(nonce, str) and any(f.type == "checkout" and f.state in C_WAITING and f.nonce == nonce
+                                          for f in self.flows):
+            raise Fail("conflict", "nonce")  # no callback may fit two pending checkouts
+        try:
+            registered = co.check_return_url(return_url)
+        except Fail:
+            raise AssertionError("an invalid return_url is refused with the event document: use a Bad step") from None
+        self.flows.append(CheckoutFlow(flow_id, kind, registered, nonce, deadline, state, session_id))
         return "accepted", [flow_id + ":" + x for x in effects]
+
+    def route(self, url: str, now: int):
+        scheme = check_incoming(url)
+        parts = split_or_none(url)
+        candidates = []  # (flow, the nonce its return URL reads from the URL, or None)
+        for f in self.flows:
+            if f.type == "checkout" and parts is not None:
+                try:
+                    candidates.append((f, co.addressed_nonce(parts, f.registered)))
+                except Fail:
+                    pass
+        if candidates:
+            return self.route_callback(parts, candidates)
+        pos_flows = [f for f in self.flows if f.type == "pos" and f.scheme.lower() == scheme]
+        if pos_flows:
+            return self.route_answer(pos_flows, pos.url_answer_pairs(url, scheme), now)
+        return "not_ours", []
+
+    def route_callback(self, parts, candidates: list):
+        echoed = next((x for _, x in candidates if x is not None), None)
+        if echoed is not None:
+            # The first (oldest) checkout with that nonce: a late callback for an ended flow never
+            # reaches a newer one that reuses the nonce (this oracle's reading of spec E).
+            target = next((f for f, x in candidates if x is not None and f.nonce == x), None)
+            if target is None:
+                raise Fail("callback_mismatch", "nonce")
+        else:
+            if not self.accept_unverified:
+                raise Fail("callback_mismatch", "nonce")  # carries no nonce; anyone can send it
+            waiting = [f for f, _ in candidates if f.state in C_TAKES_CALLBACK]
+            if len(waiting) > 1:
+                raise Fail("callback_mismatch", "nonce")  # ambiguous
+            target = waiting[0] if waiting else candidates[-1][0]
+        document = co.callback_document(target.kind, co.callback_query(parts, target.registered), echoed is not None,
+                                        target.session_object_id)
+        return self.callback(target, document)
+
+    def callback(self, flow: CheckoutFlow, cb: dict):
+        assert_bounded_callback(cb)
+        stored = flow.callback
+        if cb["verified"]:
+            rule = CHECKOUT_CALLBACK[flow.state]
+            if flow.state == "awaiting_confirmation" and stored is not None and not stored["verified"]:
+                rule = _VERIFIED  # the verified callback replaces the claim
+        else:
+            rule = CHECKOUT_UNVERIFIED_CALLBACK[flow.state] if stored is None else CONSUMED
+        if rule == CONSUMED:
+            return ("duplicate" if cb == stored else "ignored"), []
+        flow.callback = cb
+        return self.use(flow, rule[CALLBACK_COLUMN[cb["status"]]])
 
     def confirm(self, flow: CheckoutFlow, c: Confirmation):
         id_key = KIND_ID[flow.kind][0]
@@ -623,100 +617,162 @@ class Model:
                     raise Fail("conflict", name)
             return "duplicate", []
         # only a verified callback's id binds the webhook (an unverified one is a claim)
-        if flow.callback is not None and flow.callback.verified and flow.callback.object_id not in (None, c.object_id):
+        verified = flow.callback is not None and flow.callback["verified"]
+        if verified and flow.callback.get(id_key) not in (None, c.object_id):
             raise Fail("conflict", id_key)
         if flow.session_object_id not in (None, c.object_id):
             raise Fail("conflict", id_key)
         flow.confirmation = c
-        return self.use(flow, CHECKOUT_FIRST_CONFIRMATION[flow.state])
+        rule = CHECKOUT_FIRST_CONFIRMATION[flow.state]
+        if flow.state == "awaiting_confirmation" and not verified:
+            rule = CONFIRMATION_OVER_CLAIM
+        return self.use(flow, rule)
 
+    # -- POS
     def pos_start(self, e: dict):
         flow_id, now, req = e["flow_id"], e["now"], e["request"]
         self.check_new_flow(flow_id, False)
-        sale_txn = None
-        if "sale_flow_id" in e or "sale" in e:
-            sale_txn = self.check_refund(e, req, now)
-        amount = req.get("amount")
+        token = e.get("token") or Fresh()
         scheme = req["urlScheme"].removesuffix("://")
-        self.flows.append(POSFlow(flow_id, req["transaction"], req["identifier"], scheme,
-                                  None if amount is None else amount_units(amount), sale_txn,
+        if not isinstance(token, Fresh):
+            assert pos.utf16_len(pos.sent_identifier(req["identifier"], token)) <= 256, "a Bad step: too long"
+        for f in self.flows:
+            if (f.type == "pos" and f.state in P_TAKES_ANSWER and f.identifier == req["identifier"]
+                    and f.scheme.lower() == scheme.lower()):
+                raise Fail("conflict", "request.identifier")  # no answer may fit two pending hand-offs
+        sale, amount = None, amount_units(req.get("amount"))
+        if "sale_flow_id" in e or "sale" in e:
+            sale, amount = self.check_refund(e, req, now)
+        self.flows.append(POSFlow(flow_id, req["transaction"], req["identifier"], token, scheme, amount, sale,
                                   e.get("grace_ms", self.grace)))
         return "accepted", [flow_id + ":open_pos_app", flow_id + ":persist"]
 
-    def check_refund(self, e: dict, req: dict, now: int) -> str:
+    def check_refund(self, e: dict, req: dict, now: int) -> tuple[Sale, int]:
+        """The refund rules of spec F, in order; returns the sale and the amount requested."""
         if "sale_flow_id" in e:
-            sale = self.find(e["sale_flow_id"])
-            if sale is None or sale.type != "pos" or sale.operation != "venta":
+            flow = self.find(e["sale_flow_id"])
+            if flow is None or flow.type != "pos" or flow.operation != "venta":
                 raise Fail("unknown_flow", "sale_flow_id")
-            if (sale.state not in ("approved", "approved_amount_mismatch") or sale.answer.transaction_id is None):
+            txn = flow.answer.get("transactionid") if flow.answer else None
+            if flow.state not in ("approved", "approved_amount_mismatch") or txn is None:
                 raise Fail("invalid_state", "sale_flow_id")
-            txn, total, approved_at, version = (sale.answer.transaction_id, sale.answer.amount,
-                                                sale.answered_at // 1000, sale.answer.bp_version)
+            entry = self.ledger.get(txn)
+            if entry is None:
+                raise Fail("not_eligible", "sale")  # the refund window closed: the entry was dropped
+            assert entry.operation == "venta" and entry.flow_id == flow.id
+            sale = Sale(txn, entry.expires_at)
+            cap, refunded, approved_at, version = entry.amount, entry.refunded, entry.approved_at, \
+                flow.answer.get("bp_version")
         else:
-            s = e["sale"]
-            txn, total, approved_at, version = (s["transactionid"], amount_units(s["amount"]), s["approved_at"],
-                                                s.get("bp_version"))
+            doc = e["sale"]
+            txn, doc_amount, version = doc["transactionid"], amount_units(doc["amount"]), doc.get("bp_version")
+            entry = self.ledger.get(txn)
+            if entry is not None and entry.operation == "venta":
+                cap, refunded, approved_at = min(entry.amount, doc_amount), entry.refunded, entry.approved_at
+                sale = Sale(txn, entry.expires_at)
+            else:
+                cap, refunded, approved_at = doc_amount, 0, doc["approved_at"] * 1000
+                sale = Sale(txn, mx_deadline_ms(approved_at), doc_amount, approved_at)
         if req["transactionId"] != txn:
             raise Fail("validation", "transactionId")
-        for f in self.flows:
-            if f.type == "pos" and f.operation == "devolucion" and f.sale_transaction_id == txn \
-                    and f.state in P_TAKES_ANSWER:
-                raise Fail("invalid_state", "transactionId")  # a refund of this sale is pending
-        left = total - self.refunded.get(txn, 0)
-        if left <= 0:
-            raise Fail("invalid_state", "transactionId")  # already fully refunded
-        requested = amount_units(req["amount"]) if "amount" in req else left
-        if refund_reasons(approved_at, left, requested, now // 1000, version):
+        if any(f.type == "pos" and f.sale is not None and f.sale.transaction_id == txn and f.state in P_TAKES_ANSWER
+               for f in self.flows):
+            raise Fail("invalid_state", "transactionId")  # another refund of this sale waits for its answer
+        remaining = cap - refunded
+        if remaining == 0:
+            raise Fail("invalid_state", "transactionId")  # fully refunded
+        requested = amount_units(req["amount"]) if "amount" in req else remaining
+        if refund_reasons(approved_at, remaining, requested, now, version):
             raise Fail("not_eligible", "sale")
-        return txn
+        return sale, requested
 
-    def route(self, url: str, now: int):
-        scheme = check_incoming(url)
-        split = split_hierarchical(url)
-        if split is not None:
-            address, query = split
-            candidates = [f for f in self.flows if f.type == "checkout" and f.return_url == address]
-            if candidates:
-                items = dict(decode_query(query or "", plus_is_space=True, case_insensitive=False))
-                if "ph_nonce" in items:
-                    target = next((f for f in candidates if f.nonce == items["ph_nonce"]), None)
-                    if target is None:
-                        raise Fail("callback_mismatch", "ph_nonce")
-                else:
-                    waiting = [f for f in candidates if f.state in C_TAKES_CALLBACK]
-                    if len(waiting) > 1:
-                        raise Fail("callback_mismatch", "ph_nonce")  # ambiguous
-                    target = waiting[0] if waiting else candidates[-1]
-                cb = parse_callback(url, target)
-                rule = CHECKOUT_CALLBACK[target.state]
-                # A verified callback replaces an unverified one (a mere claim) unless confirmed.
-                if (rule == CONSUMED and cb.verified and target.callback is not None
-                        and not target.callback.verified and target.state != "confirmed"):
-                    rule = CHECKOUT_CALLBACK["in_browser"]
-                if rule == CONSUMED:
-                    return ("duplicate" if cb == target.callback else "ignored"), []
-                target.callback = cb
-                return self.use(target, rule[CALLBACK_COLUMN[cb.status]])
-        pos_flows = [f for f in self.flows if f.type == "pos" and f.scheme.lower() == scheme]
-        if pos_flows:
-            answer = parse_answer(url)
-            matching = [f for f in pos_flows if f.identifier == answer.identifier]
-            target = next((f for f in matching if f.state in P_TAKES_ANSWER), matching[-1] if matching else None)
-            if target is None:
-                raise Fail("callback_mismatch", "identifier")
-            rule = POS_ANSWER[target.state]
-            if rule == CONSUMED:
-                return ("duplicate" if answer == target.answer else "ignored"), []
-            column = answer.result
-            if column == "approved" and target.amount is not None and answer.amount != target.amount:
-                column = "approved_amount_mismatch"
-            target.answer, target.answered_at = answer, now
-            outcome, effects = self.use(target, rule[ANSWER_COLUMN[column]])
-            if target.operation == "devolucion" and target.state in ("approved", "approved_amount_mismatch"):
-                txn = target.sale_transaction_id
-                self.refunded[txn] = self.refunded.get(txn, 0) + (answer.amount or target.amount)
-            return outcome, effects
-        return "not_ours", []
+    def route_answer(self, pos_flows: list, pairs: list, now: int):
+        """An answer URL: the flows on its scheme; the identifier must be one flow's `<identifier>~<token>`."""
+        identifier = pos.answer_identifier(pairs)
+        matching = [f for f in pos_flows if f.sent_identifier == identifier]
+        if not matching:
+            raise Fail("callback_mismatch", "identifier")
+        target = next((f for f in matching if f.state in P_TAKES_ANSWER), matching[-1])
+        return self.answer(target, pos.answer_document(pairs, target.sent_identifier), now)
+
+    def pos_result(self, e: dict):
+        """`pos.result`: the Android result extras for one named POS flow, then as a URL answer."""
+        flow = self.flow_of(e["flow_id"], "pos")
+        extras = e["extras"]
+        assert isinstance(extras, dict) and all(isinstance(v, str) for v in extras.values()), "a Bad step"
+        pairs = pos.extras_answer_pairs(extras, prefix="extras.")
+        if pos.answer_identifier(pairs, prefix="extras.") != flow.sent_identifier:
+            raise Fail("callback_mismatch", "identifier")
+        return self.answer(flow, pos.answer_document(pairs, flow.sent_identifier, prefix="extras."), now=e["now"])
+
+    def answer(self, flow: POSFlow, doc: dict, now: int):
+        assert_bounded_answer(doc)
+        rule = POS_ANSWER[flow.state]
+        if rule == CONSUMED:
+            return ("duplicate" if doc == flow.answer else "ignored"), []
+        column = doc["result"]
+        answered = amount_units(doc["amount"]) if "amount" in doc else None
+        if column == "approved" and answered != flow.amount:
+            column = "approved_amount_mismatch"
+        txn = doc.get("transactionid")
+        if doc["result"] == "approved" and txn in self.ledger and self.ledger[txn].flow_id != flow.id:
+            raise Fail("duplicate", "transactionid")  # booked by another flow: never booked twice
+        flow.answer, flow.answered_at = doc, now
+        outcome, effects = self.use(flow, rule[ANSWER_COLUMN[column]])
+        if doc["result"] == "approved":
+            self.book(flow, column, answered, now)
+        return outcome, effects
+
+    def book(self, flow: POSFlow, column: str, answered: int, now: int):
+        txn = flow.answer.get("transactionid")
+        if flow.operation == "venta":
+            if txn is not None:
+                cap = flow.amount if column == "approved" else min(flow.amount, answered)
+                self.ledger[txn] = Entry(flow.id, "venta", cap, now, mx_deadline_ms(now))
+            return
+        sale = self.sale_entry(flow.sale)
+        remaining = sale.amount - sale.refunded
+        booked = flow.amount if column == "approved" else min(max(answered, flow.amount), remaining)
+        sale.refunded += booked
+        if txn is not None:
+            self.ledger[txn] = Entry(flow.id, "devolucion", booked, now, flow.sale.expires_at)
+
+    def sale_entry(self, sale: Sale) -> Entry:
+        """The ledger entry a refund books against; a sale known from a `sale` document gets one
+        (flow_id null) with its first booking."""
+        entry = self.ledger.get(sale.transaction_id)
+        assert entry is None or entry.operation == "venta", "not modelled: a sale document naming a refund's transactionid"
+        if entry is None:
+            assert sale.document_amount is not None, "not modelled: a refund booked after its sale's entry expired"
+            entry = Entry(None, "venta", sale.document_amount, sale.document_approved_at, sale.expires_at)
+            self.ledger[sale.transaction_id] = entry
+        return entry
+
+    def remove(self, e: dict):
+        flow = self.find(e["flow_id"])
+        if flow is None:
+            raise Fail("unknown_flow", "flow_id")
+        if self.pending(flow):
+            if not e.get("give_up", False):
+                raise Fail("invalid_state", "flow_id")  # its late answer would be lost
+            if flow.type == "pos" and flow.sale is not None:
+                self.sale_entry(flow.sale).refunded += flow.amount  # the refund may have happened
+        self.flows.remove(flow)
+        return "accepted", []
+
+
+def assert_bounded_callback(cb: dict):
+    """The model compares callbacks in full; the core compares their stored (bounded) form (spec G,
+    not modelled). Scripts stay within the bounds, where the two are the same."""
+    texts = [cb.get("reason") or ""] + [t for pair in (cb.get("extra") or {}).items() for t in pair]
+    assert len(cb.get("extra") or {}) <= 4 and all(len(t.encode()) <= 100 for t in texts), cb
+
+
+def assert_bounded_answer(doc: dict):
+    """identifier and transactionid are never cut (their own rules bound them)."""
+    texts = [v for k, v in doc.items() if isinstance(v, str) and k not in ("identifier", "transactionid")]
+    texts += [t for pair in (doc.get("extra") or {}).items() for t in pair]
+    assert all(len(t.encode()) <= 100 for t in texts) and len(json.dumps(doc)) <= 1500, doc
 
 
 def session_object_id(session: dict) -> str | None:
@@ -773,15 +829,16 @@ def c_confirm(now: int, event=CONF_VISA, flow_id="c1") -> dict:
 
 def callback_url(status: str, nonce: str | None = N1, object_id: str | None = "card_xyz", reason=None,
                  id_key="card_id", base=RETURN_URL, extra=()) -> str:
+    """The gateway's redirect to the URL PayHandoff sent: `base` + `/ph_<nonce>` (nonce None: a
+    callback to the registered URL itself, carrying no nonce), then `?status=…`."""
     params = [("status", status)]
     if object_id is not None:
         params.append((id_key, object_id))
     if reason is not None:
         params.append(("reason", reason))
     params += list(extra)
-    if nonce is not None:
-        params.append(("ph_nonce", nonce))
-    return base + "?" + "&".join(k + "=" + urllib.parse.quote(v, safe="-._~") for k, v in params)
+    address = base if nonce is None else base + "/ph_" + nonce
+    return address + "?" + "&".join(k + "=" + urllib.parse.quote(v, safe="-._~") for k, v in params)
 
 
 CB_COMPLETED = callback_url("completed")
@@ -789,6 +846,8 @@ CB_FAILED = callback_url("failed", object_id=None, reason="insufficient_funds")
 CB_CANCELLED = callback_url("cancelled", object_id=None)
 CB_WRONG_NONCE = callback_url("completed", nonce=N_WRONG)
 CB_NO_NONCE = callback_url("completed", nonce=None)
+CB_FAILED_NO_NONCE = callback_url("failed", nonce=None, object_id=None, reason="insufficient_funds")
+CB_CANCELLED_NO_NONCE = callback_url("cancelled", nonce=None, object_id=None)
 
 
 def tick(now: int) -> dict:
@@ -812,14 +871,27 @@ def refund_request(identifier: str, transaction_id=SALE_TXN, amount: str | None 
     return r
 
 
-def p_start(now: int, flow_id="p1", request=None, **extra) -> dict:
-    return ev("pos.start", now, flow_id=flow_id, request=request or sale_request(), **extra)
+def pos_token(flow_id: str) -> str:
+    """The fixed token a script's pos.start passes for `flow_id` (32 lowercase hex digits, the shape
+    of a fresh one), so that its answers can echo `<identifier>~<token>`."""
+    return hashlib.sha256(("pos token " + flow_id).encode()).hexdigest()[:32]
+
+
+FRESH = object()  # p_start(token=FRESH): no token member, the coordinator makes one no script knows
+
+
+def p_start(now: int, flow_id="p1", request=None, token=None, **extra) -> dict:
+    if token is None:
+        token = pos_token(flow_id)
+    members = {} if token is FRESH else {"token": token}
+    return ev("pos.start", now, flow_id=flow_id, request=request or sale_request(), **members, **extra)
 
 
 def p_refund(now: int, flow_id: str, identifier: str, sale_flow_id="p1", amount=None, transaction_id=SALE_TXN,
              sale=None) -> dict:
     extra = {"sale": sale} if sale is not None else {"sale_flow_id": sale_flow_id}
-    return ev("pos.start", now, flow_id=flow_id, request=refund_request(identifier, transaction_id, amount), **extra)
+    return ev("pos.start", now, flow_id=flow_id, request=refund_request(identifier, transaction_id, amount),
+              token=pos_token(flow_id), **extra)
 
 
 def p_launched(now: int, flow_id="p1") -> dict:
@@ -831,11 +903,13 @@ def p_launch_failed(now: int, flow_id="p1") -> dict:
 
 
 def answer_url(result: str, identifier="ord-1", amount: str | None = "100.00", txn: str | None = SALE_TXN,
-               scheme=POS_SCHEME, extra=()) -> str:
+               scheme=POS_SCHEME, extra=(), flow: str | None = "p1") -> str:
+    """The POS app's answer to the hand-off of `flow`: it echoes `<identifier>~<token>`; with
+    flow None the identifier is the app's reference alone (what a forger knows)."""
     params = [("result", result)]
     if amount is not None:
         params.append(("amount", amount))
-    params.append(("identifier", identifier))
+    params.append(("identifier", identifier if flow is None else identifier + "~" + pos_token(flow)))
     if txn is not None:
         params.append(("transactionid", txn))
     params += list(extra)
@@ -847,6 +921,29 @@ ANS_DECLINED = answer_url("rechazada", amount=None, txn=None, extra=[("statusinf
 ANS_ERROR = answer_url("error", amount=None, txn=None, extra=[("statusinfo", "Lector%20desconectado")])
 ANS_OTHER_ID = answer_url("aprobada", identifier="ord-999")
 ANS_OTHER_AMOUNT = answer_url("aprobada", amount="90.00")
+ANS_FORGED = answer_url("aprobada", flow=None)  # the app's reference without the token: any app can send it
+ANS_OTHER_TOKEN = answer_url("aprobada", flow="p9")  # ord-1 with a token that is not p1's
+
+
+def result_extras(result: str, identifier="ord-1", amount: str | None = "100.00", txn: str | None = SALE_TXN,
+                  extra=(), flow: str | None = "p1") -> dict:
+    """The same answer as `answer_url` as Android result extras (decoded text, keys as the POS app writes them)."""
+    extras = {"result": result}
+    if amount is not None:
+        extras["amount"] = amount
+    extras["identifier"] = identifier if flow is None else identifier + "~" + pos_token(flow)
+    if txn is not None:
+        extras["transactionid"] = txn
+    extras.update(dict(extra))
+    return extras
+
+
+def p_result(now: int, extras: dict, flow_id="p1") -> dict:
+    return ev("pos.result", now, flow_id=flow_id, extras=extras)
+
+
+RES_APPROVED = result_extras("aprobada")
+RES_DECLINED = result_extras("rechazada", amount=None, txn=None, extra=[("statusinfo", "Fondos insuficientes")])
 
 
 # ---------------------------------------------------------------------------------------
@@ -943,11 +1040,35 @@ CHECKOUT_EVENTS = [
      lambda t: [at(CB_COMPLETED, t), at(CB_COMPLETED, t + 500)]),
     ("callback-wrong-nonce", "a completed deep link with another nonce: rejected, nothing changes",
      lambda t: [at(CB_WRONG_NONCE, t)]),
+    ("callback-no-nonce", "a completed deep link without the nonce (anyone can send it): rejected by default, nothing changes",
+     lambda t: [at(CB_NO_NONCE, t)]),
+    ("callback-failed-no-nonce", "a failed deep link without the nonce: rejected by default, the tab stays open",
+     lambda t: [at(CB_FAILED_NO_NONCE, t)]),
     ("confirmation", "card.registered for card_xyz", lambda t: [c_confirm(t)]),
     ("confirmation-twice", "the same webhook relayed twice (a retry with a later created_at)",
      lambda t: [c_confirm(t), c_confirm(t + 1000, CONF_VISA_RETRY)]),
     ("confirmation-conflict", "a second webhook for the same card with another brand: a conflict, not merged",
      lambda t: [c_confirm(t), c_confirm(t + 1000, CONF_MASTERCARD)]),
+]
+
+
+# With accept_unverified_callbacks a callback without the nonce is a claim (same prefixes: they use
+# verified callbacks only).
+ACCEPT_UNVERIFIED = {"accept_unverified_callbacks": True}
+UNVERIFIED_EVENTS = [
+    ("unverified-completed", "a completed deep link without the nonce (a claim: no close_browser)",
+     lambda t: [at(CB_NO_NONCE, t)]),
+    ("unverified-failed", "a failed deep link without the nonce (a claim: the flow does not end)",
+     lambda t: [at(CB_FAILED_NO_NONCE, t)]),
+    ("unverified-cancelled", "a cancelled deep link without the nonce (a claim: the flow does not end)",
+     lambda t: [at(CB_CANCELLED_NO_NONCE, t)]),
+    ("unverified-twice", "the same claim twice", lambda t: [at(CB_NO_NONCE, t), at(CB_NO_NONCE, t + 500)]),
+    ("unverified-then-verified", "a completed claim, then the genuine (verified) completed callback",
+     lambda t: [at(CB_NO_NONCE, t), at(CB_COMPLETED, t + 500)]),
+    ("unverified-failed-then-verified", "a failed claim, then the genuine (verified) cancelled callback",
+     lambda t: [at(CB_FAILED_NO_NONCE, t), at(CB_CANCELLED, t + 500)]),
+    ("unverified-then-confirmation", "a completed claim naming another card, then the webhook for card_xyz",
+     lambda t: [at(callback_url("completed", nonce=None, object_id="card_evil"), t), c_confirm(t + 500)]),
 ]
 
 
@@ -958,6 +1079,9 @@ def checkout_table() -> Suite:
         t = reached + 10 * SECOND
         for name, what, make in CHECKOUT_EVENTS:
             s.add_model(f"flow-checkout-{kebab(state)}-{name}", f"checkout in {state}: {what}", prefix + make(t))
+        for name, what, make in UNVERIFIED_EVENTS:
+            s.add_model(f"flow-checkout-{kebab(state)}-{name}",
+                        f"checkout in {state}, accept_unverified_callbacks: {what}", prefix + make(t), ACCEPT_UNVERIFIED)
         if state == "expired":
             s.add_model("flow-checkout-expired-tick-later", "checkout in expired: a later tick changes nothing",
                         prefix + [tick(C_DEADLINE + MINUTE)])
@@ -1017,14 +1141,24 @@ def checkout_extras(s: Suite):
                    S(at(CB_COMPLETED, T0 + 60000), "accepted", "c1=awaiting_confirmation",
                      "c1:close_browser c1:show_pending c1:persist"),
                    S(c_confirm(T0 + 61000), "accepted", "c1=confirmed", "c1:persist")])
+    fresh_request = [S(ev("checkout.start", T0, flow_id="c1", request=CARD_REQUEST), "accepted",
+                       "c1=awaiting_session", "c1:send_request c1:persist"),
+                     S(c_session(T0 + 2000, session=GATEWAY_CARDS_201), "accepted", "c1=ready",
+                       "c1:open_browser c1:persist")]
     s.add_checked("flow-checkout-start-with-request-fresh-nonce",
-                  "without a nonce PayHandoff makes one; a callback without it is unverified but still routed",
-                  [S(ev("checkout.start", T0, flow_id="c1", request=CARD_REQUEST), "accepted",
-                     "c1=awaiting_session", "c1:send_request c1:persist"),
-                   S(c_session(T0 + 2000, session=GATEWAY_CARDS_201), "accepted", "c1=ready", "c1:open_browser c1:persist"),
-                   S(at(CB_WRONG_NONCE, T0 + 50000), "rejected", "c1=ready", "", ("callback_mismatch", "ph_nonce")),
-                   S(at(CB_NO_NONCE, T0 + 60000), "accepted", "c1=awaiting_confirmation",
-                     "c1:close_browser c1:show_pending c1:persist")])
+                  "without a nonce PayHandoff makes one (no script knows it): a callback with another nonce and a "
+                  "callback without any are both refused, nothing changes",
+                  fresh_request + [
+                      S(at(CB_WRONG_NONCE, T0 + 50000), "rejected", "c1=ready", "", ("callback_mismatch", "nonce")),
+                      S(at(CB_NO_NONCE, T0 + 60000), "rejected", "c1=ready", "", ("callback_mismatch", "nonce")),
+                      S(c_opened(T0 + 61000), "accepted", "c1=in_browser", "c1:persist")])
+    s.add_checked("flow-checkout-start-with-request-fresh-nonce-accept-unverified",
+                  "accept_unverified_callbacks: a callback without the (fresh) nonce is a claim: awaiting confirmation, "
+                  "the browser stays open; a wrong nonce is still refused",
+                  fresh_request + [
+                      S(at(CB_WRONG_NONCE, T0 + 50000), "rejected", "c1=ready", "", ("callback_mismatch", "nonce")),
+                      S(at(CB_NO_NONCE, T0 + 60000), "accepted", "c1=awaiting_confirmation", "c1:show_pending c1:persist")],
+                  config={"accept_unverified_callbacks": True})
     iframe = {**{k: v for k, v in CARD_REQUEST.items() if k != "return_url"}, "integration": "iframe"}
     s.add_checked("flow-checkout-start-iframe-request",
                   "a valid iframe request (no return_url) has no deep link: a checkout flow refuses it (nothing is created)",
@@ -1035,12 +1169,22 @@ def checkout_extras(s: Suite):
                   [S(c_start(T0, session=SESSION_CARDS), "accepted", "c1=ready", "c1:open_browser c1:persist"),
                    S(at(CB_COMPLETED, T0 + 60000), "accepted", "c1=awaiting_confirmation",
                      "c1:close_browser c1:show_pending c1:persist")])
+    s.add_checked("flow-checkout-start-with-session-no-nonce-refused",
+                  "a session created without PayHandoff's nonce could never be verified: refused by default",
+                  [S(c_start(T0, nonce=None, session=SESSION_CARDS), "rejected", "", "", ("validation", "nonce")),
+                   S(c_start(T0 + 1000, session=SESSION_CARDS), "accepted", "c1=ready", "c1:open_browser c1:persist")])
     s.add_checked("flow-checkout-start-with-session-no-nonce",
-                  "a session created without PayHandoff's nonce: a callback carrying a nonce is refused, one without is accepted (unverified)",
+                  "accept_unverified_callbacks: a session without nonce is accepted; a callback carrying a nonce is "
+                  "refused, one without is a claim (no close_browser)",
                   [S(c_start(T0, nonce=None, session=SESSION_CARDS), "accepted", "c1=ready", "c1:open_browser c1:persist"),
-                   S(at(CB_COMPLETED, T0 + 50000), "rejected", "c1=ready", "", ("callback_mismatch", "ph_nonce")),
-                   S(at(CB_NO_NONCE, T0 + 60000), "accepted", "c1=awaiting_confirmation",
-                     "c1:close_browser c1:show_pending c1:persist")])
+                   S(at(CB_COMPLETED, T0 + 50000), "rejected", "c1=ready", "", ("callback_mismatch", "nonce")),
+                   S(at(CB_NO_NONCE, T0 + 60000), "accepted", "c1=awaiting_confirmation", "c1:show_pending c1:persist"),
+                   S(c_confirm(T0 + 61000), "accepted", "c1=confirmed", "c1:close_browser c1:persist")],
+                  config={"accept_unverified_callbacks": True})
+    s.add_checked("flow-checkout-start-without-session-fresh-nonce",
+                  "the backend start (create_session) always gets a nonce: no nonce member is fine without the setting",
+                  [S(c_start(T0, nonce=None), "accepted", "c1=awaiting_session", "c1:create_session c1:persist"),
+                   S(at(CB_NO_NONCE, T0 + 60000), "rejected", "c1=awaiting_session", "", ("callback_mismatch", "nonce"))])
     s.add_checked("flow-checkout-session-gateway-refused",
                   "checkout.session carries the gateway's refusal (HTTP 422): the session could not be created, the flow fails",
                   [start, S(c_session(T0 + 2000, session=GATEWAY_CARDS_422), "accepted", "c1=failed", "c1:persist")])
@@ -1126,8 +1270,18 @@ def checkout_extras(s: Suite):
                                 "now": T0}, V, "kind"),
         ("start-javascript-return-url", {"type": "checkout.start", "flow_id": "c2", "kind": "cards",
                                          "return_url": "javascript:alert(1)", "now": T0}, V, "return_url"),
-        ("start-return-url-with-nonce", {"type": "checkout.start", "flow_id": "c2", "kind": "cards",
-                                         "return_url": RETURN_URL + "?ph_nonce=" + N2, "now": T0}, V, "return_url"),
+        ("start-return-url-sent-form", {"type": "checkout.start", "flow_id": "c2", "kind": "cards",
+                                        "return_url": RETURN_URL + "/ph_" + N2, "now": T0}, V, "return_url"),
+        ("start-return-url-empty-host", {"type": "checkout.start", "flow_id": "c2", "kind": "cards",
+                                         "return_url": "myapp://", "now": T0}, V, "return_url"),
+        ("start-return-url-host-like-answer", {"type": "checkout.start", "flow_id": "c2", "kind": "cards",
+                                               "return_url": "myapp://result=aprobada&identifier=ord-1", "now": T0},
+         V, "return_url"),
+        ("start-request-return-url-empty-host", {"type": "checkout.start", "flow_id": "c2",
+                                                 "request": {**CARD_REQUEST, "return_url": "myapp://"}, "now": T0},
+         V, "request.return_url"),
+        ("start-nonce-with-slash", {"type": "checkout.start", "flow_id": "c2", "kind": "cards", "return_url": RETURN_URL,
+                                    "nonce": N2[:16] + "/" + N2[17:], "now": T0}, V, "nonce"),
         ("start-negative-deadline", {"type": "checkout.start", "flow_id": "c2", "kind": "cards",
                                      "return_url": RETURN_URL, "deadline": -5, "now": T0}, V, "deadline"),
         ("session-http-checkout-url", {"type": "checkout.session", "flow_id": "c1",
@@ -1177,6 +1331,19 @@ POS_EVENTS = [
     ("answer-other-identifier", "an aprobada answer for identifier ord-999: no flow has it",
      lambda t: [at(ANS_OTHER_ID, t)]),
     ("answer-other-amount", "an aprobada answer for 90.00 when 100.00 was requested", lambda t: [at(ANS_OTHER_AMOUNT, t)]),
+    ("answer-forged-without-token", "a forged aprobada answer with identifier=ord-1 and no token: refused, nothing changes",
+     lambda t: [at(ANS_FORGED, t)]),
+    ("answer-other-token", "an aprobada answer with ord-1 and another flow's token: refused, nothing changes",
+     lambda t: [at(ANS_OTHER_TOKEN, t)]),
+    ("result-approved", "pos.result (Android extras) aprobada for the requested amount, the flow's identifier~token",
+     lambda t: [p_result(t, RES_APPROVED)]),
+    ("result-declined", "pos.result rechazada", lambda t: [p_result(t, RES_DECLINED)]),
+    ("result-other-amount", "pos.result aprobada for 90.00 when 100.00 was requested",
+     lambda t: [p_result(t, result_extras("aprobada", amount="90.00"))]),
+    ("result-forged-without-token", "pos.result with identifier=ord-1 and no token: refused, nothing changes",
+     lambda t: [p_result(t, result_extras("aprobada", flow=None))]),
+    ("result-then-url", "the approval as pos.result, then the same answer as a URL: a duplicate",
+     lambda t: [p_result(t, RES_APPROVED), at(ANS_APPROVED, t + 500)]),
 ]
 
 
@@ -1317,8 +1484,8 @@ def p_sold(others: str = "", answer=ANS_APPROVED) -> list:
     ]
 
 
-def refund_answer(identifier: str, amount: str, txn: str) -> str:
-    return answer_url("aprobada", identifier=identifier, amount=amount, txn=txn)
+def refund_answer(identifier: str, amount: str, txn: str, flow: str) -> str:
+    return answer_url("aprobada", identifier=identifier, amount=amount, txn=txn, flow=flow)
 
 
 def races() -> Suite:
@@ -1394,44 +1561,99 @@ def races() -> Suite:
           S(tick(C_DEADLINE - 1), "accepted", "c1=awaiting_confirmation"),
           S(tick(C_DEADLINE), "accepted", "c1=expired", "c1:close_browser c1:reconcile c1:persist"),
       ])
-    r("flow-race-spoofed-callback-one-waiting",
-      "a callback without the nonce while one checkout waits: routed (unverified) and only awaiting_confirmation; "
-      "the genuine (verified) link then replaces the claim; only the webhook confirms",
+    r("flow-race-spoofed-callback-refused",
+      "a forged callback without the nonce while the 3-D Secure tab is open: refused by default, nothing changes "
+      "(no close_browser); the genuine link then resolves the flow",
       c_in_browser() + [
-          S(at(CB_NO_NONCE, T0 + 20000), "accepted", "c1=awaiting_confirmation", COMPLETED_EFFECTS),
+          S(at(CB_NO_NONCE, T0 + 20000), "rejected", "c1=in_browser", "", ("callback_mismatch", "nonce")),
+          S(at(callback_url("failed", nonce=None, object_id=None, reason="x"), T0 + 21000), "rejected", "c1=in_browser", "",
+            ("callback_mismatch", "nonce")),
+          S(at(callback_url("cancelled", nonce=None, object_id=None), T0 + 22000), "rejected", "c1=in_browser", "",
+            ("callback_mismatch", "nonce")),
           S(at(CB_COMPLETED, T0 + 60000), "accepted", "c1=awaiting_confirmation", COMPLETED_EFFECTS),
-          S(at(CB_COMPLETED, T0 + 60500), "duplicate", "c1=awaiting_confirmation"),
-          S(tick(T0 + 60001), "accepted", "c1=awaiting_confirmation"),
           S(c_confirm(T0 + 65000), "accepted", "c1=confirmed", "c1:persist"),
       ])
+    r("flow-race-spoofed-callback-one-waiting",
+      "accept_unverified_callbacks: a callback without the nonce while one checkout waits is a claim: "
+      "awaiting_confirmation without closing the browser; the genuine (verified) link then replaces the claim and "
+      "closes it; only the webhook confirms",
+      c_in_browser() + [
+          S(at(CB_NO_NONCE, T0 + 20000), "accepted", "c1=awaiting_confirmation", "c1:show_pending c1:persist"),
+          S(at(CB_NO_NONCE, T0 + 20500), "duplicate", "c1=awaiting_confirmation"),
+          S(at(CB_COMPLETED, T0 + 60000), "accepted", "c1=awaiting_confirmation", COMPLETED_EFFECTS),
+          S(at(CB_COMPLETED, T0 + 60500), "duplicate", "c1=awaiting_confirmation"),
+          S(at(CB_NO_NONCE, T0 + 60600), "ignored", "c1=awaiting_confirmation"),
+          S(tick(T0 + 60001), "accepted", "c1=awaiting_confirmation"),
+          S(c_confirm(T0 + 65000), "accepted", "c1=confirmed", "c1:persist"),
+      ], config={"accept_unverified_callbacks": True})
+    r("flow-race-unverified-failed-claim-kept",
+      "accept_unverified_callbacks: an unverified failed or cancelled callback never ends the flow: the state stays, "
+      "the claim is recorded (persist); another claim is ignored; the verified callback replaces the claim",
+      c_in_browser() + [
+          S(at(callback_url("failed", nonce=None, object_id=None, reason="x"), T0 + 20000), "accepted", "c1=in_browser",
+            "c1:persist"),
+          S(at(callback_url("failed", nonce=None, object_id=None, reason="x"), T0 + 20500), "duplicate", "c1=in_browser"),
+          S(at(callback_url("cancelled", nonce=None, object_id=None), T0 + 21000), "ignored", "c1=in_browser"),
+          S(at(CB_NO_NONCE, T0 + 21500), "ignored", "c1=in_browser"),
+          S(c_dismissed(T0 + 30000), "accepted", "c1=returned_without_result", "c1:persist"),
+          S(RESTORE, "restored", "c1=returned_without_result"),
+          S(at(CB_COMPLETED, T0 + 60000), "accepted", "c1=awaiting_confirmation", COMPLETED_EFFECTS),
+          S(c_confirm(T0 + 65000), "accepted", "c1=confirmed", "c1:persist"),
+      ], config={"accept_unverified_callbacks": True})
+    r("flow-race-unverified-cancelled-then-verified-failed",
+      "accept_unverified_callbacks: a cancelled claim, then the verified failed callback ends the flow",
+      c_in_browser() + [
+          S(at(callback_url("cancelled", nonce=None, object_id=None), T0 + 20000), "accepted", "c1=in_browser", "c1:persist"),
+          S(at(callback_url("failed", object_id=None, reason="OTP"), T0 + 21000), "accepted", "c1=failed",
+            "c1:close_browser c1:persist"),
+          S(at(callback_url("cancelled", nonce=None, object_id=None), T0 + 22000), "ignored", "c1=failed"),
+      ], config={"accept_unverified_callbacks": True})
+    r("flow-race-unverified-claim-then-expiry",
+      "accept_unverified_callbacks: a completed claim does not stop the deadline; once expired, even the verified "
+      "callback is only ignored, the webhook still confirms",
+      c_in_browser() + [
+          S(at(CB_NO_NONCE, T0 + 20000), "accepted", "c1=awaiting_confirmation", "c1:show_pending c1:persist"),
+          S(tick(C_DEADLINE), "accepted", "c1=expired", "c1:close_browser c1:reconcile c1:persist"),
+          S(at(CB_COMPLETED, C_DEADLINE + 1000), "ignored", "c1=expired"),
+          S(c_confirm(C_DEADLINE + 2000), "accepted", "c1=confirmed", "c1:persist"),
+      ], config={"accept_unverified_callbacks": True})
     r("flow-race-spoofed-callback-two-waiting",
-      "two checkouts wait on the same return URL: a callback without nonce is ambiguous and refused; the nonce picks one",
+      "accept_unverified_callbacks: two checkouts wait on the same return URL: a callback without nonce is ambiguous "
+      "and refused; the nonce picks one",
       c_in_browser() + c_in_browser("c2", N2, others="c1=in_browser", t=T0 + 10000) + [
           S(at(CB_NO_NONCE, T0 + 30000), "rejected", "c1=in_browser c2=in_browser", "",
-            ("callback_mismatch", "ph_nonce")),
+            ("callback_mismatch", "nonce")),
           S(at(callback_url("completed", nonce=N2), T0 + 40000), "accepted",
             "c1=in_browser c2=awaiting_confirmation", "c2:close_browser c2:show_pending c2:persist"),
           S(at(CB_WRONG_NONCE, T0 + 41000), "rejected", "c1=in_browser c2=awaiting_confirmation", "",
-            ("callback_mismatch", "ph_nonce")),
+            ("callback_mismatch", "nonce")),
           S(at(CB_COMPLETED, T0 + 50000), "accepted", "c1=awaiting_confirmation c2=awaiting_confirmation",
             COMPLETED_EFFECTS),
-      ])
+      ], config={"accept_unverified_callbacks": True})
     r("flow-race-unverified-callback-after-other-consumed",
-      "of two checkouts on one return URL only c1 still takes a callback (c2 awaits its confirmation): "
-      "a callback without nonce goes to c1",
+      "accept_unverified_callbacks: of two checkouts on one return URL only c1 still takes a callback (c2 awaits its "
+      "confirmation): a callback without nonce goes to c1, as a claim",
       c_in_browser() + c_in_browser("c2", N2, others="c1=in_browser", t=T0 + 10000) + [
           S(at(callback_url("completed", nonce=N2), T0 + 40000), "accepted",
             "c1=in_browser c2=awaiting_confirmation", "c2:close_browser c2:show_pending c2:persist"),
           S(at(CB_NO_NONCE, T0 + 50000), "accepted", "c1=awaiting_confirmation c2=awaiting_confirmation",
-            COMPLETED_EFFECTS),
-      ])
-    r("flow-race-spoofed-failed-callback",
-      "an unverified failed callback fails the flow (it confirms nothing); the webhook still wins",
+            "c1:show_pending c1:persist"),
+      ], config={"accept_unverified_callbacks": True})
+    r("flow-race-unverified-callback-none-waiting",
+      "accept_unverified_callbacks: no checkout on the return URL takes a callback any more: a callback without nonce "
+      "goes to the last one, which answers ignored",
       c_in_browser() + [
-          S(at(callback_url("failed", nonce=None, object_id=None), T0 + 20000), "accepted", "c1=failed",
-            "c1:close_browser c1:persist"),
-          S(c_confirm(T0 + 65000), "accepted", "c1=confirmed", "c1:persist"),
-      ])
+          S(at(CB_CANCELLED, T0 + 40000), "accepted", "c1=cancelled", "c1:close_browser c1:persist"),
+          S(at(CB_NO_NONCE, T0 + 50000), "ignored", "c1=cancelled"),
+      ], config={"accept_unverified_callbacks": True})
+    r("flow-race-spoofed-failed-callback",
+      "accept_unverified_callbacks: an unverified failed callback keeps the flow waiting with the tab open (it is "
+      "only a claim); the webhook still wins and closes the tab",
+      c_in_browser() + [
+          S(at(callback_url("failed", nonce=None, object_id=None), T0 + 20000), "accepted", "c1=in_browser",
+            "c1:persist"),
+          S(c_confirm(T0 + 65000), "accepted", "c1=confirmed", "c1:close_browser c1:persist"),
+      ], config={"accept_unverified_callbacks": True})
     r("flow-race-url-of-no-flow",
       "URLs no flow claims are not_ours (another part of the app may handle them); malformed ones are rejected",
       [S(at(CB_COMPLETED, T0 - 1000), "not_ours"),
@@ -1446,7 +1668,13 @@ def races() -> Suite:
             "not_ours", "p1=ready c1=awaiting_session"),
           S(at("https://fix.example.com/checkout-callback?status=completed", T0 + 5400), "not_ours",
             "p1=ready c1=awaiting_session"),
-          S(at("FIXAPP://Checkout-Callback?status=cancelled&ph_nonce=" + N1, T0 + 5500), "accepted",
+          S(at("FIXAPP://Checkout-Callback?status=cancelled&ph_nonce=" + N1, T0 + 5450), "rejected",
+            "p1=ready c1=awaiting_session", "", ("callback_mismatch", "nonce")),
+          S(at("fixapp://checkout-callback/ph_" + N_WRONG + "?status=cancelled", T0 + 5460), "rejected",
+            "p1=ready c1=awaiting_session", "", ("callback_mismatch", "nonce")),
+          S(at("fixapp://checkout-callback/ph_" + N1 + "/x?status=cancelled", T0 + 5470), "not_ours",
+            "p1=ready c1=awaiting_session"),
+          S(at("FIXAPP://Checkout-Callback/ph_" + N1 + "?status=cancelled", T0 + 5500), "accepted",
             "p1=ready c1=cancelled", "c1:close_browser c1:persist"),
           S(at("fixapp://checkout callback?status=completed", T0 + 5600), "rejected", "p1=ready c1=cancelled", "",
             ("malformed_url", "url")),
@@ -1466,7 +1694,7 @@ def races() -> Suite:
       [S(p_start(T0), "accepted", "p1=ready", "p1:open_pos_app p1:persist"),
        S(p_start(T0 + 100, flow_id="p2", request=sale_request("ord-2", "250.50")), "accepted", "p1=ready p2=ready",
          "p2:open_pos_app p2:persist"),
-       S(at(answer_url("aprobada", identifier="ord-2", amount="250.50", txn="720372"), T0 + MINUTE), "accepted",
+       S(at(answer_url("aprobada", identifier="ord-2", amount="250.50", txn="720372", flow="p2"), T0 + MINUTE), "accepted",
          "p1=ready p2=approved", "p2:persist"),
        S(at(ANS_DECLINED, T0 + MINUTE + 1000), "accepted", "p1=declined p2=approved", "p1:persist")])
     r("flow-race-pos-back-without-answer-then-late-answer",
@@ -1545,7 +1773,7 @@ def races() -> Suite:
        S(c_session(T0 + 2000), "accepted", "c1=ready", "c1:open_browser c1:persist"),
        S(c_opened(T0 + 3000), "accepted", "c1=in_browser", "c1:persist"),
        S(RESTORE, "restored", "c1=in_browser"),
-       S(at(CB_WRONG_NONCE, T0 + 50000), "rejected", "c1=in_browser", "", ("callback_mismatch", "ph_nonce")),
+       S(at(CB_WRONG_NONCE, T0 + 50000), "rejected", "c1=in_browser", "", ("callback_mismatch", "nonce")),
        S(at(CB_COMPLETED, T0 + 60000), "accepted", "c1=awaiting_confirmation", COMPLETED_EFFECTS),
        S(RESTORE, "restored", "c1=awaiting_confirmation"),
        S(at(CB_COMPLETED, T0 + 61000), "duplicate", "c1=awaiting_confirmation"),
@@ -1556,30 +1784,33 @@ def races() -> Suite:
        S(c_confirm(T0 + 67000, CONF_MASTERCARD), "rejected", "c1=confirmed", "", ("conflict", "brand")),
        S(at(CB_COMPLETED, T0 + 68000), "duplicate", "c1=confirmed")])
     r("flow-restore-checkout-unverified-callback-with-extras",
-      "an unverified callback with the host's own parameters, restored: the same URL again is still a duplicate",
+      "accept_unverified_callbacks: an unverified callback with the host's own parameters, restored: the same URL "
+      "again is still a duplicate; the verified one replaces the claim",
       c_in_browser() + [
           S(at(callback_url("completed", nonce=None, extra=[("order", "A 1/2"), ("lang", "es")]), T0 + 60000),
-            "accepted", "c1=awaiting_confirmation", COMPLETED_EFFECTS),
+            "accepted", "c1=awaiting_confirmation", "c1:show_pending c1:persist"),
           S(RESTORE, "restored", "c1=awaiting_confirmation"),
           S(at(callback_url("completed", nonce=None, extra=[("order", "A 1/2"), ("lang", "es")]), T0 + 61000),
             "duplicate", "c1=awaiting_confirmation"),
           S(at(CB_COMPLETED, T0 + 62000), "accepted", "c1=awaiting_confirmation", COMPLETED_EFFECTS),
-      ])
+      ], config={"accept_unverified_callbacks": True})
     r("flow-race-unverified-callback-cannot-block-webhook",
-      "a spoofed callback without nonce naming another card moves the UI but cannot make the genuine webhook a conflict",
+      "accept_unverified_callbacks: a spoofed callback without nonce naming another card moves the UI but cannot make "
+      "the genuine webhook a conflict; the confirmation closes the tab the claim left open",
       c_in_browser() + [
           S(at(callback_url("completed", nonce=None, object_id="card_evil"), T0 + 20000), "accepted",
-            "c1=awaiting_confirmation", COMPLETED_EFFECTS),
-          S(c_confirm(T0 + 30000), "accepted", "c1=confirmed", "c1:persist"),
-      ])
+            "c1=awaiting_confirmation", "c1:show_pending c1:persist"),
+          S(c_confirm(T0 + 30000), "accepted", "c1=confirmed", "c1:close_browser c1:persist"),
+      ], config={"accept_unverified_callbacks": True})
     r("flow-race-verified-failed-replaces-unverified-completed",
-      "an unverified completed claim is replaced by the verified failed callback; the webhook would still win",
+      "accept_unverified_callbacks: an unverified completed claim is replaced by the verified failed callback; "
+      "a later claim is ignored",
       c_in_browser() + [
-          S(at(CB_NO_NONCE, T0 + 20000), "accepted", "c1=awaiting_confirmation", COMPLETED_EFFECTS),
+          S(at(CB_NO_NONCE, T0 + 20000), "accepted", "c1=awaiting_confirmation", "c1:show_pending c1:persist"),
           S(at(callback_url("failed", object_id=None, reason="OTP"), T0 + 21000), "accepted", "c1=failed",
             "c1:close_browser c1:persist"),
           S(at(CB_NO_NONCE, T0 + 22000), "ignored", "c1=failed"),
-      ])
+      ], config={"accept_unverified_callbacks": True})
     r("flow-restore-checkout-deadline",
       "the deadline survives a restore: expired exactly at it",
       c_in_browser() + [
@@ -1661,7 +1892,7 @@ def races() -> Suite:
           S(p_refund(A + 59999, "p2", "ref-1"), "rejected", sold, "", ("not_eligible", "sale")),
           S(p_refund(A + 60000, "p2", "ref-1"), "accepted", sold + " p2=ready", "p2:open_pos_app p2:persist"),
           S(p_launched(A + 61000, "p2"), "accepted", sold + " p2=launched", "p2:persist"),
-          S(at(refund_answer("ref-1", "100.00", "990001"), A + 90000), "accepted", sold + " p2=approved", "p2:persist"),
+          S(at(refund_answer("ref-1", "100.00", "990001", "p2"), A + 90000), "accepted", sold + " p2=approved", "p2:persist"),
           S(p_refund(A + 100000, "p3", "ref-2"), "rejected", sold + " p2=approved", "",
             ("invalid_state", "transactionId")),
       ])
@@ -1671,14 +1902,14 @@ def races() -> Suite:
       p_sold() + [
           S(p_refund(A + MINUTE, "p2", "ref-1", amount="40.00"), "accepted", sold + " p2=ready",
             "p2:open_pos_app p2:persist"),
-          S(at(refund_answer("ref-1", "40.00", "990001"), A + 2 * MINUTE), "accepted", sold + " p2=approved",
+          S(at(refund_answer("ref-1", "40.00", "990001", "p2"), A + 2 * MINUTE), "accepted", sold + " p2=approved",
             "p2:persist"),
           S(p_refund(A + 3 * MINUTE, "p3", "ref-2", amount="70.00"), "rejected", sold + " p2=approved", "",
             ("not_eligible", "sale")),
           S(RESTORE, "restored", sold + " p2=approved"),
           S(p_refund(A + 4 * MINUTE, "p3", "ref-2", amount="60.00"), "accepted", sold + " p2=approved p3=ready",
             "p3:open_pos_app p3:persist"),
-          S(at(refund_answer("ref-2", "60.00", "990002"), A + 5 * MINUTE), "accepted",
+          S(at(refund_answer("ref-2", "60.00", "990002", "p3"), A + 5 * MINUTE), "accepted",
             sold + " p2=approved p3=approved", "p3:persist"),
           S(p_refund(A + 6 * MINUTE, "p4", "ref-3", amount="0.01"), "rejected", sold + " p2=approved p3=approved", "",
             ("invalid_state", "transactionId")),
@@ -1687,7 +1918,7 @@ def races() -> Suite:
       "a declined refund refunds nothing: the whole amount can still be refunded",
       p_sold() + [
           S(p_refund(A + MINUTE, "p2", "ref-1"), "accepted", sold + " p2=ready", "p2:open_pos_app p2:persist"),
-          S(at(answer_url("rechazada", identifier="ref-1", amount=None, txn=None), A + 2 * MINUTE), "accepted",
+          S(at(answer_url("rechazada", identifier="ref-1", amount=None, txn=None, flow="p2"), A + 2 * MINUTE), "accepted",
             sold + " p2=declined", "p2:persist"),
           S(p_refund(A + 3 * MINUTE, "p3", "ref-2"), "accepted", sold + " p2=declined p3=ready",
             "p3:open_pos_app p3:persist"),
@@ -1698,6 +1929,21 @@ def races() -> Suite:
           S(p_refund(A + MINUTE, "p2", "ref-1", amount="10.00"), "accepted", sold + " p2=ready",
             "p2:open_pos_app p2:persist"),
           S(p_refund(A + MINUTE + 1000, "p3", "ref-2", amount="10.00"), "rejected", sold + " p2=ready", "",
+            ("invalid_state", "transactionId")),
+      ])
+    doc_of_p1 = {"transactionid": SALE_TXN, "amount": "100.00", "approved_at": A // 1000, "bp_version": "4.3.24"}
+    r("flow-refund-one-pending-any-route",
+      "one pending refund per sale, however the sale is named: a refund given the sale as a document is refused while "
+      "a refund through sale_flow_id waits, and the other way round",
+      p_sold() + [
+          S(p_refund(A + MINUTE, "p2", "ref-1", amount="10.00"), "accepted", sold + " p2=ready", "p2:open_pos_app p2:persist"),
+          S(p_refund(A + MINUTE + 100, "p3", "ref-2", amount="10.00", sale=doc_of_p1), "rejected", sold + " p2=ready", "",
+            ("invalid_state", "transactionId")),
+          S(at(refund_answer("ref-1", "10.00", "990001", "p2"), A + MINUTE + 200), "accepted", sold + " p2=approved",
+            "p2:persist"),
+          S(p_refund(A + MINUTE + 300, "p3", "ref-2", amount="10.00", sale=doc_of_p1), "accepted",
+            sold + " p2=approved p3=ready", "p3:open_pos_app p3:persist"),
+          S(p_refund(A + MINUTE + 400, "p4", "ref-3", amount="10.00"), "rejected", sold + " p2=approved p3=ready", "",
             ("invalid_state", "transactionId")),
       ])
     r("flow-refund-sale-flow-not-approved",
@@ -1730,14 +1976,14 @@ def races() -> Suite:
     today = dict(yesterday, approved_at=T0 // 1000 - HOUR // 1000)
     r("flow-refund-sale-document",
       "a refund of a sale known from elsewhere (`sale`): yesterday's sale is past its deadline, today's can be refunded",
-      [S(ev("pos.start", T0, flow_id="p2", request=refund_request("ref-1", "555001"), sale=yesterday), "rejected",
+      [S(ev("pos.start", T0, flow_id="p2", token=pos_token("p2"), request=refund_request("ref-1", "555001"), sale=yesterday), "rejected",
          "", "", ("not_eligible", "sale")),
-       S(ev("pos.start", T0, flow_id="p2", request=refund_request("ref-1", "555001", "120.00"), sale=today),
+       S(ev("pos.start", T0, flow_id="p2", token=pos_token("p2"), request=refund_request("ref-1", "555001", "120.00"), sale=today),
          "rejected", "", "", ("not_eligible", "sale")),
-       S(ev("pos.start", T0, flow_id="p2", request=refund_request("ref-1", "555001"), sale=today), "accepted",
+       S(ev("pos.start", T0, flow_id="p2", token=pos_token("p2"), request=refund_request("ref-1", "555001"), sale=today), "accepted",
          "p2=ready", "p2:open_pos_app p2:persist"),
-       S(at(refund_answer("ref-1", "100.00", "990001"), T0 + MINUTE), "accepted", "p2=approved", "p2:persist"),
-       S(ev("pos.start", T0 + 2 * MINUTE, flow_id="p3", request=refund_request("ref-2", "555001"), sale=today),
+       S(at(refund_answer("ref-1", "100.00", "990001", "p2"), T0 + MINUTE), "accepted", "p2=approved", "p2:persist"),
+       S(ev("pos.start", T0 + 2 * MINUTE, flow_id="p3", token=pos_token("p3"), request=refund_request("ref-2", "555001"), sale=today),
          "rejected", "p2=approved", "", ("invalid_state", "transactionId"))])
 
     # -- single pending per kind
@@ -1797,7 +2043,7 @@ def races() -> Suite:
       p_sold() + [
           S(p_refund(A + MINUTE, "p2", "ref-1", amount="40.00"), "accepted", sold + " p2=ready",
             "p2:open_pos_app p2:persist"),
-          S(at(refund_answer("ref-1", "40.00", "990001"), A + 2 * MINUTE), "accepted", sold + " p2=approved",
+          S(at(refund_answer("ref-1", "40.00", "990001", "p2"), A + 2 * MINUTE), "accepted", sold + " p2=approved",
             "p2:persist"),
           S(ev("flow.remove", A + 3 * MINUTE, flow_id="p2"), "accepted", sold),
           S(p_refund(A + 4 * MINUTE, "p3", "ref-2", amount="70.00"), "rejected", sold, "", ("not_eligible", "sale")),
@@ -1805,12 +2051,435 @@ def races() -> Suite:
             "p3:open_pos_app p3:persist"),
       ])
     r("flow-remove-pending-flow",
-      "the host may also abandon a flow that still waits (the user gave up): removed, its late deep link is not ours",
+      "a flow that still waits is not removed unless the host says it gives it up (give_up: true); then its late "
+      "deep link is not ours",
       c_in_browser() + [
-          S(ev("flow.remove", T0 + 20000, flow_id="c1"), "accepted", ""),
+          S(ev("flow.remove", T0 + 20000, flow_id="c1"), "rejected", "c1=in_browser", "", ("invalid_state", "flow_id")),
+          S(ev("flow.remove", T0 + 21000, flow_id="c1", give_up=False), "rejected", "c1=in_browser", "",
+            ("invalid_state", "flow_id")),
+          S(ev("flow.remove", T0 + 22000, flow_id="c1", give_up=True), "accepted", ""),
           S(at(CB_COMPLETED, T0 + 60000), "not_ours", ""),
       ])
+    issue_rules(s)
     return s
+
+
+def issue_rules(s: Suite):
+    """The rules of issues 15 and 16 (spec-15-16.md), each with a script that today's core fails."""
+    r = s.add_checked
+    sold = "p1=approved"
+
+    # -- C: the per-flow token in the POS identifier
+    r("flow-token-forged-approval-refused",
+      "any app can send myapp://result=aprobada&…&identifier=ord-1: without the flow's token it is refused and "
+      "changes nothing; only the answer echoing ord-1~<token> approves",
+      [S(p_start(T0), "accepted", "p1=ready", "p1:open_pos_app p1:persist"),
+       S(p_launched(T0 + 1000), "accepted", "p1=launched", "p1:persist"),
+       S(at(ANS_FORGED, T0 + 20000), "rejected", "p1=launched", "", ("callback_mismatch", "identifier")),
+       S(at(ANS_OTHER_TOKEN, T0 + 21000), "rejected", "p1=launched", "", ("callback_mismatch", "identifier")),
+       S(at(answer_url("aprobada", amount=None, flow=None), T0 + 22000), "rejected", "p1=launched", "",
+         ("callback_mismatch", "identifier")),
+       S(RESTORE, "restored", "p1=launched"),
+       S(at(ANS_FORGED, T0 + 23000), "rejected", "p1=launched", "", ("callback_mismatch", "identifier")),
+       S(at(ANS_APPROVED, T0 + MINUTE), "accepted", "p1=approved", "p1:persist")])
+    r("flow-token-fresh-unknown-to-forgers",
+      "pos.start without token: the coordinator makes one (no script knows it), so an answer with the bare reference "
+      "is refused",
+      [S(p_start(T0, token=FRESH), "accepted", "p1=ready", "p1:open_pos_app p1:persist"),
+       S(at(ANS_FORGED, T0 + 20000), "rejected", "p1=ready", "", ("callback_mismatch", "identifier")),
+       S(at(ANS_APPROVED, T0 + 21000), "rejected", "p1=ready", "", ("callback_mismatch", "identifier"))])
+    r("flow-token-mismatch-before-fields",
+      "not for this sale comes first: an approval for another identifier that also lacks amount is callback_mismatch "
+      "(identifier), not validation (amount)",
+      [S(p_start(T0), "accepted", "p1=ready", "p1:open_pos_app p1:persist"),
+       S(at(answer_url("aprobada", identifier="ord-2", amount=None), T0 + 20000), "rejected", "p1=ready", "",
+         ("callback_mismatch", "identifier")),
+       S(at(answer_url("aprobada", amount=None, flow=None), T0 + 21000), "rejected", "p1=ready", "",
+         ("callback_mismatch", "identifier")),
+       S(at("myapp://result=aprobada&amount=1e2&identifier=ord-2", T0 + 22000), "rejected", "p1=ready", "",
+         ("callback_mismatch", "identifier")),
+       S(at(answer_url("aprobada", amount=None), T0 + 23000), "rejected", "p1=ready", "", ("validation", "amount"))])
+    r("flow-token-transactionid-rule",
+      "an answer's transactionid must be 1 to 128 printable ASCII bytes (it is kept in the refund ledger)",
+      [S(p_start(T0), "accepted", "p1=ready", "p1:open_pos_app p1:persist"),
+       S(at(answer_url("aprobada", txn="720%20371"), T0 + 20000), "rejected", "p1=ready", "",
+         ("validation", "transactionid")),
+       S(at(answer_url("aprobada", txn="T" * 129), T0 + 21000), "rejected", "p1=ready", "",
+         ("validation", "transactionid")),
+       S(at(answer_url("aprobada", txn="T" * 64), T0 + 22000), "accepted", "p1=approved", "p1:persist")])
+    r("flow-token-identifier-length",
+      "the identifier sent (<identifier>~<token>) must fit 256 UTF-16 units: the app's part may be 256 - 1 - "
+      "len(token) units, also with a fresh (32-character) token",
+      [bad(p_start(T0, request=sale_request("i" * 224))["event"], "validation", "request.identifier"),
+       bad(p_start(T0, request=sale_request("i" * 240), token="0123456789abcdef")["event"], "validation",
+           "request.identifier"),
+       bad(p_start(T0, request=sale_request("i" * 224), token=FRESH)["event"], "validation", "request.identifier"),
+       S(p_start(T0, request=sale_request("i" * 239), token="0123456789abcdef"), "accepted", "p1=ready",
+         "p1:open_pos_app p1:persist"),
+       S(p_start(T0, flow_id="p2", request=sale_request("j" * 223), token=FRESH), "accepted", "p1=ready p2=ready",
+         "p2:open_pos_app p2:persist"),
+       S(at(answer_url("rechazada", identifier="i" * 239, amount=None, txn=None, flow=None) + "~0123456789abcdef",
+            T0 + 1000), "accepted", "p1=declined p2=ready", "p1:persist")])
+    r("flow-token-replayed-sale-approval",
+      "a genuine approval delivered again after its flow ended never approves a later sale with the same order "
+      "reference: it is a duplicate of the ended flow, or refused once that flow is removed",
+      [S(p_start(T0), "accepted", "p1=ready", "p1:open_pos_app p1:persist"),
+       S(at(ANS_APPROVED, T0 + MINUTE), "accepted", "p1=approved", "p1:persist"),
+       S(p_start(T0 + 2 * MINUTE, flow_id="p2"), "accepted", "p1=approved p2=ready", "p2:open_pos_app p2:persist"),
+       S(at(ANS_APPROVED, T0 + 3 * MINUTE), "duplicate", "p1=approved p2=ready"),
+       S(ev("flow.remove", T0 + 4 * MINUTE, flow_id="p1"), "accepted", "p2=ready"),
+       S(at(ANS_APPROVED, T0 + 5 * MINUTE), "rejected", "p2=ready", "", ("callback_mismatch", "identifier")),
+       S(RESTORE, "restored", "p2=ready"),
+       S(at(ANS_APPROVED, T0 + 6 * MINUTE), "rejected", "p2=ready", "", ("callback_mismatch", "identifier")),
+       S(at(answer_url("aprobada", txn="720372", flow="p2"), T0 + 7 * MINUTE), "accepted", "p2=approved",
+         "p2:persist")])
+    r("flow-token-replayed-refund-approval",
+      "a refund's approval delivered again never approves a later refund with the same reference",
+      p_sold() + [
+          S(p_refund(A + MINUTE, "p2", "ref-1", amount="40.00"), "accepted", sold + " p2=ready", "p2:open_pos_app p2:persist"),
+          S(at(refund_answer("ref-1", "40.00", "990001", "p2"), A + 2 * MINUTE), "accepted", sold + " p2=approved",
+            "p2:persist"),
+          S(p_refund(A + 3 * MINUTE, "p3", "ref-1", amount="40.00"), "accepted", sold + " p2=approved p3=ready",
+            "p3:open_pos_app p3:persist"),
+          S(at(refund_answer("ref-1", "40.00", "990001", "p2"), A + 4 * MINUTE), "duplicate", sold + " p2=approved p3=ready"),
+          S(ev("flow.remove", A + 5 * MINUTE, flow_id="p2"), "accepted", sold + " p3=ready"),
+          S(at(refund_answer("ref-1", "40.00", "990001", "p2"), A + 6 * MINUTE), "rejected", sold + " p3=ready", "",
+            ("callback_mismatch", "identifier")),
+          S(at(refund_answer("ref-1", "40.00", "990002", "p3"), A + 7 * MINUTE), "accepted", sold + " p3=approved",
+            "p3:persist"),
+      ])
+
+    # -- D: pos.result (Android result extras) moves a POS flow exactly like the URL answer
+    r("flow-result-sale",
+      "pos.result: keys in any case, an echoed userToken dropped, %41 kept as text; a second identical result is a "
+      "duplicate, another one ignored",
+      [S(p_start(T0), "accepted", "p1=ready", "p1:open_pos_app p1:persist"),
+       S(p_launched(T0 + 1000), "accepted", "p1=launched", "p1:persist"),
+       S(p_result(T0 + MINUTE, {"Result": "APROBADA", "AMOUNT": "100.00", "Identifier": "ord-1~" + pos_token("p1"),
+                                "transactionid": SALE_TXN, "userToken": USER_TOKEN, "reference": "%41 b+c"}),
+         "accepted", "p1=approved", "p1:persist"),
+       S(RESTORE, "restored", "p1=approved"),
+       S(p_result(T0 + MINUTE + 1000, {"Result": "APROBADA", "AMOUNT": "100.00", "Identifier": "ord-1~" + pos_token("p1"),
+                                       "transactionid": SALE_TXN, "reference": "%41 b+c"}), "duplicate", "p1=approved"),
+       S(p_result(T0 + MINUTE + 2000, RES_APPROVED), "ignored", "p1=approved"),
+       S(p_result(T0 + MINUTE + 3000, RES_DECLINED), "ignored", "p1=approved")])
+    r("flow-result-correlation",
+      "pos.result names its flow; the extras must still carry that flow's identifier~token: another flow's, the bare "
+      "reference or another token are refused",
+      [S(p_start(T0), "accepted", "p1=ready", "p1:open_pos_app p1:persist"),
+       S(p_start(T0 + 100, flow_id="p2", request=sale_request("ord-2")), "accepted", "p1=ready p2=ready",
+         "p2:open_pos_app p2:persist"),
+       S(p_result(T0 + 1000, result_extras("aprobada", identifier="ord-2", flow="p2")), "rejected", "p1=ready p2=ready",
+         "", ("callback_mismatch", "identifier")),
+       S(p_result(T0 + 2000, result_extras("aprobada", flow=None)), "rejected", "p1=ready p2=ready", "",
+         ("callback_mismatch", "identifier")),
+       S(p_result(T0 + 3000, result_extras("aprobada", flow="p2")), "rejected", "p1=ready p2=ready", "",
+         ("callback_mismatch", "identifier")),
+       S(p_result(T0 + 4000, result_extras("aprobada", identifier="ord-2", amount=None, flow=None)), "rejected",
+         "p1=ready p2=ready", "", ("callback_mismatch", "identifier")),
+       S(p_result(T0 + 5000, result_extras("aprobada", identifier="ord-2", txn="720372", flow="p2"), flow_id="p2"),
+         "accepted", "p1=ready p2=approved", "p2:persist")])
+    r("flow-result-field-errors",
+      "pos.result field errors name extras.<key>; nothing changes",
+      [S(p_start(T0), "accepted", "p1=ready", "p1:open_pos_app p1:persist"),
+       S(p_result(T0 + 1000, {"result": "aprobada", "amount": "100.00"}), "rejected", "p1=ready", "",
+         ("validation", "extras.identifier")),
+       S(p_result(T0 + 2000, {"amount": "100.00", "identifier": "ord-1~" + pos_token("p1")}), "rejected", "p1=ready", "",
+         ("validation", "extras.result")),
+       S(p_result(T0 + 3000, result_extras("aprobada", amount=None)), "rejected", "p1=ready", "",
+         ("validation", "extras.amount")),
+       S(p_result(T0 + 4000, result_extras("aprobada", extra=[("reference", "a\x00b")])), "rejected", "p1=ready", "",
+         ("validation", "extras.reference")),
+       S(p_result(T0 + 5000, result_extras("aprobada", extra=[("accountType", "prepaid")])), "rejected", "p1=ready", "",
+         ("validation", "extras.accountType")),
+       S(p_result(T0 + 6000, result_extras("aprobada", amount="1e2")), "rejected", "p1=ready", "",
+         ("validation", "extras.amount")),
+       S(p_result(T0 + 7000, result_extras("error", amount=None, txn=None, extra=[("statusinfo", "Lector desconectado")])),
+         "accepted", "p1=error", "p1:persist")])
+    r("flow-result-flow-kinds",
+      "pos.result names a flow that does not exist, or a checkout",
+      [S(c_start(T0, session=SESSION_CARDS), "accepted", "c1=ready", "c1:open_browser c1:persist"),
+       S(p_result(T0 + 1000, RES_APPROVED, flow_id="p1"), "rejected", "c1=ready", "", ("unknown_flow", "flow_id")),
+       S(p_result(T0 + 2000, RES_APPROVED, flow_id="c1"), "rejected", "c1=ready", "", ("invalid_state", "flow_id"))])
+    r("flow-result-refund",
+      "refunds through pos.result: the approval is booked like a URL answer's (what is left shrinks)",
+      p_sold() + [
+          S(p_refund(A + MINUTE, "p2", "ref-1", amount="40.00"), "accepted", sold + " p2=ready", "p2:open_pos_app p2:persist"),
+          S(p_result(A + 2 * MINUTE, result_extras("aprobada", identifier="ref-1", amount="40.00", txn="990001", flow="p2"),
+                     flow_id="p2"), "accepted", sold + " p2=approved", "p2:persist"),
+          S(p_refund(A + 3 * MINUTE, "p3", "ref-2", amount="60.01"), "rejected", sold + " p2=approved", "",
+            ("not_eligible", "sale")),
+          S(p_refund(A + 4 * MINUTE, "p3", "ref-2"), "accepted", sold + " p2=approved p3=ready",
+            "p3:open_pos_app p3:persist"),
+          S(p_result(A + 5 * MINUTE, result_extras("aprobada", identifier="ref-2", amount="60.00", txn="990002", flow="p3"),
+                     flow_id="p3"), "accepted", sold + " p2=approved p3=approved", "p3:persist"),
+          S(p_refund(A + 6 * MINUTE, "p4", "ref-3", amount="0.01"), "rejected", sold + " p2=approved p3=approved", "",
+            ("invalid_state", "transactionId")),
+      ])
+    res = {"type": "pos.result", "flow_id": "p1", "now": T0}
+    r("flow-result-invalid-events",
+      "pos.result documents refused before anything is sent: extras missing, not an object, a value that is not text",
+      [S(p_start(T0), "accepted", "p1=ready", "p1:open_pos_app p1:persist"),
+       bad(res, "validation", "extras", "p1=ready"),
+       bad({**res, "extras": [["result", "aprobada"]]}, "invalid_json", "extras", "p1=ready"),
+       bad({**res, "extras": {**RES_APPROVED, "amount": 100}}, "invalid_json", "extras.amount", "p1=ready"),
+       bad({**res, "extras": {**RES_APPROVED, "promo": True}}, "invalid_json", "extras.promo", "p1=ready"),
+       bad({"type": "pos.result", "extras": RES_APPROVED, "now": T0}, "validation", "flow_id", "p1=ready"),
+       S(p_result(T0 + 1000, RES_APPROVED), "accepted", "p1=approved", "p1:persist")])
+
+    # -- E: no answer may fit two pending flows
+    r("flow-conflict-pos-identifier",
+      "a second pos.start with the identifier and answer scheme (case ignored) of a POS flow that still takes an "
+      "answer is a conflict; another scheme is fine; once the first ended a new one may start, and the first's late "
+      "answer stays its own (duplicate)",
+      [S(p_start(T0), "accepted", "p1=ready", "p1:open_pos_app p1:persist"),
+       S(p_start(T0 + 100, flow_id="p2"), "rejected", "p1=ready", "", ("conflict", "request.identifier")),
+       S(p_start(T0 + 200, flow_id="p2", request=sale_request(scheme="MyApp")), "rejected", "p1=ready", "",
+         ("conflict", "request.identifier")),
+       S(p_start(T0 + 300, flow_id="p2", request=sale_request(scheme="myapp://")), "rejected", "p1=ready", "",
+         ("conflict", "request.identifier")),
+       S(p_start(T0 + 400, flow_id="p2", request=sale_request("ORD-1")), "accepted", "p1=ready p2=ready",
+         "p2:open_pos_app p2:persist"),
+       S(p_start(T0 + 500, flow_id="p3", request=sale_request(scheme="otherapp")), "accepted",
+         "p1=ready p2=ready p3=ready", "p3:open_pos_app p3:persist"),
+       S(p_launch_failed(T0 + 600), "accepted", "p1=launch_failed p2=ready p3=ready", "p1:show_hint p1:persist"),
+       S(p_start(T0 + 700, flow_id="p4"), "rejected", "p1=launch_failed p2=ready p3=ready", "",
+         ("conflict", "request.identifier")),
+       S(at(ANS_DECLINED, T0 + 800), "accepted", "p1=declined p2=ready p3=ready", "p1:persist"),
+       S(p_start(T0 + 900, flow_id="p4"), "accepted", "p1=declined p2=ready p3=ready p4=ready",
+         "p4:open_pos_app p4:persist"),
+       S(at(ANS_DECLINED, T0 + 1000), "duplicate", "p1=declined p2=ready p3=ready p4=ready"),
+       S(at(ANS_APPROVED, T0 + 1100), "ignored", "p1=declined p2=ready p3=ready p4=ready"),
+       S(at(answer_url("aprobada", flow="p4"), T0 + 1200), "accepted", "p1=declined p2=ready p3=ready p4=approved",
+         "p4:persist")])
+    r("flow-conflict-pos-unknown-outcome",
+      "a POS flow whose outcome is unknown (returned_without_response) still takes an answer: it blocks its identifier",
+      [S(p_start(T0, grace_ms=0), "accepted", "p1=ready", "p1:open_pos_app p1:persist"),
+       S(p_launched(T0 + 1000), "accepted", "p1=launched", "p1:persist"),
+       S(foregrounded(T0 + 2000), "accepted", "p1=launched", "p1:persist"),
+       S(tick(T0 + 2000), "accepted", "p1=returned_without_response", "p1:reconcile p1:persist"),
+       S(p_start(T0 + 3000, flow_id="p2"), "rejected", "p1=returned_without_response", "",
+         ("conflict", "request.identifier"))])
+    r("flow-conflict-order",
+      "check order in starts: duplicate flow id, then single_pending_per_kind, then the correlation key",
+      [S(p_start(T0), "accepted", "p1=ready", "p1:open_pos_app p1:persist"),
+       S(p_start(T0 + 100), "rejected", "p1=ready", "", ("duplicate", "flow_id")),
+       S(p_start(T0 + 200, flow_id="p2"), "rejected", "p1=ready", "", ("invalid_state", "flow_id")),
+       S(c_start(T0 + 300), "accepted", "p1=ready c1=awaiting_session", "c1:create_session c1:persist"),
+       S(c_start(T0 + 400, flow_id="c2"), "rejected", "p1=ready c1=awaiting_session", "", ("invalid_state", "flow_id"))],
+      config={"single_pending_per_kind": True})
+    r("flow-conflict-refund-order",
+      "a second refund with the reference of a pending one is a conflict before the one-pending-refund rule",
+      p_sold() + [
+          S(p_refund(A + MINUTE, "p2", "ref-1", amount="10.00"), "accepted", sold + " p2=ready", "p2:open_pos_app p2:persist"),
+          S(p_refund(A + MINUTE + 100, "p3", "ref-1", amount="10.00"), "rejected", sold + " p2=ready", "",
+            ("conflict", "request.identifier")),
+          S(p_refund(A + MINUTE + 200, "p3", "ref-2", amount="10.00"), "rejected", sold + " p2=ready", "",
+            ("invalid_state", "transactionId")),
+      ])
+    r("flow-conflict-checkout-nonce",
+      "a checkout.start with the nonce of a checkout still waiting (awaiting_confirmation included) is a conflict; "
+      "once it ended the nonce may be used again, and a late callback with it stays the ended flow's",
+      [S(c_start(T0, session=SESSION_CARDS), "accepted", "c1=ready", "c1:open_browser c1:persist"),
+       S(c_start(T0 + 100, flow_id="c2"), "rejected", "c1=ready", "", ("conflict", "nonce")),
+       S(ev("checkout.start", T0 + 200, flow_id="c2", request=CARD_REQUEST, nonce=N1), "rejected", "c1=ready", "",
+         ("conflict", "nonce")),
+       S(c_start(T0 + 300, flow_id="c2", nonce=N2, return_url="fixapp://other-callback"), "accepted",
+         "c1=ready c2=awaiting_session", "c2:create_session c2:persist"),
+       S(at(CB_COMPLETED, T0 + 400), "accepted", "c1=awaiting_confirmation c2=awaiting_session", COMPLETED_EFFECTS),
+       S(c_start(T0 + 500, flow_id="c3"), "rejected", "c1=awaiting_confirmation c2=awaiting_session", "",
+         ("conflict", "nonce")),
+       S(c_confirm(T0 + 600), "accepted", "c1=confirmed c2=awaiting_session", "c1:persist"),
+       S(c_start(T0 + 700, flow_id="c3"), "accepted", "c1=confirmed c2=awaiting_session c3=awaiting_session",
+         "c3:create_session c3:persist"),
+       S(at(CB_COMPLETED, T0 + 800), "duplicate", "c1=confirmed c2=awaiting_session c3=awaiting_session"),
+       S(at(CB_CANCELLED, T0 + 900), "ignored", "c1=confirmed c2=awaiting_session c3=awaiting_session")])
+
+    # -- F: refunds never exceed what is left; the ledger
+    r("flow-ledger-refund-without-amount-after-partial",
+      "after 40.00 of a 100.00 sale were refunded, a refund without amount asks for the 60.00 left: its approval for "
+      "100.00 is a mismatch to reconcile (never booked as a plain approval), and nothing is left to refund",
+      p_sold() + [
+          S(p_refund(A + MINUTE, "p2", "ref-1", amount="40.00"), "accepted", sold + " p2=ready", "p2:open_pos_app p2:persist"),
+          S(at(refund_answer("ref-1", "40.00", "990001", "p2"), A + 2 * MINUTE), "accepted", sold + " p2=approved",
+            "p2:persist"),
+          S(p_refund(A + 3 * MINUTE, "p3", "ref-2"), "accepted", sold + " p2=approved p3=ready", "p3:open_pos_app p3:persist"),
+          S(at(refund_answer("ref-2", "100.00", "990002", "p3"), A + 4 * MINUTE), "accepted",
+            sold + " p2=approved p3=approved_amount_mismatch", "p3:reconcile p3:persist"),
+          S(p_refund(A + 5 * MINUTE, "p4", "ref-3", amount="0.01"), "rejected",
+            sold + " p2=approved p3=approved_amount_mismatch", "", ("invalid_state", "transactionId")),
+      ])
+    r("flow-ledger-refund-without-amount-exact",
+      "a refund without amount asks for what is left: its approval for exactly that amount (60.00) is a plain approval",
+      p_sold() + [
+          S(p_refund(A + MINUTE, "p2", "ref-1", amount="40.00"), "accepted", sold + " p2=ready", "p2:open_pos_app p2:persist"),
+          S(at(refund_answer("ref-1", "40.00", "990001", "p2"), A + 2 * MINUTE), "accepted", sold + " p2=approved",
+            "p2:persist"),
+          S(p_refund(A + 3 * MINUTE, "p3", "ref-2"), "accepted", sold + " p2=approved p3=ready", "p3:open_pos_app p3:persist"),
+          S(at(refund_answer("ref-2", "60.00", "990002", "p3"), A + 4 * MINUTE), "accepted",
+            sold + " p2=approved p3=approved", "p3:persist"),
+      ])
+    r("flow-ledger-refund-approved-below-request",
+      "a refund approved for less than requested is a mismatch; the requested amount is booked (conservative), so "
+      "nothing is left",
+      p_sold() + [
+          S(p_refund(A + MINUTE, "p2", "ref-1"), "accepted", sold + " p2=ready", "p2:open_pos_app p2:persist"),
+          S(at(refund_answer("ref-1", "30.00", "990001", "p2"), A + 2 * MINUTE), "accepted",
+            sold + " p2=approved_amount_mismatch", "p2:reconcile p2:persist"),
+          S(p_refund(A + 3 * MINUTE, "p3", "ref-2", amount="0.01"), "rejected", sold + " p2=approved_amount_mismatch", "",
+            ("invalid_state", "transactionId")),
+      ])
+    mismatched = "p1=approved_amount_mismatch"
+    r("flow-ledger-mismatched-sale-cap",
+      "a sale answered 1000.00 for 100.00 requested can be refunded only up to min(requested, answered) = 100.00",
+      [S(p_start(T0), "accepted", "p1=ready", "p1:open_pos_app p1:persist"),
+       S(at(answer_url("aprobada", amount="1000.00"), A), "accepted", mismatched, "p1:reconcile p1:persist"),
+       S(p_refund(A + MINUTE, "p2", "ref-1", amount="900.00"), "rejected", mismatched, "", ("not_eligible", "sale")),
+       S(p_refund(A + MINUTE, "p2", "ref-1", amount="100.01"), "rejected", mismatched, "", ("not_eligible", "sale")),
+       S(p_refund(A + MINUTE, "p2", "ref-1"), "accepted", mismatched + " p2=ready", "p2:open_pos_app p2:persist"),
+       S(at(refund_answer("ref-1", "100.00", "990001", "p2"), A + 2 * MINUTE), "accepted", mismatched + " p2=approved",
+         "p2:persist"),
+       S(p_refund(A + 3 * MINUTE, "p3", "ref-2", amount="0.01"), "rejected", mismatched + " p2=approved", "",
+         ("invalid_state", "transactionId"))])
+    r("flow-ledger-mismatched-sale-answered-less",
+      "a sale answered 90.00 for 100.00 requested can be refunded up to 90.00",
+      [S(p_start(T0), "accepted", "p1=ready", "p1:open_pos_app p1:persist"),
+       S(at(ANS_OTHER_AMOUNT, A), "accepted", mismatched, "p1:reconcile p1:persist"),
+       S(p_refund(A + MINUTE, "p2", "ref-1", amount="90.01"), "rejected", mismatched, "", ("not_eligible", "sale")),
+       S(p_refund(A + MINUTE, "p2", "ref-1", amount="90.00"), "accepted", mismatched + " p2=ready",
+         "p2:open_pos_app p2:persist")])
+    r("flow-ledger-transactionid-booked-once",
+      "a transactionid booked by one flow is never booked by another (duplicate, transactionid), also not by a refund "
+      "repeating its sale's id; a declined answer is not an approval",
+      p_sold() + [
+          S(p_start(A + 1000, flow_id="p2", request=sale_request("ord-2")), "accepted", sold + " p2=ready",
+            "p2:open_pos_app p2:persist"),
+          S(at(answer_url("aprobada", identifier="ord-2", flow="p2"), A + 2000), "rejected", sold + " p2=ready", "",
+            ("duplicate", "transactionid")),
+          S(p_result(A + 3000, result_extras("aprobada", identifier="ord-2", flow="p2"), flow_id="p2"), "rejected",
+            sold + " p2=ready", "", ("duplicate", "transactionid")),
+          S(at(answer_url("aprobada", identifier="ord-2", txn="720372", flow="p2"), A + 4000), "accepted",
+            sold + " p2=approved", "p2:persist"),
+          S(p_refund(A + MINUTE, "p3", "ref-1", amount="10.00"), "accepted", sold + " p2=approved p3=ready",
+            "p3:open_pos_app p3:persist"),
+          S(at(refund_answer("ref-1", "10.00", SALE_TXN, "p3"), A + 2 * MINUTE), "rejected", sold + " p2=approved p3=ready",
+            "", ("duplicate", "transactionid")),
+          S(at(refund_answer("ref-1", "10.00", "720372", "p3"), A + 2 * MINUTE), "rejected", sold + " p2=approved p3=ready",
+            "", ("duplicate", "transactionid")),
+          S(at(answer_url("rechazada", identifier="ref-1", amount=None, flow="p3"), A + 3 * MINUTE), "accepted",
+            sold + " p2=approved p3=declined", "p3:persist"),
+      ])
+    deadline = T0 + 13 * HOUR  # 23:00 Mexico City on the day of the sale approved at A (10:01)
+    r("flow-ledger-entries-dropped-at-deadline",
+      "the ledger keeps a sale until 23:00 Mexico City of its day: a transactionid seen again just before is a "
+      "duplicate, from 23:00 it is forgotten (a refund is then not_eligible); a replay is still refused by the token",
+      p_sold() + [
+          S(p_start(deadline - HOUR, flow_id="p2", request=sale_request("ord-2")), "accepted", sold + " p2=ready",
+            "p2:open_pos_app p2:persist"),
+          S(at(answer_url("aprobada", identifier="ord-2", flow="p2"), deadline - 1), "rejected", sold + " p2=ready", "",
+            ("duplicate", "transactionid")),
+          S(p_refund(deadline, "p3", "ref-1"), "rejected", sold + " p2=ready", "", ("not_eligible", "sale")),
+          S(at(answer_url("aprobada", identifier="ord-2", flow="p2"), deadline), "accepted", sold + " p2=approved",
+            "p2:persist"),
+          S(ev("flow.remove", deadline + 1000, flow_id="p1"), "accepted", "p2=approved"),
+          S(p_start(deadline + 2000, flow_id="p4"), "accepted", "p2=approved p4=ready", "p4:open_pos_app p4:persist"),
+          S(at(ANS_APPROVED, deadline + 3000), "rejected", "p2=approved p4=ready", "", ("callback_mismatch", "identifier")),
+      ])
+    a_ms = T0 + MINUTE + 500  # an approval at .500 of a second
+    r("flow-ledger-refund-minute-in-milliseconds",
+      "the one-minute rule keeps milliseconds: 59.999 s after an approval at x.500 s is too soon, 60.000 s is fine",
+      [S(p_start(T0), "accepted", "p1=ready", "p1:open_pos_app p1:persist"),
+       S(at(ANS_APPROVED, a_ms), "accepted", sold, "p1:persist"),
+       S(p_refund(a_ms + 59_999, "p2", "ref-1"), "rejected", sold, "", ("not_eligible", "sale")),
+       S(p_refund(a_ms + 60_000, "p2", "ref-1"), "accepted", sold + " p2=ready", "p2:open_pos_app p2:persist")])
+    r("flow-ledger-remove-pending-refund",
+      "flow.remove of a pending refund is refused unless the host gives it up; giving it up books its amount against "
+      "the sale (the refund may have happened)",
+      p_sold() + [
+          S(p_refund(A + MINUTE, "p2", "ref-1", amount="40.00"), "accepted", sold + " p2=ready", "p2:open_pos_app p2:persist"),
+          S(ev("flow.remove", A + MINUTE + 1000, flow_id="p2"), "rejected", sold + " p2=ready", "",
+            ("invalid_state", "flow_id")),
+          S(ev("flow.remove", A + MINUTE + 2000, flow_id="p2", give_up=True), "accepted", sold),
+          S(p_refund(A + 2 * MINUTE, "p3", "ref-2", amount="60.01"), "rejected", sold, "", ("not_eligible", "sale")),
+          S(RESTORE, "restored", sold),
+          S(p_refund(A + 3 * MINUTE, "p3", "ref-2"), "accepted", sold + " p3=ready", "p3:open_pos_app p3:persist"),
+          S(at(refund_answer("ref-2", "60.00", "990002", "p3"), A + 4 * MINUTE), "accepted", sold + " p3=approved",
+            "p3:persist"),
+      ])
+    r("flow-remove-pending-pos",
+      "a POS hand-off that still takes an answer (ready, launch_failed) is removed only with give_up",
+      [S(p_start(T0), "accepted", "p1=ready", "p1:open_pos_app p1:persist"),
+       S(ev("flow.remove", T0 + 1000, flow_id="p1"), "rejected", "p1=ready", "", ("invalid_state", "flow_id")),
+       S(p_launch_failed(T0 + 2000), "accepted", "p1=launch_failed", "p1:show_hint p1:persist"),
+       S(ev("flow.remove", T0 + 3000, flow_id="p1"), "rejected", "p1=launch_failed", "", ("invalid_state", "flow_id")),
+       S(ev("flow.remove", T0 + 4000, flow_id="p1", give_up=True), "accepted", ""),
+       S(at(ANS_APPROVED, T0 + 5000), "not_ours", "")])
+    r("flow-remove-give-up-ended-flow",
+      "give_up on an ended flow is allowed (nothing to give up)",
+      [S(c_start(T0, session=SESSION_CARDS), "accepted", "c1=ready", "c1:open_browser c1:persist"),
+       S(at(CB_CANCELLED, T0 + 1000), "accepted", "c1=cancelled", "c1:close_browser c1:persist"),
+       S(ev("flow.remove", T0 + 2000, flow_id="c1", give_up=True), "accepted", "")])
+    r("flow-remove-awaiting-confirmation",
+      "a checkout awaiting its confirmation still waits: removed only with give_up",
+      c_in_browser() + [
+          S(at(CB_COMPLETED, T0 + 60000), "accepted", "c1=awaiting_confirmation", COMPLETED_EFFECTS),
+          S(ev("flow.remove", T0 + 61000, flow_id="c1"), "rejected", "c1=awaiting_confirmation", "",
+            ("invalid_state", "flow_id")),
+          S(ev("flow.remove", T0 + 62000, flow_id="c1", give_up=True), "accepted", ""),
+      ])
+    today_doc = {"transactionid": SALE_TXN, "amount": "50.00", "approved_at": T0 // 1000 - 86400, "bp_version": "4.3.24"}
+    r("flow-ledger-sale-document-uses-entry",
+      "a refund given a sale document whose transactionid is in the ledger uses the entry (approval time, what was "
+      "refunded) and the smaller of the two amounts",
+      p_sold() + [
+          S(ev("pos.start", A + MINUTE, flow_id="p2", token=pos_token("p2"), request=refund_request("ref-1", amount="50.01"),
+               sale=today_doc), "rejected", sold, "", ("not_eligible", "sale")),
+          S(ev("pos.start", A + MINUTE, flow_id="p2", token=pos_token("p2"), request=refund_request("ref-1"),
+               sale=today_doc), "accepted", sold + " p2=ready", "p2:open_pos_app p2:persist"),
+          S(at(refund_answer("ref-1", "50.00", "990001", "p2"), A + 2 * MINUTE), "accepted", sold + " p2=approved",
+            "p2:persist"),
+          S(p_refund(A + 3 * MINUTE, "p3", "ref-2", amount="50.01"), "rejected", sold + " p2=approved", "",
+            ("not_eligible", "sale")),
+          S(p_refund(A + 3 * MINUTE, "p3", "ref-2"), "accepted", sold + " p2=approved p3=ready", "p3:open_pos_app p3:persist"),
+      ])
+    doc = {"transactionid": "555001", "amount": "100.00", "approved_at": T0 // 1000 - 3600, "bp_version": "4.3.24"}
+    r("flow-ledger-sale-document-entry-added",
+      "a refund of a sale known only from a document adds the sale to the ledger when its approval is booked: a "
+      "second refund without amount asks for what is left, and a sale answered with that transactionid is refused",
+      [S(ev("pos.start", T0, flow_id="p2", token=pos_token("p2"), request=refund_request("ref-1", "555001", "30.00"),
+            sale=doc), "accepted", "p2=ready", "p2:open_pos_app p2:persist"),
+       S(at(refund_answer("ref-1", "30.00", "990001", "p2"), T0 + MINUTE), "accepted", "p2=approved", "p2:persist"),
+       S(ev("pos.start", T0 + 2 * MINUTE, flow_id="p3", token=pos_token("p3"), request=refund_request("ref-2", "555001"),
+            sale=doc), "accepted", "p2=approved p3=ready", "p3:open_pos_app p3:persist"),
+       S(at(refund_answer("ref-2", "100.00", "990002", "p3"), T0 + 3 * MINUTE), "accepted",
+         "p2=approved p3=approved_amount_mismatch", "p3:reconcile p3:persist"),
+       S(ev("pos.start", T0 + 4 * MINUTE, flow_id="p4", token=pos_token("p4"),
+            request=refund_request("ref-3", "555001", "0.01"), sale=doc), "rejected",
+         "p2=approved p3=approved_amount_mismatch", "", ("invalid_state", "transactionId")),
+       S(p_start(T0 + 5 * MINUTE, flow_id="p5", request=sale_request("ord-5")), "accepted",
+         "p2=approved p3=approved_amount_mismatch p5=ready", "p5:open_pos_app p5:persist"),
+       S(at(answer_url("aprobada", identifier="ord-5", txn="555001", flow="p5"), T0 + 6 * MINUTE), "rejected",
+         "p2=approved p3=approved_amount_mismatch p5=ready", "", ("duplicate", "transactionid"))])
+
+    # -- A: one rule for flow ids, times and ranges (event documents)
+    r("flow-common-rules-event-documents",
+      "flow ids are 1 to 128 bytes without control bytes, space or DEL (non-ASCII is fine); now may be the last "
+      "millisecond of 9999; deadline and grace_ms in range",
+      [bad(c_start(T0, flow_id="c\x7f1")["event"], "validation", "flow_id"),
+       bad(c_start(T0, flow_id="ñ" * 64 + "a")["event"], "validation", "flow_id"),
+       S(c_start(T0, flow_id="ñ" * 64), "accepted", "ñ" * 64 + "=awaiting_session",
+         "ñ" * 64 + ":create_session " + "ñ" * 64 + ":persist"),
+       bad(c_start(T0, flow_id="c2", nonce=N2, deadline=253402300800000)["event"], "validation", "deadline",
+           "ñ" * 64 + "=awaiting_session"),
+       bad(p_refund(T0, "p2", "ref-1", sale_flow_id="p 1")["event"], "validation", "sale_flow_id",
+           "ñ" * 64 + "=awaiting_session"),
+       bad(p_start(T0, token="short")["event"], "validation", "token", "ñ" * 64 + "=awaiting_session"),
+       bad(p_start(T0, token=12345678901234567)["event"], "invalid_json", "token", "ñ" * 64 + "=awaiting_session"),
+       bad({"type": "flow.remove", "flow_id": "c1", "give_up": "yes", "now": T0}, "invalid_json", "give_up",
+           "ñ" * 64 + "=awaiting_session"),
+       S(p_start(T0, grace_ms=3_600_000), "accepted", "ñ" * 64 + "=awaiting_session p1=ready", "p1:open_pos_app p1:persist"),
+       S(tick(253402300799999), "accepted", "ñ" * 64 + "=expired p1=ready",
+         "ñ" * 64 + ":close_browser " + "ñ" * 64 + ":reconcile " + "ñ" * 64 + ":persist")])
 
 
 # ---------------------------------------------------------------------------------------

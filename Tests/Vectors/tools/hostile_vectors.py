@@ -5,10 +5,11 @@
     python3 Tests/Vectors/tools/hostile_vectors.py --check  # fail if the files on disk differ
 
 Inputs an attacker controls: any URL handed to the app (any app can claim or call the scheme)
-and any JSON a compromised or buggy host layer passes. The cases use the existing suite names
-(`pos.parse_response`, `checkout.parse_callback`, `pos.build_url`, `checkout.build_request`,
-`checkout.parse_session`, `checkout.confirmation`, `coordinator.script`), so every runner that
-runs the shared vectors runs them once it scans this folder.
+and any JSON a compromised or buggy host layer passes (Android result extras included). The cases
+use the existing suite names (`pos.parse_response`, `pos.parse_result`, `checkout.parse_callback`,
+`pos.build_url`, `checkout.build_request`, `checkout.parse_session`, `checkout.confirmation`,
+`coordinator.script`), so every runner that runs the shared vectors runs them once it scans this
+folder.
 
 Every case states the error it is written to provoke; the expected documents are computed by the
 independent Python oracles of the other generators (pos_vectors.py, checkout_vectors.py and the
@@ -70,7 +71,7 @@ def pos_parse_cases() -> Suite:
         answer("transaction=venta", "identifier=ord-1", scheme="billpocket://"), (C, "scheme"))
     add("scheme-one-slash", "scheme:/ instead of scheme://", "myapp:/result=aprobada&identifier=ord-1&" + OK_TAIL, (M, "url"))
     add("scheme-no-slash", "scheme: without //", "myapp:result=aprobada&identifier=ord-1&" + OK_TAIL, (M, "url"))
-    add("scheme-only", "nothing after scheme://", "myapp://", (V, "result"))
+    add("scheme-only", "nothing after scheme://: the identifier is the first field rule", "myapp://", (V, "identifier"))
     add("empty-url", "an empty URL", "", (M, "url"))
     add("no-scheme", "no scheme at all", "result=aprobada&identifier=ord-1", (M, "url"))
     add("identifier-other-sale", "the answer for another sale", answer("result=aprobada", "identifier=ord-2", OK_TAIL), (C, "identifier"))
@@ -87,6 +88,31 @@ def pos_parse_cases() -> Suite:
         answer("result=aprobada", "identifier=ord-2", "reference=x%26identifier%3Dord-1", OK_TAIL), (C, "identifier"))
     add("identifier-smuggled-ok", "the smuggled pair is part of the reference; the real identifier is ours",
         answer("result=aprobada", "identifier=ord-1", "reference=x%26identifier%3Dord-2", OK_TAIL))
+    tok = "9f86d081884c7d659a2feaa0c55ad015"
+    tokened = {"urlScheme": "myapp", "identifier": "ord-1", "token": tok}
+    add("token-forged", "the forger knows the order reference but not the token", answer(*base), (C, "identifier"), tokened)
+    add("token-genuine", "the genuine answer echoes ord-1~<token>", answer("result=aprobada", "identifier=ord-1~" + tok, OK_TAIL),
+        options=tokened)
+    add("token-smuggled-in-reference", "the token inside another value does not count",
+        answer(*base, "reference=ord-1~" + tok), (C, "identifier"), tokened)
+    add("token-twice", "the identifier twice, the genuine one second", answer(*base, "identifier=ord-1~" + tok),
+        (M, "identifier"), tokened)
+    add("token-truncated-nul", "ord-1~<token>%00: NUL is refused before any comparison",
+        answer("result=aprobada", "identifier=ord-1~" + tok + "%00", OK_TAIL), (M, "identifier"), tokened)
+    add("token-prefix-match", "the token followed by more text", answer("result=aprobada", "identifier=ord-1~" + tok + "x", OK_TAIL),
+        (C, "identifier"), tokened)
+    add("token-double-separator", "ord-1~~<token> is not ord-1~<token>",
+        answer("result=aprobada", "identifier=ord-1~~" + tok, OK_TAIL), (C, "identifier"), tokened)
+    add("other-sale-no-amount", "another sale's approval without amount: not for this sale first",
+        answer("result=aprobada", "identifier=ord-2", "transactionid=720371"), (C, "identifier"))
+    add("other-sale-bad-everything", "another sale's answer with no result and a bad amount: not for this sale first",
+        answer("identifier=ord-2", "amount=1e2", "msi=4"), (C, "identifier"))
+    add("transactionid-space", "a transactionid with an encoded space (it is kept in the ledger)",
+        answer("result=aprobada", "identifier=ord-1", "amount=100.00", "transactionid=720%20371"), (V, "transactionid"))
+    add("transactionid-newline", "a transactionid with an encoded line feed",
+        answer("result=aprobada", "identifier=ord-1", "amount=100.00", "transactionid=720%0A371"), (V, "transactionid"))
+    add("transactionid-long", "a transactionid of 129 bytes",
+        answer("result=aprobada", "identifier=ord-1", "amount=100.00", "transactionid=" + "9" * 129), (V, "transactionid"))
     add("result-twice", "aprobada and rechazada in one answer", answer("result=rechazada", "result=aprobada", "identifier=ord-1", OK_TAIL), (M, "result"))
     add("result-missing", "no result", answer("identifier=ord-1", OK_TAIL), (V, "result"))
     add("result-unknown", "an unknown result", answer("result=approved", "identifier=ord-1", OK_TAIL), (V, "result"))
@@ -156,14 +182,61 @@ def pos_parse_cases() -> Suite:
 
 
 # ---------------------------------------------------------------------------------------
+# pos.parse_result (Android result extras: any app that starts our activity for a result, or a
+# tampered POS app, controls them)
+
+TOKEN = "9f86d081884c7d659a2feaa0c55ad015"
+RESULT_OPTS = {"identifier": "ord-1", "token": TOKEN}
+GENUINE = {"result": "aprobada", "amount": "100.00", "transactionid": "720371", "identifier": "ord-1~" + TOKEN}
+
+
+def pos_result_cases() -> Suite:
+    s = Suite("pos.parse_result", "hostile-result", lambda i: pos.parse_result(i["extras"], i["options"]))
+
+    def add(id_, note, extras, error=None, options=RESULT_OPTS):
+        s.add("hostile-result-" + id_, note, {"extras": extras, "options": options}, error)
+
+    add("genuine", "the genuine result (control case)", GENUINE)
+    add("forged-reference", "the forger knows the order reference, not the token", {**GENUINE, "identifier": "ord-1"},
+        (C, "identifier"))
+    add("forged-no-amount", "a forged approval without amount: not for this sale, first",
+        {"result": "aprobada", "identifier": "ord-1"}, (C, "identifier"))
+    add("token-encoded", "extras are not percent-decoded: ord-1%7E<token> is not ord-1~<token>",
+        {**GENUINE, "identifier": "ord-1%7E" + TOKEN}, (C, "identifier"))
+    add("token-in-other-key", "the token under another key does not count",
+        {**GENUINE, "identifier": "ord-1", "identifier_": "ord-1~" + TOKEN}, (C, "identifier"))
+    add("identifier-twice-case", "identifier and IDENTIFIER: one key twice (the field depends on key order)",
+        {**GENUINE, "IDENTIFIER": "ord-1"}, (V, vectorlib.ANY_FIELD))
+    add("usertoken-twice-case", "usertoken and USERTOKEN: a duplicate even though both would be dropped",
+        {**GENUINE, "usertoken": "a", "USERTOKEN": "b"}, (V, vectorlib.ANY_FIELD))
+    add("nul-amount", "U+0000 inside the amount", {**GENUINE, "amount": "100.00\x00"}, (V, "amount"))
+    add("nul-identifier", "U+0000 after the genuine identifier (C string truncation)",
+        {**GENUINE, "identifier": "ord-1~" + TOKEN + "\x00x"}, (V, "identifier"))
+    add("result-padded", "a result with a trailing newline is not aprobada", {**GENUINE, "result": "aprobada\n"}, (V, "result"))
+    add("amount-fullwidth", "fullwidth digits are not digits", {**GENUINE, "amount": "１００.００"}, (V, "amount"))
+    add("amount-spaces", "an amount with spaces", {**GENUINE, "amount": " 100.00 "}, (V, "amount"))
+    add("value-object", "a nested object as a value", {**GENUINE, "reference": {"a": "b"}}, (J, "reference"))
+    add("value-number-identifier", "the identifier as a number", {**GENUINE, "identifier": 1}, (J, "identifier"))
+    add("extras-null", "extras null", None, (J, vectorlib.ANY_FIELD))
+    add("proto-key", "a __proto__ key is an ordinary unknown key (kept in extra)", {**GENUINE, "__proto__": "x"})
+    add("many-keys", "500 unknown keys are kept in extra", {**GENUINE, **{f"k{i}": "v" for i in range(500)}})
+    add("url-as-value", "a whole answer URL inside a value is just text",
+        {**GENUINE, "url": "myapp://result=aprobada&identifier=ord-2"})
+    return s
+
+
+# ---------------------------------------------------------------------------------------
 # checkout.parse_callback
 
 NONCE = "4f3c2a1b0e9d8c7b6a5f4e3d2c1b0a99"
 CARDS = {"kind": "cards", "return_url": "fixapp://checkout-callback", "nonce": NONCE}
-CARDS_NO_NONCE = {"kind": "cards", "return_url": "fixapp://checkout-callback"}
+CARDS_LENIENT = {**CARDS, "accept_unverified": True}
+CARDS_NO_NONCE = {"kind": "cards", "return_url": "fixapp://checkout-callback", "accept_unverified": True}
 PAYMENTS = {"kind": "payments", "return_url": "https://shop.example.com/return", "nonce": NONCE}
-CB = "fixapp://checkout-callback?"
-PB = "https://shop.example.com/return?"
+OWN_QUERY = {"kind": "cards", "return_url": "fixapp://checkout-callback?src=app", "nonce": NONCE}
+CB = "fixapp://checkout-callback/ph_" + NONCE + "?"  # the redirect to the URL PayHandoff sent
+PLAIN = "fixapp://checkout-callback?"  # a callback without the nonce
+PB = "https://shop.example.com/return/ph_" + NONCE + "?"
 
 
 def checkout_callback_cases() -> Suite:
@@ -172,71 +245,120 @@ def checkout_callback_cases() -> Suite:
     def add(id_, note, url, error=None, options=CARDS):
         s.add("hostile-cb-" + id_, note, {"url": url, "options": options}, error)
 
-    ok = "status=completed&card_id=card_xyz&ph_nonce=" + NONCE
+    ok = "status=completed&card_id=card_xyz"
     add("verified", "the genuine verified callback (control case)", CB + ok)
     # Spoofing the address.
-    add("scheme-foreign", "another scheme", "evilapp://checkout-callback?" + ok, (C, "scheme"))
-    add("scheme-upper", "the scheme compares ignoring case", "FIXAPP://checkout-callback?" + ok)
-    add("host-foreign", "another host", "fixapp://checkout-callback-evil?" + ok, (C, "host"))
-    add("host-case", "hosts compare ignoring case (RFC 3986)", "fixapp://Checkout-Callback?" + ok)
-    add("host-userinfo", "userinfo in front of our host is refused", "fixapp://evil@checkout-callback?" + ok, (M, "url"))
+    add("scheme-foreign", "another scheme", "evilapp://checkout-callback/ph_" + NONCE + "?" + ok, (C, "scheme"))
+    add("scheme-upper", "the scheme compares ignoring case", "FIXAPP://checkout-callback/ph_" + NONCE + "?" + ok)
+    add("host-foreign", "another host", "fixapp://checkout-callback-evil/ph_" + NONCE + "?" + ok, (C, "host"))
+    add("host-case", "hosts compare ignoring case (RFC 3986)", "fixapp://Checkout-Callback/ph_" + NONCE + "?" + ok)
+    add("host-userinfo", "userinfo in front of our host is refused", "fixapp://evil@checkout-callback/ph_" + NONCE + "?" + ok,
+        (M, "url"))
     add("path-extra", "an extra path segment", "fixapp://checkout-callback/x?" + ok, (C, "path"))
-    add("path-dot-segments", "dot segments are not resolved", "fixapp://checkout-callback/../checkout-callback?" + ok, (C, "path"))
-    add("port-added", "a port the return URL does not have", "fixapp://checkout-callback:8080?" + ok, (C, "port"))
+    add("path-extra-after-nonce", "an extra segment after the nonce segment", "fixapp://checkout-callback/ph_" + NONCE + "/x?" + ok,
+        (C, "path"))
+    add("path-dot-segments", "dot segments are not resolved",
+        "fixapp://checkout-callback/../checkout-callback/ph_" + NONCE + "?" + ok, (C, "path"))
+    add("path-dot-segment-nonce", "a dot segment after the nonce is not resolved either",
+        "fixapp://checkout-callback/ph_" + NONCE + "/.?" + ok, (C, "path"))
+    add("port-added", "a port the return URL does not have", "fixapp://checkout-callback:8080/ph_" + NONCE + "?" + ok, (C, "port"))
     add("https-host-lookalike", "https return URL: our host as a subdomain of another",
-        "https://shop.example.com.evil.com/return?status=completed&payment_id=pay_1&ph_nonce=" + NONCE, (C, "host"), PAYMENTS)
-    add("https-userinfo", "https return URL: our host as userinfo", "https://shop.example.com@evil.com/return?status=completed&payment_id=pay_1&ph_nonce=" + NONCE,
-        (M, "url"), PAYMENTS)
-    add("https-default-port", "https: port 443 is the default port", "https://shop.example.com:443/return?status=completed&payment_id=pay_1&ph_nonce=" + NONCE,
-        None, PAYMENTS)
-    add("https-http", "http instead of https", "http://shop.example.com/return?status=completed&payment_id=pay_1&ph_nonce=" + NONCE, (C, "scheme"), PAYMENTS)
-    # Correlation.
-    add("nonce-wrong", "another session's nonce", CB + "status=completed&card_id=card_xyz&ph_nonce=0123456789abcdef0123456789abcdef", (C, "ph_nonce"))
-    add("nonce-case", "nonces compare exactly (case)", CB + "status=completed&card_id=card_xyz&ph_nonce=" + NONCE.upper(), (C, "ph_nonce"))
-    add("nonce-prefix", "a prefix of the nonce", CB + "status=completed&card_id=card_xyz&ph_nonce=" + NONCE[:-1], (C, "ph_nonce"))
-    add("nonce-extended", "the nonce with one more character", CB + "status=completed&card_id=card_xyz&ph_nonce=" + NONCE + "0", (C, "ph_nonce"))
-    add("nonce-empty", "an empty nonce", CB + "status=completed&card_id=card_xyz&ph_nonce=", (C, "ph_nonce"))
-    add("nonce-missing", "no nonce: accepted but unverified", CB + "status=completed&card_id=card_xyz")
-    add("nonce-without-session-nonce", "a nonce when the session has none", CB + ok, (C, "ph_nonce"), CARDS_NO_NONCE)
-    add("nonce-twice", "the nonce twice", CB + ok + "&ph_nonce=" + NONCE, (M, "ph_nonce"))
-    add("nonce-twice-wrong-first", "a wrong nonce, then the right one", CB + "status=completed&card_id=card_xyz&ph_nonce=x&ph_nonce=" + NONCE, (M, "ph_nonce"))
-    add("nonce-percent-encoded", "percent-encoded nonce characters decode to the nonce", CB + "status=completed&card_id=card_xyz&ph_nonce=%34" + NONCE[1:])
-    add("nonce-nul-suffix", "the nonce followed by %00", CB + "status=completed&card_id=card_xyz&ph_nonce=" + NONCE + "%00", (M, "ph_nonce"))
-    add("nonce-key-case", "PH_NONCE is not ph_nonce: no nonce, so unverified", CB + "status=completed&card_id=card_xyz&PH_NONCE=" + NONCE)
-    add("nonce-in-fragment", "a nonce in the fragment is not in the query", CB + "status=completed&card_id=card_xyz#ph_nonce=" + NONCE)
-    add("card-id-on-payments", "card_id in a payments callback", PB + "status=completed&card_id=card_1&ph_nonce=" + NONCE, (C, "card_id"), PAYMENTS)
-    add("payment-id-on-cards", "payment_id in a cards callback", CB + "status=completed&payment_id=pay_1&ph_nonce=" + NONCE, (C, "payment_id"))
-    add("expected-id-other", "another card than the session's", CB + "status=completed&card_id=card_other&ph_nonce=" + NONCE, (C, "card_id"),
+        "https://shop.example.com.evil.com/return/ph_" + NONCE + "?status=completed&payment_id=pay_1", (C, "host"), PAYMENTS)
+    add("https-userinfo", "https return URL: our host as userinfo",
+        "https://shop.example.com@evil.com/return/ph_" + NONCE + "?status=completed&payment_id=pay_1", (M, "url"), PAYMENTS)
+    add("https-default-port", "https: port 443 is the default port",
+        "https://shop.example.com:443/return/ph_" + NONCE + "?status=completed&payment_id=pay_1", None, PAYMENTS)
+    add("https-http", "http instead of https", "http://shop.example.com/return/ph_" + NONCE + "?status=completed&payment_id=pay_1",
+        (C, "scheme"), PAYMENTS)
+    # Correlation: the nonce segment.
+    add("nonce-missing", "no nonce: refused by default (anyone can send it)", PLAIN + ok, (C, "nonce"))
+    add("nonce-missing-failed", "a forged failed callback without nonce: refused, it cannot close the payment page",
+        PLAIN + "status=failed&reason=x", (C, "nonce"))
+    add("nonce-missing-lenient", "no nonce with accept_unverified: accepted, unverified", PLAIN + ok, None, CARDS_LENIENT)
+    add("nonce-wrong", "another session's nonce", "fixapp://checkout-callback/ph_0123456789abcdef0123456789abcdef?" + ok, (C, "nonce"))
+    add("nonce-wrong-lenient", "accept_unverified never accepts a wrong nonce",
+        "fixapp://checkout-callback/ph_0123456789abcdef0123456789abcdef?" + ok, (C, "nonce"), CARDS_LENIENT)
+    add("nonce-case", "nonces compare exactly (case)", "fixapp://checkout-callback/ph_" + NONCE.upper() + "?" + ok, (C, "nonce"))
+    add("nonce-prefix", "a prefix of the nonce", "fixapp://checkout-callback/ph_" + NONCE[:-1] + "?" + ok, (C, "nonce"))
+    add("nonce-extended", "the nonce with one more character", "fixapp://checkout-callback/ph_" + NONCE + "0?" + ok, (C, "nonce"))
+    add("nonce-empty", "an empty nonce segment", "fixapp://checkout-callback/ph_?" + ok, (C, "path"))
+    add("nonce-without-session-nonce", "a nonce when the session has none", CB + ok, (C, "nonce"), CARDS_NO_NONCE)
+    add("nonce-percent-encoded", "the echoed nonce is raw text: %34 is not '4'",
+        "fixapp://checkout-callback/ph_%34" + NONCE[1:] + "?" + ok, (C, "nonce"))
+    add("nonce-nul-suffix", "the nonce followed by %00 is another nonce", "fixapp://checkout-callback/ph_" + NONCE + "%00?" + ok,
+        (C, "nonce"))
+    add("nonce-encoded-question", "an encoded '?' glued to the nonce", "fixapp://checkout-callback/ph_" + NONCE + "%3F?" + ok,
+        (C, "nonce"))
+    add("nonce-in-query-only", "the old placement (ph_nonce in the query) does not verify", PLAIN + ok + "&ph_nonce=" + NONCE,
+        (C, "nonce"))
+    add("nonce-in-query-is-extra", "ph_nonce next to the path nonce is an ordinary parameter", CB + ok + "&ph_nonce=x")
+    add("nonce-in-query-twice", "ph_nonce twice in the query is a duplicate key like any other",
+        CB + ok + "&ph_nonce=" + NONCE + "&ph_nonce=" + NONCE, (M, "ph_nonce"))
+    add("nonce-key-case", "PH_nonce segment prefix case: not the nonce segment", "fixapp://checkout-callback/PH_" + NONCE + "?" + ok,
+        (C, "path"))
+    add("nonce-in-fragment", "a nonce in the fragment is not in the path", PLAIN + ok + "#/ph_" + NONCE, (C, "nonce"))
+    add("nonce-wrong-bad-query", "a wrong nonce is reported before a bad query", "fixapp://checkout-callback/ph_x?status=%C0%AF",
+        (C, "nonce"))
+    # Gateways and a return URL with its own query.
+    add("own-query-append-ampersand", "the gateway appends &status=…: the own parameter is extra",
+        "fixapp://checkout-callback/ph_" + NONCE + "?src=app&" + ok, None, OWN_QUERY)
+    add("own-query-blind-append", "the gateway appends ?status=… blindly: read after the second '?'",
+        "fixapp://checkout-callback/ph_" + NONCE + "?src=app?" + ok, None, OWN_QUERY)
+    add("own-query-replaced", "the gateway replaces the query: the nonce in the path survives",
+        "fixapp://checkout-callback/ph_" + NONCE + "?" + ok, None, OWN_QUERY)
+    add("own-query-blind-append-duplicate", "after the repair the parameters are read as usual: status twice is refused",
+        "fixapp://checkout-callback/ph_" + NONCE + "?src=app?status=failed&status=completed", (M, "status"), OWN_QUERY)
+    add("own-query-lookalike-prefix", "a query that only starts like the own query: no repair, '?' is data",
+        "fixapp://checkout-callback/ph_" + NONCE + "?src=apple?" + ok, (V, "status"), OWN_QUERY)
+    add("own-query-three-question-marks", "after the repair a further '?' is data",
+        "fixapp://checkout-callback/ph_" + NONCE + "?src=app??" + ok, (V, "status"), OWN_QUERY)
+    # Fields.
+    add("card-id-on-payments", "card_id in a payments callback", PB + "status=completed&card_id=card_1", (C, "card_id"), PAYMENTS)
+    add("payment-id-on-cards", "payment_id in a cards callback", CB + "status=completed&payment_id=pay_1", (C, "payment_id"))
+    add("expected-id-other", "another card than the session's", CB + "status=completed&card_id=card_other", (C, "card_id"),
         {**CARDS, "expected_id": "card_xyz"})
-    add("id-without-prefix", "an id without the card_ prefix", CB + "status=completed&card_id=xyz&ph_nonce=" + NONCE, (V, "card_id"))
-    add("id-prefix-case", "CARD_ is not card_", CB + "status=completed&card_id=CARD_xyz&ph_nonce=" + NONCE, (V, "card_id"))
-    add("id-twice", "two card ids", CB + "status=completed&card_id=card_a&card_id=card_b&ph_nonce=" + NONCE, (M, "card_id"))
-    add("completed-no-id", "completed without card_id", CB + "status=completed&ph_nonce=" + NONCE, (V, "card_id"))
-    add("status-upper", "COMPLETED is not a status", CB + "status=COMPLETED&card_id=card_xyz&ph_nonce=" + NONCE, (V, "status"))
-    add("status-unknown", "status=approved is not a status", CB + "status=approved&card_id=card_xyz&ph_nonce=" + NONCE, (V, "status"))
-    add("status-missing", "no status", CB + "card_id=card_xyz&ph_nonce=" + NONCE, (V, "status"))
-    add("status-twice", "completed and failed", CB + "status=failed&status=completed&card_id=card_xyz&ph_nonce=" + NONCE, (M, "status"))
-    add("status-padded-plus", "'completed+' decodes to 'completed '", CB + "status=completed+&card_id=card_xyz&ph_nonce=" + NONCE, (V, "status"))
-    add("status-smuggled", "an encoded '&status=completed' inside reason", CB + "status=failed&reason=x%26status%3Dcompleted&ph_nonce=" + NONCE)
+    add("id-without-prefix", "an id without the card_ prefix", CB + "status=completed&card_id=xyz", (V, "card_id"))
+    add("id-prefix-case", "CARD_ is not card_", CB + "status=completed&card_id=CARD_xyz", (V, "card_id"))
+    add("id-twice", "two card ids", CB + "status=completed&card_id=card_a&card_id=card_b", (M, "card_id"))
+    add("completed-no-id", "completed without card_id", CB + "status=completed", (V, "card_id"))
+    add("status-upper", "COMPLETED is not a status", CB + "status=COMPLETED&card_id=card_xyz", (V, "status"))
+    add("status-unknown", "status=approved is not a status", CB + "status=approved&card_id=card_xyz", (V, "status"))
+    add("status-missing", "no status", CB + "card_id=card_xyz", (V, "status"))
+    add("status-twice", "completed and failed", CB + "status=failed&status=completed&card_id=card_xyz", (M, "status"))
+    add("status-padded-plus", "'completed+' decodes to 'completed '", CB + "status=completed+&card_id=card_xyz", (V, "status"))
+    add("status-smuggled", "an encoded '&status=completed' inside reason", CB + "status=failed&reason=x%26status%3Dcompleted")
     # Encoding attacks.
-    add("plus-is-space", "'+' is a space in checkout callbacks", CB + "status=failed&reason=card+declined&ph_nonce=" + NONCE)
-    add("encoded-plus", "%2B is a literal '+'", CB + "status=failed&reason=a%2Bb&ph_nonce=" + NONCE)
-    add("double-encoded", "%2526 decodes once to %26", CB + "status=failed&reason=a%2526b&ph_nonce=" + NONCE)
-    add("mixed-case-escape", "mixed-case hex digits", CB + "status=failed&reason=%c3%A9t%C3%a9&ph_nonce=" + NONCE)
-    add("nul-reason", "%00 in reason", CB + "status=failed&reason=a%00b&ph_nonce=" + NONCE, (M, "reason"))
+    add("plus-is-space", "'+' is a space in checkout callbacks", CB + "status=failed&reason=card+declined")
+    add("encoded-plus", "%2B is a literal '+'", CB + "status=failed&reason=a%2Bb")
+    add("double-encoded", "%2526 decodes once to %26", CB + "status=failed&reason=a%2526b")
+    add("mixed-case-escape", "mixed-case hex digits", CB + "status=failed&reason=%c3%A9t%C3%a9")
+    add("nul-reason", "%00 in reason", CB + "status=failed&reason=a%00b", (M, "reason"))
     add("overlong-slash", "%C0%AF in an extra parameter", CB + ok + "&x=%C0%AF", (M, "x"))
     add("overlong-dot", "overlong '.' (%C0%AE)", CB + ok + "&x=%C0%AE%C0%AE", (M, "x"))
-    add("lone-surrogate", "UTF-8-encoded lone surrogate in reason", CB + "status=failed&reason=%ED%B2%80&ph_nonce=" + NONCE, (M, "reason"))
+    add("lone-surrogate", "UTF-8-encoded lone surrogate in reason", CB + "status=failed&reason=%ED%B2%80", (M, "reason"))
     add("above-max", "a code point above U+10FFFF", CB + ok + "&x=%F5%80%80%80", (M, "x"))
     add("bad-escape", "%G0", CB + ok + "&x=%G0", (M, "x"))
     add("bad-escape-key", "a bad escape in a key", CB + ok + "&%G0=x", (M, None))
-    add("encoded-status-key", "an encoded key: %73tatus is status", CB + "%73tatus=completed&card_id=card_xyz&ph_nonce=" + NONCE)
-    add("raw-space", "a raw space", CB + "status=failed&reason=a b&ph_nonce=" + NONCE, (M, "url"))
-    add("raw-control", "a raw control character", CB + "status=failed&reason=a\x01b&ph_nonce=" + NONCE, (M, "url"))
-    add("raw-non-ascii", "raw non-ASCII (UTF-8) in the query is read as its UTF-8 bytes", CB + "status=failed&reason=\u00e9&ph_nonce=" + NONCE)
+    add("encoded-status-key", "an encoded key: %73tatus is status", CB + "%73tatus=completed&card_id=card_xyz")
+    add("raw-space", "a raw space", CB + "status=failed&reason=a b", (M, "url"))
+    add("raw-control", "a raw control character", CB + "status=failed&reason=a\x01b", (M, "url"))
+    add("raw-non-ascii", "raw non-ASCII (UTF-8) in the query is read as its UTF-8 bytes", CB + "status=failed&reason=\u00e9")
     add("empty-key", "a piece with an empty key", CB + ok + "&=x", (M, None))
     add("no-equals", "a piece without '='", CB + ok + "&flag", (M, None))
-    add("no-query", "no query at all", "fixapp://checkout-callback", (V, "status"))
+    add("no-query", "no query at all", "fixapp://checkout-callback/ph_" + NONCE, (V, "status"))
+    # Options an attacker-controlled host layer might pass.
+    add("options-nonce-empty", "an empty nonce option would verify 'ph_' alone: refused",
+        "fixapp://checkout-callback/ph_?" + ok, (V, "nonce"), {**CARDS, "nonce": ""})
+    add("options-nonce-short", "a guessable nonce option", CB + ok, (V, "nonce"), {**CARDS, "nonce": "short"})
+    add("options-nonce-slash", "a nonce option with '/' could never be echoed in one segment", CB + ok, (V, "nonce"),
+        {**CARDS, "nonce": NONCE + "/x"})
+    add("options-no-nonce", "no nonce and no accept_unverified", PLAIN + ok, (V, "nonce"), {"kind": "cards",
+                                                                                          "return_url": "fixapp://checkout-callback"})
+    add("options-return-url-catches-pos", "a return URL myapp:// would swallow Billpocket answers to myapp",
+        "myapp://result=aprobada&identifier=ord-1", (V, "return_url"), {"kind": "cards", "return_url": "myapp://", "nonce": NONCE})
+    add("options-return-url-answer-host", "a return URL whose host reads like a Billpocket answer",
+        "myapp://result=aprobada&identifier=ord-1", (V, "return_url"),
+        {"kind": "cards", "return_url": "myapp://result=aprobada&identifier=ord-1", "nonce": NONCE})
     return s
 
 
@@ -268,7 +390,7 @@ def size_checkout_cases() -> Suite:
     s.add("hostile-size-cb-10000-params", "10 000 parameters (over 8 KiB): limit_exceeded",
           {"url": CB + "status=cancelled&" + params, "options": CARDS}, (L, "url"))
     s.add("hostile-size-cb-100k-url", "a 100 KiB callback URL", {"url": CB + "status=cancelled&pad=" + "x" * 100_000, "options": CARDS}, (L, "url"))
-    head = CB + "status=cancelled&ph_nonce=" + NONCE + "&pad="
+    head = CB + "status=cancelled&pad="
     s.add("hostile-size-cb-8192-escapes", "8192 bytes of which most are %41 escapes: accepted",
           {"url": head + "%41" * ((8192 - len(head)) // 3) + "x" * ((8192 - len(head)) % 3), "options": CARDS})
     s.add("hostile-size-cb-8193-escapes", "the same plus one byte", {"url": head + "%41" * ((8192 - len(head)) // 3) + "x" * ((8192 - len(head)) % 3 + 1), "options": CARDS}, (L, "url"))
@@ -318,6 +440,15 @@ def pos_build_cases() -> Suite:
                                                                  "urlScheme": "myapp", "transactionId": "720371", "tip": "1.00"}, (V, "tip"))
     # U+0000 in text fields: pos/build_url.json (pos_vectors.py) has those cases.
     add("scheme-with-colon", "a urlScheme with '://' inside", with_(SALE, urlScheme="my://app"), (V, "urlScheme"))
+    add("token-injects-parameter", "a token with '&usertoken=' cannot inject a parameter: refused",
+        with_(SALE, token="abcdefghijklmnop&usertoken=x"), (V, "token"))
+    add("token-injects-identifier", "a token with '=' and '&'", with_(SALE, token="abcdefghijklmnop&identifier=ord-2"),
+        (V, "token"))
+    add("token-tildes", "a token of 16 '~' (all unreserved) is valid", with_(SALE, token="~" * 16))
+    add("token-identifier-256", "an identifier of 256 units leaves no room for the token",
+        with_(SALE, identifier="a" * 256, token="~" * 16), (V, "identifier"))
+    add("token-string-true", "token 'true' (text) is a 4-character token, not a request for a fresh one",
+        with_(SALE, token="true"), (V, "token"))
     return s
 
 
@@ -343,6 +474,12 @@ def checkout_build_cases() -> Suite:
     add("nonce-long", "a 129-character nonce", {**base, "nonce": "a" * 129}, (V, "nonce"))
     add("nonce-reserved-char", "a nonce with '&'", {**base, "nonce": "a" * 16 + "&x=1"}, (V, "nonce"))
     add("nonce-number", "a nonce as a number", {**base, "nonce": 1234567890123456}, (J, "nonce"))
+    add("return-url-empty-host", "myapp:// would catch the POS answers to myapp", {**base, "return_url": "myapp://"}, (V, "return_url"))
+    add("return-url-answer-host", "a host that reads like a Billpocket answer",
+        {**base, "return_url": "myapp://result=aprobada&amount=100.00"}, (V, "return_url"))
+    add("return-url-sent-form", "the URL PayHandoff sent (…/ph_<nonce>) registered again",
+        {**base, "return_url": "fixapp://checkout-callback/ph_" + NONCE}, (V, "return_url"))
+    add("nonce-slash", "a nonce with '/' would leave its path segment", {**base, "nonce": "a" * 16 + "/x"}, (V, "nonce"))
     return s
 
 
@@ -383,13 +520,6 @@ def checkout_session_cases() -> Suite:
 T0, N1, N2 = fl.T0, fl.N1, fl.N2
 
 
-# The coordinator model of flow_vectors.py decodes queries with urllib, which does not refuse bad
-# escapes, NUL or invalid UTF-8 the way the rules do; the hostile scripts use the rule-exact
-# decoder of vectorlib.py (the one the POS and checkout oracles use) instead.
-fl.decode_query = lambda query, plus_is_space, case_insensitive: vectorlib.decode_query(
-    query.encode("utf-8"), plus_is_space=plus_is_space, case_insensitive=case_insensitive)
-
-
 class FlowSuite(fl.Suite):
     def script(self, id_: str, note: str, steps: list, last: str, error: tuple | None = None, config=None):
         """A model-computed script whose last step must have outcome `last` (and `error`)."""
@@ -401,6 +531,10 @@ class FlowSuite(fl.Suite):
         self._add(id_, note, config or {}, steps, summaries)
 
 
+def bad(event: dict, code: str, field: str | None) -> fl.Bad:
+    return fl.Bad(event, code, field)
+
+
 def coordinator_cases() -> FlowSuite:
     s = FlowSuite(fl.SUITE)
     start = [fl.c_start(T0), fl.c_session(T0 + 1000), fl.c_opened(T0 + 2000)]
@@ -409,7 +543,7 @@ def coordinator_cases() -> FlowSuite:
     s.script("flow-hostile-callback-no-flow", "a completed callback when no flow is pending: not ours", [fl.at(cb, T0)], "not_ours")
     s.script("flow-hostile-answer-no-flow", "an approved POS answer when no sale is pending: not ours", [fl.at(fl.ANS_APPROVED, T0)], "not_ours")
     s.script("flow-hostile-callback-wrong-nonce", "a callback with another nonce: rejected, nothing changes",
-             start + [fl.at(fl.callback_url("completed", nonce=N2), T0 + 3000)], "rejected", (C, "ph_nonce"))
+             start + [fl.at(fl.callback_url("completed", nonce=N2), T0 + 3000)], "rejected", (C, "nonce"))
     s.script("flow-hostile-callback-foreign-host", "a callback to another host of our scheme: not ours",
              start + [fl.at(fl.callback_url("completed", base="fixapp://evil"), T0 + 3000)], "not_ours")
     s.script("flow-hostile-callback-foreign-scheme", "a callback to another scheme: not ours",
@@ -418,16 +552,68 @@ def coordinator_cases() -> FlowSuite:
              start + [fl.at(cb, T0 + 3000), fl.at(cb, T0 + 4000)], "duplicate")
     s.script("flow-hostile-callback-replay-after-restore", "a replay after process death is still a duplicate",
              start + [fl.at(cb, T0 + 3000), fl.RESTORE, fl.at(cb, T0 + 4000)], "duplicate")
-    s.script("flow-hostile-callback-after-removal", "a callback for a removed flow: not ours",
-             start + [fl.ev("flow.remove", T0 + 3000, flow_id="c1"), fl.at(cb, T0 + 4000)], "not_ours")
+    s.script("flow-hostile-callback-after-removal", "a callback for a flow the host gave up and removed: not ours",
+             start + [fl.ev("flow.remove", T0 + 3000, flow_id="c1", give_up=True), fl.at(cb, T0 + 4000)], "not_ours")
     s.script("flow-hostile-callback-wrong-kind-id", "payment_id in a cards flow's callback: rejected",
              start + [fl.at(fl.callback_url("completed", object_id="pay_1", id_key="payment_id"), T0 + 3000)], "rejected", (C, "payment_id"))
     s.script("flow-hostile-callback-malformed", "a callback with %C0%AF for a pending flow: rejected",
              start + [fl.at(cb + "&x=%C0%AF", T0 + 3000)], "rejected", (M, "x"))
-    s.script("flow-hostile-unverified-then-verified", "an unverified claim is replaced by the verified callback",
-             start + [fl.at(fl.callback_url("failed", nonce=None, object_id=None), T0 + 3000), fl.at(cb, T0 + 4000)], "accepted")
+    s.script("flow-hostile-unverified-then-verified", "accept_unverified_callbacks: an unverified claim is replaced by "
+             "the verified callback",
+             start + [fl.at(fl.callback_url("failed", nonce=None, object_id=None), T0 + 3000), fl.at(cb, T0 + 4000)], "accepted",
+             config={"accept_unverified_callbacks": True})
+    assert s.vectors[-1]["expect"]["ok"]["steps"][-2] == {"outcome": "accepted", "flows": {"c1": "in_browser"},
+                                                          "effects": ["c1:persist"]}
+    s.script("flow-hostile-forged-failed-callback", "any app sends fixapp://checkout-callback?status=failed&reason=x while "
+             "the 3-D Secure tab is open: refused, no close_browser, the flow still waits",
+             start + [fl.at("fixapp://checkout-callback?status=failed&reason=x", T0 + 3000)], "rejected", (C, "nonce"))
+    assert s.vectors[-1]["expect"]["ok"]["steps"][-1]["flows"] == {"c1": "in_browser"}
+    s.script("flow-hostile-forged-completed-callback", "a forged completed callback without nonce: refused",
+             start + [fl.at(fl.CB_NO_NONCE, T0 + 3000)], "rejected", (C, "nonce"))
+    s.script("flow-hostile-forged-callbacks-then-genuine", "forged callbacks change nothing: the genuine one still resolves",
+             start + [fl.at(fl.CB_NO_NONCE, T0 + 3000), fl.at(fl.CB_FAILED_NO_NONCE, T0 + 3100),
+                      fl.at(fl.callback_url("completed", nonce=N2), T0 + 3200), fl.at(cb, T0 + 4000)], "accepted")
+    s.script("flow-hostile-old-nonce-placement", "a callback with the nonce in the query (the old placement) is a callback "
+             "without nonce: refused",
+             start + [fl.at("fixapp://checkout-callback?status=completed&card_id=card_xyz&ph_nonce=" + N1, T0 + 3000)],
+             "rejected", (C, "nonce"))
+    s.script("flow-hostile-claim-cannot-end", "accept_unverified_callbacks: forged failed and cancelled callbacks are "
+             "only claims: the flow never ends and the browser stays open",
+             start + [fl.at(fl.CB_FAILED_NO_NONCE, T0 + 3000), fl.at(fl.CB_CANCELLED_NO_NONCE, T0 + 3100)], "ignored",
+             config={"accept_unverified_callbacks": True})
+    assert s.vectors[-1]["expect"]["ok"]["steps"][-1]["flows"] == {"c1": "in_browser"}
+    s.script("flow-hostile-session-without-nonce", "checkout.start of an existing session without nonce: refused unless "
+             "the setting accepts unverified callbacks",
+             [fl.c_start(T0, nonce=None, session=fl.SESSION_CARDS)], "rejected", (V, "nonce"))
+    s.script("flow-hostile-return-url-catches-answers", "a checkout whose return URL is myapp:// would swallow the POS "
+             "answers to myapp: refused",
+             [bad(fl.c_start(T0, return_url="myapp://")["event"], V, "return_url")], "invalid_event", (V, "return_url"))
     s.script("flow-hostile-answer-other-sale", "an approval carrying another sale's identifier",
              sold + [fl.at(fl.ANS_OTHER_ID, T0 + 2000)], "rejected", (C, "identifier"))
+    s.script("flow-hostile-answer-forged", "myapp://result=aprobada&amount=100.00&transactionid=…&identifier=ord-1 sent "
+             "by any app: without the flow's token it is refused and the sale stays launched",
+             sold + [fl.at(fl.ANS_FORGED, T0 + 2000)], "rejected", (C, "identifier"))
+    assert s.vectors[-1]["expect"]["ok"]["steps"][-1]["flows"] == {"p1": "launched"}
+    s.script("flow-hostile-answer-forged-other-sale-no-amount", "a forged approval for another sale without amount: "
+             "not for this sale, first",
+             sold + [fl.at("myapp://result=aprobada&identifier=ord-2", T0 + 2000)], "rejected", (C, "identifier"))
+    s.script("flow-hostile-result-forged", "pos.result extras with the bare order reference: refused",
+             sold + [fl.p_result(T0 + 2000, fl.result_extras("aprobada", flow=None))], "rejected", (C, "identifier"))
+    s.script("flow-hostile-result-nul", "pos.result with U+0000 in the identifier",
+             sold + [fl.p_result(T0 + 2000, {**fl.RES_APPROVED, "identifier": "ord-1\x00~" + fl.pos_token("p1")})],
+             "rejected", (V, "extras.identifier"))
+    s.script("flow-hostile-answer-replay-later-sale", "a genuine approval replayed after its flow was removed never "
+             "approves a later sale with the same reference",
+             sold + [fl.at(fl.ANS_APPROVED, T0 + 2000), fl.ev("flow.remove", T0 + 3000, flow_id="p1"),
+                     fl.p_start(T0 + 4000, flow_id="p2"), fl.at(fl.ANS_APPROVED, T0 + 5000)], "rejected", (C, "identifier"))
+    s.script("flow-hostile-answer-transactionid-reused", "another sale's approval reusing a booked transactionid",
+             sold + [fl.at(fl.ANS_APPROVED, T0 + 2000), fl.p_start(T0 + 3000, flow_id="p2", request=fl.sale_request("ord-2")),
+                     fl.at(fl.answer_url("aprobada", identifier="ord-2", flow="p2"), T0 + 4000)],
+             "rejected", ("duplicate", "transactionid"))
+    s.script("flow-hostile-second-start-same-identifier", "a second pos.start for the same pending order reference",
+             sold + [fl.p_start(T0 + 2000, flow_id="p2")], "rejected", ("conflict", "request.identifier"))
+    s.script("flow-hostile-remove-pending-sale", "removing a pending sale would lose its answer: refused without give_up",
+             sold + [fl.ev("flow.remove", T0 + 2000, flow_id="p1")], "rejected", ("invalid_state", "flow_id"))
     s.script("flow-hostile-answer-replay", "the same approval twice: duplicate",
              sold + [fl.at(fl.ANS_APPROVED, T0 + 2000), fl.at(fl.ANS_APPROVED, T0 + 3000)], "duplicate")
     s.script("flow-hostile-answer-flip", "a declined answer after the approval (same identifier): ignored, the approval stands",
@@ -439,7 +625,6 @@ def coordinator_cases() -> FlowSuite:
              sold + [fl.at("myapp://result=aprobada&identifier=ord-1%00&amount=100.00&transactionid=720371", T0 + 2000)], "rejected", (M, "identifier"))
     s.script("flow-hostile-confirmation-unknown-flow", "a confirmation for a flow that does not exist",
              [fl.c_confirm(T0, flow_id="c9")], "rejected", ("unknown_flow", "flow_id"))
-    bad = lambda event, code, field: fl.Bad(event, code, field)
     s.script("flow-hostile-event-now-string", "now as a string", [bad({"type": "tick", "now": str(T0)}, J, "now")], "invalid_event", (J, "now"))
     s.script("flow-hostile-event-now-negative", "now before 1970", [bad({"type": "tick", "now": -1}, V, "now")], "invalid_event", (V, "now"))
     s.script("flow-hostile-event-type-unknown", "an unknown event type", [bad({"type": "pos.approve", "now": T0}, V, "type")], "invalid_event", (V, "type"))
@@ -456,6 +641,7 @@ def coordinator_cases() -> FlowSuite:
 def main(argv: list[str]) -> int:
     suites = {
         "pos_parse_response.json": pos_parse_cases(),
+        "pos_parse_result.json": pos_result_cases(),
         "checkout_parse_callback.json": checkout_callback_cases(),
         "pos_build_url.json": pos_build_cases(),
         "checkout_build_request.json": checkout_build_cases(),

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes the shared Billpocket POS test vectors (Tests/Vectors/pos/*.json).
 
-    python3 Tests/Vectors/tools/pos_vectors.py          # (re)write the three files
+    python3 Tests/Vectors/tools/pos_vectors.py          # (re)write the four files
     python3 Tests/Vectors/tools/pos_vectors.py --check  # fail if the files on disk differ
 
 Python 3.11, standard library only. The expected answers are computed here, from the
@@ -13,6 +13,8 @@ rules of the POS contract (DESIGN.md, "Billpocket POS"), by a small independent 
 - incoming percent-decoding is a byte-level decoder written in vectorlib.py from the rules
   (`%` + two hex digits, `+` literal, keys ASCII case-insensitive) followed by Python's strict
   UTF-8 decoder (which refuses overlong forms, surrogates and code points above U+10FFFF);
+- Android result extras (`pos.parse_result`) are read as the pairs a URL answer decodes to,
+  with the same field rules in the same order (`answer_document`), but no percent-decoding;
 - amounts are integer minor units, parsed and formatted with integer arithmetic only;
 - refund windows use integer epoch arithmetic with the fixed Mexico City offset (UTC-6)
   and `datetime` only to print the ISO 8601 text.
@@ -37,8 +39,8 @@ from pathlib import Path
 sys.dont_write_bytecode = True  # importing vectorlib leaves no __pycache__ folder in the tree
 import vectorlib  # noqa: E402  (the helpers the generators share, next to this file)
 from vectorlib import (  # noqa: E402
-    DROP, MAX_MINOR_UNITS, Fail, Suite, amount_from_json, amount_from_text, ascii_lower,
-    decode_query, format_amount, make_with, percent_encode,
+    ANY_FIELD, DROP, MAX_MINOR_UNITS, Fail, Suite, amount_from_json, amount_from_text, ascii_lower,
+    check_nonce, decode_query, format_amount, make_with, percent_encode,
 )
 
 VECTORS_DIR = Path(__file__).resolve().parent.parent
@@ -76,9 +78,33 @@ def bare_scheme(url_scheme: str) -> str:
     return url_scheme[:-3] if url_scheme.endswith("://") and len(url_scheme) > 3 else url_scheme
 
 
+INTENT_ACTION = "com.billpocket.payments.START"
+MAX_IDENTIFIER_UNITS = 256  # Billpocket echoes at most 256 UTF-16 units of `identifier`
+TOKEN_SEPARATOR = "~"
+
+
+def sent_identifier(identifier: str, token: str | None) -> str:
+    """The identifier sent to the POS app: the app's own reference, then `~` and the per-flow
+    token (when there is one), so that only the genuine answer can echo it back."""
+    return identifier if token is None else identifier + TOKEN_SEPARATOR + token
+
+
+def request_token(value) -> str | None:
+    """The request's optional `token`: a string (the nonce rule) or `true` (a fresh one from the
+    system random source, which a vector cannot know: an ok vector never asks for one)."""
+    if value is True:
+        return FRESH_TOKEN
+    if value is False:
+        raise Fail("validation", "token")
+    return check_nonce(value, "token")
+
+
+FRESH_TOKEN = "f" * 32  # stands for a fresh token (32 lowercase hex digits) in length checks only
+
+
 def build_url(request: dict) -> dict:
     for key in request:
-        if key not in REQUEST_KEYS:
+        if key not in REQUEST_KEYS and key != "token":
             raise Fail("validation", key)
 
     def string(key: str, required: bool) -> str | None:
@@ -162,11 +188,22 @@ def build_url(request: dict) -> dict:
             values["amount"] = format_amount(amount)
         values["transactionId"] = text("transactionId", True, None)
 
+    token = request_token(request.get("token"))
+    if token is not None:
+        values["identifier"] = sent_identifier(identifier, token)
+        if utf16_len(values["identifier"]) > MAX_IDENTIFIER_UNITS:
+            raise Fail("validation", "identifier")  # the app's part may be 256 - 1 - len(token) units
+        assert token is not FRESH_TOKEN, "an ok vector cannot know a fresh token"
+
     fields = [{"key": k, "value": values[k]} for k in REQUEST_KEYS if k in values]
     extras = [{"key": "userToken" if f["key"] == "usertoken" else f["key"], "value": f["value"]}
               for f in fields]
     url = "billpocket://" + "&".join(percent_encode(f["key"]) + "=" + percent_encode(f["value"]) for f in fields)
-    return {"version": 1, "url": url, "fields": fields, "intent_extras": extras}
+    result = {"version": 1, "url": url, "fields": fields, "intent": {"action": INTENT_ACTION, "extras": extras}}
+    if token is not None:
+        result["identifier"] = values["identifier"]
+        result["token"] = token
+    return result
 
 
 # ---------------------------------------------------------------------------------------
@@ -181,19 +218,25 @@ RESULTS = {"aprobada": "approved", "rechazada": "declined", "error": "error"}
 SCHEME_BYTES = re.compile(rb"[A-Za-z][A-Za-z0-9+\-.]*")
 
 
-def parse_response(url: str, options: dict) -> dict:
+def expected_identifier(options: dict, allowed: tuple[str, ...]) -> str | None:
+    """The options every answer reader shares: unknown keys refused; `identifier` (text) is the
+    expected one, and with `token` (the nonce rule; it needs `identifier`) it is
+    `<identifier>~<token>`."""
     for key in options:
-        if key not in ("urlScheme", "identifier"):
+        if key not in allowed:
             raise Fail("validation", key)
-    url_scheme = options.get("urlScheme")
-    if url_scheme is None:
-        raise Fail("validation", "urlScheme")
-    if not isinstance(url_scheme, str):
-        raise Fail("invalid_json", "urlScheme")
-    expected_identifier = options.get("identifier")
-    if expected_identifier is not None and not isinstance(expected_identifier, str):
+    identifier = options.get("identifier")
+    if identifier is not None and not isinstance(identifier, str):
         raise Fail("invalid_json", "identifier")
+    token = check_nonce(options.get("token"), "token")
+    if token is not None and identifier is None:
+        raise Fail("validation", "token")  # needs identifier
+    return None if identifier is None else sent_identifier(identifier, token)
 
+
+def url_answer_pairs(url: str, url_scheme: str) -> list[tuple[str, str]]:
+    """The URL-level rules of an answer, in order: size, characters, scheme, `//`, raw `#`, then
+    the query syntax and duplicate keys (ignoring case), all before any field is looked at."""
     raw = url.encode("utf-8")
     if len(raw) > MAX_URL_BYTES:
         raise Fail("limit_exceeded", "url")
@@ -211,12 +254,35 @@ def parse_response(url: str, options: dict) -> dict:
         payload = payload[1:]
     if b"#" in payload:
         raise Fail("malformed_url", "url")
+    return decode_query(payload, plus_is_space=False, case_insensitive=True)  # `+` is a literal `+`
 
-    items = decode_query(payload, plus_is_space=False, case_insensitive=True)  # `+` is a literal `+`
 
+def extras_answer_pairs(extras, prefix: str = "") -> list[tuple[str, str]]:
+    """The same pairs from Android result extras (already decoded text: no percent-decoding):
+    every value a string (else (invalid_json, key)); a value with U+0000 is (validation, key);
+    two keys equal ignoring case are (validation, the second key as written). `prefix` is put
+    before the key in error fields (`extras.` inside a coordinator event)."""
+    if not isinstance(extras, dict):
+        raise Fail("invalid_json", prefix.rstrip(".") or None)
+    for key, value in extras.items():
+        if not isinstance(value, str):
+            raise Fail("invalid_json", prefix + key)
+    seen: set[str] = set()
+    for key, value in extras.items():
+        if "\x00" in value:
+            raise Fail("validation", prefix + key)
+        if ascii_lower(key) in seen:
+            raise Fail("validation", prefix + key)  # appears twice (keys are case-insensitive)
+        seen.add(ascii_lower(key))
+    return list(extras.items())
+
+
+def answer_fields(pairs: list[tuple[str, str]]) -> tuple[dict[str, str], dict[str, str]]:
+    """Known keys (any case) with a non-empty value, and the unknown ones (`extra`, as written);
+    an echoed usertoken (any case) is dropped."""
     fields: dict[str, str] = {}
     extra: dict[str, str] = {}
-    for key, value in items:
+    for key, value in pairs:
         lower = ascii_lower(key)
         if lower == "usertoken":
             continue
@@ -225,33 +291,53 @@ def parse_response(url: str, options: dict) -> dict:
                 fields[lower] = value
         else:
             extra[key] = value
+    return fields, extra
 
-    if "result" not in fields or ascii_lower(fields["result"]) not in RESULTS:
-        raise Fail("validation", "result")
-    result = RESULTS[ascii_lower(fields["result"])]
+
+def answer_identifier(pairs: list[tuple[str, str]], prefix: str = "") -> str:
+    """The answer's identifier: the first field rule, before any other."""
+    fields, _ = answer_fields(pairs)
     if "identifier" not in fields:
-        raise Fail("validation", "identifier")
-    doc: dict = {"version": 1, "result": result, "identifier": fields["identifier"]}
-    amount = amount_from_text(fields["amount"], "amount") if "amount" in fields else None
+        raise Fail("validation", prefix + "identifier")
+    return fields["identifier"]
+
+
+def answer_document(pairs: list[tuple[str, str]], expected: str | None, prefix: str = "") -> dict:
+    """The field rules in order: identifier present, identifier equal to `expected` (when one is
+    expected: "not for this sale" before anything else), result, amount, approved needs amount,
+    tip, msi, creditcard, accountType, transactionid (1 to 128 printable ASCII bytes)."""
+    fields, extra = answer_fields(pairs)
+    identifier = answer_identifier(pairs, prefix)
+    if expected is not None and identifier != expected:
+        raise Fail("callback_mismatch", "identifier")
+    if "result" not in fields or ascii_lower(fields["result"]) not in RESULTS:
+        raise Fail("validation", prefix + "result")
+    result = RESULTS[ascii_lower(fields["result"])]
+    doc: dict = {"version": 1, "result": result, "identifier": identifier}
+    amount = amount_from_text(fields["amount"], prefix + "amount") if "amount" in fields else None
     if result == "approved" and amount is None:
-        raise Fail("validation", "amount")
-    tip = amount_from_text(fields["tip"], "tip") if "tip" in fields else None
+        raise Fail("validation", prefix + "amount")
+    tip = amount_from_text(fields["tip"], prefix + "tip") if "tip" in fields else None
     msi = None
     if "msi" in fields:
         if not re.fullmatch(r"[0-9]{1,2}", fields["msi"]) or int(fields["msi"]) not in INSTALLMENTS:
-            raise Fail("validation", "msi")
+            raise Fail("validation", prefix + "msi")
         msi = int(fields["msi"])
     last_four = None
     if "creditcard" in fields:
         tail = fields["creditcard"].encode("utf-8")[-4:]
         if len(tail) != 4 or not all(0x30 <= b <= 0x39 for b in tail):
-            raise Fail("validation", "creditcard")
+            raise Fail("validation", prefix + "creditcard")
         last_four = tail.decode("ascii")
     account_type = None
     if "accounttype" in fields:
         account_type = ascii_lower(fields["accounttype"])
         if account_type not in ("credit", "debit"):
-            raise Fail("validation", "accountType")
+            raise Fail("validation", prefix + "accountType")
+    if "transactionid" in fields:
+        raw = fields["transactionid"].encode("utf-8")
+        if len(raw) > MAX_TRANSACTION_ID_BYTES or not all(0x21 <= b <= 0x7E for b in raw):
+            raise Fail("validation", prefix + "transactionid")
 
     for key in RESPONSE_KEYS:
         if key in ("result", "identifier") or key not in fields:
@@ -264,9 +350,33 @@ def parse_response(url: str, options: dict) -> dict:
         doc["accountType" if key == "accounttype" else key] = value
     if extra:
         doc["extra"] = extra
-    if expected_identifier is not None and fields["identifier"] != expected_identifier:
-        raise Fail("callback_mismatch", "identifier")
     return doc
+
+
+MAX_TRANSACTION_ID_BYTES = 128  # a transactionid is kept in the refund ledger
+
+
+def parse_response(url: str, options: dict) -> dict:
+    """Options (unknown keys, urlScheme, identifier, token), then the URL, then the fields."""
+    allowed = ("urlScheme", "identifier", "token")
+    for key in options:
+        if key not in allowed:
+            raise Fail("validation", key)
+    url_scheme = options.get("urlScheme")
+    if url_scheme is None:
+        raise Fail("validation", "urlScheme")
+    if not isinstance(url_scheme, str):
+        raise Fail("invalid_json", "urlScheme")
+    expected = expected_identifier(options, allowed)
+    return answer_document(url_answer_pairs(url, url_scheme), expected)
+
+
+# ---------------------------------------------------------------------------------------
+# Oracle: pos.parse_result (Android: the result extras of onActivityResult)
+
+def parse_result(extras, options: dict) -> dict:
+    expected = expected_identifier(options, ("identifier", "token"))
+    return answer_document(extras_answer_pairs(extras), expected)
 
 
 # ---------------------------------------------------------------------------------------
@@ -279,6 +389,12 @@ MESSAGES = {
     "past_deadline": "refunds close at 23:00 Mexico City time on the sale's day ({deadline_local})",
     "amount_exceeds_original": "the refund amount is greater than the sale's amount",
     "pos_app_too_old": "refunds need POS app 4.3.24 or newer on iOS",
+}
+# Not blocking (spec I): the sale's answer had no bp_version. The exact text is this oracle's
+# proposal; the spec names only the code.
+WARNINGS = {
+    "pos_app_version_unknown": "the POS app's version (bp_version) is unknown: refunds on iOS need POS app 4.3.24 "
+                               "or newer, and an older POS app refuses them",
 }
 
 
@@ -374,6 +490,7 @@ def refund_check(check: dict) -> dict:
         "deadline": deadline,
         "deadline_local": times["deadline_local"],
         "reasons": [{"code": c, "message": MESSAGES[c].format(**times)} for c in codes],
+        "warnings": [{"code": w, "message": WARNINGS[w]} for w in (["pos_app_version_unknown"] if version is None else [])],
     }
 
 
@@ -407,6 +524,12 @@ def build_cases() -> Suite:
         def check(result):
             got = [f["value"] for f in result["fields"] if f["key"] == key]
             assert got == [expected], (key, got, expected)
+        return check
+
+    def all_checks(*checks):
+        def check(result):
+            for c in checks:
+                c(result)
         return check
 
     # -- ok: sales
@@ -507,7 +630,69 @@ def build_cases() -> Suite:
     add("build-refund-null-sale-only-fields", "sale-only keys set to JSON null count as absent on a refund",
         with_(refund, tip=None, msi=None, reference=None, showPhotoButton=None, comesFromQR=None))
 
+    # -- ok: the Android intent and the per-flow token
+    def intent_is(extras_keys):
+        def check(result):
+            assert result["intent"]["action"] == INTENT_ACTION, result["intent"]
+            assert [e["key"] for e in result["intent"]["extras"]] == extras_keys, result["intent"]
+            assert "intent_extras" not in result and "token" not in result and "identifier" not in result, result
+        return check
+
+    add("build-sale-intent", "the result carries the intent to start on Android: action com.billpocket.payments.START, "
+        "extras as the fields with userToken in camelCase",
+        sale, check=intent_is(["transaction", "userToken", "identifier", "amount", "urlScheme"]))
+    add("build-refund-intent", "a refund's intent carries transactionId", with_(refund, amount="40.00"),
+        check=intent_is(["transaction", "userToken", "identifier", "amount", "urlScheme", "transactionId"]))
+    tok = "9f86d081884c7d659a2feaa0c55ad015"
+
+    def token_is(identifier, token=tok):
+        def check(result):
+            assert result["identifier"] == identifier and result["token"] == token, result
+            assert field_value(result, "identifier") == identifier, result["fields"]
+            assert [e["value"] for e in result["intent"]["extras"] if e["key"] == "identifier"] == [identifier]
+        return check
+
+    def field_value(result, key):
+        return next(f["value"] for f in result["fields"] if f["key"] == key)
+
+    add("build-sale-token", "with a token the identifier sent is ord-1~<token> (URL, fields and intent); the result "
+        "names the sent identifier and the token",
+        with_(sale, token=tok), check=all_checks(
+            url_is("billpocket://transaction=venta&usertoken=tok_live_123&identifier=ord-1~" + tok
+                   + "&amount=100.00&urlScheme=myapp"), token_is("ord-1~" + tok)))
+    add("build-refund-token", "a refund with a token", with_(refund, token=tok), check=token_is("ref-1~" + tok))
+    add("build-token-16-chars", "the shortest token", with_(sale, token="Ab-9.x_Y~z012345"), check=token_is("ord-1~Ab-9.x_Y~z012345", "Ab-9.x_Y~z012345"))
+    add("build-token-128-chars", "the longest token", with_(sale, token="Zz9-" * 32))
+    add("build-token-identifier-with-tilde", "an identifier may hold '~' itself: ord~1~<token>",
+        with_(sale, identifier="ord~1", token=tok), check=token_is("ord~1~" + tok))
+    add("build-token-identifier-reserved-chars", "the app's part is percent-encoded as always, '~' stays literal",
+        with_(sale, identifier="ord 1/2", token=tok),
+        check=field_is("identifier", "ord 1/2~" + tok))
+    add("build-token-identifier-223-units", "with a 32-character token the app's part may be 256 - 1 - 32 = 223 units",
+        with_(sale, identifier="i" * 223, token=tok))
+    add("build-token-identifier-239-units", "with a 16-character token the app's part may be 239 units",
+        with_(sale, identifier="i" * 239, token="0123456789abcdef"))
+    add("build-token-identifier-emoji-222-units", "111 emoji are 222 UTF-16 units: with '~' and 32 characters, 255",
+        with_(sale, identifier="🧾" * 111, token=tok))
+    add("build-token-null", "a null token counts as absent: no identifier or token member in the result",
+        with_(sale, token=None), check=intent_is(["transaction", "userToken", "identifier", "amount", "urlScheme"]))
+
     # -- errors: keys and required fields
+    add("build-token-identifier-224-units", "with a 32-character token an app part of 224 units does not fit in 256",
+        with_(sale, identifier="i" * 224, token=tok), (V, "identifier"))
+    add("build-token-identifier-240-units", "with a 16-character token an app part of 240 units does not fit",
+        with_(sale, identifier="i" * 240, token="0123456789abcdef"), (V, "identifier"))
+    add("build-token-identifier-emoji-224-units", "112 emoji are 224 units: with the token, 257",
+        with_(sale, identifier="🧾" * 112, token=tok), (V, "identifier"))
+    add("build-token-fresh-identifier-224-units", "token true (a fresh 32-character token) leaves 223 units for the app's part",
+        with_(sale, identifier="i" * 224, token=True), (V, "identifier"))
+    add("build-token-false", "token is a string or true; false is refused", with_(sale, token=False), (V, "token"))
+    add("build-token-number", "token of the wrong JSON type", with_(sale, token=12345678901234567), (J, "token"))
+    add("build-token-object", "token as an object", with_(sale, token={"value": tok}), (J, "token"))
+    for slug, bad, why in [("empty", "", "empty"), ("short", "short", "5 characters"), ("15-chars", "0123456789abcde", "15 characters"),
+                           ("129-chars", "t" * 129, "129 characters"), ("ampersand", "0123456789abcdef&x=1", "'&'"),
+                           ("percent", "0123456789abcdef%41", "'%'"), ("non-ascii", "0123456789abcdefñ", "a non-ASCII letter")]:
+        add(f"build-token-{slug}", f"the token follows the nonce rule: {why} is refused", with_(sale, token=bad), (V, "token"))
     add("build-unknown-key-usertoken-camelcase", "'userToken' (camelCase) is not a request key; only 'usertoken'",
         with_(sale, userToken="tok"), (V, "userToken"))
     add("build-unknown-key-misspelt", "a misspelt optional key is refused, not dropped",
@@ -814,10 +999,202 @@ def parse_cases() -> Suite:
         "myapp://result=aprobada&amount=1&identifier=ORD-1", error=(C, "identifier"))
     add("parse-identifier-mismatch", "an answer for another request", "myapp://result=rechazada&identifier=ord-2",
         error=(C, "identifier"))
-    add("parse-identifier-mismatch-after-validation", "the identifier check runs only after the answer parsed: a bad amount wins",
-        "myapp://result=aprobada&amount=1e2&identifier=ord-2", error=(V, "amount"))
+    add("parse-identifier-mismatch-before-fields", "not for this sale comes first: an answer for another identifier "
+        "with a bad amount is a mismatch, not a validation error",
+        "myapp://result=aprobada&amount=1e2&identifier=ord-2", error=(C, "identifier"))
+    add("parse-identifier-mismatch-before-missing-amount", "an approval for another identifier that lacks amount is a "
+        "mismatch first", "myapp://result=aprobada&identifier=ord-2&transactionid=720371", error=(C, "identifier"))
+    add("parse-identifier-mismatch-before-result", "an answer for another identifier without result is a mismatch first",
+        "myapp://identifier=ord-2&amount=1", error=(C, "identifier"))
     add("parse-identifier-missing-with-option", "a missing identifier is a validation error, not a mismatch",
         "myapp://result=aprobada&amount=1", error=(V, "identifier"))
+    add("parse-identifier-before-result", "identifier is the first field rule: neither result nor identifier names "
+        "identifier", "myapp://amount=1", bare_opts, error=(V, "identifier"))
+    add("parse-url-rules-before-identifier", "URL-level errors (duplicate keys) come before the identifier rules",
+        "myapp://result=aprobada&amount=1&identifier=ord-2&amount=2", error=(M, "amount"))
+
+    # -- the per-flow token (`<identifier>~<token>`)
+    tok = "9f86d081884c7d659a2feaa0c55ad015"
+    t_opts = {"urlScheme": "myapp", "identifier": "ord-1", "token": tok}
+    add("parse-token-matches", "with a token the expected identifier is ord-1~<token>; the result names the identifier "
+        "as received", "myapp://result=aprobada&amount=100.00&identifier=ord-1~" + tok + "&transactionid=720371", t_opts,
+        check=value_is("identifier", "ord-1~" + tok))
+    add("parse-token-encoded-tilde", "the answer's identifier is decoded before the comparison: %7E is '~'",
+        "myapp://result=aprobada&amount=100.00&identifier=ord-1%7E" + tok, t_opts)
+    add("parse-token-declined", "a declined answer for the flow's identifier and token",
+        "myapp://result=rechazada&identifier=ord-1~" + tok, t_opts)
+    add("parse-token-forged-without-token", "a forged approval with only the app's reference (no token) is refused",
+        "myapp://result=aprobada&amount=100.00&transactionid=720371&identifier=ord-1", t_opts, error=(C, "identifier"))
+    add("parse-token-other-token", "an answer with another flow's token is refused",
+        "myapp://result=aprobada&amount=100.00&identifier=ord-1~" + "0" * 32, t_opts, error=(C, "identifier"))
+    add("parse-token-case", "the token compares exactly (case)",
+        "myapp://result=aprobada&amount=100.00&identifier=ord-1~" + tok.upper(), t_opts, error=(C, "identifier"))
+    add("parse-token-prefix", "a prefix of the token", "myapp://result=aprobada&amount=100.00&identifier=ord-1~" + tok[:-1],
+        t_opts, error=(C, "identifier"))
+    add("parse-token-other-reference", "the right token with another app reference",
+        "myapp://result=aprobada&amount=100.00&identifier=ord-2~" + tok, t_opts, error=(C, "identifier"))
+    add("parse-token-forged-missing-amount", "a forged answer without token that also lacks amount: mismatch first",
+        "myapp://result=aprobada&identifier=ord-1", t_opts, error=(C, "identifier"))
+    add("parse-token-plus-is-literal", "'+' is literal in POS answers: a token echoed with '+' does not match",
+        "myapp://result=rechazada&identifier=ord-1+" + tok, t_opts, error=(C, "identifier"))
+    add("parse-options-token-without-identifier", "options.token needs options.identifier",
+        "myapp://result=rechazada&identifier=ord-1~" + tok, {"urlScheme": "myapp", "token": tok}, error=(V, "token"))
+    add("parse-options-token-number", "options.token of the wrong JSON type", "myapp://" + ok_tail,
+        {"urlScheme": "myapp", "identifier": "ord-1", "token": 12345678901234567}, error=("invalid_json", "token"))
+    for slug, bad, why in [("empty", "", "empty"), ("short", "short", "5 characters"),
+                           ("15-chars", "0123456789abcde", "15 characters"), ("129-chars", "t" * 129, "129 characters"),
+                           ("ampersand", "0123456789abcdef&x", "'&'"), ("space", "0123456789 abcdef", "a space")]:
+        add(f"parse-options-token-{slug}", f"options.token follows the nonce rule: {why} is refused", "myapp://" + ok_tail,
+            with_(t_opts, token=bad), error=(V, "token"))
+    add("parse-options-token-null", "options.token null counts as absent", "myapp://" + ok_tail,
+        {"urlScheme": "myapp", "identifier": "ord-1", "token": None})
+
+    # -- transactionid: 1 to 128 printable ASCII bytes (it is kept in the refund ledger)
+    add("parse-transactionid-128", "a transactionid of 128 printable ASCII bytes is accepted",
+        "myapp://" + ok_tail + "&transactionid=" + "T" * 128, check=value_is("transactionid", "T" * 128))
+    add("parse-transactionid-punctuation", "every printable ASCII character from '!' to '~' may appear",
+        "myapp://" + ok_tail + "&transactionid=" + urllib.parse.quote("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~", safe=""),
+        check=value_is("transactionid", "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"))
+    add("parse-transactionid-empty-absent", "an empty transactionid counts as absent (as every known key)",
+        "myapp://" + ok_tail + "&transactionid=", check=lambda r: "transactionid" not in r)
+    for slug, text, why in [("129", "T" * 129, "129 bytes"), ("space", "720%20371", "an encoded space"),
+                            ("non-ascii", "72%C3%B1", "a non-ASCII letter"), ("tab", "720%09371", "an encoded tab"),
+                            ("del", "720%7F", "an encoded DEL")]:
+        add(f"parse-transactionid-{slug}", f"a transactionid with {why} is refused", "myapp://" + ok_tail + "&transactionid=" + text,
+            error=(V, "transactionid"))
+    add("parse-transactionid-on-declined", "the rule applies to every answer", "myapp://result=rechazada&identifier=ord-1"
+        "&transactionid=a%20b", error=(V, "transactionid"))
+    add("parse-transactionid-after-accounttype", "transactionid is the last field rule",
+        "myapp://" + ok_tail + "&accountType=prepaid&transactionid=a%20b", error=(V, "accountType"))
+    return s
+
+
+# ---- pos.parse_result --------------------------------------------------------------------
+
+def result_cases() -> Suite:
+    """Android: the POS app answers onActivityResult with extras (already decoded key/value text),
+    read with the rules of a URL answer."""
+    s = Suite("pos.parse_result", "result", lambda i: parse_result(i["extras"], i["options"]))
+    opts = {"identifier": "ord-1"}
+    V, J, C = "validation", "invalid_json", "callback_mismatch"
+
+    def add(id_, note, extras, options=opts, error=None, check=None):
+        s.add(id_, note, {"extras": extras, "options": options}, error, check)
+
+    def value_is(key, expected):
+        def check(result):
+            assert result.get(key) == expected, (key, result.get(key), expected)
+        return check
+
+    ok = {"result": "aprobada", "amount": "100.00", "identifier": "ord-1", "transactionid": "720371"}
+    tok = "9f86d081884c7d659a2feaa0c55ad015"
+
+    # -- ok
+    add("result-approved", "an approval: the same document as the URL answer's", ok,
+        check=lambda r: r == {"version": 1, "result": "approved", "identifier": "ord-1", "amount": "100.00",
+                              "transactionid": "720371"})
+    add("result-seed-example", "the seed's fields as extras: the reference is already text, kept exactly",
+        {"result": "aprobada", "statusinfo": "", "amount": "100.00", "tip": "15.00", "reference": SEED_REFERENCE,
+         "transactionid": "720371234", "identifier": "ord-1"}, check=value_is("reference", SEED_REFERENCE))
+    add("result-full-approved", "every known key, typed as in a URL answer",
+        {"result": "aprobada", "statusinfo": "OK", "amount": "1250.50", "tip": "125.05", "reference": "Mesa 12",
+         "transactionid": "720371234", "msi": "3", "authorization": "A1B2C3", "creditcard": "************4242",
+         "cardtype": "VISA", "email": "ana@example.com", "phone": "+525512345678", "arqc": "9F2608A1B2C3D4E5F6A7",
+         "aid": "A0000000031010", "applabel": "VISA CREDITO", "url": "https://vouchers.example.mx/v?id=9f3",
+         "identifier": "ord-1", "bank": "BBVA", "accountType": "credit", "name": "ANA PÉREZ", "bp_version": "4.3.24"},
+        check=value_is("msi", 3))
+    add("result-keys-any-case", "known keys match in any case; values as in URL answers (accountType lowercased)",
+        {"Result": "APROBADA", "AMOUNT": "250.00", "Identifier": "ord-1", "TransactionId": "T-9", "AccountType": "Debit",
+         "BP_VERSION": "4.3.24"}, check=value_is("accountType", "debit"))
+    add("result-no-percent-decoding", "values are text already: '%41' stays '%41', '+' stays '+'",
+        {**ok, "reference": "%41+b%20c", "promo": "%2526"},
+        check=lambda r: r["reference"] == "%41+b%20c" and r["extra"] == {"promo": "%2526"})
+    add("result-key-not-decoded", "keys are not percent-decoded either: '%69dentifier' is an unknown key",
+        {**ok, "%69dentifier": "ord-2"}, check=value_is("extra", {"%69dentifier": "ord-2"}))
+    add("result-separators-are-data", "'&' and '=' inside a value are data (nothing is split)",
+        {**ok, "reference": "x&identifier=ord-2"}, check=value_is("reference", "x&identifier=ord-2"))
+    add("result-usertoken-dropped", "an echoed usertoken is dropped", {**ok, "usertoken": "tok_live_123"},
+        check=lambda r: "extra" not in r and "usertoken" not in r)
+    add("result-usertoken-camelcase-dropped", "the Android spelling userToken is dropped too", {**ok, "userToken": "tok_live_123"},
+        check=lambda r: "extra" not in r)
+    add("result-unknown-keys-extra", "unknown keys go to extra as written, kept even when empty",
+        {**ok, "promo": "nov", "Empty": "", "ext_ñ": "😀"}, check=value_is("extra", {"promo": "nov", "Empty": "", "ext_ñ": "😀"}))
+    add("result-empty-known-values-absent", "known keys with empty values count as absent",
+        {**ok, "statusinfo": "", "tip": "", "msi": "", "creditcard": "", "accountType": ""},
+        check=lambda r: set(r) == {"version", "result", "identifier", "amount", "transactionid"})
+    add("result-declined", "a declined answer needs no amount; statusinfo may hold a line break (only U+0000 is refused)",
+        {"result": "rechazada", "statusinfo": "Fondos insuficientes\nReintente", "identifier": "ord-1"},
+        check=value_is("statusinfo", "Fondos insuficientes\nReintente"))
+    add("result-error", "result error", {"result": "error", "statusinfo": "Lector desconectado", "identifier": "ord-1"})
+    add("result-emoji-value", "a 4-byte character in a value", {**ok, "name": "ANA 🎉"}, check=value_is("name", "ANA 🎉"))
+    add("result-without-expected-identifier", "without options.identifier any identifier is accepted",
+        {**ok, "identifier": "anything"}, {})
+    add("result-token", "with a token the expected identifier is ord-1~<token>",
+        {**ok, "identifier": "ord-1~" + tok}, {"identifier": "ord-1", "token": tok}, check=value_is("identifier", "ord-1~" + tok))
+
+    # -- errors: values that are not text
+    for slug, value, why in [("number", 100, "a number"), ("boolean", True, "a boolean"), ("null", None, "null"),
+                             ("object", {"value": "100.00"}, "an object"), ("array", ["100.00"], "an array")]:
+        add(f"result-value-{slug}", f"every value must be a string: amount as {why}", {**ok, "amount": value},
+            error=(J, "amount"))
+    add("result-value-number-unknown-key", "an unknown key with a non-string value is refused too", {**ok, "promo": 5},
+        error=(J, "promo"))
+    add("result-extras-array", "the extras must be a JSON object", [["result", "aprobada"]], error=(J, ANY_FIELD))
+    add("result-extras-string", "the extras must be a JSON object, not URL text", "result=aprobada&identifier=ord-1",
+        error=(J, ANY_FIELD))
+
+    # -- errors: keys, U+0000
+    for slug, extras in [("result", {**ok, "RESULT": "rechazada"}), ("identifier", {**ok, "Identifier": "ord-2"}),
+                         ("usertoken", {**ok, "usertoken": "a", "userToken": "b"}), ("extra", {**ok, "promo": "1", "PROMO": "2"})]:
+        add(f"result-duplicate-key-{slug}", f"two {slug} keys differing only in case are refused (the error names the "
+            "second key as written; which one is second depends on the JSON loader's key order, so only the code is checked)",
+            extras, error=(V, ANY_FIELD))
+    add("result-nul-in-value", "U+0000 in a value is refused", {**ok, "reference": "a\x00b"}, error=(V, "reference"))
+    add("result-nul-in-identifier", "U+0000 after the identifier (C string truncation attack)",
+        {**ok, "identifier": "ord-1\x00x"}, error=(V, "identifier"))
+
+    # -- errors: fields, in the URL answer's order
+    add("result-missing-identifier", "identifier is required", {"result": "aprobada", "amount": "1"}, error=(V, "identifier"))
+    add("result-empty-identifier", "an empty identifier counts as missing", {**ok, "identifier": ""}, error=(V, "identifier"))
+    add("result-identifier-before-result", "no result and no identifier: identifier first", {"amount": "1"}, {},
+        error=(V, "identifier"))
+    add("result-wrong-identifier", "an answer for another request", {**ok, "identifier": "ord-2"}, error=(C, "identifier"))
+    add("result-wrong-identifier-missing-amount", "another identifier and no amount: not for this sale first",
+        {"result": "aprobada", "identifier": "ord-2"}, error=(C, "identifier"))
+    add("result-wrong-identifier-missing-result", "another identifier and no result: not for this sale first",
+        {"identifier": "ord-2"}, error=(C, "identifier"))
+    add("result-identifier-not-decoded", "ord%2D1 is not ord-1 (no percent-decoding)", {**ok, "identifier": "ord%2D1"},
+        error=(C, "identifier"))
+    add("result-token-forged", "a forged approval with the app's reference but without the token",
+        ok, {"identifier": "ord-1", "token": tok}, error=(C, "identifier"))
+    add("result-token-other", "another flow's token", {**ok, "identifier": "ord-1~" + "0" * 32},
+        {"identifier": "ord-1", "token": tok}, error=(C, "identifier"))
+    add("result-missing-result", "result is required", {"amount": "1", "identifier": "ord-1"}, error=(V, "result"))
+    add("result-unknown-result", "result must be aprobada, rechazada or error", {**ok, "result": "approved"}, error=(V, "result"))
+    add("result-approved-without-amount", "an approval must carry its amount", {"result": "aprobada", "identifier": "ord-1"},
+        error=(V, "amount"))
+    add("result-amount-bad", "amount must be decimal text", {**ok, "amount": "1e2"}, error=(V, "amount"))
+    add("result-amount-padded", "a space is not trimmed", {**ok, "amount": " 100.00"}, error=(V, "amount"))
+    add("result-tip-bad", "a bad tip", {**ok, "tip": "15.5.0"}, error=(V, "tip"))
+    add("result-msi-bad", "msi 4", {**ok, "msi": "4"}, error=(V, "msi"))
+    add("result-creditcard-bad", "creditcard must end in four digits", {**ok, "creditcard": "12ab"}, error=(V, "creditcard"))
+    add("result-accounttype-bad", "accountType must be credit or debit", {**ok, "accountType": "prepaid"},
+        error=(V, "accountType"))
+    add("result-transactionid-space", "transactionid must be printable ASCII without spaces", {**ok, "transactionid": "720 371"},
+        error=(V, "transactionid"))
+    add("result-transactionid-129", "transactionid over 128 bytes", {**ok, "transactionid": "T" * 129}, error=(V, "transactionid"))
+
+    # -- errors: options
+    add("result-options-unknown-key", "urlScheme is not an option here (there is no URL)", ok,
+        {"urlScheme": "myapp", "identifier": "ord-1"}, error=(V, "urlScheme"))
+    add("result-options-identifier-number", "options.identifier of the wrong JSON type", ok, {"identifier": 1},
+        error=(J, "identifier"))
+    add("result-options-token-without-identifier", "options.token needs options.identifier", ok, {"token": tok},
+        error=(V, "token"))
+    add("result-options-token-short", "options.token follows the nonce rule", ok, {"identifier": "ord-1", "token": "short"},
+        error=(V, "token"))
+    add("result-options-token-number", "options.token of the wrong JSON type", ok, {"identifier": "ord-1", "token": 7},
+        error=(J, "token"))
     return s
 
 
@@ -849,6 +1226,17 @@ def refund_cases() -> Suite:
     assert mx_deadline(t0) == mx_local(2026, 3, 10, 23) == utc(2026, 3, 11, 5)
     assert mx_iso(t0) == "2026-03-10T14:30:00-06:00"
     deadline0 = mx_deadline(t0)
+
+    def warns(codes):
+        def check(result):
+            assert [w["code"] for w in result["warnings"]] == codes, (result["warnings"], codes)
+        return check
+
+    def all_true(*checks):
+        def check(result):
+            for c in checks:
+                assert c(result) is not False
+        return check
 
     def iso_is(key, expected):
         def check(result):
@@ -934,8 +1322,17 @@ def refund_cases() -> Suite:
         verdict = "too old" if codes else "new enough"
         add(f"refund-version-{slug}", f"bp_version '{version}' is {verdict} (numeric comparison, missing parts are 0)",
             chk(t0, t0 + 600, bp_version=version), expect_codes=codes)
-    add("refund-version-null", "a null bp_version counts as unknown: no version check", chk(t0, t0 + 600, bp_version=None),
-        expect_codes=[])
+    add("refund-version-null", "a null bp_version counts as unknown: no version check, the warning says so",
+        chk(t0, t0 + 600, bp_version=None), expect_codes=[], extra_check=warns(["pos_app_version_unknown"]))
+    add("refund-version-absent-warning", "without bp_version the verdict warns that the version is unknown (not blocking)",
+        chk(t0, t0 + 600), expect_codes=[], extra_check=all_true(warns(["pos_app_version_unknown"]),
+                                                                 lambda r: r["eligible"] is True))
+    add("refund-version-absent-warning-not-eligible", "the warning does not change the verdict: too soon stays too soon",
+        chk(t0, t0), expect_codes=["too_soon"], extra_check=warns(["pos_app_version_unknown"]))
+    add("refund-version-known-no-warning", "a known bp_version: no warning (empty array)",
+        chk(t0, t0 + 600, bp_version="4.3.24"), expect_codes=[], extra_check=warns([]))
+    add("refund-version-old-no-warning", "a known old bp_version: a reason, no warning",
+        chk(t0, t0 + 600, bp_version="4.3.20"), expect_codes=["pos_app_too_old"], extra_check=warns([]))
 
     # -- errors
     base = chk(t0, t0 + 600)
@@ -987,7 +1384,7 @@ def refund_cases() -> Suite:
 
 def main(argv: list[str]) -> int:
     suites = {"build_url.json": build_cases(), "parse_response.json": parse_cases(),
-              "refund_check.json": refund_cases()}
+              "parse_result.json": result_cases(), "refund_check.json": refund_cases()}
     return vectorlib.main(argv, POS_DIR, suites, min_vectors=100)
 
 
