@@ -37,8 +37,9 @@ enum Commands {
     }
 
     private static func printBuiltURL(_ request: JSONObject, _ args: Arguments) throws(PayHandoffError) -> Int32 {
-        let built = try POSRequest(json: .object(request))
-        if args.has("json") { print(JSONText.render(built.buildResultJSON)) } else { print(built.url) }
+        var random = SystemRandomNumberGenerator()
+        let result = try POSRequest.buildResultJSON(json: .object(request), using: &random)
+        if args.has("json") { print(JSONText.render(result)) } else { print((try? result.string(at: "url")) ?? "") }
         return ExitStatus.ok
     }
 

@@ -14,6 +14,12 @@ enum CoordinatorScript {
                 summaries.append(summary(outcome: "restored", coordinator: coordinator, answer: nil))
                 continue
             }
+            if let refused = step.value(at: "text_layer_error") {
+                let error = PayHandoffError(PayHandoffError.Code(rawValue: try refused.string(at: "code")) ?? .invalidJSON,
+                                            field: try refused.optionalString(at: "field"), "number out of range")
+                summaries.append(summary(outcome: "invalid_event", coordinator: coordinator, answer: nil, error: error))
+                continue
+            }
             let answer: CoordinatorAnswer
             if let url = try step.optionalString(at: "url") {
                 answer = coordinator.handle(url: url, now: try step.integer(at: "now"))

@@ -43,6 +43,33 @@ private indirect enum VectorJSON: Decodable {
         }
     }
 
+    /// A `coordinator.script` input whose steps are resolved one by one: a step whose event holds
+    /// a number JSON text cannot carry becomes `{"text_layer_error": {"code", "field"}}`, the error
+    /// the text layer gives that event (the script runner reports it as that step's outcome).
+    func resolvingStepsOneByOne() -> JSONValue? {
+        guard case .object(let members) = self else { return nil }
+        var o = JSONObject()
+        for (key, item) in members {
+            guard key == "steps", case .array(let steps) = item else {
+                guard case .success(let value) = item.resolve(path: [key]) else { return nil }
+                o[key] = value
+                continue
+            }
+            var resolved: [JSONValue] = []
+            for step in steps {
+                switch step.resolve(path: []) {
+                case .success(let value): resolved.append(value)
+                case .failure:
+                    guard case .object(let stepMembers) = step, let event = stepMembers.first(where: { $0.0 == "event" })?.1,
+                          case .failure(let error) = event.resolve(path: ["event"]) else { return nil }
+                    resolved.append(["text_layer_error": ["code": .string(error.code.rawValue), "field": error.field.map { .string($0) } ?? .null]])
+                }
+            }
+            o[key] = .array(resolved)
+        }
+        return .object(o)
+    }
+
     /// The value, or the path (inside the document the call receives) of the first number that
     /// is too large.
     func resolve(path: [String]) -> Result<JSONValue, PayHandoffError> {
@@ -95,7 +122,11 @@ enum Vectors {
                                     expect: try entry.object(at: "expect").asValue)
                 switch raw.input.resolve(path: []) {
                 case .success(let input): vector.input = input
-                case .failure(let error): vector.textLayerError = error
+                case .failure(let error):
+                    // A script refuses such a number at its step only (the event's text is refused).
+                    if suite == "coordinator.script", let steps = raw.input.resolvingStepsOneByOne() { vector.input = steps } else {
+                        vector.textLayerError = error
+                    }
                 }
                 vectors.append(vector)
             }
@@ -130,7 +161,9 @@ enum Vectors {
                       file: StaticString, line: UInt) {
         switch (vector.expect.value(at: "ok"), vector.expect.value(at: "error"), outcome) {
         case (let ok?, nil, .success(let actual)):
-            XCTAssertEqual(actual, ok, "\(vector.id): result differs", file: file, line: line)
+            if actual != ok {
+                XCTFail("\(vector.id): result differs: " + (difference(actual, ok, at: "") ?? "?"), file: file, line: line)
+            }
         case (nil, let error?, .failure(let actual)):
             XCTAssertEqual(actual.code.rawValue, try? error.string(at: "code"),
                            "\(vector.id): wrong error code (\(actual))", file: file, line: line)
@@ -151,6 +184,41 @@ enum Vectors {
 
 extension JSONObject {
     var asValue: JSONValue { .object(self) }
+}
+
+/// Where `actual` first differs from `expected`, readably (`steps[3].outcome: got … expected …`).
+func difference(_ actual: JSONValue, _ expected: JSONValue, at path: String) -> String? {
+    func show(_ v: JSONValue?) -> String {
+        guard let v else { return "(absent)" }
+        switch v {
+        case .string(let s): return "\"" + s + "\""
+        case .integer(let n): return String(n)
+        case .bool(let b): return String(b)
+        case .null: return "null"
+        case .array(let a): return "[" + a.map { show($0) }.joined(separator: ", ") + "]"
+        case .object(let o): return "{" + o.members.map { $0.key + ": " + show($0.value) }.joined(separator: ", ") + "}"
+        }
+    }
+    switch (actual, expected) {
+    case let (.object(a), .object(e)):
+        for key in Set(a.members.map(\.key)).union(e.members.map(\.key)).sorted() {
+            let child = path.isEmpty ? key : path + "." + key
+            guard let x = a[key], let y = e[key] else { return child + ": got " + show(a[key]) + " expected " + show(e[key]) }
+            if let found = difference(x, y, at: child) { return found }
+        }
+        return nil
+    case let (.array(a), .array(e)):
+        for index in 0..<max(a.count, e.count) {
+            let child = path + "[" + String(index) + "]"
+            guard index < a.count, index < e.count else {
+                return child + ": got " + show(index < a.count ? a[index] : nil) + " expected " + show(index < e.count ? e[index] : nil)
+            }
+            if let found = difference(a[index], e[index], at: child) { return found }
+        }
+        return nil
+    default:
+        return actual == expected ? nil : path + ": got " + show(actual) + " expected " + show(expected)
+    }
 }
 
 /// The per-vector inputs of a file, decoded with ``VectorJSON``.

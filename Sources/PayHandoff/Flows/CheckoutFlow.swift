@@ -215,7 +215,9 @@ public struct CheckoutFlow: Equatable, Sendable {
             if let expected = session?.objectID, !expected.hasSameBytes(as: confirmation.objectID) {
                 throw PayHandoffError(.conflict, field: kind.idKey, "the confirmation's id is not this session's")
             }
+            // An unverified claim never closed the tab: it may still be open.
             let browserMayBeOpen = state == .inBrowser || state == .ready
+                || (state == .awaitingConfirmation && callback?.isVerified == false)
             self.confirmation = confirmation
             state = .confirmed
             return .accepted(browserMayBeOpen ? [.closeBrowser] : [])

@@ -26,7 +26,10 @@ extension Coordinator {
                 candidates.append(index)
                 if let nonce {
                     carriesNonce = true
-                    if let expected = f.nonce, CorrelationSecret.constantTimeEqual(UnsafeBufferPointer(rebasing: bytes[nonce]), expected) {
+                    // The oldest flow holding the nonce takes it: a nonce reused after its flow
+                    // ended must not let that flow's late callback reach the new one.
+                    if target == nil, let expected = f.nonce,
+                       CorrelationSecret.constantTimeEqual(UnsafeBufferPointer(rebasing: bytes[nonce]), expected) {
                         target = index
                     }
                 }

@@ -227,6 +227,8 @@ public struct Coordinator: Equatable, Sendable {
             let answer: POSResponse
             do throws(PayHandoffError) {
                 answer = try POSResponse.parse(extras: extras, expecting: .one(identifier: flow.identifier, token: flow.token))
+            } catch where error.code == .callbackMismatch {
+                throw error  // "not this hand-off's answer" names the identifier, as for a URL
             } catch {
                 var located = error
                 located.field = "extras" + (error.field.map { "." + $0 } ?? "")

@@ -126,6 +126,13 @@ public struct CoordinatorEvent: Equatable, Sendable {
             }
             if let grace { try CoordinatorEvent.checkGrace(grace, field: "grace_ms") }
             if let token { try CorrelationSecret.check(token, field: "token") }
+            // The identifier sent carries the token (a fresh one has 32 characters): it must fit.
+            let tokenLength = token?.utf16.count ?? 32
+            if request.identifier.utf16.count + 1 + tokenLength > POSRequest.Limit.identifier {
+                throw PayHandoffError(.validation, field: "request.identifier",
+                    "with the per-hand-off token the identifier would be longer than 256 characters: the app's part may have at most "
+                    + String(POSRequest.Limit.identifier - 1 - tokenLength))
+            }
         case .appForegrounded, .tick, .url:
             break
         }

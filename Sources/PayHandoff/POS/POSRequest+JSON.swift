@@ -73,9 +73,9 @@ extension POSRequest {
         switch json.value(at: "token") {
         case .string(let given)?: token = given
         case .bool(true)?: token = CorrelationSecret.make(using: &generator)
-        case .bool(false)?: return (request, nil)
+        case .null?, nil: return (request, nil)
+        case .bool(false)?: throw PayHandoffError(.validation, field: "token", "must be a token or true (for a fresh one)")
         case let other?: throw JSONValue.wrongType("token", expected: "a string or true", found: other)
-        case nil: return (request, nil)
         }
         return (try request.withToken(token), token)
     }
@@ -90,6 +90,20 @@ extension POSRequest {
     public var buildResultJSON: JSONValue {
         var writer = JSONValueWriter()
         writeBuildResult(token: nil, to: &writer)
+        return writer.document
+    }
+
+    /// ``build(json:using:)`` and its result document in one call (what the C ABI's
+    /// `payhandoff_pos_build_url` answers).
+    /// - Parameters:
+    ///   - json: The build document.
+    ///   - generator: The random source for a fresh token (`"token": true`).
+    /// - Returns: The result document, with `identifier` and `token` when a token was added.
+    /// - Throws: As ``build(json:using:)``.
+    public static func buildResultJSON(json: JSONValue, using generator: inout some RandomNumberGenerator) throws(PayHandoffError) -> JSONValue {
+        let (request, token) = try build(json: json, using: &generator)
+        var writer = JSONValueWriter()
+        request.writeBuildResult(token: token, to: &writer)
         return writer.document
     }
 

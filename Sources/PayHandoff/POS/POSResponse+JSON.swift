@@ -113,7 +113,14 @@ extension POSResponse {
     /// - Returns: The pairs in order.
     /// - Throws: `invalid_json` for a missing object or a value that is not a string, naming it.
     static func extras(in json: JSONValue, at path: String) throws(PayHandoffError) -> [QueryItem] {
-        let object = try json.object(at: path)
+        // A missing member of an event is missing; a document that is not an object (null
+        // included) is the wrong JSON type.
+        guard let value = json.value(at: path), path.isEmpty || value != .null else {
+            throw JSONValue.missing(path)
+        }
+        guard case .object(let object) = value else {
+            throw JSONValue.wrongType(path, expected: "an object of strings", found: value)
+        }
         var items: [QueryItem] = []
         items.reserveCapacity(object.members.count)
         for member in object.members {

@@ -78,7 +78,7 @@ public struct RefundEligibility: Equatable, Sendable {
         public var explanation: String {
             switch self {
             case .posAppVersionUnknown:
-                return "the sale's POS app version is unknown; refunds need POS app 4.3.24 or newer on iOS"
+                return "the POS app's version (bp_version) is unknown: refunds on iOS need POS app 4.3.24 or newer, and an older POS app refuses them"
             }
         }
     }
