@@ -341,11 +341,7 @@ public enum JSONText {
             guard let x = keys[a], let y = keys[b] else { return keys[a] == nil ? (keys[b] == nil ? 0 : -1) : 1 }
             return strcmp(x, y)
         }
-        var order = Array(0..<count)
-        order.sort { a, b in
-            let c = compare(a, b)
-            return c != 0 ? c < 0 : a < b
-        }
+        let order = IndexSort.sorted(count: count) { Int(compare($0, $1)) }
         var first: Int? = nil
         for index in 1..<count where compare(order[index - 1], order[index]) == 0 {
             first = Swift.min(first ?? Int.max, order[index])  // equal keys are sorted by position

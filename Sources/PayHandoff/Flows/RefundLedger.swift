@@ -101,8 +101,10 @@ public struct RefundLedger: Equatable, Sendable {
     /// A ledger from entries in any order (a restored snapshot), sorted once.
     /// - Throws: `validation` naming `ledger[i]` for a repeated id.
     init(restoring unordered: [Entry]) throws(PayHandoffError) {
-        var order = Array(unordered.indices)
-        order.sort { unordered[$0].transactionId.precedesByBytes(unordered[$1].transactionId) }
+        let order = IndexSort.sorted(count: unordered.count) { a, b in
+            unordered[a].transactionId.precedesByBytes(unordered[b].transactionId) ? -1
+                : unordered[b].transactionId.precedesByBytes(unordered[a].transactionId) ? 1 : 0
+        }
         entries = order.map { unordered[$0] }
         for index in entries.indices.dropFirst() where entries[index].transactionId.hasSameBytes(as: entries[index - 1].transactionId) {
             let original = order[index]

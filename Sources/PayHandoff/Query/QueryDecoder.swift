@@ -302,11 +302,7 @@ public enum QueryDecoder {
             }
             return nil
         }
-        var sorted = Array(0..<count)
-        sorted.sort { a, b in
-            let comparison = order(key(a), key(b))
-            return comparison != 0 ? comparison < 0 : a < b
-        }
+        let sorted = IndexSort.sorted(count: count) { a, b in order(key(a), key(b)) }
         var first: Int? = nil
         var runStart = 0
         for index in 1...count {
