@@ -96,7 +96,7 @@ enum AndroidChecks {
             guard let best = candidates.max(by: { score($0.component, $0.filter) < score($1.component, $1.filter) }) else {
                 findings.append(DoctorFinding(.androidIntentFilter, .error, file: file,
                     "no activity receives the \(link.role.name) \(link.url): \(nearMisses(manifest, link))",
-                    fix: "inside the <activity> that handles deep links:\n" + Snippet.intentFilter(for: link)))
+                    fix: receiverFix(manifest, link)))
                 continue
             }
             let names = Set(candidates.map { $0.component.name })
@@ -147,6 +147,24 @@ enum AndroidChecks {
         }
         if misses.isEmpty { return "no intent filter has the scheme \(link.scheme)" }
         return misses.joined(separator: "; ")
+    }
+
+    /// Where to put the missing filter: the activity whose filter nearly matched, or else the
+    /// one with the other deep links; a scheme written alone in another link's filter (where
+    /// it borrowed that filter's host) moves out.
+    private static func receiverFix(_ manifest: AndroidManifest, _ link: LinkTarget) -> String {
+        var home = "the <activity> that handles deep links"
+        var move = ""
+        let linked = manifest.components.first { component in component.filters.contains { $0.actions.contains(IntentFilter.view) } }
+        if let component = manifest.components.first(where: { $0.filters.contains { $0.schemes.contains { $0.lowercased() == link.scheme } } }) ?? linked {
+            home = "<\(component.kind) android:name=\"\(Snippet.xml(component.name))\"> (line \(component.line))"
+            for filter in component.filters where !filter.authorities.isEmpty {
+                if let element = filter.data.first(where: { $0.scheme?.lowercased() == link.scheme && $0.host == nil }) {
+                    move = "take <data android:scheme=\"\(Snippet.xml(element.scheme ?? ""))\" /> out of the intent filter at line \(filter.line ?? 0), and "
+                }
+            }
+        }
+        return move + "add inside \(home):\n" + Snippet.intentFilter(for: link)
     }
 
     /// VIEW + DEFAULT + BROWSABLE on the filter that receives `link`, and `autoVerify` for an

@@ -176,7 +176,8 @@ public struct DoctorReport: Sendable {
         if let returnURL = links.returnURLText { lines.append("  return URL   \(returnURL)") }
         if let callback = links.callbackURL {
             lines.append("  callback     \(callback)")
-            lines.append("               (what the gateway redirects to: the core's return URL with a sample nonce, then ?status=…)")
+            lines.append("               (the return URL as the core hands it out, with a sample nonce, plus the gateway's")
+            lines.append("               status query: the URL the OS receives and the filters must match)")
         }
         if let answer = links.posAnswerURL { lines.append("  POS answer   \(answer)") }
         var files: [String?] = []
