@@ -128,7 +128,9 @@ public struct DoctorReport: Sendable {
         self.tryCommands = tryCommands.map { TryCommand(platform: $0.platform, link: $0.link, command: $0.command) }
     }
 
-    /// Findings of `severity`.
+    /// How many findings came out as `severity`.
+    /// - Parameter severity: The severity to count.
+    /// - Returns: The number of findings.
     public func count(_ severity: DoctorSeverity) -> Int { findings.filter { $0.severity == severity }.count }
 
     /// Whether any check failed (`payhandoff doctor` then exits with status 1).
@@ -184,7 +186,7 @@ public struct DoctorReport: Sendable {
         for finding in findings where !files.contains(where: { $0 == finding.file }) { files.append(finding.file) }
         for file in files {
             lines.append("")
-            lines.append(file ?? "links")
+            lines.append(file ?? "return URL and POS scheme")
             for finding in findings where finding.file == file {
                 let severity = finding.severity.rawValue.padded(to: 8)
                 lines.append("  \(severity) \(finding.rule.rawValue)  \(finding.message)")

@@ -100,8 +100,13 @@ public struct DoctorLinks: Sendable {
                     "the core refuses the return URL \(text): \(error.message)",
                     fix: "send a return URL such as com.fix.app://checkout-callback (custom scheme) or https://fix.example.com/checkout-callback (App Link / Universal Link)"))
             } else if let returnURL, let callbackURL {
-                findings.append(DoctorFinding(.returnURLValid, .ok, file: nil,
-                    "\(text) passes the core's validation; the gateway will redirect to \(callbackURL)"))
+                if targets.contains(where: { $0.role == .callback }) {
+                    findings.append(DoctorFinding(.returnURLValid, .ok, file: nil,
+                        "\(text) passes the core's validation; the gateway will redirect to \(callbackURL)"))
+                } else {
+                    findings.append(DoctorFinding(.returnURLValid, .warning, file: nil,
+                        "\(text) passes the core's validation, but Foundation's URL parser cannot split \(callbackURL) into scheme, host and path: the platform checks skip the callback"))
+                }
                 findings.append(schemeAdvice(returnURL))
             }
         }
@@ -128,6 +133,11 @@ public struct DoctorLinks: Sendable {
             return DoctorFinding(.returnURLScheme, .warning, file: nil,
                 "the scheme \(scheme) has upper-case letters: browsers hand the app the lower-case form, and Android matches intent-filter schemes case-sensitively",
                 fix: "--return-url \(scheme.lowercased())\(returnURL.text.dropFirst(scheme.count))  (and register \(scheme.lowercased()) in lower case)")
+        }
+        if scheme == "http" {
+            return DoctorFinding(.returnURLScheme, .warning, file: nil,
+                "an http return URL cannot be a verified App Link or Universal Link (both need https), so it opens in the browser or in any app that claims it",
+                fix: "--return-url https\(returnURL.text.dropFirst(scheme.count))")
         }
         if !returnURL.isCustomScheme {
             return DoctorFinding(.returnURLScheme, .ok, file: nil,

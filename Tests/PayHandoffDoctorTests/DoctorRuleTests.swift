@@ -72,6 +72,7 @@ final class DoctorRuleTests: XCTestCase {
         add(.returnURLValid, .error, good: input(returnURL: reverseDNS + "?order=42"), broken: input(returnURL: reverseDNS + "#done"), file: arguments)
         add(.returnURLScheme, .warning, good: input(returnURL: reverseDNS), broken: input(returnURL: custom), file: arguments)
         add(.returnURLScheme, .warning, good: input(returnURL: https), broken: input(returnURL: "Com.Fix.App://checkout-callback"), file: arguments)
+        add(.returnURLScheme, .warning, good: input(returnURL: https), broken: input(returnURL: "http://fix.example.com/checkout-callback"), file: arguments)
         add(.posSchemeValid, .error, good: input(returnURL: reverseDNS, posScheme: "myapp"), broken: input(returnURL: reverseDNS, posScheme: "1pos"), file: arguments)
         add(.posSchemeValid, .warning, good: input(returnURL: reverseDNS, posScheme: "myapp://"), broken: input(returnURL: reverseDNS, posScheme: "MyApp"), file: arguments)
 
