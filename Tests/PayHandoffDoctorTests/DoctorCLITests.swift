@@ -67,7 +67,7 @@ final class DoctorCLITests: DoctorTestCase {
         XCTAssertTrue(broken.stdout.contains("android:exported=\"true\""), broken.stdout)
         XCTAssertTrue(broken.stdout.contains("<key>LSApplicationQueriesSchemes</key>") || broken.stdout.contains("<string>billpocket</string>"), broken.stdout)
         XCTAssertTrue(broken.stdout.contains("adb shell am start -W -a android.intent.action.VIEW -d "), broken.stdout)
-        XCTAssertTrue(broken.stdout.contains("xcrun simctl openurl booted 'fixapp://checkout-callback?"), broken.stdout)
+        XCTAssertTrue(broken.stdout.contains("xcrun simctl openurl booted 'fixapp://checkout-callback"), broken.stdout)
         // A file that cannot be read is an error too, named on its line.
         let missing = try doctor(["--info-plist", "/no/such/Info.plist", "--return-url", "fixapp://checkout-callback"])
         XCTAssertEqual(missing.status, 1)
