@@ -107,6 +107,7 @@ enum AndroidChecks {
             } else {
                 var message = "\(best.component.name) receives the \(link.role.name) \(link.url) (intent filter at line \(best.filter.line ?? 0))"
                 if best.filter.hasAdvancedPatterns { message += "; its pathAdvancedPattern entries were not evaluated" }
+                if !best.filter.schemes.contains(link.scheme) { message += ", once its scheme is written in lower case (\(DoctorRule.androidSchemeLowercase.rawValue))" }
                 findings.append(DoctorFinding(.androidIntentFilter, .ok, file: file, message))
             }
             findings += filterFindings(best.filter, owner: best.component.name, link: link, file: file)

@@ -156,6 +156,16 @@ final class DoctorRuleTests: XCTestCase {
         }
     }
 
+    /// A filter meant for the link but spelled in upper case is one error (the scheme's), and
+    /// the receiver check says the filter will work once that is fixed.
+    func testAnUpperCaseSchemeIsReportedOnce() {
+        let report = Doctor.check(Self.manifest("android/broken/uppercase-scheme.xml"))
+        XCTAssertEqual(report.findings.filter { $0.severity == .error }.map { $0.rule }, [.androidSchemeLowercase])
+        let receiver = report.findings.first { $0.rule == .androidIntentFilter && $0.message.contains("checkout callback") }
+        XCTAssertEqual(receiver?.severity, .ok)
+        XCTAssertTrue(receiver?.message.hasSuffix("once its scheme is written in lower case (android.scheme-lowercase)") ?? false, receiver?.message ?? "")
+    }
+
     func testEveryFailureSaysHowToFixIt() {
         for c in Self.cases {
             for finding in failing(Doctor.check(c.broken), file: c.file(c.broken)) where finding.rule != .inputReadable {
