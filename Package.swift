@@ -25,7 +25,11 @@ let package = Package(
             providers: [.apt(["libcjson-dev"])]
         ),
         .target(name: "PayHandoffABI", dependencies: ["PayHandoff", "CcJSON"]),
-        .executableTarget(name: "PayHandoffCLI", dependencies: ["PayHandoff", "PayHandoffABI"]),
+        .executableTarget(name: "PayHandoffCLI", dependencies: ["PayHandoff", "PayHandoffABI", "PayHandoffDoctor"]),
+        // `payhandoff doctor` (issue 18): checks an app's AndroidManifest.xml, Info.plist, Expo
+        // config and association files against the return URL and POS scheme. Uses Foundation
+        // (XMLParser, PropertyListSerialization, JSONSerialization): it never ships inside an app.
+        .target(name: "PayHandoffDoctor", dependencies: ["PayHandoff"]),
         // Benchmarks (issue 10, `make bench`): may import Foundation for its baselines; the
         // library targets never do.
         .executableTarget(name: "PayHandoffBenchmarks", dependencies: ["PayHandoff", "PayHandoffABI"], path: "Benchmarks", exclude: ["callgrind.sh", "node-overhead.js", "jvm-overhead"],
@@ -38,6 +42,13 @@ let package = Package(
         .testTarget(
             name: "PayHandoffCLITests",
             dependencies: ["PayHandoffCLI"]
+        ),
+        // The doctor's checks against its fixtures, and the `payhandoff doctor` process (so it
+        // is built); runs alone with `make doctor-test`.
+        .testTarget(
+            name: "PayHandoffDoctorTests",
+            dependencies: ["PayHandoffDoctor", "PayHandoffCLI"],
+            exclude: ["Fixtures"]
         ),
         // The C harness of include/payhandoff.h as a library, so XCTest can drive it in-process
         // (make c-harness also builds it as a plain C program against each dist/ library).

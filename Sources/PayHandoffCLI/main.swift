@@ -17,6 +17,7 @@ let help: [String: String] = [
       payhandoff route URL --state FILE                 route a deep link through a saved coordinator
       payhandoff send EVENT_JSON --state FILE           send an event to a saved coordinator
       payhandoff demo                                   both flows end to end on sample data
+      payhandoff doctor …                               check the app's manifest, Info.plist, Expo config
 
     every command takes --help and --json; exit status 0 ok, 1 rejected input, 2 usage error
     """,
@@ -64,6 +65,20 @@ let help: [String: String] = [
     sends an event ({"type": "checkout.start", …}; "now" defaults to --now or the clock) to the
     saved coordinator and saves it atomically
     """,
+    "doctor": """
+    usage: payhandoff doctor [--return-url URL] [--pos-scheme SCHEME]
+                             [--android-manifest AndroidManifest.xml] [--info-plist Info.plist]
+                             [--entitlements App.entitlements] [--expo-config app.json]
+                             [--assetlinks assetlinks.json] [--aasa apple-app-site-association]
+                             [--android-package ID] [--android-cert-sha256 AA:BB:…] [--ios-app-id TEAMID.bundle.id]
+                             [--json] [--rules]
+    checks the app's configuration files against the return URL (the callback the gateway
+    redirects to, derived by the core) and the POS answer scheme; prints each check as
+    ok / warning / error with the exact lines to add, and commands to try the links
+    (--return-url or --pos-scheme is required; --rules lists the checks)
+    exit status: 0 no error (warnings allowed), 1 at least one error (a file that cannot be
+    read or parsed is one), 2 usage error
+    """,
     "demo": """
     usage: payhandoff demo
     walks a card registration and a POS sale with a simulated gateway and POS app
@@ -89,7 +104,7 @@ func run(_ words: [String]) -> Int32 {
          ("checkout"?, let sub?) where ["request", "callback"].contains(sub):
         command = "\(words[0]) \(sub)"
         rest = Array(words.dropFirst(2))
-    case ("route"?, _), ("send"?, _), ("demo"?, _):
+    case ("route"?, _), ("send"?, _), ("demo"?, _), ("doctor"?, _):
         command = words[0]
         rest = Array(words.dropFirst())
     case (nil, _), ("--help"?, _), ("help"?, _):
@@ -108,6 +123,7 @@ func run(_ words: [String]) -> Int32 {
     case "checkout request": valued = Commands.requestOptions; switches = ["iframe", "show-secrets"]
     case "checkout callback": valued = ["return-url", "nonce", "kind", "expected-id"]; switches = ["accept-unverified"]
     case "route", "send": valued = ["state", "now"]; switches = ["show-secrets"]
+    case "doctor": valued = DoctorCommand.optionNames; switches = ["rules"]
     default: valued = []
     }
     let args: Arguments
@@ -119,6 +135,10 @@ func run(_ words: [String]) -> Int32 {
     if args.has("help") {
         print(help[command] ?? "")
         return ExitStatus.ok
+    }
+    if command == "doctor" {
+        guard args.positional.isEmpty else { return usage(command, "unexpected argument '\(args.positional[0])'") }
+        return DoctorCommand.run(args)
     }
     do throws(PayHandoffError) {
         let positional: String

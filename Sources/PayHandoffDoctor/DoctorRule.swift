@@ -1,0 +1,113 @@
+/// The checks `payhandoff doctor` makes. The raw value is the rule's stable id, printed with
+/// every finding and in `--json` output, so CI scripts can match on it; ``summary`` says what
+/// each one checks (README.md lists them with the fixtures that prove them).
+public enum DoctorRule: String, CaseIterable, Sendable {
+    case inputReadable = "input.readable"
+    case returnURLValid = "return-url.valid"
+    case returnURLScheme = "return-url.scheme"
+    case posSchemeValid = "pos-scheme.valid"
+    case androidIntentFilter = "android.intent-filter"
+    case androidViewBrowsable = "android.view-browsable"
+    case androidExported = "android.exported"
+    case androidLaunchMode = "android.launch-mode"
+    case androidSchemeLowercase = "android.scheme-lowercase"
+    case androidDataPairings = "android.data-pairings"
+    case androidQueries = "android.queries"
+    case androidAppLinksVerify = "android.app-links.verify"
+    case androidAssetLinks = "android.assetlinks"
+    case iosURLSchemes = "ios.url-schemes"
+    case iosQueriesSchemes = "ios.queries-schemes"
+    case iosAssociatedDomains = "ios.associated-domains"
+    case iosAASA = "ios.aasa"
+    case expoScheme = "expo.scheme"
+    case expoAndroidIntentFilters = "expo.android-intent-filters"
+    case expoIOSQueriesSchemes = "expo.ios-queries-schemes"
+    case expoIOSAssociatedDomains = "expo.ios-associated-domains"
+
+    /// What the rule checks, in one line (`payhandoff doctor --rules`).
+    public var summary: String {
+        switch self {
+        case .inputReadable:
+            return "every file given can be read and parsed (missing, unreadable, not a regular file, over 4 MiB, not well-formed, entity bomb, corrupt binary plist: an error naming the file)"
+        case .returnURLValid:
+            return "the return URL passes the core's own validation (ReturnURL)"
+        case .returnURLScheme:
+            return "advice on the return URL's scheme: a custom scheme can be claimed by any app (RFC 8252 asks for reverse-DNS names); lower case"
+        case .posSchemeValid:
+            return "the POS answer scheme passes the core's urlScheme validation; lower case"
+        case .androidIntentFilter:
+            return "an activity's intent filter receives the gateway's callback URL and the POS answer (scheme, host, port and path as Android matches them)"
+        case .androidViewBrowsable:
+            return "that filter has action VIEW and categories DEFAULT and BROWSABLE"
+        case .androidExported:
+            return "that activity has android:exported=\"true\" (required from API 31 for components with intent filters)"
+        case .androidLaunchMode:
+            return "that activity's launchMode delivers the link to the running instance (singleTask), or a note of what happens otherwise"
+        case .androidSchemeLowercase:
+            return "every <data android:scheme> (and Expo scheme) is lower case: Android matches schemes case-sensitively"
+        case .androidDataPairings:
+            return "no intent filter claims scheme/host pairings nobody wrote (<data> elements of one filter combine)"
+        case .androidQueries:
+            return "a <queries> entry lets the app see Billpocket on Android 11+ when the POS hand-off is used"
+        case .androidAppLinksVerify:
+            return "an https return URL's filter has android:autoVerify=\"true\" (a verified App Link)"
+        case .androidAssetLinks:
+            return "assetlinks.json lets the app's package handle all URLs of the host, with well-formed SHA-256 fingerprints"
+        case .iosURLSchemes:
+            return "Info.plist CFBundleURLTypes/CFBundleURLSchemes holds the return URL's custom scheme and the POS answer scheme"
+        case .iosQueriesSchemes:
+            return "Info.plist LSApplicationQueriesSchemes holds billpocket when the POS hand-off is used (else canOpenURL answers false)"
+        case .iosAssociatedDomains:
+            return "an https return URL's host is in the associated domains entitlement (applinks:host)"
+        case .iosAASA:
+            return "apple-app-site-association lets the app (paths or components) open the callback URL's path"
+        case .expoScheme:
+            return "Expo app.json \"scheme\" holds the return URL's custom scheme and the POS answer scheme"
+        case .expoAndroidIntentFilters:
+            return "Expo android.intentFilters receives an https return URL (VIEW, BROWSABLE, DEFAULT, autoVerify)"
+        case .expoIOSQueriesSchemes:
+            return "Expo ios.infoPlist.LSApplicationQueriesSchemes holds billpocket when the POS hand-off is used"
+        case .expoIOSAssociatedDomains:
+            return "Expo ios.associatedDomains holds applinks:host for an https return URL"
+        }
+    }
+}
+
+/// How a check came out. `error` makes `payhandoff doctor` exit with status 1.
+public enum DoctorSeverity: String, Sendable {
+    /// The check passed.
+    case ok
+    /// The setup works, but not as well as it could, or something could not be checked.
+    case warning
+    /// The hand-off will fail on a device.
+    case error
+}
+
+/// One check's outcome.
+public struct DoctorFinding: Equatable, Sendable {
+    /// The rule checked.
+    public var rule: DoctorRule
+    /// How it came out.
+    public var severity: DoctorSeverity
+    /// The file the finding is about, as given; `nil` for the return URL and POS scheme themselves.
+    public var file: String?
+    /// What was found, and why it matters.
+    public var message: String
+    /// The exact lines to add or change (XML, plist or JSON), when there is a fix.
+    public var fix: String?
+
+    /// Creates a finding.
+    /// - Parameters:
+    ///   - rule: The rule checked.
+    ///   - severity: How it came out.
+    ///   - file: The file it is about, if any.
+    ///   - message: What was found.
+    ///   - fix: The lines to add or change.
+    public init(_ rule: DoctorRule, _ severity: DoctorSeverity, file: String?, _ message: String, fix: String? = nil) {
+        self.rule = rule
+        self.severity = severity
+        self.file = file
+        self.message = message
+        self.fix = fix
+    }
+}

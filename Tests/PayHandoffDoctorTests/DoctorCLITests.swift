@@ -1,0 +1,170 @@
+import Foundation
+import PayHandoffDoctor
+import XCTest
+
+/// `payhandoff doctor` run as a process: arguments, output, exit status; and the README's run,
+/// which must be the tool's real output.
+final class DoctorCLITests: DoctorTestCase {
+    struct Run {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The `payhandoff` next to the test bundle (.build/<triple>/<config>/).
+    static var binary: URL {
+        let bundle = Bundle(for: DoctorCLITests.self).bundleURL
+        let candidates = [bundle.appendingPathComponent("payhandoff"),
+                          bundle.deletingLastPathComponent().appendingPathComponent("payhandoff")]
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[0]
+    }
+
+    func run(_ arguments: [String], in directory: URL? = nil, environment: [String: String]? = nil,
+             executable: URL = DoctorCLITests.binary) throws -> Run {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
+        if let environment { process.environment = environment }
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Run(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+                   stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
+    func doctor(_ arguments: [String]) throws -> Run { try run(["doctor"] + arguments) }
+
+    let everything = [
+        "--android-manifest", fixture("android/AndroidManifest.xml"), "--info-plist", fixture("ios/Info-binary.plist"),
+        "--entitlements", fixture("ios/App.entitlements"), "--expo-config", fixture("expo/app.json"),
+        "--assetlinks", fixture("association/assetlinks.json"), "--aasa", fixture("association/apple-app-site-association"),
+        "--ios-app-id", "ABCDE12345.com.fix.app", "--pos-scheme", "myapp",
+    ]
+
+    func testGoodFilesExitZero() throws {
+        let good = try doctor(everything + ["--return-url", "https://fix.example.com/checkout-callback"])
+        XCTAssertEqual(good.status, 0, good.stdout + good.stderr)
+        XCTAssertTrue(good.stdout.hasSuffix("0 errors, 0 warnings, 30 ok: exit status 0\n"), good.stdout)
+        // Warnings alone do not fail the run.
+        let warned = try doctor(["--android-manifest", fixture("android/broken/launch-standard.xml"), "--return-url", "fixapp://checkout-callback"])
+        XCTAssertEqual(warned.status, 0, warned.stdout)
+        XCTAssertTrue(warned.stdout.contains("warning  android.launch-mode"), warned.stdout)
+    }
+
+    func testAnErrorExitsOneAndPrintsTheFix() throws {
+        let broken = try doctor(["--android-manifest", fixture("android/broken/not-exported.xml"), "--info-plist", fixture("ios/broken/no-queries-schemes.plist"),
+                                 "--return-url", "fixapp://checkout-callback", "--pos-scheme", "myapp"])
+        XCTAssertEqual(broken.status, 1)
+        XCTAssertEqual(broken.stderr, "")
+        XCTAssertTrue(broken.stdout.contains("error    android.exported"), broken.stdout)
+        XCTAssertTrue(broken.stdout.contains("android:exported=\"true\""), broken.stdout)
+        XCTAssertTrue(broken.stdout.contains("<key>LSApplicationQueriesSchemes</key>") || broken.stdout.contains("<string>billpocket</string>"), broken.stdout)
+        XCTAssertTrue(broken.stdout.contains("adb shell am start -W -a android.intent.action.VIEW -d "), broken.stdout)
+        XCTAssertTrue(broken.stdout.contains("xcrun simctl openurl booted 'fixapp://checkout-callback"), broken.stdout)
+        // A file that cannot be read is an error too, named on its line.
+        let missing = try doctor(["--info-plist", "/no/such/Info.plist", "--return-url", "fixapp://checkout-callback"])
+        XCTAssertEqual(missing.status, 1)
+        XCTAssertTrue(missing.stdout.contains("error    input.readable  /no/such/Info.plist: no such file"), missing.stdout)
+        let bomb = try doctor(["--android-manifest", fixture("android/bad/entity-bomb.xml"), "--return-url", "fixapp://checkout-callback"])
+        XCTAssertEqual(bomb.status, 1)
+        XCTAssertTrue(bomb.stdout.contains("entity-bomb.xml: is not well-formed XML"), bomb.stdout)
+    }
+
+    func testJSONForCI() throws {
+        let result = try doctor(everything + ["--return-url", "https://fix.example.com/checkout-callback", "--android-package", "com.fix.app.staging", "--json"])
+        XCTAssertEqual(result.status, 1)
+        let document = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual(document["version"] as? Int, 1)
+        XCTAssertEqual(document["ok"] as? Bool, false)
+        let findings = try XCTUnwrap(document["findings"] as? [[String: Any]])
+        let errors = findings.filter { $0["severity"] as? String == "error" }
+        XCTAssertEqual(errors.map { $0["rule"] as? String }, ["android.assetlinks"])
+        XCTAssertEqual(errors.first?["file"] as? String, fixture("association/assetlinks.json"))
+        XCTAssertNotNil(errors.first?["fix"] as? String)
+        XCTAssertEqual((document["summary"] as? [String: Any])?["errors"] as? Int, 1)
+        let summary = try XCTUnwrap(document["summary"] as? [String: Any])
+        XCTAssertEqual(findings.count, summary.values.compactMap { $0 as? Int }.reduce(0, +))
+        let links = try XCTUnwrap(document["links"] as? [String: Any])
+        XCTAssertEqual(links["pos_answer_url"] as? String, "myapp://result=aprobada&amount=100.00&transactionid=720371&identifier=order-42")
+        XCTAssertTrue((links["callback_url"] as? String ?? "").hasPrefix("https://fix.example.com/checkout-callback"))
+        let commands = try XCTUnwrap(document["try"] as? [[String: String]])
+        XCTAssertEqual(commands.map { $0["platform"] ?? "" }, ["android", "ios", "android", "ios"])
+        XCTAssertTrue(commands[0]["command"]?.hasSuffix(" com.fix.app.staging") ?? false, "adb targets the package: \(commands[0])")
+    }
+
+    func testUsageErrorsExitTwo() throws {
+        for arguments in [[], ["--android-manifest", fixture("android/AndroidManifest.xml")], ["--return-url"],
+                          ["--return-url", "fixapp://x", "--manifest", "a.xml"], ["--return-url", "fixapp://x", "extra"]] {
+            let result = try doctor(arguments)
+            XCTAssertEqual(result.status, 2, "\(arguments): \(result.stdout)")
+            XCTAssertTrue(result.stderr.hasPrefix("error: usage: "), result.stderr)
+        }
+    }
+
+    func testHelpAndRules() throws {
+        let help = try doctor(["--help"])
+        XCTAssertEqual(help.status, 0)
+        XCTAssertTrue(help.stdout.contains("exit status: 0 no error (warnings allowed), 1 at least one error"), help.stdout)
+        let rules = try doctor(["--rules"])
+        XCTAssertEqual(rules.status, 0)
+        for rule in DoctorRule.allCases { XCTAssertTrue(rules.stdout.contains(rule.rawValue + "\n"), rule.rawValue) }
+    }
+
+    /// The printed commands, run as printed with stand-ins for `adb` (which hands its joined
+    /// arguments to the device's shell), `am` and `xcrun`, deliver exactly the links.
+    func testTheTryCommandsDeliverTheLinks() throws {
+        let bin = folder.appendingPathComponent("bin")
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        let log = folder.appendingPathComponent("delivered")
+        let scripts = [
+            "adb": "#!/bin/sh\n[ \"$1\" = shell ] || exit 9\nshift\nexec /bin/sh -c \"$*\"\n",
+            "am": "#!/bin/sh\nwhile [ $# -gt 0 ]; do [ \"$1\" = -d ] && printf '%s\\n' \"$2\" >> '\(log.path)'; shift; done\n",
+            "xcrun": "#!/bin/sh\n[ \"$1 $2 $3\" = 'simctl openurl booted' ] || exit 9\nprintf '%s\\n' \"$4\" >> '\(log.path)'\n",
+        ]
+        for (name, text) in scripts {
+            let url = bin.appendingPathComponent(name)
+            try text.write(to: url, atomically: true, encoding: .utf8)
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: url.path)
+        }
+        let result = try doctor(["--return-url", "fixapp://checkout-callback?order=42", "--pos-scheme", "myapp", "--json"])
+        let document = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let links = try XCTUnwrap(document["links"] as? [String: String])
+        let commands = try XCTUnwrap(document["try"] as? [[String: String]]).compactMap { $0["command"] }
+        XCTAssertEqual(commands.count, 4)
+        let path = bin.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+        for command in commands {
+            let ran = try run(["-c", command], environment: ["PATH": path], executable: URL(fileURLWithPath: "/bin/sh"))
+            XCTAssertEqual(ran.status, 0, command + ran.stderr)
+        }
+        let delivered = try String(contentsOf: log, encoding: .utf8).split(separator: "\n").map(String.init)
+        let callback = try XCTUnwrap(links["callback_url"]), answer = try XCTUnwrap(links["pos_answer_url"])
+        XCTAssertEqual(delivered, [callback, callback, answer, answer])
+        XCTAssertTrue(callback.hasSuffix("&status=completed&card_id=card_xyz"), callback)
+    }
+
+    /// The README's `payhandoff doctor` run is this build's output, byte for byte (refresh it
+    /// with `make doctor-readme` when the output changes).
+    func testTheREADMERunIsTheToolsOutput() throws {
+        let readme = try String(contentsOf: Self.repository.appendingPathComponent("README.md"), encoding: .utf8)
+        let block = try XCTUnwrap(readme.components(separatedBy: "```console\n$ payhandoff doctor ").dropFirst().first?
+            .components(separatedBy: "\n```").first, "README has a ```console block running payhandoff doctor")
+        var lines = block.components(separatedBy: "\n")
+        let arguments = lines.removeFirst().split(separator: " ").map(String.init)
+        let status = try XCTUnwrap(lines.popLast())
+        XCTAssertEqual(lines.popLast(), "$ echo $?")
+        let result = try run(["doctor"] + arguments, in: Self.repository)
+        XCTAssertEqual(result.stdout, lines.joined(separator: "\n") + "\n", "README's doctor run is stale: run make doctor-readme")
+        XCTAssertEqual(String(result.status), status)
+        XCTAssertEqual(result.status, 1, "the README shows a broken manifest")
+        for rule in DoctorRule.allCases {
+            XCTAssertTrue(readme.contains("`\(rule.rawValue)`"), "README lists the rule \(rule.rawValue)")
+        }
+    }
+}

@@ -1,0 +1,176 @@
+import Foundation
+import XCTest
+@testable import PayHandoffDoctor
+
+/// Every rule, with a fixture that passes it and one that fails exactly it.
+final class DoctorRuleTests: XCTestCase {
+    static let custom = "fixapp://checkout-callback"
+    /// A custom scheme without advice against it (reverse-DNS).
+    static let reverseDNS = "com.fix.app://checkout-callback"
+    static let https = "https://fix.example.com/checkout-callback"
+    static let appID = "ABCDE12345.com.fix.app"
+
+    /// One rule's pair of runs. `file` picks the input whose findings are compared (`nil`:
+    /// the findings about the return URL and POS scheme themselves).
+    struct Case {
+        var rule: DoctorRule
+        var severity: DoctorSeverity
+        var good: Doctor.Input
+        var broken: Doctor.Input
+        var file: (Doctor.Input) -> String?
+        var line: UInt
+    }
+
+    static func input(returnURL: String? = custom, posScheme: String? = "myapp", _ configure: (inout Doctor.Input) -> Void = { _ in }) -> Doctor.Input {
+        var input = Doctor.Input()
+        input.returnURL = returnURL
+        input.posScheme = posScheme
+        configure(&input)
+        return input
+    }
+
+    static func manifest(_ path: String, returnURL: String = custom) -> Doctor.Input {
+        input(returnURL: returnURL) { $0.androidManifest = fixture(path) }
+    }
+
+    static func plist(_ path: String) -> Doctor.Input { input { $0.infoPlist = fixture(path) } }
+
+    static func expo(_ path: String) -> Doctor.Input {
+        // With the generated manifest, so the Expo file is the only one that can fail.
+        input(returnURL: https) {
+            $0.expoConfig = fixture(path)
+            $0.androidManifest = fixture("android/AndroidManifest.xml")
+        }
+    }
+
+    static func web(_ configure: (inout Doctor.Input) -> Void) -> Doctor.Input {
+        input(returnURL: https, posScheme: nil) {
+            $0.androidPackage = "com.fix.app"
+            $0.iosAppID = appID
+            configure(&$0)
+        }
+    }
+
+    static var cases: [Case] {
+        var cases: [Case] = []
+        func add(_ rule: DoctorRule, _ severity: DoctorSeverity, good: Doctor.Input, broken: Doctor.Input,
+                 file: @escaping (Doctor.Input) -> String?, line: UInt = #line) {
+            cases.append(Case(rule: rule, severity: severity, good: good, broken: broken, file: file, line: line))
+        }
+        let arguments: (Doctor.Input) -> String? = { _ in nil }
+        let androidFile: (Doctor.Input) -> String? = { $0.androidManifest }
+        let plistFile: (Doctor.Input) -> String? = { $0.infoPlist }
+        let expoFile: (Doctor.Input) -> String? = { $0.expoConfig }
+        let good = manifest("android/AndroidManifest.xml")
+        let goodWeb = manifest("android/AndroidManifest.xml", returnURL: https)
+
+        add(.inputReadable, .error, good: good, broken: manifest("android/bad/truncated.xml"), file: androidFile)
+        add(.inputReadable, .error, good: plist("ios/Info-binary.plist"), broken: plist("ios/bad/corrupt-binary.plist"), file: plistFile)
+        add(.inputReadable, .error, good: expo("expo/app.json"), broken: expo("expo/bad/app.config.js"), file: expoFile)
+
+        add(.returnURLValid, .error, good: input(returnURL: reverseDNS), broken: input(returnURL: "javascript:alert(1)"), file: arguments)
+        add(.returnURLValid, .error, good: input(returnURL: reverseDNS + "?order=42"), broken: input(returnURL: reverseDNS + "#done"), file: arguments)
+        add(.returnURLScheme, .warning, good: input(returnURL: reverseDNS), broken: input(returnURL: custom), file: arguments)
+        add(.returnURLScheme, .warning, good: input(returnURL: https), broken: input(returnURL: "Com.Fix.App://checkout-callback"), file: arguments)
+        add(.returnURLScheme, .warning, good: input(returnURL: https), broken: input(returnURL: "http://fix.example.com/checkout-callback"), file: arguments)
+        add(.posSchemeValid, .error, good: input(returnURL: reverseDNS, posScheme: "myapp"), broken: input(returnURL: reverseDNS, posScheme: "1pos"), file: arguments)
+        add(.posSchemeValid, .warning, good: input(returnURL: reverseDNS, posScheme: "myapp://"), broken: input(returnURL: reverseDNS, posScheme: "MyApp"), file: arguments)
+
+        add(.androidIntentFilter, .error, good: good, broken: manifest("android/broken/callback-wrong-host.xml"), file: androidFile)
+        add(.androidIntentFilter, .error, good: goodWeb, broken: manifest("android/broken/https-wrong-path.xml", returnURL: https), file: androidFile)
+        add(.androidIntentFilter, .error, good: good, broken: manifest("android/broken/pos-filter-with-host.xml"), file: androidFile)
+        add(.androidIntentFilter, .warning, good: good, broken: manifest("android/broken/two-receivers.xml"), file: androidFile)
+        add(.androidViewBrowsable, .error, good: good, broken: manifest("android/broken/no-browsable.xml"), file: androidFile)
+        add(.androidExported, .error, good: good, broken: manifest("android/broken/not-exported.xml"), file: androidFile)
+        add(.androidExported, .error, good: good, broken: manifest("android/broken/exported-false.xml"), file: androidFile)
+        add(.androidLaunchMode, .warning, good: good, broken: manifest("android/broken/launch-standard.xml"), file: androidFile)
+        add(.androidLaunchMode, .warning, good: good, broken: manifest("android/broken/launch-single-top.xml"), file: androidFile)
+        add(.androidSchemeLowercase, .error, good: good, broken: manifest("android/broken/uppercase-scheme.xml"), file: androidFile)
+        add(.androidSchemeLowercase, .error, good: expo("expo/app.json"), broken: expo("expo/broken/uppercase-scheme.json"), file: expoFile)
+        add(.androidDataPairings, .warning, good: good, broken: manifest("android/broken/crossed-pairings.xml"), file: androidFile)
+        add(.androidQueries, .error, good: good, broken: manifest("android/broken/no-queries.xml"), file: androidFile)
+        add(.androidQueries, .warning, good: good, broken: manifest("android/broken/queries-package-only.xml"), file: androidFile)
+        add(.androidAppLinksVerify, .error, good: goodWeb, broken: manifest("android/broken/no-autoverify.xml", returnURL: https), file: androidFile)
+
+        let assetLinks: (Doctor.Input) -> String? = { $0.assetLinks }
+        for broken in ["assetlinks-other-package.json", "assetlinks-short-fingerprint.json", "assetlinks-login-only.json"] {
+            add(.androidAssetLinks, .error, good: web { $0.assetLinks = fixture("association/assetlinks.json") },
+                broken: web { $0.assetLinks = fixture("association/broken/" + broken) }, file: assetLinks)
+        }
+        add(.androidAssetLinks, .error,
+            good: web { $0.assetLinks = fixture("association/assetlinks.json"); $0.androidCertificateSHA256 = "14:6d:e9:83:c5:73:06:50:d8:ee:b9:95:2f:34:fc:64:16:a0:83:42:e6:1d:be:a8:8a:04:96:b2:3f:cf:44:e5" },
+            broken: web { $0.assetLinks = fixture("association/assetlinks.json"); $0.androidCertificateSHA256 = "00:6D:E9:83:C5:73:06:50:D8:EE:B9:95:2F:34:FC:64:16:A0:83:42:E6:1D:BE:A8:8A:04:96:B2:3F:CF:44:E5" },
+            file: assetLinks)
+
+        add(.iosURLSchemes, .error, good: plist("ios/Info.plist"), broken: plist("ios/broken/no-pos-scheme.plist"), file: plistFile)
+        add(.iosURLSchemes, .error, good: plist("ios/Info-binary.plist"), broken: plist("ios/broken/no-url-types.plist"), file: plistFile)
+        add(.iosQueriesSchemes, .error, good: plist("ios/Info.plist"), broken: plist("ios/broken/no-queries-schemes.plist"), file: plistFile)
+        add(.iosAssociatedDomains, .error, good: web { $0.entitlements = fixture("ios/App.entitlements") },
+            broken: web { $0.entitlements = fixture("ios/broken/www-only.entitlements") }, file: { $0.entitlements })
+        let aasa: (Doctor.Input) -> String? = { $0.appleAppSiteAssociation }
+        for good in ["apple-app-site-association", "apple-app-site-association-paths"] {
+            for broken in ["aasa-other-path.json", "aasa-excluded.json", "aasa-other-team.json"] {
+                add(.iosAASA, .error, good: web { $0.appleAppSiteAssociation = fixture("association/" + good) },
+                    broken: web { $0.appleAppSiteAssociation = fixture("association/broken/" + broken) }, file: aasa)
+            }
+        }
+
+        add(.expoScheme, .error, good: expo("expo/app.json"), broken: expo("expo/broken/no-pos-scheme.json"), file: expoFile)
+        add(.expoAndroidIntentFilters, .error, good: expo("expo/app.config.json"), broken: expo("expo/broken/no-intent-filters.json"), file: expoFile)
+        add(.expoAndroidIntentFilters, .error, good: expo("expo/app.json"), broken: expo("expo/broken/intent-filter-no-autoverify.json"), file: expoFile)
+        add(.expoIOSQueriesSchemes, .error, good: expo("expo/app.json"), broken: expo("expo/broken/no-queries-schemes.json"), file: expoFile)
+        add(.expoIOSAssociatedDomains, .error, good: expo("expo/app.json"), broken: expo("expo/broken/no-associated-domains.json"), file: expoFile)
+        return cases
+    }
+
+    /// The findings about `file` (or about the links, for `nil`) that did not pass.
+    func failing(_ report: DoctorReport, file: String?) -> [DoctorFinding] {
+        report.findings.filter { $0.file == file && $0.severity != .ok }
+    }
+
+    func testEveryRuleHasAPassingAndAFailingFixture() {
+        let covered = Set(Self.cases.map { $0.rule })
+        XCTAssertEqual(covered, Set(DoctorRule.allCases), "rules without fixtures: \(Set(DoctorRule.allCases).subtracting(covered).map { $0.rawValue })")
+    }
+
+    func testGoodFixturesPassTheirRule() {
+        for c in Self.cases {
+            let report = Doctor.check(c.good)
+            let file = c.file(c.good)
+            XCTAssertEqual(failing(report, file: file).map { "\($0.rule.rawValue): \($0.message)" }, [], "good fixture of \(c.rule.rawValue)", line: c.line)
+            XCTAssertTrue(report.findings.contains { $0.file == file && $0.rule == c.rule && $0.severity == .ok },
+                          "the good fixture of \(c.rule.rawValue) reports it as ok", line: c.line)
+        }
+    }
+
+    func testBrokenFixturesFailExactlyTheirRule() {
+        for c in Self.cases {
+            let report = Doctor.check(c.broken)
+            let failures = failing(report, file: c.file(c.broken))
+            XCTAssertFalse(failures.isEmpty, "the broken fixture of \(c.rule.rawValue) fails it", line: c.line)
+            for finding in failures {
+                XCTAssertEqual(finding.rule, c.rule, "\(finding.rule.rawValue): \(finding.message)", line: c.line)
+                XCTAssertEqual(finding.severity, c.severity, "\(finding.rule.rawValue): \(finding.message)", line: c.line)
+            }
+            XCTAssertEqual(report.hasErrors, c.severity == .error, line: c.line)
+        }
+    }
+
+    /// A filter meant for the link but spelled in upper case is one error (the scheme's), and
+    /// the receiver check says the filter will work once that is fixed.
+    func testAnUpperCaseSchemeIsReportedOnce() {
+        let report = Doctor.check(Self.manifest("android/broken/uppercase-scheme.xml"))
+        XCTAssertEqual(report.findings.filter { $0.severity == .error }.map { $0.rule }, [.androidSchemeLowercase])
+        let receiver = report.findings.first { $0.rule == .androidIntentFilter && $0.message.contains("checkout callback") }
+        XCTAssertEqual(receiver?.severity, .ok)
+        XCTAssertTrue(receiver?.message.hasSuffix("once its scheme is written in lower case (android.scheme-lowercase)") ?? false, receiver?.message ?? "")
+    }
+
+    func testEveryFailureSaysHowToFixIt() {
+        for c in Self.cases {
+            for finding in failing(Doctor.check(c.broken), file: c.file(c.broken)) where finding.rule != .inputReadable {
+                XCTAssertNotNil(finding.fix, "\(finding.rule.rawValue): \(finding.message)", line: c.line)
+            }
+        }
+    }
+}

@@ -1,0 +1,18 @@
+# `payhandoff doctor` (issue 18): the integration checker of Sources/PayHandoffDoctor.
+#   make doctor-test     its XCTest target alone: every rule against a passing and a failing
+#                        fixture (Tests/PayHandoffDoctorTests/Fixtures), bad input, the CLI as a
+#                        process, the README's run (also part of `make test`'s XCTest run)
+#   make doctor-readme   reruns the README's `payhandoff doctor` example and pastes its output
+# Foundation's XMLParser (FoundationXML) loads libxml2 at run time.
+APT_PACKAGES += libxml2
+BINDING_TESTS += doctor-test
+
+.PHONY: doctor-test doctor-readme
+
+doctor-test: bootstrap
+	@$(SWIFT) test --disable-swift-testing --filter PayHandoffDoctorTests 2>&1 \
+	  | grep -E 'error: |Test Case .* failed|Executed [0-9]+ tests' | sed 's/^/doctor-test: /' | tail -n 40
+
+doctor-readme: bootstrap
+	@$(SWIFT) build --product payhandoff >/dev/null
+	@scripts/update-readme-doctor-run.py $$($(SWIFT) build --show-bin-path)/payhandoff
