@@ -39,7 +39,7 @@ public struct DoctorLinks: Sendable {
     ///   - posScheme: The `urlScheme` the app sends to the POS app, if it uses the POS hand-off.
     public init(returnURL: String?, posScheme: String?) {
         var generator = FixedDigits()
-        sampleNonce = ReturnURL.makeNonce(using: &generator)
+        sampleNonce = CorrelationSecret.make(using: &generator)
         returnURLText = returnURL
         var valid: ReturnURL? = nil
         var refusal: PayHandoffError? = nil
