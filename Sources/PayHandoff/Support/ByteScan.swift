@@ -3,9 +3,15 @@
 /// times). The tricks are the classic "has zero byte" ones: for a word `x`,
 /// `(x − 0x01…01) & ~x & 0x80…80` flags every zero byte exactly up to the first one (bytes after
 /// it may be flagged falsely by the borrow), so the lowest flag is always a true hit.
-enum ByteScan {
-    private static let ones: UInt64 = 0x0101_0101_0101_0101
-    private static let highs: UInt64 = 0x8080_8080_8080_8080
+///
+/// These word tricks are why the parsers read as they do: the speed goals of `make bench` (a POS
+/// answer or a callback parsed ≥ 10× faster than Foundation's URLComponents, every C ABI round
+/// trip ≤ 5 µs) and the size goal of the Embedded library are met here, and measured by
+/// `make bench-callgrind`; the JSON text layer of the C ABI shares them (``JSONText``).
+@_spi(JSONText)
+public enum ByteScan {
+    @usableFromInline static let ones: UInt64 = 0x0101_0101_0101_0101
+    @usableFromInline static let highs: UInt64 = 0x8080_8080_8080_8080
 
     /// The 8 bytes at `offset`, first byte in the low bits on every platform.
     @inline(__always)
@@ -14,21 +20,28 @@ enum ByteScan {
     }
 
     /// `byte` in every byte of a word.
-    @inline(__always)
-    static func repeated(_ byte: UInt8) -> UInt64 {
+    @inlinable @inline(__always)
+    public static func repeated(_ byte: UInt8) -> UInt64 {
         ones &* UInt64(byte)
     }
 
     /// Bit 7 of a byte set where `word`'s byte is zero; exact up to and including the lowest one.
-    @inline(__always)
-    static func zeroBytes(_ word: UInt64) -> UInt64 {
+    @inlinable @inline(__always)
+    public static func zeroBytes(_ word: UInt64) -> UInt64 {
         (word &- ones) & ~word & highs
     }
 
     /// Non-zero when some byte of `word` equals `byte`.
-    @inline(__always)
-    static func bytesEqual(_ word: UInt64, _ byte: UInt8) -> UInt64 {
+    @inlinable @inline(__always)
+    public static func bytesEqual(_ word: UInt64, _ byte: UInt8) -> UInt64 {
         zeroBytes(word ^ (ones &* UInt64(byte)))
+    }
+
+    /// Bit 7 of a byte set where `word`'s byte is below `limit` (at most 0x80); exact up to and
+    /// including the lowest one, like ``zeroBytes(_:)``.
+    @inlinable @inline(__always)
+    public static func bytesBelow(_ word: UInt64, _ limit: UInt8) -> UInt64 {
+        (word &- ones &* UInt64(limit)) & ~word & highs
     }
 
     /// Bit 7 of a byte set where `word`'s byte is below `limit` (at most 0x80) or is DEL; exact up

@@ -1,0 +1,325 @@
+import CcJSON
+#if !PAYHANDOFF_SINGLE_MODULE
+@_spi(JSONText) import PayHandoff
+#endif
+
+/// Reading: JSON text into ``JSONValue`` through cJSON, with what cJSON does not check checked
+/// here — UTF-8, the U+0000 stand-in, duplicate keys, the integer-only number rule and the depth.
+extension JSONText {
+    /// Reads a NUL-terminated JSON text.
+    /// - Parameters:
+    ///   - text: The C string, or NULL.
+    ///   - parameter: The C parameter's name, used as the error's field.
+    /// - Returns: The document.
+    /// - Throws: `invalid_argument` for NULL, `limit_exceeded` over ``maxJSONBytes``,
+    ///   `invalid_json` for invalid UTF-8, bad syntax, trailing text, duplicate keys, numbers
+    ///   that are not integers within ±(2^53 − 1), or nesting deeper than ``maxDepth``.
+    static func parse(_ text: UnsafePointer<CChar>?, parameter: String) throws(PayHandoffError) -> JSONValue {
+        let length = try checkedLength(text, parameter: parameter, limit: maxJSONBytes)
+        guard let text else { throw PayHandoffError(.invalidArgument, field: parameter, "must not be NULL") }
+        do throws(PayHandoffError) {
+            return try read(text, length: length, parameter: parameter)
+        } catch {
+            // Invalid UTF-8 anywhere in the text outranks every other fault, as it did when the
+            // whole text was validated first; looked for only once the text has failed.
+            if String(validatingCString: text) == nil {
+                throw PayHandoffError(.invalidJSON, field: parameter, "is not valid UTF-8")
+            }
+            throw error
+        }
+    }
+
+    /// ``parse(_:parameter:)-(UnsafePointer<CChar>?,_)`` of `length` bytes at `text`.
+    private static func read(_ text: UnsafePointer<CChar>, length: Int, parameter: String) throws(PayHandoffError) -> JSONValue {
+        // UTF-8 is checked once, string by string, as each becomes a Swift String (keys too):
+        // outside strings cJSON accepts only ASCII. The one byte that must be refused up front
+        // is the stand-in itself, or a raw 0xFF would be read as U+0000.
+        if memchr(text, Int32(nulStandIn), length) != nil {
+            throw PayHandoffError(.invalidJSON, field: parameter, "is not valid UTF-8")
+        }
+        let prepared = prepare(UnsafeRawBufferPointer(start: UnsafeRawPointer(text), count: length))
+        if prepared.hasMalformedEscape, String(validatingCString: text) == nil {
+            throw PayHandoffError(.invalidJSON, field: parameter, "is not valid UTF-8")
+        }
+        let root: UnsafeMutablePointer<cJSON>
+        if let copy = prepared.copy {
+            root = try copy.withUnsafeBufferPointer { buffer throws(PayHandoffError) in
+                guard let base = buffer.baseAddress else { throw PayHandoffError(.invalidJSON, field: parameter, "is empty") }
+                return try cJSONParse(UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self),
+                                      length: buffer.count - 1, parameter: parameter)
+            }
+        } else {
+            root = try cJSONParse(text, length: length, parameter: parameter)
+        }
+        defer { cJSON_Delete(root) }
+        var reader = Reader(hasStandIns: prepared.hasStandIns)
+        do throws(PayHandoffError) {
+            return try reader.value(of: root, depth: 0)
+        } catch {
+            if reader.foundInvalidUTF8 { throw PayHandoffError(.invalidJSON, field: parameter, "is not valid UTF-8") }
+            var named = error
+            if named.field == nil { named.field = parameter }
+            throw named
+        }
+    }
+
+    /// Parses `length` bytes of NUL-terminated text with cJSON.
+    private static func cJSONParse(_ text: UnsafePointer<CChar>, length: Int, parameter: String) throws(PayHandoffError) -> UnsafeMutablePointer<cJSON> {
+        // length + 1 includes the NUL, so require_null_terminated means "nothing but whitespace
+        // after the value". The end pointer is ours; cJSON's global error pointer is never read.
+        var end: UnsafePointer<CChar>? = nil
+        guard let root = cJSON_ParseWithLengthOpts(text, length + 1, &end, 1) else {
+            let offset = end.map { $0 - text } ?? 0
+            throw PayHandoffError(.invalidJSON, field: parameter,
+                                  "is not a single valid JSON value (error near byte " + String(offset) + ")")
+        }
+        return root
+    }
+
+    /// One pass over the text, before cJSON reads it, for what cJSON would get wrong:
+    /// - each `\u0000` escape becomes ``nulStandIn`` (cJSON would cut the string there). A
+    ///   backslash only appears inside strings in valid JSON, and in `\\u0000` the backslash
+    ///   itself is escaped: not a NUL.
+    /// - each number token with a fraction or an exponent (`100.00`, `1e2`, `-0.0`) becomes `0.5`:
+    ///   cJSON reads 100.00 and 1e2 as the double 100, which would pass as 100 minor units
+    ///   (1.00); 0.5 makes the integer rule refuse them, naming the member. Outside strings, `.`,
+    ///   `e` and `E` after a digit only occur in such tokens.
+    /// - a `\u` not followed by four hex digits is noted: cJSON reads it as U+0000 (cutting
+    ///   the string there) and swallows what follows unseen, so the text's UTF-8 must be checked
+    ///   as a whole.
+    /// - Parameter bytes: The text, without its NUL.
+    /// - Returns: A NUL-terminated changed copy, or `nil` when nothing needed changing (the usual
+    ///   case); whether any stand-in was written; whether a malformed `\u` was seen.
+    private static func prepare(_ bytes: UnsafeRawBufferPointer) -> (copy: [UInt8]?, hasStandIns: Bool, hasMalformedEscape: Bool) {
+        var copy: [UInt8]? = nil
+        var hasStandIns = false
+        var hasMalformedEscape = false
+        var index = 0
+        var copied = 0  // bytes of `bytes` already in `copy`
+        var inString = false
+        let count = bytes.count
+        /// Copies the text up to `end`, then `replacement` (the stand-in byte, or `0.5`) instead
+        /// of what is before `resume`.
+        func replace(upTo end: Int, standIn: Bool, resumingAt resume: Int) {
+            if copy == nil { copy = []; copy?.reserveCapacity(count + 1) }
+            copy?.append(contentsOf: bytes[copied..<end])
+            if standIn {
+                copy?.append(nulStandIn)
+            } else {
+                copy?.append(contentsOf: "0.5".utf8)
+            }
+            copied = resume
+        }
+        while index < count {
+            if inString, index + 8 <= count, let base = bytes.baseAddress {
+                // Inside a string only `"` and `\\` matter: skip eight bytes at a time to the next one.
+                let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+                let found = quoteOrBackslash(word)
+                guard found != 0 else {
+                    index += 8
+                    continue
+                }
+                index += found.trailingZeroBitCount / 8
+            }
+            let byte = bytes[index]
+            if inString {
+                if byte == UInt8(ascii: "\\") {
+                    if index + 1 < count, bytes[index + 1] == UInt8(ascii: "u") {
+                        guard index + 5 < count, isHexDigit(bytes[index + 2]), isHexDigit(bytes[index + 3]),
+                              isHexDigit(bytes[index + 4]), isHexDigit(bytes[index + 5]) else {
+                            hasMalformedEscape = true
+                            index += 2
+                            continue
+                        }
+                        if bytes[index + 2] == UInt8(ascii: "0"), bytes[index + 3] == UInt8(ascii: "0"),
+                           bytes[index + 4] == UInt8(ascii: "0"), bytes[index + 5] == UInt8(ascii: "0") {
+                            replace(upTo: index, standIn: true, resumingAt: index + 6)
+                            hasStandIns = true
+                        }
+                        index += 6
+                        continue
+                    }
+                    index += 2  // the escaped character
+                    continue
+                }
+                if byte == UInt8(ascii: "\"") { inString = false }
+                index += 1
+                continue
+            }
+            if byte == UInt8(ascii: "\"") { inString = true; index += 1; continue }
+            guard byte == UInt8(ascii: "-") || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) else {
+                index += 1
+                continue
+            }
+            var end = index
+            var fractional = false
+            while end < count {
+                let b = bytes[end]
+                if b == UInt8(ascii: ".") || b == UInt8(ascii: "e") || b == UInt8(ascii: "E") {
+                    fractional = true
+                } else if !(b == UInt8(ascii: "-") || b == UInt8(ascii: "+") || (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9"))) {
+                    break
+                }
+                end += 1
+            }
+            if fractional { replace(upTo: index, standIn: false, resumingAt: end) }
+            index = end
+        }
+        guard var result = copy else { return (nil, false, hasMalformedEscape) }
+        result.append(contentsOf: bytes[copied..<count])
+        result.append(0)
+        return (result, hasStandIns, hasMalformedEscape)
+    }
+
+    private static func isHexDigit(_ byte: UInt8) -> Bool {
+        let lowered = byte | 0x20  // A-F to a-f; digits keep their bit 5
+        return (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || (lowered >= UInt8(ascii: "a") && lowered <= UInt8(ascii: "f"))
+    }
+
+    /// The high bit of each byte of `word` (little-endian) that is `"` or `\\`; the lowest
+    /// set bit is exact (bits above it may be set spuriously).
+    @inline(__always)
+    private static func quoteOrBackslash(_ word: UInt64) -> UInt64 {
+        ByteScan.bytesEqual(word, UInt8(ascii: "\"")) | ByteScan.bytesEqual(word, UInt8(ascii: "\\"))
+    }
+
+    /// Turns a cJSON tree into a ``JSONValue``, checking what cJSON does not: UTF-8 (once, as
+    /// each string becomes a Swift `String`), duplicate keys, the integer rule and the depth.
+    private struct Reader {
+        /// Whether ``prepare(_:)`` wrote any ``nulStandIn`` (otherwise no string needs a look for one).
+        let hasStandIns: Bool
+        /// Set when a string was not valid UTF-8: the whole text is then refused as such.
+        var foundInvalidUTF8 = false
+
+        /// The value of `item`, which sits inside `depth` arrays/objects.
+        mutating func value(of item: UnsafeMutablePointer<cJSON>, depth: Int) throws(PayHandoffError) -> JSONValue {
+            switch item.pointee.type & 0xFF {
+            case cJSON_NULL:
+                return .null
+            case cJSON_False:
+                return .bool(false)
+            case cJSON_True:
+                return .bool(true)
+            case cJSON_Number:
+                let number = item.pointee.valuedouble
+                // Int64(exactly:) is nil for fractions, NaN and infinities, so nothing here can trap.
+                guard number >= -maxInteger, number <= maxInteger, let integer = Int64(exactly: number) else {
+                    throw PayHandoffError(.invalidJSON, field: nil,
+                                          "numbers must be integers within ±(2^53 − 1); amounts are decimal text like \"100.00\"")
+                }
+                return .integer(integer)
+            case cJSON_String:
+                return .string(try string(item.pointee.valuestring))
+            case cJSON_Array:
+                guard depth < maxDepth else { throw JSONText.tooDeep }
+                var elements: [JSONValue] = []
+                elements.reserveCapacity(JSONText.childCount(item))
+                var child = item.pointee.child
+                var index = 0
+                while let element = child {
+                    do throws(PayHandoffError) {
+                        elements.append(try value(of: element, depth: depth + 1))
+                    } catch {
+                        throw located(error, "[" + String(index) + "]")
+                    }
+                    child = element.pointee.next
+                    index += 1
+                }
+                return .array(elements)
+            case cJSON_Object:
+                guard depth < maxDepth else { throw JSONText.tooDeep }
+                var object = JSONObject()
+                let count = JSONText.childCount(item)
+                object.reserveCapacity(count)
+                // cJSON keeps duplicate keys; which one counts would differ between readers.
+                if let repeated = JSONText.firstRepeatedKey(of: item, count: count) {
+                    throw PayHandoffError(.invalidJSON, field: try? string(repeated), "appears twice in the same object")
+                }
+                var child = item.pointee.child
+                while let member = child {
+                    let key = try string(member.pointee.string)
+                    do throws(PayHandoffError) {
+                        object.appendNewMember(key, try value(of: member, depth: depth + 1))
+                    } catch {
+                        throw located(error, key)
+                    }
+                    child = member.pointee.next
+                }
+                return .object(object)
+            default:
+                throw PayHandoffError(.invalidJSON, field: nil, "unexpected JSON value")
+            }
+        }
+
+        /// A string of the tree as a Swift `String`, ``nulStandIn`` as U+0000.
+        private mutating func string(_ pointer: UnsafeMutablePointer<CChar>?) throws(PayHandoffError) -> String {
+            guard let pointer else { throw PayHandoffError(.invalidJSON, field: nil, "a string is missing") }
+            let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(pointer).assumingMemoryBound(to: UInt8.self),
+                                            count: strlen(pointer))
+            // cJSON decodes \u escapes itself; the result is validated here, not trusted. A raw
+            // 0xFF never gets this far (parse(_:parameter:)), so every 0xFF is a stand-in.
+            let text: String?
+            if hasStandIns, memchr(pointer, Int32(nulStandIn), bytes.count) != nil {
+                text = UTF8Text.string(validating: bytes.map { $0 == nulStandIn ? 0 : $0 })
+            } else {
+                text = UTF8Text.string(validating: bytes)
+            }
+            guard let text else {
+                foundInvalidUTF8 = true
+                throw PayHandoffError(.invalidJSON, field: nil, "a string is not valid UTF-8")
+            }
+            return text
+        }
+    }
+
+    /// The first key (in document order) of `object` that repeats an earlier one, if any. The
+    /// keys are compared as cJSON holds them (U+0000 as the stand-in, which no key holds
+    /// otherwise: the same bytes exactly when the keys are the same bytes), sorted, so that a
+    /// 64 KiB object of distinct keys costs n log n comparisons, not n².
+    private static func firstRepeatedKey(of object: UnsafeMutablePointer<cJSON>, count: Int) -> UnsafeMutablePointer<CChar>? {
+        guard count > 1 else { return nil }
+        var keys: [UnsafeMutablePointer<CChar>?] = []
+        keys.reserveCapacity(count)
+        var child = object.pointee.child
+        while let member = child {
+            keys.append(member.pointee.string)
+            child = member.pointee.next
+        }
+        func compare(_ a: Int, _ b: Int) -> Int32 {
+            guard let x = keys[a], let y = keys[b] else { return keys[a] == nil ? (keys[b] == nil ? 0 : -1) : 1 }
+            return strcmp(x, y)
+        }
+        let order = IndexSort.sorted(count: count) { Int(compare($0, $1)) }
+        var first: Int? = nil
+        for index in 1..<count where compare(order[index - 1], order[index]) == 0 {
+            first = Swift.min(first ?? Int.max, order[index])  // equal keys are sorted by position
+        }
+        return first.flatMap { keys[$0] }
+    }
+
+    private static var tooDeep: PayHandoffError {
+        PayHandoffError(.invalidJSON, field: nil, "nests more than " + String(maxDepth) + " arrays/objects")
+    }
+
+    /// The number of elements or members of `item`.
+    private static func childCount(_ item: UnsafeMutablePointer<cJSON>) -> Int {
+        var count = 0
+        var child = item.pointee.child
+        while let next = child {
+            count += 1
+            child = next.pointee.next
+        }
+        return count
+    }
+
+    /// Prefixes the path of the member that failed (`request.amount`, `flows[2]`).
+    private static func located(_ error: PayHandoffError, _ step: String) -> PayHandoffError {
+        var result = error
+        if let inner = error.field {
+            result.field = inner.utf8.first == UInt8(ascii: "[") ? step + inner : step + "." + inner
+        } else {
+            result.field = step
+        }
+        return result
+    }
+}
