@@ -87,6 +87,27 @@ final class POSResponseTests: XCTestCase {
         }
     }
 
+    func testOneTableNamesEveryFieldInTheDocumentAndTheMirror() throws {
+        // An answer with all 21 keys of the Billpocket response table: the JSON document has a
+        // member for each (plus version), the mirror a child for each, under the table's names.
+        let url = "myapp://result=aprobada&statusinfo=ok&amount=1.00&tip=0.50&reference=r&transactionid=T1&msi=3"
+            + "&authorization=A1&creditcard=****1234&cardtype=visa&email=e@x.mx&phone=55&arqc=AB&aid=A0&applabel=VISA"
+            + "&url=u&identifier=ord-1&bank=B&accountType=credit&name=N&bp_version=4.3.24"
+        let response = try POSResponse.parse(url, urlScheme: "myapp")
+        guard case .object(let document) = response.json else { return XCTFail("not an object") }
+        XCTAssertEqual(document.members.map(\.key), [
+            "version", "result", "identifier", "statusinfo", "amount", "tip", "reference", "transactionid", "msi",
+            "authorization", "creditcard", "cardtype", "email", "phone", "arqc", "aid", "applabel", "url", "bank",
+            "accountType", "name", "bp_version",
+        ])
+        let labels = Mirror(reflecting: response).children.compactMap(\.label)
+        XCTAssertEqual(labels.count, 21)
+        XCTAssertEqual(Set(labels), ["result", "identifier", "statusInfo", "amount", "tip", "reference", "transactionId", "msi",
+                                     "authorization", "cardLastFour", "cardType", "email", "phone", "arqc", "aid", "appLabel",
+                                     "voucherURL", "bank", "accountType", "cardholderName", "posAppVersion"])
+        XCTAssertEqual(try POSResponse(json: response.json), response)
+    }
+
     func testCorrelationAndSchemeAreChecked() {
         XCTAssertThrowsError(try POSResponse.parse(Self.seedAnswer, urlScheme: "otherapp")) { error in
             XCTAssertEqual(error as? PayHandoffError,

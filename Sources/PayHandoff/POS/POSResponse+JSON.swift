@@ -5,29 +5,22 @@ extension POSResponse {
     /// "extra": {"unknown_key": "value"}}`. Absent fields are left out; `extra` only when non-empty.
     /// `result` is `approved`, `declined` or `error`.
     public var json: JSONValue {
-        var o = JSONObject(capacity: 23)
+        var o = JSONObject(capacity: 24)
         o.appendNewMember("version", 1)
         o.appendNewMember("result", .string(result.rawValue))
         o.appendNewMember("identifier", .string(identifier))
-        o.appendNewMember("statusinfo", ifPresent: statusInfo.map { .string($0) })
-        o.appendNewMember("amount", ifPresent: amount.map { .string($0.decimalString) })
-        o.appendNewMember("tip", ifPresent: tip.map { .string($0.decimalString) })
-        o.appendNewMember("reference", ifPresent: reference.map { .string($0) })
-        o.appendNewMember("transactionid", ifPresent: transactionId.map { .string($0) })
-        o.appendNewMember("msi", ifPresent: msi.map { .integer(Int64($0)) })
-        o.appendNewMember("authorization", ifPresent: authorization.map { .string($0) })
-        o.appendNewMember("creditcard", ifPresent: cardLastFour.map { .string($0) })
-        o.appendNewMember("cardtype", ifPresent: cardType.map { .string($0) })
-        o.appendNewMember("email", ifPresent: email.map { .string($0) })
-        o.appendNewMember("phone", ifPresent: phone.map { .string($0) })
-        o.appendNewMember("arqc", ifPresent: arqc.map { .string($0) })
-        o.appendNewMember("aid", ifPresent: aid.map { .string($0) })
-        o.appendNewMember("applabel", ifPresent: appLabel.map { .string($0) })
-        o.appendNewMember("url", ifPresent: voucherURL.map { .string($0) })
-        o.appendNewMember("bank", ifPresent: bank.map { .string($0) })
-        o.appendNewMember("accountType", ifPresent: accountType.map { .string($0.rawValue) })
-        o.appendNewMember("name", ifPresent: cardholderName.map { .string($0) })
-        o.appendNewMember("bp_version", ifPresent: posAppVersion.map { .string($0) })
+        for index in POSResponse.fields.indices where index != Key.result && index != Key.identifier {
+            let value: JSONValue?
+            switch index {
+            case Key.amount: value = amount.map { .string($0.decimalString) }
+            case Key.tip: value = tip.map { .string($0.decimalString) }
+            case Key.msi: value = msi.map { .integer(Int64($0)) }
+            case Key.creditcard: value = cardLastFour.map { .string($0) }
+            case Key.accounttype: value = accountType.map { .string($0.rawValue) }
+            default: value = field(index).map { .string($0) }
+            }
+            o.appendNewMember(POSResponse.fields[index].json.description, ifPresent: value)
+        }
         QueryItem.setExtra(extra, as: "extra", in: &o)
         if !truncated.isEmpty { o.appendNewMember("truncated", .array(truncated.map { .string($0) })) }
         return .object(o)

@@ -5,26 +5,18 @@ extension POSResponse: CustomReflectable {
     /// The typed fields; absent ones left out.
     public var customMirror: Mirror {
         var children: [(label: String?, value: Any)] = [("result", result), ("identifier", identifier)]
-        func add(_ label: String, _ value: Any?) { if let value { children.append((label, value)) } }
-        add("statusInfo", statusInfo)
-        add("amount", amount)
-        add("tip", tip)
-        add("reference", reference)
-        add("transactionId", transactionId)
-        add("msi", msi)
-        add("authorization", authorization)
-        add("cardLastFour", cardLastFour)
-        add("cardType", cardType)
-        add("email", email)
-        add("phone", phone)
-        add("arqc", arqc)
-        add("aid", aid)
-        add("appLabel", appLabel)
-        add("voucherURL", voucherURL)
-        add("bank", bank)
-        add("accountType", accountType)
-        add("cardholderName", cardholderName)
-        add("posAppVersion", posAppVersion)
+        for index in POSResponse.fields.indices where index != Key.result && index != Key.identifier {
+            let value: Any?
+            switch index {
+            case Key.amount: value = amount
+            case Key.tip: value = tip
+            case Key.msi: value = msi
+            case Key.creditcard: value = cardLastFour
+            case Key.accounttype: value = accountType
+            default: value = field(index)
+            }
+            if let value { children.append((POSResponse.fields[index].label.description, value)) }
+        }
         if !extra.isEmpty { children.append(("extra", extra)) }
         return Mirror(self, children: children, displayStyle: .struct)
     }

@@ -28,7 +28,7 @@ extension POSResponse {
     public var stored: POSResponse {
         var items: [QueryItem] = []
         for key in POSResponse.neededKeys {
-            if let value = storedValue(key) { items.append(QueryItem(key: POSResponse.keyList[key].description, value: value)) }
+            if let value = storedValue(key) { items.append(QueryItem(key: POSResponse.fields[key].key.description, value: value)) }
         }
         // Cannot fail: the values were read by these same rules.
         guard var needed = try? POSResponse(items: items) else { return self }
@@ -36,7 +36,7 @@ extension POSResponse {
         var truncated: [String] = []
         for key in POSResponse.keptInOrder {
             guard let value = field(key) else { continue }
-            let name = POSResponse.jsonKey(key)
+            let name = POSResponse.fields[key].json.description
             let (kept, cut) = JSONValue.cut(value, toPrintedLength: POSResponse.maxStoredValueLength)
             let added = JSONValue.printedLength(of: name) + 2 + JSONValue.printedLength(of: kept)
             if length + added > POSResponse.maxStoredLength {
@@ -45,7 +45,7 @@ extension POSResponse {
             }
             length += added
             if cut { truncated.append(name) }
-            items.append(QueryItem(key: POSResponse.keyList[key].description, value: kept))
+            items.append(QueryItem(key: POSResponse.fields[key].key.description, value: kept))
         }
         var extra: [QueryItem] = []
         if !self.extra.isEmpty {
@@ -85,10 +85,5 @@ extension POSResponse {
         case Key.accounttype: return accountType?.rawValue
         default: return field(key)
         }
-    }
-
-    /// The member name of field `key` in the answer's JSON document.
-    static func jsonKey(_ key: Int) -> String {
-        key == Key.accounttype ? "accountType" : POSResponse.keyList[key].description
     }
 }

@@ -68,7 +68,7 @@ public struct POSResponse: Equatable, Sendable {
     // copied a few times on its way out of a parse.
     private var amountUnits: Int64 = -1
     private var tipUnits: Int64 = -1
-    /// Where each field of ``keyList`` is in ``text``.
+    /// Where each field of ``fields`` is in ``text``.
     private(set) var fields: FieldTable
     /// Approved, declined or error.
     public private(set) var result: Result
@@ -338,8 +338,8 @@ public struct POSResponse: Equatable, Sendable {
         if sawUserToken {
             // The raw text holds the token: keep the canonical text of the fields instead.
             var items: [QueryItem] = []
-            for index in 0..<POSResponse.keyList.count {
-                if let value = value(index) { items.append(QueryItem(key: POSResponse.keyList[index].description, value: value)) }
+            for index in POSResponse.fields.indices {
+                if let value = value(index) { items.append(QueryItem(key: POSResponse.fields[index].key.description, value: value)) }
             }
             self = try POSResponse(items: items + extra)
         }
@@ -381,8 +381,7 @@ public struct POSResponse: Equatable, Sendable {
         default: return false
         }  // the rest of the number is masked anyway
         // The typed fields compare as values (`100` is `100.00`, `Debit` is `debit`), the rest as text.
-        let typed = [Key.result, Key.amount, Key.tip, Key.msi, Key.creditcard, Key.accounttype]
-        for index in 0..<keyList.count where !typed.contains(index) {
+        for index in fields.indices where !fields[index].typed {
             switch (lhs.field(index), rhs.field(index)) {
             case (nil, nil): continue
             case let (a?, b?) where a.hasSameBytes(as: b): continue
@@ -395,7 +394,7 @@ public struct POSResponse: Equatable, Sendable {
         return lhs.truncated.count == rhs.truncated.count && zip(lhs.truncated, rhs.truncated).allSatisfy { $0.hasSameBytes(as: $1) }
     }
 
-    /// The decoded text of field `index` of ``keyList``, if the answer has it.
+    /// The decoded text of field `index` of ``fields``, if the answer has it.
     func field(_ index: Int) -> String? {
         guard fields.contains(index) else { return nil }
         var text = self.text
@@ -406,21 +405,53 @@ public struct POSResponse: Equatable, Sendable {
         QueryDecoder.decoded(UnsafeBufferPointer(rebasing: bytes[span.start..<span.end]), escaped: span.isEscaped, plus: .literal)
     }
 
-    /// The response keys of the Billpocket table, lowercased (keys are matched ignoring case),
-    /// in the order of ``Key``.
-    static let keyList: [StaticString] = [
-        "result", "statusinfo", "amount", "tip", "reference", "transactionid", "msi",
-        "authorization", "creditcard", "cardtype", "email", "phone", "arqc", "aid", "applabel",
-        "url", "identifier", "bank", "accounttype", "name", "bp_version",
+    /// One key of the Billpocket response table.
+    struct Field {
+        /// The key, lowercase (keys are matched ignoring case).
+        let key: StaticString
+        /// Its member name in the answer's JSON document.
+        let json: StaticString
+        /// The Swift property that reads it (debuggers' and `dump`'s label).
+        let label: StaticString
+        /// Whether it is read as a typed value (amount, tip, msi, card digits, account type,
+        /// result) rather than text: typed fields compare as values (`100` is `100.00`).
+        let typed: Bool
+    }
+
+    /// The Billpocket response table, in its order: the one list of the 21 keys. Parsing
+    /// (``keyIndex(_:)-(UnsafeBufferPointer<UInt8>)``, checked against it by the tests), the JSON
+    /// document, reflection, equality and the stored copy all read it; ``Key`` names positions.
+    static let fields: [Field] = [
+        Field(key: "result", json: "result", label: "result", typed: true),
+        Field(key: "statusinfo", json: "statusinfo", label: "statusInfo", typed: false),
+        Field(key: "amount", json: "amount", label: "amount", typed: true),
+        Field(key: "tip", json: "tip", label: "tip", typed: true),
+        Field(key: "reference", json: "reference", label: "reference", typed: false),
+        Field(key: "transactionid", json: "transactionid", label: "transactionId", typed: false),
+        Field(key: "msi", json: "msi", label: "msi", typed: true),
+        Field(key: "authorization", json: "authorization", label: "authorization", typed: false),
+        Field(key: "creditcard", json: "creditcard", label: "cardLastFour", typed: true),
+        Field(key: "cardtype", json: "cardtype", label: "cardType", typed: false),
+        Field(key: "email", json: "email", label: "email", typed: false),
+        Field(key: "phone", json: "phone", label: "phone", typed: false),
+        Field(key: "arqc", json: "arqc", label: "arqc", typed: false),
+        Field(key: "aid", json: "aid", label: "aid", typed: false),
+        Field(key: "applabel", json: "applabel", label: "appLabel", typed: false),
+        Field(key: "url", json: "url", label: "voucherURL", typed: false),
+        Field(key: "identifier", json: "identifier", label: "identifier", typed: false),
+        Field(key: "bank", json: "bank", label: "bank", typed: false),
+        Field(key: "accounttype", json: "accountType", label: "accountType", typed: true),
+        Field(key: "name", json: "name", label: "cardholderName", typed: false),
+        Field(key: "bp_version", json: "bp_version", label: "posAppVersion", typed: false),
     ]
 
-    /// The position of `key` in ``keyList``, ignoring ASCII case.
+    /// The position of `key` in ``fields``, ignoring ASCII case.
     static func keyIndex(_ key: String) -> Int? {
         var key = key
         return key.withUTF8 { keyIndex($0) }
     }
 
-    /// The position of the key spelled by `key`'s bytes in ``keyList`` (ASCII case ignored), or
+    /// The position of the key spelled by `key`'s bytes in ``fields`` (ASCII case ignored), or
     /// ``Key/usertoken`` for the token the app may echo. Length and first letter single out the
     /// one candidate; it is compared as two lowercased words. Each case reads the key with its
     /// length known and compares with its own literal, so the compiler folds both into constants.
@@ -504,7 +535,7 @@ public struct POSResponse: Equatable, Sendable {
         }
     }
 
-    /// Positions in ``keyList``.
+    /// Positions in ``fields``.
     enum Key {
         static let result = 0
         static let statusinfo = 1
