@@ -3,7 +3,7 @@
 // PayHandoff: hand a payment to the system browser tab (hosted checkout) or to the
 // Billpocket POS app, and get the result back through a deep link, once and correctly.
 //
-// Layers (see DESIGN.md): the core `PayHandoff` imports only the Swift standard library and
+// Layers (see docs/architecture.md): the core `PayHandoff` imports only the Swift standard library and
 // stays inside the Embedded Swift subset; `CcJSON` is the system libcjson, used only by the
 // layers that turn JSON text into `JSONValue` (the C ABI, the CLI, the C test harness).
 import PackageDescription

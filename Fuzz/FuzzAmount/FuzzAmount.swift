@@ -1,6 +1,6 @@
 // libFuzzer target: the amount parser (`Amount(parsing:)`), minor units, and amounts inside JSON.
 // Input: the amount text. Properties: accepted exactly when an independent reference parser
-// (written below from DESIGN.md's rule) accepts, with the same minor units; every failure is
+// (written below from the rule in docs/architecture.md) accepts, with the same minor units; every failure is
 // `validation`; decimalString round-trips; JSON amounts: integers are minor units, strings
 // parse like text, anything else is typed `invalid_json`/`validation`.
 import FuzzSupport

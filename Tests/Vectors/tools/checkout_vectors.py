@@ -5,7 +5,7 @@
     python3 Tests/Vectors/tools/checkout_vectors.py --check  # fail if the files on disk differ
 
 Python 3.11, standard library only. The expected answers are computed here, from the
-rules of the hosted-checkout contract (DESIGN.md "Hosted checkout" and the doc comments of
+rules of the hosted-checkout contract (docs/architecture.md "Hosted checkout" and the doc comments of
 Sources/PayHandoff/Checkout), by a small independent oracle (with the helpers the generators
 share, in vectorlib.py next to this file):
 

@@ -13,7 +13,7 @@ Where the expected summaries come from (nothing here runs or imports PayHandoff)
 
 - `checkout_table.json` and `pos_table.json`: every state x every event. The expected summaries
   are computed by a small model of the coordinator (class `Model`) whose decisions are the
-  transition tables below (`CHECKOUT_*`, `POS_*`), written from DESIGN.md ("Flows", "Hosted
+  transition tables below (`CHECKOUT_*`, `POS_*`), written from docs/architecture.md ("Flows", "Hosted
   checkout", "Billpocket POS"), the documentation comments of the flow types and the rules of
   issues 15 and 16 (the nonce in a path segment, nonce-less callbacks refused unless
   `accept_unverified_callbacks`, the POS token, `pos.result`, unique pending correlation keys,
@@ -133,7 +133,7 @@ IGN = Rule("ignored")  # valid, but the flow is past it: reported, nothing chang
 NOT_NOW = Rule("rejected", error=("invalid_state", "type"))  # not allowed in this waiting state
 CONSUMED = "consumed"  # the hand-off was consumed: the same callback/answer again is DUP, another IGN
 
-# -- Hosted checkout (DESIGN.md "Hosted checkout" and "Flows"; CheckoutFlow's diagram and rules)
+# -- Hosted checkout (docs/architecture.md "Hosted checkout" and "Flows"; CheckoutFlow's diagram and rules)
 
 C_WAITING = ("awaiting_session", "ready", "in_browser", "returned_without_result", "awaiting_confirmation")
 C_ENDED = ("confirmed", "failed", "cancelled", "expired")
@@ -199,7 +199,7 @@ CONFIRMATION_CHECKED_FIELDS = ("brand", "last_four", "token", "amount")  # after
 CHECKOUT_TICK_DUE = {state: go("expired", "close_browser", "reconcile") for state in C_WAITING}
 CHECKOUT_TICK_DUE.update({state: UNCHANGED for state in C_ENDED})
 
-# -- Billpocket POS (DESIGN.md "Billpocket POS" and "Flows"; POSFlow's diagram and rules)
+# -- Billpocket POS (docs/architecture.md "Billpocket POS" and "Flows"; POSFlow's diagram and rules)
 
 P_STATES = ("ready", "launched", "launch_failed", "approved", "approved_amount_mismatch", "declined", "error",
             "returned_without_response")
@@ -242,7 +242,7 @@ POS_FOREGROUNDED["launched"] = RECORDED
 POS_TICK_GRACE_OVER = {state: UNCHANGED for state in P_STATES}
 POS_TICK_GRACE_OVER["launched"] = go("returned_without_response", "reconcile")
 
-# Refunds (DESIGN.md "Refund conditions"; spec F): approved >= 60 000 ms ago, before 23:00 Mexico
+# Refunds (docs/architecture.md "Billpocket POS"; spec F): approved >= 60 000 ms ago, before 23:00 Mexico
 # City time on the sale's day, amount <= what is left of the sale, POS app >= 4.3.24 when its
 # version is known. All in epoch milliseconds.
 REFUND_MIN_DELAY_MS = MINUTE

@@ -13,7 +13,7 @@ folder.
 
 Every case states the error it is written to provoke; the expected documents are computed by the
 independent Python oracles of the other generators (pos_vectors.py, checkout_vectors.py and the
-coordinator model of flow_vectors.py, all written from the rules in DESIGN.md), and the generator
+coordinator model of flow_vectors.py, all written from the rules in docs/architecture.md), and the generator
 stops when a table and an oracle disagree. Nothing here runs PayHandoff.
 
 Not expressible as vector files (the runners read them with Foundation's JSONDecoder and with

@@ -5,7 +5,7 @@
     python3 Tests/Vectors/tools/pos_vectors.py --check  # fail if the files on disk differ
 
 Python 3.11, standard library only. The expected answers are computed here, from the
-rules of the POS contract (DESIGN.md, "Billpocket POS"), by a small independent oracle
+rules of the POS contract (docs/architecture.md, "Billpocket POS"), by a small independent oracle
 (with the helpers the generators share, in vectorlib.py next to this file):
 
 - outgoing percent-encoding is `urllib.parse.quote(value, safe="-._~")` (RFC 3986

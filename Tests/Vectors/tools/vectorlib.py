@@ -5,7 +5,7 @@ The generators run as `python3 Tests/Vectors/tools/X_vectors.py`, so Python puts
 on sys.path and they import this module by name. Python 3.11, standard library only.
 
 Same oracle rule as the generators: everything here is written from the rules of the
-contracts (DESIGN.md), and nothing here runs or imports PayHandoff. The expected answers
+contracts (docs/architecture.md), and nothing here runs or imports PayHandoff. The expected answers
 are computed in Python, never by running Swift.
 
 - `Fail`: the expected error an oracle raises (`code`, `field`);
