@@ -12,6 +12,9 @@ let package = Package(
     name: "PayHandoff",
     products: [
         .library(name: "PayHandoff", targets: ["PayHandoff"]),
+        // Foundation conveniences for Apple platforms and server Swift (URL, Date, Data, a saving
+        // coordinator); never imported by the core, never part of the Embedded library.
+        .library(name: "PayHandoffFoundation", targets: ["PayHandoffFoundation"]),
         .executable(name: "payhandoff", targets: ["PayHandoffCLI"]),
         // The C ABI of include/payhandoff.h as a shared library (`make lib` builds it with the
         // static Swift runtime into dist/full/libpayhandoff.so).
@@ -19,6 +22,7 @@ let package = Package(
     ],
     targets: [
         .target(name: "PayHandoff"),
+        .target(name: "PayHandoffFoundation", dependencies: ["PayHandoff"]),
         .systemLibrary(
             name: "CcJSON",
             pkgConfig: "libcjson",
@@ -38,6 +42,7 @@ let package = Package(
             name: "PayHandoffTests",
             dependencies: ["PayHandoff"]
         ),
+        .testTarget(name: "PayHandoffFoundationTests", dependencies: ["PayHandoffFoundation"]),
         // Runs the built `payhandoff` binary as a user would (depends on it so it is built).
         .testTarget(
             name: "PayHandoffCLITests",
