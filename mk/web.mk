@@ -68,5 +68,5 @@ size-web: $(WEB_WASM)
 size: size-web
 
 bench-web: $(WEB_OUTPUTS)
-	@node Benchmarks/web-overhead.mjs --dist $(WEB_DIST) $(BENCH_ARGS)
-	@$(WEB_PYTHON) Benchmarks/web-overhead-chromium.py --dist $(WEB_DIST) $(BENCH_ARGS)
+	@node $(WEB_DIR)/bench/web-overhead.mjs --dist $(WEB_DIST) $(BENCH_ARGS)
+	@$(WEB_PYTHON) $(WEB_DIR)/bench/web-overhead-chromium.py --dist $(WEB_DIST) $(BENCH_ARGS)

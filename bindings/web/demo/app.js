@@ -58,6 +58,13 @@ function render(coordinator) {
       cell.className = name;
       cell.textContent = text;
     }
+    if (flow.state === 'in_browser' && flow.session) {
+      // Came back (the back button) while the checkout is open: let the user go on with it.
+      const link = document.createElement('a');
+      link.href = flow.session.checkout_url;
+      link.textContent = 'continue the checkout';
+      row.cells[4].append(link);
+    }
   }
   $('start-over').hidden = flows.length === 0;
 }

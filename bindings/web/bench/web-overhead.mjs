@@ -1,8 +1,8 @@
 // Per-call cost of the web package (bindings/web over dist/web/payhandoff.wasm) from JavaScript,
 // next to URLSearchParams reading the same checkout callback — what a page does by hand today.
 // The same cases run in Node (this file run by node) and in Chromium (imported by the page
-// that Benchmarks/web-overhead-chromium.py opens). Figures only, no goal is judged here.
-//   node Benchmarks/web-overhead.mjs --dist dist/web [--quick]       (make bench-web)
+// that bindings/web/bench/web-overhead-chromium.py opens). Figures only, no goal is judged here.
+//   node bindings/web/bench/web-overhead.mjs --dist dist/web [--quick]       (make bench-web)
 //
 // The callback is built from the return URL the core hands out (buildCheckoutRequest), plus the
 // gateway's parameters, so it stays valid wherever the core puts its nonce.

@@ -1,8 +1,8 @@
 #!/usr/bin/python3
-"""Per-call cost of the web package in headless Chromium: the cases of Benchmarks/web-overhead.mjs
+"""Per-call cost of the web package in headless Chromium: the cases of bindings/web/bench/web-overhead.mjs
 (the package's calls next to URLSearchParams on the same callback) run in a page served from
 loopback. Prints the same table as the Node run. Figures only (make bench-web).
-  /usr/bin/python3 Benchmarks/web-overhead-chromium.py --dist dist/web [--quick]
+  /usr/bin/python3 bindings/web/bench/web-overhead-chromium.py --dist dist/web [--quick]
 """
 import argparse
 import functools
@@ -14,7 +14,7 @@ import threading
 from selenium.webdriver.support.ui import WebDriverWait
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, '..', 'bindings', 'web', 'test', 'browser'))
+sys.path.insert(0, os.path.join(HERE, '..', 'test', 'browser'))
 from scenarios import headless_chromium  # noqa: E402  (the same browser setup as the tests)
 
 PAGE = """<!doctype html><meta charset="utf-8"><title>web-overhead</title>
@@ -32,7 +32,7 @@ try {
 
 
 class Files(http.server.SimpleHTTPRequestHandler):
-    """Serves /payhandoff/ from the package and /bench/ from Benchmarks/; the page from memory."""
+    """Serves /payhandoff/ from the package and /bench/ from this folder; the page from memory."""
     extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map,
                       '.js': 'text/javascript', '.mjs': 'text/javascript', '.wasm': 'application/wasm'}
 
