@@ -23,6 +23,9 @@ WEB_WASM := $(WEB_DIST)/payhandoff.wasm
 WEB_TS_SOURCES := $(wildcard $(WEB_DIR)/src/*.ts) bindings/react-native/src/types.ts
 WEB_PYTHON := /usr/bin/python3
 WEB_OUTPUTS := $(WEB_WASM) $(WEB_DIST)/lib/web/src/index.js
+# make demo-web's ports on 127.0.0.1 (the tests take free ones).
+WEB_DEMO_PORT ?= 8417
+WEB_DEMO_GATEWAY_PORT ?= 8418
 
 .PHONY: web web-test web-node-test web-browser-test demo-web size-web bench-web
 
@@ -59,7 +62,7 @@ web-test: bootstrap
 	test $$node_status -eq 0 -a $$browser_status -eq 0
 
 demo-web: $(WEB_OUTPUTS)
-	@node $(WEB_DIR)/demo/server.mjs --dist $(WEB_DIST) --state $(WEB_BUILD)/demo
+	@node $(WEB_DIR)/demo/server.mjs --dist $(WEB_DIST) --state $(WEB_BUILD)/demo --port $(WEB_DEMO_PORT) --gateway-port $(WEB_DEMO_GATEWAY_PORT)
 
 size-web: $(WEB_WASM)
 	@printf '%-32s %12s  %s\n' "$(WEB_WASM)" "$$(stat -c %s $(WEB_WASM))" "raw; $$(gzip -9c $(WEB_WASM) | wc -c) gzipped (gzip -9); goal 300 KB raw, 120 KB gzipped"

@@ -151,6 +151,10 @@ button{font:inherit;padding:.6rem 1rem;margin:.3rem .3rem 0 0;border-radius:8px;
 async function gateway(request, response) {
   const url = new URL(request.url, gatewayOrigin);
   if (url.pathname === '/favicon.ico') return send(response, 204, '');
+  if (url.pathname === '/' && request.method === 'GET') {
+    return send(response, 200, `<!doctype html><meta charset="utf-8"><title>Mock gateway</title><p>Mock gateway: this
+      browser now accepts its certificate. <a href="${appOrigin}/">Back to the demo</a>.`, 'text/html; charset=utf-8');
+  }
   const create = /^\/v1\/(cards|payments)$/.exec(url.pathname);
   if (request.method === 'POST' && create) {
     if (request.headers.authorization !== `Bearer ${API_KEY}`) return send(response, 401, { error: { code: 'unauthorized' } });
@@ -247,8 +251,11 @@ const gatewayServer = https.createServer({ cert: gatewayCert.cert, key: gatewayC
 const appServer = http.createServer(serve(app));
 
 function listen(server, port) {
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
+  return new Promise((resolve) => {
+    server.once('error', (error) => {
+      console.error(`demo: cannot listen on ${HOST}:${port} (${error.code}); choose other ports (--port, --gateway-port)`);
+      process.exit(1);
+    });
     server.listen(port, HOST, () => resolve(server.address().port));
   });
 }
@@ -262,8 +269,8 @@ if (json) {
   console.log(JSON.stringify({ app: appOrigin, gateway: gatewayOrigin, spki: gatewayCert.spki, cert: gatewayCert.certPath }));
 } else {
   console.log(`PayHandoff web demo: open ${appOrigin}/ (Ctrl-C stops it)`);
-  console.log(`  mock gateway ${gatewayOrigin} uses a self-signed certificate for ${HOST} (${gatewayCert.certPath}):`);
-  console.log(`  the browser asks once whether to proceed to it; the demo's Chromium tests trust only that key.`);
+  console.log(`  The mock gateway ${gatewayOrigin}/ has a self-signed certificate for ${HOST} (${gatewayCert.certPath}),`);
+  console.log('  since the core accepts only https checkout URLs: the browser asks once whether to proceed to it.');
 }
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.on(signal, () => {
