@@ -4,25 +4,15 @@
 // call). Deterministic: a fixed-seed generator.
 import test from 'node:test';
 import assert from 'node:assert/strict';
+import runner from '../../../Tests/Vectors/tools/vector_runner.cjs';
 import { api, payhandoff, T0 } from './support.mjs';
+
+const { generator, mutate } = runner;
 
 const CODES = new Set([
   'invalid_argument', 'invalid_json', 'validation', 'malformed_url', 'callback_mismatch', 'unknown_flow',
   'duplicate', 'invalid_state', 'unsupported_version', 'limit_exceeded', 'gateway_error', 'conflict', 'not_eligible',
 ]);
-
-/** xorshift32: the same sequence every run. */
-function generator(seed) {
-  let x = seed >>> 0 || 1;
-  return () => {
-    x ^= x << 13;
-    x >>>= 0;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    x >>>= 0;
-    return x / 4294967296;
-  };
-}
 
 const SEEDS = [
   '{"transaction":"venta","usertoken":"t","identifier":"o","amount":"100.00","urlScheme":"myapp"}',
@@ -32,21 +22,6 @@ const SEEDS = [
   `{"type":"checkout.start","flow_id":"c1","now":${T0},"kind":"cards","return_url":"https://shop.example/cb"}`,
   '{"version":1,"config":{},"flows":[],"refunded":{}}',
 ];
-const PIECES = ['\u0000', '\ud800', '\udfff', '\uffff', '%', '%zz', '%00', '&', '=', '"', '\\', '{', '}', '[', ']', ':', ',', '😀', 'é', '\u007f', '\n', '1e400', '-0', '9007199254740993', 'null'];
-
-function mutate(text, random) {
-  const chars = [...text];
-  const edits = 1 + Math.floor(random() * 4);
-  for (let i = 0; i < edits; i++) {
-    const at = Math.floor(random() * (chars.length + 1));
-    const roll = random();
-    if (roll < 0.4) chars.splice(at, 0, PIECES[Math.floor(random() * PIECES.length)]);
-    else if (roll < 0.7) chars.splice(at, 1 + Math.floor(random() * 3));
-    else chars.splice(at, 0, String.fromCharCode(Math.floor(random() * 0x10000)));
-  }
-  return chars.join('');
-}
-
 /** A JSON document made from text, or the text itself when it is no longer JSON. */
 function asValue(text) {
   try {
