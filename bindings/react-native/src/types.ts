@@ -2,6 +2,9 @@
 // documents' own (snake_case, Billpocket's keys), so what the core answers is what you get:
 // nothing is renamed, converted or checked here. Money is decimal text ("100.00") or integer
 // minor units, never a fractional number.
+//
+// Shared: bindings/web imports this file as its own types (not a copy), so both TypeScript
+// packages describe the same documents; `make web-test` type-checks the web API against it.
 
 /** Decimal text with at most two decimals ("100", "100.5", "100.00"), or integer minor units. */
 export type Amount = string | number;

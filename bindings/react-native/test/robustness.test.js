@@ -6,6 +6,7 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const { addon, api, payhandoff, T0 } = require('./support');
+const { generator, mutate } = require('../../../Tests/Vectors/tools/vector_runner.cjs');
 
 const CODES = new Set([
   'invalid_argument', 'invalid_json', 'validation', 'malformed_url', 'callback_mismatch', 'unknown_flow',
@@ -28,19 +29,6 @@ function checkEnvelope(reply, what) {
   return envelope;
 }
 
-/** xorshift32: the same sequence every run. */
-function generator(seed) {
-  let x = seed >>> 0 || 1;
-  return () => {
-    x ^= x << 13;
-    x >>>= 0;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    x >>>= 0;
-    return x / 4294967296;
-  };
-}
-
 const SEEDS = [
   '{"transaction":"venta","usertoken":"t","identifier":"o","amount":"100.00","urlScheme":"myapp"}',
   'myapp://result=aprobada&amount=100.00&transactionid=7&identifier=o',
@@ -49,21 +37,6 @@ const SEEDS = [
   `{"type":"checkout.start","flow_id":"c1","now":${T0},"kind":"cards","return_url":"fixapp://checkout-callback"}`,
   '{"version":1,"config":{},"flows":[],"refunded":{}}',
 ];
-const PIECES = ['\u0000', '\ud800', '\udfff', '\uffff', '%', '%zz', '%00', '&', '=', '"', '\\', '{', '}', '[', ']', ':', ',', '😀', 'é', '\u007f', '\n', '1e400', '-0', '9007199254740993', 'null'];
-
-function mutate(text, random) {
-  const chars = [...text];
-  const edits = 1 + Math.floor(random() * 4);
-  for (let i = 0; i < edits; i++) {
-    const at = Math.floor(random() * (chars.length + 1));
-    const roll = random();
-    if (roll < 0.4) chars.splice(at, 0, PIECES[Math.floor(random() * PIECES.length)]);
-    else if (roll < 0.7) chars.splice(at, 1 + Math.floor(random() * 3));
-    else chars.splice(at, 0, String.fromCharCode(Math.floor(random() * 0x10000)));
-  }
-  return chars.join('');
-}
-
 test('every method answers a well-formed envelope for 3000 rounds of mutated inputs (30000 calls)', () => {
   const random = generator(0x5eed);
   const open = addon.openCoordinators();

@@ -1,0 +1,180 @@
+// The JavaScript runner of the shared vectors, for every binding whose API has the typed
+// methods of bindings/react-native/src/PayHandoff.ts (React Native over Node-API, web over
+// WebAssembly): each suite maps to one method, a result must deep-equal the vector (object key
+// order ignored), an error must have its code and field — as in Swift, C and Kotlin. CommonJS,
+// so both the CommonJS and the ES module test files load it. Also the seeded input mutation the
+// bindings' robustness tests share.
+'use strict';
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const path = require('node:path');
+
+const NUL_REASON = 'a C string cannot carry U+0000 (the URL would end there)';
+
+/** Thrown when a vector cannot be expressed through the C ABI; counted as skipped. */
+class Skip extends Error {}
+
+function urlArgument(url) {
+  if (typeof url === 'string' && url.includes('\u0000')) throw new Skip(NUL_REASON);
+  return url;
+}
+
+/** {"outcome", "flows": {id: state}, "effects": ["id:type"], "error"?: {"code", "field"}} as in
+ *  Tests/Vectors/README.md, FlowVectorTests.swift and harness.c. */
+function summary(outcome, coordinator, answer, error) {
+  const flows = {};
+  for (const flow of coordinator.snapshot().flows) flows[flow.id] = flow.state;
+  const effects = [];
+  for (const transition of answer ? answer.transitions : []) {
+    for (const effect of transition.effects) effects.push(`${transition.flow_id}:${effect.type}`);
+  }
+  const s = { outcome, flows, effects };
+  if (error) s.error = { code: error.code, field: error.field };
+  return s;
+}
+
+/** A coordinator.script vector: steps of events, URLs and restores (process death: only the
+ *  saved snapshot text survives). */
+function runScript(payhandoff, PayHandoffError, input) {
+  for (const step of input.steps || []) if (step.url !== undefined) urlArgument(step.url);
+  let coordinator = payhandoff.createCoordinator(input.config);
+  const steps = [];
+  try {
+    for (const step of input.steps || []) {
+      if (step.restore === true) {
+        const saved = coordinator.snapshotJson();
+        coordinator.dispose();
+        coordinator = payhandoff.restoreCoordinator(saved);
+        steps.push(summary('restored', coordinator, null, null));
+        continue;
+      }
+      let answer;
+      if (typeof step.url === 'string') {
+        answer = coordinator.handleUrl(step.url, step.now);
+      } else {
+        try {
+          answer = coordinator.send(step.event);
+        } catch (error) {
+          if (!(error instanceof PayHandoffError)) throw error;
+          steps.push(summary('invalid_event', coordinator, null, error));
+          continue;
+        }
+      }
+      steps.push(summary(answer.outcome, coordinator, answer, answer.outcome === 'rejected' ? answer.error : null));
+    }
+  } finally {
+    coordinator.dispose();
+  }
+  return { steps };
+}
+
+/** Suite name -> the typed method that runs a vector's input. */
+function typedSuites(payhandoff, PayHandoffError) {
+  return {
+    'pos.build_url': (input) => payhandoff.buildPosUrl(input.request),
+    'pos.parse_response': (input) => payhandoff.parsePosResponse(urlArgument(input.url), input.options),
+    'pos.refund_check': (input) => payhandoff.checkRefund(input.check),
+    'checkout.build_request': (input) => payhandoff.buildCheckoutRequest(input.request),
+    'checkout.parse_session': (input) => payhandoff.parseCheckoutSession(input.session),
+    'checkout.parse_callback': (input) => payhandoff.parseCheckoutCallback(urlArgument(input.url), input.options),
+    'checkout.confirmation': (input) => payhandoff.parseConfirmation(input.event),
+    'coordinator.script': (input) => runScript(payhandoff, PayHandoffError, input),
+  };
+}
+
+/** Runs one vector; returns null when it agrees, else what differs. Throws Skip. */
+function runVector(run, vector, PayHandoffError) {
+  let result;
+  let error = null;
+  try {
+    result = run(vector.input);
+  } catch (e) {
+    if (e instanceof Skip) throw e;
+    if (!(e instanceof PayHandoffError)) return `threw ${e && e.stack}`;
+    error = e;
+  }
+  const { ok, error: expected } = vector.expect;
+  if ((ok === undefined) === (expected === undefined)) return 'expect must hold exactly one of ok or error';
+  if (ok !== undefined) {
+    if (error) return `expected success, got ${error.code} [${error.field}] ${error.message}`;
+    try {
+      assert.deepStrictEqual(result, ok);
+    } catch {
+      return `result differs: ${JSON.stringify(result)}`;
+    }
+    return null;
+  }
+  if (!error) return `expected error ${expected.code}, got success ${JSON.stringify(result)}`;
+  if (error.code !== expected.code) return `expected error ${expected.code}, got ${error.code} [${error.field}]`;
+  if ('field' in expected && expected.field !== error.field) {
+    return `expected field ${expected.field}, got ${error.field} (${error.code})`;
+  }
+  return null;
+}
+
+/** Every vector file: each folder of `root` but tools/, files sorted. */
+function vectorFiles(root) {
+  const files = [];
+  const folders = fs.readdirSync(root, { withFileTypes: true }).filter((e) => e.isDirectory() && e.name !== 'tools');
+  for (const folder of folders.map((e) => e.name).sort()) {
+    for (const file of fs.readdirSync(path.join(root, folder)).filter((f) => f.endsWith('.json')).sort()) {
+      files.push({ folder, file, document: JSON.parse(fs.readFileSync(path.join(root, folder, file), 'utf8')) });
+    }
+  }
+  return files;
+}
+
+/** Runs every vector of a document; {passed, failures, skipped: [{id, reason}]}. */
+function runDocument(run, document, PayHandoffError) {
+  const failures = [];
+  const skipped = [];
+  let passed = 0;
+  for (const vector of document.vectors) {
+    let problem;
+    try {
+      problem = runVector(run, vector, PayHandoffError);
+    } catch (e) {
+      if (!(e instanceof Skip)) throw e;
+      skipped.push({ id: vector.id, reason: e.message });
+      continue;
+    }
+    if (problem) failures.push(`${vector.id}: ${problem}`);
+    else passed++;
+  }
+  return { passed, failures, skipped };
+}
+
+// ---- seeded mutation (robustness tests) --------------------------------------------------------
+
+/** xorshift32: the same sequence every run. */
+function generator(seed) {
+  let x = seed >>> 0 || 1;
+  return () => {
+    x ^= x << 13;
+    x >>>= 0;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    x >>>= 0;
+    return x / 4294967296;
+  };
+}
+
+const PIECES = ['\u0000', '\ud800', '\udfff', '\uffff', '%', '%zz', '%00', '&', '=', '"', '\\', '{', '}', '[', ']', ':', ',', '😀', 'é', '\u007f', '\n', '1e400', '-0', '9007199254740993', 'null'];
+
+/** `text` with one to four random insertions (hostile pieces, any UTF-16 unit) or deletions. */
+function mutate(text, random) {
+  const chars = [...text];
+  const edits = 1 + Math.floor(random() * 4);
+  for (let i = 0; i < edits; i++) {
+    const at = Math.floor(random() * (chars.length + 1));
+    const roll = random();
+    if (roll < 0.4) chars.splice(at, 0, PIECES[Math.floor(random() * PIECES.length)]);
+    else if (roll < 0.7) chars.splice(at, 1 + Math.floor(random() * 3));
+    else chars.splice(at, 0, String.fromCharCode(Math.floor(random() * 0x10000)));
+  }
+  return chars.join('');
+}
+
+module.exports = {
+  NUL_REASON, Skip, urlArgument, summary, runScript, typedSuites, runVector, runDocument, vectorFiles, generator, mutate,
+};

@@ -1,0 +1,308 @@
+// The typed API over the WebAssembly module: the React Native package's API (same methods,
+// same documents, the same shared types), plus what a page needs: loading the module, and a
+// coordinator that keeps its snapshot in a storage the page chooses, so a reload or a
+// back-navigation finds the flow where it was. Every rule lives in the core, behind the C ABI:
+// this file turns arguments into JSON text and answers into typed documents or PayHandoffError.
+import type {
+  BuiltCheckoutRequest,
+  CheckoutCallback,
+  CheckoutCallbackOptions,
+  CheckoutRequest,
+  CheckoutSession,
+  CheckoutSessionInput,
+  Confirmation,
+  ConfirmationEvent,
+  CoordinatorAnswer,
+  CoordinatorConfig,
+  CoordinatorEvent,
+  CoordinatorSnapshot,
+  EpochMs,
+  ErrorCode,
+  PosParseOptions,
+  PosRequest,
+  PosResponse,
+  PosUrl,
+  RefundCheckInput,
+  RefundVerdict,
+} from '../../react-native/src/types.js';
+import { ABI_STATUS, PayHandoffError, describe, invalidArgument } from './errors.js';
+import { WasmLibrary, defaultWasmUrl } from './library.js';
+import type { CArgument, CResult, WasmSource } from './library.js';
+
+/** Where openCoordinator keeps the snapshot unless told otherwise. */
+export const DEFAULT_STORAGE_KEY = 'payhandoff.coordinator';
+
+/** The part of the Web Storage API a coordinator uses (sessionStorage, localStorage, or your own). */
+export interface StorageLike {
+  getItem(key: string): string | null;
+  setItem(key: string, value: string): void;
+}
+
+export interface LoadOptions {
+  /** The module: payhandoff.wasm next to this package by default. */
+  wasm?: WasmSource;
+  /** A line the module wrote to stdout/stderr (only a fatal runtime error does); console.error by default. */
+  log?(line: string): void;
+}
+
+export interface OpenCoordinatorOptions {
+  /** sessionStorage by default: it lives as long as the tab, across reloads and navigations. */
+  storage?: StorageLike;
+  /** DEFAULT_STORAGE_KEY by default. */
+  key?: string;
+  /** For a new coordinator (a restored one keeps the config of its snapshot). */
+  config?: CoordinatorConfig;
+  /** A snapshot that could not be saved (storage full or refused). The answer that asked for
+   *  the save is still returned; console.error by default. */
+  onStorageError?(error: PayHandoffError): void;
+}
+
+/** The JSON text of a value for a C parameter; `undefined` (which JSON cannot spell) is `null`. */
+function json(value: unknown, field: string): string {
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(value);
+  } catch (error) {
+    throw new PayHandoffError('invalid_json', field, `cannot be written as JSON (${describe(error)})`, ABI_STATUS.invalidJson);
+  }
+  return text === undefined ? 'null' : text;
+}
+
+function errorOf(result: CResult, body: unknown): PayHandoffError {
+  const document = (typeof body === 'object' && body !== null ? body : {}) as { code?: unknown; field?: unknown; message?: unknown };
+  return new PayHandoffError(
+    (typeof document.code === 'string' ? document.code : 'invalid_argument') as ErrorCode,
+    typeof document.field === 'string' ? document.field : null,
+    typeof document.message === 'string' ? document.message : `status ${result.status}`,
+    result.status,
+  );
+}
+
+/** The result document of a call; throws its error document. */
+function documentOf<T>(result: CResult): T {
+  const body: unknown = JSON.parse(result.text);
+  if (result.status !== 0) throw errorOf(result, body);
+  return body as T;
+}
+
+/** The snapshot's home: saves it, and reports (never throws) when the storage refuses. */
+class SnapshotStore {
+  constructor(
+    private readonly storage: StorageLike,
+    readonly key: string,
+    private readonly onError: (error: PayHandoffError) => void,
+  ) {}
+
+  save(text: string): void {
+    try {
+      this.storage.setItem(this.key, text);
+    } catch (error) {
+      this.onError(invalidArgument('storage', `the snapshot could not be saved under "${this.key}" (${describe(error)})`));
+    }
+  }
+}
+
+/** Every pending hand-off of the page behind one entry point (handleUrl) and one snapshot.
+ *  Owns memory in the module: call dispose() when done with it. */
+export class Coordinator {
+  private static nextId = 1;
+  private static readonly leaks = new FinalizationRegistry<{ library: WasmLibrary; pointer: number }>(({ library, pointer }) => {
+    if (!library.broken) library.release('payhandoff_coordinator_free', pointer);
+  });
+
+  /** A number naming this coordinator (1, 2, 3, …; never reused), as the React Native package's. */
+  readonly id: number;
+  private pointer: number;
+
+  private constructor(
+    private readonly library: WasmLibrary,
+    pointer: number,
+    private readonly store: SnapshotStore | null,
+  ) {
+    this.id = Coordinator.nextId++;
+    this.pointer = pointer;
+    Coordinator.leaks.register(this, { library, pointer }, this);
+  }
+
+  /** @internal */
+  static adopt(library: WasmLibrary, result: CResult, store: SnapshotStore | null): Coordinator {
+    documentOf<CoordinatorSnapshot>(result);
+    return new Coordinator(library, result.handle, store);
+  }
+
+  /** Sends an event. A rejected event is an answer (`outcome: 'rejected'`, nothing changed); an
+   *  event document that cannot be read throws PayHandoffError. Saves the snapshot when the
+   *  answer says `persist` (coordinators from openCoordinator). */
+  send(event: CoordinatorEvent): CoordinatorAnswer {
+    const eventJson = json(event, 'event_json');
+    return this.persisting(this.call('payhandoff_coordinator_send', [{ name: 'event_json', text: eventJson }]));
+  }
+
+  /** Routes a URL the page was opened with (`not_ours` when no flow here registered it). The
+   *  same URL twice answers `duplicate` and changes nothing. Saves the snapshot as send does. */
+  handleUrl(url: string, now: EpochMs = Date.now()): CoordinatorAnswer {
+    return this.persisting(
+      this.call('payhandoff_coordinator_handle_url', [
+        { name: 'url', text: url },
+        { name: 'now_ms', int64: now },
+      ]),
+    );
+  }
+
+  /** The versioned snapshot (no secrets). */
+  snapshot(): CoordinatorSnapshot {
+    return JSON.parse(this.snapshotJson()) as CoordinatorSnapshot;
+  }
+
+  /** The snapshot as JSON text, to save and later pass to restoreCoordinator. */
+  snapshotJson(): string {
+    const result = this.call('payhandoff_coordinator_snapshot', []);
+    documentOf<CoordinatorSnapshot>(result);
+    return result.text;
+  }
+
+  /** Releases the coordinator; later calls throw `invalid_argument` (field `coordinator`).
+   *  Returns false when it was already disposed. */
+  dispose(): boolean {
+    if (this.pointer === 0) return false;
+    const pointer = this.pointer;
+    this.pointer = 0;
+    Coordinator.leaks.unregister(this);
+    if (!this.library.broken) this.library.release('payhandoff_coordinator_free', pointer);
+    return true;
+  }
+
+  private call(name: string, args: CArgument[]): CResult {
+    if (this.pointer === 0) throw invalidArgument('coordinator', `coordinator ${this.id} was disposed`);
+    return this.library.call(name, [{ pointer: this.pointer }, ...args]);
+  }
+
+  private persisting(result: CResult): CoordinatorAnswer {
+    const answer = documentOf<CoordinatorAnswer>(result);
+    if (answer.persist && this.store !== null) this.store.save(this.snapshotJson());
+    return answer;
+  }
+}
+
+/** PayHandoff over the WebAssembly module: get one with loadPayHandoff(). */
+export class PayHandoff {
+  /** @internal */
+  constructor(private readonly library: WasmLibrary) {}
+
+  /** The C ABI version of the module (checked against ABI_VERSION when it was loaded). */
+  abiVersion(): number {
+    return this.library.abiVersion();
+  }
+
+  /** The module's version, e.g. "0.1.0". */
+  version(): string {
+    return this.library.version();
+  }
+
+  /** The billpocket:// URL for a sale or refund (holds the user token: do not log it). */
+  buildPosUrl(request: PosRequest): PosUrl {
+    return this.one('payhandoff_pos_build_url', 'request_json', request);
+  }
+
+  /** The POS app's answer URL (myapp://result=aprobada&…). */
+  parsePosResponse(url: string, options: PosParseOptions): PosResponse {
+    return this.withUrl('payhandoff_pos_parse_response', url, options);
+  }
+
+  /** Whether an approved sale can be refunded now (`eligible: false` is a verdict, not an error). */
+  checkRefund(input: RefundCheckInput): RefundVerdict {
+    return this.one('payhandoff_pos_refund_check', 'input_json', input);
+  }
+
+  /** The gateway request (POST /v1/cards or /v1/payments) and the return URL with its nonce. */
+  buildCheckoutRequest(request: CheckoutRequest): BuiltCheckoutRequest {
+    return this.one('payhandoff_checkout_build_request', 'request_json', request);
+  }
+
+  /** The checkout session from the gateway's answer or the backend's data. */
+  parseCheckoutSession(session: CheckoutSessionInput): CheckoutSession {
+    return this.one('payhandoff_checkout_parse_session', 'session_json', session);
+  }
+
+  /** A checkout return URL checked against the registered return URL and nonce. */
+  parseCheckoutCallback(url: string, options: CheckoutCallbackOptions): CheckoutCallback {
+    return this.withUrl('payhandoff_checkout_parse_callback', url, options);
+  }
+
+  /** A relayed webhook (card.registered / payment.confirmed). */
+  parseConfirmation(event: ConfirmationEvent): Confirmation {
+    return this.one('payhandoff_checkout_parse_confirmation', 'event_json', event);
+  }
+
+  /** A new, empty coordinator held in memory only (defaults for every config member left out). */
+  createCoordinator(config?: CoordinatorConfig): Coordinator {
+    return Coordinator.adopt(this.library, this.create(config), null);
+  }
+
+  /** A coordinator restored from a snapshot (its JSON text or the document), all or nothing. */
+  restoreCoordinator(snapshot: string | CoordinatorSnapshot): Coordinator {
+    return Coordinator.adopt(this.library, this.restore(snapshot), null);
+  }
+
+  /**
+   * The page's coordinator, kept in `storage` (sessionStorage by default) under `key`: restored
+   * from the snapshot found there, or new when there is none, and saved whenever an answer says
+   * `persist`. A snapshot there that is damaged or from a newer version throws the core's error
+   * (`invalid_json`, `unsupported_version`, `validation`, …) and leaves it in place.
+   */
+  openCoordinator(options: OpenCoordinatorOptions = {}): Coordinator {
+    const storage = options.storage ?? sessionStorageOrThrow();
+    const key = options.key ?? DEFAULT_STORAGE_KEY;
+    let saved: unknown;
+    try {
+      saved = storage.getItem(key);
+    } catch (error) {
+      throw invalidArgument('storage', `could not be read (${describe(error)})`);
+    }
+    const store = new SnapshotStore(storage, key, options.onStorageError ?? ((error) => console.error(error)));
+    if (saved === null || saved === undefined) return Coordinator.adopt(this.library, this.create(options.config), store);
+    if (typeof saved !== 'string') throw invalidArgument('storage', `holds ${typeof saved} under "${key}", not snapshot text`);
+    return Coordinator.adopt(this.library, this.restore(saved), store);
+  }
+
+  private create(config: CoordinatorConfig | undefined): CResult {
+    const configJson = config === undefined ? null : json(config, 'config_json');
+    return this.library.call('payhandoff_coordinator_new', [{ name: 'config_json', text: configJson }, 'handle_out']);
+  }
+
+  private restore(snapshot: string | CoordinatorSnapshot): CResult {
+    const text = typeof snapshot === 'string' ? snapshot : json(snapshot, 'snapshot_json');
+    return this.library.call('payhandoff_coordinator_restore', [{ name: 'snapshot_json', text }, 'handle_out']);
+  }
+
+  private one<T>(name: string, parameter: string, value: unknown): T {
+    return documentOf<T>(this.library.call(name, [{ name: parameter, text: json(value, parameter) }]));
+  }
+
+  private withUrl<T>(name: string, url: string, options: unknown): T {
+    const optionsJson = json(options, 'options_json');
+    return documentOf<T>(this.library.call(name, [{ name: 'url', text: url }, { name: 'options_json', text: optionsJson }]));
+  }
+}
+
+function sessionStorageOrThrow(): StorageLike {
+  let storage: StorageLike | undefined;
+  try {
+    storage = (globalThis as { sessionStorage?: StorageLike }).sessionStorage;
+  } catch (error) {
+    throw invalidArgument('storage', `sessionStorage is not available (${describe(error)}); pass options.storage`);
+  }
+  if (storage === undefined || storage === null) throw invalidArgument('storage', 'there is no sessionStorage here; pass options.storage');
+  return storage;
+}
+
+/**
+ * Loads the module (payhandoff.wasm next to this package unless `options.wasm` says where) and
+ * returns the API over it. Rejects with PayHandoffError: `load_failed` when the module cannot
+ * be fetched, compiled or instantiated, `abi_mismatch` when it is another ABI version.
+ */
+export async function loadPayHandoff(options: LoadOptions = {}): Promise<PayHandoff> {
+  const log = options.log ?? ((line: string) => console.error(`payhandoff.wasm: ${line}`));
+  const library = await WasmLibrary.load(options.wasm ?? defaultWasmUrl(), (_fd, line) => log(line));
+  return new PayHandoff(library);
+}

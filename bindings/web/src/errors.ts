@@ -1,0 +1,50 @@
+// The one error of the web package: the C ABI's error document, thrown, plus the few things
+// only the glue can say (the module could not be loaded, or stopped working).
+import type { ErrorCode } from '../../react-native/src/types.js';
+
+/** Every code of the shared ErrorCode, plus the web glue's own:
+ *  `load_failed`: the .wasm could not be fetched, compiled or instantiated (or the page has no
+ *  crypto.getRandomValues for nonces); `module_trapped`: the module trapped earlier, a bug of
+ *  the library, after which it is not used again. */
+export type WebErrorCode = ErrorCode | 'load_failed' | 'module_trapped';
+
+/** Statuses the glue uses for its own errors (the C ABI's are 1 invalid_argument … 13 not_eligible). */
+export const GLUE_STATUS = {
+  outOfMemory: -1,
+  abiMismatch: -2,
+  loadFailed: -3,
+  moduleTrapped: -4,
+} as const;
+
+/** The C ABI status of the codes the glue also reports itself (a bad argument it cannot pass on). */
+export const ABI_STATUS = {
+  invalidArgument: 1,
+  invalidJson: 2,
+} as const;
+
+export class PayHandoffError extends Error {
+  /** Stable code (`validation`, `malformed_url`, …; see WebErrorCode). */
+  readonly code: WebErrorCode;
+  /** The offending input (`amount`, `url`, `flows[0].state`, `storage`, …), or null. */
+  readonly field: string | null;
+  /** The C ABI's status (1 invalid_argument … 13 not_eligible), or the glue's own (GLUE_STATUS). */
+  readonly status: number;
+
+  constructor(code: WebErrorCode, field: string | null, message: string, status: number) {
+    super(field === null ? message : `${field}: ${message}`);
+    this.name = 'PayHandoffError';
+    this.code = code;
+    this.field = field;
+    this.status = status;
+  }
+}
+
+export function invalidArgument(field: string, message: string): PayHandoffError {
+  return new PayHandoffError('invalid_argument', field, message, ABI_STATUS.invalidArgument);
+}
+
+/** The text of an error or anything thrown, for messages. */
+export function describe(error: unknown): string {
+  if (error instanceof Error) return `${error.name}: ${error.message}`;
+  return String(error);
+}

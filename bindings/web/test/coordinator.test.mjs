@@ -1,0 +1,174 @@
+// The page's coordinator (openCoordinator) over a Web Storage stand-in: a card registration
+// across a "reload" (the coordinator dropped and opened again from storage), a forged return
+// URL, the same return URL twice, the relayed webhook; then everything a page can get wrong
+// with storage, the location and arguments — each a PayHandoffError, nothing changed.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { api, payhandoff, MemoryStorage, T0 } from './support.mjs';
+
+const RETURN_URL = 'https://shop.example/checkout-callback';
+const KEY = api.DEFAULT_STORAGE_KEY;
+
+/** The return URL the core handed out (create_session), the nonce it holds, and where. */
+function handedOut(answer, coordinator, flowId) {
+  const effect = answer.transitions[0].effects.find((e) => e.type === 'create_session');
+  const { nonce } = coordinator.snapshot().flows.find((f) => f.id === flowId);
+  const at = effect.return_url.indexOf(nonce);
+  assert.ok(at >= 0 && effect.return_url.indexOf(nonce, at + 1) < 0, 'the nonce appears once in the return URL');
+  assert.notEqual(effect.return_url, RETURN_URL);
+  return { url: effect.return_url, nonce, at };
+}
+
+/** What the gateway redirects to: the handed-out URL plus its own query parameters. */
+const callback = (returnUrl, query) => `${returnUrl}${returnUrl.includes('?') ? '&' : '?'}${query}`;
+
+/** The same URL with the nonce's last character changed (still a well-formed nonce). */
+function forge(url, { nonce, at }) {
+  const last = nonce.at(-1) === '0' ? '1' : '0';
+  return url.slice(0, at) + nonce.slice(0, -1) + last + url.slice(at + nonce.length);
+}
+
+const state = (coordinator, id) => coordinator.snapshot().flows.find((f) => f.id === id)?.state;
+
+test('a card registration survives a reload: start, session, browser, reload, callback, webhook', (t) => {
+  const storage = new MemoryStorage();
+  let coordinator = payhandoff.openCoordinator({ storage });
+  t.after(() => coordinator.dispose());
+  let a = coordinator.send({ type: 'checkout.start', flow_id: 'c1', now: T0, kind: 'cards', return_url: RETURN_URL });
+  assert.equal(a.outcome, 'accepted');
+  const out = handedOut(a, coordinator, 'c1');
+  assert.equal(storage.writes, 1, 'persisted on persist');
+  assert.equal(storage.getItem(KEY), coordinator.snapshotJson());
+
+  a = coordinator.send({
+    type: 'checkout.session', flow_id: 'c1', now: T0 + 1000,
+    session: { kind: 'cards', status: 201, body: { data: { registration: { checkout_url: 'https://gateway.example/r/1' } } } },
+  });
+  assert.deepEqual(a.transitions[0].effects[0], { type: 'open_browser', url: 'https://gateway.example/r/1' });
+  coordinator.send({ type: 'checkout.browser_opened', flow_id: 'c1', now: T0 + 2000 });
+  const saved = storage.getItem(KEY);
+
+  // The tab navigates to the gateway and comes back: a new page, a new coordinator.
+  coordinator.dispose();
+  coordinator = payhandoff.openCoordinator({ storage });
+  assert.equal(coordinator.snapshotJson(), saved);
+  assert.equal(state(coordinator, 'c1'), 'in_browser');
+
+  const genuine = callback(out.url, 'status=completed&card_id=card_9f8e');
+  const forged = forge(genuine, out);
+  const writes = storage.writes;
+  a = api.handleReturnPage(coordinator, { location: { href: forged }, now: T0 + 60000 });
+  assert.equal(a.outcome, 'rejected');
+  assert.equal(a.error.code, 'callback_mismatch');
+  assert.equal(state(coordinator, 'c1'), 'in_browser');
+  assert.equal(storage.writes, writes, 'a refused URL saves nothing');
+  assert.equal(storage.getItem(KEY), saved);
+
+  a = api.handleReturnPage(coordinator, { location: { href: genuine }, now: T0 + 61000 });
+  assert.equal(a.outcome, 'accepted');
+  assert.equal(a.transitions[0].state, 'awaiting_confirmation');
+  assert.equal(a.transitions[0].details.callback.verified, true);
+  const afterCallback = storage.getItem(KEY);
+  assert.notEqual(afterCallback, saved);
+
+  // The return page reloaded, or the link opened again.
+  coordinator.dispose();
+  coordinator = payhandoff.openCoordinator({ storage });
+  a = coordinator.handleUrl(genuine, T0 + 62000);
+  assert.equal(a.outcome, 'duplicate');
+  assert.equal(a.persist, false);
+  assert.equal(storage.getItem(KEY), afterCallback);
+
+  a = coordinator.send({
+    type: 'checkout.confirmation', flow_id: 'c1', now: T0 + 70000,
+    event: { type: 'card.registered', data: { card_id: 'card_9f8e', brand: 'visa', last_four: '4242', created_at: '2026-11-30T16:00:00Z' } },
+  });
+  assert.equal(a.outcome, 'accepted');
+  assert.equal(state(coordinator, 'c1'), 'confirmed');
+  assert.equal(JSON.parse(storage.getItem(KEY)).flows[0].state, 'confirmed');
+});
+
+test('a payment fails with a reason; the reason is kept', (t) => {
+  const coordinator = payhandoff.openCoordinator({ storage: new MemoryStorage(), key: 'checkout' });
+  t.after(() => coordinator.dispose());
+  const a = coordinator.send({ type: 'checkout.start', flow_id: 'p1', now: T0, kind: 'payments', return_url: RETURN_URL });
+  const out = handedOut(a, coordinator, 'p1');
+  const answer = coordinator.handleUrl(callback(out.url, 'status=failed&payment_id=pay_1&reason=insufficient_funds'), T0 + 5000);
+  assert.equal(answer.outcome, 'accepted');
+  assert.equal(answer.transitions[0].state, 'failed');
+  assert.equal(answer.transitions[0].details.callback.reason, 'insufficient_funds');
+});
+
+test('a damaged or newer snapshot in storage: the core\'s error, and the snapshot is left in place', () => {
+  const good = payhandoff.createCoordinator();
+  const snapshot = good.snapshot();
+  good.dispose();
+  const cases = [
+    ['{"version":1,"config":', 'invalid_json'],
+    ['not json at all', 'invalid_json'],
+    [JSON.stringify({ ...snapshot, version: 999 }), 'unsupported_version'],
+    [JSON.stringify({ ...snapshot, flows: [{ id: 'c1', type: 'checkout', state: 'teleported' }] }), null],
+  ];
+  for (const [text, code] of cases) {
+    const storage = new MemoryStorage([[KEY, text]]);
+    assert.throws(() => payhandoff.openCoordinator({ storage }), (error) => {
+      assert.ok(error instanceof api.PayHandoffError, String(error));
+      if (code) assert.equal(error.code, code, text);
+      assert.ok(error.status > 0, 'a C ABI status');
+      return true;
+    });
+    assert.equal(storage.getItem(KEY), text);
+    assert.equal(storage.writes, 0);
+  }
+});
+
+test('storage that cannot be read or written: invalid_argument (storage); a failed save is reported, not thrown', (t) => {
+  const blocked = new MemoryStorage();
+  blocked.failReads = true;
+  assert.throws(() => payhandoff.openCoordinator({ storage: blocked }), { code: 'invalid_argument', field: 'storage' });
+  assert.throws(() => payhandoff.openCoordinator({ storage: { getItem: () => 42, setItem() {} } }), { code: 'invalid_argument', field: 'storage' });
+  // Node has no sessionStorage: the page must say which storage.
+  assert.throws(() => payhandoff.openCoordinator(), { code: 'invalid_argument', field: 'storage' });
+
+  const full = new MemoryStorage();
+  const reported = [];
+  const coordinator = payhandoff.openCoordinator({ storage: full, onStorageError: (e) => reported.push(e) });
+  t.after(() => coordinator.dispose());
+  full.failWrites = true;
+  const a = coordinator.send({ type: 'checkout.start', flow_id: 'c1', now: T0, kind: 'cards', return_url: RETURN_URL });
+  assert.equal(a.outcome, 'accepted');
+  assert.equal(reported.length, 1);
+  assert.ok(reported[0] instanceof api.PayHandoffError);
+  assert.equal(reported[0].field, 'storage');
+  assert.match(reported[0].message, /QuotaExceededError/);
+});
+
+test('handleReturnPage: reads location.href; without a location it says so', (t) => {
+  const coordinator = payhandoff.createCoordinator();
+  t.after(() => coordinator.dispose());
+  assert.equal(api.handleReturnPage(coordinator, { location: { href: 'https://elsewhere.example/' }, now: T0 }).outcome, 'not_ours');
+  assert.throws(() => api.handleReturnPage(coordinator), { code: 'invalid_argument', field: 'location' });
+});
+
+test('arguments C cannot carry, and a disposed coordinator: invalid_argument / invalid_json naming the parameter', () => {
+  const coordinator = payhandoff.createCoordinator();
+  for (const url of [42, null, undefined, { href: 'x' }, ['a']]) {
+    assert.throws(() => coordinator.handleUrl(url, T0), { code: 'invalid_argument', field: 'url' });
+    assert.throws(() => payhandoff.parseCheckoutCallback(url, { kind: 'cards', return_url: RETURN_URL }), { code: 'invalid_argument', field: 'url' });
+    assert.throws(() => payhandoff.parsePosResponse(url, { urlScheme: 'myapp' }), { code: 'invalid_argument', field: 'url' });
+  }
+  assert.throws(() => coordinator.handleUrl('https://a.example/\u0000', T0), { code: 'invalid_argument', field: 'url' });
+  for (const now of [1.5, NaN, Infinity, '1796054400000', 2 ** 64]) {
+    assert.throws(() => coordinator.handleUrl('https://a.example/', now), { code: 'invalid_argument', field: 'now_ms' });
+  }
+  assert.throws(() => coordinator.send({ type: 'tick', now: 10n }), { code: 'invalid_json', field: 'event_json' });
+  const circular = { type: 'tick' };
+  circular.self = circular;
+  assert.throws(() => coordinator.send(circular), { code: 'invalid_json', field: 'event_json' });
+  assert.throws(() => payhandoff.buildPosUrl({ amount: 1n }), { code: 'invalid_json', field: 'request_json' });
+  assert.throws(() => payhandoff.restoreCoordinator('{"version":1}\u0000'), { code: 'invalid_argument', field: 'snapshot_json' });
+  assert.equal(coordinator.dispose(), true);
+  assert.equal(coordinator.dispose(), false);
+  assert.throws(() => coordinator.snapshot(), { code: 'invalid_argument', field: 'coordinator' });
+  assert.throws(() => coordinator.handleUrl('https://a.example/', T0), { code: 'invalid_argument', field: 'coordinator' });
+});

@@ -1,0 +1,76 @@
+# The web surface (bindings/web, issue 19): included by the main Makefile.
+#   make web        dist/web/: payhandoff.wasm (core + C ABI as Embedded Swift for
+#                   wasm32-unknown-none-wasm, cJSON from Debian's source against wasi-libc,
+#                   wasm-ld + wasm-opt -Oz), the ES module package (lib/, package.json), LICENSE.cJSON
+#   make web-test   builds web, then the shared vectors and the package's tests under node --test,
+#                   then the end-to-end scenarios in headless Chromium (mock gateway on loopback,
+#                   the demo page); prints both pass counts. Screenshots: .build/web/screenshots/
+#   make demo-web   starts the mock gateway and the demo PWA on 127.0.0.1 and prints the URL to open
+#   make size-web   the .wasm's size, raw and gzipped (make size prints it too)
+#   make bench-web  per-call cost from JavaScript in Node and in Chromium, next to URLSearchParams
+#                   on the same callback (not part of make test)
+# Debian packages: wasi-libc (libc for wasm32), compiler-rt's wasm32 builtins, binaryen (wasm-opt),
+# dpkg-dev (unpacks cJSON's source package), chromium + chromium-driver + python3-selenium
+# (Debian's Python 3, /usr/bin/python3), openssl (the mock gateway's loopback certificate).
+APT_PACKAGES += wasi-libc libclang-rt-14-dev-wasm32 binaryen dpkg-dev node-typescript \
+  chromium chromium-driver python3-selenium openssl
+BINDING_TESTS += web-test
+
+WEB_DIR := bindings/web
+WEB_DIST := dist/web
+WEB_BUILD := .build/web
+WEB_WASM := $(WEB_DIST)/payhandoff.wasm
+WEB_TS_SOURCES := $(wildcard $(WEB_DIR)/src/*.ts) bindings/react-native/src/types.ts
+WEB_PYTHON := /usr/bin/python3
+WEB_OUTPUTS := $(WEB_WASM) $(WEB_DIST)/lib/web/src/index.js
+# make demo-web's ports on 127.0.0.1 (the tests take free ones).
+WEB_DEMO_PORT ?= 8417
+WEB_DEMO_GATEWAY_PORT ?= 8418
+
+.PHONY: web web-test web-node-test web-browser-test demo-web size-web bench-web
+
+$(WEB_WASM): $(CORE_SOURCES) $(ABI_SOURCES) abi/symbols.txt scripts/build-wasm.sh scripts/cjson-source.sh | bootstrap
+	@scripts/build-wasm.sh $@ $(WEB_BUILD)/wasm $(CORE_SOURCES) $(ABI_SOURCES)
+
+$(WEB_DIST)/lib/web/src/index.js: $(WEB_TS_SOURCES) $(WEB_DIR)/tsconfig.json $(WEB_DIR)/package.json | bootstrap
+	@rm -rf $(WEB_DIST)/lib && mkdir -p $(WEB_DIST)
+	tsc -p $(WEB_DIR)/tsconfig.json --outDir $(WEB_DIST)/lib
+	@cp $(WEB_DIR)/package.json $(WEB_DIST)/package.json
+
+web: $(WEB_OUTPUTS)
+	@echo "web: $(WEB_DIST)/ ($$(stat -c %s $(WEB_WASM)) bytes of wasm, $$(gzip -9c $(WEB_WASM) | wc -c) gzipped; ES module lib/web/src/index.js)"
+
+web-node-test: $(WEB_OUTPUTS)
+	@echo "web-test: tsc $$(tsc --version | cut -d' ' -f2) --noEmit: the web API against the React Native API (test/api.check.ts)"
+	@tsc -p $(WEB_DIR)/tsconfig.check.json
+	@echo "web-test: node --test against $(WEB_WASM)"
+	@mkdir -p $(WEB_BUILD); PAYHANDOFF_WEB_DIST=$(CURDIR)/$(WEB_DIST) PAYHANDOFF_VECTORS=$(CURDIR)/Tests/Vectors \
+	  node --test --test-reporter=spec $(WEB_DIR)/test/*.test.mjs > $(WEB_BUILD)/node-test.log 2>&1 && status=0 || status=$$?; \
+	grep -E '^(✖|ℹ vectors \(wasm)|^\s+(AssertionError|Error)' $(WEB_BUILD)/node-test.log || true; \
+	echo "web-test: node: $$(sed -n 's/^ℹ pass //p' $(WEB_BUILD)/node-test.log) passed, $$(sed -n 's/^ℹ fail //p' $(WEB_BUILD)/node-test.log) failed (log: $(WEB_BUILD)/node-test.log)"; \
+	test $$status -eq 0
+
+web-browser-test: $(WEB_OUTPUTS)
+	@$(WEB_PYTHON) $(WEB_DIR)/test/browser/scenarios.py --dist $(WEB_DIST) --out $(WEB_BUILD)/browser
+
+web-test: bootstrap
+	@start=$$(date +%s); \
+	$(MAKE) --no-print-directory web; \
+	$(MAKE) --no-print-directory web-node-test && node_status=0 || node_status=$$?; \
+	$(MAKE) --no-print-directory web-browser-test && browser_status=0 || browser_status=$$?; \
+	echo "web-test: $$(( $$(date +%s) - start )) s (wasm and package build when stale, node --test, Chromium scenarios)"; \
+	test $$node_status -eq 0 -a $$browser_status -eq 0
+
+demo-web: $(WEB_OUTPUTS)
+	@node $(WEB_DIR)/demo/server.mjs --dist $(WEB_DIST) --state $(WEB_BUILD)/demo --port $(WEB_DEMO_PORT) --gateway-port $(WEB_DEMO_GATEWAY_PORT)
+
+size-web: $(WEB_WASM)
+	@printf '%-32s %12s  %12s  %s\n' "web module" "bytes" "gzip -9" "goal" \
+	  "$(WEB_WASM)" "$$(stat -c %s $(WEB_WASM))" "$$(gzip -9c $(WEB_WASM) | wc -c)" "300 KB raw, 120 KB gzipped"
+
+# make size (mk/bench.mk) reports the .wasm too.
+size: size-web
+
+bench-web: $(WEB_OUTPUTS)
+	@node $(WEB_DIR)/bench/web-overhead.mjs --dist $(WEB_DIST) $(BENCH_ARGS)
+	@$(WEB_PYTHON) $(WEB_DIR)/bench/web-overhead-chromium.py --dist $(WEB_DIST) $(BENCH_ARGS)

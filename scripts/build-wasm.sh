@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Builds the WebAssembly module of the core + C ABI (bindings/web loads it):
+#   Sources/PayHandoff + Sources/PayHandoffABI as one Embedded Swift module for
+#   wasm32-unknown-none-wasm, cJSON compiled from Debian's source against Debian's wasi-libc,
+#   linked by the toolchain's wasm-ld with compiler-rt's wasm32 builtins, then wasm-opt -Oz.
+# Usage: scripts/build-wasm.sh OUT.wasm BUILD_DIR SWIFT_SOURCE...
+# Environment: SWIFTC (swiftc), WASI_SYSROOT (/usr), WASM_BUILTINS (libclang_rt.builtins-wasm32.a).
+#
+# Exports: the payhandoff_* functions of abi/symbols.txt, and malloc/free for the strings the
+# JavaScript glue hands in; the reactor's _initialize runs the constructors once after
+# instantiation. Imports: a few wasi_snapshot_preview1 functions (random_get for nonces, the
+# fd_* of stdio, which only a Swift runtime error message would reach).
+set -euo pipefail
+
+out=${1:?usage: scripts/build-wasm.sh OUT.wasm BUILD_DIR SWIFT_SOURCE...}
+build=${2:?usage: scripts/build-wasm.sh OUT.wasm BUILD_DIR SWIFT_SOURCE...}
+shift 2
+swiftc=${SWIFTC:-swiftc}
+toolchain=$(dirname "$(command -v "$swiftc")")
+sysroot=${WASI_SYSROOT:-/usr}
+wasi_include=$sysroot/include/wasm32-wasi
+wasi_lib=$sysroot/lib/wasm32-wasi
+builtins=${WASM_BUILTINS:-$(ls /usr/lib/llvm-*/lib/clang/*/lib/wasi/libclang_rt.builtins-wasm32.a 2>/dev/null | sort -V | tail -1)}
+for needed in "$wasi_include/stdlib.h" "$wasi_lib/libc.a" "$wasi_lib/crt1-reactor.o" "$builtins"; do
+    [[ -f $needed ]] || { echo "build-wasm: $needed missing (make bootstrap installs wasi-libc and libclang-rt-14-dev-wasm32)" >&2; exit 1; }
+done
+
+mkdir -p "$build/include/cjson" "$(dirname "$out")"
+scripts/cjson-source.sh "$build/cjson"
+cp "$build/cjson/cJSON.h" "$build/include/cjson/cJSON.h"
+
+"$toolchain/clang" --target=wasm32-wasi -isystem "$wasi_include" -std=c89 -Os -ffunction-sections -fdata-sections \
+    -c "$build/cjson/cJSON.c" -o "$build/cJSON.o"
+
+# -disable-stack-protector: there is no __stack_chk_guard without a libc that sets one up.
+"$swiftc" -enable-experimental-feature Embedded -wmo -parse-as-library -Osize \
+    -target wasm32-unknown-none-wasm -module-name PayHandoff -D PAYHANDOFF_SINGLE_MODULE \
+    -I Sources/CcJSON -Xcc -I"$build/include" -Xcc -isystem -Xcc "$wasi_include" \
+    -Xfrontend -disable-stack-protector -Xfrontend -function-sections \
+    -c "$@" -o "$build/PayHandoff.o" 2> "$build/swiftc.log" || { cat "$build/swiftc.log" >&2; exit 1; }
+
+# --stack-first: a stack overflow runs below address 0 and traps instead of overwriting data.
+exports=()
+while read -r symbol; do
+    [[ -n $symbol ]] && exports+=("--export=$symbol")
+done < abi/symbols.txt
+"$toolchain/wasm-ld" --no-entry --strip-all --gc-sections --stack-first -z stack-size=1048576 \
+    "${exports[@]}" --export=malloc --export=free \
+    "$wasi_lib/crt1-reactor.o" "$build/PayHandoff.o" "$build/cJSON.o" \
+    -L"$wasi_lib" -lc "$builtins" -o "$build/payhandoff.linked.wasm"
+
+# The features LLVM's default wasm32 CPU uses (wasm-ld --strip-all drops the section that would
+# tell wasm-opt): all in Chrome/Edge 91+, Firefox 90+, Safari 15+ and Node 16+.
+wasm-opt -Oz --strip-producers --enable-bulk-memory --enable-sign-ext --enable-mutable-globals \
+    --enable-nontrapping-float-to-int --enable-multivalue --enable-reference-types \
+    "$build/payhandoff.linked.wasm" -o "$out" 2> "$build/wasm-opt.log" || { head -50 "$build/wasm-opt.log" >&2; exit 1; }
+cp "$build/cjson/LICENSE" "$(dirname "$out")/LICENSE.cJSON"
+echo "build-wasm: $out $(stat -c %s "$out") bytes ($(gzip -9c "$out" | wc -c) gzipped; before wasm-opt $(stat -c %s "$build/payhandoff.linked.wasm"))"
