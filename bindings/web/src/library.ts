@@ -7,7 +7,7 @@ import { GLUE_STATUS, PayHandoffError, describe, invalidArgument } from './error
 import { WasiExit, wasiImports } from './wasi.js';
 
 /** The C ABI version (PAYHANDOFF_ABI_VERSION) this package was written for. */
-export const ABI_VERSION = 1;
+export const ABI_VERSION = 2;
 
 /** Where the module comes from: a URL (fetched; read from disk for file: URLs in Node), an HTTP
  *  response, its bytes, or an already compiled module. */

@@ -90,7 +90,7 @@ test('a response with an HTTP error status: load_failed naming it', async () => 
 });
 
 test('a module of another ABI version: abi_mismatch', async () => {
-  const error = await loadError({ wasm: fakeModule(2) });
+  const error = await loadError({ wasm: fakeModule(api.ABI_VERSION + 1) });
   assert.ok(error instanceof api.PayHandoffError);
   assert.equal(error.code, 'abi_mismatch');
   assert.equal(error.status, -2);

@@ -62,7 +62,7 @@ test('every method answers or throws a typed error for 1500 rounds of mutated in
       };
       for (const [name, call] of Object.entries(calls)) expectTyped(`${name} round ${i}`, call);
     }
-    assert.equal(coordinator.snapshot().version, 1, 'the module still answers');
+    assert.equal(coordinator.snapshot().version, 2, 'the module still answers');
   } finally {
     coordinator.dispose();
   }
@@ -84,7 +84,8 @@ test('memory stays flat: 20000 calls that allocate, free and throw', () => {
   const memory = () => payhandoff.library.exports.memory.buffer.byteLength;
   const run = () => {
     for (let i = 0; i < 10000; i++) {
-      payhandoff.parseCheckoutCallback('https://shop.example/cb?status=completed&card_id=card_1', { kind: 'cards', return_url: 'https://shop.example/cb' });
+      payhandoff.parseCheckoutCallback('https://shop.example/cb/ph_0123456789abcdef?status=completed&card_id=card_1',
+        { kind: 'cards', return_url: 'https://shop.example/cb', nonce: '0123456789abcdef' });
       try {
         payhandoff.buildPosUrl({ transaction: 'venta' });
       } catch (error) {

@@ -1,7 +1,7 @@
 // Run by the Chromium scenarios (scenarios.py): every kind of bad input a page can meet, each
 // answered by a PayHandoffError from a call or from a promise the page awaits, never by an
 // unhandled rejection. Results go to window.badInput and the list on the page.
-import { PayHandoffError, handleReturnPage, loadPayHandoff } from '/payhandoff/lib/web/src/index.js';
+import { ABI_VERSION, PayHandoffError, handleReturnPage, loadPayHandoff } from '/payhandoff/lib/web/src/index.js';
 
 const results = [];
 const unhandled = [];
@@ -33,7 +33,7 @@ async function run() {
   loadPayHandoff({ wasm: '/payhandoff/missing.wasm' }).catch(() => {});
 
   const payhandoff = await loadPayHandoff();
-  record('the default wasm URL (next to the package) loads', payhandoff.abiVersion() === 1, `ABI ${payhandoff.abiVersion()}, ${payhandoff.version()}`);
+  record('the default wasm URL (next to the package) loads', payhandoff.abiVersion() === ABI_VERSION, `ABI ${payhandoff.abiVersion()}, ${payhandoff.version()}`);
 
   const coordinator = payhandoff.createCoordinator();
   for (const url of [42, null, undefined, { href: location.href }, new URL(location.href)]) {
@@ -48,7 +48,7 @@ async function run() {
   const snapshot = coordinator.snapshot();
   const stored = [
     ['a damaged snapshot', '{"version":1,"flows":[', 'invalid_json'],
-    ['a snapshot from a newer version', JSON.stringify({ ...snapshot, version: 2 }), 'unsupported_version'],
+    ['a snapshot from a newer version', JSON.stringify({ ...snapshot, version: snapshot.version + 1 }), 'unsupported_version'],
   ];
   for (const [name, text, code] of stored) {
     sessionStorage.setItem(key, text);

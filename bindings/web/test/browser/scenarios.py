@@ -62,10 +62,11 @@ def nonce_span(registered, handed_out):
         suffix += 1
     end = len(handed_out) - suffix
     added = handed_out[prefix:end]
-    token = re.search(r'[A-Za-z0-9._~-]+$', added)
+    # The nonce follows the marker of its carrier: "ph_" (a path segment) or "=" (a parameter).
+    token = re.search(r'(?:ph_|=)([A-Za-z0-9._~-]+)$', added)
     if token is None:
         raise AssertionError(f'no nonce in what the core added to the return URL: {added!r}')
-    return prefix + token.start(), end
+    return prefix + token.start(1), end
 
 
 def altered(nonce):
