@@ -8,7 +8,9 @@ import org.junit.Assert.assertNotNull
 import org.junit.Assert.assertTrue
 import org.junit.Assert.fail
 import org.junit.Test
+import java.io.File
 import java.lang.ref.PhantomReference
+import java.lang.reflect.Modifier
 import java.lang.ref.ReferenceQueue
 
 /** A scenario per flow through the typed API, plus the binding's own rules (text, handles, ABI check). */
@@ -249,6 +251,20 @@ class ScenarioTest {
             "usertoken": "tok_1", "identifier": "ord-1", "amount": "1.00", "urlScheme": "myapp"}}""")
         if (closeFirst) c.close()
         return PhantomReference(c, queue)
+    }
+
+    @Test
+    fun everyCFunctionHasItsShim() {
+        // Native's external functions are named after the C ABI's (payhandoff_pos_parse_result ->
+        // posParseResult); payhandoff_string_free is the shim's own business (every answer is copied, then freed).
+        val symbols = File(TestJson.vectorsDir, "../../abi/symbols.txt").readLines().filter { it.isNotBlank() }
+        val expected = symbols.map { symbol ->
+            symbol.removePrefix("payhandoff_").split('_').let { parts -> parts[0] + parts.drop(1).joinToString("") { it.capitalize() } }
+        }.filter { it != "stringFree" }.toSet()
+        val external = Native::class.java.declaredMethods.filter { Modifier.isNative(it.modifiers) }.map { it.name }.toSet()
+        assertTrue("the shim misses ${expected - external}", external.containsAll(expected))
+        assertEquals("external functions without a C function", emptySet<String>(), external - expected)
+        assertEquals(symbols.size - 1, external.size)
     }
 
     @Test
