@@ -259,7 +259,7 @@ class ScenarioTest {
         // posParseResult); payhandoff_string_free is the shim's own business (every answer is copied, then freed).
         val symbols = File(TestJson.vectorsDir, "../../abi/symbols.txt").readLines().filter { it.isNotBlank() }
         val expected = symbols.map { symbol ->
-            symbol.removePrefix("payhandoff_").split('_').let { parts -> parts[0] + parts.drop(1).joinToString("") { it.capitalize() } }
+            symbol.removePrefix("payhandoff_").split('_').let { parts -> parts[0] + parts.drop(1).joinToString("") { Character.toUpperCase(it[0]) + it.substring(1) } }
         }.filter { it != "stringFree" }.toSet()
         val external = Native::class.java.declaredMethods.filter { Modifier.isNative(it.modifiers) }.map { it.name }.toSet()
         assertTrue("the shim misses ${expected - external}", external.containsAll(expected))
