@@ -138,7 +138,7 @@ export class Coordinator {
     return this.native.result(this.native.module.coordinatorHandleUrl(this.id, url, now));
   }
 
-  /** The versioned snapshot (no secrets). */
+  /** The versioned snapshot (no API key or user token; the flows' nonces and tokens: store it privately). */
   snapshot(): CoordinatorSnapshot {
     return this.native.result(this.native.module.coordinatorSnapshot(this.id));
   }
