@@ -23,13 +23,18 @@ const posAnswer = 'myapp://result=aprobada&statusinfo=&amount=1250.00&tip=187.50
   + '&applabel=VISA%20CREDITO&url=https://bp.mx/v/8f7e6d&identifier=ord-000042&bank=BBVA'
   + '&accountType=credit&name=JUAN%20PEREZ&bp_version=4.3.24';
 const posOptions = '{"urlScheme":"myapp","identifier":"ord-000042"}';
-const callbackURL = 'fixapp://checkout-callback?status=completed&card_id=card_xyz789&ph_nonce=4f3c2a1b0e9d8c7b6a5f4e3d2c1b0a99&order=A%2B1+2';
+// The same answer as Android result extras (decoded text).
+const posExtras = '{"result":"aprobada","statusinfo":"","amount":"1250.00","tip":"187.50","reference":"Pedido 12345 mesa 7 (terraza) / cliente@frecuente a 3 MSI","transactionid":"720371234","msi":"3","authorization":"A1B2C3","creditcard":"************4242","cardtype":"visa","email":"juan.perez@example.com","phone":"5512345678","arqc":"9F26A1B2C3D4E5F6","aid":"A0000000031010","applabel":"VISA CREDITO","url":"https://bp.mx/v/8f7e6d","identifier":"ord-000042","bank":"BBVA","accountType":"credit","name":"JUAN PEREZ","bp_version":"4.3.24"}';
+const posResultOptions = '{"identifier":"ord-000042"}';
+// The gateway's redirect to the return URL PayHandoff handed out (the nonce is its last path segment).
+const callbackURL = 'fixapp://checkout-callback/ph_4f3c2a1b0e9d8c7b6a5f4e3d2c1b0a99?status=completed&card_id=card_xyz789&order=A%2B1+2';
 const callbackOptions = '{"kind":"cards","return_url":"fixapp://checkout-callback","nonce":"4f3c2a1b0e9d8c7b6a5f4e3d2c1b0a99"}';
 const refund = '{"sale":{"transactionid":"T-1","amount":"100.00","approved_at":1773174600,"bp_version":"4.3.24"},"now":1773178200,"amount":"40.00"}';
 const confirmation = '{"type":"card.registered","data":{"card_id":"card_xyz","brand":"visa","last_four":"4242","token":"tok_1Nv0abc","created_at":"2026-11-30T16:00:00Z"}}';
 
 const cases = [
   ['posParseResponse', 'payhandoff_pos_parse_response', () => addon.posParseResponse(posAnswer, posOptions)],
+  ['posParseResult', 'payhandoff_pos_parse_result', () => addon.posParseResult(posExtras, posResultOptions)],
   ['checkoutParseCallback', 'payhandoff_checkout_parse_callback', () => addon.checkoutParseCallback(callbackURL, callbackOptions)],
   ['posRefundCheck', 'payhandoff_pos_refund_check', () => addon.posRefundCheck(refund)],
   ['checkoutParseConfirmation', 'payhandoff_checkout_parse_confirmation', () => addon.checkoutParseConfirmation(confirmation)],
@@ -69,6 +74,12 @@ console.log(`Node ${process.version}: React Native binding's Node-API addon (Tur
 console.log(`${'method'.padEnd(30)}${'node median'.padStart(12)}${'p10'.padStart(10)}${'p90'.padStart(10)}${'C ABI'.padStart(10)}${'overhead'.padStart(10)}`);
 const node = [];
 for (const [method, cName, fn] of cases) {
+  // Timing an error path would compare the wrong calls: every input must be answered with status 0.
+  const reply = fn();
+  if (typeof reply === 'string' && JSON.parse(reply).status !== 0) {
+    console.log(`${method.padEnd(30)}not measured: ${reply.slice(0, 120)}`);
+    continue;
+  }
   const m = measure(fn);
   const c = cName ? cMedian(cName) : 0;
   const overhead = c === null ? null : m.median - c;

@@ -34,6 +34,9 @@ android-test: lib $(ANDROID_BUILD)/classes.stamp
 	mkdir -p $(ANDROID_BUILD)/fake-abi; \
 	$(CC) -std=c11 -Wall -Wextra -Werror -pedantic -Iinclude -shared -fPIC -Wl,-soname,libpayhandoff.so -Wl,--version-script=abi/payhandoff.map $(ANDROID_DIR)/src/test/cpp/fake_abi.c \
 	  -o $(ANDROID_BUILD)/fake-abi/libpayhandoff.so; \
+	nm -D --defined-only $(ANDROID_BUILD)/fake-abi/libpayhandoff.so | awk '$$2 == "T" {sub(/@.*/, "", $$3); print $$3}' | sort \
+	  | diff - <(sort abi/symbols.txt) > $(ANDROID_BUILD)/fake-abi/symbols.diff \
+	  || { echo "android-test: src/test/cpp/fake_abi.c must define every function of abi/symbols.txt:"; cat $(ANDROID_BUILD)/fake-abi/symbols.diff; exit 1; }; \
 	java -cp $(ANDROID_BUILD)/classes:/usr/share/java/kotlin-stdlib.jar:$(ANDROID_LIBS) \
 	  -Dpayhandoff.jni.path=$(CURDIR)/$(ANDROID_BUILD)/cmake/libpayhandoff_jni.so -Dpayhandoff.vectors=$(CURDIR)/Tests/Vectors \
 	  -Dpayhandoff.fake.abi.dir=$(CURDIR)/$(ANDROID_BUILD)/fake-abi \

@@ -20,7 +20,11 @@ const val POS_ANSWER = "myapp://result=aprobada&statusinfo=&amount=1250.00&tip=1
     "&applabel=VISA%20CREDITO&url=https://bp.mx/v/8f7e6d&identifier=ord-000042&bank=BBVA" +
     "&accountType=credit&name=JUAN%20PEREZ&bp_version=4.3.24"
 const val POS_OPTIONS = """{"urlScheme":"myapp","identifier":"ord-000042"}"""
-const val CALLBACK_URL = "fixapp://checkout-callback?status=completed&card_id=card_xyz789&ph_nonce=4f3c2a1b0e9d8c7b6a5f4e3d2c1b0a99&order=A%2B1+2"
+// The same answer as Android result extras (decoded text).
+const val POS_EXTRAS = """{"result":"aprobada","statusinfo":"","amount":"1250.00","tip":"187.50","reference":"Pedido 12345 mesa 7 (terraza) / cliente@frecuente a 3 MSI","transactionid":"720371234","msi":"3","authorization":"A1B2C3","creditcard":"************4242","cardtype":"visa","email":"juan.perez@example.com","phone":"5512345678","arqc":"9F26A1B2C3D4E5F6","aid":"A0000000031010","applabel":"VISA CREDITO","url":"https://bp.mx/v/8f7e6d","identifier":"ord-000042","bank":"BBVA","accountType":"credit","name":"JUAN PEREZ","bp_version":"4.3.24"}"""
+const val POS_RESULT_OPTIONS = """{"identifier":"ord-000042"}"""
+// The gateway's redirect to the return URL PayHandoff handed out (the nonce is its last path segment).
+const val CALLBACK_URL = "fixapp://checkout-callback/ph_4f3c2a1b0e9d8c7b6a5f4e3d2c1b0a99?status=completed&card_id=card_xyz789&order=A%2B1+2"
 const val CALLBACK_OPTIONS = """{"kind":"cards","return_url":"fixapp://checkout-callback","nonce":"4f3c2a1b0e9d8c7b6a5f4e3d2c1b0a99"}"""
 const val REFUND = """{"sale":{"transactionid":"T-1","amount":"100.00","approved_at":1773174600,"bp_version":"4.3.24"},"now":1773178200,"amount":"40.00"}"""
 const val CONFIRMATION = """{"type":"card.registered","data":{"card_id":"card_xyz","brand":"visa","last_four":"4242","token":"tok_1Nv0abc","created_at":"2026-11-30T16:00:00Z"}}"""
@@ -31,6 +35,7 @@ class Case(val method: String, val cName: String?, val call: () -> Int)
 
 val cases = listOf(
     Case("posParseResponse", "payhandoff_pos_parse_response") { Pos.parseResponseJson(POS_ANSWER, POS_OPTIONS).json.length() },
+    Case("posParseResult", "payhandoff_pos_parse_result") { Pos.parseResultJson(POS_EXTRAS, POS_RESULT_OPTIONS).json.length() },
     Case("checkoutParseCallback", "payhandoff_checkout_parse_callback") { Checkout.parseCallbackJson(CALLBACK_URL, CALLBACK_OPTIONS).json.length() },
     Case("posRefundCheck", "payhandoff_pos_refund_check") { Pos.refundCheckJson(REFUND).json.length() },
     Case("checkoutParseConfirmation", "payhandoff_checkout_parse_confirmation") { Checkout.parseConfirmationJson(CONFIRMATION).json.length() },

@@ -158,7 +158,8 @@ static const char *member_string(const cJSON *input, const char *key) {
 }
 
 typedef int32_t (*OneArg)(const char *, char **);
-typedef int32_t (*UrlArg)(const char *, const char *, char **);
+/* Two text parameters: a URL (or the result extras' JSON) and an options document. */
+typedef int32_t (*TwoArg)(const char *, const char *, char **);
 
 static Result call_one(OneArg fn, const cJSON *input, const char *key) {
     char *text = member_text(input, key);
@@ -168,12 +169,23 @@ static Result call_one(OneArg fn, const cJSON *input, const char *key) {
     return finish(key, status, &out);
 }
 
-static Result call_url(UrlArg fn, const cJSON *input) {
+static Result call_url(TwoArg fn, const cJSON *input) {
     char *options = member_text(input, "options");
     char *out = NULL;
     int32_t status = fn(member_string(input, "url"), options ? options : "null", &out);
     free(options);
     return finish("url", status, &out);
+}
+
+/* input[key] as JSON text (whatever its type, "null" when absent) and input.options. */
+static Result call_two_json(TwoArg fn, const cJSON *input, const char *key) {
+    char *first = member_text(input, key);
+    char *options = member_text(input, "options");
+    char *out = NULL;
+    int32_t status = fn(first ? first : "null", options ? options : "null", &out);
+    free(first);
+    free(options);
+    return finish(key, status, &out);
 }
 
 /* ---- coordinator.script ------------------------------------------------------------------- */
@@ -287,6 +299,7 @@ static Result run_suite(const char *suite, const cJSON *input, int *known) {
     }
     if (strcmp(suite, "pos.build_url") == 0) return call_one(payhandoff_pos_build_url, input, "request");
     if (strcmp(suite, "pos.parse_response") == 0) return call_url(payhandoff_pos_parse_response, input);
+    if (strcmp(suite, "pos.parse_result") == 0) return call_two_json(payhandoff_pos_parse_result, input, "extras");
     if (strcmp(suite, "pos.refund_check") == 0) return call_one(payhandoff_pos_refund_check, input, "check");
     if (strcmp(suite, "checkout.build_request") == 0) return call_one(payhandoff_checkout_build_request, input, "request");
     if (strcmp(suite, "checkout.parse_session") == 0) return call_one(payhandoff_checkout_parse_session, input, "session");
@@ -423,7 +436,7 @@ static void expect_one(const char *what, OneArg fn, const char *input, int32_t w
     cJSON_Delete(r.doc);
 }
 
-static void expect_url(const char *what, UrlArg fn, const char *url, const char *options, int32_t want, const char *field) {
+static void expect_url(const char *what, TwoArg fn, const char *url, const char *options, int32_t want, const char *field) {
     char *out = NULL;
     Result r = finish(what, fn(url, options, &out), &out);
     check(STATUS_OK(r.status, want) && (!field || strcmp(field, error_field(&r)) == 0),
@@ -471,9 +484,12 @@ static void hostile_direct(void) {
         snprintf(url, sizeof url, "myapp://result=aprobada&identifier=ord-1&amount=1.00&reference=%s", raw[i]);
         expect_url("raw invalid UTF-8 in a POS answer", payhandoff_pos_parse_response, url, "{\"urlScheme\":\"myapp\"}",
                    PAYHANDOFF_ERR_MALFORMED_URL, "url");
-        snprintf(url, sizeof url, "fixapp://cb?status=cancelled&reason=%s", raw[i]);
+        snprintf(url, sizeof url, "fixapp://cb/ph_0123456789abcdef0123?status=cancelled&reason=%s", raw[i]);
         expect_url("raw invalid UTF-8 in a callback", payhandoff_checkout_parse_callback, url,
-                   "{\"kind\":\"cards\",\"return_url\":\"fixapp://cb\"}", PAYHANDOFF_ERR_MALFORMED_URL, "url");
+                   "{\"kind\":\"cards\",\"return_url\":\"fixapp://cb\",\"nonce\":\"0123456789abcdef0123\"}",
+                   PAYHANDOFF_ERR_MALFORMED_URL, "url");
+        snprintf(url, sizeof url, "{\"result\":\"aprobada\",\"identifier\":\"ord-1\",\"reference\":\"%s\"}", raw[i]);
+        expect_url("raw invalid UTF-8 in result extras", payhandoff_pos_parse_result, url, "{}", PAYHANDOFF_ERR_INVALID_JSON, NULL);
     }
     /* 10 000 members: more than 64 KiB of JSON text. */
     size_t size = 10000 * 12 + 8;
@@ -489,36 +505,60 @@ static void hostile_direct(void) {
     }
 }
 
+/* Valid result extras and options of payhandoff_pos_parse_result, for calls that vary the other one. */
+static const char *const result_extras =
+    "{\"result\":\"aprobada\",\"identifier\":\"ord-1~0123456789abcdef\",\"amount\":\"100.00\",\"transactionid\":\"720371\"}";
+static const char *const result_options = "{\"identifier\":\"ord-1\",\"token\":\"0123456789abcdef\"}";
+
+/* payhandoff_pos_parse_result with its extras_json varied: a one-document call for the JSON batteries. */
+static int32_t parse_result_extras(const char *extras_json, char **out) {
+    return payhandoff_pos_parse_result(extras_json, result_options, out);
+}
+
+static void hostile_parse_result(void);
+
 static void hostile_stateless(void) {
-    static const OneArg one[] = {payhandoff_pos_build_url, payhandoff_pos_refund_check, payhandoff_checkout_build_request,
-                                 payhandoff_checkout_parse_session, payhandoff_checkout_parse_confirmation};
-    static const char *const one_params[] = {"request_json", "input_json", "request_json", "session_json", "event_json"};
-    static const UrlArg two[] = {payhandoff_pos_parse_response, payhandoff_checkout_parse_callback};
+    /* Every JSON document parameter, with what a 63-deep {"x":[[...]]} (inside the depth limit)
+       answers: the members are then checked, and "x" is unknown or, in result extras, not a string. */
+    static const struct {
+        OneArg fn;
+        const char *param;
+        int32_t deep_status;
+        const char *deep_field;
+    } one[] = {
+        {payhandoff_pos_build_url, "request_json", PAYHANDOFF_ERR_VALIDATION, NULL},
+        {payhandoff_pos_refund_check, "input_json", PAYHANDOFF_ERR_VALIDATION, NULL},
+        {payhandoff_checkout_build_request, "request_json", PAYHANDOFF_ERR_VALIDATION, NULL},
+        {payhandoff_checkout_parse_session, "session_json", PAYHANDOFF_ERR_VALIDATION, NULL},
+        {payhandoff_checkout_parse_confirmation, "event_json", PAYHANDOFF_ERR_VALIDATION, NULL},
+        {parse_result_extras, "extras_json", PAYHANDOFF_ERR_INVALID_JSON, "x"},
+    };
+    static const TwoArg two[] = {payhandoff_pos_parse_response, payhandoff_checkout_parse_callback};
 
     check(payhandoff_abi_version() == PAYHANDOFF_ABI_VERSION, "abi version differs from the header");
     check(payhandoff_version() != NULL && strlen(payhandoff_version()) > 0, "version string");
     payhandoff_string_free(NULL);
 
     for (size_t i = 0; i < sizeof one / sizeof one[0]; i++) {
-        check(one[i]("{}", NULL) == PAYHANDOFF_ERR_INVALID_ARGUMENT, "out NULL: %s", one_params[i]);
-        expect_one("NULL input", one[i], NULL, PAYHANDOFF_ERR_INVALID_ARGUMENT, one_params[i]);
-        expect_one("invalid UTF-8 JSON", one[i], "{\"a\":\"\xff\xfe\"}", PAYHANDOFF_ERR_INVALID_JSON, NULL);
-        expect_one("overlong UTF-8", one[i], "{\"a\":\"\xc0\xaf\"}", PAYHANDOFF_ERR_INVALID_JSON, NULL);
-        expect_one("truncated JSON", one[i], "{\"a\":", PAYHANDOFF_ERR_INVALID_JSON, NULL);
-        expect_one("trailing text", one[i], "{} x", PAYHANDOFF_ERR_INVALID_JSON, NULL);
-        expect_one("empty text", one[i], "", PAYHANDOFF_ERR_INVALID_JSON, NULL);
-        expect_one("fraction", one[i], "{\"amount\":100.5}", PAYHANDOFF_ERR_INVALID_JSON, "amount");
-        expect_one("2^53", one[i], "{\"now\":9007199254740992}", PAYHANDOFF_ERR_INVALID_JSON, "now");
-        expect_one("huge exponent", one[i], "{\"now\":1e400}", PAYHANDOFF_ERR_INVALID_JSON, "now");
-        expect_one("duplicate key", one[i], "{\"a\":1,\"a\":2}", PAYHANDOFF_ERR_INVALID_JSON, "a");
-        expect_one("nested duplicate key", one[i], "{\"x\":[{\"a\":1,\"a\":1}]}", PAYHANDOFF_ERR_INVALID_JSON, "x[0].a");
-        expect_one("array root", one[i], "[1,2]", ANY_ERROR, NULL);
-        expect_one("number root", one[i], "42", ANY_ERROR, NULL);
-        expect_one("null root", one[i], "null", ANY_ERROR, NULL);
-        static const struct { int depth; int32_t want; } nests[] = {
-            {10000, PAYHANDOFF_ERR_INVALID_JSON}, {2000, PAYHANDOFF_ERR_INVALID_JSON},
-            {70, PAYHANDOFF_ERR_INVALID_JSON}, {64, PAYHANDOFF_ERR_INVALID_JSON}, /* 65 with the root */
-            {PAYHANDOFF_MAX_JSON_DEPTH - 1, PAYHANDOFF_ERR_VALIDATION}, {50, PAYHANDOFF_ERR_VALIDATION},
+        check(one[i].fn("{}", NULL) == PAYHANDOFF_ERR_INVALID_ARGUMENT, "out NULL: %s", one[i].param);
+        expect_one("NULL input", one[i].fn, NULL, PAYHANDOFF_ERR_INVALID_ARGUMENT, one[i].param);
+        expect_one("invalid UTF-8 JSON", one[i].fn, "{\"a\":\"\xff\xfe\"}", PAYHANDOFF_ERR_INVALID_JSON, NULL);
+        expect_one("overlong UTF-8", one[i].fn, "{\"a\":\"\xc0\xaf\"}", PAYHANDOFF_ERR_INVALID_JSON, NULL);
+        expect_one("truncated JSON", one[i].fn, "{\"a\":", PAYHANDOFF_ERR_INVALID_JSON, NULL);
+        expect_one("trailing text", one[i].fn, "{} x", PAYHANDOFF_ERR_INVALID_JSON, NULL);
+        expect_one("empty text", one[i].fn, "", PAYHANDOFF_ERR_INVALID_JSON, NULL);
+        expect_one("fraction", one[i].fn, "{\"amount\":100.5}", PAYHANDOFF_ERR_INVALID_JSON, "amount");
+        expect_one("2^53", one[i].fn, "{\"now\":9007199254740992}", PAYHANDOFF_ERR_INVALID_JSON, "now");
+        expect_one("huge exponent", one[i].fn, "{\"now\":1e400}", PAYHANDOFF_ERR_INVALID_JSON, "now");
+        expect_one("duplicate key", one[i].fn, "{\"a\":1,\"a\":2}", PAYHANDOFF_ERR_INVALID_JSON, "a");
+        expect_one("nested duplicate key", one[i].fn, "{\"x\":[{\"a\":1,\"a\":1}]}", PAYHANDOFF_ERR_INVALID_JSON, "x[0].a");
+        expect_one("array root", one[i].fn, "[1,2]", ANY_ERROR, NULL);
+        expect_one("number root", one[i].fn, "42", ANY_ERROR, NULL);
+        expect_one("null root", one[i].fn, "null", ANY_ERROR, NULL);
+        /* Over the limit: invalid_json (naming the deep path); inside it, the document is read. */
+        static const struct { int depth; int inside; } nests[] = {
+            {10000, 0}, {2000, 0}, {70, 0}, {64, 0}, /* 65 with the root */
+            {PAYHANDOFF_MAX_JSON_DEPTH - 1, 1}, {50, 1},
         };
         for (size_t n = 0; n < sizeof nests / sizeof nests[0]; n++) {
             /* {"x":[[[...]]]}: deep but otherwise harmless, so only the depth decides. */
@@ -530,27 +570,28 @@ static void hostile_stateless(void) {
             memset(nested + 5 + depth, ']', depth);
             memcpy(nested + 5 + 2 * depth, "}", 2);
             char what[64];
-            snprintf(what, sizeof what, "%d-deep JSON", nests[n].depth);
-            expect_one(what, one[i], nested, nests[n].want, NULL);
+            snprintf(what, sizeof what, "%d-deep JSON (%s)", nests[n].depth, one[i].param);
+            if (nests[n].inside) expect_one(what, one[i].fn, nested, one[i].deep_status, one[i].deep_field);
+            else expect_one(what, one[i].fn, nested, PAYHANDOFF_ERR_INVALID_JSON, NULL);
             free(nested);
         }
         /* A truncated 10000-deep document. */
         char *open_only = repeated("", '[', 10000, "");
-        expect_one("truncated 10000-deep JSON", one[i], open_only, PAYHANDOFF_ERR_INVALID_JSON, NULL);
+        expect_one("truncated 10000-deep JSON", one[i].fn, open_only, PAYHANDOFF_ERR_INVALID_JSON, NULL);
         free(open_only);
         char *mega = repeated("{", ' ', 1 << 20, "}");
-        expect_one("1 MB JSON", one[i], mega, PAYHANDOFF_ERR_LIMIT_EXCEEDED, one_params[i]);
+        expect_one("1 MB JSON", one[i].fn, mega, PAYHANDOFF_ERR_LIMIT_EXCEEDED, one[i].param);
         free(mega);
         char *at_limit = repeated("{", ' ', PAYHANDOFF_MAX_JSON_BYTES - 2, "}");
         char *over_limit = repeated("{", ' ', PAYHANDOFF_MAX_JSON_BYTES - 1, "}");
         char out_at[64], out_over[64];
         char *out = NULL;
-        Result r = finish("at limit", one[i](at_limit, &out), &out);
+        Result r = finish("at limit", one[i].fn(at_limit, &out), &out);
         snprintf(out_at, sizeof out_at, "%s", error_code(&r));
         check(r.status != PAYHANDOFF_ERR_LIMIT_EXCEEDED, "65536 bytes of JSON must be read, got %s", out_at);
         cJSON_Delete(r.doc);
         out = NULL;
-        r = finish("over limit", one[i](over_limit, &out), &out);
+        r = finish("over limit", one[i].fn(over_limit, &out), &out);
         snprintf(out_over, sizeof out_over, "%s", error_code(&r));
         check(r.status == PAYHANDOFF_ERR_LIMIT_EXCEEDED, "65537 bytes of JSON must be refused, got %s", out_over);
         cJSON_Delete(r.doc);
@@ -612,7 +653,9 @@ static void hostile_stateless(void) {
     check(prefixes_ok, "every truncation of a request is invalid_json");
 
     for (size_t i = 0; i < sizeof two / sizeof two[0]; i++) {
-        const char *options = i == 0 ? "{\"urlScheme\":\"myapp\"}" : "{\"kind\":\"cards\",\"return_url\":\"fixapp://cb\"}";
+        /* Valid options, so that only the URL decides. */
+        const char *options = i == 0 ? "{\"urlScheme\":\"myapp\"}"
+                                     : "{\"kind\":\"cards\",\"return_url\":\"fixapp://cb\",\"nonce\":\"0123456789abcdef0123\"}";
         check(two[i]("myapp://x", options, NULL) == PAYHANDOFF_ERR_INVALID_ARGUMENT, "url call with out NULL");
         expect_url("NULL url", two[i], NULL, options, PAYHANDOFF_ERR_INVALID_ARGUMENT, "url");
         expect_url("NULL options", two[i], "myapp://result=aprobada", NULL, PAYHANDOFF_ERR_INVALID_ARGUMENT, "options_json");
@@ -638,8 +681,157 @@ static void hostile_stateless(void) {
     const char *na = member_string(ra.doc, "nonce"), *nb = member_string(rb.doc, "nonce");
     check(ra.status == 0 && rb.status == 0 && na && nb && strlen(na) >= 16 && strcmp(na, nb) != 0,
           "checkout_build_request makes a fresh nonce per call");
+    /* The gateway redirects to the return URL the core handed out, plus its query: that callback
+       is verified with the nonce; the registered URL without it is refused, or only a claim. */
+    const char *sent = member_string(ra.doc, "return_url");
+    check(sent && na && strstr(sent, na) != NULL, "the return URL sent carries the nonce: %s", sent ? sent : "(none)");
+    if (sent && na && strlen(sent) < 1024) {
+        char callback[1100], options[256];
+        snprintf(callback, sizeof callback, "%s?status=completed&payment_id=pay_1", sent);
+        snprintf(options, sizeof options, "{\"kind\":\"payments\",\"return_url\":\"fixapp://checkout-callback\",\"nonce\":\"%s\"}", na);
+        char *out = NULL;
+        Result r = finish("callback to the URL sent", payhandoff_checkout_parse_callback(callback, options, &out), &out);
+        check(r.status == 0 && cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r.doc, "verified")),
+              "a callback to the return URL sent is verified");
+        cJSON_Delete(r.doc);
+        char other[256];
+        snprintf(other, sizeof other, "{\"kind\":\"payments\",\"return_url\":\"fixapp://checkout-callback\",\"nonce\":\"%s\"}",
+                 nb ? nb : "");
+        expect_url("the other call's nonce", payhandoff_checkout_parse_callback, callback, other,
+                   PAYHANDOFF_ERR_CALLBACK_MISMATCH, "nonce");
+        expect_url("no nonce in the callback", payhandoff_checkout_parse_callback,
+                   "fixapp://checkout-callback?status=completed&payment_id=pay_1", options, PAYHANDOFF_ERR_CALLBACK_MISMATCH, "nonce");
+        out = NULL;
+        r = finish("unverified claim", payhandoff_checkout_parse_callback("fixapp://checkout-callback?status=completed&payment_id=pay_1",
+                   "{\"kind\":\"payments\",\"return_url\":\"fixapp://checkout-callback\",\"accept_unverified\":true}", &out), &out);
+        check(r.status == 0 && cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(r.doc, "verified")),
+              "accept_unverified: a callback without the nonce is a claim (verified false)");
+        cJSON_Delete(r.doc);
+        expect_url("nonce required", payhandoff_checkout_parse_callback, callback,
+                   "{\"kind\":\"payments\",\"return_url\":\"fixapp://checkout-callback\"}", PAYHANDOFF_ERR_VALIDATION, "nonce");
+    }
     cJSON_Delete(ra.doc);
     cJSON_Delete(rb.doc);
+
+    /* "token": true asks for a fresh per-call token; the POS app must echo the identifier sent. */
+    const char *tokened = "{\"transaction\":\"venta\",\"usertoken\":\"tok_1\",\"identifier\":\"ord-1\",\"amount\":\"100.00\","
+                          "\"urlScheme\":\"myapp\",\"token\":true}";
+    a = NULL;
+    b = NULL;
+    ra = finish("build url 1", payhandoff_pos_build_url(tokened, &a), &a);
+    rb = finish("build url 2", payhandoff_pos_build_url(tokened, &b), &b);
+    const char *ta = member_string(ra.doc, "token"), *tb = member_string(rb.doc, "token");
+    const char *ida = member_string(ra.doc, "identifier");
+    check(ra.status == 0 && rb.status == 0 && ta && tb && strlen(ta) >= 16 && strcmp(ta, tb) != 0,
+          "pos_build_url makes a fresh token per call with \"token\": true");
+    check(ida && ta && strncmp(ida, "ord-1", 5) == 0 && strstr(ida, ta) != NULL && strstr(member_string(ra.doc, "url"), ta),
+          "the identifier sent carries the token: %s", ida ? ida : "(none)");
+    const cJSON *intent = cJSON_GetObjectItemCaseSensitive(ra.doc, "intent");
+    check(cJSON_IsObject(intent) && member_string(intent, "action") &&
+              strcmp(member_string(intent, "action"), "com.billpocket.payments.START") == 0 &&
+              cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(intent, "extras")),
+          "pos_build_url answers the Android intent (action and extras)");
+    if (ida && ta && strlen(ida) < 300) {
+        char answer[512], options[256], extras[512];
+        snprintf(answer, sizeof answer, "myapp://result=aprobada&amount=100.00&transactionid=720371&identifier=%s", ida);
+        snprintf(options, sizeof options, "{\"urlScheme\":\"myapp\",\"identifier\":\"ord-1\",\"token\":\"%s\"}", ta);
+        expect_url("answer echoing the identifier sent", payhandoff_pos_parse_response, answer, options, 0, NULL);
+        expect_url("answer without the token", payhandoff_pos_parse_response,
+                   "myapp://result=aprobada&amount=100.00&transactionid=720371&identifier=ord-1", options,
+                   PAYHANDOFF_ERR_CALLBACK_MISMATCH, "identifier");
+        snprintf(extras, sizeof extras, "{\"result\":\"aprobada\",\"amount\":\"100.00\",\"transactionid\":\"720371\",\"identifier\":\"%s\"}", ida);
+        snprintf(options, sizeof options, "{\"identifier\":\"ord-1\",\"token\":\"%s\"}", tb ? tb : "");
+        expect_url("result extras with another call's token", payhandoff_pos_parse_result, extras, options,
+                   PAYHANDOFF_ERR_CALLBACK_MISMATCH, "identifier");
+        snprintf(options, sizeof options, "{\"identifier\":\"ord-1\",\"token\":\"%s\"}", ta);
+        expect_url("result extras echoing the identifier sent", payhandoff_pos_parse_result, extras, options, 0, NULL);
+    }
+    cJSON_Delete(ra.doc);
+    cJSON_Delete(rb.doc);
+    hostile_parse_result();
+}
+
+/* payhandoff_pos_parse_result: its own hostile calls (the JSON battery above covers extras_json). */
+static void hostile_parse_result(void) {
+    check(payhandoff_pos_parse_result(result_extras, result_options, NULL) == PAYHANDOFF_ERR_INVALID_ARGUMENT,
+          "parse_result: out NULL");
+    expect_url("parse_result: genuine extras", payhandoff_pos_parse_result, result_extras, result_options, 0, NULL);
+    expect_url("parse_result: NULL options", payhandoff_pos_parse_result, result_extras, NULL,
+               PAYHANDOFF_ERR_INVALID_ARGUMENT, "options_json");
+    expect_url("parse_result: NULL extras", payhandoff_pos_parse_result, NULL, result_options,
+               PAYHANDOFF_ERR_INVALID_ARGUMENT, "extras_json");
+    expect_url("parse_result: options not JSON", payhandoff_pos_parse_result, result_extras, "{", PAYHANDOFF_ERR_INVALID_JSON,
+               "options_json");
+    expect_url("parse_result: options invalid UTF-8", payhandoff_pos_parse_result, result_extras,
+               "{\"identifier\":\"ord-1\xff\"}", PAYHANDOFF_ERR_INVALID_JSON, NULL);
+    expect_url("parse_result: options an array", payhandoff_pos_parse_result, result_extras, "[]", PAYHANDOFF_ERR_INVALID_JSON, NULL);
+    expect_url("parse_result: unknown option", payhandoff_pos_parse_result, result_extras, "{\"urlScheme\":\"myapp\"}",
+               PAYHANDOFF_ERR_VALIDATION, "urlScheme");
+    expect_url("parse_result: token without identifier", payhandoff_pos_parse_result, result_extras,
+               "{\"token\":\"0123456789abcdef\"}", PAYHANDOFF_ERR_VALIDATION, "token");
+    char *mega = repeated("{\"identifier\":\"", 'a', 1 << 20, "\"}");
+    expect_url("parse_result: 1 MB options", payhandoff_pos_parse_result, result_extras, mega, PAYHANDOFF_ERR_LIMIT_EXCEEDED,
+               "options_json");
+    free(mega);
+    mega = repeated("{\"reference\":\"", 'a', 1 << 20, "\"}");
+    expect_url("parse_result: 1 MB extras", payhandoff_pos_parse_result, mega, result_options, PAYHANDOFF_ERR_LIMIT_EXCEEDED,
+               "extras_json");
+    free(mega);
+
+    /* Extras that are not an object, and values that are not strings, are not read as text. */
+    static const char *const roots[] = {"[]", "[{\"result\":\"aprobada\"}]", "\"result=aprobada\"", "42", "true"};
+    for (size_t i = 0; i < sizeof roots / sizeof roots[0]; i++) {
+        expect_url("parse_result: extras not an object", payhandoff_pos_parse_result, roots[i], result_options,
+                   PAYHANDOFF_ERR_INVALID_JSON, NULL);
+    }
+    expect_url("parse_result: extras null", payhandoff_pos_parse_result, "null", result_options, ANY_ERROR, NULL);
+    static const char *const values[] = {"100", "100.5", "true", "null", "{}", "[\"100.00\"]", "{\"amount\":\"100.00\"}"};
+    for (size_t i = 0; i < sizeof values / sizeof values[0]; i++) {
+        char extras[256];
+        snprintf(extras, sizeof extras, "{\"result\":\"aprobada\",\"identifier\":\"ord-1~0123456789abcdef\",\"amount\":%s}",
+                 values[i]);
+        expect_url("parse_result: a value that is not a string", payhandoff_pos_parse_result, extras, result_options,
+                   PAYHANDOFF_ERR_INVALID_JSON, "amount");
+    }
+    expect_url("parse_result: an unknown key's value that is not a string", payhandoff_pos_parse_result,
+               "{\"result\":\"aprobada\",\"identifier\":\"ord-1~0123456789abcdef\",\"amount\":\"1.00\",\"promo\":7}",
+               result_options, PAYHANDOFF_ERR_INVALID_JSON, "promo");
+    expect_url("parse_result: U+0000 in a value", payhandoff_pos_parse_result,
+               "{\"result\":\"aprobada\",\"identifier\":\"ord-1~0123456789abcdef\",\"amount\":\"1.00\",\"reference\":\"a\\u0000b\"}",
+               result_options, PAYHANDOFF_ERR_VALIDATION, "reference");
+    expect_url("parse_result: a key twice, differing in case", payhandoff_pos_parse_result,
+               "{\"result\":\"aprobada\",\"identifier\":\"ord-1~0123456789abcdef\",\"amount\":\"1.00\",\"AMOUNT\":\"900.00\"}",
+               result_options, PAYHANDOFF_ERR_VALIDATION, "AMOUNT");
+    expect_url("parse_result: the identifier without the token", payhandoff_pos_parse_result,
+               "{\"result\":\"aprobada\",\"identifier\":\"ord-1\",\"amount\":\"1.00\"}", result_options,
+               PAYHANDOFF_ERR_CALLBACK_MISMATCH, "identifier");
+
+    /* Values are text as given: no percent-decoding, and an echoed user token is dropped. */
+    char *out = NULL;
+    Result r = finish("parse_result text", payhandoff_pos_parse_result(
+        "{\"RESULT\":\"aprobada\",\"identifier\":\"ord-1~0123456789abcdef\",\"amount\":\"1.00\",\"reference\":\"a%26b+c\","
+        "\"UserToken\":\"tok_secret\",\"promo\":\"%41\"}", result_options, &out), &out);
+    char *printed = r.doc ? cJSON_PrintUnformatted(r.doc) : NULL;
+    check(r.status == 0 && printed && strstr(printed, "\"reference\":\"a%26b+c\"") && strstr(printed, "\"promo\":\"%41\"") &&
+              !strstr(printed, "tok_secret"),
+          "parse_result keeps values as given and drops the user token: %s", printed ? printed : "(none)");
+    cJSON_free(printed);
+    cJSON_Delete(r.doc);
+
+    /* Many unknown keys, under the JSON limit: read, and kept in "extra". */
+    size_t size = 3000 * 16 + 128;
+    char *wide = malloc(size);
+    if (wide) {
+        size_t n = (size_t)snprintf(wide, size, "{\"result\":\"aprobada\",\"identifier\":\"ord-1~0123456789abcdef\",\"amount\":\"1.00\"");
+        for (int i = 0; i < 3000; i++) n += (size_t)snprintf(wide + n, size - n, ",\"k%d\":\"v\"", i);
+        snprintf(wide + n, size - n, "}");
+        out = NULL;
+        r = finish("parse_result 3000 keys", payhandoff_pos_parse_result(wide, result_options, &out), &out);
+        check(r.status == 0 && cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(r.doc, "extra")) == 3000,
+              "parse_result: 3000 unknown keys are kept in extra");
+        cJSON_Delete(r.doc);
+        free(wide);
+    }
 }
 
 static void hostile_coordinator(void) {
@@ -667,15 +859,22 @@ static void hostile_coordinator(void) {
           "restore: NULL snapshot");
     cJSON_Delete(r.doc);
     out = NULL;
-    r = finish("restore newer", payhandoff_coordinator_restore("{\"version\":2}", &h, &out), &out);
-    check(r.status == PAYHANDOFF_ERR_UNSUPPORTED_VERSION && h == NULL, "restore: newer snapshot");
-    cJSON_Delete(r.doc);
+    /* Formats other than the library's: a newer one, and version 1 (before the refund ledger). */
+    static const char *const other_formats[] = {"{\"version\":3}", "{\"version\":1,\"config\":{},\"flows\":[],\"refunded\":{}}"};
+    for (size_t i = 0; i < sizeof other_formats / sizeof other_formats[0]; i++) {
+        out = NULL;
+        r = finish("restore other format", payhandoff_coordinator_restore(other_formats[i], &h, &out), &out);
+        check(r.status == PAYHANDOFF_ERR_UNSUPPORTED_VERSION && h == NULL, "restore: snapshot format %s", other_formats[i]);
+        cJSON_Delete(r.doc);
+        if (h) payhandoff_coordinator_free(h);
+        h = NULL;
+    }
     out = NULL;
-    r = finish("restore damaged", payhandoff_coordinator_restore("{\"version\":1,\"flows\":[{\"id\":\"x\"}]}", &h, &out), &out);
+    r = finish("restore damaged", payhandoff_coordinator_restore("{\"version\":2,\"flows\":[{\"id\":\"x\"}]}", &h, &out), &out);
     check(r.status != 0 && h == NULL, "restore: damaged snapshot");
     cJSON_Delete(r.doc);
     out = NULL;
-    r = finish("restore handle NULL", payhandoff_coordinator_restore("{\"version\":1}", NULL, &out), &out);
+    r = finish("restore handle NULL", payhandoff_coordinator_restore("{\"version\":2}", NULL, &out), &out);
     check(r.status == PAYHANDOFF_ERR_INVALID_ARGUMENT, "restore: handle NULL");
     cJSON_Delete(r.doc);
 
@@ -706,6 +905,13 @@ static void hostile_coordinator(void) {
     static const char *const unreadable[] = {
         NULL, "", "{", "{\"type\":\"tick\",\"now\":1.5}", "{\"type\":\"tick\"}", "{\"type\":\"nope\",\"now\":1}",
         "{\"type\":\"tick\",\"now\":1,\"now\":2}", "[]", "{\"type\":\"tick\",\"now\":\"\xff\"}",
+        /* pos.result: extras that are not an object of strings, or missing */
+        "{\"type\":\"pos.result\",\"flow_id\":\"p1\",\"now\":1}",
+        "{\"type\":\"pos.result\",\"flow_id\":\"p1\",\"now\":1,\"extras\":[]}",
+        "{\"type\":\"pos.result\",\"flow_id\":\"p1\",\"now\":1,\"extras\":\"result=aprobada\"}",
+        "{\"type\":\"pos.result\",\"flow_id\":\"p1\",\"now\":1,\"extras\":{\"amount\":100}}",
+        "{\"type\":\"pos.result\",\"flow_id\":\"p1\",\"now\":1,\"extras\":{\"result\":\"\xff\"}}",
+        "{\"type\":\"flow.remove\",\"flow_id\":\"p1\",\"now\":1,\"give_up\":\"yes\"}",
     };
     for (size_t i = 0; i < sizeof unreadable / sizeof unreadable[0]; i++) {
         out = NULL;
@@ -719,6 +925,12 @@ static void hostile_coordinator(void) {
     check(r.status == PAYHANDOFF_ERR_LIMIT_EXCEEDED, "send: 1 MB event");
     cJSON_Delete(r.doc);
     free(mega);
+    mega = repeated("{\"type\":\"pos.result\",\"flow_id\":\"p1\",\"now\":1,\"extras\":{\"reference\":\"", 'a', 1 << 20, "\"}}");
+    out = NULL;
+    r = finish("1 MB pos.result", payhandoff_coordinator_send(h, mega, &out), &out);
+    check(r.status == PAYHANDOFF_ERR_LIMIT_EXCEEDED, "send: 1 MB pos.result");
+    cJSON_Delete(r.doc);
+    free(mega);
     char *after = NULL;
     payhandoff_coordinator_snapshot(h, &after);
     check(before && after && strcmp(before, after) == 0, "unreadable events change nothing");
@@ -730,6 +942,12 @@ static void hostile_coordinator(void) {
     r = finish("rejected event", payhandoff_coordinator_send(h, "{\"type\":\"pos.launched\",\"flow_id\":\"nope\",\"now\":1}", &out), &out);
     check(r.status == 0 && strcmp(member_string(r.doc, "outcome") ? member_string(r.doc, "outcome") : "", "rejected") == 0,
           "send: a rejected event answers 0 with outcome rejected");
+    cJSON_Delete(r.doc);
+    out = NULL;
+    r = finish("pos.result for no flow", payhandoff_coordinator_send(h,
+               "{\"type\":\"pos.result\",\"flow_id\":\"nope\",\"now\":1,\"extras\":{\"result\":\"aprobada\"}}", &out), &out);
+    check(r.status == 0 && strcmp(member_string(r.doc, "outcome") ? member_string(r.doc, "outcome") : "", "rejected") == 0,
+          "send: pos.result for no flow is rejected");
     cJSON_Delete(r.doc);
     out = NULL;
     r = finish("not ours", payhandoff_coordinator_handle_url(h, "otherapp://result=aprobada", 1000, &out), &out);
@@ -761,7 +979,85 @@ static void hostile_coordinator(void) {
 
 /* ---- Threads: the documented contract ----------------------------------------------------- */
 
+/* One stateless call with fixed input (a fixed nonce and token: the answers are deterministic). */
 typedef struct {
+    const char *name;
+    OneArg one;
+    TwoArg two;
+    const char *a;
+    const char *b;
+} StatelessCall;
+
+static const StatelessCall stateless_calls[] = {
+    {"payhandoff_pos_build_url", payhandoff_pos_build_url, NULL,
+     "{\"transaction\":\"venta\",\"usertoken\":\"tok_1\",\"identifier\":\"ord-1\",\"amount\":\"100.00\",\"urlScheme\":\"myapp\","
+     "\"token\":\"0123456789abcdef\"}", NULL},
+    {"payhandoff_pos_build_url", payhandoff_pos_build_url, NULL, "{bad", NULL},
+    {"payhandoff_pos_parse_response", NULL, payhandoff_pos_parse_response,
+     "myapp://result=aprobada&amount=100.00&transactionid=720371&identifier=ord-1~0123456789abcdef",
+     "{\"urlScheme\":\"myapp\",\"identifier\":\"ord-1\",\"token\":\"0123456789abcdef\"}"},
+    {"payhandoff_pos_parse_result", NULL, payhandoff_pos_parse_result,
+     "{\"result\":\"aprobada\",\"amount\":\"100.00\",\"transactionid\":\"720371\",\"identifier\":\"ord-1~0123456789abcdef\"}",
+     "{\"identifier\":\"ord-1\",\"token\":\"0123456789abcdef\"}"},
+    {"payhandoff_pos_parse_result", NULL, payhandoff_pos_parse_result, "{\"result\":7}", "{}"},
+    {"payhandoff_pos_refund_check", payhandoff_pos_refund_check, NULL,
+     "{\"sale\":{\"transactionid\":\"T\",\"amount\":10000,\"approved_at\":1764518400},\"amount\":\"40.00\",\"now\":1764518500}", NULL},
+    {"payhandoff_checkout_build_request", payhandoff_checkout_build_request, NULL,
+     "{\"kind\":\"payments\",\"api_key\":\"sk\",\"return_url\":\"fixapp://cb\",\"nonce\":\"0123456789abcdef0123\"}", NULL},
+    {"payhandoff_checkout_parse_session", payhandoff_checkout_parse_session, NULL,
+     "{\"kind\":\"cards\",\"checkout_url\":\"https://c.example.com/r/1\"}", NULL},
+    {"payhandoff_checkout_parse_callback", NULL, payhandoff_checkout_parse_callback,
+     "fixapp://cb/ph_0123456789abcdef0123?status=completed&card_id=card_x",
+     "{\"kind\":\"cards\",\"return_url\":\"fixapp://cb\",\"nonce\":\"0123456789abcdef0123\"}"},
+    {"payhandoff_checkout_parse_confirmation", payhandoff_checkout_parse_confirmation, NULL,
+     "{\"type\":\"payment.confirmed\",\"data\":{\"payment_id\":\"pay_1\",\"amount\":\"100.00\"}}", NULL},
+};
+#define STATELESS_CALLS (sizeof stateless_calls / sizeof stateless_calls[0])
+
+/* The functions the workers call besides the stateless table. */
+static const char *const thread_functions[] = {
+    "payhandoff_abi_version", "payhandoff_version", "payhandoff_string_free", "payhandoff_coordinator_new",
+    "payhandoff_coordinator_restore", "payhandoff_coordinator_send", "payhandoff_coordinator_handle_url",
+    "payhandoff_coordinator_snapshot", "payhandoff_coordinator_free",
+};
+
+/* "status:document" of a stateless call, malloc'd (NULL when out of memory). */
+static char *stateless_answer(const StatelessCall *call) {
+    char *out = NULL;
+    int32_t status = call->one ? call->one(call->a, &out) : call->two(call->a, call->b, &out);
+    size_t size = (out ? strlen(out) : 0) + 16;
+    char *answer = malloc(size);
+    if (answer) snprintf(answer, size, "%d:%s", (int)status, out ? out : "(null)");
+    payhandoff_string_free(out);
+    return answer;
+}
+
+static char *expected_answers[STATELESS_CALLS];
+
+/* The outcome of an event or URL answer, or "" (status non-zero or unreadable); *state gets the
+   first transition's state when there is one. Thread-safe: no check() here. */
+static int answered(int32_t status, char *out, const char *outcome, const char *state) {
+    cJSON *doc = status == 0 && out ? cJSON_Parse(out) : NULL;
+    payhandoff_string_free(out);
+    const char *got = member_string(doc, "outcome");
+    int ok = got && strcmp(got, outcome) == 0;
+    if (ok && state) {
+        const cJSON *first = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(doc, "transitions"), 0);
+        const char *got_state = member_string(first, "state");
+        ok = got_state && strcmp(got_state, state) == 0;
+    }
+    cJSON_Delete(doc);
+    return ok;
+}
+
+static int sent(payhandoff_coordinator *h, const char *event, const char *outcome, const char *state) {
+    char *out = NULL;
+    int32_t status = payhandoff_coordinator_send(h, event, &out);
+    return answered(status, out, outcome, state);
+}
+
+typedef struct {
+    int index;
     payhandoff_coordinator *handle; /* shared by two threads, serialized by lock */
     mtx_t *lock;
     int own_handle_ok;
@@ -776,44 +1072,105 @@ static int worker(void *arg) {
     w->own_handle_ok = payhandoff_coordinator_new(NULL, &own, &out) == 0;
     payhandoff_string_free(out);
     w->shared_ok = 1;
-    w->stateless_ok = 1;
-    for (int i = 0; i < 100; i++) {
-        char event[256];
-        snprintf(event, sizeof event,
-                 "{\"type\":\"pos.start\",\"flow_id\":\"p%d\",\"now\":%d,\"request\":%s}", i, 1000 + i, sale_json);
+    w->stateless_ok = payhandoff_abi_version() == PAYHANDOFF_ABI_VERSION && payhandoff_version() != NULL;
+    const char *token = "0123456789abcdef";
+    for (int i = 0; i < 100 && own; i++) {
+        /* A sale answered by URL and one answered by result extras, each echoing the identifier
+           sent (identifier~token); both removed once ended. A checkout given up while waiting. */
+        char event[512], url[256];
+        int ok = 1;
+        snprintf(event, sizeof event, "{\"type\":\"pos.start\",\"flow_id\":\"p%d\",\"now\":%lld,\"token\":\"%s\",\"request\":"
+                 "{\"transaction\":\"venta\",\"usertoken\":\"tok_1\",\"identifier\":\"ord-%d\",\"amount\":\"100.00\",\"urlScheme\":\"myapp\"}}",
+                 i, 1796054400000LL + i, token, i);
+        ok &= sent(own, event, "accepted", "ready");
+        snprintf(url, sizeof url, "myapp://result=aprobada&amount=100.00&transactionid=T%d-%d&identifier=ord-%d~%s", w->index, i, i, token);
         out = NULL;
-        if (payhandoff_coordinator_send(own, event, &out) != 0) w->own_handle_ok = 0;
-        payhandoff_string_free(out);
+        int32_t status = payhandoff_coordinator_handle_url(own, url, 1796054460000LL + i, &out);
+        ok &= answered(status, out, "accepted", "approved");
         out = NULL;
-        if (payhandoff_coordinator_send(own, "{\"type\":\"flow.remove\",\"flow_id\":\"nope\",\"now\":1}", &out) != 0)
-            w->own_handle_ok = 0;
-        payhandoff_string_free(out);
+        status = payhandoff_coordinator_handle_url(own, url, 1796054461000LL + i, &out);
+        ok &= answered(status, out, "duplicate", NULL);
+        snprintf(event, sizeof event, "{\"type\":\"pos.start\",\"flow_id\":\"q%d\",\"now\":%lld,\"token\":\"%s\",\"request\":"
+                 "{\"transaction\":\"venta\",\"usertoken\":\"tok_1\",\"identifier\":\"res-%d\",\"amount\":\"5.00\",\"urlScheme\":\"myapp\"}}",
+                 i, 1796054400000LL + i, token, i);
+        ok &= sent(own, event, "accepted", "ready");
+        snprintf(event, sizeof event, "{\"type\":\"pos.result\",\"flow_id\":\"q%d\",\"now\":%lld,\"extras\":"
+                 "{\"result\":\"rechazada\",\"identifier\":\"res-%d~%s\"}}", i, 1796054470000LL + i, i, token);
+        ok &= sent(own, event, "accepted", "declined");
+        snprintf(event, sizeof event, "{\"type\":\"checkout.start\",\"flow_id\":\"c%d\",\"now\":%lld,\"kind\":\"cards\","
+                 "\"return_url\":\"fixapp://cb\",\"nonce\":\"%s%04d\"}", i, 1796054400000LL + i, token, i);
+        ok &= sent(own, event, "accepted", "awaiting_session");
+        snprintf(event, sizeof event, "{\"type\":\"flow.remove\",\"flow_id\":\"c%d\",\"now\":%lld}", i, 1796054480000LL + i);
+        ok &= sent(own, event, "rejected", NULL); /* still waiting: needs give_up */
+        snprintf(event, sizeof event, "{\"type\":\"flow.remove\",\"flow_id\":\"c%d\",\"now\":%lld,\"give_up\":true}", i, 1796054480000LL + i);
+        ok &= sent(own, event, "accepted", NULL);
+        static const char *const ended[] = {"p", "q"};
+        for (size_t e = 0; e < 2; e++) {
+            snprintf(event, sizeof event, "{\"type\":\"flow.remove\",\"flow_id\":\"%s%d\",\"now\":%lld}", ended[e], i,
+                     1796054480000LL + i);
+            ok &= sent(own, event, "accepted", NULL);
+        }
+        if (i % 10 == 9) {
+            /* Process death and back: the restored coordinator writes the same snapshot. */
+            char *before = NULL, *after = NULL;
+            payhandoff_coordinator *restored = NULL;
+            ok &= payhandoff_coordinator_snapshot(own, &before) == 0;
+            out = NULL;
+            ok &= payhandoff_coordinator_restore(before, &restored, &out) == 0;
+            payhandoff_string_free(out);
+            ok &= restored && payhandoff_coordinator_snapshot(restored, &after) == 0 && before && after && strcmp(before, after) == 0;
+            payhandoff_string_free(before);
+            payhandoff_string_free(after);
+            payhandoff_coordinator_free(own);
+            own = restored;
+        }
+        if (!ok) w->own_handle_ok = 0;
 
         mtx_lock(w->lock);
+        if (!sent(w->handle, "{\"type\":\"tick\",\"now\":1796054400000}", "accepted", NULL)) w->shared_ok = 0;
         out = NULL;
-        if (payhandoff_coordinator_send(w->handle, "{\"type\":\"tick\",\"now\":5000}", &out) != 0) w->shared_ok = 0;
-        payhandoff_string_free(out);
-        out = NULL;
-        if (payhandoff_coordinator_handle_url(w->handle, "myapp://result=aprobada&identifier=x", 5000, &out) != 0)
-            w->shared_ok = 0;
-        payhandoff_string_free(out);
+        status = payhandoff_coordinator_handle_url(w->handle, "myapp://result=aprobada&identifier=x", 1796054400000LL, &out);
+        if (!answered(status, out, "not_ours", NULL)) w->shared_ok = 0;
         mtx_unlock(w->lock);
 
-        out = NULL;
-        if (payhandoff_pos_build_url(sale_json, &out) != 0) w->stateless_ok = 0;
-        payhandoff_string_free(out);
-        out = NULL;
-        if (payhandoff_pos_build_url("{bad", &out) != PAYHANDOFF_ERR_INVALID_JSON) w->stateless_ok = 0;
-        payhandoff_string_free(out);
+        for (size_t c = 0; c < STATELESS_CALLS; c++) {
+            char *answer = stateless_answer(&stateless_calls[c]);
+            if (!answer || !expected_answers[c] || strcmp(answer, expected_answers[c]) != 0) w->stateless_ok = 0;
+            free(answer);
+        }
     }
-    out = NULL;
-    if (payhandoff_coordinator_snapshot(own, &out) != 0) w->own_handle_ok = 0;
-    payhandoff_string_free(out);
+    char *final = NULL;
+    if (!own || payhandoff_coordinator_snapshot(own, &final) != 0 || !final || !strstr(final, "\"flows\":[]")) w->own_handle_ok = 0;
+    payhandoff_string_free(final);
     payhandoff_coordinator_free(own);
     return 0;
 }
 
-static void threads(void) {
+/* Every exported function (abi/symbols.txt, next to the vectors' Tests/) must be called by the
+   workers: a new function fails here until the thread test exercises it. */
+static void check_threads_cover_symbols(const char *vectors_root) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s/../../abi/symbols.txt", vectors_root);
+    char *symbols = read_file(path);
+    check(symbols != NULL, "threads: cannot read %s", path);
+    if (!symbols) return;
+    int count = 0;
+    for (char *line = strtok(symbols, "\n"); line; line = strtok(NULL, "\n")) {
+        if (*line == '\0') continue;
+        int covered = 0;
+        for (size_t i = 0; i < STATELESS_CALLS && !covered; i++) covered = strcmp(line, stateless_calls[i].name) == 0;
+        for (size_t i = 0; i < sizeof thread_functions / sizeof thread_functions[0] && !covered; i++)
+            covered = strcmp(line, thread_functions[i]) == 0;
+        check(covered, "threads: %s (abi/symbols.txt) is not called by the thread test", line);
+        count++;
+    }
+    check(count > 0, "threads: %s lists no symbol", path);
+    free(symbols);
+}
+
+static void threads(const char *vectors_root) {
+    check_threads_cover_symbols(vectors_root);
+    for (size_t c = 0; c < STATELESS_CALLS; c++) expected_answers[c] = stateless_answer(&stateless_calls[c]);
     mtx_t lock;
     payhandoff_coordinator *shared = NULL;
     char *out = NULL;
@@ -823,7 +1180,7 @@ static void threads(void) {
         return;
     }
     payhandoff_string_free(out);
-    ThreadWork work[2] = {{shared, &lock, 0, 0, 0}, {shared, &lock, 0, 0, 0}};
+    ThreadWork work[2] = {{0, shared, &lock, 0, 0, 0}, {1, shared, &lock, 0, 0, 0}};
     thrd_t t[2];
     int started = 0;
     for (int i = 0; i < 2; i++)
@@ -831,9 +1188,13 @@ static void threads(void) {
     for (int i = 0; i < started; i++) thrd_join(t[i], NULL);
     check(started == 2, "threads: two threads started");
     for (int i = 0; i < 2; i++) {
-        check(work[i].own_handle_ok, "threads: own handle in thread %d", i);
+        check(work[i].own_handle_ok, "threads: own handle in thread %d (POS answers by URL and extras, checkouts, restores)", i);
         check(work[i].shared_ok, "threads: shared handle under a mutex in thread %d", i);
-        check(work[i].stateless_ok, "threads: stateless calls in thread %d", i);
+        check(work[i].stateless_ok, "threads: stateless calls in thread %d answer as on the main thread", i);
+    }
+    for (size_t c = 0; c < STATELESS_CALLS; c++) {
+        free(expected_answers[c]);
+        expected_answers[c] = NULL;
     }
     payhandoff_coordinator_free(shared);
     mtx_destroy(&lock);
@@ -900,10 +1261,14 @@ static void fuzz(int rounds) {
                                             "{\"checkout_url\":\"https://c.example.com/r/1\"}}}}"},
         {payhandoff_checkout_parse_confirmation, "{\"type\":\"payment.confirmed\",\"data\":{\"payment_id\":\"pay_1\","
                                                  "\"amount\":\"100.00\",\"confirmed_at\":1764518400}}"},
+        {parse_result_extras, "{\"result\":\"aprobada\",\"identifier\":\"ord-1~0123456789abcdef\",\"amount\":\"100.00\","
+                              "\"transactionid\":\"7\",\"UserToken\":\"t\",\"reference\":\"a%26b\"}"},
     };
-    int ok[5] = {1, 1, 1, 1, 1};
+    enum { ONE = sizeof one / sizeof one[0] };
+    int ok[ONE];
+    for (size_t i = 0; i < ONE; i++) ok[i] = 1;
     for (int round = 0; round < rounds; round++) {
-        for (size_t i = 0; i < 5; i++) {
+        for (size_t i = 0; i < ONE; i++) {
             char *input = mutate(one[i].seed);
             char *out = NULL;
             int before = failed;
@@ -913,15 +1278,16 @@ static void fuzz(int rounds) {
             free(input);
         }
     }
-    for (size_t i = 0; i < 5; i++) check(ok[i], "fuzz: function %zu broke the contract on a mutated input", i);
+    for (size_t i = 0; i < ONE; i++) check(ok[i], "fuzz: function %zu broke the contract on a mutated input", i);
 
     int url_ok = 1;
     for (int round = 0; round < rounds; round++) {
-        char *url = mutate("myapp://result=aprobada&amount=100.00&identifier=ord-1&reference=a%26b+c&transactionid=7");
-        char *callback = mutate("fixapp://checkout-callback?ph_nonce=0123456789abcdef0123&status=completed&card_id=card_x");
+        char *url = mutate("myapp://result=aprobada&amount=100.00&identifier=ord-1~0123456789abcdef&reference=a%26b+c&transactionid=7");
+        char *callback = mutate("fixapp://checkout-callback/ph_0123456789abcdef0123?status=completed&card_id=card_x");
         char *out = NULL;
         int before = failed;
-        Result a = finish("fuzz url", payhandoff_pos_parse_response(url, "{\"urlScheme\":\"myapp\",\"identifier\":\"ord-1\"}", &out), &out);
+        Result a = finish("fuzz url", payhandoff_pos_parse_response(url,
+            "{\"urlScheme\":\"myapp\",\"identifier\":\"ord-1\",\"token\":\"0123456789abcdef\"}", &out), &out);
         Result b = finish("fuzz callback", payhandoff_checkout_parse_callback(callback,
             "{\"kind\":\"cards\",\"return_url\":\"fixapp://checkout-callback\",\"nonce\":\"0123456789abcdef0123\"}", &out), &out);
         if (failed != before || !a.doc || !b.doc) url_ok = 0;
@@ -946,12 +1312,15 @@ static void fuzz(int rounds) {
         "\"nonce\":\"0123456789abcdef0123\",\"now\":1796054400000}",
         "{\"type\":\"checkout.session\",\"flow_id\":\"c1\",\"session\":{\"kind\":\"cards\",\"checkout_url\":\"https://c.example.com/r\"},\"now\":1796054401000}",
         "{\"type\":\"checkout.browser_opened\",\"flow_id\":\"c1\",\"now\":1796054402000}",
-        "{\"type\":\"pos.start\",\"flow_id\":\"p1\",\"now\":1796054400000,\"request\":{\"transaction\":\"venta\","
-        "\"usertoken\":\"t\",\"identifier\":\"o1\",\"amount\":\"1.00\",\"urlScheme\":\"myapp\"}}",
+        "{\"type\":\"pos.start\",\"flow_id\":\"p1\",\"now\":1796054400000,\"token\":\"0123456789abcdef\",\"request\":"
+        "{\"transaction\":\"venta\",\"usertoken\":\"t\",\"identifier\":\"o1\",\"amount\":\"1.00\",\"urlScheme\":\"myapp\"}}",
+        "{\"type\":\"pos.result\",\"flow_id\":\"p1\",\"now\":1796054405000,\"extras\":{\"result\":\"aprobada\","
+        "\"identifier\":\"o1~0123456789abcdef\",\"amount\":\"1.00\",\"transactionid\":\"8\"}}",
         "{\"type\":\"pos.launched\",\"flow_id\":\"p1\",\"now\":1796054401000}",
         "{\"type\":\"app.foregrounded\",\"now\":1796054402000}",
         "{\"type\":\"tick\",\"now\":1796054409000}",
         "{\"type\":\"flow.remove\",\"flow_id\":\"p1\",\"now\":1796054409000}",
+        "{\"type\":\"flow.remove\",\"flow_id\":\"c1\",\"now\":1796054409000,\"give_up\":true}",
     };
     int coordinator_ok = 1;
     for (int round = 0; round < rounds; round++) {
@@ -962,8 +1331,8 @@ static void fuzz(int rounds) {
         Result r = finish("fuzz send", payhandoff_coordinator_send(h, event ? event : seed, &out), &out);
         cJSON_Delete(r.doc);
         free(event);
-        char *url = mutate(round % 2 ? "fixapp://cb?ph_nonce=0123456789abcdef0123&status=completed&card_id=card_1"
-                                     : "myapp://result=aprobada&identifier=o1&amount=1.00&transactionid=9");
+        char *url = mutate(round % 2 ? "fixapp://cb/ph_0123456789abcdef0123?status=completed&card_id=card_1"
+                                     : "myapp://result=aprobada&identifier=o1~0123456789abcdef&amount=1.00&transactionid=9");
         out = NULL;
         r = finish("fuzz url", payhandoff_coordinator_handle_url(h, url, 1796054403000 + round, &out), &out);
         cJSON_Delete(r.doc);
@@ -1012,7 +1381,7 @@ int32_t payhandoff_harness_run(const char *vectors_root, int32_t *passed_count, 
     hostile_stateless();
     hostile_direct();
     hostile_coordinator();
-    threads();
+    threads(vectors_root);
     fuzz(5000);
     printf("%d passed, %d failed\n", passed, failed);
     fflush(stdout);

@@ -4,25 +4,28 @@
  *
  *   driver pos|checkout STATE_FILE [KILL_POINT]
  *
- * STATE_FILE holds {"next": step, "snapshot": {...}, "journal": [...]}: the step to perform next,
- * the snapshot after the last completed step and, per completed step, its outcome and effects
- * ("flow_id:type"). It is replaced atomically (write STATE_FILE.tmp, fsync, rename) after every
- * step, as an app would persist on the "persist" effect. When STATE_FILE exists the driver
- * restores the coordinator from it (payhandoff_coordinator_restore) and continues with "next";
- * otherwise it starts with payhandoff_coordinator_new.
+ * STATE_FILE holds {"next": step, "snapshot": {...}, "journal": [...], "handed_out": {...}}: the
+ * step to perform next, the snapshot after the last completed step, per completed step its outcome
+ * and effects ("flow_id:type"), and what the effects handed to the outside world (the return URL
+ * of create_session, the identifier of open_pos_app's URL). It is replaced atomically (write
+ * STATE_FILE.tmp, fsync, rename) after every step, as an app would persist on the "persist"
+ * effect. When STATE_FILE exists the driver restores the coordinator from it
+ * (payhandoff_coordinator_restore) and continues with "next"; otherwise it starts with
+ * payhandoff_coordinator_new.
  *
  * Kill points, numbered from the start of the flow: for step k, 4k+0 before the event is sent,
  * 4k+1 after it was handled but before anything is written, 4k+2 after STATE_FILE.tmp is written
  * but before the rename, 4k+3 after the rename. With KILL_POINT p the driver raises SIGKILL when
  * it reaches point p (points of steps already completed are never reached again).
  *
- * At the end it prints the journal and the final state of every flow, one per line; the test
- * (Tests/ProcessDeath/kill_test.py) compares that with an uninterrupted run.
+ * At the end it prints the journal, the final state of every flow and the refund ledger, one per
+ * line; the test (Tests/ProcessDeath/kill_test.py) compares that with an uninterrupted run.
  *
- * The checkout flow lets the library generate its nonce (checkout.start without "nonce"); the
- * deep link carries the nonce of the *saved* flow, as the browser returns the return_url that
- * was registered. So a kill between start and its save makes a new nonce, and the flow must
- * still complete the same way.
+ * The starts carry fixed correlation secrets (checkout.start "nonce", pos.start "token"), so every
+ * run hands out the same URLs and the outputs compare. The outside world answers only what the
+ * effects handed it: the gateway redirects to the create_session return URL (the nonce rides in
+ * it) with its own query appended, and the POS app echoes the identifier of the URL that opened
+ * it (identifier~token), so a flow is answered only once its start was performed.
  */
 #include <cjson/cJSON.h>
 #include <fcntl.h>
@@ -75,59 +78,79 @@ static void write_atomically(const char *path, const char *text, long step) {
     if (rename(tmp, path) != 0) die("rename", tmp);
 }
 
-/* The nonce of flow c1 in the coordinator's snapshot (the registered return_url's). */
-static char *saved_nonce(payhandoff_coordinator *h) {
-    char *out = NULL;
-    if (payhandoff_coordinator_snapshot(h, &out) != 0) die("snapshot", out);
-    cJSON *snap = cJSON_Parse(out);
-    payhandoff_string_free(out);
-    char *nonce = NULL;
-    const cJSON *flow;
-    cJSON_ArrayForEach(flow, cJSON_GetObjectItemCaseSensitive(snap, "flows")) {
-        const cJSON *id = cJSON_GetObjectItemCaseSensitive(flow, "id");
-        const cJSON *n = cJSON_GetObjectItemCaseSensitive(flow, "nonce");
-        if (cJSON_IsString(id) && strcmp(id->valuestring, "c1") == 0 && cJSON_IsString(n)) nonce = strdup(n->valuestring);
+/* What the effects handed out, by flow id: {"c1": return URL, "p1": identifier as sent}. */
+static cJSON *handed_out;
+
+/* Records what an answer's effects hand to the gateway (create_session's return URL) and to the
+   POS app (the identifier parameter of open_pos_app's URL, as sent). */
+static void record_handed_out(const cJSON *answer) {
+    const cJSON *transition, *effect;
+    cJSON_ArrayForEach(transition, cJSON_GetObjectItemCaseSensitive(answer, "transitions")) {
+        const char *id = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(transition, "flow_id"));
+        cJSON_ArrayForEach(effect, cJSON_GetObjectItemCaseSensitive(transition, "effects")) {
+            const char *type = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(effect, "type"));
+            char value[512] = "";
+            if (type && strcmp(type, "create_session") == 0) {
+                snprintf(value, sizeof value, "%s", cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(effect, "return_url")));
+            } else if (type && strcmp(type, "open_pos_app") == 0) {
+                const char *url = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(effect, "url"));
+                const char *at = url ? strstr(url, "&identifier=") : NULL;
+                if (at) snprintf(value, sizeof value, "%.*s", (int)strcspn(at + 12, "&"), at + 12);
+            }
+            if (!id || !*value) continue;
+            cJSON_DeleteItemFromObjectCaseSensitive(handed_out, id);
+            cJSON_AddStringToObject(handed_out, id, value);
+        }
     }
-    cJSON_Delete(snap);
-    if (!nonce) die("no nonce for c1", NULL);
-    return nonce;
+}
+
+static const char *handed_out_to(const char *flow_id) {
+    const char *value = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(handed_out, flow_id));
+    if (!value) die("nothing was handed out for", flow_id);
+    return value;
 }
 
 /* Performs step `k` of `flow`; returns the answer text (caller frees), or NULL past the end. */
 static char *perform(const char *flow, long k, payhandoff_coordinator *h) {
-    char event[1024], url[512];
+    char event[1024], url[1024];
     const char *ev = NULL;
     const char *link = NULL;
     long long now = T0 + k * 61000;
     if (strcmp(flow, "pos") == 0) {
         switch (k) {
-        case 0: ev = "{\"type\":\"pos.start\",\"flow_id\":\"p1\",\"request\":{\"transaction\":\"venta\",\"usertoken\":\"tok_1\","
-                     "\"identifier\":\"ord-1\",\"amount\":\"100.00\",\"urlScheme\":\"myapp\"},\"now\":%lld}"; break;
+        case 0: ev = "{\"type\":\"pos.start\",\"flow_id\":\"p1\",\"token\":\"9f86d081884c7d659a2feaa0c55ad015\",\"request\":"
+                     "{\"transaction\":\"venta\",\"usertoken\":\"tok_1\",\"identifier\":\"ord-1\",\"amount\":\"100.00\","
+                     "\"urlScheme\":\"myapp\"},\"now\":%lld}"; break;
         case 1: ev = "{\"type\":\"pos.launched\",\"flow_id\":\"p1\",\"now\":%lld}"; break;
-        case 2: link = "myapp://result=aprobada&identifier=ord-1&amount=100.00&transactionid=720371&authorization=A1"; break;
-        case 3: link = "myapp://result=aprobada&identifier=ord-1&amount=100.00&transactionid=720371&authorization=A1"; break;
-        case 4: ev = "{\"type\":\"pos.start\",\"flow_id\":\"p2\",\"sale_flow_id\":\"p1\",\"request\":{\"transaction\":\"devolucion\","
-                     "\"usertoken\":\"tok_1\",\"identifier\":\"ref-1\",\"urlScheme\":\"myapp\",\"transactionId\":\"720371\","
-                     "\"amount\":\"40.00\"},\"now\":%lld}"; break;
+        case 2: case 3: /* the POS app's answer, delivered twice */
+            snprintf(url, sizeof url, "myapp://result=aprobada&identifier=%s&amount=100.00&transactionid=720371&authorization=A1",
+                     handed_out_to("p1"));
+            link = url;
+            break;
+        case 4: ev = "{\"type\":\"pos.start\",\"flow_id\":\"p2\",\"sale_flow_id\":\"p1\",\"token\":\"60303ae22b998861bce3b28f33eec1be\","
+                     "\"request\":{\"transaction\":\"devolucion\",\"usertoken\":\"tok_1\",\"identifier\":\"ref-1\","
+                     "\"urlScheme\":\"myapp\",\"transactionId\":\"720371\",\"amount\":\"40.00\"},\"now\":%lld}"; break;
         case 5: ev = "{\"type\":\"pos.launched\",\"flow_id\":\"p2\",\"now\":%lld}"; break;
-        case 6: link = "myapp://result=aprobada&identifier=ref-1&amount=40.00&transactionid=990001"; break;
+        case 6: /* Android: the refund's answer as result extras */
+            snprintf(event, sizeof event, "{\"type\":\"pos.result\",\"flow_id\":\"p2\",\"extras\":{\"result\":\"aprobada\","
+                     "\"identifier\":\"%s\",\"amount\":\"40.00\",\"transactionid\":\"990001\"},\"now\":%%lld}",
+                     handed_out_to("p2"));
+            ev = event;
+            break;
         case 7: ev = "{\"type\":\"tick\",\"now\":%lld}"; break;
         default: return NULL;
         }
     } else {
         switch (k) {
         case 0: ev = "{\"type\":\"checkout.start\",\"flow_id\":\"c1\",\"kind\":\"payments\",\"return_url\":\"fixapp://checkout-callback\","
-                     "\"now\":%lld}"; break;
+                     "\"nonce\":\"e3b0c44298fc1c149afbf4c8996fb924\",\"now\":%lld}"; break;
         case 1: ev = "{\"type\":\"checkout.session\",\"flow_id\":\"c1\",\"session\":{\"kind\":\"payments\","
                      "\"checkout_url\":\"https://pay.example.com/p/1\",\"payment_id\":\"pay_123\"},\"now\":%lld}"; break;
         case 2: ev = "{\"type\":\"checkout.browser_opened\",\"flow_id\":\"c1\",\"now\":%lld}"; break;
-        case 3: case 4: {
-            char *nonce = saved_nonce(h);
-            snprintf(url, sizeof url, "fixapp://checkout-callback?status=completed&payment_id=pay_123&ph_nonce=%s", nonce);
-            free(nonce);
+        case 3: case 4: /* the gateway's redirect to the return URL it was given, delivered twice */
+            snprintf(url, sizeof url, "%s?status=completed&payment_id=pay_123", handed_out_to("c1"));
             link = url;
             break;
-        }
         case 5: ev = "{\"type\":\"checkout.confirmation\",\"flow_id\":\"c1\",\"event\":{\"type\":\"payment.confirmed\","
                      "\"data\":{\"payment_id\":\"pay_123\",\"amount\":\"100.00\"}},\"now\":%lld}"; break;
         case 6: ev = "{\"type\":\"tick\",\"now\":%lld}"; break;
@@ -137,7 +160,9 @@ static char *perform(const char *flow, long k, payhandoff_coordinator *h) {
     char *out = NULL;
     int32_t status;
     if (ev) {
-        snprintf(event, sizeof event, ev, now);
+        char format[1024];
+        snprintf(format, sizeof format, "%s", ev); /* ev may be event itself */
+        snprintf(event, sizeof event, format, now);
         status = payhandoff_coordinator_send(h, event, &out);
     } else {
         status = payhandoff_coordinator_handle_url(h, link, now, &out);
@@ -165,11 +190,13 @@ int main(int argc, char **argv) {
         if (payhandoff_coordinator_restore(snapshot, &h, &out) != 0) die("restore", out);
         free(snapshot);
         journal = cJSON_DetachItemFromObjectCaseSensitive(state, "journal");
+        handed_out = cJSON_DetachItemFromObjectCaseSensitive(state, "handed_out");
         cJSON_Delete(state);
     } else {
         if (payhandoff_coordinator_new(NULL, &h, &out) != 0) die("new", out);
         journal = cJSON_CreateArray();
     }
+    if (!handed_out) handed_out = cJSON_CreateObject();
     payhandoff_string_free(out);
     out = NULL;
 
@@ -181,6 +208,7 @@ int main(int argc, char **argv) {
         /* The journal entry: outcome and "flow_id:type" of every effect. */
         cJSON *doc = cJSON_Parse(answer);
         payhandoff_string_free(answer);
+        record_handed_out(doc);
         char line[2048];
         const cJSON *outcome = cJSON_GetObjectItemCaseSensitive(doc, "outcome");
         snprintf(line, sizeof line, "step %ld: %s", k, cJSON_IsString(outcome) ? outcome->valuestring : "?");
@@ -202,6 +230,7 @@ int main(int argc, char **argv) {
         cJSON_AddNumberToObject(state, "next", (double)(k + 1));
         cJSON_AddItemToObject(state, "snapshot", cJSON_Parse(out));
         cJSON_AddItemReferenceToObject(state, "journal", journal);
+        cJSON_AddItemReferenceToObject(state, "handed_out", handed_out);
         payhandoff_string_free(out);
         out = NULL;
         char *text = cJSON_PrintUnformatted(state);
@@ -222,8 +251,18 @@ int main(int argc, char **argv) {
         const cJSON *state = cJSON_GetObjectItemCaseSensitive(f, "state");
         printf("final %s: %s\n", id->valuestring, state->valuestring);
     }
+    /* The refund ledger must survive too: a sale refunded twice, or not at all, would show here. */
+    cJSON_ArrayForEach(f, cJSON_GetObjectItemCaseSensitive(snap, "ledger")) {
+        const char *refunded = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(f, "refunded"));
+        printf("ledger %s: %s %s of %s%s%s\n", cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(f, "transactionid")),
+               cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(f, "operation")),
+               cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(f, "amount")),
+               cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(f, "flow_id")), refunded ? ", refunded " : "",
+               refunded ? refunded : "");
+    }
     cJSON_Delete(snap);
     cJSON_Delete(journal);
+    cJSON_Delete(handed_out);
     payhandoff_coordinator_free(h);
     return 0;
 }

@@ -6,7 +6,7 @@
 DRIVER is Tests/ProcessDeath/driver.c built against one library (mk/sanitizers.mk builds it
 against dist/full and dist/embedded). For each flow (pos, checkout):
 1. an uninterrupted run gives the reference output (journal of outcomes and effects per step,
-   final state of every flow);
+   final state of every flow, refund ledger);
 2. for every kill point p (see driver.c): a fresh state file, a run that must die of SIGKILL at
    p, then a run that restores from the saved snapshot and finishes; its output must equal the
    reference;

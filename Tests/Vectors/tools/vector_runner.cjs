@@ -73,6 +73,8 @@ function typedSuites(payhandoff, PayHandoffError) {
   return {
     'pos.build_url': (input) => payhandoff.buildPosUrl(input.request),
     'pos.parse_response': (input) => payhandoff.parsePosResponse(urlArgument(input.url), input.options),
+    // The extras are sent as JSON text whatever their type (the vectors hold non-objects too).
+    'pos.parse_result': (input) => payhandoff.parsePosResult(input.extras, input.options),
     'pos.refund_check': (input) => payhandoff.checkRefund(input.check),
     'checkout.build_request': (input) => payhandoff.buildCheckoutRequest(input.request),
     'checkout.parse_session': (input) => payhandoff.parseCheckoutSession(input.session),

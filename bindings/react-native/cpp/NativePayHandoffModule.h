@@ -34,6 +34,9 @@ class NativePayHandoffModule : public NativePayHandoffCxxSpec<NativePayHandoffMo
   std::string posParseResponse(jsi::Runtime &, std::string url, std::string optionsJson) {
     return payhandoff::bridge::posParseResponse(url, optionsJson);
   }
+  std::string posParseResult(jsi::Runtime &, std::string extrasJson, std::string optionsJson) {
+    return payhandoff::bridge::posParseResult(extrasJson, optionsJson);
+  }
   std::string posRefundCheck(jsi::Runtime &, std::string inputJson) { return payhandoff::bridge::posRefundCheck(inputJson); }
 
   std::string checkoutBuildRequest(jsi::Runtime &, std::string requestJson) {

@@ -69,7 +69,7 @@ std::string nulRefused(const char *field) {
 }
 
 using OneArg = int32_t (*)(const char *, char **);
-using UrlArg = int32_t (*)(const char *, const char *, char **);
+using TwoArgs = int32_t (*)(const char *, const char *, char **);
 
 std::string callOne(OneArg fn, const char *field, const std::string &json) {
     if (holdsNul(json)) return nulRefused(field);
@@ -78,11 +78,12 @@ std::string callOne(OneArg fn, const char *field, const std::string &json) {
     return envelope(status, out);
 }
 
-std::string callUrl(UrlArg fn, const std::string &url, const std::string &optionsJson) {
-    if (holdsNul(url)) return nulRefused("url");
+/// A call with a first text parameter (a URL, or the result extras' JSON) and options_json.
+std::string callTwo(TwoArgs fn, const char *field, const std::string &first, const std::string &optionsJson) {
+    if (holdsNul(first)) return nulRefused(field);
     if (holdsNul(optionsJson)) return nulRefused("options_json");
     LibraryString out;
-    int32_t status = fn(url.c_str(), optionsJson.c_str(), &out.text);
+    int32_t status = fn(first.c_str(), optionsJson.c_str(), &out.text);
     return envelope(status, out);
 }
 
@@ -166,7 +167,11 @@ std::string posBuildUrl(const std::string &requestJson) {
 }
 
 std::string posParseResponse(const std::string &url, const std::string &optionsJson) {
-    return callUrl(payhandoff_pos_parse_response, url, optionsJson);
+    return callTwo(payhandoff_pos_parse_response, "url", url, optionsJson);
+}
+
+std::string posParseResult(const std::string &extrasJson, const std::string &optionsJson) {
+    return callTwo(payhandoff_pos_parse_result, "extras_json", extrasJson, optionsJson);
 }
 
 std::string posRefundCheck(const std::string &inputJson) {
@@ -182,7 +187,7 @@ std::string checkoutParseSession(const std::string &sessionJson) {
 }
 
 std::string checkoutParseCallback(const std::string &url, const std::string &optionsJson) {
-    return callUrl(payhandoff_checkout_parse_callback, url, optionsJson);
+    return callTwo(payhandoff_checkout_parse_callback, "url", url, optionsJson);
 }
 
 std::string checkoutParseConfirmation(const std::string &eventJson) {

@@ -42,6 +42,7 @@ std::string version();
 
 std::string posBuildUrl(const std::string &requestJson);
 std::string posParseResponse(const std::string &url, const std::string &optionsJson);
+std::string posParseResult(const std::string &extrasJson, const std::string &optionsJson);
 std::string posRefundCheck(const std::string &inputJson);
 
 std::string checkoutBuildRequest(const std::string &requestJson);

@@ -174,6 +174,7 @@ napi_value init(napi_env env, napi_value exports) {
         {"version", nullptr, version, nullptr, nullptr, nullptr, napi_enumerable, nullptr},
         {"posBuildUrl", nullptr, oneString<bridge::posBuildUrl>, nullptr, nullptr, nullptr, napi_enumerable, nullptr},
         {"posParseResponse", nullptr, twoStrings<bridge::posParseResponse>, nullptr, nullptr, nullptr, napi_enumerable, nullptr},
+        {"posParseResult", nullptr, twoStrings<bridge::posParseResult>, nullptr, nullptr, nullptr, napi_enumerable, nullptr},
         {"posRefundCheck", nullptr, oneString<bridge::posRefundCheck>, nullptr, nullptr, nullptr, napi_enumerable, nullptr},
         {"checkoutBuildRequest", nullptr, oneString<bridge::checkoutBuildRequest>, nullptr, nullptr, nullptr, napi_enumerable, nullptr},
         {"checkoutParseSession", nullptr, oneString<bridge::checkoutParseSession>, nullptr, nullptr, nullptr, napi_enumerable, nullptr},

@@ -13,6 +13,7 @@ export interface Spec extends TurboModule {
 
   posBuildUrl(requestJson: string): string;
   posParseResponse(url: string, optionsJson: string): string;
+  posParseResult(extrasJson: string, optionsJson: string): string;
   posRefundCheck(inputJson: string): string;
 
   checkoutBuildRequest(requestJson: string): string;

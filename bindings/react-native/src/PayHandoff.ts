@@ -18,16 +18,18 @@ import type {
   CoordinatorSnapshot,
   EpochMs,
   ErrorCode,
+  PosAnswerOptions,
   PosParseOptions,
-  PosRequest,
   PosResponse,
+  PosResultExtras,
   PosUrl,
+  PosUrlRequest,
   RefundCheckInput,
   RefundVerdict,
 } from './types';
 
 /** The C ABI version (PAYHANDOFF_ABI_VERSION) this API was written for. */
-export const ABI_VERSION = 1;
+export const ABI_VERSION = 2;
 
 /** The one error of PayHandoff: the C ABI's error document, thrown. */
 export class PayHandoffError extends Error {
@@ -136,7 +138,7 @@ export class Coordinator {
     return this.native.result(this.native.module.coordinatorHandleUrl(this.id, url, now));
   }
 
-  /** The versioned snapshot (no secrets). */
+  /** The versioned snapshot (no API key or user token; the flows' nonces and tokens: store it privately). */
   snapshot(): CoordinatorSnapshot {
     return this.native.result(this.native.module.coordinatorSnapshot(this.id));
   }
@@ -167,19 +169,26 @@ export class PayHandoff {
     return this.native.module.abiVersion();
   }
 
-  /** The native library's version, e.g. "0.1.0". */
+  /** The native library's version, e.g. "0.2.0". */
   version(): string {
     return this.native.module.version();
   }
 
-  /** The billpocket:// URL for a sale or refund (holds the user token: do not log it). */
-  buildPosUrl(request: PosRequest): PosUrl {
+  /** The billpocket:// URL and Android intent for a sale or refund (holds the user token: do
+   *  not log it); with `token`, the identifier sent is `<identifier>~<token>`. */
+  buildPosUrl(request: PosUrlRequest): PosUrl {
     return this.native.result(this.native.module.posBuildUrl(json(request)));
   }
 
   /** The POS app's answer URL (myapp://result=aprobada&…). */
   parsePosResponse(url: string, options: PosParseOptions): PosResponse {
     return this.native.result(this.native.module.posParseResponse(url, json(options)));
+  }
+
+  /** The POS app's answer as Android result extras (onActivityResult): the same rules as an
+   *  answer URL, without percent-decoding. */
+  parsePosResult(extras: PosResultExtras, options: PosAnswerOptions = {}): PosResponse {
+    return this.native.result(this.native.module.posParseResult(json(extras), json(options)));
   }
 
   /** Whether an approved sale can be refunded now (`eligible: false` is a verdict, not an error). */

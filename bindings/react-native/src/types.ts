@@ -76,18 +76,43 @@ export interface PosRefundRequest extends PosRequestBase {
 
 export type PosRequest = PosSaleRequest | PosRefundRequest;
 
+/** payhandoff_pos_build_url's input: a request, optionally with a per-call `token` (16-128
+ *  unreserved characters, or `true` for a fresh one from the system random source). With a token
+ *  the identifier sent is `<identifier>~<token>`, which only the genuine answer echoes. */
+export type PosUrlRequest = PosRequest & { token?: string | true };
+
+/** The Android intent that starts the POS app (extras keyed as `fields`, `userToken` camelCase). */
+export interface PosIntent {
+  action: 'com.billpocket.payments.START';
+  extras: KeyValue[];
+}
+
 /** payhandoff_pos_build_url's result. Holds the user token: do not log it. */
 export interface PosUrl {
   version: 1;
   url: string;
   fields: KeyValue[];
-  intent_extras: KeyValue[];
+  intent: PosIntent;
+  /** With a token: the identifier sent (`<identifier>~<token>`). */
+  identifier?: string;
+  /** With a token: the token (pass it to parsePosResponse / parsePosResult). */
+  token?: string;
 }
 
-export interface PosParseOptions {
-  urlScheme: string;
+/** Which request an answer must belong to: with `identifier`, another request's answer is
+ *  `callback_mismatch` (before any other problem); `token` (needs `identifier`) makes the
+ *  expected identifier `<identifier>~<token>`. */
+export interface PosAnswerOptions {
   identifier?: string;
+  token?: string;
 }
+
+export interface PosParseOptions extends PosAnswerOptions {
+  urlScheme: string;
+}
+
+/** The POS app's Android result extras (onActivityResult): decoded text, every value a string. */
+export type PosResultExtras = Record<string, string>;
 
 /** Fields every POS answer may carry (absent ones are left out). */
 interface PosResponseFields {
@@ -113,6 +138,8 @@ interface PosResponseFields {
   name?: string;
   bp_version?: string;
   extra?: Record<string, string>;
+  /** Only in a flow's stored copy: the members cut short or left out to bound the snapshot. */
+  truncated?: string[];
 }
 
 export interface PosApproved extends PosResponseFields {
@@ -145,6 +172,12 @@ export interface RefundReason {
   message: string;
 }
 
+/** What the verdict could not check, without blocking the refund. */
+export interface RefundWarning {
+  code: 'pos_app_version_unknown';
+  message: string;
+}
+
 interface RefundVerdictFields {
   version: 1;
   refund_amount: string;
@@ -153,6 +186,7 @@ interface RefundVerdictFields {
   deadline: EpochSeconds;
   deadline_local: string;
   reasons: RefundReason[];
+  warnings: RefundWarning[];
 }
 
 export interface RefundEligible extends RefundVerdictFields {
@@ -228,8 +262,11 @@ export interface CheckoutCallbackOptions {
   kind: CheckoutKind;
   /** As registered, without the nonce. */
   return_url: string;
+  /** Required unless `accept_unverified` is true. */
   nonce?: string;
   expected_id?: string;
+  /** Accept a callback without the nonce as a claim (`verified: false`) instead of refusing it. */
+  accept_unverified?: boolean;
 }
 
 interface CheckoutCallbackFields {
@@ -285,6 +322,8 @@ export interface CoordinatorConfig {
   single_pending_per_kind?: boolean;
   checkout_timeout_ms?: number;
   pos_grace_ms?: number;
+  /** Let checkout callbacks without the nonce reach their flow as claims that never end it. */
+  accept_unverified_callbacks?: boolean;
 }
 
 interface EventBase {
@@ -302,6 +341,13 @@ export type CheckoutStartEvent = FlowEventBase & { type: 'checkout.start'; nonce
     | { kind: CheckoutKind; return_url: string; session: CheckoutSessionInput }
   );
 
+/** Optional members of every pos.start. */
+interface PosStartOptions {
+  grace_ms?: number;
+  /** The flow's token (16-128 unreserved characters); a fresh one when absent. */
+  token?: string;
+}
+
 export type CoordinatorEvent =
   | CheckoutStartEvent
   | (FlowEventBase & { type: 'checkout.session'; session: CheckoutSessionInput })
@@ -309,15 +355,18 @@ export type CoordinatorEvent =
   | (FlowEventBase & { type: 'checkout.browser_opened' })
   | (FlowEventBase & { type: 'checkout.browser_dismissed' })
   | (FlowEventBase & { type: 'checkout.confirmation'; event: ConfirmationEvent })
-  | (FlowEventBase & { type: 'pos.start'; request: PosSaleRequest; grace_ms?: number })
-  | (FlowEventBase & { type: 'pos.start'; request: PosRefundRequest; sale_flow_id: string; grace_ms?: number })
-  | (FlowEventBase & { type: 'pos.start'; request: PosRefundRequest; sale: PosSale; grace_ms?: number })
+  | (FlowEventBase & PosStartOptions & { type: 'pos.start'; request: PosSaleRequest })
+  | (FlowEventBase & PosStartOptions & { type: 'pos.start'; request: PosRefundRequest; sale_flow_id: string })
+  | (FlowEventBase & PosStartOptions & { type: 'pos.start'; request: PosRefundRequest; sale: PosSale })
   | (FlowEventBase & { type: 'pos.launched' })
   | (FlowEventBase & { type: 'pos.launch_failed'; reason?: string })
+  /** The POS app answered through onActivityResult (Android). */
+  | (FlowEventBase & { type: 'pos.result'; extras: PosResultExtras })
   | (EventBase & { type: 'app.foregrounded' })
   | (EventBase & { type: 'tick' })
   | (EventBase & { type: 'url'; url: string })
-  | (FlowEventBase & { type: 'flow.remove' });
+  /** `give_up: true` is needed to remove a flow that still waits for its answer. */
+  | (FlowEventBase & { type: 'flow.remove'; give_up?: boolean });
 
 export type CoordinatorEventType = CoordinatorEvent['type'];
 
@@ -379,7 +428,9 @@ export interface PosFlowDetails {
   type: 'pos';
   state: PosState;
   operation: 'venta' | 'devolucion';
+  /** The app's identifier; the POS app is sent `<identifier>~<token>`. */
   identifier: string;
+  token: string;
   answer_scheme: string;
   amount?: string;
   grace_ms: number;
@@ -416,10 +467,23 @@ export type CoordinatorAnswer =
 
 export type Outcome = CoordinatorAnswer['outcome'];
 
-/** The coordinator's versioned snapshot: no secrets; save it, restore it after process death. */
+/** One booked approval of the refund ledger (dropped when the sale's refund window closes). */
+export interface LedgerEntry {
+  transactionid: string;
+  /** The flow that booked it; null for a sale known only from a refund's `sale` document. */
+  flow_id: string | null;
+  operation: 'venta' | 'devolucion';
+  amount: string;
+  refunded: string;
+  approved_at: EpochMs;
+  expires_at: EpochMs;
+}
+
+/** The coordinator's versioned snapshot: no API key or user token (it holds the flows' nonces
+ *  and tokens: store it privately); save it, restore it after process death. */
 export interface CoordinatorSnapshot {
-  version: number;
+  version: 2;
   config: Required<CoordinatorConfig>;
   flows: FlowDetails[];
-  refunded: Record<string, string>;
+  ledger: LedgerEntry[];
 }

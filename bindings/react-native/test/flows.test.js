@@ -19,9 +19,21 @@ const CARD_REQUEST = {
   customer: { name: 'Juan', lastname: 'Pérez', email: 'juan@example.com', phone: '+595981234567' },
 };
 const SALE = { transaction: 'venta', usertoken: 'tok_secret_1', identifier: 'ord-1', amount: '100.00', urlScheme: 'myapp' };
+/** The per-flow token the scenarios pass in pos.start (a start without one gets a fresh one). */
+const TOKEN = '9f86d081884c7d659a2feaa0c55ad015';
+/** The POS app's answer: it echoes the identifier it was sent, the app's reference and the token. */
 const SALE_ANSWER =
-  'myapp://result=aprobada&amount=100.00&transactionid=720371&identifier=ord-1&creditcard=4242&bp_version=4.3.24';
-const callbackUrl = (status, extra = '&card_id=card_xyz') => `${RETURN_URL}?ph_nonce=${NONCE}&status=${status}${extra}`;
+  `myapp://result=aprobada&amount=100.00&transactionid=720371&identifier=ord-1~${TOKEN}&creditcard=4242&bp_version=4.3.24`;
+/** The gateway's redirect: the return URL PayHandoff handed out (the nonce rides in it) plus the gateway's query. */
+const callbackUrl = (sent, status, extra = '&card_id=card_xyz') => `${sent}?status=${status}${extra}`;
+
+/** The return URL a checkout.start answer hands out (send_request's body or create_session's). */
+function returnUrlSent(answer) {
+  const effect = answer.transitions[0].effects[0];
+  const sent = effect.type === 'send_request' ? effect.request.body.return_url : effect.return_url;
+  assert.ok(sent.startsWith(RETURN_URL) && sent.includes(NONCE), `the return URL sent carries the nonce: ${sent}`);
+  return sent;
+}
 
 /** [flow_id, state, effect types] of every transition. */
 const steps = (answer) => answer.transitions.map((t) => [t.flow_id, t.state, t.effects.map((e) => e.type)]);
@@ -41,7 +53,7 @@ test('checkout (card registration): request, session, browser, deep link, confir
   const send = a.transitions[0].effects[0];
   assert.equal(send.type, 'send_request');
   assert.equal(send.request.url, 'https://api.pay.ingalca.com/v1/cards');
-  assert.equal(send.request.body.return_url, `${RETURN_URL}?ph_nonce=${NONCE}`);
+  const sent = returnUrlSent(a);
   assert.equal(a.persist, true);
 
   a = c.send({
@@ -54,7 +66,7 @@ test('checkout (card registration): request, session, browser, deep link, confir
   a = c.send({ type: 'checkout.browser_opened', flow_id: 'c1', now: T0 + 2000 });
   assert.deepEqual(steps(a), [['c1', 'in_browser', ['persist']]]);
 
-  a = c.handleUrl(callbackUrl('completed'), T0 + 60000);
+  a = c.handleUrl(callbackUrl(sent, 'completed'), T0 + 60000);
   assert.equal(a.outcome, 'accepted');
   assert.deepEqual(steps(a), [['c1', 'awaiting_confirmation', ['close_browser', 'show_pending', 'persist']]]);
   assert.equal(a.transitions[0].details.callback.verified, true);
@@ -71,7 +83,8 @@ test('checkout (payment, backend session): tab dismissed first, the deep link st
   const c = coordinator(t);
   let a = c.send({ type: 'checkout.start', flow_id: 'pay1', now: T0, nonce: NONCE, kind: 'payments', return_url: RETURN_URL });
   assert.deepEqual(steps(a), [['pay1', 'awaiting_session', ['create_session', 'persist']]]);
-  assert.deepEqual(a.transitions[0].effects[0], { type: 'create_session', kind: 'payments', return_url: `${RETURN_URL}?ph_nonce=${NONCE}` });
+  const sent = returnUrlSent(a);
+  assert.deepEqual(a.transitions[0].effects[0], { type: 'create_session', kind: 'payments', return_url: sent });
   a = c.send({
     type: 'checkout.session', flow_id: 'pay1', now: T0 + 500,
     session: { kind: 'payments', checkout_url: 'https://checkout.pay.ingalca.com/p/1', payment_id: 'pay_1' },
@@ -85,7 +98,7 @@ test('checkout (payment, backend session): tab dismissed first, the deep link st
   a = c.send(closed);
   assert.deepEqual(steps(a), [['pay1', 'returned_without_result', ['persist']]]);
 
-  a = c.handleUrl(callbackUrl('completed', '&payment_id=pay_1'), T0 + 25000);
+  a = c.handleUrl(callbackUrl(sent, 'completed', '&payment_id=pay_1'), T0 + 25000);
   assert.deepEqual(steps(a), [['pay1', 'awaiting_confirmation', ['close_browser', 'show_pending', 'persist']]]);
   // The tab closing after the deep link (the usual order) changes nothing.
   a = c.send(host.browserClosedEvent('pay1', { type: 'dismiss' }, T0 + 26000));
@@ -97,18 +110,36 @@ test('checkout (payment, backend session): tab dismissed first, the deep link st
   assert.deepEqual(steps(a), [['pay1', 'confirmed', ['persist']]]);
 });
 
-test('checkout: a spoofed callback is rejected, a foreign URL is not ours, failed/cancelled are outcomes', (t) => {
+test('checkout: spoofed callbacks are rejected, a foreign URL is not ours, failed/cancelled are outcomes', (t) => {
   const c = coordinator(t);
-  c.send({ type: 'checkout.start', flow_id: 'c1', now: T0, nonce: NONCE, kind: 'cards', return_url: RETURN_URL });
-  let a = c.handleUrl(`${RETURN_URL}?ph_nonce=zzzzzzzzzzzzzzzzzzzz&status=completed&card_id=card_evil`, T0 + 1000);
-  assert.equal(a.outcome, 'rejected');
-  assert.equal(a.error.code, 'callback_mismatch');
-  assert.equal(a.error.field, 'ph_nonce');
-  assert.equal(c.snapshot().flows[0].state, 'awaiting_session');
+  const sent = returnUrlSent(c.send({ type: 'checkout.start', flow_id: 'c1', now: T0, nonce: NONCE, kind: 'cards', return_url: RETURN_URL }));
+  // Another nonce, or none at all (the registered URL, which anyone can send): refused, nothing changes.
+  for (const spoof of [callbackUrl(sent.replace(NONCE, 'zzzzzzzzzzzzzzzzzzzz'), 'completed'), callbackUrl(RETURN_URL, 'completed')]) {
+    const a = c.handleUrl(spoof, T0 + 1000);
+    assert.equal(a.outcome, 'rejected');
+    assert.deepEqual([a.error.code, a.error.field], ['callback_mismatch', 'nonce']);
+    assert.equal(c.snapshot().flows[0].state, 'awaiting_session');
+  }
   assert.equal(c.handleUrl('otherapp://somewhere?x=1', T0 + 1000).outcome, 'not_ours');
-  a = c.handleUrl(callbackUrl('failed', '&reason=card_declined'), T0 + 2000);
+  const a = c.handleUrl(callbackUrl(sent, 'failed', '&reason=card_declined'), T0 + 2000);
   assert.deepEqual(steps(a)[0].slice(0, 2), ['c1', 'failed']);
-  assert.equal(c.handleUrl(callbackUrl('cancelled'), T0 + 3000).outcome, 'ignored');
+  assert.equal(c.handleUrl(callbackUrl(sent, 'cancelled'), T0 + 3000).outcome, 'ignored');
+});
+
+test('checkout: with accept_unverified_callbacks a callback without the nonce is only a claim', (t) => {
+  const c = coordinator(t, { accept_unverified_callbacks: true });
+  assert.equal(c.snapshot().config.accept_unverified_callbacks, true);
+  c.send({ type: 'checkout.start', flow_id: 'c1', now: T0, nonce: NONCE, kind: 'payments', return_url: RETURN_URL });
+  let a = c.handleUrl(callbackUrl(RETURN_URL, 'completed', '&payment_id=pay_1'), T0 + 1000);
+  // Pending, but the browser stays open and nothing is confirmed: anyone can send this URL.
+  assert.deepEqual(steps(a), [['c1', 'awaiting_confirmation', ['show_pending', 'persist']]]);
+  assert.equal(a.transitions[0].details.callback.verified, false);
+  // A flow still waiting is removed only when the app gives it up.
+  a = c.send({ type: 'flow.remove', flow_id: 'c1', now: T0 + 2000 });
+  assert.deepEqual([a.outcome, a.error && a.error.code], ['rejected', 'invalid_state']);
+  a = c.send({ type: 'flow.remove', flow_id: 'c1', now: T0 + 2000, give_up: true });
+  assert.equal(a.outcome, 'accepted');
+  assert.deepEqual(c.snapshot().flows, []);
 });
 
 test('browserClosedEvent: success carries the redirect URL; other results send nothing', () => {
@@ -118,9 +149,13 @@ test('browserClosedEvent: success carries the redirect URL; other results send n
 
 test('POS sale: launched, came back without an answer (unknown, reconcile), late answer approves; refund', (t) => {
   const c = coordinator(t);
-  let a = c.send({ type: 'pos.start', flow_id: 'p1', now: T0, request: SALE });
+  let a = c.send({ type: 'pos.start', flow_id: 'p1', now: T0, token: TOKEN, request: SALE });
   assert.deepEqual(steps(a), [['p1', 'ready', ['open_pos_app', 'persist']]]);
-  assert.match(a.transitions[0].effects[0].url, /^billpocket:\/\/transaction=venta&usertoken=tok_secret_1&/);
+  // The URL the stateless call builds with the same token: the identifier sent is ord-1~TOKEN.
+  const built = payhandoff.buildPosUrl({ ...SALE, token: TOKEN });
+  assert.equal(a.transitions[0].effects[0].url, built.url);
+  assert.deepEqual([built.identifier, built.token], [`ord-1~${TOKEN}`, TOKEN]);
+  assert.deepEqual([a.transitions[0].details.identifier, a.transitions[0].details.token], ['ord-1', TOKEN]);
   c.send({ type: 'pos.launched', flow_id: 'p1', now: T0 + 1000 });
   c.send({ type: 'app.foregrounded', now: T0 + 30000 });
   a = c.send({ type: 'tick', now: T0 + 34000 });
@@ -133,32 +168,58 @@ test('POS sale: launched, came back without an answer (unknown, reconcile), late
   assert.equal(response.result, 'approved');
   assert.equal(response.transactionid, '720371');
 
-  a = c.send({
-    type: 'pos.start', flow_id: 'r1', now: T0 + 120000, sale_flow_id: 'p1',
+  const refund = (flowId, now) => c.send({
+    type: 'pos.start', flow_id: flowId, now, sale_flow_id: 'p1', token: TOKEN,
     request: { transaction: 'devolucion', usertoken: 'tok_secret_1', identifier: 'ref-1', urlScheme: 'myapp', transactionId: '720371', amount: '40.00' },
   });
+  a = refund('r1', T0 + 120000);
   assert.deepEqual(steps(a), [['r1', 'ready', ['open_pos_app', 'persist']]]);
   a = c.send({ type: 'pos.launch_failed', flow_id: 'r1', now: T0 + 121000, reason: 'Billpocket is not installed' });
   assert.deepEqual(steps(a), [['r1', 'launch_failed', ['show_hint', 'persist']]]);
+  // Android: the POS app answers through onActivityResult; its extras are the answer.
+  a = c.send({
+    type: 'pos.result', flow_id: 'r1', now: T0 + 130000,
+    extras: { result: 'aprobada', amount: '40.00', transactionid: '990001', identifier: `ref-1~${TOKEN}` },
+  });
+  assert.deepEqual(steps(a), [['r1', 'approved', ['persist']]]);
+  const ledger = c.snapshot().ledger;
+  assert.deepEqual(ledger.map((e) => [e.transactionid, e.flow_id, e.operation, e.amount, e.refunded]), [
+    ['720371', 'p1', 'venta', '100.00', '40.00'],
+    ['990001', 'r1', 'devolucion', '40.00', '0.00'],
+  ]);
+  // The same transactionid is never booked twice; a second refund of the rest opens the POS app with 60.00.
+  a = c.send({ type: 'flow.remove', flow_id: 'r1', now: T0 + 131000 });
+  assert.equal(a.outcome, 'accepted');
+  a = c.send({
+    type: 'pos.start', flow_id: 'r2', now: T0 + 140000, sale_flow_id: 'p1', token: TOKEN,
+    request: { transaction: 'devolucion', usertoken: 'tok_secret_1', identifier: 'ref-2', urlScheme: 'myapp', transactionId: '720371' },
+  });
+  assert.match(a.transitions[0].effects[0].url, /&amount=60\.00(&|$)/);
 });
 
-test('POS: a declined answer, and an answer for another request', (t) => {
+test('POS: a declined answer, and answers for another request or without the token', (t) => {
   const c = coordinator(t);
-  c.send({ type: 'pos.start', flow_id: 'p1', now: T0, request: SALE });
-  // Our scheme, but no hand-off with that identifier: a claim this app cannot match.
-  let a = c.handleUrl('myapp://result=aprobada&amount=100.00&transactionid=1&identifier=ord-999', T0 + 1000);
-  assert.equal(a.outcome, 'rejected');
-  assert.deepEqual([a.error.code, a.error.field], ['callback_mismatch', 'identifier']);
-  assert.equal(c.snapshot().flows[0].state, 'ready');
-  a = c.handleUrl('myapp://result=rechazada&amount=100.00&identifier=ord-1&statusinfo=Fondos%20insuficientes', T0 + 2000);
+  c.send({ type: 'pos.start', flow_id: 'p1', now: T0, token: TOKEN, request: SALE });
+  // Our scheme, but no hand-off with that identifier, or the app's reference without the flow's
+  // token (a forged approval): a claim this app cannot match.
+  for (const identifier of ['ord-999', 'ord-1', `ord-1~${'0'.repeat(32)}`]) {
+    const a = c.handleUrl(`myapp://result=aprobada&amount=100.00&transactionid=1&identifier=${identifier}`, T0 + 1000);
+    assert.equal(a.outcome, 'rejected');
+    assert.deepEqual([a.error.code, a.error.field], ['callback_mismatch', 'identifier']);
+    assert.equal(c.snapshot().flows[0].state, 'ready');
+  }
+  // A second sale for the same order while the first still waits: one answer could fit both.
+  const twin = c.send({ type: 'pos.start', flow_id: 'p2', now: T0 + 1500, request: SALE });
+  assert.deepEqual([twin.outcome, twin.error.code, twin.error.field], ['rejected', 'conflict', 'request.identifier']);
+  let a = c.handleUrl(`myapp://result=rechazada&amount=100.00&identifier=ord-1~${TOKEN}&statusinfo=Fondos%20insuficientes`, T0 + 2000);
   assert.deepEqual(steps(a), [['p1', 'declined', ['persist']]]);
   assert.equal(a.transitions[0].details.response.statusinfo, 'Fondos insuficientes');
 });
 
 test('deep links: Linking.getInitialURL and the url event deliver the same URL; the second is a duplicate', async (t) => {
   const c = coordinator(t);
-  c.send({ type: 'checkout.start', flow_id: 'c1', now: T0, nonce: NONCE, kind: 'cards', return_url: RETURN_URL });
-  const url = callbackUrl('completed');
+  const sent = returnUrlSent(c.send({ type: 'checkout.start', flow_id: 'c1', now: T0, nonce: NONCE, kind: 'cards', return_url: RETURN_URL }));
+  const url = callbackUrl(sent, 'completed');
   const listeners = [];
   const linking = {
     getInitialURL: async () => url, // the app was started by the deep link
@@ -178,11 +239,12 @@ test('deep links: Linking.getInitialURL and the url event deliver the same URL; 
   });
   listeners.forEach((l) => l({ url })); // ...and the OS also sent it as an event
   await new Promise((resolve) => setImmediate(resolve));
-  listeners.forEach((l) => l({ url: `${RETURN_URL}?status=cancelled` })); // unverified, after the hand-off was consumed
+  listeners.forEach((l) => l({ url: callbackUrl(sent, 'cancelled') })); // verified, after the hand-off was consumed
+  listeners.forEach((l) => l({ url: `${RETURN_URL}?status=cancelled` })); // without the nonce: anyone could send it
   listeners.forEach((l) => l({ url: 'https://example.com/not-a-deep-link-of-ours' }));
-  listeners.forEach((l) => l({ url: 'fixapp://checkout-callback?status=%zz' }));
+  listeners.forEach((l) => l({ url: `${sent}?status=%zz` }));
 
-  assert.deepEqual(answers.map((a) => a[0]), ['accepted', 'duplicate', 'ignored', 'not_ours', 'rejected']);
+  assert.deepEqual(answers.map((a) => a[0]), ['accepted', 'duplicate', 'ignored', 'rejected', 'not_ours', 'rejected']);
   assert.ok(answers.slice(0, 2).every((a) => a[1] === url));
   assert.deepEqual(errors, []);
   assert.equal(c.snapshot().flows[0].state, 'awaiting_confirmation');
@@ -201,15 +263,15 @@ test('deep links: Linking.getInitialURL and the url event deliver the same URL; 
 
 test('snapshot/restore across process death: same behaviour, no secrets, duplicates remembered', (t) => {
   let c = payhandoff.createCoordinator({ pos_grace_ms: 5000 });
-  c.send({ type: 'checkout.start', flow_id: 'c1', now: T0, nonce: NONCE, request: CARD_REQUEST });
+  const sent = returnUrlSent(c.send({ type: 'checkout.start', flow_id: 'c1', now: T0, nonce: NONCE, request: CARD_REQUEST }));
   c.send({
     type: 'checkout.session', flow_id: 'c1', now: T0 + 1000,
     session: { kind: 'cards', checkout_url: 'https://checkout.pay.ingalca.com/r/1' },
   });
   c.send({ type: 'checkout.browser_opened', flow_id: 'c1', now: T0 + 2000 });
-  c.send({ type: 'pos.start', flow_id: 'p1', now: T0 + 3000, request: SALE });
+  c.send({ type: 'pos.start', flow_id: 'p1', now: T0 + 3000, token: TOKEN, request: SALE });
   c.send({ type: 'pos.launched', flow_id: 'p1', now: T0 + 4000 });
-  c.handleUrl(SALE_ANSWER, T0 + 5000);
+  assert.equal(c.handleUrl(SALE_ANSWER, T0 + 5000).outcome, 'accepted');
 
   const saved = c.snapshotJson(); // what the app writes to AsyncStorage
   assert.ok(!saved.includes('sk_test_1'), 'no API key in the snapshot');
@@ -221,11 +283,13 @@ test('snapshot/restore across process death: same behaviour, no secrets, duplica
   c = payhandoff.restoreCoordinator(saved);
   t.after(() => c.dispose());
   const snapshot = c.snapshot();
+  assert.equal(snapshot.version, 2);
   assert.equal(snapshot.config.pos_grace_ms, 5000);
+  assert.deepEqual(snapshot.ledger.map((e) => [e.transactionid, e.flow_id, e.refunded]), [['720371', 'p1', '0.00']]);
   assert.deepEqual(snapshot.flows.map((f) => [f.id, f.state]), [['c1', 'in_browser'], ['p1', 'approved']]);
   assert.deepEqual(JSON.parse(saved), snapshot);
   assert.equal(c.handleUrl(SALE_ANSWER, T0 + 6000).outcome, 'duplicate');
-  const a = c.handleUrl(callbackUrl('completed'), T0 + 7000);
+  const a = c.handleUrl(callbackUrl(sent, 'completed'), T0 + 7000);
   assert.deepEqual(steps(a), [['c1', 'awaiting_confirmation', ['close_browser', 'show_pending', 'persist']]]);
 
   // The document works as well as its text.
@@ -243,9 +307,14 @@ test('restore refuses damaged and newer snapshots, all or nothing', () => {
       if (field !== undefined) assert.equal(e.field, field);
       return true;
     });
-  const good = { version: 1, config: {}, flows: [{ id: 'p1', type: 'pos', state: 'no_such_state', operation: 'venta', identifier: 'o', answer_scheme: 'myapp', grace_ms: 0 }], refunded: {} };
-  check(good, 'validation', 'flows[0].state');
-  check({ version: 2, config: {}, flows: [], refunded: {} }, 'unsupported_version', 'version');
+  const damaged = {
+    version: 2, config: {}, ledger: [],
+    flows: [{ id: 'p1', type: 'pos', state: 'no_such_state', operation: 'venta', identifier: 'o', token: TOKEN, answer_scheme: 'myapp', grace_ms: 0 }],
+  };
+  check(damaged, 'validation', 'flows[0].state');
+  check({ version: 3, config: {}, flows: [], ledger: [] }, 'unsupported_version', 'version');
+  // Format 1 (before the refund ledger) is not read either.
+  check({ version: 1, config: {}, flows: [], refunded: {} }, 'unsupported_version', 'version');
   check('{"version": 1,', 'invalid_json');
   check('', 'invalid_json');
   assert.equal(addon.openCoordinators(), open, 'a refused restore registers nothing');
@@ -285,10 +354,29 @@ test('stateless calls: POS URL and answer, refund check, checkout request, sessi
   const built = payhandoff.buildPosUrl({ ...SALE, tip: '15.00', msi: 3, reference: 'a&b=c %+' });
   assert.ok(built.url.startsWith('billpocket://transaction=venta&'));
   assert.ok(built.url.includes('&reference=a%26b%3Dc%20%25%2B'));
-  assert.deepEqual(built.intent_extras[1], { key: 'userToken', value: 'tok_secret_1' });
-  const parsed = payhandoff.parsePosResponse(SALE_ANSWER, { urlScheme: 'myapp', identifier: 'ord-1' });
+  assert.equal(built.intent.action, 'com.billpocket.payments.START');
+  assert.deepEqual(built.intent.extras[1], { key: 'userToken', value: 'tok_secret_1' });
+  assert.ok(!('token' in built) && !('identifier' in built), 'no token asked, none given');
+  const answer = 'myapp://result=aprobada&amount=100.00&transactionid=720371&identifier=ord-1';
+  const parsed = payhandoff.parsePosResponse(answer, { urlScheme: 'myapp', identifier: 'ord-1' });
   assert.equal(parsed.result, 'approved');
-  assert.throws(() => payhandoff.parsePosResponse(SALE_ANSWER, { urlScheme: 'myapp', identifier: 'ord-2' }), { code: 'callback_mismatch' });
+  assert.throws(() => payhandoff.parsePosResponse(answer, { urlScheme: 'myapp', identifier: 'ord-2' }), { code: 'callback_mismatch' });
+  // A fresh token per call: only the answer echoing the identifier sent is this sale's.
+  const tokened = payhandoff.buildPosUrl({ ...SALE, token: true });
+  assert.notEqual(tokened.token, payhandoff.buildPosUrl({ ...SALE, token: true }).token);
+  assert.equal(tokened.identifier, `ord-1~${tokened.token}`);
+  const options = { urlScheme: 'myapp', identifier: 'ord-1', token: tokened.token };
+  assert.equal(payhandoff.parsePosResponse(answer.replace('ord-1', tokened.identifier), options).identifier, tokened.identifier);
+  assert.throws(() => payhandoff.parsePosResponse(answer, options), { code: 'callback_mismatch', field: 'identifier' });
+  // The same answer as Android result extras: text as given (no percent-decoding), the user token dropped.
+  const extras = { result: 'aprobada', amount: '100.00', transactionid: '720371', identifier: tokened.identifier, reference: 'a%26b', UserToken: 'tok_secret_1' };
+  const result = payhandoff.parsePosResult(extras, { identifier: 'ord-1', token: tokened.token });
+  assert.deepEqual(result, { version: 1, result: 'approved', identifier: tokened.identifier, amount: '100.00', transactionid: '720371', reference: 'a%26b' });
+  assert.throws(() => payhandoff.parsePosResult({ ...extras, identifier: 'ord-1' }, { identifier: 'ord-1', token: tokened.token }), {
+    code: 'callback_mismatch',
+    field: 'identifier',
+  });
+  assert.throws(() => payhandoff.parsePosResult({ ...extras, amount: 100 }), { code: 'invalid_json', field: 'amount' });
   const verdict = payhandoff.checkRefund({
     sale: { transactionid: '720371', amount: '100.00', approved_at: 1764518400, bp_version: '4.3.24' },
     amount: '40.00',
@@ -296,15 +384,31 @@ test('stateless calls: POS URL and answer, refund check, checkout request, sessi
   });
   assert.equal(verdict.eligible, false);
   assert.deepEqual(verdict.reasons.map((r) => r.code), ['too_soon']);
+  assert.deepEqual(verdict.warnings, []);
+  const unknownVersion = payhandoff.checkRefund({ sale: { transactionid: '720371', amount: '100.00', approved_at: 1764518400 }, now: 1764518530 });
+  assert.equal(unknownVersion.eligible, true);
+  assert.deepEqual(unknownVersion.warnings.map((w) => w.code), ['pos_app_version_unknown']);
   const request = payhandoff.buildCheckoutRequest({ ...CARD_REQUEST, nonce: NONCE });
-  assert.equal(request.return_url, `${RETURN_URL}?ph_nonce=${NONCE}`);
+  assert.ok(request.return_url.startsWith(RETURN_URL) && request.return_url.includes(NONCE), request.return_url);
+  assert.equal(request.request.body.return_url, request.return_url);
   const fresh = payhandoff.buildCheckoutRequest(CARD_REQUEST);
   assert.notEqual(fresh.nonce, NONCE);
   const session = payhandoff.parseCheckoutSession({ kind: 'cards', status: 201, body: { data: { registration: { checkout_url: 'https://c.example/r/1' } } } });
   assert.equal(session.checkout_url, 'https://c.example/r/1');
   assert.throws(() => payhandoff.parseCheckoutSession({ kind: 'cards', status: 402, body: { error: { message: 'no' } } }), { code: 'gateway_error' });
-  const callback = payhandoff.parseCheckoutCallback(callbackUrl('completed'), { kind: 'cards', return_url: RETURN_URL, nonce: NONCE });
+  const callbackOptions = { kind: 'cards', return_url: RETURN_URL, nonce: NONCE };
+  const callback = payhandoff.parseCheckoutCallback(callbackUrl(request.return_url, 'completed'), callbackOptions);
   assert.deepEqual(callback, { version: 1, kind: 'cards', status: 'completed', verified: true, card_id: 'card_xyz' });
+  assert.throws(() => payhandoff.parseCheckoutCallback(callbackUrl(RETURN_URL, 'completed'), callbackOptions), {
+    code: 'callback_mismatch',
+    field: 'nonce',
+  });
+  assert.throws(() => payhandoff.parseCheckoutCallback(callbackUrl(request.return_url, 'completed'), { kind: 'cards', return_url: RETURN_URL }), {
+    code: 'validation',
+    field: 'nonce',
+  });
+  const claim = payhandoff.parseCheckoutCallback(callbackUrl(RETURN_URL, 'completed'), { kind: 'cards', return_url: RETURN_URL, accept_unverified: true });
+  assert.equal(claim.verified, false);
   const confirmation = payhandoff.parseConfirmation({ type: 'card.registered', data: { card_id: 'card_xyz', brand: 'visa', last_four: '4242' } });
   assert.equal(confirmation.type, 'card.registered');
   assert.equal(confirmation.card_id, 'card_xyz');

@@ -11,6 +11,8 @@ import {
   RefundVerdict,
   CheckoutCallback,
   Confirmation,
+  CoordinatorSnapshot,
+  LedgerEntry,
   Transition,
   browserClosedEvent,
 } from '../src/index';
@@ -71,14 +73,38 @@ export function results(pos: PosResponse, verdict: RefundVerdict, callback: Chec
   if (pos.result === 'approved') out.push(pos.transactionid ?? '');
   if (verdict.eligible) out.push(verdict.refund_amount);
   else out.push(...verdict.reasons.map((r) => r.code));
+  out.push(...verdict.warnings.map((w): 'pos_app_version_unknown' => w.code));
   if (callback.status === 'completed' && callback.verified) out.push(callback.card_id ?? callback.payment_id ?? '');
   out.push(confirmation.type === 'card.registered' ? confirmation.card_id : confirmation.payment_id);
   return out;
 }
 
+export function ledger(snapshot: CoordinatorSnapshot): string[] {
+  const version: 2 = snapshot.version;
+  void version;
+  return snapshot.ledger.map((entry: LedgerEntry) => `${entry.transactionid} ${entry.flow_id ?? '-'} ${entry.operation} ${entry.refunded}`);
+}
+
 export function usage(payhandoff: PayHandoff, coordinator: Coordinator): void {
   const now = Date.now();
-  coordinator.send({ type: 'pos.start', flow_id: 'p1', now, request: { transaction: 'venta', usertoken: 't', identifier: 'o', amount: '100.00', urlScheme: 'myapp' } });
+  const sale = { transaction: 'venta', usertoken: 't', identifier: 'o', amount: '100.00', urlScheme: 'myapp' } as const;
+  coordinator.send({ type: 'pos.start', flow_id: 'p1', now, request: sale });
+  coordinator.send({ type: 'pos.start', flow_id: 'p2', now, token: '0123456789abcdef', grace_ms: 0, request: { ...sale, identifier: 'o2' } });
+  coordinator.send({ type: 'pos.result', flow_id: 'p1', now, extras: { result: 'aprobada', identifier: 'o~0123456789abcdef' } });
+  coordinator.send({ type: 'flow.remove', flow_id: 'p1', now, give_up: true });
+  const built = payhandoff.buildPosUrl({ ...sale, token: true });
+  const intent: string = built.intent.action + built.intent.extras.map((e) => e.key).join();
+  void intent;
+  payhandoff.parsePosResult({ result: 'aprobada' }, { identifier: 'o', token: built.token });
+  payhandoff.parsePosResponse('myapp://result=aprobada', { urlScheme: 'myapp', identifier: 'o', token: built.token });
+  payhandoff.parseCheckoutCallback('fixapp://checkout-callback?status=cancelled', { kind: 'cards', return_url: 'fixapp://checkout-callback', accept_unverified: true });
+  payhandoff.createCoordinator({ accept_unverified_callbacks: true }).dispose();
+  // @ts-expect-error the token goes next to request in pos.start, not inside it
+  coordinator.send({ type: 'pos.start', flow_id: 'p3', now, request: { transaction: 'venta', usertoken: 't', identifier: 'o3', amount: '1.00', urlScheme: 'myapp', token: 'x' } });
+  // @ts-expect-error result extras are text
+  payhandoff.parsePosResult({ amount: 100 });
+  // @ts-expect-error intent_extras became intent.extras
+  void built.intent_extras;
   coordinator.send({ type: 'checkout.start', flow_id: 'c1', now, kind: 'cards', return_url: 'fixapp://checkout-callback' });
   const event = browserClosedEvent('c1', { type: 'dismiss' }, now);
   if (event) coordinator.send(event);

@@ -54,6 +54,11 @@ int main() {
     r = bridge::posParseResponse("myapp://result=aprobada&amount=100.00&transactionid=7&identifier=ord-1",
                                  R"({"urlScheme":"myapp","identifier":"ord-1"})");
     check(startsWith(r, "{\"status\":0,") && contains(r, "\"approved\""), "pos parse ok", r);
+    r = bridge::posParseResult(R"({"result":"aprobada","amount":"100.00","transactionid":"7","identifier":"ord-1~0123456789abcdef"})",
+                               R"({"identifier":"ord-1","token":"0123456789abcdef"})");
+    check(startsWith(r, "{\"status\":0,") && contains(r, "\"approved\""), "pos result extras ok", r);
+    r = bridge::posParseResult(R"({"result":"aprobada","amount":100})", "{}");
+    check(startsWith(r, "{\"status\":2,") && contains(r, "\"field\":\"amount\""), "pos result extras: a number is not text", r);
 
     // U+0000 cannot cross a C string: refused with the parameter named, never truncated.
     std::string nulUrl("myapp://result=aprobada\0&x=1", 28);
@@ -61,6 +66,10 @@ int main() {
     check(contains(r, "\"status\":1,") && contains(r, "\"field\":\"url\""), "NUL in url refused", r);
     r = bridge::posBuildUrl(std::string("{\"a\":\"\0\"}", 9));
     check(contains(r, "\"status\":1,") && contains(r, "\"field\":\"request_json\""), "NUL in json refused", r);
+    r = bridge::posParseResult(std::string("{\"a\":\"\0\"}", 9), "{}");
+    check(contains(r, "\"status\":1,") && contains(r, "\"field\":\"extras_json\""), "NUL in extras refused", r);
+    r = bridge::posParseResult("{}", std::string("{\"a\":\"\0\"}", 9));
+    check(contains(r, "\"status\":1,") && contains(r, "\"field\":\"options_json\""), "NUL in options refused", r);
 
     // Coordinator registry: ids, unknown ids, dispose, restore.
     std::size_t before = bridge::coordinatorCount();
@@ -72,11 +81,13 @@ int main() {
     check(!startsWith(r, "{\"status\":0,") && !contains(r, "coordinator\":"), "bad config: no id", r);
     check(bridge::coordinatorCount() == before + 1, "bad config registers nothing");
 
-    r = bridge::coordinatorSend(id, std::string(R"({"type":"pos.start","flow_id":"p1","now":1796054400000,"request":)") + sale + "}");
+    r = bridge::coordinatorSend(
+        id, std::string(R"({"type":"pos.start","flow_id":"p1","now":1796054400000,"token":"0123456789abcdef","request":)") + sale + "}");
     check(startsWith(r, "{\"status\":0,") && contains(r, "\"accepted\""), "send pos.start", r);
     r = bridge::coordinatorSend(id, R"({"type":"tick"})");
     check(startsWith(r, "{\"status\":3,") && contains(r, "\"field\":\"now\""), "invalid event", r);
-    const std::string answer = "myapp://result=aprobada&amount=100.00&transactionid=7&identifier=ord-1";
+    // The POS app echoes the identifier it was sent: the app's reference and the flow's token.
+    const std::string answer = "myapp://result=aprobada&amount=100.00&transactionid=7&identifier=ord-1~0123456789abcdef";
     r = bridge::coordinatorHandleUrl(id, answer, 1796054460000.0);
     check(contains(r, "\"outcome\":\"accepted\"") && contains(r, "\"approved\""), "answer accepted", r);
     r = bridge::coordinatorHandleUrl(id, answer, 1796054461000.0);
@@ -106,7 +117,7 @@ int main() {
         check(!bridge::coordinatorDispose(bad), "bad id not disposed");
     }
     check(bridge::coordinatorDispose(restored), "dispose restored");
-    r = bridge::coordinatorRestore(R"({"version": 99, "config": {}, "flows": [], "refunded": {}})");
+    r = bridge::coordinatorRestore(R"({"version": 99, "config": {}, "flows": [], "ledger": []})");
     check(contains(r, "\"status\":9,") && !contains(r, "coordinator\":"), "newer snapshot refused", r);
     check(bridge::coordinatorCount() == before, "everything disposed");
 
@@ -128,8 +139,9 @@ int main() {
                 if (!contains(bridge::coordinatorSend(ownId, event), "\"accepted\"")) problems++;
                 if (!startsWith(bridge::coordinatorSnapshot(ownId), "{\"status\":0,")) problems++;
                 if (!bridge::coordinatorDispose(ownId)) problems++;
-                std::string remove = R"({"type":"flow.remove","flow_id":")" + flow + R"(","now":1796054400001})";
-                if (!contains(bridge::coordinatorSend(shared, remove), "\"status\":0,")) problems++;
+                // The checkout still waits for its session: removing it means giving it up.
+                std::string remove = R"({"type":"flow.remove","flow_id":")" + flow + R"(","now":1796054400001,"give_up":true})";
+                if (!contains(bridge::coordinatorSend(shared, remove), "\"outcome\":\"accepted\"")) problems++;
             }
         });
     }

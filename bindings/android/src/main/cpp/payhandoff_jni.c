@@ -138,6 +138,12 @@ JNIEXPORT jbyteArray JNICALL Java_com_payhandoff_Native_posParseResponse(JNIEnv 
     return call_two(env, payhandoff_pos_parse_response, url, options, status);
 }
 
+JNIEXPORT jbyteArray JNICALL Java_com_payhandoff_Native_posParseResult(JNIEnv *env, jclass cls, jbyteArray extras,
+                                                                        jbyteArray options, jintArray status) {
+    (void)cls;
+    return call_two(env, payhandoff_pos_parse_result, extras, options, status);
+}
+
 JNIEXPORT jbyteArray JNICALL Java_com_payhandoff_Native_posRefundCheck(JNIEnv *env, jclass cls, jbyteArray input,
                                                                         jintArray status) {
     (void)cls;

@@ -16,6 +16,7 @@ static int32_t refuse(char **out) {
 
 int32_t payhandoff_pos_build_url(const char *a, char **out) { (void)a; return refuse(out); }
 int32_t payhandoff_pos_parse_response(const char *a, const char *b, char **out) { (void)a; (void)b; return refuse(out); }
+int32_t payhandoff_pos_parse_result(const char *a, const char *b, char **out) { (void)a; (void)b; return refuse(out); }
 int32_t payhandoff_pos_refund_check(const char *a, char **out) { (void)a; return refuse(out); }
 int32_t payhandoff_checkout_build_request(const char *a, char **out) { (void)a; return refuse(out); }
 int32_t payhandoff_checkout_parse_session(const char *a, char **out) { (void)a; return refuse(out); }

@@ -29,6 +29,7 @@ template <typename T> class NativePayHandoffCxxSpec {
     static_assert(std::is_same_v<decltype(&T::version), S (T::*)(R)>);
     static_assert(std::is_same_v<decltype(&T::posBuildUrl), S (T::*)(R, S)>);
     static_assert(std::is_same_v<decltype(&T::posParseResponse), S (T::*)(R, S, S)>);
+    static_assert(std::is_same_v<decltype(&T::posParseResult), S (T::*)(R, S, S)>);
     static_assert(std::is_same_v<decltype(&T::posRefundCheck), S (T::*)(R, S)>);
     static_assert(std::is_same_v<decltype(&T::checkoutBuildRequest), S (T::*)(R, S)>);
     static_assert(std::is_same_v<decltype(&T::checkoutParseSession), S (T::*)(R, S)>);

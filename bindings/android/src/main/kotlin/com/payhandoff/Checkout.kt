@@ -15,7 +15,10 @@ enum class CheckoutKind(val wire: String) {
 /** One HTTP header of a gateway request. */
 data class Header(val name: String, val value: String)
 
-/** The gateway request to send and the return URL (with PayHandoff's nonce). Holds the API key: do not log it. */
+/**
+ * The gateway request to send and [returnUrl], the return URL with PayHandoff's nonce in it (the
+ * one the body already carries; register only the URL without it). Holds the API key: do not log it.
+ */
 class CheckoutRequest internal constructor(val json: JSONObject) {
     val kind: CheckoutKind = CheckoutKind.of(json.getString("kind"))
     val method: String = json.getJSONObject("request").getString("method")
@@ -98,14 +101,19 @@ object Checkout {
             Native.checkoutParseSession(Call.utf8(sessionJson, "session_json"), status)))
     }
 
-    /** payhandoff_checkout_parse_callback, [returnUrl] as registered (without the nonce). */
+    /**
+     * payhandoff_checkout_parse_callback, [returnUrl] as registered (without the nonce). [nonce] is
+     * required unless [acceptUnverified]; then a callback without the nonce comes back with
+     * `verified == false` (anyone can send one: never let it end anything).
+     */
     @JvmStatic
     @JvmOverloads
     fun parseCallback(url: String, kind: CheckoutKind, returnUrl: String, nonce: String? = null,
-                      expectedId: String? = null): CheckoutCallback {
+                      expectedId: String? = null, acceptUnverified: Boolean = false): CheckoutCallback {
         val options = JSONObject().put("kind", kind.wire).put("return_url", returnUrl)
         if (nonce != null) options.put("nonce", nonce)
         if (expectedId != null) options.put("expected_id", expectedId)
+        if (acceptUnverified) options.put("accept_unverified", true)
         return parseCallbackJson(url, options.toString())
     }
 

@@ -122,7 +122,10 @@ class Answer internal constructor(val json: JSONObject) {
  * [IllegalStateException].
  */
 class Coordinator private constructor(private var handle: Long) : Closeable {
-    /** A new, empty coordinator; [configJson] e.g. `{"pos_grace_ms": 3000}`, null for the defaults. */
+    /**
+     * A new, empty coordinator; [configJson] e.g. `{"pos_grace_ms": 3000, "accept_unverified_callbacks": false}`,
+     * null for the defaults.
+     */
     @JvmOverloads
     constructor(configJson: String? = null) : this(open(configJson, restore = false))
 
@@ -139,7 +142,10 @@ class Coordinator private constructor(private var handle: Long) : Closeable {
         Native.coordinatorHandleUrl(h, Call.utf8(uri, "url"), nowMs, status)
     }
 
-    /** The versioned snapshot to save (no secrets); [restore] reads it after process death. */
+    /**
+     * The versioned snapshot to save; [restore] reads it after process death. No API key or POS
+     * user token, but the flows' nonces and tokens: keep it in app-private storage.
+     */
     fun snapshot(): String = synchronized(this) {
         val status = IntArray(1)
         Call.document(status, Native.coordinatorSnapshot(live(), status)).toString()
@@ -189,7 +195,7 @@ class Coordinator private constructor(private var handle: Long) : Closeable {
     }
 
     companion object {
-        /** A coordinator from a [snapshot] (all or nothing); a newer format is `unsupported_version`. */
+        /** A coordinator from a [snapshot] (all or nothing); another format than this library's is `unsupported_version`. */
         @JvmStatic
         fun restore(snapshot: String): Coordinator = Coordinator(open(snapshot, restore = true))
 

@@ -15,6 +15,7 @@ internal object Native {
 
     @JvmStatic external fun posBuildUrl(request: ByteArray?, status: IntArray): ByteArray?
     @JvmStatic external fun posParseResponse(url: ByteArray?, options: ByteArray?, status: IntArray): ByteArray?
+    @JvmStatic external fun posParseResult(extras: ByteArray?, options: ByteArray?, status: IntArray): ByteArray?
     @JvmStatic external fun posRefundCheck(input: ByteArray?, status: IntArray): ByteArray?
 
     @JvmStatic external fun checkoutBuildRequest(request: ByteArray?, status: IntArray): ByteArray?

@@ -7,7 +7,7 @@ package com.payhandoff
  */
 object PayHandoff {
     /** `PAYHANDOFF_ABI_VERSION` of the include/payhandoff.h this binding was written against. */
-    const val ABI_VERSION: Int = 1
+    const val ABI_VERSION: Int = 2
 
     /** The name passed to System.loadLibrary. */
     const val JNI_LIBRARY: String = "payhandoff_jni"
@@ -49,7 +49,7 @@ object PayHandoff {
     val abiVersion: Int
         get() = Native.abiVersion()
 
-    /** The library's version, e.g. "0.1.0" (payhandoff_version()). */
+    /** The library's version, e.g. "0.2.0" (payhandoff_version()). */
     @JvmStatic
     val version: String
         get() = String(Native.version() ?: ByteArray(0), Charsets.UTF_8)

@@ -54,21 +54,29 @@ data class PosRequest(
     }
 }
 
-/** The URL that opens the POS app, its fields in order, and the same as Android intent extras (`userToken`). Holds the user token: do not log it. */
+/** The Android intent that starts the POS app: [action] with [extras] in order (`userToken` in camelCase). */
+data class PosIntent(val action: String, val extras: List<PosField>) {
+    override fun toString(): String = "PosIntent($action, <holds the user token>)"
+}
+
+/**
+ * The URL that opens the POS app, its fields in order, and the same request as an Android
+ * [intent]. With a token, [identifier] is the identifier sent (`<identifier>~<token>`, which the
+ * answer must echo) and [token] the token; both are null otherwise. Holds the user token: do not log it.
+ */
 class PosUrl internal constructor(val json: JSONObject) {
     val url: String = json.getString("url")
-    val fields: List<PosField> = fields(json, "fields")
-    val intentExtras: List<PosField> = fields(json, "intent_extras")
+    val fields: List<PosField> = fields(json.getJSONArray("fields"))
+    val intent: PosIntent = json.getJSONObject("intent").let { PosIntent(it.getString("action"), fields(it.getJSONArray("extras"))) }
+    val identifier: String? = json.stringOrNull("identifier")
+    val token: String? = json.stringOrNull("token")
 
     override fun toString(): String = "PosUrl(<holds the user token>)"
 
     private companion object {
-        fun fields(json: JSONObject, key: String): List<PosField> {
-            val array = json.getJSONArray(key)
-            return (0 until array.length()).map {
-                val o = array.getJSONObject(it)
-                PosField(o.getString("key"), o.getString("value"))
-            }
+        fun fields(array: org.json.JSONArray): List<PosField> = (0 until array.length()).map {
+            val o = array.getJSONObject(it)
+            PosField(o.getString("key"), o.getString("value"))
         }
     }
 }
@@ -101,7 +109,10 @@ class PosResponse internal constructor(val json: JSONObject) {
     override fun toString(): String = "PosResponse($json)"
 }
 
-/** Whether a sale can be refunded now; a "no" is a verdict, not an error. */
+/**
+ * Whether a sale can be refunded now; a "no" is a verdict, not an error. [reasons] say why not;
+ * [warnings] name what could not be checked without blocking (`pos_app_version_unknown`).
+ */
 class RefundCheck internal constructor(val json: JSONObject) {
     data class Reason(val code: String, val message: String)
 
@@ -109,9 +120,14 @@ class RefundCheck internal constructor(val json: JSONObject) {
     val refundAmount: String? = json.stringOrNull("refund_amount")
     val eligibleFrom: Long? = if (json.has("eligible_from")) json.getLong("eligible_from") else null
     val deadline: Long? = if (json.has("deadline")) json.getLong("deadline") else null
-    val reasons: List<Reason> = json.optJSONArray("reasons").let { a ->
-        if (a == null) emptyList() else (0 until a.length()).map {
-            Reason(a.getJSONObject(it).getString("code"), a.getJSONObject(it).getString("message"))
+    val reasons: List<Reason> = reasons(json, "reasons")
+    val warnings: List<Reason> = reasons(json, "warnings")
+
+    private companion object {
+        fun reasons(json: JSONObject, key: String): List<Reason> = json.optJSONArray(key).let { a ->
+            if (a == null) emptyList() else (0 until a.length()).map {
+                Reason(a.getJSONObject(it).getString("code"), a.getJSONObject(it).getString("message"))
+            }
         }
     }
 
@@ -120,9 +136,18 @@ class RefundCheck internal constructor(val json: JSONObject) {
 
 /** Billpocket POS, stateless calls. The `…Json` forms take the C ABI's documents as text. */
 object Pos {
-    /** payhandoff_pos_build_url. */
+    /**
+     * payhandoff_pos_build_url. With [token] (16-128 unreserved characters) the identifier sent is
+     * `<identifier>~<token>`, so that only an answer echoing it can be read as this sale's.
+     */
     @JvmStatic
-    fun buildUrl(request: PosRequest): PosUrl = buildUrlJson(request.toJson().toString())
+    @JvmOverloads
+    fun buildUrl(request: PosRequest, token: String? = null): PosUrl =
+        buildUrlJson(request.toJson().also { if (token != null) it.put("token", token) }.toString())
+
+    /** payhandoff_pos_build_url with a fresh token from the system's random source ([PosUrl.token]). */
+    @JvmStatic
+    fun buildUrlWithFreshToken(request: PosRequest): PosUrl = buildUrlJson(request.toJson().put("token", true).toString())
 
     @JvmStatic
     fun buildUrlJson(requestJson: String): PosUrl {
@@ -130,12 +155,17 @@ object Pos {
         return PosUrl(Call.document(status, Native.posBuildUrl(Call.utf8(requestJson, "request_json"), status)))
     }
 
-    /** payhandoff_pos_parse_response; with [identifier], an answer to another request is `callback_mismatch`. */
+    /**
+     * payhandoff_pos_parse_response; with [identifier], an answer to another request is
+     * `callback_mismatch` (reported before any other problem); with [token] too, the answer must
+     * echo `<identifier>~<token>` ([PosUrl.identifier]).
+     */
     @JvmStatic
     @JvmOverloads
-    fun parseResponse(url: String, urlScheme: String, identifier: String? = null): PosResponse {
+    fun parseResponse(url: String, urlScheme: String, identifier: String? = null, token: String? = null): PosResponse {
         val options = JSONObject().put("urlScheme", urlScheme)
         if (identifier != null) options.put("identifier", identifier)
+        if (token != null) options.put("token", token)
         return parseResponseJson(url, options.toString())
     }
 
@@ -143,6 +173,30 @@ object Pos {
     fun parseResponseJson(url: String, optionsJson: String): PosResponse {
         val status = IntArray(1)
         val bytes = Native.posParseResponse(Call.utf8(url, "url"), Call.utf8(optionsJson, "options_json"), status)
+        return PosResponse(Call.document(status, bytes))
+    }
+
+    /**
+     * payhandoff_pos_parse_result: the POS app's answer as Android result extras
+     * (`onActivityResult`), read by the same rules as an answer URL but without percent-decoding.
+     * [identifier] and [token] as in [parseResponse].
+     */
+    @JvmStatic
+    @JvmOverloads
+    fun parseResult(extras: Map<String, String>, identifier: String? = null, token: String? = null): PosResponse {
+        val document = JSONObject()
+        for ((key, value) in extras) document.put(key, value)
+        val options = JSONObject()
+        if (identifier != null) options.put("identifier", identifier)
+        if (token != null) options.put("token", token)
+        return parseResultJson(document.toString(), options.toString())
+    }
+
+    /** payhandoff_pos_parse_result with its documents as text: `{"result": "aprobada", …}` and `{"identifier", "token"}`. */
+    @JvmStatic
+    fun parseResultJson(extrasJson: String, optionsJson: String): PosResponse {
+        val status = IntArray(1)
+        val bytes = Native.posParseResult(Call.utf8(extrasJson, "extras_json"), Call.utf8(optionsJson, "options_json"), status)
         return PosResponse(Call.document(status, bytes))
     }
 

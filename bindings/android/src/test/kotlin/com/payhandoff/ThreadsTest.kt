@@ -8,6 +8,7 @@ import java.util.concurrent.Executors
 /** 8 threads, each with its own coordinators, at the same time; and 8 threads sharing one (serialized by the binding). */
 class ThreadsTest {
     private val t0 = 1796054400000L
+    private val token = "0123456789abcdef0123456789abcdef"
 
     @Test
     fun eightThreadsOwnCoordinators() {
@@ -19,9 +20,9 @@ class ThreadsTest {
                     for (round in 0 until 50) {
                         Coordinator().use { c ->
                             val id = "ord-$thread-$round"
-                            c.send("""{"type": "pos.start", "flow_id": "p", "now": $t0, "request": {"transaction": "venta",
+                            c.send("""{"type": "pos.start", "flow_id": "p", "now": $t0, "token": "$token", "request": {"transaction": "venta",
                                 "usertoken": "tok", "identifier": "$id", "amount": "$round.50", "urlScheme": "myapp"}}""")
-                            val answer = c.handleUrl("myapp://result=aprobada&amount=$round.50&transactionid=$thread$round&identifier=$id", t0 + 1000)
+                            val answer = c.handleUrl("myapp://result=aprobada&amount=$round.50&transactionid=$thread$round&identifier=$id~$token", t0 + 1000)
                             if (answer.transitions.single().state == "approved") approved++
                             val restored = Coordinator.restore(c.snapshot())
                             restored.use { r -> if (r.flowStates()["p"] == "approved") approved++ }
@@ -36,6 +37,11 @@ class ThreadsTest {
         }
     }
 
+    /**
+     * 8 threads, 25 rounds each, on one coordinator: every round starts a sale, answers it with
+     * result extras (declined), reads the snapshot and, every other round, removes the ended flow
+     * (a snapshot has room for about 200 ended flows: this keeps it well inside).
+     */
     @Test
     fun eightThreadsShareOneCoordinator() {
         val pool = Executors.newFixedThreadPool(8)
@@ -43,22 +49,35 @@ class ThreadsTest {
             try {
                 val jobs = (0 until 8).map { thread ->
                     pool.submit(Callable {
+                        val answers = ArrayList<String>()
                         for (round in 0 until 25) {
                             val id = "t$thread-$round"
-                            c.send("""{"type": "pos.start", "flow_id": "$id", "now": $t0, "request": {"transaction": "venta",
-                                "usertoken": "tok", "identifier": "$id", "amount": "1.00", "urlScheme": "myapp"}}""")
-                            c.handleUrl("myapp://result=rechazada&identifier=$id", t0 + 1000)
+                            answers.add(c.send("""{"type": "pos.start", "flow_id": "$id", "now": $t0, "token": "$token", "request":
+                                {"transaction": "venta", "usertoken": "tok", "identifier": "$id", "amount": "1.00", "urlScheme": "myapp"}}""")
+                                .outcome.toString())
+                            val declined = c.send("""{"type": "pos.result", "flow_id": "$id", "now": ${t0 + 1000},
+                                "extras": {"result": "rechazada", "identifier": "$id~$token"}}""")
+                            answers.add("${declined.outcome} ${declined.transitions.single().state}")
                             c.snapshot()
+                            if (round % 2 == 1) {
+                                answers.add(c.send("""{"type": "flow.remove", "flow_id": "$id", "now": ${t0 + 2000}}""").outcome.toString())
+                            }
                         }
+                        answers
                     })
                 }
-                jobs.forEach { it.get() }
+                for (job in jobs) {
+                    val answers = job.get()
+                    assertEquals(25 + 25 + 12, answers.size)
+                    assertEquals(setOf("Accepted", "Accepted declined"), answers.toSet())
+                }
             } finally {
                 pool.shutdown()
             }
             val states = c.flowStates()
-            assertEquals(200, states.size)
+            assertEquals(8 * 13, states.size)
             assertEquals(setOf("declined"), states.values.toSet())
+            assertEquals((0 until 8).flatMap { t -> (0 until 25 step 2).map { "t$t-$it" } }.toSet(), states.keys)
         }
     }
 }

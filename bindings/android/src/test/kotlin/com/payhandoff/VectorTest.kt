@@ -84,6 +84,7 @@ class VectorTest(private val folder: String, private val suite: String, private 
         return when (suite) {
             "pos.build_url" -> Pos.buildUrlJson(text("request")).json
             "pos.parse_response" -> Pos.parseResponseJson(input.getString("url"), text("options")).json
+            "pos.parse_result" -> Pos.parseResultJson(text("extras"), text("options")).json
             "pos.refund_check" -> Pos.refundCheckJson(text("check")).json
             "checkout.build_request" -> Checkout.buildRequestJson(text("request")).json
             "checkout.parse_session" -> Checkout.parseSessionJson(text("session")).json
