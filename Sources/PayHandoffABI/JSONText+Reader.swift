@@ -289,6 +289,12 @@ extension JSONText {
             guard let x = keys[a], let y = keys[b] else { return keys[a] == nil ? (keys[b] == nil ? 0 : -1) : 1 }
             return strcmp(x, y)
         }
+        if count <= 32 {  // a few keys (every document PayHandoff reads): pairwise, no sort
+            for later in 1..<count {
+                for earlier in 0..<later where compare(earlier, later) == 0 { return keys[later] }
+            }
+            return nil
+        }
         let order = IndexSort.sorted(count: count) { Int(compare($0, $1)) }
         var first: Int? = nil
         for index in 1..<count where compare(order[index - 1], order[index]) == 0 {

@@ -1,4 +1,5 @@
 import Foundation
+import PayHandoff
 import PayHandoffABI
 import XCTest
 
@@ -152,5 +153,25 @@ final class HostileABITests: XCTestCase {
         XCTAssertEqual(errorOf(echoed.text).code, "malformed_url", echoed.text)
         XCTAssertEqual(call { payhandoff_pos_build_url(nil, $0) }.status, 1)
         XCTAssertEqual(payhandoff_pos_build_url(sale, nil), 1)
+    }
+}
+
+/// The snapshot budget counts printed bytes without printing: the count must never be below what
+/// cJSON prints (else a snapshot could pass 64 KiB), and it is exact for what PayHandoff writes.
+final class PrintedLengthTests: XCTestCase {
+    func testTheCountIsWhatCJSONPrints() {
+        var random = SplitMix64(seed: 3)
+        let alphabet: [String] = ["a", "Z", "0", "\"", "\\", "/", "\n", "\t", "\u{1}", "\u{1F}", "\u{7F}", "é", "😀", "\u{0}", " ", "~"]
+        func text() -> String {
+            (0..<Int(random.next() % 40)).map { _ in alphabet[Int(random.next() % UInt64(alphabet.count))] }.joined()
+        }
+        for _ in 0..<2000 {
+            var object = JSONObject()
+            for _ in 0..<Int(random.next() % 6) { object[text()] = .string(text()) }
+            let number = JSONValue.integer(Int64(bitPattern: random.next()) % 9_007_199_254_740_991)
+            let list = JSONValue.array([.bool(true), .null, .string(text()), .object(object)])
+            let document = JSONValue.object(JSONObject(["s": .string(text()), "n": number, "a": list, "o": .object(object)]))
+            XCTAssertEqual(JSONText.render(document).utf8.count, document.printedLengthBound, "\(document)")
+        }
     }
 }

@@ -29,21 +29,23 @@ extension POSResponse {
     static func parse(extras: [QueryItem], expecting expectation: IdentifierExpectation) throws(PayHandoffError) -> POSResponse {
         for item in extras {
             guard !item.key.isEmpty else { throw PayHandoffError(.validation, field: nil, "a result extra has an empty key") }
-            if item.key.utf8.contains(0) || item.value.utf8.contains(0) {
-                throw PayHandoffError(.validation, field: item.key.utf8.contains(0) ? nil : item.key, "must not contain U+0000")
+            let keyHasNUL = ASCII.containsNUL(item.key)
+            if keyHasNUL || ASCII.containsNUL(item.value) {
+                throw PayHandoffError(.validation, field: keyHasNUL ? nil : item.key, "must not contain U+0000")
             }
         }
-        if let repeated = QueryDecoder.firstRepeatedKey(in: extras, caseInsensitive: true) {
-            throw PayHandoffError(.validation, field: repeated, "appears twice (result extra keys are case-insensitive)")
-        }
-        // Encoded, every byte but the unreserved ones escaped, the pairs read back as the
-        // values they are: the URL rules run on them unchanged, with no second parser.
-        let text = QueryEncoder.encode(extras)
+        // Joined into query text, the pairs are read by the URL rules themselves, with no second
+        // parser: the same key checks, the same repeat rule (ignoring case), the same fields.
+        let text = QueryEncoder.joinForReading(extras)
         var contiguous = text
         let outcome = contiguous.withUTF8 { bytes -> Swift.Result<POSResponse, PayHandoffError> in
             do throws(PayHandoffError) {
-                var unusual = false  // canonical text escapes every such byte
+                var unusual = false  // raw bytes are fine here: the pairs are text, not a URL
                 return .success(try POSResponse(text: text, bytes: bytes, from: 0, expecting: expectation, unusualBytes: &unusual))
+            } catch where error.code == .malformedURL {
+                // The joined text is well formed by construction: the one thing the query rule can
+                // find wrong with it is a key repeated in another case.
+                return .failure(PayHandoffError(.validation, field: error.field, "appears twice (result extra keys are case-insensitive)"))
             } catch {
                 return .failure(error)
             }

@@ -350,10 +350,10 @@ public struct POSResponse: Equatable, Sendable {
         extra.append(QueryItem(key: piece.key(in: query, plus: .literal), value: piece.value(in: query, plus: .literal)))
     }
 
-    /// An answer from decoded `key=value` pairs (a restored document): encoded into canonical
-    /// query text and read by the same rules as a URL.
+    /// An answer from decoded `key=value` pairs (a restored document): joined into query text
+    /// and read by the same rules as a URL.
     init(items: [QueryItem]) throws(PayHandoffError) {
-        let text = QueryEncoder.encode(items)
+        let text = QueryEncoder.joinForReading(items)
         var contiguous = text
         let outcome = contiguous.withUTF8 { bytes -> Swift.Result<POSResponse, PayHandoffError> in
             do throws(PayHandoffError) {

@@ -314,29 +314,6 @@ public enum QueryDecoder {
         return first
     }
 
-    /// The first key of `items` (in order) that repeats an earlier one, ASCII case folded when
-    /// `caseInsensitive`; `nil` when all differ.
-    /// - Parameters:
-    ///   - items: The pairs.
-    ///   - caseInsensitive: Whether keys that differ only in ASCII case are equal.
-    /// - Returns: The repeating key as written.
-    static func firstRepeatedKey(in items: [QueryItem], caseInsensitive: Bool) -> String? {
-        guard items.count > 1 else { return nil }
-        var all: [UInt8] = []
-        var ends: [Int] = []
-        ends.reserveCapacity(items.count)
-        for item in items {
-            all.append(contentsOf: item.key.utf8)
-            ends.append(all.count)
-        }
-        let repeated = all.withUnsafeBufferPointer { buffer in
-            firstRepeatedKey(count: items.count, caseInsensitive: caseInsensitive) { index in
-                UnsafeBufferPointer(rebasing: buffer[(index == 0 ? 0 : ends[index - 1])..<ends[index]])
-            }
-        }
-        return repeated.map { items[$0].key }
-    }
-
     /// The decoded key to name in an error about its piece, when it is at most 64 bytes (longer
     /// keys are attacker noise, not a field name). Errors never quote values.
     private static func fieldName(_ piece: Piece, _ bytes: UnsafeBufferPointer<UInt8>, _ plus: PlusSign) -> String? {

@@ -55,6 +55,54 @@ public enum QueryEncoder {
         }
     }
 
+    /// Joins pairs as `k1=v1&k2=v2` escaping only what would change the split — `%`, `&` and
+    /// `=` — for text PayHandoff itself reads back with ``QueryDecoder`` (an answer restored from
+    /// JSON or given as Android result extras): the pairs come back exactly, with a fraction of
+    /// the escapes (and of the decoding) of ``encode(_:)``. Never for text sent anywhere.
+    /// - Parameter items: The pairs in order.
+    /// - Returns: The text.
+    static func joinForReading(_ items: [QueryItem]) -> String {
+        var capacity = 0
+        for item in items { capacity += 3 * (item.key.utf8.count + item.value.utf8.count) + 2 }
+        guard capacity > 0 else { return "" }
+        func fill(_ buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
+            var count = 0
+            func add(_ text: String) {
+                var text = text  // contiguous UTF-8 (a native string already is)
+                text.withUTF8 { bytes in
+                    for byte in bytes {
+                        if byte == UInt8(ascii: "%") || byte == UInt8(ascii: "&") || byte == UInt8(ascii: "=") {
+                            buffer[count] = UInt8(ascii: "%")
+                            buffer[count + 1] = hexDigit(byte >> 4)
+                            buffer[count + 2] = hexDigit(byte & 0x0F)
+                            count += 3
+                        } else {
+                            buffer[count] = byte
+                            count += 1
+                        }
+                    }
+                }
+            }
+            for (index, item) in items.enumerated() {
+                if index > 0 {
+                    buffer[count] = UInt8(ascii: "&")
+                    count += 1
+                }
+                add(item.key)
+                buffer[count] = UInt8(ascii: "=")
+                count += 1
+                add(item.value)
+            }
+            return count
+        }
+        if #available(macOS 11, iOS 14, watchOS 7, tvOS 14, *) {
+            return String(unsafeUninitializedCapacity: capacity, initializingUTF8With: fill)
+        }
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
+            String(decoding: UnsafeBufferPointer(rebasing: buffer[..<fill(buffer)]), as: UTF8.self)
+        }
+    }
+
     /// Writes `text` percent-encoded into `buffer` from `start` (room for three bytes per byte
     /// of `text`); returns where it ended.
     private static func write(_ text: String, into buffer: UnsafeMutableBufferPointer<UInt8>, at start: Int) -> Int {
