@@ -12,7 +12,9 @@
 #                         vectors, scenarios, a second JVM restoring a snapshot, threads, an ABI
 #                         mismatch, everything again under -Xcheck:jni; ends with "N passed, N failed".
 #                         Native side: the JNI shim built for the host with Debian's cmake from
-#                         bindings/android/CMakeLists.txt over dist/embedded/libpayhandoff.so.
+#                         bindings/android/CMakeLists.txt over dist/embedded/libpayhandoff.so; then
+#                         the in-process suites again with the AAR's own jni/x86_64/libpayhandoff.so
+#                         loaded by System.loadLibrary("payhandoff"), as an app loads it.
 # default-jdk-headless: jni.h for the shim and `jar` (kotlin alone may bring only a JRE).
 APT_PACKAGES += cmake kotlin junit4 libandroid-json-java default-jdk-headless \
   qemu-user gcc-aarch64-linux-gnu gcc-arm-linux-gnueabi libc6-dev-arm64-cross libc6-dev-armel-cross
@@ -88,6 +90,15 @@ android-test: lib android $(ANDROID_BUILD)/test.stamp
 	  -Dpayhandoff.fake.abi.dir=$(CURDIR)/$(ANDROID_BUILD)/fake-abi \
 	  com.payhandoff.TestMain > $(ANDROID_BUILD)/test.log 2>&1 && status=0 || status=$$?; \
 	grep -E '^(FAIL|skip|android-test|-Xcheck)' $(ANDROID_BUILD)/test.log || true; \
-	echo "android-test: $$(( $$(date +%s) - start )) s (cmake, JUnit, second JVM, -Xcheck:jni JVM); classes from $(ANDROID_AAR); log: $(ANDROID_BUILD)/test.log"; \
-	tail -1 $(ANDROID_BUILD)/test.log; \
-	test $$status -eq 0
+	echo "android-test: host shim over dist/embedded: $$(tail -1 $(ANDROID_BUILD)/test.log)"; \
+	rm -rf $(ANDROID_BUILD)/aar-jni && mkdir -p $(ANDROID_BUILD)/aar-jni/libc; \
+	python3 -c 'import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extract("jni/x86_64/libpayhandoff.so", sys.argv[2])' $(ANDROID_AAR) $(ANDROID_BUILD)/aar-jni; \
+	ln -sfn $$(readlink -f $$($(CC) -print-file-name=libc.so.6)) $(ANDROID_BUILD)/aar-jni/libc/libc.so; \
+	LD_LIBRARY_PATH=$(CURDIR)/$(ANDROID_BUILD)/aar-jni/libc java -Djava.library.path=$(CURDIR)/$(ANDROID_BUILD)/aar-jni/jni/x86_64 \
+	  -cp $(ANDROID_BUILD)/test-classes:$(ANDROID_BUILD)/aar-classes.jar:$(ANDROID_KOTLIN_STDLIB):$(ANDROID_LIBS) -Dpayhandoff.vectors=$(CURDIR)/Tests/Vectors \
+	  com.payhandoff.TestMain --in-process-only > $(ANDROID_BUILD)/test-aar.log 2>&1 && aar_status=0 || aar_status=$$?; \
+	grep -E '^FAIL' $(ANDROID_BUILD)/test-aar.log || true; \
+	echo "android-test: the AAR's jni/x86_64/libpayhandoff.so by System.loadLibrary (vectors, scenarios, threads): $$(tail -1 $(ANDROID_BUILD)/test-aar.log)"; \
+	echo "android-test: $$(( $$(date +%s) - start )) s (cmake, JUnit, second JVM, -Xcheck:jni JVM, the AAR's library); classes from $(ANDROID_AAR); logs: $(ANDROID_BUILD)/test.log, test-aar.log"; \
+	tail -q -n1 $(ANDROID_BUILD)/test.log $(ANDROID_BUILD)/test-aar.log | awk '{p += $$1; f += $$3} END {print p " passed, " f " failed"}'; \
+	test $$status -eq 0 && test $$aar_status -eq 0
