@@ -17,7 +17,9 @@ ABIS=("$@")
 BUILD=.build/android-libs
 DIST=dist/android/jni
 SWIFT_SOURCES=$(find Sources/PayHandoff Sources/PayHandoffABI -name '*.swift' | sort)
-EMBEDDED=$(dirname "$(command -v swiftc)")/../lib/swift/embedded
+# The toolchain's own LLVM tools (Debian's llvm package is not needed).
+TOOLCHAIN=$(dirname "$(command -v swiftc)")
+EMBEDDED=$TOOLCHAIN/../lib/swift/embedded
 JAVA_HOME=${JAVA_HOME:-$(dirname "$(dirname "$(readlink -f "$(command -v javac)")")")}
 
 # cJSON is plain C89: -std=gnu89 with _GNU_SOURCE keeps glibc's headers from redirecting sscanf
@@ -35,7 +37,7 @@ for abi in "${ABIS[@]}"; do
         # x18 is the shadow call stack register on Android: no code of ours may touch it.
         swift_flags=(-Xcc -ffixed-x18) cflags="-ffixed-x18"
         # -Osize output of this toolchain (Swift 6.3.1) crashes on arm64 in String code (a small
-        # string read as a shared one; found by the harness under qemu), -O passes: see README.
+        # string read as a shared one; found by the harness under qemu), -O passes (README).
         swift_opt=-O
         extra_objects=(payhandoff_heap)
         wrap=(--wrap=malloc --wrap=calloc --wrap=realloc --wrap=free --wrap=posix_memalign)
@@ -46,6 +48,7 @@ for abi in "${ABIS[@]}"; do
         # Android's armeabi-v7a code: Thumb-2, VFPv3-D16, floats passed in core registers
         # (softfp); the Swift code is soft-float, which passes them the same way.
         swift_flags=(-Xcc -mfloat-abi=soft -Xcc -mthumb) cflags="-march=armv7-a -mthumb -mfloat-abi=softfp -mfpu=vfpv3-d16"
+        # -Osize crashed here too (ARM mode: a corrupt cJSON tree root); -O in Thumb-2 passes.
         swift_opt=-O
         extra_objects=(payhandoff_trunc)
         # 64-bit division and soft-float helpers (__aeabi_ldivmod, __aeabi_dcmplt, ...), linked in
@@ -65,29 +68,34 @@ for abi in "${ABIS[@]}"; do
         exit 2
         ;;
     esac
+    # ANDROID_SWIFT_OPT=-Osize reproduces the ARM crash described above.
+    swift_opt=${ANDROID_SWIFT_OPT:-$swift_opt}
     out=$BUILD/$abi
     mkdir -p "$out/include" "$DIST/$abi"
     ln -sfn "$PWD/third_party/cjson" "$out/include/cjson"
 
-    # The Swift module takes ~20 s per ABI: rebuilt only when a source, this script or the
-    # vendored cJSON header changed.
-    if [[ ! -f $out/PayHandoff.o ]] || [[ -n $(find Sources/PayHandoff Sources/PayHandoffABI Sources/CcJSON third_party/cjson "$0" -newer "$out/PayHandoff.o" -print -quit) ]]; then
+    # The Swift module takes ~20 s per ABI: rebuilt only when a source, the vendored cJSON header
+    # or the flags changed.
+    flags="$swift_target $swift_opt ${swift_flags[*]}"
+    if [[ ! -f $out/PayHandoff.o || $(cat "$out/swift-flags" 2>/dev/null) != "$flags" ]] \
+        || [[ -n $(find Sources/PayHandoff Sources/PayHandoffABI Sources/CcJSON third_party/cjson -newer "$out/PayHandoff.o" -print -quit) ]]; then
         start=$(date +%s)
         # shellcheck disable=SC2086
-        swiftc -enable-experimental-feature Embedded -wmo -parse-as-library $swift_opt \
+        "$TOOLCHAIN/swiftc" -enable-experimental-feature Embedded -wmo -parse-as-library $swift_opt \
             -target $swift_target -module-name PayHandoff -D PAYHANDOFF_SINGLE_MODULE \
             -I Sources/CcJSON -Xcc -fPIC -Xcc -I"$out/include" -Xcc -isystem -Xcc $headers \
             -Xfrontend -function-sections "${swift_flags[@]}" -c $SWIFT_SOURCES -o "$out/PayHandoff.o.tmp" 2> "$out/swiftc.log" \
             || { cat "$out/swiftc.log" >&2; exit 1; }
         mv "$out/PayHandoff.o.tmp" "$out/PayHandoff.o"
+        echo "$flags" > "$out/swift-flags"
         echo "build_android_libs: $abi: Embedded Swift ($swift_target, $swift_opt) in $(( $(date +%s) - start )) s"
     fi
 
     # shellcheck disable=SC2086
-    clang --target=$clang_target $COMMON_CFLAGS $cflags $CJSON_FLAGS -c third_party/cjson/cJSON.c -o "$out/cJSON.o"
+    "$TOOLCHAIN/clang" --target=$clang_target $COMMON_CFLAGS $cflags $CJSON_FLAGS -c third_party/cjson/cJSON.c -o "$out/cJSON.o"
     for name in payhandoff_jni "${extra_objects[@]}"; do
         # shellcheck disable=SC2086
-        clang --target=$clang_target $COMMON_CFLAGS $cflags $SHIM_FLAGS -c "bindings/android/src/main/cpp/$name.c" -o "$out/$name.o"
+        "$TOOLCHAIN/clang" --target=$clang_target $COMMON_CFLAGS $cflags $SHIM_FLAGS -c "bindings/android/src/main/cpp/$name.c" -o "$out/$name.o"
     done
 
     # A stub libc.so with Bionic's API-24 symbols for this ABI and Android's SONAME: the library
@@ -96,17 +104,17 @@ for abi in "${ABIS[@]}"; do
         if ($2 == "var") print "int " $1 ";"; else print "void " $1 "(void) {}"; } }' \
         abi/android/bionic-libc-api24.txt > "$out/libc-stub.c"
     # shellcheck disable=SC2086
-    clang --target=$clang_target -fPIC -ffreestanding -fno-builtin -w -c "$out/libc-stub.c" -o "$out/libc-stub.o"
-    ld.lld -shared -soname libc.so "$out/libc-stub.o" -o "$out/libc.so"
+    "$TOOLCHAIN/clang" --target=$clang_target -fPIC -ffreestanding -fno-builtin -w -c "$out/libc-stub.c" -o "$out/libc-stub.o"
+    "$TOOLCHAIN/ld.lld" -shared -soname libc.so "$out/libc-stub.o" -o "$out/libc.so"
 
     objects=("$out/PayHandoff.o" "$out/cJSON.o" "$out/payhandoff_jni.o")
     for name in "${extra_objects[@]}"; do objects+=("$out/$name.o"); done
-    link=(ld.lld -shared -soname libpayhandoff.so --version-script abi/android.map
+    link=("$TOOLCHAIN/ld.lld" -shared -soname libpayhandoff.so --version-script abi/android.map
         -z defs -z max-page-size=16384 -z noexecstack -z relro -z now --hash-style=gnu --build-id=sha1
         --gc-sections --icf=safe --exclude-libs=ALL "${link_flags[@]}")
     "${link[@]}" "${wrap[@]}" "${objects[@]}" "$EMBEDDED/$swift_target/libswiftUnicodeDataTables.a" \
         "${libs[@]}" "$out/libc.so" -o "$out/libpayhandoff.so"
-    llvm-strip --strip-all -o "$DIST/$abi/libpayhandoff.so" "$out/libpayhandoff.so"
+    "$TOOLCHAIN/llvm-objcopy" --strip-all "$out/libpayhandoff.so" "$DIST/$abi/libpayhandoff.so"
     if ((${#wrap[@]})); then
         mkdir -p "$out/control"
         "${link[@]}" "$out/PayHandoff.o" "$out/cJSON.o" "$out/payhandoff_jni.o" \

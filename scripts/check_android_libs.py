@@ -22,6 +22,7 @@ fails at least one check (the checker's own test, run on a deliberately wrong li
 """
 import os
 import re
+import shutil
 import struct
 import subprocess
 import sys
@@ -138,7 +139,10 @@ def glibc_only(name):
 
 
 def uses_x18(path):
-    objdump = subprocess.run(["llvm-objdump", "-d", "--no-show-raw-insn", path], capture_output=True, text=True, check=True)
+    # The Swift toolchain's llvm-objdump (next to swiftc), else whichever is on PATH.
+    swiftc = shutil.which("swiftc")
+    tool = os.path.join(os.path.dirname(os.path.realpath(swiftc)), "llvm-objdump") if swiftc else "llvm-objdump"
+    objdump = subprocess.run([tool if os.path.exists(tool) else "llvm-objdump", "-d", "--no-show-raw-insn", path], capture_output=True, text=True, check=True)
     return [line.strip() for line in objdump.stdout.splitlines() if re.search(r"\b[xw]18\b", line)]
 
 
