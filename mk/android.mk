@@ -14,7 +14,9 @@
 #                         Native side: the JNI shim built for the host with Debian's cmake from
 #                         bindings/android/CMakeLists.txt over dist/embedded/libpayhandoff.so; then
 #                         the in-process suites again with the AAR's own jni/x86_64/libpayhandoff.so
-#                         loaded by System.loadLibrary("payhandoff"), as an app loads it.
+#                         loaded by System.loadLibrary("payhandoff"), as an app loads it; and the
+#                         Swift SDK layout (a libpayhandoff.so without JNI functions next to
+#                         libpayhandoff_jni.so) loading through the Kotlin fallback.
 # default-jdk-headless: jni.h for the shim and `jar` (kotlin alone may bring only a JRE).
 APT_PACKAGES += cmake kotlin junit4 libandroid-json-java default-jdk-headless \
   qemu-user gcc-aarch64-linux-gnu gcc-arm-linux-gnueabi libc6-dev-arm64-cross libc6-dev-armel-cross
@@ -99,6 +101,13 @@ android-test: lib android $(ANDROID_BUILD)/test.stamp
 	  com.payhandoff.TestMain --in-process-only > $(ANDROID_BUILD)/test-aar.log 2>&1 && aar_status=0 || aar_status=$$?; \
 	grep -E '^FAIL' $(ANDROID_BUILD)/test-aar.log || true; \
 	echo "android-test: the AAR's jni/x86_64/libpayhandoff.so by System.loadLibrary (vectors, scenarios, threads): $$(tail -1 $(ANDROID_BUILD)/test-aar.log)"; \
-	echo "android-test: $$(( $$(date +%s) - start )) s (cmake, JUnit, second JVM, -Xcheck:jni JVM, the AAR's library); classes from $(ANDROID_AAR); logs: $(ANDROID_BUILD)/test.log, test-aar.log"; \
-	tail -q -n1 $(ANDROID_BUILD)/test.log $(ANDROID_BUILD)/test-aar.log | awk '{p += $$1; f += $$3} END {print p " passed, " f " failed"}'; \
-	test $$status -eq 0 && test $$aar_status -eq 0
+	rm -rf $(ANDROID_BUILD)/sdk-layout && mkdir -p $(ANDROID_BUILD)/sdk-layout; \
+	ln -s $(CURDIR)/dist/embedded/libpayhandoff.so $(CURDIR)/$(ANDROID_BUILD)/cmake/libpayhandoff_jni.so $(ANDROID_BUILD)/sdk-layout/; \
+	loaded=$$(java -Djava.library.path=$(CURDIR)/$(ANDROID_BUILD)/sdk-layout -cp $(ANDROID_BUILD)/test-classes:$(ANDROID_BUILD)/aar-classes.jar:$(ANDROID_KOTLIN_STDLIB):$(ANDROID_LIBS) \
+	  com.payhandoff.AbiChild 2>&1 | tail -1); \
+	case "$$loaded" in "loaded: ABI "*) sdk=0;; *) sdk=1;; esac; \
+	if [ $$sdk -eq 0 ]; then echo "1 passed, 0 failed" > $(ANDROID_BUILD)/test-sdk.log; else echo "FAIL: $$loaded" > $(ANDROID_BUILD)/test-sdk.log; echo "0 passed, 1 failed" >> $(ANDROID_BUILD)/test-sdk.log; fi; \
+	echo "android-test: the Swift SDK layout (libpayhandoff.so without JNI, then libpayhandoff_jni.so) by System.loadLibrary: $$loaded"; \
+	echo "android-test: $$(( $$(date +%s) - start )) s (cmake, JUnit, second JVM, -Xcheck:jni JVM, the AAR's library, the SDK layout); classes from $(ANDROID_AAR); logs: $(ANDROID_BUILD)/test.log, test-aar.log"; \
+	tail -q -n1 $(ANDROID_BUILD)/test.log $(ANDROID_BUILD)/test-aar.log $(ANDROID_BUILD)/test-sdk.log | awk '{p += $$1; f += $$3} END {print p " passed, " f " failed"}'; \
+	test $$status -eq 0 && test $$aar_status -eq 0 && test $$sdk -eq 0

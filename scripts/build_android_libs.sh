@@ -29,7 +29,10 @@ CJSON_FLAGS="-std=gnu89 -D_GNU_SOURCE -D__NO_CTYPE -U_FORTIFY_SOURCE -w"
 SHIM_FLAGS="-std=c11 -U_FORTIFY_SOURCE -Wall -Wextra -Werror -pedantic -Iinclude -I$JAVA_HOME/include -I$JAVA_HOME/include/linux"
 COMMON_CFLAGS="-Os -fPIC -ffunction-sections -fdata-sections -fvisibility=hidden -fstack-protector-strong"
 
-for abi in "${ABIS[@]}"; do
+# build ABI: everything for one ABI (run in the background, one job per core).
+build() {
+    local abi=$1 swift_target clang_target headers swift_flags cflags swift_opt flags out start name
+    local extra_objects=() wrap=() libs=() link_flags=() objects link
     extra_objects=() wrap=() libs=() link_flags=()
     case $abi in
     arm64-v8a)
@@ -65,7 +68,7 @@ for abi in "${ABIS[@]}"; do
         ;;
     *)
         echo "build_android_libs: unknown ABI $abi (arm64-v8a, armeabi-v7a, x86_64)" >&2
-        exit 2
+        return 2
         ;;
     esac
     # ANDROID_SWIFT_OPT=-Osize reproduces the ARM crash described above.
@@ -85,7 +88,7 @@ for abi in "${ABIS[@]}"; do
             -target $swift_target -module-name PayHandoff -D PAYHANDOFF_SINGLE_MODULE \
             -I Sources/CcJSON -Xcc -fPIC -Xcc -I"$out/include" -Xcc -isystem -Xcc $headers \
             -Xfrontend -function-sections "${swift_flags[@]}" -c $SWIFT_SOURCES -o "$out/PayHandoff.o.tmp" 2> "$out/swiftc.log" \
-            || { cat "$out/swiftc.log" >&2; exit 1; }
+            || { cat "$out/swiftc.log" >&2; return 1; }
         mv "$out/PayHandoff.o.tmp" "$out/PayHandoff.o"
         echo "$flags" > "$out/swift-flags"
         echo "build_android_libs: $abi: Embedded Swift ($swift_target, $swift_opt) in $(( $(date +%s) - start )) s"
@@ -121,4 +124,19 @@ for abi in "${ABIS[@]}"; do
             "$EMBEDDED/$swift_target/libswiftUnicodeDataTables.a" "${libs[@]}" "$out/libc.so" -o "$out/control/libpayhandoff.so"
     fi
     echo "build_android_libs: $DIST/$abi/libpayhandoff.so $(stat -c %s "$DIST/$abi/libpayhandoff.so") bytes stripped"
+}
+
+# swiftc -wmo compiles on one core: the ABIs build side by side, as many at once as there are
+# cores; each job's output is printed when it ends, whole.
+mkdir -p "$BUILD"
+jobs_max=$(nproc) pids=() failed=0
+for abi in "${ABIS[@]}"; do
+    while (( $(jobs -rp | wc -l) >= jobs_max )); do wait -n || true; done
+    ( set -e; build "$abi" > "$BUILD/$abi.log" 2>&1 ) &
+    pids+=($!)
 done
+for i in "${!ABIS[@]}"; do
+    wait "${pids[$i]}" || { failed=1; echo "build_android_libs: ${ABIS[$i]} failed" >&2; }
+    cat "$BUILD/${ABIS[$i]}.log"
+done
+exit $failed

@@ -29,9 +29,9 @@ run() {
     log=$BUILD/$(echo "$label" | tr -c 'a-zA-Z0-9_\n-' '_').log
     local start status summary passed failed
     start=$(date +%s)
-    # In a subshell with its stderr dropped: bash's own "Trace/breakpoint trap" notice for the
+    # Through an inner bash whose stderr is dropped: its "Trace/breakpoint trap" notice for the
     # control run would otherwise interleave with the summary (qemu's report is in the log).
-    ( "$@" Tests/Vectors > "$log" 2>&1 ) 2> /dev/null && status=0 || status=$?
+    bash -c '"$@" > "$0" 2>&1; exit $?' "$log" "$@" Tests/Vectors 2> /dev/null && status=0 || status=$?
     summary=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$log" | tail -1 || true)
     if [[ $expect == pass ]]; then
         grep -E '^FAIL' "$log" | head -20 || true
