@@ -8,8 +8,9 @@
 #                         React Native binding's Node-API addon when it is built (Benchmarks/node-overhead.js).
 #   make bench-callgrind  instructions per call of the main cases (callgrind): the stable figure
 #                         on a shared machine, where wall-clock times are noisy.
-#   make size             builds both libraries (make lib) and prints, per library: stripped size,
-#                         NEEDED entries and the number of exported symbols.
+#   make size             builds both libraries (make lib) and the Android ones (make android) and
+#                         prints, per library: stripped size, NEEDED entries and the number of
+#                         exported symbols (Android: payhandoff_* and the JNI functions).
 BENCH_SCRATCH ?= .build/bench
 BENCH_BIN := $(BENCH_SCRATCH)/release/PayHandoffBenchmarks
 BENCH_ARGS ?=
@@ -33,11 +34,11 @@ bench: lib bench-build
 bench-callgrind: lib bench-build
 	Benchmarks/callgrind.sh $(BENCH_BIN) $(BENCH_CALLS)
 
-size: lib
-	@printf '%-32s %12s  %-52s %s\n' "library (stripped)" "bytes" "NEEDED" "exported"
-	@for f in $(LIB_FLAVOURS); do \
-	  lib=dist/$$f/libpayhandoff.so; \
+size: lib android
+	@printf '%-46s %12s  %-52s %s\n' "library (stripped)" "bytes" "NEEDED" "exported"
+	@for lib in $(foreach f,$(LIB_FLAVOURS),dist/$(f)/libpayhandoff.so) $(foreach abi,$(ANDROID_ABIS),dist/android/jni/$(abi)/libpayhandoff.so); do \
 	  needed=$$(readelf -d $$lib | sed -n 's/.*NEEDED.*\[\(.*\)\]/\1/p' | tr '\n' ' '); \
 	  exported=$$(nm -D --defined-only --extern-only $$lib | awk '$$2 != "A"' | wc -l); \
-	  printf '%-32s %12s  %-52s %s\n' $$lib "$$(stat -c %s $$lib)" "$$needed" "$$exported"; \
+	  printf '%-46s %12s  %-52s %s\n' $$lib "$$(stat -c %s $$lib)" "$$needed" "$$exported"; \
 	done
+	@echo "Android goal: at most 400 KB (409600 bytes) per ABI, cJSON and the JNI shim included"

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # iOS: the C++ TurboModule, the bridge and the PayHandoff core (prebuilt, see README).
 # NOT EXERCISED HERE (no CocoaPods / Xcode on the build machine).
 require "json"
@@ -9,7 +10,7 @@ Pod::Spec.new do |s|
   s.version      = package["version"]
   s.summary      = package["description"]
   s.homepage     = "https://github.com/payhandoff/payhandoff"
-  s.license      = package["license"]
+  s.license      = { :type => package["license"] }   # "Apache-2.0" (SPDX), from package.json
   s.authors      = "PayHandoff"
   s.platforms    = { :ios => "15.1" }
   s.source       = { :path => "." }

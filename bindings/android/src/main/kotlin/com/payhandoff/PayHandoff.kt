@@ -1,15 +1,22 @@
 package com.payhandoff
 
 /**
- * The entry point: loads `libpayhandoff_jni.so` (which loads `libpayhandoff.so` and `libcjson.so`)
- * and checks that the library speaks the ABI this binding was written for. Every other class of
- * the package goes through here, so a mismatch fails on first use with [IllegalStateException].
+ * The entry point: loads `libpayhandoff.so` and checks that the library speaks the ABI this
+ * binding was written for. Every other class of the package goes through here, so a mismatch
+ * fails on first use with [IllegalStateException].
+ *
+ * The AAR's `libpayhandoff.so` holds the core, cJSON and the JNI functions. A `libpayhandoff.so`
+ * built with the Swift SDK for Android (README.md, the alternative route) is the C ABI alone: then
+ * the JNI functions are in `libpayhandoff_jni.so`, loaded second.
  */
 object PayHandoff {
     /** `PAYHANDOFF_ABI_VERSION` of the include/payhandoff.h this binding was written against. */
     const val ABI_VERSION: Int = 2
 
-    /** The name passed to System.loadLibrary. */
+    /** The name passed to System.loadLibrary: the AAR's one library. */
+    const val LIBRARY: String = "payhandoff"
+
+    /** The JNI shim's own library, for a `libpayhandoff.so` without the JNI functions. */
     const val JNI_LIBRARY: String = "payhandoff_jni"
 
     @Volatile private var loaded = false
@@ -27,10 +34,18 @@ object PayHandoff {
     @Synchronized
     internal fun loadLibraries() {
         if (loaded) return
-        // A JVM outside Android may name the shim's absolute path (tests do); Android uses loadLibrary.
+        // A JVM outside Android may name the absolute path of the library with the JNI functions
+        // (tests do); Android uses loadLibrary.
         val path = System.getProperty("payhandoff.jni.path")
-        if (path != null && path.isNotEmpty()) System.load(path) else System.loadLibrary(JNI_LIBRARY)
-        checkAbi(Native.abiVersion())
+        if (path != null && path.isNotEmpty()) System.load(path) else System.loadLibrary(LIBRARY)
+        val found = try {
+            Native.abiVersion()
+        } catch (e: UnsatisfiedLinkError) {
+            if (path != null && path.isNotEmpty()) throw e
+            System.loadLibrary(JNI_LIBRARY)
+            Native.abiVersion()
+        }
+        checkAbi(found)
         loaded = true
     }
 

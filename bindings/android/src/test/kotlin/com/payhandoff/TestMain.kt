@@ -9,15 +9,19 @@ import kotlin.system.exitProcess
 /**
  * Runs the JUnit 4 tests and ends with "N passed, N failed" (skipped vectors are listed with their
  * reason and counted on the line before); exits non-zero on any failure.
- * With --check-jni-child (the -Xcheck:jni JVM CheckJniTest starts) it runs everything but CheckJniTest.
+ * With --check-jni-child (the -Xcheck:jni JVM CheckJniTest starts) it runs everything but CheckJniTest;
+ * with --in-process-only, only the suites that need no second JVM and no stand-in library
+ * (vectors, scenarios, threads): the run against the AAR's own libpayhandoff.so, loaded by
+ * System.loadLibrary as on Android, which has no stand-in to find first.
  */
 object TestMain {
     @JvmStatic
     fun main(args: Array<String>) {
         val child = args.contains("--check-jni-child")
-        val classes = ArrayList<Class<*>>(listOf(VectorTest::class.java, ScenarioTest::class.java,
-            SnapshotProcessTest::class.java, ThreadsTest::class.java, AbiMismatchTest::class.java))
-        if (!child) classes.add(CheckJniTest::class.java)
+        val inProcessOnly = args.contains("--in-process-only")
+        val classes = ArrayList<Class<*>>(listOf(VectorTest::class.java, ScenarioTest::class.java, ThreadsTest::class.java))
+        if (!inProcessOnly) classes.addAll(listOf(SnapshotProcessTest::class.java, AbiMismatchTest::class.java))
+        if (!child && !inProcessOnly) classes.add(CheckJniTest::class.java)
         var passed = 0
         var failed = 0
         var skipped = 0
