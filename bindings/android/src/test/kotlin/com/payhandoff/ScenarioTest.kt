@@ -261,7 +261,7 @@ class ScenarioTest {
         val expected = symbols.map { symbol ->
             symbol.removePrefix("payhandoff_").split('_').let { parts -> parts[0] + parts.drop(1).joinToString("") { Character.toUpperCase(it[0]) + it.substring(1) } }
         }.filter { it != "stringFree" }.toSet()
-        val external = Native::class.java.declaredMethods.filter { Modifier.isNative(it.modifiers) }.map { it.name }.toSet()
+        val external = Class.forName("com.payhandoff.Native").declaredMethods.filter { Modifier.isNative(it.modifiers) }.map { it.name }.toSet()
         assertTrue("the shim misses ${expected - external}", external.containsAll(expected))
         assertEquals("external functions without a C function", emptySet<String>(), external - expected)
         assertEquals(symbols.size - 1, external.size)
