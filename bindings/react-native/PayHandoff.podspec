@@ -1,6 +1,10 @@
 # SPDX-License-Identifier: Apache-2.0
-# iOS: the C++ TurboModule, the bridge and the PayHandoff core (prebuilt, see README).
-# NOT EXERCISED HERE (no CocoaPods / Xcode on the build machine).
+# iOS: the C++ TurboModule and bridge, and the PayHandoff core compiled from source in the pod:
+# the Swift core and C ABI as one Swift module, cJSON as C. No prebuilt framework.
+# `npm pack` (prepack: scripts/pack_react_native.sh) copies the sources into core/; make ios-check
+# compiles exactly the Swift files these globs name for arm64-apple-ios (Embedded Swift) and fails
+# on anything Linux-only. CocoaPods and Xcode themselves are not on the build machine: this file
+# is checked (globs, module map, flags), not run.
 require "json"
 
 package = JSON.parse(File.read(File.join(__dir__, "package.json")))
@@ -14,15 +18,27 @@ Pod::Spec.new do |s|
   s.authors      = "PayHandoff"
   s.platforms    = { :ios => "15.1" }
   s.source       = { :path => "." }
+  s.swift_version = "6.0"
 
-  s.source_files = "cpp/PayHandoffBridge.{h,cpp}", "cpp/NativePayHandoffModule.h", "ios/*.{h,mm}", "include/payhandoff.h"
-  s.public_header_files = "cpp/PayHandoffBridge.h", "include/payhandoff.h"
-  # The core as an XCFramework built from the Swift package (Embedded Swift, device + simulator),
-  # copied here before `pod install`; it exports only payhandoff_* (include/payhandoff.h).
-  s.vendored_frameworks = "ios/PayHandoffCore.xcframework"
+  # A literal array of strings: scripts/podspec_sources.py reads it for make ios-check.
+  s.source_files = [
+    "cpp/PayHandoffBridge.{h,cpp}", "cpp/NativePayHandoffModule.h", "ios/*.{h,mm}",
+    "core/include/payhandoff.h",
+    "core/Sources/PayHandoff/**/*.swift",
+    "core/Sources/PayHandoffABI/*.swift",
+    "core/third_party/cjson/cJSON.{c,h}"
+  ]
+  s.public_header_files = "cpp/PayHandoffBridge.h", "core/include/payhandoff.h"
+  s.private_header_files = "core/third_party/cjson/cJSON.h"
+  s.preserve_paths = "ios/CcJSON/*"
   s.pod_target_xcconfig = {
     "CLANG_CXX_LANGUAGE_STANDARD" => "c++20",
-    "HEADER_SEARCH_PATHS" => "\"$(PODS_TARGET_SRCROOT)/cpp\" \"$(PODS_TARGET_SRCROOT)/include\""
+    "HEADER_SEARCH_PATHS" => "\"$(PODS_TARGET_SRCROOT)/cpp\" \"$(PODS_TARGET_SRCROOT)/core/include\" \"$(PODS_TARGET_SRCROOT)/core/third_party/cjson\"",
+    # The core and the ABI are one module here (as in the Embedded builds): the ABI's
+    # `import PayHandoff` is compiled out, and `import CcJSON` finds ios/CcJSON/module.modulemap.
+    "SWIFT_ACTIVE_COMPILATION_CONDITIONS" => "$(inherited) PAYHANDOFF_SINGLE_MODULE",
+    "SWIFT_INCLUDE_PATHS" => "$(inherited) \"$(PODS_TARGET_SRCROOT)/ios/CcJSON\"",
+    "OTHER_SWIFT_FLAGS" => "$(inherited) -Xcc -I\"$(PODS_TARGET_SRCROOT)/core/third_party/cjson\""
   }
 
   # React Native's helper: React-Core, ReactCommon/turbomodule, codegen for codegenConfig.
