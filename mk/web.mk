@@ -10,9 +10,9 @@
 #   make bench-web  per-call cost from JavaScript in Node and in Chromium, next to URLSearchParams
 #                   on the same callback (not part of make test)
 # Debian packages: wasi-libc (libc for wasm32), compiler-rt's wasm32 builtins, binaryen (wasm-opt),
-# dpkg-dev (unpacks cJSON's source package), chromium + chromium-driver + python3-selenium
+# chromium + chromium-driver + python3-selenium
 # (Debian's Python 3, /usr/bin/python3), openssl (the mock gateway's loopback certificate).
-APT_PACKAGES += wasi-libc libclang-rt-14-dev-wasm32 binaryen dpkg-dev node-typescript \
+APT_PACKAGES += wasi-libc libclang-rt-14-dev-wasm32 binaryen node-typescript \
   chromium chromium-driver python3-selenium openssl
 BINDING_TESTS += web-test
 
@@ -29,7 +29,7 @@ WEB_DEMO_GATEWAY_PORT ?= 8418
 
 .PHONY: web web-test web-node-test web-browser-test demo-web size-web bench-web
 
-$(WEB_WASM): $(CORE_SOURCES) $(ABI_SOURCES) abi/symbols.txt scripts/build-wasm.sh scripts/cjson-source.sh | bootstrap
+$(WEB_WASM): $(CORE_SOURCES) $(ABI_SOURCES) abi/symbols.txt scripts/build-wasm.sh third_party/cjson/cJSON.c third_party/cjson/cJSON.h | bootstrap
 	@scripts/build-wasm.sh $@ $(WEB_BUILD)/wasm $(CORE_SOURCES) $(ABI_SOURCES)
 
 $(WEB_DIST)/lib/web/src/index.js: $(WEB_TS_SOURCES) $(WEB_DIR)/tsconfig.json $(WEB_DIR)/package.json | bootstrap

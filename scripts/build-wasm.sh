@@ -25,12 +25,13 @@ for needed in "$wasi_include/stdlib.h" "$wasi_lib/libc.a" "$wasi_lib/crt1-reacto
     [[ -f $needed ]] || { echo "build-wasm: $needed missing (make bootstrap installs wasi-libc and libclang-rt-14-dev-wasm32)" >&2; exit 1; }
 done
 
+# The vendored cJSON (third_party/cjson: Debian's source, the one the Linux libraries link), laid out
+# as <cjson/cJSON.h> for Sources/CcJSON's shim.
 mkdir -p "$build/include/cjson" "$(dirname "$out")"
-scripts/cjson-source.sh "$build/cjson"
-cp "$build/cjson/cJSON.h" "$build/include/cjson/cJSON.h"
+cp third_party/cjson/cJSON.h "$build/include/cjson/cJSON.h"
 
 "$toolchain/clang" --target=wasm32-wasi -isystem "$wasi_include" -std=c89 -Os -ffunction-sections -fdata-sections \
-    -c "$build/cjson/cJSON.c" -o "$build/cJSON.o"
+    -c third_party/cjson/cJSON.c -o "$build/cJSON.o"
 
 # -disable-stack-protector: there is no __stack_chk_guard without a libc that sets one up.
 "$swiftc" -enable-experimental-feature Embedded -wmo -parse-as-library -Osize \
@@ -54,5 +55,5 @@ done < abi/symbols.txt
 wasm-opt -Oz --strip-producers --enable-bulk-memory --enable-sign-ext --enable-mutable-globals \
     --enable-nontrapping-float-to-int --enable-multivalue --enable-reference-types \
     "$build/payhandoff.linked.wasm" -o "$out" 2> "$build/wasm-opt.log" || { head -50 "$build/wasm-opt.log" >&2; exit 1; }
-cp "$build/cjson/LICENSE" "$(dirname "$out")/LICENSE.cJSON"
+cp third_party/cjson/LICENSE "$(dirname "$out")/LICENSE.cJSON"
 echo "build-wasm: $out $(stat -c %s "$out") bytes ($(gzip -9c "$out" | wc -c) gzipped; before wasm-opt $(stat -c %s "$build/payhandoff.linked.wasm"))"
