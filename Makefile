@@ -1,7 +1,13 @@
-# PayHandoff — build, test and demo.
-#   make demo        runs the demo on built-in sample data
-#   make lib         builds the C ABI library twice into dist/ (full Swift runtime, Embedded Swift)
-#   make test        runs every test (installs missing Debian packages first)
+# PayHandoff — build, test and demo. `make help` lists every target (this header and mk/*.mk's).
+#   make demo            runs the demo on built-in sample data
+#   make test            runs every test (installs missing Debian packages first)
+#   make lib             builds the C ABI library twice into dist/ (full Swift runtime, Embedded Swift)
+#   make embedded-check  compiles the core and the C ABI as Embedded Swift (fails on anything outside the subset)
+#   make vectors-check   the shared vectors equal what their Python generators write; URLSearchParams agrees
+#   make abi-check       exported symbols, abi/symbols.txt and the header agree (scripts/abi_check.sh)
+#   make c-harness       the C harness over the vectors against both libraries, and under valgrind
+#   make swift-test      XCTest (core, Foundation, CLI, doctor, the C harness in-process)
+#   make clean           removes .build and dist
 SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
 SWIFT ?= swift
@@ -33,7 +39,7 @@ VALGRIND := valgrind --leak-check=full --errors-for-leak-kinds=definite --error-
 BINDING_TESTS :=
 include $(sort $(wildcard mk/*.mk))
 
-.PHONY: all bootstrap build demo test embedded-check vectors-check swift-test lib abi-check c-harness clean
+.PHONY: all bootstrap build demo test embedded-check vectors-check swift-test lib abi-check c-harness clean help
 
 all: build
 
@@ -79,49 +85,13 @@ lib: bootstrap
 	  echo "lib: dist/$$f/libpayhandoff.so $$(stat -c %s dist/$$f/libpayhandoff.so) bytes stripped, needs: $$(readelf -d dist/$$f/libpayhandoff.so | sed -n 's/.*NEEDED.*\[\(.*\)\]/\1/p' | tr '\n' ' ')"; \
 	done
 
-# The exported symbols of each library, abi/symbols.txt and the header's declarations must be
-# the same set; the header must compile as C11 and C++17 without a warning.
+# The exported symbols, abi/symbols.txt and the header agree; the header is clean C11/C++17.
 abi-check: lib
-	@mkdir -p .build/abi-check
-	@grep -E '^PAYHANDOFF_API' include/payhandoff.h | grep -oE 'payhandoff_[a-z0-9_]+\(' | tr -d '(' | sort > .build/abi-check/header.txt
-	@sort abi/symbols.txt > .build/abi-check/symbols.txt
-	@diff -u .build/abi-check/symbols.txt .build/abi-check/header.txt || { echo "abi-check: header and abi/symbols.txt differ"; exit 1; }
-	@for f in $(LIB_FLAVOURS); do \
-	  nm -D --defined-only --extern-only dist/$$f/libpayhandoff.so | awk '$$2 != "A" {sub(/@.*/, "", $$3); print $$3}' | sort > .build/abi-check/$$f.txt; \
-	  diff -u .build/abi-check/symbols.txt .build/abi-check/$$f.txt || { echo "abi-check: dist/$$f exports differ from abi/symbols.txt"; exit 1; }; \
-	done
-	@needed=$$(readelf -d dist/embedded/libpayhandoff.so | sed -n 's/.*NEEDED.*\[\(.*\)\]/\1/p' | grep -vE '^(libc\.so\.6|libcjson\.so\.1)$$' || true); \
-	  test -z "$$needed" || { echo "abi-check: dist/embedded needs more than libc and libcjson: $$needed"; exit 1; }
-	@printf '#include "payhandoff.h"\nint main(void) { return payhandoff_abi_version() == PAYHANDOFF_ABI_VERSION ? 0 : 1; }\n' > .build/abi-check/use.c
-	@cp .build/abi-check/use.c .build/abi-check/use.cpp
-	$(CC) -std=c11 -Wall -Wextra -Werror -pedantic -Iinclude -c .build/abi-check/use.c -o .build/abi-check/use-c.o
-	$(CXX) -std=c++17 -Wall -Wextra -Werror -pedantic -Iinclude -c .build/abi-check/use.cpp -o .build/abi-check/use-cpp.o
-	@echo "abi-check: $$(wc -l < abi/symbols.txt) symbols; header, abi/symbols.txt and both libraries agree; dist/embedded needs only libc and libcjson; header is clean C11 and C++17"
+	@CC=$(CC) CXX=$(CXX) scripts/abi_check.sh $(LIB_FLAVOURS)
 
-# The C harness, linked as a plain C program against each dist/ library and run; then run
-# under valgrind against the same library before stripping (.build/lib/*: identical code, with
-# symbol names, which Tests/CHarness/valgrind.supp needs to name the Swift enum-code false
-# positives it suppresses). Any other memory error or a definitely lost byte fails the run.
+# The C harness against each dist/ library, then under valgrind (scripts/run_c_harness.sh).
 c-harness: lib
-	@mkdir -p .build/c-harness
-	@total_passed=0; total_failed=0; \
-	for f in $(LIB_FLAVOURS); do \
-	  $(CC) $(HARNESS_FLAGS) Tests/CHarness/harness.c -Ldist/$$f -lpayhandoff -lcjson \
-	    -Wl,-rpath,$(CURDIR)/dist/$$f -o .build/c-harness/harness-$$f; \
-	  $(CC) $(HARNESS_FLAGS) Tests/CHarness/harness.c -L.build/lib/$$f -lpayhandoff -lcjson \
-	    -Wl,-rpath,$(CURDIR)/.build/lib/$$f -o .build/c-harness/harness-$$f-valgrind; \
-	  .build/c-harness/harness-$$f Tests/Vectors > .build/c-harness/$$f.log 2>&1 && status=0 || status=$$?; \
-	  grep -E '^(FAIL|note):' .build/c-harness/$$f.log || true; \
-	  summary=$$(tail -1 .build/c-harness/$$f.log); echo "c-harness: dist/$$f: $$summary"; \
-	  total_passed=$$((total_passed + $$(echo "$$summary" | awk '{print $$1}'))); \
-	  total_failed=$$((total_failed + $$(echo "$$summary" | awk '{print $$3}') + (status != 0 && $$(echo "$$summary" | awk '{print $$3}') == 0))); \
-	  $(VALGRIND) --suppressions=Tests/CHarness/valgrind.supp --log-file=.build/c-harness/valgrind-$$f.log \
-	    .build/c-harness/harness-$$f-valgrind Tests/Vectors > /dev/null 2>&1 && vstatus=0 || vstatus=$$?; \
-	  echo "c-harness: valgrind $$f: $$(grep -oE 'ERROR SUMMARY: [0-9]+ errors' .build/c-harness/valgrind-$$f.log), definitely lost: $$(grep -oE 'definitely lost: [0-9,]+ bytes' .build/c-harness/valgrind-$$f.log | grep -oE '[0-9,]+' || echo 0) bytes (valgrind exit $$vstatus; 99 = memory errors)"; \
-	  if grep -qE 'ERROR SUMMARY: [1-9]' .build/c-harness/valgrind-$$f.log; then total_failed=$$((total_failed + 1)); fi; \
-	done; \
-	echo "c-harness: $$total_passed passed, $$total_failed failed (full + embedded, valgrind included)"; \
-	test $$total_failed -eq 0
+	@CC=$(CC) scripts/run_c_harness.sh $(LIB_FLAVOURS)
 
 swift-test:
 	$(SWIFT) test --disable-swift-testing
@@ -132,3 +102,6 @@ test: bootstrap embedded-check vectors-check abi-check c-harness $(BINDING_TESTS
 
 clean:
 	rm -rf .build dist
+
+help:
+	@python3 scripts/make_help.py Makefile $(sort $(wildcard mk/*.mk))
