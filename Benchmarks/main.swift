@@ -74,16 +74,21 @@ func percentile(_ sorted: [Double], _ p: Double) -> Double {
     sorted[Swift.min(sorted.count - 1, Swift.max(0, Int((Double(sorted.count - 1) * p).rounded())))]
 }
 
-/// `--profile SUBSTRING [N]`: no timing; runs N calls (default 10 000) of each case whose name
-/// contains SUBSTRING, for callgrind/perf (`make bench-callgrind`).
+/// `--profile NAME [N]`: no timing; runs N calls (default 10 000) of the case named NAME, each
+/// through ``profiled(_:)``, for callgrind/perf (`make bench-callgrind`).
 let profileFilter: String? = CommandLine.arguments.firstIndex(of: "--profile").flatMap {
     $0 + 1 < CommandLine.arguments.count ? CommandLine.arguments[$0 + 1] : nil
 }
 let profileCalls: Int = CommandLine.arguments.firstIndex(of: "--profile").flatMap {
     $0 + 2 < CommandLine.arguments.count ? Int(CommandLine.arguments[$0 + 2]) : nil
 } ?? 10_000
-/// `--profile-setup-only`: as `--profile`, without the calls themselves (what callgrind subtracts).
-let profileSetupOnly = CommandLine.arguments.contains("--profile-setup-only")
+
+/// Runs one profiled call. Never inlined, so `make bench-callgrind` counts exactly the calls
+/// (callgrind's `--toggle-collect` on this function): no setup, no start-up, nothing to subtract.
+@inline(never)
+func profiled(_ body: () -> Void) {
+    body()
+}
 /// `--only SUBSTRING`: times only the cases whose name contains SUBSTRING, and their Foundation
 /// baselines (for a quick A/B while working on one case); no memory runs, no bench/results.json.
 let onlyFilter: String? = CommandLine.arguments.firstIndex(of: "--only").flatMap {
@@ -95,11 +100,11 @@ let onlyFilter: String? = CommandLine.arguments.firstIndex(of: "--only").flatMap
 func measure(_ name: String, group: String, note: String = "", baselineOf: String? = nil,
              setup: (() -> Void)? = nil, _ body: () -> Void) -> Stats {
     if let profileFilter {
-        if name.contains(profileFilter) {
-            print("profile: \(profileCalls) calls of \(name)" + (profileSetupOnly ? " (setup only)" : ""))
+        if name == profileFilter {
+            print("profile: \(profileCalls) calls of \(name)")
             for _ in 0..<profileCalls {
                 setup?()
-                if !profileSetupOnly { body() }
+                profiled(body)
             }
         }
         return Stats(name: name, group: group, samples: 0, callsPerSample: 0, median: 1, p10: 1, p90: 1, min: 1, note: "", baselineOf: nil)
