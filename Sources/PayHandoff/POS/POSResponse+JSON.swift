@@ -19,7 +19,7 @@ extension POSResponse {
             case Key.accounttype: value = accountType.map { .string($0.rawValue) }
             default: value = field(index).map { .string($0) }
             }
-            o.appendNewMember(POSResponse.fields[index].json.description, ifPresent: value)
+            o.appendNewMember(POSResponse.fields[index].json, ifPresent: value)
         }
         QueryItem.setExtra(extra, as: "extra", in: &o)
         if !truncated.isEmpty { o.appendNewMember("truncated", .array(truncated.map { .string($0) })) }

@@ -15,7 +15,7 @@ extension POSResponse: CustomReflectable {
             case Key.accounttype: value = accountType
             default: value = field(index)
             }
-            if let value { children.append((POSResponse.fields[index].label.description, value)) }
+            if let value { children.append((POSResponse.fields[index].label, value)) }
         }
         if !extra.isEmpty { children.append(("extra", extra)) }
         return Mirror(self, children: children, displayStyle: .struct)

@@ -28,7 +28,7 @@ extension POSResponse {
     public var stored: POSResponse {
         var items: [QueryItem] = []
         for key in POSResponse.neededKeys {
-            if let value = storedValue(key) { items.append(QueryItem(key: POSResponse.fields[key].key.description, value: value)) }
+            if let value = storedValue(key) { items.append(QueryItem(key: POSResponse.fields[key].key, value: value)) }
         }
         // Cannot fail: the values were read by these same rules.
         guard var needed = try? POSResponse(items: items) else { return self }
@@ -36,7 +36,7 @@ extension POSResponse {
         var truncated: [String] = []
         for key in POSResponse.keptInOrder {
             guard let value = field(key) else { continue }
-            let name = POSResponse.fields[key].json.description
+            let name = POSResponse.fields[key].json
             let (kept, cut) = JSONValue.cut(value, toPrintedLength: POSResponse.maxStoredValueLength)
             let added = JSONValue.printedLength(of: name) + 2 + JSONValue.printedLength(of: kept)
             if length + added > POSResponse.maxStoredLength {
@@ -45,7 +45,7 @@ extension POSResponse {
             }
             length += added
             if cut { truncated.append(name) }
-            items.append(QueryItem(key: POSResponse.fields[key].key.description, value: kept))
+            items.append(QueryItem(key: POSResponse.fields[key].key, value: kept))
         }
         var extra: [QueryItem] = []
         if !self.extra.isEmpty {

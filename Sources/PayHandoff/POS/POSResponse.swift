@@ -339,7 +339,7 @@ public struct POSResponse: Equatable, Sendable {
             // The raw text holds the token: keep the canonical text of the fields instead.
             var items: [QueryItem] = []
             for index in POSResponse.fields.indices {
-                if let value = value(index) { items.append(QueryItem(key: POSResponse.fields[index].key.description, value: value)) }
+                if let value = value(index) { items.append(QueryItem(key: POSResponse.fields[index].key, value: value)) }
             }
             self = try POSResponse(items: items + extra)
         }
@@ -408,11 +408,11 @@ public struct POSResponse: Equatable, Sendable {
     /// One key of the Billpocket response table.
     struct Field {
         /// The key, lowercase (keys are matched ignoring case).
-        let key: StaticString
+        let key: String
         /// Its member name in the answer's JSON document.
-        let json: StaticString
+        let json: String
         /// The Swift property that reads it (debuggers' and `dump`'s label).
-        let label: StaticString
+        let label: String
         /// Whether it is read as a typed value (amount, tip, msi, card digits, account type,
         /// result) rather than text: typed fields compare as values (`100` is `100.00`).
         let typed: Bool
