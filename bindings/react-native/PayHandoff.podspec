@@ -15,8 +15,11 @@ Pod::Spec.new do |s|
   s.platforms    = { :ios => "15.1" }
   s.source       = { :path => "." }
 
-  s.source_files = "cpp/PayHandoffBridge.{h,cpp}", "cpp/NativePayHandoffModule.h", "ios/*.{h,mm}", "include/payhandoff.h"
-  s.public_header_files = "cpp/PayHandoffBridge.h", "include/payhandoff.h"
+  s.source_files = "cpp/PayHandoffBridge.{h,cpp}", "cpp/PayHandoffBridgeCalls.h", "cpp/NativePayHandoffModule.h",
+                   "ios/*.{h,mm}", "include/payhandoff.h"
+  s.public_header_files = "cpp/PayHandoffBridge.h", "cpp/PayHandoffBridgeCalls.h", "include/payhandoff.h"
+  # Generated forwarding (tools/abigen) that PayHandoffBridge.cpp includes; not compiled on its own.
+  s.preserve_paths = "cpp/PayHandoffBridgeCalls.inc"
   # The core as an XCFramework built from the Swift package (Embedded Swift, device + simulator),
   # copied here before `pod install`; it exports only payhandoff_* (include/payhandoff.h).
   s.vendored_frameworks = "ios/PayHandoffCore.xcframework"
