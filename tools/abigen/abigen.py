@@ -97,7 +97,8 @@ def main(argv=None):
     mode.add_argument("--write", action="store_true", help="rewrite the generated files")
     mode.add_argument("--check", action="store_true", help="fail when a generated or checked file disagrees")
     mode.add_argument("--get", choices=["library_version", "abi_version"], help="print a value of the table")
-    mode.add_argument("--list", action="store_true", help="print the files this tool writes and reads")
+    mode.add_argument("--list", action="store_true", help="print the files this tool writes")
+    mode.add_argument("--list-read", action="store_true", help="print the files this tool only reads and checks")
     parser.add_argument("--root", default=ROOT, help="the repository (default: the one holding this tool)")
     args = parser.parse_args(argv)
     root = os.path.abspath(args.root)
@@ -111,8 +112,10 @@ def main(argv=None):
         print(f"abigen: {TABLE}: {e}", file=sys.stderr)
         return 1
     if args.list:
-        read = [TABLE, checks.HEADER, checks.PODSPEC] + sorted({m[0] for m in checks.VERSION_MENTIONS})
-        print("\n".join(sorted(set(generated) | set(read))))
+        print("\n".join(generated))
+        return 0
+    if args.list_read:
+        print("\n".join(sorted({TABLE, checks.HEADER, checks.PODSPEC} | {m[0] for m in checks.VERSION_MENTIONS})))
         return 0
     if args.write:
         for path, text in generated.items():
