@@ -1,5 +1,5 @@
 """The Android binding: Native.kt, the JNI functions, Vocabulary.kt, Versions.kt, the fake ABI."""
-from table import GENERATED_NOTICE, camel, constant_name
+from table import GENERATED_NOTICE, camel, constant_name, doc_comment
 
 JNI_PREFIX = "Java_com_payhandoff_Native_"
 KOTLIN_TYPES = {"json": "ByteArray?", "url": "ByteArray?", "handle": "Long", "handle_out": "LongArray", "time_ms": "Long",
@@ -45,9 +45,9 @@ def native_kt(table):
              " * and returns the document's bytes. Handles are `Long`s. Use [PayHandoff], not this.",
              " */", "internal object Native {", "    init {", "        PayHandoff.loadLibraries()", "    }", ""]
     for f in table.exposed():
-        params = ", ".join(kotlin_param(p) for p in f.params)
-        lines.append(f"    /** {f.name}: {f.summary} */")
-        lines.append(f"    @JvmStatic external fun {f.method}({params}){kotlin_return(f)}")
+        lines.append(doc_comment(f"{f.name}: {f.summary}", "    "))
+        lines.append(wrap_call(f"@JvmStatic external fun {f.method}", [kotlin_param(p) for p in f.params],
+                               kotlin_return(f), "    "))
     lines.append("}")
     return "\n".join(lines) + "\n"
 
@@ -57,7 +57,7 @@ def _jni_function(f, handles):
     ret = {"abi_version": "jint", "static_string": "jbyteArray", "status": "jbyteArray", None: "void"}[role]
     params = ["JNIEnv *env", "jclass cls"] + [f"{JNI_TYPES[p['role']]} {'status' if p['role'] == 'out' else p['name']}"
                                               for p in f.params]
-    out = [f"/* {f.name}: {f.summary} */",
+    out = [doc_comment(f"{f.name}: {f.summary}", style="c"),
            wrap_call(f"JNIEXPORT {ret} JNICALL {JNI_PREFIX}{f.method}", params, " {", "")]
     body = []
     if role == "abi_version":
@@ -82,7 +82,7 @@ def _jni_function(f, handles):
             args.append({"json": f"{p['name']}_text", "url": f"{p['name']}_text", "out": "&out", "handle_out": "&created",
                          "time_ms": f"(int64_t){p['name']}",
                          "handle": f"({p.get('handle_type')} *)(intptr_t){p['name']}"}[p["role"]])
-        body.append(wrap_call(f"int32_t result = failed ? 0 : {f.name}", args, ";", ""))
+        body.append(wrap_call(f"int32_t result = failed ? 0 : {f.name}", args, ";", "", width=116))
         body += [f"free({p['name']}_text);" for p in texts]
         body.append("if (failed) return NULL;")
         if creating:
@@ -120,8 +120,8 @@ def fake_abi_c(table):
              "static int32_t refuse(char **out) {", "    if (out) *out = NULL;",
              "    return PAYHANDOFF_ERR_INVALID_ARGUMENT;", "}", ""]
     for f in table.functions:
-        params = ", ".join(f"{p['type']}{'' if p['type'].endswith('*') else ' '}{p['name']}" for p in f.params) or "void"
-        lines.append(f"{f.returns['type']}{'' if f.returns['type'].endswith('*') else ' '}{f.name}({params}) {{")
+        params = [f"{p['type']}{'' if p['type'].endswith('*') else ' '}{p['name']}" for p in f.params] or ["void"]
+        lines.append(wrap_call(f"{f.returns['type']}{'' if f.returns['type'].endswith('*') else ' '}{f.name}", params, " {", ""))
         for p in f.params:
             if p["role"] == "handle_out":
                 lines.append(f"    if ({p['name']}) *{p['name']} = NULL;")
@@ -141,7 +141,7 @@ def fake_abi_c(table):
 def vocabulary_kt(table):
     parts = [f"// {GENERATED_NOTICE}.", "package com.payhandoff"]
     for v in table.vocabularies.values():
-        doc = f"/** {v.doc} (abi/payhandoff.json; in the core: {v.source}) */"
+        doc = doc_comment(f"{v.doc} (abi/payhandoff.json; in the core: {v.source})")
         if v.codes is not None:
             entries = [f"    {constant_name(w)}({n})" for w, n in v.codes.items()]
             head, field = f"enum class {v.name}(val code: Int) {{", "code"

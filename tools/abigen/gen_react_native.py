@@ -2,7 +2,7 @@
 codegen stand-in the tests compile it against, the Node addon's methods, and the TypeScript
 vocabulary and versions (which bindings/web shares)."""
 from gen_android import wrap_call
-from table import GENERATED_NOTICE, camel
+from table import GENERATED_NOTICE, camel, doc_comment
 
 # The handle types the bridge's registry (PayHandoffBridge.cpp) can hold.
 REGISTRY_HANDLES = {"payhandoff_coordinator"}
@@ -57,7 +57,7 @@ def turbo_module_spec(table):
              "import type { TurboModule } from 'react-native';", "import { TurboModuleRegistry } from 'react-native';", "",
              "export interface Spec extends TurboModule {"]
     for f in table.exposed():
-        lines.append(f"  /** {f.name}: {f.summary} */")
+        lines.append(doc_comment(f"{f.name}: {f.summary}", "  "))
         lines.append(f"  {f.rn_method}({', '.join(_ts_param(p) for p in f.inputs())}): {_returns(f, ts=True)};")
     lines += ["}", "", "export default TurboModuleRegistry.getEnforcing<Spec>('PayHandoff');"]
     return "\n".join(lines) + "\n"
@@ -72,7 +72,7 @@ def bridge_calls_h(table):
              "#pragma once", "", "#include <cstdint>", "#include <optional>", "#include <string>", "",
              "namespace payhandoff {", "namespace bridge {", ""]
     for f in table.exposed():
-        lines.append(f"/// {f.name}: {f.summary}")
+        lines.append(doc_comment(f"{f.name}: {f.summary}", style="line"))
         lines.append(f"{_returns(f)} {f.rn_method}({', '.join(_cpp_param(p) for p in f.inputs())});")
     lines += ["", "} // namespace bridge", "} // namespace payhandoff"]
     return "\n".join(lines) + "\n"
@@ -109,7 +109,7 @@ def _bridge_definition(f):
         elif role == "out":
             args.append("&out.text")
     body.append("LibraryString out;")
-    call = wrap_call(f.name, args, ";", "")
+    call = wrap_call(f.name, args, ";", "", width=108)
     if handle:
         body += ["int32_t status;", "{", "    std::lock_guard<std::mutex> lock(entry->mutex);",
                  "\n".join("    " + line for line in ("status = " + call).split("\n")), "}", "return envelope(status, out);"]
@@ -118,7 +118,7 @@ def _bridge_definition(f):
     else:
         body += ["int32_t status = " + call, "return envelope(status, out);"]
     params = ", ".join(_cpp_param(p) for p in f.inputs())
-    return "\n".join([f"/// {f.name}: {f.summary}", f"{_returns(f)} {f.rn_method}({params}) {{"]
+    return "\n".join([doc_comment(f"{f.name}: {f.summary}", style="line"), f"{_returns(f)} {f.rn_method}({params}) {{"]
                      + ["\n".join("    " + line for line in piece.split("\n")) for piece in body] + ["}"])
 
 
@@ -141,7 +141,7 @@ def turbo_module_h(table):
         params = ", ".join(["jsi::Runtime &"] + [_cpp_param(p, module=True) for p in f.inputs()])
         call = f"return payhandoff::bridge::{f.rn_method}({', '.join(_arg_name(p) for p in f.inputs())});"
         one = f"  {_returns(f, module=True)} {f.rn_method}({params}) {{ {call} }}"
-        methods.append(f"  /// {f.name}: {f.summary}")
+        methods.append(doc_comment(f"{f.name}: {f.summary}", "  ", "line"))
         if len(one) <= 120:
             methods.append(one)
         else:
@@ -223,7 +223,7 @@ def _addon_wrapper(f):
             body += ["if (" + "\n    || ".join(condition.split(" || ")) + ") {", "    return nullptr;", "}"]
     body.append(call)
     info = " info" if inputs else ""  # unnamed when unused (-Wunused-parameter)
-    lines = [f"/// {f.name}: {f.summary}",
+    lines = [doc_comment(f"{f.name}: {f.summary}", style="line"),
              f"napi_value {f.rn_method}(napi_env env, napi_callback_info{info}) {{",
              "    return guarded(env, [&]() -> napi_value {"]
     lines += ["\n".join("        " + line for line in piece.split("\n")) for piece in body]
@@ -251,7 +251,7 @@ def vocabulary_ts(table):
              "// The closed word lists of the C ABI's documents as unions (types.ts uses them; bindings/web shares\n"
              "// this file), and the pinned status numbers."]
     for v in table.vocabularies.values():
-        doc = f"/** {v.doc} (in the core: {v.source}) */"
+        doc = doc_comment(f"{v.doc} (in the core: {v.source})")
         if v.codes is not None:
             entries = "\n".join(f"  {w}: {n}," for w, n in v.codes.items())
             parts.append(f"{doc}\nexport const {v.typescript.upper()} = {{\n{entries}\n}} as const;\n\n"

@@ -1,6 +1,6 @@
 """The web glue: the module's exports as TypeScript sees them, and one typed forwarder per function."""
 from gen_android import wrap_call
-from table import GENERATED_NOTICE, camel
+from table import GENERATED_NOTICE, camel, doc_comment
 
 WASM_TYPES = {"json": "number", "url": "number", "handle": "number", "handle_out": "number", "time_ms": "bigint",
               "out": "number", "owned_string": "number"}
@@ -25,17 +25,17 @@ def calls_ts(table):
     for f in table.functions:
         ret = {"abi_version": "number", "static_string": "number", "status": "number", None: "void"}[f.returns.get("role")]
         params = ", ".join(f"{p['name']}: {WASM_TYPES[p['role']]}" for p in f.params)
-        exports += [f"  /** {f.summary} */", f"  {f.name}({params}): {ret};"]
+        exports += [doc_comment(f.summary, "  "), f"  {f.name}({params}): {ret};"]
     forwarders = []
     for f in table.exposed():
         if f.kind in ("stateless", "handle-creating", "handle"):
             params = ", ".join(["library: WasmLibrary"] + [_param(p) for p in f.inputs()])
             args = "[" + ", ".join(_argument(p) for p in f.params if p["role"] != "out") + "]"
             body = wrap_call("return library.call", [f"'{f.name}'", args], ";", "  ")
-            forwarders.append(f"/** {f.name}: {f.summary} */\nexport function {f.method}({params}): CResult {{\n{body}\n}}")
+            forwarders.append(f"{doc_comment(f'{f.name}: {f.summary}')}\nexport function {f.method}({params}): CResult {{\n{body}\n}}")
         elif f.kind == "free":
             p = f.params[0]
-            forwarders.append(f"/** {f.name}: {f.summary} */\nexport function {f.method}(library: WasmLibrary, "
+            forwarders.append(f"{doc_comment(f'{f.name}: {f.summary}')}\nexport function {f.method}(library: WasmLibrary, "
                               f"{_param(p)}): void {{\n  library.release('{f.name}', {camel(p['name'])});\n}}")
     return "\n".join([
         f"// {GENERATED_NOTICE}.", "//",

@@ -180,3 +180,20 @@ class Table:
 
     def exposed(self):
         return [f for f in self.functions if f.expose]
+
+
+def doc_comment(text, indent="", style="block", width=120):
+    """`text` as a comment for generated code, on one line when it fits, else wrapped at `width`:
+    block (/** */, Kotlin and TypeScript), c (/* */) or line (///, C++)."""
+    import textwrap
+    opener, closer, middle = {"block": ("/** ", " */", " * "), "c": ("/* ", " */", "   "), "line": ("/// ", "", "/// ")}[style]
+    one = f"{indent}{opener}{text}{closer}"
+    if len(one) <= width:
+        return one
+    lines = textwrap.wrap(text, width - len(indent) - len(middle), break_on_hyphens=False)
+    if style == "block":
+        return "\n".join([f"{indent}/**"] + [f"{indent} * {line}" for line in lines] + [f"{indent} */"])
+    if style == "c":
+        return "\n".join([f"{indent}/* {lines[0]}"] + [f"{indent}   {line}" for line in lines[1:-1]]
+                         + ([f"{indent}   {lines[-1]} */"] if len(lines) > 1 else []))
+    return "\n".join(f"{indent}/// {line}" for line in lines)

@@ -42,7 +42,8 @@ class NativePayHandoffModule : public NativePayHandoffCxxSpec<NativePayHandoffMo
   std::string posParseResponse(jsi::Runtime &, std::string url, std::string optionsJson) {
     return payhandoff::bridge::posParseResponse(url, optionsJson);
   }
-  /// payhandoff_pos_parse_result: Parses the POS app's Android result extras (onActivityResult) by the answer URL's rules.
+  /// payhandoff_pos_parse_result: Parses the POS app's Android result extras (onActivityResult) by the answer URL's
+  /// rules.
   std::string posParseResult(jsi::Runtime &, std::string extrasJson, std::string optionsJson) {
     return payhandoff::bridge::posParseResult(extrasJson, optionsJson);
   }
@@ -50,7 +51,8 @@ class NativePayHandoffModule : public NativePayHandoffCxxSpec<NativePayHandoffMo
   std::string posRefundCheck(jsi::Runtime &, std::string inputJson) {
     return payhandoff::bridge::posRefundCheck(inputJson);
   }
-  /// payhandoff_checkout_build_request: Builds the gateway request (POST /v1/cards or /v1/payments) and the return URL with a nonce.
+  /// payhandoff_checkout_build_request: Builds the gateway request (POST /v1/cards or /v1/payments) and the return URL
+  /// with a nonce.
   std::string checkoutBuildRequest(jsi::Runtime &, std::string requestJson) {
     return payhandoff::bridge::checkoutBuildRequest(requestJson);
   }

@@ -20,11 +20,13 @@ std::string version();
 std::string posBuildUrl(const std::string &requestJson);
 /// payhandoff_pos_parse_response: Parses the POS app's answer URL (myapp://result=aprobada&...).
 std::string posParseResponse(const std::string &url, const std::string &optionsJson);
-/// payhandoff_pos_parse_result: Parses the POS app's Android result extras (onActivityResult) by the answer URL's rules.
+/// payhandoff_pos_parse_result: Parses the POS app's Android result extras (onActivityResult) by the answer URL's
+/// rules.
 std::string posParseResult(const std::string &extrasJson, const std::string &optionsJson);
 /// payhandoff_pos_refund_check: Checks whether an approved sale can be refunded now.
 std::string posRefundCheck(const std::string &inputJson);
-/// payhandoff_checkout_build_request: Builds the gateway request (POST /v1/cards or /v1/payments) and the return URL with a nonce.
+/// payhandoff_checkout_build_request: Builds the gateway request (POST /v1/cards or /v1/payments) and the return URL
+/// with a nonce.
 std::string checkoutBuildRequest(const std::string &requestJson);
 /// payhandoff_checkout_parse_session: Reads a checkout session: the gateway's answer or the backend's data.
 std::string checkoutParseSession(const std::string &sessionJson);

@@ -18,11 +18,17 @@ export interface Spec extends TurboModule {
   posBuildUrl(requestJson: string): string;
   /** payhandoff_pos_parse_response: Parses the POS app's answer URL (myapp://result=aprobada&...). */
   posParseResponse(url: string, optionsJson: string): string;
-  /** payhandoff_pos_parse_result: Parses the POS app's Android result extras (onActivityResult) by the answer URL's rules. */
+  /**
+   * payhandoff_pos_parse_result: Parses the POS app's Android result extras (onActivityResult) by the answer URL's
+   * rules.
+   */
   posParseResult(extrasJson: string, optionsJson: string): string;
   /** payhandoff_pos_refund_check: Checks whether an approved sale can be refunded now. */
   posRefundCheck(inputJson: string): string;
-  /** payhandoff_checkout_build_request: Builds the gateway request (POST /v1/cards or /v1/payments) and the return URL with a nonce. */
+  /**
+   * payhandoff_checkout_build_request: Builds the gateway request (POST /v1/cards or /v1/payments) and the return URL
+   * with a nonce.
+   */
   checkoutBuildRequest(requestJson: string): string;
   /** payhandoff_checkout_parse_session: Reads a checkout session: the gateway's answer or the backend's data. */
   checkoutParseSession(sessionJson: string): string;

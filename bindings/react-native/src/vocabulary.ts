@@ -3,7 +3,10 @@
 // The closed word lists of the C ABI's documents as unions (types.ts uses them; bindings/web shares
 // this file), and the pinned status numbers.
 
-/** The `code` of an error document: the C ABI's error codes, plus the bindings' own `out_of_memory` and `abi_mismatch`. (in the core: PayHandoffError.Code) */
+/**
+ * The `code` of an error document: the C ABI's error codes, plus the bindings' own `out_of_memory` and `abi_mismatch`.
+ * (in the core: PayHandoffError.Code)
+ */
 export type ErrorCode =
   | 'invalid_argument'
   | 'invalid_json'
@@ -21,7 +24,10 @@ export type ErrorCode =
   | 'out_of_memory'
   | 'abi_mismatch';
 
-/** The pinned status numbers of include/payhandoff.h: 0, or an error code's number, never renumbered or reused. (in the core: Sources/PayHandoffABI/Status.swift) */
+/**
+ * The pinned status numbers of include/payhandoff.h: 0, or an error code's number, never renumbered or reused. (in the
+ * core: Sources/PayHandoffABI/Status.swift)
+ */
 export const STATUS = {
   ok: 0,
   invalid_argument: 1,
@@ -42,7 +48,10 @@ export const STATUS = {
 /** A status number of the C ABI. */
 export type Status = (typeof STATUS)[keyof typeof STATUS];
 
-/** The `type` of a coordinator event (payhandoff_coordinator_send). (in the core: CoordinatorEvent (the types its JSON door reads)) */
+/**
+ * The `type` of a coordinator event (payhandoff_coordinator_send). (in the core: CoordinatorEvent (the types its JSON
+ * door reads))
+ */
 export type EventType =
   | 'checkout.start'
   | 'checkout.session'
@@ -107,18 +116,27 @@ export type CheckoutKind =
   | 'cards'
   | 'payments';
 
-/** The `status` a checkout callback reports (`completed` only means awaiting confirmation). (in the core: CheckoutCallback.Status) */
+/**
+ * The `status` a checkout callback reports (`completed` only means awaiting confirmation). (in the core:
+ * CheckoutCallback.Status)
+ */
 export type CheckoutStatus =
   | 'completed'
   | 'failed'
   | 'cancelled';
 
-/** How the host shows the checkout: the system browser tab or the iframe integration. (in the core: CheckoutRequest.Integration) */
+/**
+ * How the host shows the checkout: the system browser tab or the iframe integration. (in the core:
+ * CheckoutRequest.Integration)
+ */
 export type CheckoutIntegration =
   | 'browser_tab'
   | 'iframe';
 
-/** The `type` of a relayed webhook event, the only thing that confirms a checkout. (in the core: CheckoutKind.confirmationType) */
+/**
+ * The `type` of a relayed webhook event, the only thing that confirms a checkout. (in the core:
+ * CheckoutKind.confirmationType)
+ */
 export type ConfirmationType =
   | 'card.registered'
   | 'payment.confirmed';
@@ -146,6 +164,9 @@ export type RefundReasonCode =
   | 'amount_exceeds_original'
   | 'pos_app_too_old';
 
-/** What a refund verdict could not check, without blocking the refund (the `code` of its warnings). (in the core: RefundEligibility.Warning) */
+/**
+ * What a refund verdict could not check, without blocking the refund (the `code` of its warnings). (in the core:
+ * RefundEligibility.Warning)
+ */
 export type RefundWarningCode =
   | 'pos_app_version_unknown';

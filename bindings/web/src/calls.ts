@@ -54,7 +54,9 @@ export function posParseResponse(library: WasmLibrary, url: string, optionsJson:
           [{ name: 'url', text: url }, { name: 'options_json', text: optionsJson }]);
 }
 
-/** payhandoff_pos_parse_result: Parses the POS app's Android result extras (onActivityResult) by the answer URL's rules. */
+/**
+ * payhandoff_pos_parse_result: Parses the POS app's Android result extras (onActivityResult) by the answer URL's rules.
+ */
 export function posParseResult(library: WasmLibrary, extrasJson: string, optionsJson: string): CResult {
   return library.call('payhandoff_pos_parse_result',
           [{ name: 'extras_json', text: extrasJson }, { name: 'options_json', text: optionsJson }]);
@@ -65,7 +67,10 @@ export function posRefundCheck(library: WasmLibrary, inputJson: string): CResult
   return library.call('payhandoff_pos_refund_check', [{ name: 'input_json', text: inputJson }]);
 }
 
-/** payhandoff_checkout_build_request: Builds the gateway request (POST /v1/cards or /v1/payments) and the return URL with a nonce. */
+/**
+ * payhandoff_checkout_build_request: Builds the gateway request (POST /v1/cards or /v1/payments) and the return URL
+ * with a nonce.
+ */
 export function checkoutBuildRequest(library: WasmLibrary, requestJson: string): CResult {
   return library.call('payhandoff_checkout_build_request', [{ name: 'request_json', text: requestJson }]);
 }

@@ -52,7 +52,7 @@ JNIEXPORT jbyteArray JNICALL Java_com_payhandoff_Native_posParseResponse(JNIEnv 
     return jni_finish(env, result, out, status);
 }
 
-/* payhandoff_pos_parse_result: Parses the POS app's Android result extras (onActivityResult) by the answer URL's rules. */
+/* payhandoff_pos_parse_result: Parses the POS app's Android result extras (onActivityResult) by the answer URL's rules.
 JNIEXPORT jbyteArray JNICALL Java_com_payhandoff_Native_posParseResult(JNIEnv *env, jclass cls, jbyteArray extras_json,
         jbyteArray options_json, jintArray status) {
     (void)cls;
@@ -80,7 +80,8 @@ JNIEXPORT jbyteArray JNICALL Java_com_payhandoff_Native_posRefundCheck(JNIEnv *e
     return jni_finish(env, result, out, status);
 }
 
-/* payhandoff_checkout_build_request: Builds the gateway request (POST /v1/cards or /v1/payments) and the return URL with a nonce. */
+/* payhandoff_checkout_build_request: Builds the gateway request (POST /v1/cards or /v1/payments) and the return URL
+   with a nonce. */
 JNIEXPORT jbyteArray JNICALL Java_com_payhandoff_Native_checkoutBuildRequest(JNIEnv *env, jclass cls,
         jbyteArray request_json, jintArray status) {
     (void)cls;
@@ -206,7 +207,8 @@ JNIEXPORT jbyteArray JNICALL Java_com_payhandoff_Native_coordinatorSnapshot(JNIE
     (void)cls;
     int failed = 0;
     char *out = NULL;
-    int32_t result = failed ? 0 : payhandoff_coordinator_snapshot((payhandoff_coordinator *)(intptr_t)coordinator, &out);
+    int32_t result = failed ? 0 : payhandoff_coordinator_snapshot((payhandoff_coordinator *)(intptr_t)coordinator,
+            &out);
     if (failed) return NULL;
     return jni_finish(env, result, out, status);
 }

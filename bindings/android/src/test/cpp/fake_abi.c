@@ -70,7 +70,8 @@ int32_t payhandoff_coordinator_send(payhandoff_coordinator *coordinator, const c
     (void)event_json;
     return refuse(out);
 }
-int32_t payhandoff_coordinator_handle_url(payhandoff_coordinator *coordinator, const char *url, int64_t now_ms, char **out) {
+int32_t payhandoff_coordinator_handle_url(payhandoff_coordinator *coordinator, const char *url, int64_t now_ms,
+        char **out) {
     (void)coordinator;
     (void)url;
     (void)now_ms;

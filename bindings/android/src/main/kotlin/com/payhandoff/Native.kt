@@ -19,28 +19,40 @@ internal object Native {
     @JvmStatic external fun posBuildUrl(requestJson: ByteArray?, status: IntArray): ByteArray?
     /** payhandoff_pos_parse_response: Parses the POS app's answer URL (myapp://result=aprobada&...). */
     @JvmStatic external fun posParseResponse(url: ByteArray?, optionsJson: ByteArray?, status: IntArray): ByteArray?
-    /** payhandoff_pos_parse_result: Parses the POS app's Android result extras (onActivityResult) by the answer URL's rules. */
-    @JvmStatic external fun posParseResult(extrasJson: ByteArray?, optionsJson: ByteArray?, status: IntArray): ByteArray?
+    /**
+     * payhandoff_pos_parse_result: Parses the POS app's Android result extras (onActivityResult) by the answer URL's
+     * rules.
+     */
+    @JvmStatic external fun posParseResult(extrasJson: ByteArray?, optionsJson: ByteArray?,
+            status: IntArray): ByteArray?
     /** payhandoff_pos_refund_check: Checks whether an approved sale can be refunded now. */
     @JvmStatic external fun posRefundCheck(inputJson: ByteArray?, status: IntArray): ByteArray?
-    /** payhandoff_checkout_build_request: Builds the gateway request (POST /v1/cards or /v1/payments) and the return URL with a nonce. */
+    /**
+     * payhandoff_checkout_build_request: Builds the gateway request (POST /v1/cards or /v1/payments) and the return URL
+     * with a nonce.
+     */
     @JvmStatic external fun checkoutBuildRequest(requestJson: ByteArray?, status: IntArray): ByteArray?
     /** payhandoff_checkout_parse_session: Reads a checkout session: the gateway's answer or the backend's data. */
     @JvmStatic external fun checkoutParseSession(sessionJson: ByteArray?, status: IntArray): ByteArray?
     /** payhandoff_checkout_parse_callback: Checks a checkout deep link against the registered return URL and nonce. */
-    @JvmStatic external fun checkoutParseCallback(url: ByteArray?, optionsJson: ByteArray?, status: IntArray): ByteArray?
+    @JvmStatic external fun checkoutParseCallback(url: ByteArray?, optionsJson: ByteArray?,
+            status: IntArray): ByteArray?
     /** payhandoff_checkout_parse_confirmation: Reads a relayed webhook event (card.registered / payment.confirmed). */
     @JvmStatic external fun checkoutParseConfirmation(eventJson: ByteArray?, status: IntArray): ByteArray?
     /** payhandoff_coordinator_new: Creates an empty coordinator (config_json NULL: the defaults). */
     @JvmStatic external fun coordinatorNew(configJson: ByteArray?, handle: LongArray, status: IntArray): ByteArray?
     /** payhandoff_coordinator_restore: Restores a coordinator from a snapshot (after process death), all or nothing. */
-    @JvmStatic external fun coordinatorRestore(snapshotJson: ByteArray?, handle: LongArray, status: IntArray): ByteArray?
+    @JvmStatic external fun coordinatorRestore(snapshotJson: ByteArray?, handle: LongArray,
+            status: IntArray): ByteArray?
     /** payhandoff_coordinator_send: Sends an event to a coordinator; status 0 whenever the event was read. */
     @JvmStatic external fun coordinatorSend(coordinator: Long, eventJson: ByteArray?, status: IntArray): ByteArray?
     /** payhandoff_coordinator_handle_url: Routes a deep link the OS handed the app to the flow it belongs to. */
-    @JvmStatic external fun coordinatorHandleUrl(coordinator: Long, url: ByteArray?, nowMs: Long, status: IntArray): ByteArray?
+    @JvmStatic external fun coordinatorHandleUrl(coordinator: Long, url: ByteArray?, nowMs: Long,
+            status: IntArray): ByteArray?
     /** payhandoff_coordinator_snapshot: Writes the coordinator's versioned snapshot, to be saved and later restored. */
     @JvmStatic external fun coordinatorSnapshot(coordinator: Long, status: IntArray): ByteArray?
-    /** payhandoff_coordinator_free: Releases a coordinator (NULL is a no-op); the handle must not be used afterwards. */
+    /**
+     * payhandoff_coordinator_free: Releases a coordinator (NULL is a no-op); the handle must not be used afterwards.
+     */
     @JvmStatic external fun coordinatorFree(coordinator: Long)
 }

@@ -2,7 +2,10 @@
 
 package com.payhandoff
 
-/** The `code` of an error document: the C ABI's error codes, plus the bindings' own `out_of_memory` and `abi_mismatch`. (abi/payhandoff.json; in the core: PayHandoffError.Code) */
+/**
+ * The `code` of an error document: the C ABI's error codes, plus the bindings' own `out_of_memory` and `abi_mismatch`.
+ * (abi/payhandoff.json; in the core: PayHandoffError.Code)
+ */
 enum class ErrorCode(val wire: String) {
     INVALID_ARGUMENT("invalid_argument"),
     INVALID_JSON("invalid_json"),
@@ -28,7 +31,10 @@ enum class ErrorCode(val wire: String) {
     }
 }
 
-/** The pinned status numbers of include/payhandoff.h: 0, or an error code's number, never renumbered or reused. (abi/payhandoff.json; in the core: Sources/PayHandoffABI/Status.swift) */
+/**
+ * The pinned status numbers of include/payhandoff.h: 0, or an error code's number, never renumbered or reused.
+ * (abi/payhandoff.json; in the core: Sources/PayHandoffABI/Status.swift)
+ */
 enum class Status(val code: Int) {
     OK(0),
     INVALID_ARGUMENT(1),
@@ -51,7 +57,10 @@ enum class Status(val code: Int) {
     }
 }
 
-/** The `type` of a coordinator event (payhandoff_coordinator_send). (abi/payhandoff.json; in the core: CoordinatorEvent (the types its JSON door reads)) */
+/**
+ * The `type` of a coordinator event (payhandoff_coordinator_send). (abi/payhandoff.json; in the core: CoordinatorEvent
+ * (the types its JSON door reads))
+ */
 enum class EventType(val wire: String) {
     CHECKOUT_START("checkout.start"),
     CHECKOUT_SESSION("checkout.session"),
@@ -88,7 +97,10 @@ enum class EventOutcome(val wire: String) {
     }
 }
 
-/** The `type` of an effect: what the host must do, in order. (abi/payhandoff.json; in the core: FlowEffect (its documents' type)) */
+/**
+ * The `type` of an effect: what the host must do, in order. (abi/payhandoff.json; in the core: FlowEffect (its
+ * documents' type))
+ */
 enum class EffectType(val wire: String) {
     SEND_REQUEST("send_request"),
     CREATE_SESSION("create_session"),
@@ -152,7 +164,10 @@ enum class CheckoutKind(val wire: String) {
     }
 }
 
-/** The `status` a checkout callback reports (`completed` only means awaiting confirmation). (abi/payhandoff.json; in the core: CheckoutCallback.Status) */
+/**
+ * The `status` a checkout callback reports (`completed` only means awaiting confirmation). (abi/payhandoff.json; in the
+ * core: CheckoutCallback.Status)
+ */
 enum class CheckoutStatus(val wire: String) {
     COMPLETED("completed"),
     FAILED("failed"),
@@ -164,7 +179,10 @@ enum class CheckoutStatus(val wire: String) {
     }
 }
 
-/** How the host shows the checkout: the system browser tab or the iframe integration. (abi/payhandoff.json; in the core: CheckoutRequest.Integration) */
+/**
+ * How the host shows the checkout: the system browser tab or the iframe integration. (abi/payhandoff.json; in the core:
+ * CheckoutRequest.Integration)
+ */
 enum class CheckoutIntegration(val wire: String) {
     BROWSER_TAB("browser_tab"),
     IFRAME("iframe");
@@ -175,7 +193,10 @@ enum class CheckoutIntegration(val wire: String) {
     }
 }
 
-/** The `type` of a relayed webhook event, the only thing that confirms a checkout. (abi/payhandoff.json; in the core: CheckoutKind.confirmationType) */
+/**
+ * The `type` of a relayed webhook event, the only thing that confirms a checkout. (abi/payhandoff.json; in the core:
+ * CheckoutKind.confirmationType)
+ */
 enum class ConfirmationType(val wire: String) {
     CARD_REGISTERED("card.registered"),
     PAYMENT_CONFIRMED("payment.confirmed");
@@ -209,7 +230,10 @@ enum class AccountType(val wire: String) {
     }
 }
 
-/** Billpocket's `transaction`: a sale (venta) or a refund (devolucion). (abi/payhandoff.json; in the core: POSRequest.Operation) */
+/**
+ * Billpocket's `transaction`: a sale (venta) or a refund (devolucion). (abi/payhandoff.json; in the core:
+ * POSRequest.Operation)
+ */
 enum class PosOperation(val wire: String) {
     VENTA("venta"),
     DEVOLUCION("devolucion");
@@ -220,7 +244,10 @@ enum class PosOperation(val wire: String) {
     }
 }
 
-/** Why a refund is not possible now (the `code` of a verdict's reasons). (abi/payhandoff.json; in the core: RefundEligibility.Reason) */
+/**
+ * Why a refund is not possible now (the `code` of a verdict's reasons). (abi/payhandoff.json; in the core:
+ * RefundEligibility.Reason)
+ */
 enum class RefundReason(val wire: String) {
     TOO_SOON("too_soon"),
     PAST_DEADLINE("past_deadline"),
@@ -233,7 +260,10 @@ enum class RefundReason(val wire: String) {
     }
 }
 
-/** What a refund verdict could not check, without blocking the refund (the `code` of its warnings). (abi/payhandoff.json; in the core: RefundEligibility.Warning) */
+/**
+ * What a refund verdict could not check, without blocking the refund (the `code` of its warnings).
+ * (abi/payhandoff.json; in the core: RefundEligibility.Warning)
+ */
 enum class RefundWarning(val wire: String) {
     POS_APP_VERSION_UNKNOWN("pos_app_version_unknown");
 
