@@ -190,10 +190,13 @@ def doc_comment(text, indent="", style="block", width=120):
     one = f"{indent}{opener}{text}{closer}"
     if len(one) <= width:
         return one
-    lines = textwrap.wrap(text, width - len(indent) - len(middle), break_on_hyphens=False)
+    # Room for the closer on the last line.
+    lines = textwrap.wrap(text, width - len(indent) - len(middle) - len(closer), break_on_hyphens=False)
     if style == "block":
         return "\n".join([f"{indent}/**"] + [f"{indent} * {line}" for line in lines] + [f"{indent} */"])
     if style == "c":
+        if len(lines) == 1:
+            return f"{indent}/* {lines[0]} */"
         return "\n".join([f"{indent}/* {lines[0]}"] + [f"{indent}   {line}" for line in lines[1:-1]]
-                         + ([f"{indent}   {lines[-1]} */"] if len(lines) > 1 else []))
+                          + [f"{indent}   {lines[-1]} */"])
     return "\n".join(f"{indent}/// {line}" for line in lines)

@@ -19,6 +19,22 @@ def run(*args):
     return subprocess.run([sys.executable, ABIGEN, *args], capture_output=True, text=True)
 
 
+class DocCommentTests(unittest.TestCase):
+    def test_every_comment_closes_and_fits(self):
+        sys.path.insert(0, HERE)
+        from table import doc_comment
+        for style, opener, closer in (("block", "/**", "*/"), ("c", "/*", "*/"), ("line", "///", "")):
+            for length in range(60, 260):
+                text = " ".join(["word"] * (length // 5)) + "x" * (length % 5)
+                for indent in ("", "    "):
+                    comment = doc_comment(text, indent, style)
+                    self.assertTrue(comment.lstrip().startswith(opener), comment)
+                    self.assertTrue(comment.endswith(closer), f"{style} comment of {length} left open:\n{comment}")
+                    if closer:
+                        self.assertEqual(comment.count(closer), 1, comment)
+                    self.assertTrue(all(len(line) <= 120 for line in comment.split("\n")), comment)
+
+
 class DriftCheckTests(unittest.TestCase):
     def setUp(self):
         self.root = tempfile.mkdtemp(prefix="abigen-test-")

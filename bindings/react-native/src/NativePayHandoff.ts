@@ -26,8 +26,8 @@ export interface Spec extends TurboModule {
   /** payhandoff_pos_refund_check: Checks whether an approved sale can be refunded now. */
   posRefundCheck(inputJson: string): string;
   /**
-   * payhandoff_checkout_build_request: Builds the gateway request (POST /v1/cards or /v1/payments) and the return URL
-   * with a nonce.
+   * payhandoff_checkout_build_request: Builds the gateway request (POST /v1/cards or /v1/payments) and the return
+   * URL with a nonce.
    */
   checkoutBuildRequest(requestJson: string): string;
   /** payhandoff_checkout_parse_session: Reads a checkout session: the gateway's answer or the backend's data. */

@@ -4,8 +4,8 @@
 // this file), and the pinned status numbers.
 
 /**
- * The `code` of an error document: the C ABI's error codes, plus the bindings' own `out_of_memory` and `abi_mismatch`.
- * (in the core: PayHandoffError.Code)
+ * The `code` of an error document: the C ABI's error codes, plus the bindings' own `out_of_memory` and
+ * `abi_mismatch`. (in the core: PayHandoffError.Code)
  */
 export type ErrorCode =
   | 'invalid_argument'
@@ -25,8 +25,8 @@ export type ErrorCode =
   | 'abi_mismatch';
 
 /**
- * The pinned status numbers of include/payhandoff.h: 0, or an error code's number, never renumbered or reused. (in the
- * core: Sources/PayHandoffABI/Status.swift)
+ * The pinned status numbers of include/payhandoff.h: 0, or an error code's number, never renumbered or reused. (in
+ * the core: Sources/PayHandoffABI/Status.swift)
  */
 export const STATUS = {
   ok: 0,
@@ -49,8 +49,8 @@ export const STATUS = {
 export type Status = (typeof STATUS)[keyof typeof STATUS];
 
 /**
- * The `type` of a coordinator event (payhandoff_coordinator_send). (in the core: CoordinatorEvent (the types its JSON
- * door reads))
+ * The `type` of a coordinator event (payhandoff_coordinator_send). (in the core: CoordinatorEvent (the types its
+ * JSON door reads))
  */
 export type EventType =
   | 'checkout.start'

@@ -55,7 +55,8 @@ export function posParseResponse(library: WasmLibrary, url: string, optionsJson:
 }
 
 /**
- * payhandoff_pos_parse_result: Parses the POS app's Android result extras (onActivityResult) by the answer URL's rules.
+ * payhandoff_pos_parse_result: Parses the POS app's Android result extras (onActivityResult) by the answer URL's
+ * rules.
  */
 export function posParseResult(library: WasmLibrary, extrasJson: string, optionsJson: string): CResult {
   return library.call('payhandoff_pos_parse_result',

@@ -52,7 +52,8 @@ JNIEXPORT jbyteArray JNICALL Java_com_payhandoff_Native_posParseResponse(JNIEnv 
     return jni_finish(env, result, out, status);
 }
 
-/* payhandoff_pos_parse_result: Parses the POS app's Android result extras (onActivityResult) by the answer URL's rules.
+/* payhandoff_pos_parse_result: Parses the POS app's Android result extras (onActivityResult) by the answer URL's
+   rules. */
 JNIEXPORT jbyteArray JNICALL Java_com_payhandoff_Native_posParseResult(JNIEnv *env, jclass cls, jbyteArray extras_json,
         jbyteArray options_json, jintArray status) {
     (void)cls;

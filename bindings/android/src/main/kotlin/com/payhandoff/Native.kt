@@ -28,8 +28,8 @@ internal object Native {
     /** payhandoff_pos_refund_check: Checks whether an approved sale can be refunded now. */
     @JvmStatic external fun posRefundCheck(inputJson: ByteArray?, status: IntArray): ByteArray?
     /**
-     * payhandoff_checkout_build_request: Builds the gateway request (POST /v1/cards or /v1/payments) and the return URL
-     * with a nonce.
+     * payhandoff_checkout_build_request: Builds the gateway request (POST /v1/cards or /v1/payments) and the return
+     * URL with a nonce.
      */
     @JvmStatic external fun checkoutBuildRequest(requestJson: ByteArray?, status: IntArray): ByteArray?
     /** payhandoff_checkout_parse_session: Reads a checkout session: the gateway's answer or the backend's data. */

@@ -3,8 +3,8 @@
 package com.payhandoff
 
 /**
- * The `code` of an error document: the C ABI's error codes, plus the bindings' own `out_of_memory` and `abi_mismatch`.
- * (abi/payhandoff.json; in the core: PayHandoffError.Code)
+ * The `code` of an error document: the C ABI's error codes, plus the bindings' own `out_of_memory` and
+ * `abi_mismatch`. (abi/payhandoff.json; in the core: PayHandoffError.Code)
  */
 enum class ErrorCode(val wire: String) {
     INVALID_ARGUMENT("invalid_argument"),
@@ -58,8 +58,8 @@ enum class Status(val code: Int) {
 }
 
 /**
- * The `type` of a coordinator event (payhandoff_coordinator_send). (abi/payhandoff.json; in the core: CoordinatorEvent
- * (the types its JSON door reads))
+ * The `type` of a coordinator event (payhandoff_coordinator_send). (abi/payhandoff.json; in the core:
+ * CoordinatorEvent (the types its JSON door reads))
  */
 enum class EventType(val wire: String) {
     CHECKOUT_START("checkout.start"),
@@ -165,8 +165,8 @@ enum class CheckoutKind(val wire: String) {
 }
 
 /**
- * The `status` a checkout callback reports (`completed` only means awaiting confirmation). (abi/payhandoff.json; in the
- * core: CheckoutCallback.Status)
+ * The `status` a checkout callback reports (`completed` only means awaiting confirmation). (abi/payhandoff.json; in
+ * the core: CheckoutCallback.Status)
  */
 enum class CheckoutStatus(val wire: String) {
     COMPLETED("completed"),
@@ -180,8 +180,8 @@ enum class CheckoutStatus(val wire: String) {
 }
 
 /**
- * How the host shows the checkout: the system browser tab or the iframe integration. (abi/payhandoff.json; in the core:
- * CheckoutRequest.Integration)
+ * How the host shows the checkout: the system browser tab or the iframe integration. (abi/payhandoff.json; in the
+ * core: CheckoutRequest.Integration)
  */
 enum class CheckoutIntegration(val wire: String) {
     BROWSER_TAB("browser_tab"),
