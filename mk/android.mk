@@ -30,8 +30,8 @@ ANDROID_TEST_SOURCES := $(shell find $(ANDROID_DIR)/src/test/kotlin -name '*.kt'
 ANDROID_LIBS := /usr/share/java/com.android.json.jar:/usr/share/java/junit4.jar:/usr/share/java/hamcrest-core.jar
 ANDROID_KOTLIN_STDLIB := /usr/share/java/kotlin-stdlib.jar
 ANDROID_JAVA_HOME = $(shell dirname $$(dirname $$(readlink -f $$(command -v javac))))
-# The version the library reports (payhandoff_version()); the AAR is named after it.
-ANDROID_VERSION := $(shell sed -n 's/^ *let version: StaticString = "\([^"]*\)".*/\1/p' Sources/PayHandoffABI/Exports.swift)
+# The library version (abi/payhandoff.json; payhandoff_version() reports it); the AAR is named after it.
+ANDROID_VERSION := $(shell python3 tools/abigen/abigen.py --get library_version)
 ANDROID_AAR := dist/android/payhandoff-$(ANDROID_VERSION).aar
 ANDROID_SO := $(foreach abi,$(ANDROID_ABIS),$(abi)=dist/android/jni/$(abi)/libpayhandoff.so)
 

@@ -20,7 +20,7 @@ WEB_DIR := bindings/web
 WEB_DIST := dist/web
 WEB_BUILD := .build/web
 WEB_WASM := $(WEB_DIST)/payhandoff.wasm
-WEB_TS_SOURCES := $(wildcard $(WEB_DIR)/src/*.ts) bindings/react-native/src/types.ts
+WEB_TS_SOURCES := $(wildcard $(WEB_DIR)/src/*.ts) $(addprefix bindings/react-native/src/,types.ts vocabulary.ts versions.ts)
 WEB_PYTHON := /usr/bin/python3
 WEB_OUTPUTS := $(WEB_WASM) $(WEB_DIST)/lib/web/src/index.js
 # make demo-web's ports on 127.0.0.1 (the tests take free ones).

@@ -96,7 +96,8 @@ build() {
 
     # shellcheck disable=SC2086
     "$TOOLCHAIN/clang" --target=$clang_target $COMMON_CFLAGS $cflags $CJSON_FLAGS -c third_party/cjson/cJSON.c -o "$out/cJSON.o"
-    for name in payhandoff_jni "${extra_objects[@]}"; do
+    # The JNI shim: its helpers and the JNI functions generated from abi/payhandoff.json.
+    for name in payhandoff_jni payhandoff_jni_calls "${extra_objects[@]}"; do
         # shellcheck disable=SC2086
         "$TOOLCHAIN/clang" --target=$clang_target $COMMON_CFLAGS $cflags $SHIM_FLAGS -c "bindings/android/src/main/cpp/$name.c" -o "$out/$name.o"
     done
@@ -110,7 +111,7 @@ build() {
     "$TOOLCHAIN/clang" --target=$clang_target -fPIC -ffreestanding -fno-builtin -w -c "$out/libc-stub.c" -o "$out/libc-stub.o"
     "$TOOLCHAIN/ld.lld" -shared -soname libc.so "$out/libc-stub.o" -o "$out/libc.so"
 
-    objects=("$out/PayHandoff.o" "$out/cJSON.o" "$out/payhandoff_jni.o")
+    objects=("$out/PayHandoff.o" "$out/cJSON.o" "$out/payhandoff_jni.o" "$out/payhandoff_jni_calls.o")
     for name in "${extra_objects[@]}"; do objects+=("$out/$name.o"); done
     link=("$TOOLCHAIN/ld.lld" -shared -soname libpayhandoff.so --version-script abi/android.map
         -z defs -z max-page-size=16384 -z noexecstack -z relro -z now --hash-style=gnu --build-id=sha1
@@ -120,7 +121,7 @@ build() {
     "$TOOLCHAIN/llvm-objcopy" --strip-all "$out/libpayhandoff.so" "$DIST/$abi/libpayhandoff.so"
     if ((${#wrap[@]})); then
         mkdir -p "$out/control"
-        "${link[@]}" "$out/PayHandoff.o" "$out/cJSON.o" "$out/payhandoff_jni.o" \
+        "${link[@]}" "$out/PayHandoff.o" "$out/cJSON.o" "$out/payhandoff_jni.o" "$out/payhandoff_jni_calls.o" \
             "$EMBEDDED/$swift_target/libswiftUnicodeDataTables.a" "${libs[@]}" "$out/libc.so" -o "$out/control/libpayhandoff.so"
     fi
     echo "build_android_libs: $DIST/$abi/libpayhandoff.so $(stat -c %s "$DIST/$abi/libpayhandoff.so") bytes stripped"

@@ -8,7 +8,7 @@
 #   LICENSE, NOTICE, licenses/cJSON.txt   Apache-2.0 for PayHandoff, MIT for the cJSON inside the .so
 # The POM (dist/android/payhandoff-<version>.pom) names the Kotlin standard library the classes
 # were compiled against; dist/android/maven/ holds both as a Maven repository an app can point at.
-# The version is the one the library reports (payhandoff_version(), Sources/PayHandoffABI/Exports.swift).
+# The version is the one the library reports (payhandoff_version(): library_version of abi/payhandoff.json).
 # Entries carry a fixed date, so the same inputs give the same bytes (and the AAR is left alone).
 # Usage: scripts/package_aar.sh CLASSES_DIR KOTLIN_STDLIB_JAR
 set -euo pipefail
@@ -18,8 +18,8 @@ kotlin_version=$(python3 -c 'import sys, zipfile
 for line in zipfile.ZipFile(sys.argv[1]).read("META-INF/MANIFEST.MF").decode().splitlines():
     if line.startswith("Implementation-Version:"): print(line.split(":", 1)[1].strip())' "$2")
 [[ -n $kotlin_version ]] || { echo "package_aar: no Implementation-Version in $2" >&2; exit 1; }
-version=$(sed -n 's/^ *let version: StaticString = "\([^"]*\)".*/\1/p' Sources/PayHandoffABI/Exports.swift)
-[[ -n $version ]] || { echo "package_aar: no version in Sources/PayHandoffABI/Exports.swift" >&2; exit 1; }
+version=$(python3 tools/abigen/abigen.py --get library_version)
+[[ -n $version ]] || { echo "package_aar: no library_version in abi/payhandoff.json" >&2; exit 1; }
 stage=.build/android/aar
 rm -rf "$stage" && mkdir -p "$stage/licenses" "$stage/jni"
 abis=()

@@ -7,16 +7,16 @@ import CcJSON
 // checks its pointers, turns text into JSONValue, calls the core and prints the answer.
 
 /// `PAYHANDOFF_ABI_VERSION` of the library; bindings compare it with the header's at load time.
-/// - Returns: 2.
+/// - Returns: `abi_version` of abi/payhandoff.json (LibraryVersion.swift is generated from it).
 @_cdecl("payhandoff_abi_version")
-public func payhandoff_abi_version() -> Int32 { 2 }
+public func payhandoff_abi_version() -> Int32 { LibraryVersion.abi }
 
 /// The library version as a static NUL-terminated string (never freed).
-/// - Returns: e.g. `"0.2.0"`.
+/// - Returns: `library_version` of abi/payhandoff.json, e.g. `"0.2.0"`.
 @_cdecl("payhandoff_version")
 public func payhandoff_version() -> UnsafePointer<CChar> {
     // A string literal is stored NUL-terminated in the binary and lives as long as the library.
-    let version: StaticString = "0.2.0"
+    let version = LibraryVersion.text
     return UnsafeRawPointer(version.utf8Start).assumingMemoryBound(to: CChar.self)
 }
 

@@ -22,15 +22,18 @@ Pod::Spec.new do |s|
 
   # A literal array of strings: scripts/podspec_sources.py reads it for make ios-check.
   s.source_files = [
-    "cpp/PayHandoffBridge.{h,cpp}", "cpp/NativePayHandoffModule.h", "ios/*.{h,mm}",
+    "cpp/PayHandoffBridge.{h,cpp}", "cpp/PayHandoffBridgeCalls.h", "cpp/NativePayHandoffModule.h",
+    "ios/*.{h,mm}",
     "core/include/payhandoff.h",
     "core/Sources/PayHandoff/**/*.swift",
     "core/Sources/PayHandoffABI/*.swift",
     "core/third_party/cjson/cJSON.{c,h}"
   ]
-  s.public_header_files = "cpp/PayHandoffBridge.h", "core/include/payhandoff.h"
+  s.public_header_files = "cpp/PayHandoffBridge.h", "cpp/PayHandoffBridgeCalls.h", "core/include/payhandoff.h"
   s.private_header_files = "core/third_party/cjson/cJSON.h"
-  s.preserve_paths = "ios/CcJSON/*"
+  # ios/CcJSON: the module map the Swift files import cJSON through. PayHandoffBridgeCalls.inc:
+  # generated forwarding (tools/abigen) that PayHandoffBridge.cpp includes; not compiled on its own.
+  s.preserve_paths = "ios/CcJSON/*", "cpp/PayHandoffBridgeCalls.inc"
   s.pod_target_xcconfig = {
     "CLANG_CXX_LANGUAGE_STANDARD" => "c++20",
     "HEADER_SEARCH_PATHS" => "\"$(PODS_TARGET_SRCROOT)/cpp\" \"$(PODS_TARGET_SRCROOT)/core/include\" \"$(PODS_TARGET_SRCROOT)/core/third_party/cjson\"",

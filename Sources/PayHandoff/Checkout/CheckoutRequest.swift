@@ -15,7 +15,7 @@
 /// `==`, which is Unicode canonical equivalence).
 public struct CheckoutRequest: Equatable, Sendable {
     /// How the host shows the checkout.
-    public enum Integration: String, Sendable {
+    public enum Integration: String, Sendable, CaseIterable {
         /// The system browser tab (SFSafariViewController / Custom Tabs), result by deep link.
         case browserTab = "browser_tab"
         /// The classic `<iframe>` + `postMessage` web integration.
@@ -24,7 +24,7 @@ public struct CheckoutRequest: Equatable, Sendable {
         /// The integration spelled `rawValue`, matched by UTF-8 bytes (not by `==`, which is Unicode
         /// canonical equivalence).
         public init?(rawValue: String) {
-            guard let value = Integration.matching(rawValue, among: [.browserTab, .iframe]) else { return nil }
+            guard let value = Integration.matching(rawValue, among: Integration.allCases) else { return nil }
             self = value
         }
     }

@@ -165,7 +165,8 @@ public struct CoordinatorEvent: Equatable, Sendable {
     }
 
     /// The event types of the JSON spelling (``init(json:)``), each with the members it may have.
-    private enum TypeName: CaseIterable {
+    /// (Internal, not private: a test checks the words against abi/payhandoff.json's EventType.)
+    enum TypeName: CaseIterable {
         case checkoutStart, checkoutSession, checkoutSessionFailed, browserOpened, browserDismissed, confirmation
         case posStart, posLaunched, posLaunchFailed, posResult, appForegrounded, tick, url, removeFlow
 

@@ -74,7 +74,7 @@ public enum FlowEffect: Equatable, Sendable {
 }
 
 /// What happened to an event.
-public enum EventOutcome: String, Sendable {
+public enum EventOutcome: String, Sendable, CaseIterable {
     /// The event was valid and applied (possibly with no visible change, e.g. a tick before any deadline).
     case accepted
     /// The same callback or confirmation was already applied; nothing changed.
@@ -89,7 +89,7 @@ public enum EventOutcome: String, Sendable {
     /// The outcome spelled `rawValue`, matched by UTF-8 bytes (not by `==`, which is Unicode
     /// canonical equivalence).
     public init?(rawValue: String) {
-        guard let value = EventOutcome.matching(rawValue, among: [.accepted, .duplicate, .ignored, .rejected, .notOurs]) else { return nil }
+        guard let value = EventOutcome.matching(rawValue, among: EventOutcome.allCases) else { return nil }
         self = value
     }
 }

@@ -18,7 +18,7 @@
 /// `==`, which is Unicode canonical equivalence).
 public struct POSRequest: Equatable, Sendable, CustomStringConvertible {
     /// The operation; its raw value is Billpocket's `transaction` value.
-    public enum Operation: String, Sendable {
+    public enum Operation: String, Sendable, CaseIterable {
         /// `venta`.
         case sale = "venta"
         /// `devolucion`.
@@ -27,7 +27,7 @@ public struct POSRequest: Equatable, Sendable, CustomStringConvertible {
         /// The operation spelled `rawValue`, matched by UTF-8 bytes (not by `==`, which is Unicode
         /// canonical equivalence).
         public init?(rawValue: String) {
-            guard let value = Operation.matching(rawValue, among: [.sale, .refund]) else { return nil }
+            guard let value = Operation.matching(rawValue, among: Operation.allCases) else { return nil }
             self = value
         }
     }

@@ -1,5 +1,7 @@
 // PayHandoffBridge.cpp — see PayHandoffBridge.h. Forwards to the C ABI; parses and validates
-// nothing the library parses and validates itself.
+// nothing the library parses and validates itself. The helpers and the registry are here; the
+// forwarding functions are generated from abi/payhandoff.json into PayHandoffBridgeCalls.inc,
+// included below.
 #include "PayHandoffBridge.h"
 
 #include "payhandoff.h"
@@ -68,23 +70,23 @@ std::string nulRefused(const char *field) {
     return invalidArgument(field, "contains U+0000, which a C string cannot carry");
 }
 
-using OneArg = int32_t (*)(const char *, char **);
-using TwoArgs = int32_t (*)(const char *, const char *, char **);
-
-std::string callOne(OneArg fn, const char *field, const std::string &json) {
-    if (holdsNul(json)) return nulRefused(field);
-    LibraryString out;
-    int32_t status = fn(json.c_str(), &out.text);
-    return envelope(status, out);
+/// Epoch milliseconds from a JavaScript number: false when it is not an integer. Integers beyond
+/// int64_t are as far out of the library's range (1970...9999) as its extremes: those are passed,
+/// and the library answers its own validation error.
+bool toEpochMs(double value, int64_t &ms) {
+    if (!std::isfinite(value) || std::floor(value) != value) return false;
+    if (value >= 9223372036854775808.0) {
+        ms = std::numeric_limits<int64_t>::max();
+    } else if (value < -9223372036854775808.0) {
+        ms = std::numeric_limits<int64_t>::min();
+    } else {
+        ms = static_cast<int64_t>(value);
+    }
+    return true;
 }
 
-/// A call with a first text parameter (a URL, or the result extras' JSON) and options_json.
-std::string callTwo(TwoArgs fn, const char *field, const std::string &first, const std::string &optionsJson) {
-    if (holdsNul(first)) return nulRefused(field);
-    if (holdsNul(optionsJson)) return nulRefused("options_json");
-    LibraryString out;
-    int32_t status = fn(first.c_str(), optionsJson.c_str(), &out.text);
-    return envelope(status, out);
+std::string notEpochMs(const char *field) {
+    return invalidArgument(field, "must be an integer number of epoch milliseconds");
 }
 
 // ---- Coordinator registry --------------------------------------------------------------------
@@ -153,6 +155,9 @@ std::string adopt(int32_t status, payhandoff_coordinator *handle, LibraryString 
 
 } // namespace
 
+// The functions of static and free C functions, by hand (they answer no envelope); the
+// forwarding of every other one is generated from abi/payhandoff.json.
+
 int32_t abiVersion() { return payhandoff_abi_version(); }
 
 int32_t headerAbiVersion() { return PAYHANDOFF_ABI_VERSION; }
@@ -160,105 +165,6 @@ int32_t headerAbiVersion() { return PAYHANDOFF_ABI_VERSION; }
 std::string version() {
     const char *text = payhandoff_version();
     return text ? std::string(text) : std::string();
-}
-
-std::string posBuildUrl(const std::string &requestJson) {
-    return callOne(payhandoff_pos_build_url, "request_json", requestJson);
-}
-
-std::string posParseResponse(const std::string &url, const std::string &optionsJson) {
-    return callTwo(payhandoff_pos_parse_response, "url", url, optionsJson);
-}
-
-std::string posParseResult(const std::string &extrasJson, const std::string &optionsJson) {
-    return callTwo(payhandoff_pos_parse_result, "extras_json", extrasJson, optionsJson);
-}
-
-std::string posRefundCheck(const std::string &inputJson) {
-    return callOne(payhandoff_pos_refund_check, "input_json", inputJson);
-}
-
-std::string checkoutBuildRequest(const std::string &requestJson) {
-    return callOne(payhandoff_checkout_build_request, "request_json", requestJson);
-}
-
-std::string checkoutParseSession(const std::string &sessionJson) {
-    return callOne(payhandoff_checkout_parse_session, "session_json", sessionJson);
-}
-
-std::string checkoutParseCallback(const std::string &url, const std::string &optionsJson) {
-    return callTwo(payhandoff_checkout_parse_callback, "url", url, optionsJson);
-}
-
-std::string checkoutParseConfirmation(const std::string &eventJson) {
-    return callOne(payhandoff_checkout_parse_confirmation, "event_json", eventJson);
-}
-
-std::string coordinatorCreate(const std::optional<std::string> &configJson) {
-    if (configJson && holdsNul(*configJson)) return nulRefused("config_json");
-    payhandoff_coordinator *handle = nullptr;
-    LibraryString out;
-    int32_t status = payhandoff_coordinator_new(configJson ? configJson->c_str() : nullptr, &handle, &out.text);
-    return adopt(status, handle, out);
-}
-
-std::string coordinatorRestore(const std::string &snapshotJson) {
-    if (holdsNul(snapshotJson)) return nulRefused("snapshot_json");
-    payhandoff_coordinator *handle = nullptr;
-    LibraryString out;
-    int32_t status = payhandoff_coordinator_restore(snapshotJson.c_str(), &handle, &out.text);
-    return adopt(status, handle, out);
-}
-
-std::string coordinatorSend(double id, const std::string &eventJson) {
-    std::shared_ptr<Entry> entry = lookup(id);
-    if (!entry) return notOpen(id);
-    if (holdsNul(eventJson)) return nulRefused("event_json");
-    LibraryString out;
-    int32_t status;
-    {
-        std::lock_guard<std::mutex> lock(entry->mutex);
-        status = payhandoff_coordinator_send(entry->handle, eventJson.c_str(), &out.text);
-    }
-    return envelope(status, out);
-}
-
-std::string coordinatorHandleUrl(double id, const std::string &url, double nowMs) {
-    std::shared_ptr<Entry> entry = lookup(id);
-    if (!entry) return notOpen(id);
-    if (holdsNul(url)) return nulRefused("url");
-    if (!std::isfinite(nowMs) || std::floor(nowMs) != nowMs) {
-        return invalidArgument("now_ms", "must be an integer number of epoch milliseconds");
-    }
-    // Integers beyond int64_t are as far out of the library's range (1970...9999) as its
-    // extremes: pass those, and the library answers its own validation error.
-    int64_t now;
-    if (nowMs >= 9223372036854775808.0) {
-        now = std::numeric_limits<int64_t>::max();
-    } else if (nowMs < -9223372036854775808.0) {
-        now = std::numeric_limits<int64_t>::min();
-    } else {
-        now = static_cast<int64_t>(nowMs);
-    }
-    LibraryString out;
-    int32_t status;
-    {
-        std::lock_guard<std::mutex> lock(entry->mutex);
-        status = payhandoff_coordinator_handle_url(entry->handle, url.c_str(), now, &out.text);
-    }
-    return envelope(status, out);
-}
-
-std::string coordinatorSnapshot(double id) {
-    std::shared_ptr<Entry> entry = lookup(id);
-    if (!entry) return notOpen(id);
-    LibraryString out;
-    int32_t status;
-    {
-        std::lock_guard<std::mutex> lock(entry->mutex);
-        status = payhandoff_coordinator_snapshot(entry->handle, &out.text);
-    }
-    return envelope(status, out);
 }
 
 bool coordinatorDispose(double id) {
@@ -276,6 +182,8 @@ bool coordinatorDispose(double id) {
     // by the call still running on it when that call finishes.
     return true;
 }
+
+#include "PayHandoffBridgeCalls.inc"
 
 std::size_t coordinatorCount() {
     Registry &r = registry();

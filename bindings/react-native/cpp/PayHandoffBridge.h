@@ -2,7 +2,9 @@
 //
 // No React Native, JSI or Node dependency: strings in, one JSON string out. The TurboModule
 // (cpp/NativePayHandoffModule.h) and the Node-API test addon (node/addon.cpp) both forward
-// every call here unchanged, so what the tests run is what the app runs.
+// every call here unchanged, so what the tests run is what the app runs. The functions, one per
+// C function, are declared in PayHandoffBridgeCalls.h, generated from abi/payhandoff.json
+// (tools/abigen) with the forwarding PayHandoffBridge.cpp includes.
 //
 // Every function except abiVersion/version/coordinatorDispose returns an envelope
 //
@@ -18,9 +20,14 @@
 //
 // Coordinators live in a registry keyed by integer ids (1, 2, 3, ...; never reused), so
 // JavaScript never holds a pointer: an unknown or disposed id is an error, not undefined
-// behaviour. The registry is thread-safe, and every call on one coordinator holds that
+// behaviour. Ids are JavaScript numbers (doubles): only integers 1...2^53-1 can name one.
+// coordinatorCreate takes std::nullopt for the defaults (the C ABI's NULL); coordinatorDispose
+// releases a coordinator (after calls in flight on it finish) and answers false when the id is
+// not open. The registry is thread-safe, and every call on one coordinator holds that
 // coordinator's own mutex, as payhandoff.h requires; distinct coordinators run concurrently.
 #pragma once
+
+#include "PayHandoffBridgeCalls.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -33,32 +40,9 @@ namespace bridge {
 /// The bridge's own status for "the library could not allocate its answer".
 constexpr int32_t kOutOfMemory = -1;
 
-/// payhandoff_abi_version() of the loaded library.
-int32_t abiVersion();
 /// PAYHANDOFF_ABI_VERSION of the header the bridge was compiled with.
 int32_t headerAbiVersion();
-/// payhandoff_version() of the loaded library.
-std::string version();
 
-std::string posBuildUrl(const std::string &requestJson);
-std::string posParseResponse(const std::string &url, const std::string &optionsJson);
-std::string posParseResult(const std::string &extrasJson, const std::string &optionsJson);
-std::string posRefundCheck(const std::string &inputJson);
-
-std::string checkoutBuildRequest(const std::string &requestJson);
-std::string checkoutParseSession(const std::string &sessionJson);
-std::string checkoutParseCallback(const std::string &url, const std::string &optionsJson);
-std::string checkoutParseConfirmation(const std::string &eventJson);
-
-/// Ids are JavaScript numbers (doubles); only integers 1...2^53-1 can name a coordinator.
-/// configJson: std::nullopt for the defaults (the C ABI's NULL).
-std::string coordinatorCreate(const std::optional<std::string> &configJson);
-std::string coordinatorRestore(const std::string &snapshotJson);
-std::string coordinatorSend(double id, const std::string &eventJson);
-std::string coordinatorHandleUrl(double id, const std::string &url, double nowMs);
-std::string coordinatorSnapshot(double id);
-/// Releases the coordinator (after calls in flight on it finish); false when the id is not open.
-bool coordinatorDispose(double id);
 /// How many coordinators are open (for tests and leak checks).
 std::size_t coordinatorCount();
 

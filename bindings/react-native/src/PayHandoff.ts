@@ -17,7 +17,6 @@ import type {
   CoordinatorEvent,
   CoordinatorSnapshot,
   EpochMs,
-  ErrorCode,
   PosAnswerOptions,
   PosParseOptions,
   PosResponse,
@@ -27,9 +26,10 @@ import type {
   RefundCheckInput,
   RefundVerdict,
 } from './types';
+import type { ErrorCode } from './vocabulary';
+import { ABI_VERSION } from './versions';
 
-/** The C ABI version (PAYHANDOFF_ABI_VERSION) this API was written for. */
-export const ABI_VERSION = 2;
+export { ABI_VERSION };
 
 /** The one error of PayHandoff: the C ABI's error document, thrown. */
 export class PayHandoffError extends Error {

@@ -9,6 +9,7 @@ import NativePayHandoff from './NativePayHandoff';
 import { PayHandoff } from './PayHandoff';
 
 export * from './types';
+export * from './vocabulary';
 export type { Spec as NativePayHandoffSpec } from './NativePayHandoff';
 export { ABI_VERSION, Coordinator, PayHandoff, PayHandoffError } from './PayHandoff';
 

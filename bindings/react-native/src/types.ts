@@ -5,6 +5,22 @@
 //
 // Shared: bindings/web imports this file as its own types (not a copy), so both TypeScript
 // packages describe the same documents; `make web-test` type-checks the web API against it.
+// The closed word lists (error codes, states, effect and event types, ...) come from
+// vocabulary.ts, generated from abi/payhandoff.json, whose words a Swift test checks against the
+// core; the discriminated unions below spell those words again as literal members, and
+// test/types.check.ts checks at compile time that each union's words are the vocabulary's.
+import type {
+  AccountType,
+  CheckoutIntegration,
+  CheckoutKind,
+  CheckoutState,
+  ConfirmationType,
+  ErrorCode,
+  PosOperation,
+  PosState,
+  RefundReasonCode,
+  RefundWarningCode,
+} from './vocabulary';
 
 /** Decimal text with at most two decimals ("100", "100.5", "100.00"), or integer minor units. */
 export type Amount = string | number;
@@ -14,24 +30,6 @@ export type EpochMs = number;
 
 /** Epoch seconds (refund checks, sales). */
 export type EpochSeconds = number;
-
-/** Every error code of the C ABI, plus the binding's own `out_of_memory` and `abi_mismatch`. */
-export type ErrorCode =
-  | 'invalid_argument'
-  | 'invalid_json'
-  | 'validation'
-  | 'malformed_url'
-  | 'callback_mismatch'
-  | 'unknown_flow'
-  | 'duplicate'
-  | 'invalid_state'
-  | 'unsupported_version'
-  | 'limit_exceeded'
-  | 'gateway_error'
-  | 'conflict'
-  | 'not_eligible'
-  | 'out_of_memory'
-  | 'abi_mismatch';
 
 /** {"code", "field", "message"}: an error document (also a rejected event's `error`). */
 export interface ErrorDocument {
@@ -134,7 +132,7 @@ interface PosResponseFields {
   applabel?: string;
   url?: string;
   bank?: string;
-  accountType?: 'credit' | 'debit';
+  accountType?: AccountType;
   name?: string;
   bp_version?: string;
   extra?: Record<string, string>;
@@ -168,13 +166,13 @@ export interface RefundCheckInput {
 }
 
 export interface RefundReason {
-  code: 'too_soon' | 'past_deadline' | 'amount_exceeds_original' | 'pos_app_too_old';
+  code: RefundReasonCode;
   message: string;
 }
 
 /** What the verdict could not check, without blocking the refund. */
 export interface RefundWarning {
-  code: 'pos_app_version_unknown';
+  code: RefundWarningCode;
   message: string;
 }
 
@@ -200,13 +198,11 @@ export type RefundVerdict = RefundEligible | RefundNotEligible;
 
 // ---- Hosted checkout ------------------------------------------------------------------------
 
-export type CheckoutKind = 'cards' | 'payments';
-
 interface CheckoutRequestBase {
   api_key: string;
   return_url?: string;
   base_url?: string;
-  integration?: 'browser_tab' | 'iframe';
+  integration?: CheckoutIntegration;
   /** 16-128 unreserved characters; a fresh one from the system random source when absent. */
   nonce?: string;
 }
@@ -293,7 +289,7 @@ export type CheckoutCallback = CheckoutCompleted | CheckoutFailed | CheckoutCanc
 
 /** The webhook as relayed by the merchant backend. */
 export interface ConfirmationEvent {
-  type: 'card.registered' | 'payment.confirmed';
+  type: ConfirmationType;
   data: Record<string, unknown>;
 }
 
@@ -382,28 +378,6 @@ export type Effect =
   | { type: 'reconcile'; reason: string }
   | { type: 'persist' };
 
-export type EffectType = Effect['type'];
-
-export type CheckoutState =
-  | 'awaiting_session'
-  | 'ready'
-  | 'in_browser'
-  | 'returned_without_result'
-  | 'awaiting_confirmation'
-  | 'confirmed'
-  | 'failed'
-  | 'cancelled'
-  | 'expired';
-
-export type PosState =
-  | 'ready'
-  | 'launched'
-  | 'launch_failed'
-  | 'approved'
-  | 'approved_amount_mismatch'
-  | 'declined'
-  | 'error'
-  | 'returned_without_response';
 
 /** A checkout flow as the snapshot holds it. */
 export interface CheckoutFlowDetails {
@@ -427,7 +401,7 @@ export interface PosFlowDetails {
   id: string;
   type: 'pos';
   state: PosState;
-  operation: 'venta' | 'devolucion';
+  operation: PosOperation;
   /** The app's identifier; the POS app is sent `<identifier>~<token>`. */
   identifier: string;
   token: string;
@@ -472,7 +446,7 @@ export interface LedgerEntry {
   transactionid: string;
   /** The flow that booked it; null for a sale known only from a refund's `sale` document. */
   flow_id: string | null;
-  operation: 'venta' | 'devolucion';
+  operation: PosOperation;
   amount: string;
   refunded: string;
   approved_at: EpochMs;

@@ -16,6 +16,19 @@ import {
   Transition,
   browserClosedEvent,
 } from '../src/index';
+import type {
+  CheckoutState,
+  CheckoutStatus,
+  ConfirmationType,
+  CoordinatorEvent,
+  EffectType,
+  EventOutcome,
+  EventType,
+  PosOperation,
+  PosRequest,
+  PosResult,
+  PosState,
+} from '../src/index';
 
 function never(value: never): never {
   throw new Error(`unhandled ${String(value)}`);
@@ -130,3 +143,21 @@ export function usage(payhandoff: PayHandoff, coordinator: Coordinator): void {
     }
   }
 }
+
+// The discriminated unions spell the vocabularies' words (generated in src/vocabulary.ts from
+// abi/payhandoff.json) as literal members: each must hold exactly the vocabulary's words, so a
+// word added to the table without its document type (or the reverse) fails to compile here.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+function same<A, B>(check: Same<A, B>): Same<A, B> {
+  return check;
+}
+export const vocabulariesMatch = [
+  same<Effect['type'], EffectType>(true),
+  same<CoordinatorEvent['type'], EventType>(true),
+  same<CoordinatorAnswer['outcome'], EventOutcome>(true),
+  same<PosResponse['result'], PosResult>(true),
+  same<CheckoutCallback['status'], CheckoutStatus>(true),
+  same<Confirmation['type'], ConfirmationType>(true),
+  same<Transition['state'], CheckoutState | PosState>(true),
+  same<PosRequest['transaction'], PosOperation>(true),
+];

@@ -17,17 +17,20 @@ import type {
   CoordinatorEvent,
   CoordinatorSnapshot,
   EpochMs,
-  ErrorCode,
+  PosAnswerOptions,
   PosParseOptions,
   PosRequest,
   PosResponse,
+  PosResultExtras,
   PosUrl,
   RefundCheckInput,
   RefundVerdict,
 } from '../../react-native/src/types.js';
+import type { ErrorCode } from '../../react-native/src/vocabulary.js';
+import * as c from './calls.js';
 import { ABI_STATUS, PayHandoffError, describe, invalidArgument } from './errors.js';
 import { WasmLibrary, defaultWasmUrl } from './library.js';
-import type { CArgument, CResult, WasmSource } from './library.js';
+import type { CResult, WasmSource } from './library.js';
 
 /** Where openCoordinator keeps the snapshot unless told otherwise. */
 export const DEFAULT_STORAGE_KEY = 'payhandoff.coordinator';
@@ -107,7 +110,7 @@ class SnapshotStore {
 export class Coordinator {
   private static nextId = 1;
   private static readonly leaks = new FinalizationRegistry<{ library: WasmLibrary; pointer: number }>(({ library, pointer }) => {
-    if (!library.broken) library.release('payhandoff_coordinator_free', pointer);
+    if (!library.broken) c.coordinatorFree(library, pointer);
   });
 
   /** A number naming this coordinator (1, 2, 3, …; never reused), as the React Native package's. */
@@ -135,18 +138,13 @@ export class Coordinator {
    *  answer says `persist` (coordinators from openCoordinator). */
   send(event: CoordinatorEvent): CoordinatorAnswer {
     const eventJson = json(event, 'event_json');
-    return this.persisting(this.call('payhandoff_coordinator_send', [{ name: 'event_json', text: eventJson }]));
+    return this.persisting(c.coordinatorSend(this.library, this.live(), eventJson));
   }
 
   /** Routes a URL the page was opened with (`not_ours` when no flow here registered it). The
    *  same URL twice answers `duplicate` and changes nothing. Saves the snapshot as send does. */
   handleUrl(url: string, now: EpochMs = Date.now()): CoordinatorAnswer {
-    return this.persisting(
-      this.call('payhandoff_coordinator_handle_url', [
-        { name: 'url', text: url },
-        { name: 'now_ms', int64: now },
-      ]),
-    );
+    return this.persisting(c.coordinatorHandleUrl(this.library, this.live(), url, now));
   }
 
   /** The versioned snapshot (no secrets). */
@@ -156,7 +154,7 @@ export class Coordinator {
 
   /** The snapshot as JSON text, to save and later pass to restoreCoordinator. */
   snapshotJson(): string {
-    const result = this.call('payhandoff_coordinator_snapshot', []);
+    const result = c.coordinatorSnapshot(this.library, this.live());
     documentOf<CoordinatorSnapshot>(result);
     return result.text;
   }
@@ -168,13 +166,14 @@ export class Coordinator {
     const pointer = this.pointer;
     this.pointer = 0;
     Coordinator.leaks.unregister(this);
-    if (!this.library.broken) this.library.release('payhandoff_coordinator_free', pointer);
+    if (!this.library.broken) c.coordinatorFree(this.library, pointer);
     return true;
   }
 
-  private call(name: string, args: CArgument[]): CResult {
+  /** The module's pointer, or `invalid_argument` once disposed. */
+  private live(): number {
     if (this.pointer === 0) throw invalidArgument('coordinator', `coordinator ${this.id} was disposed`);
-    return this.library.call(name, [{ pointer: this.pointer }, ...args]);
+    return this.pointer;
   }
 
   private persisting(result: CResult): CoordinatorAnswer {
@@ -194,44 +193,50 @@ export class PayHandoff {
     return this.library.abiVersion();
   }
 
-  /** The module's version, e.g. "0.1.0". */
+  /** The module's version, e.g. "0.2.0". */
   version(): string {
     return this.library.version();
   }
 
   /** The billpocket:// URL for a sale or refund (holds the user token: do not log it). */
   buildPosUrl(request: PosRequest): PosUrl {
-    return this.one('payhandoff_pos_build_url', 'request_json', request);
+    return documentOf(c.posBuildUrl(this.library, json(request, 'request_json')));
   }
 
   /** The POS app's answer URL (myapp://result=aprobada&…). */
   parsePosResponse(url: string, options: PosParseOptions): PosResponse {
-    return this.withUrl('payhandoff_pos_parse_response', url, options);
+    return documentOf(c.posParseResponse(this.library, url, json(options, 'options_json')));
+  }
+
+  /** The POS app's answer as Android result extras (onActivityResult): the same rules as an
+   *  answer URL, without percent-decoding. */
+  parsePosResult(extras: PosResultExtras, options: PosAnswerOptions = {}): PosResponse {
+    return documentOf(c.posParseResult(this.library, json(extras, 'extras_json'), json(options, 'options_json')));
   }
 
   /** Whether an approved sale can be refunded now (`eligible: false` is a verdict, not an error). */
   checkRefund(input: RefundCheckInput): RefundVerdict {
-    return this.one('payhandoff_pos_refund_check', 'input_json', input);
+    return documentOf(c.posRefundCheck(this.library, json(input, 'input_json')));
   }
 
   /** The gateway request (POST /v1/cards or /v1/payments) and the return URL with its nonce. */
   buildCheckoutRequest(request: CheckoutRequest): BuiltCheckoutRequest {
-    return this.one('payhandoff_checkout_build_request', 'request_json', request);
+    return documentOf(c.checkoutBuildRequest(this.library, json(request, 'request_json')));
   }
 
   /** The checkout session from the gateway's answer or the backend's data. */
   parseCheckoutSession(session: CheckoutSessionInput): CheckoutSession {
-    return this.one('payhandoff_checkout_parse_session', 'session_json', session);
+    return documentOf(c.checkoutParseSession(this.library, json(session, 'session_json')));
   }
 
   /** A checkout return URL checked against the registered return URL and nonce. */
   parseCheckoutCallback(url: string, options: CheckoutCallbackOptions): CheckoutCallback {
-    return this.withUrl('payhandoff_checkout_parse_callback', url, options);
+    return documentOf(c.checkoutParseCallback(this.library, url, json(options, 'options_json')));
   }
 
   /** A relayed webhook (card.registered / payment.confirmed). */
   parseConfirmation(event: ConfirmationEvent): Confirmation {
-    return this.one('payhandoff_checkout_parse_confirmation', 'event_json', event);
+    return documentOf(c.checkoutParseConfirmation(this.library, json(event, 'event_json')));
   }
 
   /** A new, empty coordinator held in memory only (defaults for every config member left out). */
@@ -267,21 +272,12 @@ export class PayHandoff {
 
   private create(config: CoordinatorConfig | undefined): CResult {
     const configJson = config === undefined ? null : json(config, 'config_json');
-    return this.library.call('payhandoff_coordinator_new', [{ name: 'config_json', text: configJson }, 'handle_out']);
+    return c.coordinatorNew(this.library, configJson);
   }
 
   private restore(snapshot: string | CoordinatorSnapshot): CResult {
     const text = typeof snapshot === 'string' ? snapshot : json(snapshot, 'snapshot_json');
-    return this.library.call('payhandoff_coordinator_restore', [{ name: 'snapshot_json', text }, 'handle_out']);
-  }
-
-  private one<T>(name: string, parameter: string, value: unknown): T {
-    return documentOf<T>(this.library.call(name, [{ name: parameter, text: json(value, parameter) }]));
-  }
-
-  private withUrl<T>(name: string, url: string, options: unknown): T {
-    const optionsJson = json(options, 'options_json');
-    return documentOf<T>(this.library.call(name, [{ name: 'url', text: url }, { name: 'options_json', text: optionsJson }]));
+    return c.coordinatorRestore(this.library, text);
   }
 }
 

@@ -1,6 +1,7 @@
 // The one error of the web package: the C ABI's error document, thrown, plus the few things
 // only the glue can say (the module could not be loaded, or stopped working).
-import type { ErrorCode } from '../../react-native/src/types.js';
+import type { ErrorCode } from '../../react-native/src/vocabulary.js';
+import { STATUS } from '../../react-native/src/vocabulary.js';
 
 /** Every code of the shared ErrorCode, plus the web glue's own:
  *  `load_failed`: the .wasm could not be fetched, compiled or instantiated (or the page has no
@@ -18,8 +19,8 @@ export const GLUE_STATUS = {
 
 /** The C ABI status of the codes the glue also reports itself (a bad argument it cannot pass on). */
 export const ABI_STATUS = {
-  invalidArgument: 1,
-  invalidJson: 2,
+  invalidArgument: STATUS.invalid_argument,
+  invalidJson: STATUS.invalid_json,
 } as const;
 
 export class PayHandoffError extends Error {

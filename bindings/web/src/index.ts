@@ -5,9 +5,10 @@
 //   const coordinator = payhandoff.openCoordinator();      // sessionStorage, restored on reload
 //   const answer = handleReturnPage(coordinator);          // on the return_url page
 //
-// The types are the React Native package's own file (bindings/react-native/src/types.ts), not
-// a copy: both packages describe the same C ABI documents.
+// The types are the React Native package's own files (bindings/react-native/src/types.ts and the
+// generated vocabulary.ts), not a copy: both packages describe the same C ABI documents.
 export * from '../../react-native/src/types.js';
+export * from '../../react-native/src/vocabulary.js';
 export { ABI_VERSION } from './library.js';
 export type { WasmSource } from './library.js';
 export { PayHandoffError } from './errors.js';

@@ -3,11 +3,12 @@
 // with its malloc, `char **out` read back and released with payhandoff_string_free. Nothing is
 // parsed or checked here beyond what C itself cannot carry (a JavaScript value that is not a
 // string, U+0000 inside a string, a time that is not an integer).
+import { ABI_VERSION } from '../../react-native/src/versions.js';
+import type { CExports } from './calls.js';
 import { GLUE_STATUS, PayHandoffError, describe, invalidArgument } from './errors.js';
 import { WasiExit, wasiImports } from './wasi.js';
 
-/** The C ABI version (PAYHANDOFF_ABI_VERSION) this package was written for. */
-export const ABI_VERSION = 2;
+export { ABI_VERSION };
 
 /** Where the module comes from: a URL (fetched; read from disk for file: URLs in Node), an HTTP
  *  response, its bytes, or an already compiled module. */
@@ -34,13 +35,12 @@ export interface CResult {
   handle: number;
 }
 
-interface Exports {
+/** The module's exports: the C functions (calls.ts, generated from abi/payhandoff.json), its
+ *  memory and allocator, and the reactor's constructor. */
+interface Exports extends CExports {
   memory: WebAssembly.Memory;
   malloc(size: number): number;
   free(pointer: number): void;
-  payhandoff_abi_version(): number;
-  payhandoff_version(): number;
-  payhandoff_string_free(pointer: number): void;
   _initialize?: () => void;
   [name: string]: unknown;
 }

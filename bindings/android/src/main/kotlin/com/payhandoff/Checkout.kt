@@ -2,15 +2,9 @@ package com.payhandoff
 
 import org.json.JSONObject
 
-/** `cards` (card registration) or `payments`. */
-enum class CheckoutKind(val wire: String) {
-    CARDS("cards"), PAYMENTS("payments");
-
-    companion object {
-        internal fun of(wire: String): CheckoutKind =
-            values().firstOrNull { it.wire == wire } ?: throw IllegalStateException("unknown checkout kind $wire")
-    }
-}
+/** The [CheckoutKind] (Vocabulary.kt) of a document the core wrote: always one it knows. */
+internal fun checkoutKind(wire: String): CheckoutKind =
+    CheckoutKind.of(wire) ?: throw IllegalStateException("unknown checkout kind $wire")
 
 /** One HTTP header of a gateway request. */
 data class Header(val name: String, val value: String)
@@ -20,7 +14,7 @@ data class Header(val name: String, val value: String)
  * one the body already carries; register only the URL without it). Holds the API key: do not log it.
  */
 class CheckoutRequest internal constructor(val json: JSONObject) {
-    val kind: CheckoutKind = CheckoutKind.of(json.getString("kind"))
+    val kind: CheckoutKind = checkoutKind(json.getString("kind"))
     val method: String = json.getJSONObject("request").getString("method")
     val url: String = json.getJSONObject("request").getString("url")
     val headers: List<Header> = json.getJSONObject("request").getJSONArray("headers").let { a ->
@@ -40,7 +34,7 @@ class CheckoutRequest internal constructor(val json: JSONObject) {
 
 /** A checkout session: where to send the user. */
 class CheckoutSession internal constructor(val json: JSONObject) {
-    val kind: CheckoutKind = CheckoutKind.of(json.getString("kind"))
+    val kind: CheckoutKind = checkoutKind(json.getString("kind"))
     val checkoutUrl: String = json.getString("checkout_url")
     val sessionId: String? = json.stringOrNull("session_id")
     val cardId: String? = json.stringOrNull("card_id")
@@ -53,7 +47,7 @@ class CheckoutSession internal constructor(val json: JSONObject) {
 class CheckoutCallback internal constructor(val json: JSONObject) {
     enum class Status { COMPLETED, FAILED, CANCELLED }
 
-    val kind: CheckoutKind = CheckoutKind.of(json.getString("kind"))
+    val kind: CheckoutKind = checkoutKind(json.getString("kind"))
     val status: Status = when (val s = json.getString("status")) {
         "completed" -> Status.COMPLETED
         "failed" -> Status.FAILED

@@ -76,7 +76,7 @@ sealed class Effect {
     internal companion object {
         fun of(json: JSONObject): Effect = when (val type = json.getString("type")) {
             "send_request" -> SendRequest(json.getJSONObject("request"))
-            "create_session" -> CreateSession(CheckoutKind.of(json.getString("kind")), json.getString("return_url"))
+            "create_session" -> CreateSession(checkoutKind(json.getString("kind")), json.getString("return_url"))
             "open_browser" -> OpenBrowser(json.getString("url"))
             "close_browser" -> CloseBrowser
             "show_pending" -> ShowPending

@@ -11,7 +11,7 @@ package com.payhandoff
  */
 object PayHandoff {
     /** `PAYHANDOFF_ABI_VERSION` of the include/payhandoff.h this binding was written against. */
-    const val ABI_VERSION: Int = 2
+    const val ABI_VERSION: Int = Versions.ABI
 
     /** The name passed to System.loadLibrary: the AAR's one library. */
     const val LIBRARY: String = "payhandoff"
