@@ -1,5 +1,6 @@
 package com.payhandoff
 
+import org.json.JSONArray
 import org.json.JSONObject
 import java.io.ByteArrayOutputStream
 
@@ -15,7 +16,7 @@ internal object Call {
     fun utf8(text: String?, parameter: String): ByteArray? {
         if (text == null) return null
         if (text.indexOf('\u0000') >= 0) {
-            throw PayHandoffException("invalid_argument", parameter,
+            throw PayHandoffException(ErrorCode.INVALID_ARGUMENT, parameter,
                 "contains U+0000, which the C ABI cannot carry (a C string ends there)")
         }
         val out = ByteArrayOutputStream(text.length + 16)
@@ -56,6 +57,8 @@ internal object Call {
 /** org.json helpers for reading result documents. */
 internal fun JSONObject.stringOrNull(key: String): String? = if (has(key) && !isNull(key)) getString(key) else null
 
+internal fun JSONObject.longOrNull(key: String): Long? = if (has(key) && !isNull(key)) getLong(key) else null
+
 internal fun JSONObject.stringMap(key: String): Map<String, String> {
     val o = optJSONObject(key) ?: return emptyMap()
     val map = LinkedHashMap<String, String>()
@@ -66,3 +69,21 @@ internal fun JSONObject.stringMap(key: String): Map<String, String> {
     }
     return map
 }
+
+/** The array at [key] (empty when absent), each element read by [read]. */
+internal inline fun <T> JSONObject.listOf(key: String, read: (JSONArray, Int) -> T): List<T> {
+    val a = optJSONArray(key) ?: return emptyList()
+    return (0 until a.length()).map { read(a, it) }
+}
+
+/** The strings of the array at [key] (empty when absent). */
+internal fun JSONObject.stringList(key: String): List<String> = listOf(key) { a, i -> a.getString(i) }
+
+/** The objects of the array at [key] (empty when absent), each read by [read]. */
+internal inline fun <T> JSONObject.objects(key: String, read: (JSONObject) -> T): List<T> =
+    listOf(key) { a, i -> read(a.getJSONObject(i)) }
+
+/** The object at [key] read by [read], or null when absent. */
+internal inline fun <T> JSONObject.objectOrNull(key: String, read: (JSONObject) -> T): T? =
+    if (has(key) && !isNull(key)) read(getJSONObject(key)) else null
+

@@ -3,22 +3,49 @@ package com.payhandoff
 import org.json.JSONObject
 
 /**
- * Every error of PayHandoff: [code] is the C ABI's error code (`validation`, `invalid_json`,
- * `malformed_url`, `callback_mismatch`, …; see docs/abi.md), [field] the offending input (a dotted
- * path such as `sale.amount`, or the parameter such as `request_json`) or null.
+ * Every error of PayHandoff: [code] is the C ABI's error code ([ErrorCode.VALIDATION],
+ * [ErrorCode.INVALID_JSON], [ErrorCode.MALFORMED_URL], [ErrorCode.CALLBACK_MISMATCH], …; see
+ * docs/abi.md), [field] the offending input (a dotted path such as `sale.amount`, or the parameter
+ * such as `request_json`) or null.
+ *
+ * [ErrorCode.ABI_MISMATCH] is the binding's own: a document held a word this binding does not know
+ * (an effect, state or error code of a newer library), so the library and the binding are not
+ * from the same release.
  */
-class PayHandoffException(val code: String, val field: String?, message: String) :
-    RuntimeException(if (field == null) "$code: $message" else "$code ($field): $message") {
+class PayHandoffException(val code: ErrorCode, val field: String?, message: String) :
+    RuntimeException(if (field == null) "${code.wire}: $message" else "${code.wire} ($field): $message") {
 
     /** The message without the code and field prefix. */
     val reason: String = message
 
     companion object {
         /** Reads an error document `{"code", "field", "message"}`. */
-        internal fun from(document: JSONObject): PayHandoffException =
-            PayHandoffException(
-                document.optString("code", "unknown"),
-                if (document.isNull("field")) null else document.optString("field"),
-                document.optString("message", ""))
+        internal fun from(document: JSONObject): PayHandoffException {
+            val field = if (document.isNull("field")) null else document.optString("field")
+            val message = document.optString("message", "")
+            val word = document.optString("code", "")
+            val code = ErrorCode.of(word)
+                ?: return PayHandoffException(ErrorCode.ABI_MISMATCH, field,
+                    "unknown error code '$word' (${Words.NEWER}): $message")
+            return PayHandoffException(code, field, message)
+        }
     }
+}
+
+/** Wire words read from result documents: an unknown one is a typed error, never a crash. */
+internal object Words {
+    const val NEWER = "libpayhandoff.so is newer than com.payhandoff: ship both from the same PayHandoff release"
+
+    /**
+     * The constant [of] gives for the word at [key] of [json]. A word this binding does not know is
+     * [ErrorCode.ABI_MISMATCH] naming [key].
+     */
+    inline fun <T : Any> read(json: JSONObject, key: String, of: (String) -> T?): T {
+        val word = json.getString(key)
+        return of(word) ?: throw PayHandoffException(ErrorCode.ABI_MISMATCH, key, "unknown word '$word' ($NEWER)")
+    }
+
+    /** [read] for an optional member: null when absent. */
+    inline fun <T : Any> readOptional(json: JSONObject, key: String, of: (String) -> T?): T? =
+        if (json.has(key) && !json.isNull(key)) read(json, key, of) else null
 }
