@@ -54,6 +54,27 @@ internal object Call {
     }
 }
 
+/** What `toString()` shows instead of an API key, user token, nonce or per-flow token. */
+internal const val REDACTED = "<redacted>"
+
+/** Wire words read from result documents: an unknown one is a typed error, never a crash. */
+internal object Words {
+    const val NEWER = "libpayhandoff.so is newer than com.payhandoff: ship both from the same PayHandoff release"
+
+    /**
+     * The constant [of] gives for the word at [key] of [json]. A word this binding does not know is
+     * [ErrorCode.ABI_MISMATCH] naming [key].
+     */
+    inline fun <T : Any> read(json: JSONObject, key: String, of: (String) -> T?): T {
+        val word = json.getString(key)
+        return of(word) ?: throw PayHandoffException(ErrorCode.ABI_MISMATCH, key, "unknown word '$word' ($NEWER)")
+    }
+
+    /** [read] for an optional member: null when absent. */
+    inline fun <T : Any> readOptional(json: JSONObject, key: String, of: (String) -> T?): T? =
+        if (json.has(key) && !json.isNull(key)) read(json, key, of) else null
+}
+
 /** org.json helpers for reading result documents. */
 internal fun JSONObject.stringOrNull(key: String): String? = if (has(key) && !isNull(key)) getString(key) else null
 

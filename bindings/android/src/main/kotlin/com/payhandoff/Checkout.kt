@@ -73,7 +73,10 @@ sealed class CheckoutRequest {
 sealed class CheckoutSessionInput {
     abstract val kind: CheckoutKind
 
-    /** The gateway's HTTP answer: [status] and [body] (an org.json value: JSONObject, JSONArray, String, …; null for none). */
+    /**
+     * The gateway's HTTP answer: [status] and [body] as received (a JSONObject, JSONArray, String, a
+     * Map or List of such values, …; null for none).
+     */
     class Gateway(override val kind: CheckoutKind, val status: Int, val body: Any?) : CheckoutSessionInput() {
         override fun toString(): String = "Gateway(kind=$kind, status=$status)"
     }
@@ -89,7 +92,7 @@ sealed class CheckoutSessionInput {
 
     /** The session document. */
     fun toJson(): JSONObject = when (this) {
-        is Gateway -> JSONObject().put("kind", kind.wire).put("status", status).put("body", body ?: JSONObject.NULL)
+        is Gateway -> JSONObject().put("kind", kind.wire).put("status", status).put("body", JSONObject.wrap(body) ?: JSONObject.NULL)
         is Backend -> JSONObject().put("kind", kind.wire).put("checkout_url", checkoutUrl).putOpt("session_id", sessionId)
             .putOpt("card_id", cardId).putOpt("payment_id", paymentId)
     }

@@ -74,9 +74,6 @@ data class PosRequest(
     }
 }
 
-/** What `toString()` shows instead of an API key, user token, nonce or per-flow token. */
-internal const val REDACTED = "<redacted>"
-
 /**
  * An approved sale a refund refers to when the coordinator has no flow of it (`pos.start`'s `sale`,
  * and the sale of [Pos.refundCheck]). Times are epoch seconds.

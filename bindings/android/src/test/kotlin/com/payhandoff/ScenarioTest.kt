@@ -384,6 +384,10 @@ class ScenarioTest {
         val session = Checkout.parseSession(CheckoutSessionInput.Gateway(CheckoutKind.CARDS, 201,
             JSONObject("""{"data": {"registration": {"checkout_url": "https://checkout.pay.ingalca.com/r/9f8e"}}}""")))
         assertEquals("https://checkout.pay.ingalca.com/r/9f8e", session.checkoutUrl)
+        // A body as Kotlin maps (e.g. from another JSON library) is the same document.
+        val fromMaps = Checkout.parseSession(CheckoutSessionInput.Gateway(CheckoutKind.CARDS, 201,
+            mapOf("data" to mapOf("registration" to mapOf("checkout_url" to "https://checkout.pay.ingalca.com/r/9f8e")))))
+        assertTrue(TestJson.same(session.json, fromMaps.json))
         assertEquals(ErrorCode.GATEWAY_ERROR, expect {
             Checkout.parseSession(CheckoutSessionInput.Gateway(CheckoutKind.CARDS, 402, JSONObject("""{"error": {"message": "no"}}""")))
         }.code)
