@@ -107,4 +107,3 @@ internal inline fun <T> JSONObject.objects(key: String, read: (JSONObject) -> T)
 /** The object at [key] read by [read], or null when absent. */
 internal inline fun <T> JSONObject.objectOrNull(key: String, read: (JSONObject) -> T): T? =
     if (has(key) && !isNull(key)) read(getJSONObject(key)) else null
-
