@@ -65,8 +65,8 @@ android-check: android
 android-harness: android
 	@scripts/run_android_harness.sh $(ANDROID_ABIS)
 
-# The tests compile against the classes.jar inside the AAR (-Xfriend-paths: they use the module's
-# internal declarations) and run with it on the class path: what an app gets is what is tested.
+# The tests compile against the classes.jar inside the AAR (they reach internal declarations only
+# by reflection: kotlinc 1.3 ignores -Xfriend-paths for a jar) and run with it on the class path: what an app gets is what is tested.
 $(ANDROID_BUILD)/test.stamp: $(ANDROID_TEST_SOURCES) $(ANDROID_AAR)
 	@rm -rf $(ANDROID_BUILD)/test-classes && mkdir -p $(ANDROID_BUILD)/test-classes
 	@python3 -c 'import sys, zipfile; open(sys.argv[2], "wb").write(zipfile.ZipFile(sys.argv[1]).read("classes.jar"))' \
@@ -103,7 +103,7 @@ android-test: lib android $(ANDROID_BUILD)/test.stamp
 	  -cp $(ANDROID_BUILD)/test-classes:$(ANDROID_BUILD)/aar-classes.jar:$(ANDROID_KOTLIN_STDLIB):$(ANDROID_LIBS) -Dpayhandoff.vectors=$(CURDIR)/Tests/Vectors \
 	  com.payhandoff.TestMain --in-process-only > $(ANDROID_BUILD)/test-aar.log 2>&1 && aar_status=0 || aar_status=$$?; \
 	grep -E '^FAIL' $(ANDROID_BUILD)/test-aar.log || true; \
-	echo "android-test: the AAR's jni/x86_64/libpayhandoff.so by System.loadLibrary (vectors, scenarios, threads): $$(tail -1 $(ANDROID_BUILD)/test-aar.log)"; \
+	echo "android-test: the AAR's jni/x86_64/libpayhandoff.so by System.loadLibrary (vectors, scenarios, typed API, threads): $$(tail -1 $(ANDROID_BUILD)/test-aar.log)"; \
 	rm -rf $(ANDROID_BUILD)/sdk-layout && mkdir -p $(ANDROID_BUILD)/sdk-layout; \
 	ln -s $(CURDIR)/dist/embedded/libpayhandoff.so $(CURDIR)/$(ANDROID_BUILD)/cmake/libpayhandoff_jni.so $(ANDROID_BUILD)/sdk-layout/; \
 	loaded=$$(java -Djava.library.path=$(CURDIR)/$(ANDROID_BUILD)/sdk-layout -cp $(ANDROID_BUILD)/test-classes:$(ANDROID_BUILD)/aar-classes.jar:$(ANDROID_KOTLIN_STDLIB):$(ANDROID_LIBS) \

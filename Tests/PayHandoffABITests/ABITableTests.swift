@@ -81,12 +81,27 @@ final class ABITableTests: XCTestCase {
         XCTAssertEqual(words("RefundWarning"), RefundEligibility.Warning.allCases.map(\.rawValue))
     }
 
+    func testFlowTypesAreTheCoordinatorsFlows() throws {
+        // One flow of each kind, started through the C ABI; the snapshot names their types.
+        var handle: OpaquePointer?
+        XCTAssertEqual(call { payhandoff_coordinator_new(nil, &handle, $0) }.status, 0)
+        defer { payhandoff_coordinator_free(handle) }
+        let events = [
+            #"{"type":"checkout.start","flow_id":"c1","now":1773174600000,"kind":"cards","return_url":"fixapp://checkout-callback"}"#,
+            #"{"type":"pos.start","flow_id":"p1","now":1773174600000,"request":{"transaction":"venta","usertoken":"tok_1","identifier":"ord-1","amount":"1.00","urlScheme":"myapp"}}"#,
+        ]
+        for event in events { XCTAssertEqual(call { payhandoff_coordinator_send(handle, event, $0) }.status, 0, event) }
+        let snapshot = call { payhandoff_coordinator_snapshot(handle, $0) }.text
+        let flows = try XCTUnwrap((try JSONSerialization.jsonObject(with: Data(snapshot.utf8)) as? [String: Any])?["flows"] as? [[String: Any]])
+        XCTAssertEqual(flows.compactMap { $0["type"] as? String }.sorted(), words("FlowType").sorted())
+    }
+
     func testEveryVocabularyIsChecked() throws {
         let names = try XCTUnwrap((Self.table["vocabularies"] as? [String: Any])?.keys).sorted()
         // The vocabularies the tests above hold to the core; a new one needs its test.
         XCTAssertEqual(names, [
             "AccountType", "CheckoutIntegration", "CheckoutKind", "CheckoutState", "CheckoutStatus", "ConfirmationType",
-            "EffectType", "ErrorCode", "EventOutcome", "EventType", "PosOperation", "PosResult", "PosState",
+            "EffectType", "ErrorCode", "EventOutcome", "EventType", "FlowType", "PosOperation", "PosResult", "PosState",
             "RefundReason", "RefundWarning", "Status",
         ])
     }

@@ -111,6 +111,11 @@ export type PosState =
   | 'error'
   | 'returned_without_response';
 
+/** The `type` of a flow in a snapshot and the `flow` of a transition. (in the core: Coordinator.Flow.typeName) */
+export type FlowType =
+  | 'checkout'
+  | 'pos';
+
 /** What a hosted checkout does: register a card or take a payment. (in the core: CheckoutKind) */
 export type CheckoutKind =
   | 'cards'

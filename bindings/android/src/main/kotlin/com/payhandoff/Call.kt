@@ -1,5 +1,6 @@
 package com.payhandoff
 
+import org.json.JSONArray
 import org.json.JSONObject
 import java.io.ByteArrayOutputStream
 
@@ -15,7 +16,7 @@ internal object Call {
     fun utf8(text: String?, parameter: String): ByteArray? {
         if (text == null) return null
         if (text.indexOf('\u0000') >= 0) {
-            throw PayHandoffException("invalid_argument", parameter,
+            throw PayHandoffException(ErrorCode.INVALID_ARGUMENT, parameter,
                 "contains U+0000, which the C ABI cannot carry (a C string ends there)")
         }
         val out = ByteArrayOutputStream(text.length + 16)
@@ -53,8 +54,31 @@ internal object Call {
     }
 }
 
+/** What `toString()` shows instead of an API key, user token, nonce or per-flow token. */
+internal const val REDACTED = "<redacted>"
+
+/** Wire words read from result documents: an unknown one is a typed error, never a crash. */
+internal object Words {
+    const val NEWER = "libpayhandoff.so is newer than com.payhandoff: ship both from the same PayHandoff release"
+
+    /**
+     * The constant [of] gives for the word at [key] of [json]. A word this binding does not know is
+     * [ErrorCode.ABI_MISMATCH] naming [key].
+     */
+    inline fun <T : Any> read(json: JSONObject, key: String, of: (String) -> T?): T {
+        val word = json.getString(key)
+        return of(word) ?: throw PayHandoffException(ErrorCode.ABI_MISMATCH, key, "unknown word '$word' ($NEWER)")
+    }
+
+    /** [read] for an optional member: null when absent. */
+    inline fun <T : Any> readOptional(json: JSONObject, key: String, of: (String) -> T?): T? =
+        if (json.has(key) && !json.isNull(key)) read(json, key, of) else null
+}
+
 /** org.json helpers for reading result documents. */
 internal fun JSONObject.stringOrNull(key: String): String? = if (has(key) && !isNull(key)) getString(key) else null
+
+internal fun JSONObject.longOrNull(key: String): Long? = if (has(key) && !isNull(key)) getLong(key) else null
 
 internal fun JSONObject.stringMap(key: String): Map<String, String> {
     val o = optJSONObject(key) ?: return emptyMap()
@@ -66,3 +90,20 @@ internal fun JSONObject.stringMap(key: String): Map<String, String> {
     }
     return map
 }
+
+/** The array at [key] (empty when absent), each element read by [read]. */
+internal inline fun <T> JSONObject.listOf(key: String, read: (JSONArray, Int) -> T): List<T> {
+    val a = optJSONArray(key) ?: return emptyList()
+    return (0 until a.length()).map { read(a, it) }
+}
+
+/** The strings of the array at [key] (empty when absent). */
+internal fun JSONObject.stringList(key: String): List<String> = listOf(key) { a, i -> a.getString(i) }
+
+/** The objects of the array at [key] (empty when absent), each read by [read]. */
+internal inline fun <T> JSONObject.objects(key: String, read: (JSONObject) -> T): List<T> =
+    listOf(key) { a, i -> read(a.getJSONObject(i)) }
+
+/** The object at [key] read by [read], or null when absent. */
+internal inline fun <T> JSONObject.objectOrNull(key: String, read: (JSONObject) -> T): T? =
+    if (has(key) && !isNull(key)) read(getJSONObject(key)) else null

@@ -2,39 +2,156 @@ package com.payhandoff
 
 import org.json.JSONObject
 
-/** The [CheckoutKind] (Vocabulary.kt) of a document the core wrote: always one it knows. */
-internal fun checkoutKind(wire: String): CheckoutKind =
-    CheckoutKind.of(wire) ?: throw IllegalStateException("unknown checkout kind $wire")
-
-/** One HTTP header of a gateway request. */
-data class Header(val name: String, val value: String)
-
 /**
- * The gateway request to send and [returnUrl], the return URL with PayHandoff's nonce in it (the
- * one the body already carries; register only the URL without it). Holds the API key: do not log it.
+ * A hosted-checkout session request, the document `payhandoff_checkout_build_request` reads (and
+ * `checkout.start`'s `request`): a card registration ([Cards]) or a payment ([Payments]). Nothing
+ * is checked here: the core validates. Holds the API key: [toString] leaves it out.
  */
-class CheckoutRequest internal constructor(val json: JSONObject) {
-    val kind: CheckoutKind = checkoutKind(json.getString("kind"))
-    val method: String = json.getJSONObject("request").getString("method")
-    val url: String = json.getJSONObject("request").getString("url")
-    val headers: List<Header> = json.getJSONObject("request").getJSONArray("headers").let { a ->
-        (0 until a.length()).map { Header(a.getJSONObject(it).getString("name"), a.getJSONObject(it).getString("value")) }
-    }
-    /** The JSON body to POST. */
-    val body: JSONObject = json.getJSONObject("request").getJSONObject("body")
-    /** Null for the iframe integration (no return URL). */
-    val returnUrl: String? = json.stringOrNull("return_url")
-    val nonce: String? = json.stringOrNull("nonce")
-    val warnings: List<String> = json.optJSONArray("warnings").let { a ->
-        if (a == null) emptyList() else (0 until a.length()).map { a.get(it).toString() }
+sealed class CheckoutRequest {
+    abstract val kind: CheckoutKind
+    abstract val apiKey: String
+    /** The return URL as registered (without the nonce); null for the iframe integration. */
+    abstract val returnUrl: String?
+    /** The gateway's base URL; null for the default. */
+    abstract val baseUrl: String?
+    abstract val integration: CheckoutIntegration?
+    /** Extra body members passed through to the gateway (amounts as integer minor units or text). */
+    abstract val fields: JSONObject?
+
+    /** Card registration: `POST /v1/cards`, confirmed by `card.registered`. */
+    class Cards @JvmOverloads constructor(
+        override val apiKey: String,
+        val provider: String,
+        val customerId: String,
+        /** The origins the checkout page may talk to (at least one). */
+        val targetOrigin: List<String>,
+        val customer: Customer,
+        override val returnUrl: String? = null,
+        override val baseUrl: String? = null,
+        override val integration: CheckoutIntegration? = null,
+        override val fields: JSONObject? = null
+    ) : CheckoutRequest() {
+        override val kind: CheckoutKind get() = CheckoutKind.CARDS
     }
 
-    override fun toString(): String = "CheckoutRequest(kind=$kind, url=$url, <holds the API key>)"
+    /** Payment: `POST /v1/payments`, confirmed by `payment.confirmed`. */
+    class Payments @JvmOverloads constructor(
+        override val apiKey: String,
+        override val returnUrl: String? = null,
+        override val fields: JSONObject? = null,
+        override val baseUrl: String? = null,
+        override val integration: CheckoutIntegration? = null
+    ) : CheckoutRequest() {
+        override val kind: CheckoutKind get() = CheckoutKind.PAYMENTS
+    }
+
+    /** The card holder of a card registration. */
+    data class Customer @JvmOverloads constructor(val name: String, val lastname: String, val email: String, val phone: String? = null)
+
+    /** The request document (holds the API key). */
+    fun toJson(): JSONObject = json(redact = false)
+
+    internal fun json(redact: Boolean): JSONObject {
+        val o = JSONObject().put("kind", kind.wire).put("api_key", if (redact) REDACTED else apiKey)
+        if (this is Cards) {
+            o.put("provider", provider).put("customer_id", customerId).put("target_origin", org.json.JSONArray(targetOrigin))
+            o.put("customer", JSONObject().put("name", customer.name).put("lastname", customer.lastname)
+                .put("email", customer.email).putOpt("phone", customer.phone))
+        }
+        return o.putOpt("return_url", returnUrl).putOpt("base_url", baseUrl).putOpt("integration", integration?.wire)
+            .putOpt("fields", fields)
+    }
+
+    override fun toString(): String = "CheckoutRequest${json(redact = true)}"
 }
 
-/** A checkout session: where to send the user. */
+/**
+ * A checkout session as the host learned it, the document `payhandoff_checkout_parse_session` reads
+ * (and `checkout.session`'s `session`): the gateway's answer as received ([Gateway]), or what the
+ * merchant backend passed on ([Backend]).
+ */
+sealed class CheckoutSessionInput {
+    abstract val kind: CheckoutKind
+
+    /**
+     * The gateway's HTTP answer: [status] and [body] as received (a JSONObject, JSONArray, String, a
+     * Map or List of such values, …; null for none).
+     */
+    class Gateway(override val kind: CheckoutKind, val status: Int, val body: Any?) : CheckoutSessionInput() {
+        override fun toString(): String = "Gateway(kind=$kind, status=$status)"
+    }
+
+    /** The session the merchant backend created: where to send the user, and its ids if known. */
+    data class Backend @JvmOverloads constructor(
+        override val kind: CheckoutKind,
+        val checkoutUrl: String,
+        val sessionId: String? = null,
+        val cardId: String? = null,
+        val paymentId: String? = null
+    ) : CheckoutSessionInput()
+
+    /** The session document. */
+    fun toJson(): JSONObject = when (this) {
+        is Gateway -> JSONObject().put("kind", kind.wire).put("status", status).put("body", JSONObject.wrap(body) ?: JSONObject.NULL)
+        is Backend -> JSONObject().put("kind", kind.wire).put("checkout_url", checkoutUrl).putOpt("session_id", sessionId)
+            .putOpt("card_id", cardId).putOpt("payment_id", paymentId)
+    }
+}
+
+/**
+ * The gateway's webhook as the merchant backend relays it (`checkout.confirmation`'s `event`, and
+ * a checkout flow's stored `confirmation`): the only thing that confirms a checkout.
+ */
+class ConfirmationEvent(val type: ConfirmationType, val data: JSONObject) {
+    /** `{"type": "card.registered", "data": {…}}`. */
+    fun toJson(): JSONObject = JSONObject().put("type", type.wire).put("data", data)
+
+    override fun toString(): String = "ConfirmationEvent(${toJson()})"
+
+    internal companion object {
+        fun read(json: JSONObject) = ConfirmationEvent(Words.read(json, "type") { ConfirmationType.of(it) }, json.getJSONObject("data"))
+    }
+}
+
+/** One HTTP header of a gateway request. */
+data class Header(val name: String, val value: String) {
+    override fun toString(): String = "Header($name, <value not shown: may hold the API key>)"
+}
+
+/** An HTTP request to send to the gateway as it is. Holds the API key (`Authorization`): do not log it. */
+class HttpRequest internal constructor(val json: JSONObject) {
+    val method: String = json.getString("method")
+    val url: String = json.getString("url")
+    val headers: List<Header> = json.objects("headers") { Header(it.getString("name"), it.getString("value")) }
+    /** The JSON body to send. */
+    val body: JSONObject = json.getJSONObject("body")
+
+    override fun toString(): String = "HttpRequest($method $url, <holds the API key>)"
+}
+
+/**
+ * `payhandoff_checkout_build_request`'s result: the gateway [request] to send and [returnUrl], the
+ * return URL with PayHandoff's nonce in it (the one the body already carries; register only the
+ * URL without it). Holds the API key: do not log it.
+ */
+class BuiltCheckoutRequest internal constructor(val json: JSONObject) {
+    val version: Int = json.getInt("version")
+    val kind: CheckoutKind = Words.read(json, "kind") { CheckoutKind.of(it) }
+    val request: HttpRequest = HttpRequest(json.getJSONObject("request"))
+    /** Null for the iframe integration (no return URL). */
+    val returnUrl: String? = json.stringOrNull("return_url")
+    /** Null for the iframe integration (no return URL). */
+    val nonce: String? = json.stringOrNull("nonce")
+    /** Advice about the request (a live key in an app, an iframe with a return URL). */
+    val warnings: List<String> = json.stringList("warnings")
+
+    override fun toString(): String = "BuiltCheckoutRequest(kind=$kind, url=${request.url}, <holds the API key>)"
+}
+
+/** `payhandoff_checkout_parse_session`'s result: where to send the user. */
 class CheckoutSession internal constructor(val json: JSONObject) {
-    val kind: CheckoutKind = checkoutKind(json.getString("kind"))
+    val version: Int = json.getInt("version")
+    val kind: CheckoutKind = Words.read(json, "kind") { CheckoutKind.of(it) }
     val checkoutUrl: String = json.getString("checkout_url")
     val sessionId: String? = json.stringOrNull("session_id")
     val cardId: String? = json.stringOrNull("card_id")
@@ -43,49 +160,72 @@ class CheckoutSession internal constructor(val json: JSONObject) {
     override fun toString(): String = "CheckoutSession($json)"
 }
 
-/** A checked checkout deep link. `completed` means awaiting confirmation, never confirmed. */
+/** A checked checkout deep link. [CheckoutStatus.COMPLETED] means awaiting confirmation, never confirmed. */
 class CheckoutCallback internal constructor(val json: JSONObject) {
-    enum class Status { COMPLETED, FAILED, CANCELLED }
-
-    val kind: CheckoutKind = checkoutKind(json.getString("kind"))
-    val status: Status = when (val s = json.getString("status")) {
-        "completed" -> Status.COMPLETED
-        "failed" -> Status.FAILED
-        "cancelled" -> Status.CANCELLED
-        else -> throw IllegalStateException("unknown checkout status $s")
-    }
+    val version: Int = json.getInt("version")
+    val kind: CheckoutKind = Words.read(json, "kind") { CheckoutKind.of(it) }
+    val status: CheckoutStatus = Words.read(json, "status") { CheckoutStatus.of(it) }
     /** False when the callback carried no nonce: it confirms nothing by itself. */
     val verified: Boolean = json.getBoolean("verified")
     val cardId: String? = json.stringOrNull("card_id")
     val paymentId: String? = json.stringOrNull("payment_id")
     val reason: String? = json.stringOrNull("reason")
+    /** Query parameters PayHandoff does not know, as sent. */
     val extra: Map<String, String> = json.stringMap("extra")
 
     override fun toString(): String = "CheckoutCallback($json)"
 }
 
-/** A relayed webhook (`card.registered` / `payment.confirmed`): the source of truth. */
+/**
+ * `payhandoff_checkout_parse_confirmation`'s result: a relayed webhook, the source of truth.
+ * [cardId] is set for `card.registered`, [paymentId] for `payment.confirmed`.
+ */
 class CheckoutConfirmation internal constructor(val json: JSONObject) {
-    val type: String = json.getString("type")
+    val version: Int = json.getInt("version")
+    val type: ConfirmationType = Words.read(json, "type") { ConfirmationType.of(it) }
     val cardId: String? = json.stringOrNull("card_id")
     val paymentId: String? = json.stringOrNull("payment_id")
     val brand: String? = json.stringOrNull("brand")
     val lastFour: String? = json.stringOrNull("last_four")
+    /** `token`: the reference of the card token the gateway stored. */
+    val token: String? = json.stringOrNull("token")
+    /** The confirmed amount, as the core prints it (`"100.00"`). */
     val amount: String? = json.stringOrNull("amount")
-    val timestamps: Map<String, String> = json.stringMap("timestamps")
+    /** The webhook's `…_at` members as they came: each a `String` (`"2026-11-30T16:00:00Z"`) or a `Long`. */
+    val timestamps: Map<String, Any> = json.getJSONObject("timestamps").let { o ->
+        val map = LinkedHashMap<String, Any>()
+        for (key in o.keys()) {
+            val value = o.get(key)
+            map[key] = if (value is Number) value.toLong() else value.toString()
+        }
+        map
+    }
 
     override fun toString(): String = "CheckoutConfirmation(type=$type, card_id=$cardId, payment_id=$paymentId)"
 }
 
 /** Hosted checkout, stateless calls. The `…Json` forms take the C ABI's documents as text (docs/abi.md). */
 object Checkout {
+    /**
+     * payhandoff_checkout_build_request; [nonce] (16-128 unreserved characters) is the one to put
+     * into the return URL, a fresh one from the system random source when null.
+     */
+    @JvmStatic
+    @JvmOverloads
+    fun buildRequest(request: CheckoutRequest, nonce: String? = null): BuiltCheckoutRequest =
+        buildRequestJson(request.toJson().putOpt("nonce", nonce).toString())
+
     /** payhandoff_checkout_build_request: `{"kind", "api_key", "return_url", …}`. */
     @JvmStatic
-    fun buildRequestJson(requestJson: String): CheckoutRequest {
+    fun buildRequestJson(requestJson: String): BuiltCheckoutRequest {
         val status = IntArray(1)
-        return CheckoutRequest(Call.document(status,
+        return BuiltCheckoutRequest(Call.document(status,
             Native.checkoutBuildRequest(Call.utf8(requestJson, "request_json"), status)))
     }
+
+    /** payhandoff_checkout_parse_session: a non-2xx gateway answer is `gateway_error`. */
+    @JvmStatic
+    fun parseSession(session: CheckoutSessionInput): CheckoutSession = parseSessionJson(session.toJson().toString())
 
     /** payhandoff_checkout_parse_session: the gateway's `{"kind", "status", "body"}` or the backend's data. */
     @JvmStatic
@@ -104,9 +244,8 @@ object Checkout {
     @JvmOverloads
     fun parseCallback(url: String, kind: CheckoutKind, returnUrl: String, nonce: String? = null,
                       expectedId: String? = null, acceptUnverified: Boolean = false): CheckoutCallback {
-        val options = JSONObject().put("kind", kind.wire).put("return_url", returnUrl)
-        if (nonce != null) options.put("nonce", nonce)
-        if (expectedId != null) options.put("expected_id", expectedId)
+        val options = JSONObject().put("kind", kind.wire).put("return_url", returnUrl).putOpt("nonce", nonce)
+            .putOpt("expected_id", expectedId)
         if (acceptUnverified) options.put("accept_unverified", true)
         return parseCallbackJson(url, options.toString())
     }
@@ -117,6 +256,10 @@ object Checkout {
         val bytes = Native.checkoutParseCallback(Call.utf8(url, "url"), Call.utf8(optionsJson, "options_json"), status)
         return CheckoutCallback(Call.document(status, bytes))
     }
+
+    /** payhandoff_checkout_parse_confirmation: the relayed webhook. */
+    @JvmStatic
+    fun parseConfirmation(event: ConfirmationEvent): CheckoutConfirmation = parseConfirmationJson(event.toJson().toString())
 
     /** payhandoff_checkout_parse_confirmation: `{"type": "card.registered" | "payment.confirmed", "data": {…}}`. */
     @JvmStatic

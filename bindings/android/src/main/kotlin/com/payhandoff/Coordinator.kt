@@ -3,115 +3,23 @@ package com.payhandoff
 import org.json.JSONObject
 import java.io.Closeable
 
-/** What the coordinator did with an event or URL. */
-sealed class Outcome {
-    /** The event moved one or more flows. */
-    object Accepted : Outcome()
-    /** Already processed (the same deep link again): nothing changed. */
-    object Duplicate : Outcome()
-    /** Read, but it changes nothing (for example a deep link after the flow ended). */
-    object Ignored : Outcome()
-    /** Refused by a rule ([error] says which); nothing changed. */
-    class Rejected(val error: PayHandoffException) : Outcome() {
-        override fun toString(): String = "Rejected(${error.message})"
-    }
-    /** No flow of this coordinator is addressed (a deep link for another part of the app). */
-    object NotOurs : Outcome()
-
-    override fun toString(): String = javaClass.simpleName
-
-    internal companion object {
-        fun of(json: JSONObject): Outcome = when (val name = json.getString("outcome")) {
-            "accepted" -> Accepted
-            "duplicate" -> Duplicate
-            "ignored" -> Ignored
-            "rejected" -> Rejected(PayHandoffException.from(json.getJSONObject("error")))
-            "not_ours" -> NotOurs
-            else -> throw IllegalStateException("unknown coordinator outcome $name")
-        }
-    }
-}
-
-/** What the host must do, in order. The core never performs I/O: these are its requests to the app. */
-sealed class Effect {
-    /** POST this request to the gateway and send its answer back as `checkout.session` (holds the API key). */
-    class SendRequest(val request: JSONObject) : Effect() {
-        override fun toString(): String = "SendRequest(<holds the API key>)"
-    }
-    /** Ask the merchant backend to create the session with this return URL, then send `checkout.session`. */
-    data class CreateSession(val kind: CheckoutKind, val returnUrl: String) : Effect()
-    /** Open the checkout in the system browser tab (Custom Tabs). */
-    data class OpenBrowser(val url: String) : Effect()
-    /** Close the browser tab. */
-    object CloseBrowser : Effect()
-    /** Show "waiting for confirmation". */
-    object ShowPending : Effect()
-    /** Open the Billpocket app with this URL (holds the user token). */
-    class OpenPosApp(val url: String) : Effect() {
-        override fun toString(): String = "OpenPosApp(<holds the user token>)"
-    }
-    /** Show this hint to the user. */
-    data class ShowHint(val message: String) : Effect()
-    /** Ask the backend what really happened (for example after an unknown POS outcome). */
-    data class Reconcile(val reason: String) : Effect()
-    /** Save [Coordinator.snapshot] now. */
-    object Persist : Effect()
-
-    override fun toString(): String = javaClass.simpleName
-
-    /** The effect's `type` as the C ABI spells it (`open_browser`, `persist`, …). */
-    val type: String
-        get() = when (this) {
-            is SendRequest -> "send_request"
-            is CreateSession -> "create_session"
-            is OpenBrowser -> "open_browser"
-            is CloseBrowser -> "close_browser"
-            is ShowPending -> "show_pending"
-            is OpenPosApp -> "open_pos_app"
-            is ShowHint -> "show_hint"
-            is Reconcile -> "reconcile"
-            is Persist -> "persist"
-        }
-
-    internal companion object {
-        fun of(json: JSONObject): Effect = when (val type = json.getString("type")) {
-            "send_request" -> SendRequest(json.getJSONObject("request"))
-            "create_session" -> CreateSession(checkoutKind(json.getString("kind")), json.getString("return_url"))
-            "open_browser" -> OpenBrowser(json.getString("url"))
-            "close_browser" -> CloseBrowser
-            "show_pending" -> ShowPending
-            "open_pos_app" -> OpenPosApp(json.getString("url"))
-            "show_hint" -> ShowHint(json.getString("message"))
-            "reconcile" -> Reconcile(json.getString("reason"))
-            "persist" -> Persist
-            else -> throw IllegalStateException("unknown effect $type")
-        }
-    }
-}
-
-/** One flow after an event: its state (`in_browser`, `approved`, …), the effects, and its full document. */
-class Transition internal constructor(json: JSONObject) {
-    val flowId: String = json.getString("flow_id")
-    /** `checkout` or `pos`. */
-    val flow: String = json.getString("flow")
-    val state: String = json.getString("state")
-    val effects: List<Effect> = json.getJSONArray("effects").let { a -> (0 until a.length()).map { Effect.of(a.getJSONObject(it)) } }
-    /** The flow's snapshot document (amount, identifier, response, confirmation, …). */
-    val details: JSONObject = json.getJSONObject("details")
-
-    override fun toString(): String = "Transition($flowId: $state, $effects)"
-}
-
-/** The coordinator's answer to an event or URL. */
-class Answer internal constructor(val json: JSONObject) {
-    val outcome: Outcome = Outcome.of(json)
-    /** Whether the snapshot changed and should be saved now. */
-    val persist: Boolean = json.getBoolean("persist")
-    val transitions: List<Transition> = json.getJSONArray("transitions").let { a ->
-        (0 until a.length()).map { Transition(a.getJSONObject(it)) }
-    }
-
-    override fun toString(): String = "Answer($outcome, $transitions)"
+/**
+ * A coordinator's configuration (`payhandoff_coordinator_new`'s document); a null member takes the
+ * core's default. [acceptUnverifiedCallbacks] lets a checkout callback without the nonce reach its
+ * flow as a claim that never ends it.
+ */
+data class CoordinatorConfig @JvmOverloads constructor(
+    val singlePendingPerKind: Boolean? = null,
+    val checkoutTimeoutMs: Long? = null,
+    val posGraceMs: Long? = null,
+    val acceptUnverifiedCallbacks: Boolean? = null
+) {
+    /** `{"single_pending_per_kind", "checkout_timeout_ms", "pos_grace_ms", "accept_unverified_callbacks"}`, the members given. */
+    fun toJson(): JSONObject = JSONObject()
+        .putOpt("single_pending_per_kind", singlePendingPerKind)
+        .putOpt("checkout_timeout_ms", checkoutTimeoutMs)
+        .putOpt("pos_grace_ms", posGraceMs)
+        .putOpt("accept_unverified_callbacks", acceptUnverifiedCallbacks)
 }
 
 /**
@@ -129,11 +37,22 @@ class Coordinator private constructor(private var handle: Long) : Closeable {
     @JvmOverloads
     constructor(configJson: String? = null) : this(open(configJson, restore = false))
 
-    /** payhandoff_coordinator_send: an event document (docs/abi.md), e.g. `{"type": "tick", "now": …}`. */
+    /** A new, empty coordinator with [config]. */
+    constructor(config: CoordinatorConfig) : this(config.toJson().toString())
+
+    /**
+     * payhandoff_coordinator_send: what happened ([Event]'s subclasses are the event table of
+     * docs/abi.md). A rejected event is an answer ([Outcome.Rejected], nothing changed); an event
+     * the core cannot read (a bad member) throws [PayHandoffException].
+     */
+    fun send(event: Event): Answer = send(event.toJson().toString())
+
+    /** payhandoff_coordinator_send with the event document as text, e.g. `{"type": "tick", "now": …}`. */
     fun send(eventJson: String): Answer = call { h, status ->
         Native.coordinatorSend(h, Call.utf8(eventJson, "event_json"), status)
     }
 
+    /** payhandoff_coordinator_send with the event document as org.json. */
     fun send(event: JSONObject): Answer = send(event.toString())
 
     /** payhandoff_coordinator_handle_url: a deep link the OS handed the app, [nowMs] when it arrived. */
@@ -151,7 +70,10 @@ class Coordinator private constructor(private var handle: Long) : Closeable {
         Call.document(status, Native.coordinatorSnapshot(live(), status)).toString()
     }
 
-    /** Every flow's id and state, in the coordinator's order (read from the snapshot). */
+    /** The snapshot as a document: configuration, flows (typed, with their states) and the refund ledger. */
+    fun snapshotDocument(): CoordinatorSnapshot = CoordinatorSnapshot(JSONObject(snapshot()))
+
+    /** Every flow's id and state word (`in_browser`, `approved`, …), in the coordinator's order (read from the snapshot). */
     fun flowStates(): Map<String, String> {
         val flows = JSONObject(snapshot()).getJSONArray("flows")
         val states = LinkedHashMap<String, String>()

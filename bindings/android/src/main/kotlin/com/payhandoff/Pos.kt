@@ -7,17 +7,17 @@ data class PosField(val key: String, val value: String)
 
 /**
  * A Billpocket request, keyed like Billpocket's table; [toJson] is the document
- * `payhandoff_pos_build_url` reads. Nothing is checked here: the core validates.
- * Amounts are decimal text ("100.00") or integer minor units, never floating point.
+ * `payhandoff_pos_build_url` reads (and `pos.start`'s `request`). Nothing is checked here: the
+ * core validates. Holds the user token: [toString] leaves it out.
  */
 data class PosRequest(
-    val transaction: String,
+    val transaction: PosOperation,
     val usertoken: String,
     val identifier: String,
     val urlScheme: String,
-    val amount: String? = null,
+    val amount: Amount? = null,
     val transactionId: String? = null,
-    val tip: String? = null,
+    val tip: Amount? = null,
     val msi: Int? = null,
     val reference: String? = null,
     val email: String? = null,
@@ -26,32 +26,70 @@ data class PosRequest(
     val mandatoryPhoto: Boolean? = null,
     val comesFromQR: Boolean? = null
 ) {
-    fun toJson(): JSONObject {
-        val o = JSONObject()
-        o.put("transaction", transaction).put("usertoken", usertoken).put("identifier", identifier)
-        o.put("urlScheme", urlScheme)
-        if (amount != null) o.put("amount", amount)
-        if (transactionId != null) o.put("transactionId", transactionId)
-        if (tip != null) o.put("tip", tip)
-        if (msi != null) o.put("msi", msi)
-        if (reference != null) o.put("reference", reference)
-        if (email != null) o.put("email", email)
-        if (phone != null) o.put("phone", phone)
-        if (showPhotoButton != null) o.put("showPhotoButton", showPhotoButton)
-        if (mandatoryPhoto != null) o.put("mandatoryPhoto", mandatoryPhoto)
-        if (comesFromQR != null) o.put("comesFromQR", comesFromQR)
-        return o
-    }
+    /** The request document (holds the user token). */
+    fun toJson(): JSONObject = json(redact = false)
 
-    override fun toString(): String = "PosRequest(transaction=$transaction, identifier=$identifier, usertoken=<redacted>)"
+    internal fun json(redact: Boolean): JSONObject = JSONObject()
+        .put("transaction", transaction.wire)
+        .put("usertoken", if (redact) REDACTED else usertoken)
+        .put("identifier", identifier)
+        .put("urlScheme", urlScheme)
+        .putOpt("amount", amount?.json)
+        .putOpt("transactionId", transactionId)
+        .putOpt("tip", tip?.json)
+        .putOpt("msi", msi)
+        .putOpt("reference", reference)
+        .putOpt("email", email)
+        .putOpt("phone", phone)
+        .putOpt("showPhotoButton", showPhotoButton)
+        .putOpt("mandatoryPhoto", mandatoryPhoto)
+        .putOpt("comesFromQR", comesFromQR)
+
+    override fun toString(): String = "PosRequest${json(redact = true)}"
 
     companion object {
-        fun sale(usertoken: String, identifier: String, amount: String, urlScheme: String) =
-            PosRequest("venta", usertoken, identifier, urlScheme, amount = amount)
+        /** A sale (`venta`) of [amount]. */
+        @JvmStatic
+        fun sale(usertoken: String, identifier: String, amount: Amount, urlScheme: String) =
+            PosRequest(PosOperation.VENTA, usertoken, identifier, urlScheme, amount = amount)
 
-        fun refund(usertoken: String, identifier: String, transactionId: String, urlScheme: String, amount: String? = null) =
-            PosRequest("devolucion", usertoken, identifier, urlScheme, amount = amount, transactionId = transactionId)
+        /** A sale (`venta`) of [amount], decimal text (`"100.00"`). */
+        @JvmStatic
+        fun sale(usertoken: String, identifier: String, amount: String, urlScheme: String) =
+            sale(usertoken, identifier, Amount.of(amount), urlScheme)
+
+        /**
+         * A refund (`devolucion`) of the sale whose `transactionid` is [transactionId]; without
+         * [amount] the coordinator refunds what is left of the sale.
+         */
+        @JvmStatic
+        @JvmOverloads
+        fun refund(usertoken: String, identifier: String, transactionId: String, urlScheme: String, amount: Amount? = null) =
+            PosRequest(PosOperation.DEVOLUCION, usertoken, identifier, urlScheme, amount = amount, transactionId = transactionId)
+
+        /** A refund of [amount], decimal text (`"40.00"`). */
+        @JvmStatic
+        fun refund(usertoken: String, identifier: String, transactionId: String, urlScheme: String, amount: String) =
+            refund(usertoken, identifier, transactionId, urlScheme, Amount.of(amount))
     }
+}
+
+/**
+ * An approved sale a refund refers to when the coordinator has no flow of it (`pos.start`'s `sale`,
+ * and the sale of [Pos.refundCheck]). Times are epoch seconds.
+ */
+data class PosSale @JvmOverloads constructor(
+    val transactionId: String,
+    val amount: Amount,
+    val approvedAtSeconds: Long,
+    val bpVersion: String? = null
+) {
+    /** `{"transactionid", "amount", "approved_at", "bp_version"}`. */
+    fun toJson(): JSONObject = JSONObject()
+        .put("transactionid", transactionId)
+        .put("amount", amount.json)
+        .put("approved_at", approvedAtSeconds)
+        .putOpt("bp_version", bpVersion)
 }
 
 /** The Android intent that starts the POS app: [action] with [extras] in order (`userToken` in camelCase). */
@@ -60,76 +98,107 @@ data class PosIntent(val action: String, val extras: List<PosField>) {
 }
 
 /**
- * The URL that opens the POS app, its fields in order, and the same request as an Android
- * [intent]. With a token, [identifier] is the identifier sent (`<identifier>~<token>`, which the
- * answer must echo) and [token] the token; both are null otherwise. Holds the user token: do not log it.
+ * `payhandoff_pos_build_url`'s result: the URL that opens the POS app, its fields in order, and the
+ * same request as an Android [intent]. With a token, [identifier] is the identifier sent
+ * (`<identifier>~<token>`, which the answer must echo) and [token] the token; both are null
+ * otherwise. Holds the user token: do not log it.
  */
 class PosUrl internal constructor(val json: JSONObject) {
+    val version: Int = json.getInt("version")
     val url: String = json.getString("url")
-    val fields: List<PosField> = fields(json.getJSONArray("fields"))
-    val intent: PosIntent = json.getJSONObject("intent").let { PosIntent(it.getString("action"), fields(it.getJSONArray("extras"))) }
+    val fields: List<PosField> = fields(json, "fields")
+    val intent: PosIntent = json.getJSONObject("intent").let { PosIntent(it.getString("action"), fields(it, "extras")) }
     val identifier: String? = json.stringOrNull("identifier")
     val token: String? = json.stringOrNull("token")
 
     override fun toString(): String = "PosUrl(<holds the user token>)"
 
     private companion object {
-        fun fields(array: org.json.JSONArray): List<PosField> = (0 until array.length()).map {
-            val o = array.getJSONObject(it)
-            PosField(o.getString("key"), o.getString("value"))
-        }
+        fun fields(json: JSONObject, key: String): List<PosField> = json.objects(key) { PosField(it.getString("key"), it.getString("value")) }
     }
 }
 
-/** The POS app's answer. */
+/**
+ * The POS app's answer: every member of the answer document (docs/abi.md), keyed like Billpocket's
+ * response table. [result] and [identifier] are always there; the others are null when the
+ * answer left them out. Amounts are the text the core prints (`"100.00"`); [creditCard] is the
+ * card's last four digits.
+ */
 class PosResponse internal constructor(val json: JSONObject) {
-    enum class Result { APPROVED, DECLINED, ERROR }
-
-    val result: Result = when (val r = json.getString("result")) {
-        "approved" -> Result.APPROVED
-        "declined" -> Result.DECLINED
-        "error" -> Result.ERROR
-        else -> throw IllegalStateException("unknown POS result $r")
-    }
-    val identifier: String? = json.stringOrNull("identifier")
-    val amount: String? = json.stringOrNull("amount")
-    val tip: String? = json.stringOrNull("tip")
-    val transactionId: String? = json.stringOrNull("transactionid")
-    val authorization: String? = json.stringOrNull("authorization")
+    val version: Int = json.getInt("version")
+    /** `result`: approved, declined or error. */
+    val result: PosResult = Words.read(json, "result") { PosResult.of(it) }
+    /** `identifier` as echoed: `<identifier>~<token>` when the request carried a token. */
+    val identifier: String = json.getString("identifier")
+    /** `statusinfo`: why, typically on error or decline. */
     val statusInfo: String? = json.stringOrNull("statusinfo")
+    /** `amount`, tip excluded. */
+    val amount: String? = json.stringOrNull("amount")
+    /** `tip`. */
+    val tip: String? = json.stringOrNull("tip")
+    /** `reference`: the request's reference text. */
     val reference: String? = json.stringOrNull("reference")
+    /** `transactionid`: Billpocket's transaction id (a refund needs it). */
+    val transactionId: String? = json.stringOrNull("transactionid")
+    /** `msi`: monthly installments. */
     val msi: Int? = if (json.has("msi")) json.getInt("msi") else null
+    /** `authorization`: the issuer's authorization code. */
+    val authorization: String? = json.stringOrNull("authorization")
+    /** `creditcard`: the card's last four digits. */
     val creditCard: String? = json.stringOrNull("creditcard")
+    /** `cardtype`. */
     val cardType: String? = json.stringOrNull("cardtype")
-    val accountType: String? = json.stringOrNull("accountType")
+    /** `email`: the customer's e-mail. */
+    val email: String? = json.stringOrNull("email")
+    /** `phone`: the customer's phone. */
+    val phone: String? = json.stringOrNull("phone")
+    /** `arqc`: the chip cryptogram. */
+    val arqc: String? = json.stringOrNull("arqc")
+    /** `aid`: the chip application identifier. */
+    val aid: String? = json.stringOrNull("aid")
+    /** `applabel`: the chip application label. */
+    val appLabel: String? = json.stringOrNull("applabel")
+    /** `url`: the digital voucher's identifier. */
+    val voucherUrl: String? = json.stringOrNull("url")
+    /** `bank`: the card issuer. */
+    val bank: String? = json.stringOrNull("bank")
+    /** `accountType`: credit or debit. */
+    val accountType: AccountType? = Words.readOptional(json, "accountType") { AccountType.of(it) }
+    /** `name`: the cardholder's name. */
+    val cardholderName: String? = json.stringOrNull("name")
+    /** `bp_version`: the POS app's version. */
     val bpVersion: String? = json.stringOrNull("bp_version")
-    /** Keys PayHandoff does not know, as sent. */
+    /** `extra`: keys PayHandoff does not know, as sent. */
     val extra: Map<String, String> = json.stringMap("extra")
+    /** `truncated`: in a flow's stored copy, the members cut short or left out; empty otherwise. */
+    val truncated: List<String> = json.stringList("truncated")
 
     override fun toString(): String = "PosResponse($json)"
 }
 
 /**
- * Whether a sale can be refunded now; a "no" is a verdict, not an error. [reasons] say why not;
- * [warnings] name what could not be checked without blocking (`pos_app_version_unknown`).
+ * `payhandoff_pos_refund_check`'s verdict: whether a sale can be refunded now; a "no" is a verdict,
+ * not an error. Times are epoch seconds (the `…Local` forms Mexico City time, ISO 8601).
  */
 class RefundCheck internal constructor(val json: JSONObject) {
-    data class Reason(val code: String, val message: String)
+    /** Why the refund is not possible now. */
+    data class Reason(val code: RefundReason, val message: String)
 
+    /** What could not be checked, without blocking the refund. */
+    data class Warning(val code: RefundWarning, val message: String)
+
+    val version: Int = json.getInt("version")
     val eligible: Boolean = json.getBoolean("eligible")
-    val refundAmount: String? = json.stringOrNull("refund_amount")
-    val eligibleFrom: Long? = if (json.has("eligible_from")) json.getLong("eligible_from") else null
-    val deadline: Long? = if (json.has("deadline")) json.getLong("deadline") else null
-    val reasons: List<Reason> = reasons(json, "reasons")
-    val warnings: List<Reason> = reasons(json, "warnings")
-
-    private companion object {
-        fun reasons(json: JSONObject, key: String): List<Reason> = json.optJSONArray(key).let { a ->
-            if (a == null) emptyList() else (0 until a.length()).map {
-                Reason(a.getJSONObject(it).getString("code"), a.getJSONObject(it).getString("message"))
-            }
-        }
-    }
+    /** The amount the refund would be (the sale's when none was asked). */
+    val refundAmount: String = json.getString("refund_amount")
+    /** The first second a refund is allowed (one minute after approval). */
+    val eligibleFrom: Long = json.getLong("eligible_from")
+    val eligibleFromLocal: String = json.getString("eligible_from_local")
+    /** The first second a refund is no longer allowed (23:00 Mexico City on the sale's day). */
+    val deadline: Long = json.getLong("deadline")
+    val deadlineLocal: String = json.getString("deadline_local")
+    val reasons: List<Reason> = json.objects("reasons") { Reason(Words.read(it, "code") { w -> RefundReason.of(w) }, it.getString("message")) }
+    val warnings: List<Warning> = json.objects("warnings") { Warning(Words.read(it, "code") { w -> RefundWarning.of(w) }, it.getString("message")) }
 
     override fun toString(): String = "RefundCheck($json)"
 }
@@ -143,7 +212,7 @@ object Pos {
     @JvmStatic
     @JvmOverloads
     fun buildUrl(request: PosRequest, token: String? = null): PosUrl =
-        buildUrlJson(request.toJson().also { if (token != null) it.put("token", token) }.toString())
+        buildUrlJson(request.toJson().putOpt("token", token).toString())
 
     /** payhandoff_pos_build_url with a fresh token from the system's random source ([PosUrl.token]). */
     @JvmStatic
@@ -162,12 +231,8 @@ object Pos {
      */
     @JvmStatic
     @JvmOverloads
-    fun parseResponse(url: String, urlScheme: String, identifier: String? = null, token: String? = null): PosResponse {
-        val options = JSONObject().put("urlScheme", urlScheme)
-        if (identifier != null) options.put("identifier", identifier)
-        if (token != null) options.put("token", token)
-        return parseResponseJson(url, options.toString())
-    }
+    fun parseResponse(url: String, urlScheme: String, identifier: String? = null, token: String? = null): PosResponse =
+        parseResponseJson(url, JSONObject().put("urlScheme", urlScheme).putOpt("identifier", identifier).putOpt("token", token).toString())
 
     @JvmStatic
     fun parseResponseJson(url: String, optionsJson: String): PosResponse {
@@ -183,14 +248,8 @@ object Pos {
      */
     @JvmStatic
     @JvmOverloads
-    fun parseResult(extras: Map<String, String>, identifier: String? = null, token: String? = null): PosResponse {
-        val document = JSONObject()
-        for ((key, value) in extras) document.put(key, value)
-        val options = JSONObject()
-        if (identifier != null) options.put("identifier", identifier)
-        if (token != null) options.put("token", token)
-        return parseResultJson(document.toString(), options.toString())
-    }
+    fun parseResult(extras: Map<String, String>, identifier: String? = null, token: String? = null): PosResponse =
+        parseResultJson(JSONObject(extras).toString(), JSONObject().putOpt("identifier", identifier).putOpt("token", token).toString())
 
     /** payhandoff_pos_parse_result with its documents as text: `{"result": "aprobada", …}` and `{"identifier", "token"}`. */
     @JvmStatic
@@ -199,6 +258,15 @@ object Pos {
         val bytes = Native.posParseResult(Call.utf8(extrasJson, "extras_json"), Call.utf8(optionsJson, "options_json"), status)
         return PosResponse(Call.document(status, bytes))
     }
+
+    /**
+     * payhandoff_pos_refund_check: whether [sale] can be refunded now ([nowSeconds], epoch
+     * seconds), for [amount] or, without it, the whole sale.
+     */
+    @JvmStatic
+    @JvmOverloads
+    fun refundCheck(sale: PosSale, nowSeconds: Long, amount: Amount? = null): RefundCheck =
+        refundCheckJson(JSONObject().put("sale", sale.toJson()).putOpt("amount", amount?.json).put("now", nowSeconds).toString())
 
     /** payhandoff_pos_refund_check: `{"sale": {…}, "amount", "now"}` (epoch seconds). */
     @JvmStatic

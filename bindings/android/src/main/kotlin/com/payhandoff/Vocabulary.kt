@@ -153,6 +153,20 @@ enum class PosState(val wire: String) {
     }
 }
 
+/**
+ * The `type` of a flow in a snapshot and the `flow` of a transition. (abi/payhandoff.json; in the core:
+ * Coordinator.Flow.typeName)
+ */
+enum class FlowType(val wire: String) {
+    CHECKOUT("checkout"),
+    POS("pos");
+
+    companion object {
+        /** The constant whose wire word is [wire], or null for a word this binding does not know. */
+        @JvmStatic fun of(wire: String): FlowType? = values().firstOrNull { it.wire == wire }
+    }
+}
+
 /** What a hosted checkout does: register a card or take a payment. (abi/payhandoff.json; in the core: CheckoutKind) */
 enum class CheckoutKind(val wire: String) {
     CARDS("cards"),

@@ -32,7 +32,7 @@ object RestoreChild {
         val file = File(args[0])
         Coordinator.restore(file.readText(Charsets.UTF_8)).use { c ->
             val answer = c.handleUrl(args[1], args[2].toLong())
-            println("outcome=${answer.json.getString("outcome")} states=${c.flowStates()}")
+            println("outcome=${answer.outcome.type.wire} states=${c.flowStates()}")
             file.writeText(c.snapshot(), Charsets.UTF_8)
         }
     }

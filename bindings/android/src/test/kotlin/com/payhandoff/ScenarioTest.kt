@@ -13,216 +13,415 @@ import java.lang.ref.PhantomReference
 import java.lang.reflect.Modifier
 import java.lang.ref.ReferenceQueue
 
-/** A scenario per flow through the typed API, plus the binding's own rules (text, handles, ABI check). */
+/**
+ * The scenarios the TypeScript binding runs (bindings/react-native/test/flows.test.js), with typed
+ * events and typed answers, plus the binding's own rules (text, handles, ABI check).
+ */
 class ScenarioTest {
     private val t0 = 1796054400000L
-    private val nonce = "0123456789abcdef0123456789abcdef"
+    private val nonce = "0123456789abcdef0123"
+    private val returnUrl = "fixapp://checkout-callback"
+    private val token = "9f86d081884c7d659a2feaa0c55ad015"
+    private val cardRequest = CheckoutRequest.Cards(
+        apiKey = "sk_test_1", provider = "dinelco", customerId = "cus_1", returnUrl = returnUrl,
+        targetOrigin = listOf("https://fix.example.com"),
+        customer = CheckoutRequest.Customer("Juan", "Pérez", "juan@example.com", "+595981234567"))
+    private val sale = PosRequest.sale("tok_secret_1", "ord-1", "100.00", "myapp")
+    /** The POS app's answer: it echoes the identifier it was sent, the app's reference and the token. */
+    private val saleAnswer = "myapp://result=aprobada&amount=100.00&transactionid=720371&identifier=ord-1~$token&creditcard=4242&bp_version=4.3.24"
+
+    /** The gateway's redirect: the return URL PayHandoff handed out (the nonce rides in it) plus the gateway's query. */
+    private fun callbackUrl(sent: String, status: CheckoutStatus, extra: String = "&card_id=card_xyz") = "$sent?status=${status.wire}$extra"
+
+    /** The return URL a checkout.start answer hands out (send_request's body or create_session's). */
+    private fun returnUrlSent(answer: Answer): String {
+        val sent = when (val effect = answer.transitions[0].effects[0]) {
+            is Effect.SendRequest -> effect.request.body.getString("return_url")
+            is Effect.CreateSession -> effect.returnUrl
+            else -> throw AssertionError("no return URL in $effect")
+        }
+        assertTrue("the return URL sent carries the nonce: $sent", sent.startsWith(returnUrl) && sent.contains(nonce))
+        return sent
+    }
+
+    /** (flow id, state, effect types) of every transition. */
+    private fun steps(answer: Answer) = answer.transitions.map { Triple(it.flowId, it.state, it.effects.map { e -> e.type }) }
+
+    private fun step(flowId: String, state: Enum<*>, vararg effects: EffectType) = listOf(Triple(flowId, state, effects.toList()))
 
     @Test
-    fun checkoutCardFlow() {
+    fun checkoutCardRegistration() {
         Coordinator().use { c ->
-            val start = c.send(JSONObject().put("type", "checkout.start").put("flow_id", "c1").put("kind", "cards")
-                .put("return_url", "fixapp://checkout-callback").put("nonce", nonce).put("now", t0))
-            assertEquals(Outcome.Accepted, start.outcome)
-            val create = start.transitions.single().effects.first() as Effect.CreateSession
-            assertEquals(CheckoutKind.CARDS, create.kind)
-            // The backend registers the session with the return URL the core hands out: the nonce rides in it.
-            assertTrue(create.returnUrl, create.returnUrl.startsWith("fixapp://checkout-callback") && create.returnUrl.contains(nonce))
-            assertTrue(start.persist)
+            var a = c.send(Event.CheckoutStart("c1", Event.CheckoutStart.Start.Request(cardRequest), nonce = nonce, nowMs = t0))
+            assertEquals(Outcome.Accepted, a.outcome)
+            assertEquals(step("c1", CheckoutState.AWAITING_SESSION, EffectType.SEND_REQUEST, EffectType.PERSIST), steps(a))
+            val send = a.transitions[0].effects[0] as Effect.SendRequest
+            assertEquals("https://api.pay.ingalca.com/v1/cards", send.request.url)
+            assertEquals(Header("Authorization", "Bearer sk_test_1"), send.request.headers[0])
+            val sent = returnUrlSent(a)
+            assertTrue(a.persist)
 
-            val session = c.send("""{"type": "checkout.session", "flow_id": "c1", "now": ${t0 + 1000},
-                "session": {"kind": "cards", "checkout_url": "https://pay.example.com/c/1"}}""")
-            assertEquals(Effect.OpenBrowser("https://pay.example.com/c/1"), session.transitions.single().effects.first())
-            c.send("""{"type": "checkout.browser_opened", "flow_id": "c1", "now": ${t0 + 2000}}""")
+            a = c.send(Event.CheckoutSession("c1", CheckoutSessionInput.Gateway(CheckoutKind.CARDS, 201,
+                JSONObject("""{"data": {"registration": {"checkout_url": "https://checkout.pay.ingalca.com/r/9f8e"}}}""")), t0 + 1000))
+            assertEquals(step("c1", CheckoutState.READY, EffectType.OPEN_BROWSER, EffectType.PERSIST), steps(a))
+            assertEquals(Effect.OpenBrowser("https://checkout.pay.ingalca.com/r/9f8e"), a.transitions[0].effects[0])
+            val details = a.transitions[0].details as CheckoutFlowDetails
+            assertEquals("https://checkout.pay.ingalca.com/r/9f8e", details.session!!.checkoutUrl)
+            assertEquals(nonce, details.nonce)
 
-            // The gateway appends its query to the return URL it was given.
-            val genuine = "${create.returnUrl}?status=completed&card_id=card_xyz"
-            // Spoofed deep links (another nonce, or none: the registered URL itself) are rejected and change nothing.
-            for (spoof in listOf(genuine.replace(nonce, "ffffffffffffffffffffffffffffffff"),
-                                 "fixapp://checkout-callback?status=completed&card_id=card_xyz")) {
-                val rejected = c.handleUrl(spoof, t0 + 3000).outcome as Outcome.Rejected
-                assertEquals("callback_mismatch", rejected.error.code)
-                assertEquals("nonce", rejected.error.field)
-                assertEquals("in_browser", c.flowStates()["c1"])
+            a = c.send(Event.CheckoutBrowserOpened("c1", t0 + 2000))
+            assertEquals(step("c1", CheckoutState.IN_BROWSER, EffectType.PERSIST), steps(a))
+
+            a = c.handleUrl(callbackUrl(sent, CheckoutStatus.COMPLETED), t0 + 60000)
+            assertEquals(Outcome.Accepted, a.outcome)
+            assertEquals(step("c1", CheckoutState.AWAITING_CONFIRMATION, EffectType.CLOSE_BROWSER, EffectType.SHOW_PENDING, EffectType.PERSIST), steps(a))
+            val callback = (a.transitions[0].details as CheckoutFlowDetails).callback!!
+            assertTrue(callback.verified)
+            assertEquals(CheckoutStatus.COMPLETED, callback.status)
+            assertEquals("card_xyz", callback.cardId)
+
+            // The webhook, relayed by the backend, is the only thing that confirms.
+            a = c.send(Event.CheckoutConfirmation("c1", ConfirmationEvent(ConfirmationType.CARD_REGISTERED,
+                JSONObject().put("card_id", "card_xyz").put("brand", "visa").put("last_four", "4242").put("token", "tok_abc")), t0 + 70000))
+            assertEquals(step("c1", CheckoutState.CONFIRMED, EffectType.PERSIST), steps(a))
+            val confirmation = (a.transitions[0].details as CheckoutFlowDetails).confirmation!!
+            assertEquals(ConfirmationType.CARD_REGISTERED, confirmation.type)
+            assertEquals("visa", confirmation.data.getString("brand"))
+        }
+    }
+
+    @Test
+    fun checkoutPaymentDismissedFirstThenTheDeepLinkResolvesIt() {
+        Coordinator().use { c ->
+            var a = c.send(Event.CheckoutStart("pay1", Event.CheckoutStart.Start.Backend(CheckoutKind.PAYMENTS, returnUrl), nonce = nonce, nowMs = t0))
+            assertEquals(step("pay1", CheckoutState.AWAITING_SESSION, EffectType.CREATE_SESSION, EffectType.PERSIST), steps(a))
+            val sent = returnUrlSent(a)
+            assertEquals(Effect.CreateSession(CheckoutKind.PAYMENTS, sent), a.transitions[0].effects[0])
+            a = c.send(Event.CheckoutSession("pay1", CheckoutSessionInput.Backend(CheckoutKind.PAYMENTS,
+                "https://checkout.pay.ingalca.com/p/1", paymentId = "pay_1"), t0 + 500))
+            assertEquals(step("pay1", CheckoutState.READY, EffectType.OPEN_BROWSER, EffectType.PERSIST), steps(a))
+            c.send(Event.CheckoutBrowserOpened("pay1", t0 + 1000))
+
+            // The Custom Tab was closed before any deep link.
+            a = c.send(Event.CheckoutBrowserDismissed("pay1", t0 + 20000))
+            assertEquals(step("pay1", CheckoutState.RETURNED_WITHOUT_RESULT, EffectType.PERSIST), steps(a))
+
+            a = c.handleUrl(callbackUrl(sent, CheckoutStatus.COMPLETED, "&payment_id=pay_1"), t0 + 25000)
+            assertEquals(step("pay1", CheckoutState.AWAITING_CONFIRMATION, EffectType.CLOSE_BROWSER, EffectType.SHOW_PENDING, EffectType.PERSIST), steps(a))
+            // The tab closing after the deep link (the usual order) changes nothing.
+            assertEquals(Outcome.Ignored, c.send(Event.CheckoutBrowserDismissed("pay1", t0 + 26000)).outcome)
+            a = c.send(Event.CheckoutConfirmation("pay1", ConfirmationEvent(ConfirmationType.PAYMENT_CONFIRMED,
+                JSONObject().put("payment_id", "pay_1").put("amount", "150.00")), t0 + 30000))
+            assertEquals(step("pay1", CheckoutState.CONFIRMED, EffectType.PERSIST), steps(a))
+        }
+    }
+
+    @Test
+    fun spoofedCallbacksAreRejectedForeignUrlsAreNotOurs() {
+        Coordinator().use { c ->
+            val sent = returnUrlSent(c.send(Event.CheckoutStart("c1", Event.CheckoutStart.Start.Backend(CheckoutKind.CARDS, returnUrl),
+                nonce = nonce, nowMs = t0)))
+            // Another nonce, or none at all (the registered URL, which anyone can send): refused, nothing changes.
+            for (spoof in listOf(callbackUrl(sent.replace(nonce, "zzzzzzzzzzzzzzzzzzzz"), CheckoutStatus.COMPLETED),
+                                 callbackUrl(returnUrl, CheckoutStatus.COMPLETED))) {
+                val rejected = c.handleUrl(spoof, t0 + 1000).outcome as Outcome.Rejected
+                assertEquals(ErrorCode.CALLBACK_MISMATCH to "nonce", rejected.error.code to rejected.error.field)
+                assertEquals(CheckoutState.AWAITING_SESSION, c.snapshotDocument().flows[0].state)
             }
-
-            val back = c.handleUrl(genuine, t0 + 4000)
-            assertEquals(Outcome.Accepted, back.outcome)
-            assertEquals("awaiting_confirmation", back.transitions.single().state)
-            assertTrue(back.transitions.single().effects.contains(Effect.CloseBrowser))
-            assertTrue(back.transitions.single().effects.contains(Effect.ShowPending))
-            assertEquals(Outcome.Duplicate, c.handleUrl(genuine, t0 + 4500).outcome)
-
-            val confirmed = c.send("""{"type": "checkout.confirmation", "flow_id": "c1", "now": ${t0 + 5000},
-                "event": {"type": "card.registered", "data": {"card_id": "card_xyz", "brand": "visa", "last_four": "4242", "token": "tok_1"}}}""")
-            assertEquals("confirmed", confirmed.transitions.single().state)
-            assertEquals("visa", confirmed.transitions.single().details.getJSONObject("confirmation").getJSONObject("data").getString("brand"))
-            assertEquals(Outcome.NotOurs, c.handleUrl("otherapp://x?y=1", t0 + 6000).outcome)
+            assertEquals(Outcome.NotOurs, c.handleUrl("otherapp://somewhere?x=1", t0 + 1000).outcome)
+            val failed = c.handleUrl(callbackUrl(sent, CheckoutStatus.FAILED, "&reason=card_declined"), t0 + 2000)
+            assertEquals(CheckoutState.FAILED, failed.transitions[0].state)
+            assertEquals("card_declined", (failed.transitions[0].details as CheckoutFlowDetails).callback!!.reason)
+            assertEquals(Outcome.Ignored, c.handleUrl(callbackUrl(sent, CheckoutStatus.CANCELLED), t0 + 3000).outcome)
         }
     }
 
     @Test
     fun unverifiedCallbacksAreOnlyClaims() {
-        Coordinator("""{"accept_unverified_callbacks": true}""").use { c ->
-            c.send("""{"type": "checkout.start", "flow_id": "c1", "kind": "payments", "return_url": "fixapp://cb",
-                "nonce": "$nonce", "now": $t0}""")
-            // Without the nonce anyone could have sent it: pending, but the browser stays open and the flow waits.
-            val claim = c.handleUrl("fixapp://cb?status=completed&payment_id=pay_1", t0 + 1000)
-            assertEquals(Outcome.Accepted, claim.outcome)
-            assertEquals("awaiting_confirmation", claim.transitions.single().state)
-            assertFalse(claim.transitions.single().effects.contains(Effect.CloseBrowser))
-            assertFalse(claim.transitions.single().details.getJSONObject("callback").getBoolean("verified"))
+        Coordinator(CoordinatorConfig(acceptUnverifiedCallbacks = true)).use { c ->
+            assertTrue(c.snapshotDocument().config.acceptUnverifiedCallbacks)
+            c.send(Event.CheckoutStart("c1", Event.CheckoutStart.Start.Backend(CheckoutKind.PAYMENTS, returnUrl), nonce = nonce, nowMs = t0))
+            // Pending, but the browser stays open and nothing is confirmed: anyone can send this URL.
+            var a = c.handleUrl(callbackUrl(returnUrl, CheckoutStatus.COMPLETED, "&payment_id=pay_1"), t0 + 1000)
+            assertEquals(step("c1", CheckoutState.AWAITING_CONFIRMATION, EffectType.SHOW_PENDING, EffectType.PERSIST), steps(a))
+            assertFalse((a.transitions[0].details as CheckoutFlowDetails).callback!!.verified)
             // A flow still waiting is removed only when the app gives it up.
-            val kept = c.send("""{"type": "flow.remove", "flow_id": "c1", "now": ${t0 + 2000}}""").outcome as Outcome.Rejected
-            assertEquals("invalid_state", kept.error.code)
-            assertEquals(Outcome.Accepted, c.send("""{"type": "flow.remove", "flow_id": "c1", "now": ${t0 + 2000}, "give_up": true}""").outcome)
-            assertEquals(emptyMap<String, String>(), c.flowStates())
+            a = c.send(Event.FlowRemove("c1", nowMs = t0 + 2000))
+            assertEquals(ErrorCode.INVALID_STATE, (a.outcome as Outcome.Rejected).error.code)
+            assertEquals(Outcome.Accepted, c.send(Event.FlowRemove("c1", giveUp = true, nowMs = t0 + 2000)).outcome)
+            assertEquals(emptyList<FlowDetails>(), c.snapshotDocument().flows)
         }
     }
 
     @Test
-    fun posSaleFlow() {
+    fun posSaleUnknownOutcomeThenLateApprovalAndRefunds() {
         Coordinator().use { c ->
-            val request = PosRequest.sale("tok_1", "ord-1", "100.00", "myapp")
-            val start = c.send(JSONObject().put("type", "pos.start").put("flow_id", "p1").put("now", t0).put("request", request.toJson()))
-            val open = start.transitions.single().effects.first() as Effect.OpenPosApp
-            // The coordinator opens the POS app with the flow's fresh token: the same URL the stateless call builds with it.
-            val token = start.transitions.single().details.getString("token")
-            val sent = Pos.buildUrl(request, token)
-            assertEquals(sent.url, open.url)
-            assertEquals("ord-1~$token", sent.identifier)
-            assertEquals(Outcome.Accepted, c.send("""{"type": "pos.launched", "flow_id": "p1", "now": ${t0 + 500}}""").outcome)
-            // A forged approval naming the app's order (without the token) is refused and changes nothing.
-            val forged = c.handleUrl("myapp://result=aprobada&amount=100.00&transactionid=1&identifier=ord-1", t0 + 1000).outcome as Outcome.Rejected
-            assertEquals("callback_mismatch", forged.error.code)
-            assertEquals("identifier", forged.error.field)
-            assertEquals("launched", c.flowStates()["p1"])
-            val answer = "myapp://result=aprobada&amount=100.00&transactionid=720371&identifier=${sent.identifier}&creditcard=4242&usertoken=tok_1"
-            val approved = c.handleUrl(answer, t0 + 60000)
-            assertEquals("approved", approved.transitions.single().state)
-            assertEquals(Outcome.Duplicate, c.handleUrl(answer, t0 + 61000).outcome)
-            assertFalse("snapshots hold no user token", c.snapshot().contains("tok_1"))
-            // Refund of that sale, through the same coordinator, answered on Android with result extras.
-            val refund = c.send(JSONObject().put("type", "pos.start").put("flow_id", "r1").put("now", t0 + 120000)
-                .put("sale_flow_id", "p1").put("token", "0123456789abcdef")
-                .put("request", PosRequest.refund("tok_1", "ref-1", "720371", "myapp", "40.00").toJson()))
-            assertEquals(Outcome.Accepted, refund.outcome)
-            assertEquals(mapOf("p1" to "approved", "r1" to "ready"), c.flowStates())
-            val extras = JSONObject().put("result", "aprobada").put("amount", "40.00").put("transactionid", "990001")
-                .put("identifier", "ref-1~0123456789abcdef")
-            val refunded = c.send(JSONObject().put("type", "pos.result").put("flow_id", "r1").put("now", t0 + 130000).put("extras", extras))
-            assertEquals("approved", refunded.transitions.single().state)
-            val ledger = JSONObject(c.snapshot()).getJSONArray("ledger")
-            val sale = (0 until ledger.length()).map { ledger.getJSONObject(it) }.single { it.getString("operation") == "venta" }
-            assertEquals("40.00", sale.getString("refunded"))
-            // The ended flows are removed without giving anything up.
-            assertEquals(Outcome.Accepted, c.send("""{"type": "flow.remove", "flow_id": "r1", "now": ${t0 + 140000}}""").outcome)
+            var a = c.send(Event.PosStart("p1", sale, token = token, nowMs = t0))
+            assertEquals(step("p1", PosState.READY, EffectType.OPEN_POS_APP, EffectType.PERSIST), steps(a))
+            // The URL the stateless call builds with the same token: the identifier sent is ord-1~token.
+            val built = Pos.buildUrl(sale, token)
+            assertEquals(Effect.OpenPosApp(built.url), a.transitions[0].effects[0])
+            assertEquals("ord-1~$token" to token, built.identifier to built.token)
+            val details = a.transitions[0].details as PosFlowDetails
+            assertEquals(Triple("ord-1", token, PosOperation.VENTA), Triple(details.identifier, details.token, details.operation))
+            assertEquals("100.00", details.amount)
+            c.send(Event.PosLaunched("p1", t0 + 1000))
+            c.send(Event.AppForegrounded(t0 + 30000))
+            a = c.send(Event.Tick(t0 + 34000))
+            assertEquals(step("p1", PosState.RETURNED_WITHOUT_RESPONSE, EffectType.RECONCILE, EffectType.PERSIST), steps(a))
+            assertEquals(t0 + 30000, (a.transitions[0].details as PosFlowDetails).foregroundedAtMs)
+
+            a = c.handleUrl(saleAnswer, t0 + 40000)
+            assertEquals(Outcome.Accepted, a.outcome)
+            assertEquals(step("p1", PosState.APPROVED, EffectType.PERSIST), steps(a))
+            val approved = a.transitions[0].details as PosFlowDetails
+            val response = approved.response!!
+            assertEquals(PosResult.APPROVED, response.result)
+            assertEquals("720371" to "4242", response.transactionId to response.creditCard)
+            assertEquals(t0 + 40000, approved.answeredAtMs)
+
+            fun refund(flowId: String, nowMs: Long, amount: Amount?) = c.send(Event.PosStart(flowId,
+                PosRequest.refund("tok_secret_1", flowId.replace("r", "ref-"), "720371", "myapp", amount),
+                refundOf = Event.PosStart.RefundOf.SaleFlow("p1"), token = token, nowMs = nowMs))
+            a = refund("r1", t0 + 120000, Amount.of("40.00"))
+            assertEquals(step("r1", PosState.READY, EffectType.OPEN_POS_APP, EffectType.PERSIST), steps(a))
+            assertEquals(PosOperation.DEVOLUCION to "720371", (a.transitions[0].details as PosFlowDetails).let { it.operation to it.saleTransactionId })
+            a = c.send(Event.PosLaunchFailed("r1", "Billpocket is not installed", t0 + 121000))
+            assertEquals(step("r1", PosState.LAUNCH_FAILED, EffectType.SHOW_HINT, EffectType.PERSIST), steps(a))
+            assertEquals("Billpocket is not installed", (a.transitions[0].details as PosFlowDetails).launchFailure)
+            // Android: the POS app answers through onActivityResult; its extras are the answer.
+            a = c.send(Event.PosResult("r1", mapOf("result" to "aprobada", "amount" to "40.00", "transactionid" to "990001",
+                "identifier" to "ref-1~$token"), t0 + 130000))
+            assertEquals(step("r1", PosState.APPROVED, EffectType.PERSIST), steps(a))
+            val ledger = c.snapshotDocument().ledger
+            assertEquals(listOf(listOf("720371", "p1", PosOperation.VENTA, "100.00", "40.00"), listOf("990001", "r1", PosOperation.DEVOLUCION, "40.00", "0.00")),
+                ledger.map { listOf(it.transactionId, it.flowId, it.operation, it.amount, it.refunded) })
+            assertEquals(t0 + 40000, ledger[0].approvedAtMs)
+            assertTrue(ledger[0].expiresAtMs > ledger[0].approvedAtMs)
+            // Ended flows are removed without giving anything up; a second refund without an amount refunds the rest.
+            assertEquals(Outcome.Accepted, c.send(Event.FlowRemove("r1", nowMs = t0 + 131000)).outcome)
+            a = refund("r2", t0 + 140000, null)
+            assertTrue((a.transitions[0].effects[0] as Effect.OpenPosApp).url.contains(Regex("&amount=60\\.00(&|$)")))
         }
     }
 
     @Test
-    fun statelessCalls() {
-        val request = PosRequest("venta", "tok_1", "ord-1", "myapp", amount = "100.00", tip = "15.00", msi = 3)
-        val url = Pos.buildUrl(request)
-        assertEquals("billpocket://transaction=venta&usertoken=tok_1&identifier=ord-1&amount=100.00&urlScheme=myapp&tip=15.00&msi=3", url.url)
-        assertEquals("com.billpocket.payments.START", url.intent.action)
-        assertEquals(PosField("userToken", "tok_1"), url.intent.extras[1])
-        assertEquals(null, url.token)
-        val response = Pos.parseResponse("myapp://result=aprobada&amount=100.00&transactionid=720371&identifier=ord-1&msi=3", "myapp", "ord-1")
-        assertEquals(PosResponse.Result.APPROVED, response.result)
-        assertEquals(3, response.msi)
-        // With a fresh token the answer must echo the identifier sent; the app's reference alone is refused.
-        val tokened = Pos.buildUrlWithFreshToken(request)
-        val token = tokened.token!!
-        assertNotEquals(token, Pos.buildUrlWithFreshToken(request).token)
-        assertEquals("ord-1~$token", tokened.identifier)
-        assertEquals(PosField("identifier", "ord-1~$token"), tokened.intent.extras[2])
-        val echoed = Pos.parseResponse("myapp://result=aprobada&amount=100.00&transactionid=720371&identifier=ord-1~$token", "myapp", "ord-1", token)
-        assertEquals("ord-1~$token", echoed.identifier)
-        assertEquals("callback_mismatch", expect {
-            Pos.parseResponse("myapp://result=aprobada&amount=100.00&transactionid=720371&identifier=ord-1", "myapp", "ord-1", token)
-        }.code)
-        // The same answer as Android result extras: decoded text, never percent-decoded again.
-        val extras = linkedMapOf("result" to "aprobada", "amount" to "100.00", "transactionid" to "720371",
-            "identifier" to "ord-1~$token", "reference" to "a%26b", "userToken" to "tok_1")
-        val result = Pos.parseResult(extras, "ord-1", token)
-        assertEquals(PosResponse.Result.APPROVED, result.result)
-        assertEquals("a%26b", result.reference)
-        assertFalse(result.json.toString().contains("tok_1"))
-        val forged = expect { Pos.parseResult(extras + ("identifier" to "ord-1"), "ord-1", token) }
-        assertEquals("callback_mismatch" to "identifier", forged.code to forged.field)
-        assertEquals("invalid_json" to "amount", expect { Pos.parseResultJson("""{"result": "aprobada", "amount": 100}""", "{}") }.let { it.code to it.field })
+    fun posDeclinedAndAnswersForAnotherRequest() {
+        Coordinator().use { c ->
+            c.send(Event.PosStart("p1", sale, token = token, nowMs = t0))
+            // Our scheme, but no hand-off with that identifier, or the app's reference without the
+            // flow's token (a forged approval): a claim this app cannot match.
+            for (identifier in listOf("ord-999", "ord-1", "ord-1~" + "0".repeat(32))) {
+                val a = c.handleUrl("myapp://result=aprobada&amount=100.00&transactionid=1&identifier=$identifier", t0 + 1000)
+                val error = (a.outcome as Outcome.Rejected).error
+                assertEquals(ErrorCode.CALLBACK_MISMATCH to "identifier", error.code to error.field)
+                assertEquals(PosState.READY, c.snapshotDocument().flows[0].state)
+            }
+            // A second sale for the same order while the first still waits: one answer could fit both.
+            val twin = (c.send(Event.PosStart("p2", sale, nowMs = t0 + 1500)).outcome as Outcome.Rejected).error
+            assertEquals(ErrorCode.CONFLICT to "request.identifier", twin.code to twin.field)
+            val a = c.handleUrl("myapp://result=rechazada&amount=100.00&identifier=ord-1~$token&statusinfo=Fondos%20insuficientes", t0 + 2000)
+            assertEquals(step("p1", PosState.DECLINED, EffectType.PERSIST), steps(a))
+            val response = (a.transitions[0].details as PosFlowDetails).response!!
+            assertEquals(PosResult.DECLINED to "Fondos insuficientes", response.result to response.statusInfo)
+        }
+    }
 
-        val verdict = Pos.refundCheckJson("""{"sale": {"transactionid": "720371", "amount": "100.00", "approved_at": 1764518400, "bp_version": "4.3.24"}, "amount": "40.00", "now": 1764518430}""")
-        assertFalse(verdict.eligible)
-        assertEquals("too_soon", verdict.reasons.single().code)
-        assertEquals(emptyList<RefundCheck.Reason>(), verdict.warnings)
-        val unknownVersion = Pos.refundCheckJson("""{"sale": {"transactionid": "720371", "amount": "100.00", "approved_at": 1764518400}, "now": 1764518530}""")
-        assertTrue(unknownVersion.eligible)
-        assertEquals("pos_app_version_unknown", unknownVersion.warnings.single().code)
+    @Test
+    fun theSameDeepLinkTwiceIsADuplicate() {
+        Coordinator().use { c ->
+            val sent = returnUrlSent(c.send(Event.CheckoutStart("c1", Event.CheckoutStart.Start.Backend(CheckoutKind.CARDS, returnUrl),
+                nonce = nonce, nowMs = t0)))
+            val url = callbackUrl(sent, CheckoutStatus.COMPLETED)
+            // onCreate's intent and onNewIntent may both carry it; the url event is the same door.
+            val outcomes = listOf(
+                c.handleUrl(url, t0 + 6000),
+                c.send(Event.Url(url, t0 + 7000)),
+                c.handleUrl(callbackUrl(sent, CheckoutStatus.CANCELLED), t0 + 8000),   // verified, after the hand-off was consumed
+                c.handleUrl("$returnUrl?status=cancelled", t0 + 9000),                  // without the nonce: anyone could send it
+                c.handleUrl("https://example.com/not-a-deep-link-of-ours", t0 + 10000),
+                c.handleUrl("$sent?status=%zz", t0 + 11000)
+            ).map { it.outcome.type }
+            assertEquals(listOf(EventOutcome.ACCEPTED, EventOutcome.DUPLICATE, EventOutcome.IGNORED, EventOutcome.REJECTED,
+                EventOutcome.NOT_OURS, EventOutcome.REJECTED), outcomes)
+            assertEquals(CheckoutState.AWAITING_CONFIRMATION, c.snapshotDocument().flows[0].state)
+        }
+    }
 
-        val built = Checkout.buildRequestJson("""{"kind": "cards", "api_key": "sk_test_1", "return_url": "fixapp://checkout-callback",
-            "provider": "dinelco", "customer_id": "cus_1", "target_origin": ["https://fix.example.com"],
-            "customer": {"name": "Juan", "lastname": "Pérez", "email": "juan@example.com"}, "nonce": "0123456789abcdef0123"}""")
-        assertEquals("https://api.pay.ingalca.com/v1/cards", built.url)
-        assertEquals(Header("Authorization", "Bearer sk_test_1"), built.headers[0])
-        assertEquals("Pérez", built.body.getJSONObject("customer").getString("lastname"))
-        assertEquals(built.returnUrl, built.body.getString("return_url"))
-        val callbackUrl = "${built.returnUrl}?status=completed&card_id=card_xyz"
-        val callback = Checkout.parseCallback(callbackUrl, CheckoutKind.CARDS, "fixapp://checkout-callback", "0123456789abcdef0123")
-        assertEquals(CheckoutCallback.Status.COMPLETED, callback.status)
-        assertTrue(callback.verified)
-        val required = expect { Checkout.parseCallback(callbackUrl, CheckoutKind.CARDS, "fixapp://checkout-callback") }
-        assertEquals("validation" to "nonce", required.code to required.field)
-        val claim = Checkout.parseCallback("fixapp://checkout-callback?status=completed&card_id=card_xyz", CheckoutKind.CARDS,
-            "fixapp://checkout-callback", acceptUnverified = true)
-        assertFalse(claim.verified)
-        val session = Checkout.parseSessionJson("""{"kind": "cards", "status": 201, "body": {"data": {"registration": {"checkout_url": "https://checkout.pay.ingalca.com/r/9f8e"}}}}""")
-        assertEquals("https://checkout.pay.ingalca.com/r/9f8e", session.checkoutUrl)
-        val confirmation = Checkout.parseConfirmationJson("""{"type": "card.registered", "data": {"card_id": "card_xyz", "brand": "visa", "last_four": "4242", "token": "tok_abc"}}""")
-        assertEquals("4242", confirmation.lastFour)
+    @Test
+    fun snapshotRestoreAcrossProcessDeath() {
+        val first = Coordinator(CoordinatorConfig(posGraceMs = 5000))
+        val sent = returnUrlSent(first.send(Event.CheckoutStart("c1", Event.CheckoutStart.Start.Request(cardRequest), nonce = nonce, nowMs = t0)))
+        first.send(Event.CheckoutSession("c1", CheckoutSessionInput.Backend(CheckoutKind.CARDS, "https://checkout.pay.ingalca.com/r/1"), t0 + 1000))
+        first.send(Event.CheckoutBrowserOpened("c1", t0 + 2000))
+        first.send(Event.PosStart("p1", sale, token = token, nowMs = t0 + 3000))
+        first.send(Event.PosLaunched("p1", t0 + 4000))
+        assertEquals(Outcome.Accepted, first.handleUrl(saleAnswer, t0 + 5000).outcome)
+        val saved = first.snapshot()
+        assertFalse("no API key in the snapshot", saved.contains("sk_test_1"))
+        assertFalse("no POS user token in the snapshot", saved.contains("tok_secret_1"))
+        first.close() // the process dies
+
+        Coordinator.restore(saved).use { c ->
+            val snapshot = c.snapshotDocument()
+            assertEquals(2, snapshot.version)
+            assertEquals(5000L, snapshot.config.posGraceMs)
+            assertEquals(listOf(Triple("720371", "p1", "0.00")), snapshot.ledger.map { Triple(it.transactionId, it.flowId, it.refunded) })
+            assertEquals(listOf("c1" to CheckoutState.IN_BROWSER, "p1" to PosState.APPROVED), snapshot.flows.map { it.id to it.state })
+            assertEquals(listOf(FlowType.CHECKOUT, FlowType.POS), snapshot.flows.map { it.type })
+            assertTrue(TestJson.same(JSONObject(saved), snapshot.json))
+            assertEquals(Outcome.Duplicate, c.handleUrl(saleAnswer, t0 + 6000).outcome)
+            val a = c.handleUrl(callbackUrl(sent, CheckoutStatus.COMPLETED), t0 + 7000)
+            assertEquals(step("c1", CheckoutState.AWAITING_CONFIRMATION, EffectType.CLOSE_BROWSER, EffectType.SHOW_PENDING, EffectType.PERSIST), steps(a))
+        }
+    }
+
+    @Test
+    fun restoreRefusesDamagedAndNewerSnapshots() {
+        fun check(snapshot: String, code: ErrorCode, field: String?) {
+            val e = expect { Coordinator.restore(snapshot) }
+            assertEquals(snapshot, code to field, e.code to e.field)
+        }
+        check("""{"version": 2, "config": {}, "ledger": [], "flows": [{"id": "p1", "type": "pos", "state": "no_such_state",
+            "operation": "venta", "identifier": "o", "token": "$token", "answer_scheme": "myapp", "grace_ms": 0}]}""",
+            ErrorCode.VALIDATION, "flows[0].state")
+        check("""{"version": 3, "config": {}, "flows": [], "ledger": []}""", ErrorCode.UNSUPPORTED_VERSION, "version")
+        // Format 1 (before the refund ledger) is not read either.
+        check("""{"version": 1, "config": {}, "flows": [], "refunded": {}}""", ErrorCode.UNSUPPORTED_VERSION, "version")
+        assertEquals(ErrorCode.INVALID_JSON, expect { Coordinator.restore("""{"version": 1,""") }.code)
+        assertEquals(ErrorCode.INVALID_JSON, expect { Coordinator.restore("") }.code)
     }
 
     @Test
     fun errorsAreOneExceptionType() {
         val e = expect { Pos.buildUrl(PosRequest.sale("tok_1", "ord-1", "100.001", "myapp")) }
-        assertEquals("validation", e.code)
-        assertEquals("amount", e.field)
-        assertEquals("invalid_json", expect { Pos.buildUrlJson("{\"a\": 1, \"a\": 2}") }.code)
-        assertEquals("unsupported_version", expect { Coordinator.restore("""{"version": 99, "config": {}, "flows": [], "ledger": []}""") }.code)
-        // Format 1 (before the refund ledger) is not read either.
-        assertEquals("unsupported_version", expect { Coordinator.restore("""{"version": 1, "config": {}, "flows": [], "refunded": {}}""") }.code)
-        val invalid = expect { Coordinator().use { it.send("""{"type": "tick"}""") } }
-        assertEquals("validation", invalid.code)
-        assertEquals("now", invalid.field)
+        assertEquals(ErrorCode.VALIDATION to "amount", e.code to e.field)
+        assertTrue(e.message!!, e.message!!.startsWith("validation (amount): "))
+        // Money is never a fractional number: the JSON door refuses one.
+        assertEquals(ErrorCode.INVALID_JSON, expect { Pos.buildUrlJson(sale.toJson().put("amount", 100.5).toString()) }.code)
+        assertEquals(ErrorCode.INVALID_JSON, expect { Pos.buildUrlJson("{\"a\": 1, \"a\": 2}") }.code)
+        assertEquals(ErrorCode.VALIDATION, expect { Coordinator(CoordinatorConfig(posGraceMs = -1)) }.code)
+        Coordinator().use { c ->
+            val late = expect { c.handleUrl("myapp://x", Long.MAX_VALUE) }
+            assertEquals(ErrorCode.VALIDATION to "now_ms", late.code to late.field)
+            val invalid = expect { c.send("""{"type": "tick"}""") }
+            assertEquals(ErrorCode.VALIDATION to "now", invalid.code to invalid.field)
+            // A typed event with a bad member: the core names it, from the event's root.
+            val bad = expect { c.send(Event.PosStart("p1", PosRequest.sale("tok_1", "ord-1", "1.001", "myapp"), nowMs = t0)) }
+            assertEquals(ErrorCode.VALIDATION to "request.amount", bad.code to bad.field)
+            assertEquals(ErrorCode.VALIDATION to "flow_id", expect { c.send(Event.PosLaunched("a b", t0)) }.let { it.code to it.field })
+            assertEquals(ErrorCode.VALIDATION to "now", expect { c.send(Event.Tick(-1)) }.let { it.code to it.field })
+            assertEquals(emptyList<FlowDetails>(), c.snapshotDocument().flows)
+        }
+    }
+
+    @Test
+    fun statelessCalls() {
+        val request = PosRequest(PosOperation.VENTA, "tok_1", "ord-1", "myapp", amount = Amount.of("100.00"), tip = Amount.ofMinorUnits(1500), msi = 3)
+        val url = Pos.buildUrl(request)
+        assertEquals("billpocket://transaction=venta&usertoken=tok_1&identifier=ord-1&amount=100.00&urlScheme=myapp&tip=15.00&msi=3", url.url)
+        assertEquals("com.billpocket.payments.START", url.intent.action)
+        assertEquals(PosField("userToken", "tok_1"), url.intent.extras[1])
+        assertEquals(null, url.token)
+        val response = Pos.parseResponse("myapp://result=aprobada&amount=100.00&transactionid=720371&identifier=ord-1&msi=3&accountType=Debit", "myapp", "ord-1")
+        assertEquals(PosResult.APPROVED, response.result)
+        assertEquals(3, response.msi)
+        assertEquals(AccountType.DEBIT, response.accountType)
+        // With a fresh token the answer must echo the identifier sent; the app's reference alone is refused.
+        val tokened = Pos.buildUrlWithFreshToken(request)
+        val fresh = tokened.token!!
+        assertNotEquals(fresh, Pos.buildUrlWithFreshToken(request).token)
+        assertEquals("ord-1~$fresh", tokened.identifier)
+        assertEquals(PosField("identifier", "ord-1~$fresh"), tokened.intent.extras[2])
+        val echoed = Pos.parseResponse("myapp://result=aprobada&amount=100.00&transactionid=720371&identifier=ord-1~$fresh", "myapp", "ord-1", fresh)
+        assertEquals("ord-1~$fresh", echoed.identifier)
+        assertEquals(ErrorCode.CALLBACK_MISMATCH, expect {
+            Pos.parseResponse("myapp://result=aprobada&amount=100.00&transactionid=720371&identifier=ord-1", "myapp", "ord-1", fresh)
+        }.code)
+        // The same answer as Android result extras: decoded text, never percent-decoded again.
+        val extras = linkedMapOf("result" to "aprobada", "amount" to "100.00", "transactionid" to "720371",
+            "identifier" to "ord-1~$fresh", "reference" to "a%26b", "userToken" to "tok_1")
+        val result = Pos.parseResult(extras, "ord-1", fresh)
+        assertEquals(PosResult.APPROVED, result.result)
+        assertEquals("a%26b", result.reference)
+        assertFalse(result.json.toString().contains("tok_1"))
+        val forged = expect { Pos.parseResult(extras + ("identifier" to "ord-1"), "ord-1", fresh) }
+        assertEquals(ErrorCode.CALLBACK_MISMATCH to "identifier", forged.code to forged.field)
+        assertEquals(ErrorCode.INVALID_JSON to "amount", expect { Pos.parseResultJson("""{"result": "aprobada", "amount": 100}""", "{}") }.let { it.code to it.field })
+
+        val verdict = Pos.refundCheck(PosSale("720371", Amount.of("100.00"), 1764518400, "4.3.24"), 1764518430, Amount.of("40.00"))
+        assertFalse(verdict.eligible)
+        assertEquals(listOf(RefundReason.TOO_SOON), verdict.reasons.map { it.code })
+        assertEquals(emptyList<RefundCheck.Warning>(), verdict.warnings)
+        assertEquals("40.00" to 1764518460L, verdict.refundAmount to verdict.eligibleFrom)
+        assertEquals("2025-11-30T10:01:00-06:00", verdict.eligibleFromLocal)
+        val unknownVersion = Pos.refundCheck(PosSale("720371", Amount.ofMinorUnits(10000), 1764518400), 1764518530)
+        assertTrue(unknownVersion.eligible)
+        assertEquals("100.00", unknownVersion.refundAmount)
+        assertEquals(listOf(RefundWarning.POS_APP_VERSION_UNKNOWN), unknownVersion.warnings.map { it.code })
+
+        val built = Checkout.buildRequest(cardRequest, nonce)
+        assertEquals("https://api.pay.ingalca.com/v1/cards", built.request.url)
+        assertEquals(Header("Authorization", "Bearer sk_test_1"), built.request.headers[0])
+        assertEquals("Pérez", built.request.body.getJSONObject("customer").getString("lastname"))
+        assertEquals(built.returnUrl, built.request.body.getString("return_url"))
+        assertEquals(nonce, built.nonce)
+        assertNotEquals(nonce, Checkout.buildRequest(cardRequest).nonce)
+        val iframe = Checkout.buildRequest(CheckoutRequest.Payments("sk_test_1", integration = CheckoutIntegration.IFRAME,
+            fields = JSONObject().put("amount", 10000)))
+        assertEquals(null to null, iframe.returnUrl to iframe.nonce)
+        assertEquals(10000, iframe.request.body.getInt("amount"))
+        val callbackUrl = "${built.returnUrl}?status=completed&card_id=card_xyz"
+        val callback = Checkout.parseCallback(callbackUrl, CheckoutKind.CARDS, returnUrl, nonce)
+        assertEquals(CheckoutStatus.COMPLETED, callback.status)
+        assertTrue(callback.verified)
+        val required = expect { Checkout.parseCallback(callbackUrl, CheckoutKind.CARDS, returnUrl) }
+        assertEquals(ErrorCode.VALIDATION to "nonce", required.code to required.field)
+        val mismatch = expect { Checkout.parseCallback("$returnUrl?status=completed&card_id=card_xyz", CheckoutKind.CARDS, returnUrl, nonce) }
+        assertEquals(ErrorCode.CALLBACK_MISMATCH to "nonce", mismatch.code to mismatch.field)
+        val claim = Checkout.parseCallback("$returnUrl?status=completed&card_id=card_xyz", CheckoutKind.CARDS, returnUrl, acceptUnverified = true)
+        assertFalse(claim.verified)
+        val session = Checkout.parseSession(CheckoutSessionInput.Gateway(CheckoutKind.CARDS, 201,
+            JSONObject("""{"data": {"registration": {"checkout_url": "https://checkout.pay.ingalca.com/r/9f8e"}}}""")))
+        assertEquals("https://checkout.pay.ingalca.com/r/9f8e", session.checkoutUrl)
+        // A body as Kotlin maps (e.g. from another JSON library) is the same document.
+        val fromMaps = Checkout.parseSession(CheckoutSessionInput.Gateway(CheckoutKind.CARDS, 201,
+            mapOf("data" to mapOf("registration" to mapOf("checkout_url" to "https://checkout.pay.ingalca.com/r/9f8e")))))
+        assertTrue(TestJson.same(session.json, fromMaps.json))
+        assertEquals(ErrorCode.GATEWAY_ERROR, expect {
+            Checkout.parseSession(CheckoutSessionInput.Gateway(CheckoutKind.CARDS, 402, JSONObject("""{"error": {"message": "no"}}""")))
+        }.code)
+        val confirmation = Checkout.parseConfirmation(ConfirmationEvent(ConfirmationType.CARD_REGISTERED,
+            JSONObject("""{"card_id": "card_xyz", "brand": "visa", "last_four": "4242", "token": "tok_abc", "created_at": "2026-11-30T16:00:00Z", "updated_at": 1764518400000}""")))
+        assertEquals(ConfirmationType.CARD_REGISTERED, confirmation.type)
+        assertEquals(listOf("card_xyz", "4242", "tok_abc"), listOf(confirmation.cardId, confirmation.lastFour, confirmation.token))
+        assertEquals(mapOf("created_at" to "2026-11-30T16:00:00Z", "updated_at" to 1764518400000L), confirmation.timestamps)
     }
 
     @Test
     fun textCrossesAsUtf8() {
         // Non-BMP text (emoji) survives both ways, byte for byte (JNI's modified UTF-8 would mangle it).
         val reference = "caf\u00e9 \ud83d\udcb3\ud83c\uddf2\ud83c\uddfd"
-        val url = Pos.buildUrl(PosRequest("venta", "tok_1", "ord-1", "myapp", amount = "1.00", reference = reference))
+        val url = Pos.buildUrl(PosRequest(PosOperation.VENTA, "tok_1", "ord-1", "myapp", amount = Amount.of("1.00"), reference = reference))
         assertEquals(reference, url.fields.first { it.key == "reference" }.value)
         val response = Pos.parseResponse(url.url.replace("billpocket://transaction=venta&usertoken=tok_1", "myapp://result=aprobada"), "myapp")
         assertEquals(reference, response.reference)
         // An unpaired surrogate has no UTF-8 form: the core refuses it as invalid UTF-8, it never becomes '?'.
-        assertEquals("malformed_url", expect { Pos.parseResponse("myapp://result=aprobada&reference=\ud83d", "myapp") }.code)
-        assertEquals("invalid_json", expect { Pos.buildUrlJson("{\"reference\": \"\ud83d\"}") }.code)
+        assertEquals(ErrorCode.MALFORMED_URL, expect { Pos.parseResponse("myapp://result=aprobada&reference=\ud83d", "myapp") }.code)
+        assertEquals(ErrorCode.INVALID_JSON, expect { Pos.buildUrlJson("{\"reference\": \"\ud83d\"}") }.code)
         // U+0000 cannot cross a C string: refused before the call, naming the parameter.
         val nul = expect { Pos.parseResponse("myapp://result=aprobada\u0000&x=1", "myapp") }
-        assertEquals("invalid_argument", nul.code)
-        assertEquals("url", nul.field)
+        assertEquals(ErrorCode.INVALID_ARGUMENT to "url", nul.code to nul.field)
         // Inside a JSON document it is escaped (\u0000) and reaches the core, which decides: a POS
         // request refuses it (its answer could never be read back).
         val inDocument = expect { Pos.buildUrl(PosRequest.sale("tok_1", "ord\u0000", "1.00", "myapp")) }
-        assertEquals("validation", inDocument.code)
-        assertEquals("identifier", inDocument.field)
+        assertEquals(ErrorCode.VALIDATION to "identifier", inDocument.code to inDocument.field)
     }
 
     @Test
     fun handleIsFreedOnce() {
-        val c = Coordinator("""{"pos_grace_ms": 5000}""")
-        assertTrue(c.snapshot().contains("\"pos_grace_ms\":5000"))
+        val c = Coordinator(CoordinatorConfig(posGraceMs = 5000))
+        assertEquals(5000L, c.snapshotDocument().config.posGraceMs)
         c.close()
         c.close()
         try {
@@ -247,8 +446,7 @@ class ScenarioTest {
 
     private fun abandon(queue: ReferenceQueue<Coordinator>, closeFirst: Boolean): PhantomReference<Coordinator> {
         val c = Coordinator()
-        c.send("""{"type": "pos.start", "flow_id": "p1", "now": $t0, "request": {"transaction": "venta",
-            "usertoken": "tok_1", "identifier": "ord-1", "amount": "1.00", "urlScheme": "myapp"}}""")
+        c.send(Event.PosStart("p1", PosRequest.sale("tok_1", "ord-1", "1.00", "myapp"), nowMs = t0))
         if (closeFirst) c.close()
         return PhantomReference(c, queue)
     }

@@ -15,11 +15,10 @@ class SnapshotProcessTest {
         val file = File.createTempFile("payhandoff-snapshot", ".json")
         try {
             Coordinator().use { c ->
-                c.send("""{"type": "pos.start", "flow_id": "p1", "now": $t0, "token": "$token", "request": {"transaction": "venta",
-                    "usertoken": "tok_1", "identifier": "ord-\ud83d\udcb3", "amount": "100.00", "urlScheme": "myapp"}}""")
-                c.send("""{"type": "pos.launched", "flow_id": "p1", "now": ${t0 + 500}}""")
-                c.send("""{"type": "checkout.start", "flow_id": "c1", "kind": "payments", "return_url": "fixapp://cb",
-                    "nonce": "0123456789abcdef0123456789abcdef", "now": $t0}""")
+                c.send(Event.PosStart("p1", PosRequest.sale("tok_1", "ord-\ud83d\udcb3", "100.00", "myapp"), token = token, nowMs = t0))
+                c.send(Event.PosLaunched("p1", t0 + 500))
+                c.send(Event.CheckoutStart("c1", Event.CheckoutStart.Start.Backend(CheckoutKind.PAYMENTS, "fixapp://cb"),
+                    nonce = "0123456789abcdef0123456789abcdef", nowMs = t0))
                 file.writeText(c.snapshot(), Charsets.UTF_8)
             }
             // The POS app echoes the identifier it was sent: the app's reference and the flow's token.

@@ -20,10 +20,9 @@ class ThreadsTest {
                     for (round in 0 until 50) {
                         Coordinator().use { c ->
                             val id = "ord-$thread-$round"
-                            c.send("""{"type": "pos.start", "flow_id": "p", "now": $t0, "token": "$token", "request": {"transaction": "venta",
-                                "usertoken": "tok", "identifier": "$id", "amount": "$round.50", "urlScheme": "myapp"}}""")
+                            c.send(Event.PosStart("p", PosRequest.sale("tok", id, Amount.ofMinorUnits(round * 100L + 50), "myapp"), token = token, nowMs = t0))
                             val answer = c.handleUrl("myapp://result=aprobada&amount=$round.50&transactionid=$thread$round&identifier=$id~$token", t0 + 1000)
-                            if (answer.transitions.single().state == "approved") approved++
+                            if (answer.transitions.single().state == PosState.APPROVED) approved++
                             val restored = Coordinator.restore(c.snapshot())
                             restored.use { r -> if (r.flowStates()["p"] == "approved") approved++ }
                         }
@@ -52,16 +51,12 @@ class ThreadsTest {
                         val answers = ArrayList<String>()
                         for (round in 0 until 25) {
                             val id = "t$thread-$round"
-                            answers.add(c.send("""{"type": "pos.start", "flow_id": "$id", "now": $t0, "token": "$token", "request":
-                                {"transaction": "venta", "usertoken": "tok", "identifier": "$id", "amount": "1.00", "urlScheme": "myapp"}}""")
+                            answers.add(c.send(Event.PosStart(id, PosRequest.sale("tok", id, "1.00", "myapp"), token = token, nowMs = t0))
                                 .outcome.toString())
-                            val declined = c.send("""{"type": "pos.result", "flow_id": "$id", "now": ${t0 + 1000},
-                                "extras": {"result": "rechazada", "identifier": "$id~$token"}}""")
+                            val declined = c.send(Event.PosResult(id, mapOf("result" to "rechazada", "identifier" to "$id~$token"), t0 + 1000))
                             answers.add("${declined.outcome} ${declined.transitions.single().state}")
                             c.snapshot()
-                            if (round % 2 == 1) {
-                                answers.add(c.send("""{"type": "flow.remove", "flow_id": "$id", "now": ${t0 + 2000}}""").outcome.toString())
-                            }
+                            if (round % 2 == 1) answers.add(c.send(Event.FlowRemove(id, nowMs = t0 + 2000)).outcome.toString())
                         }
                         answers
                     })
@@ -69,14 +64,14 @@ class ThreadsTest {
                 for (job in jobs) {
                     val answers = job.get()
                     assertEquals(25 + 25 + 12, answers.size)
-                    assertEquals(setOf("Accepted", "Accepted declined"), answers.toSet())
+                    assertEquals(setOf("Accepted", "Accepted DECLINED"), answers.toSet())
                 }
             } finally {
                 pool.shutdown()
             }
-            val states = c.flowStates()
+            val states = c.snapshotDocument().flows.associate { it.id to it.state }
             assertEquals(8 * 13, states.size)
-            assertEquals(setOf("declined"), states.values.toSet())
+            assertEquals(setOf(PosState.DECLINED), states.values.toSet())
             assertEquals((0 until 8).flatMap { t -> (0 until 25 step 2).map { "t$t-$it" } }.toSet(), states.keys)
         }
     }

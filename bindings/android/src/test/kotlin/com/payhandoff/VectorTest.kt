@@ -52,7 +52,7 @@ class VectorTest(private val folder: String, private val suite: String, private 
                 run(input)
                 fail("$id: a URL holding U+0000 was accepted")
             } catch (e: PayHandoffException) {
-                assertEquals("invalid_argument", e.code)
+                assertEquals(ErrorCode.INVALID_ARGUMENT, e.code)
                 assertEquals("url", e.field)
             }
             val reason = "a URL holding U+0000 cannot cross the C ABI (NUL-terminated); the binding answers invalid_argument (url) instead of the core's ${vector.getJSONObject("expect").opt("error")}"
@@ -67,7 +67,7 @@ class VectorTest(private val folder: String, private val suite: String, private 
             run(input)
         } catch (e: PayHandoffException) {
             if (error == null) fail("$id: expected success, got ${e.code} [${e.field}]: ${e.reason}")
-            assertEquals("$id: code", error!!.getString("code"), e.code)
+            assertEquals("$id: code", error!!.getString("code"), e.code.wire)
             if (error.has("field")) {
                 val field = if (error.isNull("field")) null else error.getString("field")
                 assertEquals("$id: field", field, e.field)
@@ -78,21 +78,27 @@ class VectorTest(private val folder: String, private val suite: String, private 
         assertTrue("$id: result differs:\n  got      $actual\n  expected $ok", TestJson.same(actual, ok))
     }
 
-    /** The result document of the vector's call, made through the typed API (which must parse it). */
+    /**
+     * The result document of the vector's call through the JSON-string entry points; the typed
+     * result's properties must rebuild that document exactly ([Typed]).
+     */
     private fun run(input: JSONObject): JSONObject {
         fun text(key: String) = TestJson.text(input.opt(key))
-        return when (suite) {
-            "pos.build_url" -> Pos.buildUrlJson(text("request")).json
-            "pos.parse_response" -> Pos.parseResponseJson(input.getString("url"), text("options")).json
-            "pos.parse_result" -> Pos.parseResultJson(text("extras"), text("options")).json
-            "pos.refund_check" -> Pos.refundCheckJson(text("check")).json
-            "checkout.build_request" -> Checkout.buildRequestJson(text("request")).json
-            "checkout.parse_session" -> Checkout.parseSessionJson(text("session")).json
-            "checkout.parse_callback" -> Checkout.parseCallbackJson(input.getString("url"), text("options")).json
-            "checkout.confirmation" -> Checkout.parseConfirmationJson(text("event")).json
-            "coordinator.script" -> Script.run(input)
+        val result: Any = when (suite) {
+            "pos.build_url" -> Pos.buildUrlJson(text("request"))
+            "pos.parse_response" -> Pos.parseResponseJson(input.getString("url"), text("options"))
+            "pos.parse_result" -> Pos.parseResultJson(text("extras"), text("options"))
+            "pos.refund_check" -> Pos.refundCheckJson(text("check"))
+            "checkout.build_request" -> Checkout.buildRequestJson(text("request"))
+            "checkout.parse_session" -> Checkout.parseSessionJson(text("session"))
+            "checkout.parse_callback" -> Checkout.parseCallbackJson(input.getString("url"), text("options"))
+            "checkout.confirmation" -> Checkout.parseConfirmationJson(text("event"))
+            "coordinator.script" -> return Script.run(input)
             else -> throw AssertionError("unknown suite $suite")
         }
+        val document = result.javaClass.getMethod("getJson").invoke(result) as JSONObject
+        Typed.check("$id (typed)", Typed.rebuild(result), document)
+        return document
     }
 }
 
@@ -123,10 +129,12 @@ object Script {
                     steps.put(summary("invalid_event", coordinator, null, e))
                     continue
                 }
+                Typed.check("step $i (typed)", Typed.answer(answer), answer.json)
                 val outcome = answer.outcome
-                val name = answer.json.getString("outcome")
-                steps.put(summary(name, coordinator, answer, if (outcome is Outcome.Rejected) outcome.error else null))
+                steps.put(summary(outcome.type.wire, coordinator, answer, if (outcome is Outcome.Rejected) outcome.error else null))
             }
+            val snapshot = coordinator.snapshotDocument()
+            Typed.check("the final snapshot (typed)", Typed.snapshot(snapshot), snapshot.json)
             return JSONObject().put("steps", steps)
         } finally {
             coordinator.close()
@@ -137,9 +145,9 @@ object Script {
         val flows = JSONObject()
         for ((id, state) in coordinator.flowStates()) flows.put(id, state)
         val effects = JSONArray()
-        for (t in answer?.transitions ?: emptyList()) for (e in t.effects) effects.put("${t.flowId}:${e.type}")
+        for (t in answer?.transitions ?: emptyList()) for (e in t.effects) effects.put("${t.flowId}:${e.type.wire}")
         val s = JSONObject().put("outcome", outcome).put("flows", flows).put("effects", effects)
-        if (error != null) s.put("error", JSONObject().put("code", error.code).put("field", error.field ?: JSONObject.NULL))
+        if (error != null) s.put("error", JSONObject().put("code", error.code.wire).put("field", error.field ?: JSONObject.NULL))
         return s
     }
 }

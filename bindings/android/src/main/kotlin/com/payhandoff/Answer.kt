@@ -1,0 +1,106 @@
+package com.payhandoff
+
+import org.json.JSONObject
+
+/** What the coordinator did with an event or URL; [type] is its `outcome` word. */
+sealed class Outcome(val type: EventOutcome) {
+    /** The event moved one or more flows. */
+    object Accepted : Outcome(EventOutcome.ACCEPTED)
+    /** Already processed (the same deep link again): nothing changed. */
+    object Duplicate : Outcome(EventOutcome.DUPLICATE)
+    /** Read, but it changes nothing (for example a deep link after the flow ended). */
+    object Ignored : Outcome(EventOutcome.IGNORED)
+    /** Refused by a rule ([error] says which); nothing changed. */
+    class Rejected(val error: PayHandoffException) : Outcome(EventOutcome.REJECTED) {
+        override fun toString(): String = "Rejected(${error.message})"
+    }
+    /** No flow of this coordinator is addressed (a deep link for another part of the app). */
+    object NotOurs : Outcome(EventOutcome.NOT_OURS)
+
+    override fun toString(): String = javaClass.simpleName
+
+    internal companion object {
+        fun of(json: JSONObject): Outcome = when (Words.read(json, "outcome") { EventOutcome.of(it) }) {
+            EventOutcome.ACCEPTED -> Accepted
+            EventOutcome.DUPLICATE -> Duplicate
+            EventOutcome.IGNORED -> Ignored
+            EventOutcome.REJECTED -> Rejected(PayHandoffException.from(json.getJSONObject("error")))
+            EventOutcome.NOT_OURS -> NotOurs
+        }
+    }
+}
+
+/**
+ * What the host must do, in order; [type] is its `type` word. The core never performs I/O: these
+ * are its requests to the app. One subclass per [EffectType], named after it.
+ */
+sealed class Effect(val type: EffectType) {
+    /** POST this request to the gateway and send its answer back as `checkout.session` (holds the API key). */
+    class SendRequest(val request: HttpRequest) : Effect(EffectType.SEND_REQUEST) {
+        override fun toString(): String = "SendRequest(<holds the API key>)"
+    }
+    /** Ask the merchant backend to create the session with this return URL, then send `checkout.session`. */
+    data class CreateSession(val kind: CheckoutKind, val returnUrl: String) : Effect(EffectType.CREATE_SESSION)
+    /** Open the checkout in the system browser tab (Custom Tabs). */
+    data class OpenBrowser(val url: String) : Effect(EffectType.OPEN_BROWSER)
+    /** Close the browser tab if it is still open. */
+    object CloseBrowser : Effect(EffectType.CLOSE_BROWSER)
+    /** Show "waiting for confirmation": the deep link said completed, the confirmation has not arrived. */
+    object ShowPending : Effect(EffectType.SHOW_PENDING)
+    /** Open the Billpocket app with this URL (holds the user token). */
+    class OpenPosApp(val url: String) : Effect(EffectType.OPEN_POS_APP) {
+        override fun equals(other: Any?): Boolean = other is OpenPosApp && other.url == url
+        override fun hashCode(): Int = url.hashCode()
+        override fun toString(): String = "OpenPosApp(<holds the user token>)"
+    }
+    /** Show this hint to the user (install or log in to the POS app). */
+    data class ShowHint(val message: String) : Effect(EffectType.SHOW_HINT)
+    /** Ask the backend what really happened (an unknown or suspicious outcome). */
+    data class Reconcile(val reason: String) : Effect(EffectType.RECONCILE)
+    /** Save [Coordinator.snapshot] now: it changed. */
+    object Persist : Effect(EffectType.PERSIST)
+
+    override fun toString(): String = javaClass.simpleName
+
+    internal companion object {
+        fun of(json: JSONObject): Effect = when (Words.read(json, "type") { EffectType.of(it) }) {
+            EffectType.SEND_REQUEST -> SendRequest(HttpRequest(json.getJSONObject("request")))
+            EffectType.CREATE_SESSION -> CreateSession(Words.read(json, "kind") { CheckoutKind.of(it) }, json.getString("return_url"))
+            EffectType.OPEN_BROWSER -> OpenBrowser(json.getString("url"))
+            EffectType.CLOSE_BROWSER -> CloseBrowser
+            EffectType.SHOW_PENDING -> ShowPending
+            EffectType.OPEN_POS_APP -> OpenPosApp(json.getString("url"))
+            EffectType.SHOW_HINT -> ShowHint(json.getString("message"))
+            EffectType.RECONCILE -> Reconcile(json.getString("reason"))
+            EffectType.PERSIST -> Persist
+        }
+    }
+}
+
+/**
+ * One flow after an event: its [state] (a [CheckoutState] or [PosState], as [flow] says), the
+ * [effects] to perform in order, and the flow's whole stored document as [details].
+ */
+class Transition internal constructor(val json: JSONObject) {
+    val flowId: String = json.getString("flow_id")
+    val flow: FlowType = Words.read(json, "flow") { FlowType.of(it) }
+    val effects: List<Effect> = json.objects("effects") { Effect.of(it) }
+    /** The flow as the snapshot holds it: [CheckoutFlowDetails] or [PosFlowDetails]. */
+    val details: FlowDetails = FlowDetails.of(json.getJSONObject("details"))
+    /** The flow's state after the event: the [CheckoutState] or [PosState] of [details]. */
+    val state: Enum<*> = Words.read(json, "state") { details.stateOf(it) }
+
+    override fun toString(): String = "Transition($flowId: $state, $effects)"
+}
+
+/** The coordinator's answer to an event or URL (status 0 whenever the event was read). */
+class Answer internal constructor(val json: JSONObject) {
+    val version: Int = json.getInt("version")
+    /** What happened; a [Outcome.Rejected] carries the broken rule. */
+    val outcome: Outcome = Outcome.of(json)
+    /** Whether the snapshot changed and should be saved now. */
+    val persist: Boolean = json.getBoolean("persist")
+    val transitions: List<Transition> = json.objects("transitions") { Transition(it) }
+
+    override fun toString(): String = "Answer($outcome, $transitions)"
+}

@@ -1,0 +1,213 @@
+package com.payhandoff
+
+import org.json.JSONObject
+
+/**
+ * An event for [Coordinator.send]: everything the host tells PayHandoff, each with the time it
+ * happened ([nowMs], epoch milliseconds; the core reads no clock, so the default is the host's
+ * clock at construction). One subclass per event `type` of docs/abi.md's table, named after it
+ * (`pos.launch_failed` is [PosLaunchFailed]); [toJson] is the document the C ABI reads. Nothing
+ * is checked here: the core checks every member and names the one it refuses. [toString] leaves
+ * out API keys, the POS user token, nonces, tokens, deep-link URLs and result extras' values (a POS
+ * answer may echo the user token).
+ */
+sealed class Event(val type: EventType) {
+    /** When it happened, epoch milliseconds. */
+    abstract val nowMs: Long
+
+    /** The flow the event is about (`flow_id`); null for `app.foregrounded`, `tick` and `url`. */
+    open val flowId: String?
+        get() = null
+
+    /** The event document (holds the API key or user token of a start). */
+    fun toJson(): JSONObject = json(redact = false)
+
+    override fun toString(): String = "Event${json(redact = true)}"
+
+    private fun json(redact: Boolean): JSONObject {
+        val o = JSONObject().put("type", type.wire).put("now", nowMs).putOpt("flow_id", flowId)
+        members(o, redact)
+        return o
+    }
+
+    /** Writes the members besides `type`, `now` and `flow_id`; [redact] replaces secrets for [toString]. */
+    internal open fun members(o: JSONObject, redact: Boolean) {}
+
+    /** `checkout.start`: a new checkout flow, started the way [start] says; [deadlineMs] epoch ms (default: now + the timeout). */
+    class CheckoutStart @JvmOverloads constructor(
+        override val flowId: String,
+        val start: Start,
+        /** The nonce to put into the return URL (or that the backend's session used); fresh when null. */
+        val nonce: String? = null,
+        val deadlineMs: Long? = null,
+        override val nowMs: Long = System.currentTimeMillis()
+    ) : Event(EventType.CHECKOUT_START) {
+        /** How a checkout starts. */
+        sealed class Start {
+            /** PayHandoff builds the gateway request (effect `send_request`; holds the API key). */
+            class Request(val request: CheckoutRequest) : Start()
+
+            /** The merchant backend creates the session with the return URL PayHandoff hands out (effect `create_session`). */
+            data class Backend(val kind: CheckoutKind, val returnUrl: String) : Start()
+
+            /** The backend already created [session] with [returnUrl] and the start's nonce. */
+            class Session(val kind: CheckoutKind, val returnUrl: String, val session: CheckoutSessionInput) : Start()
+        }
+
+        override fun members(o: JSONObject, redact: Boolean) {
+            when (start) {
+                is Start.Request -> o.put("request", start.request.json(redact))
+                is Start.Backend -> o.put("kind", start.kind.wire).put("return_url", start.returnUrl)
+                is Start.Session -> o.put("kind", start.kind.wire).put("return_url", start.returnUrl).put("session", start.session.toJson())
+            }
+            o.putOpt("nonce", if (redact && nonce != null) REDACTED else nonce).putOpt("deadline", deadlineMs)
+        }
+    }
+
+    /** `checkout.session`: the session exists (or the gateway refused: the flow fails). */
+    class CheckoutSession @JvmOverloads constructor(
+        override val flowId: String,
+        val session: CheckoutSessionInput,
+        override val nowMs: Long = System.currentTimeMillis()
+    ) : Event(EventType.CHECKOUT_SESSION) {
+        override fun members(o: JSONObject, redact: Boolean) {
+            o.put("session", session.toJson())
+        }
+    }
+
+    /** `checkout.session_failed`: the request could not be sent. */
+    class CheckoutSessionFailed @JvmOverloads constructor(
+        override val flowId: String,
+        val reason: String,
+        override val nowMs: Long = System.currentTimeMillis()
+    ) : Event(EventType.CHECKOUT_SESSION_FAILED) {
+        override fun members(o: JSONObject, redact: Boolean) {
+            o.put("reason", reason)
+        }
+    }
+
+    /** `checkout.browser_opened`: the tab is open. */
+    class CheckoutBrowserOpened @JvmOverloads constructor(
+        override val flowId: String,
+        override val nowMs: Long = System.currentTimeMillis()
+    ) : Event(EventType.CHECKOUT_BROWSER_OPENED) {
+    }
+
+    /** `checkout.browser_dismissed`: the user closed the tab (never a failure). */
+    class CheckoutBrowserDismissed @JvmOverloads constructor(
+        override val flowId: String,
+        override val nowMs: Long = System.currentTimeMillis()
+    ) : Event(EventType.CHECKOUT_BROWSER_DISMISSED) {
+    }
+
+    /** `checkout.confirmation`: the backend relayed the webhook, the only thing that confirms. */
+    class CheckoutConfirmation @JvmOverloads constructor(
+        override val flowId: String,
+        val event: ConfirmationEvent,
+        override val nowMs: Long = System.currentTimeMillis()
+    ) : Event(EventType.CHECKOUT_CONFIRMATION) {
+        override fun members(o: JSONObject, redact: Boolean) {
+            o.put("event", event.toJson())
+        }
+    }
+
+    /**
+     * `pos.start`: open the POS app for [request] with `<identifier>~<token>`. A refund names its
+     * sale ([refundOf]); [graceMs] overrides the coordinator's grace period; [token] is the flow's
+     * (fresh when null).
+     */
+    class PosStart @JvmOverloads constructor(
+        override val flowId: String,
+        val request: PosRequest,
+        val refundOf: RefundOf? = null,
+        val graceMs: Long? = null,
+        val token: String? = null,
+        override val nowMs: Long = System.currentTimeMillis()
+    ) : Event(EventType.POS_START) {
+        /** The sale a refund refunds. */
+        sealed class RefundOf {
+            /** An approved sale flow of this coordinator (`sale_flow_id`). */
+            data class SaleFlow(val flowId: String) : RefundOf()
+
+            /** A sale known from elsewhere (`sale`). */
+            data class Sale(val sale: PosSale) : RefundOf()
+        }
+
+        override fun members(o: JSONObject, redact: Boolean) {
+            o.put("request", request.json(redact))
+            when (refundOf) {
+                is RefundOf.SaleFlow -> o.put("sale_flow_id", refundOf.flowId)
+                is RefundOf.Sale -> o.put("sale", refundOf.sale.toJson())
+                null -> {}
+            }
+            o.putOpt("grace_ms", graceMs).putOpt("token", if (redact && token != null) REDACTED else token)
+        }
+    }
+
+    /** `pos.launched`: the POS app opened. */
+    class PosLaunched @JvmOverloads constructor(
+        override val flowId: String,
+        override val nowMs: Long = System.currentTimeMillis()
+    ) : Event(EventType.POS_LAUNCHED) {
+    }
+
+    /** `pos.launch_failed`: the POS app could not be opened (never "declined"). */
+    class PosLaunchFailed @JvmOverloads constructor(
+        override val flowId: String,
+        val reason: String? = null,
+        override val nowMs: Long = System.currentTimeMillis()
+    ) : Event(EventType.POS_LAUNCH_FAILED) {
+        override fun members(o: JSONObject, redact: Boolean) {
+            o.putOpt("reason", reason)
+        }
+    }
+
+    /** `pos.result`: the POS app answered through `onActivityResult`; [extras] are its result extras as text. */
+    class PosResult @JvmOverloads constructor(
+        override val flowId: String,
+        val extras: Map<String, String>,
+        override val nowMs: Long = System.currentTimeMillis()
+    ) : Event(EventType.POS_RESULT) {
+        override fun members(o: JSONObject, redact: Boolean) {
+            // The POS app may echo the user token among its extras: toString shows the keys only.
+            o.put("extras", if (redact) org.json.JSONArray(extras.keys) else JSONObject(extras))
+        }
+    }
+
+    /** `app.foregrounded`: the app is in front again (starts the POS grace period). */
+    class AppForegrounded @JvmOverloads constructor(
+        override val nowMs: Long = System.currentTimeMillis()
+    ) : Event(EventType.APP_FOREGROUNDED) {
+    }
+
+    /** `tick`: time passed (deadlines and grace periods are checked). */
+    class Tick @JvmOverloads constructor(
+        override val nowMs: Long = System.currentTimeMillis()
+    ) : Event(EventType.TICK) {
+    }
+
+    /** `url`: a deep link arrived (the same as [Coordinator.handleUrl]). */
+    class Url @JvmOverloads constructor(
+        val url: String,
+        override val nowMs: Long = System.currentTimeMillis()
+    ) : Event(EventType.URL) {
+        override fun members(o: JSONObject, redact: Boolean) {
+            // A POS answer URL may echo the user token: toString leaves it out.
+            o.put("url", if (redact) REDACTED else url)
+        }
+    }
+
+    /**
+     * `flow.remove`: forget a flow. One still waiting for its answer, callback or confirmation only
+     * with [giveUp] (a given-up refund counts as refunded: it may have happened).
+     */
+    class FlowRemove @JvmOverloads constructor(
+        override val flowId: String,
+        val giveUp: Boolean = false,
+        override val nowMs: Long = System.currentTimeMillis()
+    ) : Event(EventType.FLOW_REMOVE) {
+        override fun members(o: JSONObject, redact: Boolean) {
+            if (giveUp) o.put("give_up", true)
+        }
+    }
+}

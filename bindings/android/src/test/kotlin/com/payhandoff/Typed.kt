@@ -1,0 +1,148 @@
+package com.payhandoff
+
+import org.json.JSONArray
+import org.json.JSONObject
+import org.junit.Assert.assertTrue
+
+/**
+ * Rebuilds each result document from the typed properties of its Kotlin class alone (never from
+ * `json`), so that comparing the rebuilt document with the core's proves that every member the
+ * document has is exposed, typed and equal to the document's value ([check]).
+ */
+object Typed {
+    /** Asserts that [rebuilt] (from typed properties) equals [document] (the core's), key order ignored. */
+    fun check(what: String, rebuilt: JSONObject, document: JSONObject) {
+        assertTrue("$what: the typed properties give\n  $rebuilt\nthe document is\n  $document", TestJson.same(rebuilt, document))
+    }
+
+    /** The typed answer of a vector's call, rebuilt; null for a type without a rebuild. */
+    fun rebuild(result: Any): JSONObject = when (result) {
+        is PosUrl -> posUrl(result)
+        is PosResponse -> posResponse(result)
+        is RefundCheck -> refundCheck(result)
+        is BuiltCheckoutRequest -> builtRequest(result)
+        is CheckoutSession -> session(result)
+        is CheckoutCallback -> callback(result)
+        is CheckoutConfirmation -> confirmation(result)
+        is Answer -> answer(result)
+        is CoordinatorSnapshot -> snapshot(result)
+        else -> throw AssertionError("no rebuild for ${result.javaClass}")
+    }
+
+    private fun fields(list: List<PosField>) = JSONArray(list.map { JSONObject().put("key", it.key).put("value", it.value) })
+
+    fun posUrl(u: PosUrl): JSONObject = JSONObject().put("version", u.version).put("url", u.url).put("fields", fields(u.fields))
+        .put("intent", JSONObject().put("action", u.intent.action).put("extras", fields(u.intent.extras)))
+        .putOpt("identifier", u.identifier).putOpt("token", u.token)
+
+    /** The 21 answer keys and version, extra and truncated, each from its typed property. */
+    fun posResponse(r: PosResponse): JSONObject = JSONObject()
+        .put("version", r.version)
+        .put("result", r.result.wire)
+        .put("identifier", r.identifier)
+        .putOpt("statusinfo", r.statusInfo)
+        .putOpt("amount", r.amount)
+        .putOpt("tip", r.tip)
+        .putOpt("reference", r.reference)
+        .putOpt("transactionid", r.transactionId)
+        .putOpt("msi", r.msi)
+        .putOpt("authorization", r.authorization)
+        .putOpt("creditcard", r.creditCard)
+        .putOpt("cardtype", r.cardType)
+        .putOpt("email", r.email)
+        .putOpt("phone", r.phone)
+        .putOpt("arqc", r.arqc)
+        .putOpt("aid", r.aid)
+        .putOpt("applabel", r.appLabel)
+        .putOpt("url", r.voucherUrl)
+        .putOpt("bank", r.bank)
+        .putOpt("accountType", r.accountType?.wire)
+        .putOpt("name", r.cardholderName)
+        .putOpt("bp_version", r.bpVersion)
+        .putOpt("extra", if (r.extra.isEmpty()) null else JSONObject(r.extra))
+        .putOpt("truncated", if (r.truncated.isEmpty()) null else JSONArray(r.truncated))
+
+    fun refundCheck(v: RefundCheck): JSONObject = JSONObject().put("version", v.version).put("eligible", v.eligible)
+        .put("refund_amount", v.refundAmount).put("eligible_from", v.eligibleFrom).put("eligible_from_local", v.eligibleFromLocal)
+        .put("deadline", v.deadline).put("deadline_local", v.deadlineLocal)
+        .put("reasons", JSONArray(v.reasons.map { JSONObject().put("code", it.code.wire).put("message", it.message) }))
+        .put("warnings", JSONArray(v.warnings.map { JSONObject().put("code", it.code.wire).put("message", it.message) }))
+
+    fun httpRequest(h: HttpRequest): JSONObject = JSONObject().put("method", h.method).put("url", h.url)
+        .put("headers", JSONArray(h.headers.map { JSONObject().put("name", it.name).put("value", it.value) })).put("body", h.body)
+
+    fun builtRequest(b: BuiltCheckoutRequest): JSONObject = JSONObject().put("version", b.version).put("kind", b.kind.wire)
+        .put("request", httpRequest(b.request)).putOpt("return_url", b.returnUrl).putOpt("nonce", b.nonce)
+        .put("warnings", JSONArray(b.warnings))
+
+    fun session(s: CheckoutSession): JSONObject = JSONObject().put("version", s.version).put("kind", s.kind.wire)
+        .put("checkout_url", s.checkoutUrl).putOpt("session_id", s.sessionId).putOpt("card_id", s.cardId).putOpt("payment_id", s.paymentId)
+
+    fun callback(c: CheckoutCallback): JSONObject = JSONObject().put("version", c.version).put("kind", c.kind.wire)
+        .put("status", c.status.wire).put("verified", c.verified).putOpt("card_id", c.cardId).putOpt("payment_id", c.paymentId)
+        .putOpt("reason", c.reason).putOpt("extra", if (c.extra.isEmpty()) null else JSONObject(c.extra))
+
+    fun confirmation(c: CheckoutConfirmation): JSONObject = JSONObject().put("version", c.version).put("type", c.type.wire)
+        .putOpt("card_id", c.cardId).putOpt("payment_id", c.paymentId).putOpt("brand", c.brand).putOpt("last_four", c.lastFour)
+        .putOpt("token", c.token).putOpt("amount", c.amount).put("timestamps", JSONObject(c.timestamps))
+
+    fun effect(e: Effect): JSONObject {
+        val o = JSONObject().put("type", e.type.wire)
+        when (e) {
+            is Effect.SendRequest -> o.put("request", httpRequest(e.request))
+            is Effect.CreateSession -> o.put("kind", e.kind.wire).put("return_url", e.returnUrl)
+            is Effect.OpenBrowser -> o.put("url", e.url)
+            is Effect.OpenPosApp -> o.put("url", e.url)
+            is Effect.ShowHint -> o.put("message", e.message)
+            is Effect.Reconcile -> o.put("reason", e.reason)
+            Effect.CloseBrowser, Effect.ShowPending, Effect.Persist -> {}
+        }
+        return o
+    }
+
+    private fun stateWord(state: Enum<*>): String = when (state) {
+        is CheckoutState -> state.wire
+        is PosState -> state.wire
+        else -> throw AssertionError("a state that is neither a CheckoutState nor a PosState: $state")
+    }
+
+    fun flow(f: FlowDetails): JSONObject {
+        val o = JSONObject().put("id", f.id).put("type", f.type.wire).put("state", stateWord(f.state))
+        when (f) {
+            is CheckoutFlowDetails -> o.put("kind", f.kind.wire).put("return_url", f.returnUrl).putOpt("nonce", f.nonce)
+                .put("deadline", f.deadlineMs).putOpt("session", f.session?.let { session(it) })
+                .putOpt("callback", f.callback?.let { callback(it) }).putOpt("confirmation", f.confirmation?.toJson())
+                .putOpt("failure_reason", f.failureReason)
+            is PosFlowDetails -> o.put("operation", f.operation.wire).put("identifier", f.identifier).put("token", f.token)
+                .put("answer_scheme", f.answerScheme).putOpt("amount", f.amount).putOpt("sale_transactionid", f.saleTransactionId)
+                .put("grace_ms", f.graceMs).putOpt("foregrounded_at", f.foregroundedAtMs).putOpt("response", f.response?.let { posResponse(it) })
+                .putOpt("answered_at", f.answeredAtMs).putOpt("launch_failure", f.launchFailure)
+        }
+        return o
+    }
+
+    fun answer(a: Answer): JSONObject {
+        val o = JSONObject().put("version", a.version).put("outcome", a.outcome.type.wire).put("persist", a.persist)
+            .put("transitions", JSONArray(a.transitions.map { t ->
+                JSONObject().put("flow_id", t.flowId).put("flow", t.flow.wire).put("state", stateWord(t.state))
+                    .put("effects", JSONArray(t.effects.map { effect(it) })).put("details", flow(t.details))
+            }))
+        val outcome = a.outcome
+        if (outcome is Outcome.Rejected) {
+            o.put("error", JSONObject().put("code", outcome.error.code.wire).put("field", outcome.error.field ?: JSONObject.NULL)
+                .put("message", outcome.error.reason))
+        }
+        return o
+    }
+
+    fun snapshot(s: CoordinatorSnapshot): JSONObject = JSONObject().put("version", s.version)
+        .put("config", JSONObject().put("single_pending_per_kind", s.config.singlePendingPerKind)
+            .put("checkout_timeout_ms", s.config.checkoutTimeoutMs).put("pos_grace_ms", s.config.posGraceMs)
+            .put("accept_unverified_callbacks", s.config.acceptUnverifiedCallbacks))
+        .put("flows", JSONArray(s.flows.map { flow(it) }))
+        .put("ledger", JSONArray(s.ledger.map { e ->
+            JSONObject().put("transactionid", e.transactionId).put("flow_id", e.flowId ?: JSONObject.NULL)
+                .put("operation", e.operation.wire).put("amount", e.amount).put("refunded", e.refunded)
+                .put("approved_at", e.approvedAtMs).put("expires_at", e.expiresAtMs)
+        }))
+}
