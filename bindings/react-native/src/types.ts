@@ -211,7 +211,8 @@ export interface CardRegistrationRequest extends CheckoutRequestBase {
   kind: 'cards';
   provider: string;
   customer_id: string;
-  target_origin?: string[];
+  /** The origins allowed to receive the checkout's postMessage: at least one (the core refuses none). */
+  target_origin: string[];
   customer: { name: string; lastname: string; email: string; phone?: string };
   fields?: Record<string, unknown>;
 }
@@ -299,7 +300,8 @@ interface ConfirmationFields {
   last_four?: string;
   token?: string;
   amount?: string;
-  timestamps: Record<string, string>;
+  /** `created_at`, `confirmed_at`, … as the event carried them: text or integers. */
+  timestamps: Record<string, string | number>;
 }
 export interface CardRegistered extends ConfirmationFields {
   type: 'card.registered';
