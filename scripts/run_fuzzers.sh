@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Runs the libFuzzer targets of Fuzz/ (mk/fuzz.mk: make fuzz, fuzz-test, fuzz-long, fuzz-asan).
+#
+#   scripts/run_fuzzers.sh BIN_DIR SECONDS TARGET...
+#
+# For each target: fuzzes for SECONDS with the corpus in .build/fuzz-corpus/<target> (kept
+# between runs: a later run resumes from it), seeded by the committed minimized corpus
+# Fuzz/Corpus/<target> (every committed input — each past finding included — is replayed at
+# the start of every run) and by the seeds Fuzz/seeds.py generates from Tests/Vectors. Then
+# times the corpus inputs (PAYHANDOFF_FUZZ_TIME=1: microseconds; libFuzzer reports the slowest
+# only in whole seconds). Prints per target: executions, executions per second (and the
+# goal: 50,000/s for a stateless parser, 5,000/s for the coordinator), coverage, corpus size,
+# the differential oracle's tally, the slowest input; then the machine's load. Fails when a
+# target crashes, breaks a property or disagrees with its oracle, naming the input.
+set -euo pipefail
+
+bin=$1
+seconds=$2
+shift 2
+root=$(pwd)
+work=.build/fuzz-work
+mkdir -p "$work/seeds" "$work/logs" "$work/artifacts"
+python3 Fuzz/seeds.py "$work/seeds" > /dev/null
+
+export PAYHANDOFF_ROOT=$root
+export PAYHANDOFF_FUZZ_ARTIFACTS=$root/$work/artifacts
+export SWIFT_BACKTRACE=enable=no
+
+total=0
+failed=0
+for target in "$@"; do
+    corpus=.build/fuzz-corpus/$target
+    committed=Fuzz/Corpus/$target
+    mkdir -p "$corpus" "$committed"
+    log=$work/logs/$target.log
+    goal=50000
+    [[ $target == FuzzCoordinator || $target == FuzzABIJSON ]] && goal=5000
+    status=0
+    "$bin/$target" -max_total_time="$seconds" -max_len=16384 -timeout=20 -rss_limit_mb=2048 -print_final_stats=1 \
+        -artifact_prefix="$work/artifacts/$target-" "$corpus" "$committed" "$work/seeds/$target" > "$log" 2>&1 || status=$?
+    runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+    rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
+    cov=$(grep -oE 'cov: [0-9]+ ft: [0-9]+' "$log" | tail -1 || true)
+    diff=$(grep -E '^differential: ' "$log" | sed 's/^differential: //' || true)
+    total=$((total + ${runs:-0}))
+    if [[ $status -ne 0 ]]; then
+        failed=$((failed + 1))
+        echo "fuzz: $target FAILED (exit $status) after ${runs:-?} executions (log: $log):"
+        grep -E 'property violated|differential mismatch|ERROR: |Test unit written|SUMMARY' "$log" | head -8 || true
+        continue
+    fi
+    met="met"
+    [[ ${rate:-0} -lt $goal ]] && met="NOT met"
+    PAYHANDOFF_FUZZ_TIME=1 "$bin/$target" "$corpus" "$committed" > "$work/logs/$target.slowest" 2>&1 || true
+    slowest=$(sed -n '2p' "$work/logs/$target.slowest" | awk '{print $1 " µs (" $3 " bytes, " $5 ")"}')
+    echo "fuzz: $target: ${runs:-0} executions in $seconds s = ${rate:-0}/s (goal $goal/s: $met), $cov, corpus $(ls "$corpus" | wc -l) files; slowest input ${slowest:-?}"
+    [[ -n $diff ]] && echo "      differential: $diff"
+done
+echo "fuzz: $total executions in total ($# targets x $seconds s), $failed failed; load average $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores"
+test "$failed" -eq 0
