@@ -13,9 +13,11 @@
 #                             MODEL_CHECK_DEPTH (default 6) letters, both configurations
 #                             (release build); make model-check-test: depth 4 and 3 (part of
 #                             `make test`)
-#   make fuzz-corpus-update   merges .build/fuzz-corpus into the committed minimized seed
-#                             corpus Fuzz/Corpus/<target> (libFuzzer -merge=1: only inputs that
-#                             add coverage; files over 4 KiB left out)
+#   make fuzz-corpus-update   merges .build/fuzz-corpus and the exhaustive check's states into the
+#                             committed minimized seed corpus Fuzz/Corpus/<target> (libFuzzer
+#                             -merge=1: only inputs that add coverage, cut to 4 KiB)
+#   make valgrind-loop        the C harness under valgrind VALGRIND_LOOP_RUNS times (default 10)
+#                             per library, with and without its thread test (issue 20's SIGBUS)
 # Fuzz builds are optimized (-c release) with the fuzzer's instrumentation, in their own scratch
 # path (.build/fuzz); FUZZ_MODE=asan (make fuzz-asan) adds AddressSanitizer (.build/fuzz-asan).
 # Seeds: the committed corpus Fuzz/Corpus/<target> and the inputs Fuzz/seeds.py generates from
@@ -45,7 +47,9 @@ FUZZ_FLAGS := -c release --scratch-path $(FUZZ_SCRATCH) $(FUZZ_SANITIZERS) -Xswi
 
 BINDING_TESTS += fuzz-test model-check-test
 
-.PHONY: fuzz fuzz-build fuzz-test fuzz-long fuzz-asan fuzz-corpus-update model-check model-check-test
+VALGRIND_LOOP_RUNS ?= 10
+
+.PHONY: fuzz fuzz-build fuzz-test fuzz-long fuzz-asan fuzz-corpus-update model-check model-check-test valgrind-loop
 
 fuzz-build: bootstrap
 	@for t in $(FUZZ_TARGETS); do \
@@ -66,14 +70,22 @@ fuzz-asan:
 	@$(MAKE) --no-print-directory fuzz FUZZ_MODE=asan
 
 fuzz-corpus-update: fuzz-build
+	@$(SWIFT) build --product PayHandoffModelCheck 2>&1 | grep -E 'error:' || true
+	@rm -rf .build/fuzz-work/model-seeds && mkdir -p .build/fuzz-work/model-seeds/FuzzCoordinator .build/fuzz-work/model-seeds/FuzzABIJSON
+	@$$($(SWIFT) build --show-bin-path)/PayHandoffModelCheck --depth 5 --config both --emit-seeds .build/fuzz-work/model-seeds | grep seeds
 	@for t in $(FUZZ_TARGETS); do \
-	  mkdir -p Fuzz/Corpus/$$t .build/fuzz-corpus/$$t .build/fuzz-work/merge/$$t; \
-	  rm -f .build/fuzz-work/merge/$$t/*; \
+	  mkdir -p Fuzz/Corpus/$$t .build/fuzz-corpus/$$t .build/fuzz-work/model-seeds/$$t; \
+	  rm -rf .build/fuzz-work/merge/$$t && mkdir -p .build/fuzz-work/merge/$$t; \
 	  PAYHANDOFF_ROOT=$(CURDIR) SWIFT_BACKTRACE=enable=no $(FUZZ_SCRATCH)/release/$$t -merge=1 -max_len=4096 \
-	    .build/fuzz-work/merge/$$t Fuzz/Corpus/$$t .build/fuzz-corpus/$$t > .build/fuzz-work/merge-$$t.log 2>&1; \
+	    .build/fuzz-work/merge/$$t Fuzz/Corpus/$$t .build/fuzz-work/model-seeds/$$t .build/fuzz-corpus/$$t \
+	    > .build/fuzz-work/merge-$$t.log 2>&1 || { echo "fuzz-corpus-update: $$t: merge failed (.build/fuzz-work/merge-$$t.log)"; exit 1; }; \
+	  for f in Fuzz/Corpus/$$t/finding-*; do if [ -e "$$f" ]; then cp "$$f" .build/fuzz-work/merge/$$t/; fi; done; \
 	  rm -rf Fuzz/Corpus/$$t && mv .build/fuzz-work/merge/$$t Fuzz/Corpus/$$t; \
 	  echo "fuzz-corpus-update: Fuzz/Corpus/$$t: $$(ls Fuzz/Corpus/$$t | wc -l) files, $$(du -sk Fuzz/Corpus/$$t | cut -f1) KiB"; \
 	done
+
+valgrind-loop: c-harness
+	@scripts/valgrind_harness_loop.sh $(VALGRIND_LOOP_RUNS)
 
 # make test: a small bound in the debug build `swift test` shares; make model-check: the full
 # bound in a release build of its own.

@@ -7,8 +7,10 @@
 # between runs: a later run resumes from it), seeded by the committed minimized corpus
 # Fuzz/Corpus/<target> (every committed input — each past finding included — is replayed at
 # the start of every run) and by the seeds Fuzz/seeds.py generates from Tests/Vectors. Then
-# times the corpus inputs (PAYHANDOFF_FUZZ_TIME=1: microseconds; libFuzzer reports the slowest
-# only in whole seconds). Prints per target: executions, executions per second (and the
+# replays the corpus with every check on every input (PAYHANDOFF_FUZZ_CHECK_ALL=1: both doors,
+# the round trips and the differential oracle, which run on a sample while fuzzing) and times
+# the corpus inputs (PAYHANDOFF_FUZZ_TIME=1: microseconds; libFuzzer reports the slowest only
+# in whole seconds). Prints per target: executions, executions per second (and the
 # goal: 50,000/s for a stateless parser, 5,000/s for the coordinator), coverage, corpus size,
 # the differential oracle's tally, the slowest input; then the machine's load. Fails when a
 # target crashes, breaks a property or disagrees with its oracle, naming the input.
@@ -49,12 +51,25 @@ for target in "$@"; do
         grep -E 'property violated|differential mismatch|ERROR: |Test unit written|SUMMARY' "$log" | head -8 || true
         continue
     fi
+    # The whole corpus again, every input through both doors, every round trip and the oracle.
+    replay=$work/logs/$target.replay.log
+    PAYHANDOFF_FUZZ_CHECK_ALL=1 "$bin/$target" -runs=0 -max_len=16384 -timeout=20 -rss_limit_mb=2048 -print_final_stats=1 \
+        -artifact_prefix="$work/artifacts/$target-" "$corpus" "$committed" > "$replay" 2>&1 || status=$?
+    if [[ $status -ne 0 ]]; then
+        failed=$((failed + 1))
+        echo "fuzz: $target FAILED (exit $status) replaying its corpus with every check (log: $replay):"
+        grep -E 'property violated|differential mismatch|ERROR: |Test unit written|SUMMARY' "$replay" | head -8 || true
+        continue
+    fi
+    replayed=$(sed -n 's/^stat::number_of_executed_units: *//p' "$replay" | tail -1)
+    all=$(grep -E '^differential: ' "$replay" | sed 's/^differential: //' || true)
     met="met"
     [[ ${rate:-0} -lt $goal ]] && met="NOT met"
     PAYHANDOFF_FUZZ_TIME=1 "$bin/$target" "$corpus" "$committed" > "$work/logs/$target.slowest" 2>&1 || true
     slowest=$(sed -n '2p' "$work/logs/$target.slowest" | awk '{print $1 " µs (" $3 " bytes, " $5 ")"}')
     echo "fuzz: $target: ${runs:-0} executions in $seconds s = ${rate:-0}/s (goal $goal/s: $met), $cov, corpus $(ls "$corpus" | wc -l) files; slowest input ${slowest:-?}"
-    [[ -n $diff ]] && echo "      differential: $diff"
+    [[ -n $diff ]] && echo "      differential while fuzzing: $diff"
+    echo "      corpus replayed with every check (both doors, round trips${all:+, oracle}): ${replayed:-?} inputs${all:+; differential: $all}"
 done
 echo "fuzz: $total executions in total ($# targets x $seconds s), $failed failed; load average $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores"
 test "$failed" -eq 0

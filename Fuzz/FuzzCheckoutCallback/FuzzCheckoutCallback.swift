@@ -5,18 +5,21 @@
 // genuine/forged/mangled, the gateway's way of adding its query, keys, escapes, fragment).
 // Properties:
 // - payhandoff_checkout_parse_callback (raw bytes, through cJSON) keeps the calling convention,
-//   and the Swift API gives the same document or the same error code and field;
+//   and the Swift API gives the same document or the same error code and field (input that is
+//   not text: the C function only; text: one input in four while fuzzing, every one in a corpus
+//   replay);
 // - correlation: "verified": true only when the URL's path carries the options' nonce (the same
 //   URL against another nonce is callback_mismatch [nonce]); "verified": false only with
 //   accept_unverified (and then the same URL without it is callback_mismatch [nonce]);
 // - the id fits the kind (card_id only for cards, payment_id only for payments) and equals
 //   expected_id when one is given;
-// - the stored (bounded) form stays within CheckoutCallback.maxStoredLength and the snapshot form
-//   reads back to the same document;
-// - parse → build → parse: the callback rebuilt from the document on the URL the core hands the
-//   gateway parses to the same document;
-// - differential: WHATWG URLSearchParams (Node, a long-lived child fed in batches) decodes the
-//   query of every accepted callback to the same pairs.
+// - the stored (bounded) form stays within CheckoutCallback.maxStoredLength; on a sample of the
+//   accepted inputs (one in four while fuzzing, every one when a corpus is replayed), the round
+//   trips: the stored form reads back to the same document, and the callback rebuilt from the
+//   document on the URL the core hands the gateway parses to the same document;
+// - differential: WHATWG URLSearchParams (Node, a long-lived child fed without blocking) decodes
+//   the query of accepted callbacks to the same pairs (a sample while fuzzing, every accepted
+//   callback in a corpus replay).
 import FuzzSupport
 import PayHandoff
 import PayHandoffABI
@@ -42,10 +45,15 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     } else {
         input = Fuzz.splitOptions(bytes)
     }
-    guard let (url, options, abi, core) = Fuzz.urlWithOptions(input, "checkout_parse_callback", abi: payhandoff_checkout_parse_callback,
-                                                            core: { text, options throws(PayHandoffError) in try CheckoutCallback.parse(text, options: options).json })
+    var parsed: CheckoutCallback? = nil
+    guard let (url, options, core) = Fuzz.urlWithOptions(input, "checkout_parse_callback", abi: payhandoff_checkout_parse_callback,
+                                                        core: { text, options throws(PayHandoffError) in
+                                                            let callback = try CheckoutCallback.parse(text, options: options)
+                                                            parsed = callback
+                                                            return callback.json })
     else { return 0 }
     guard case .success(let document) = core, case .object(let object) = document else { return 0 }
+    var shown: String { JSONText.render(document) }  // for messages only
 
     let kind = (try? document.string(at: "kind")) ?? ""
     let nonce = try? options.optionalString(at: "nonce")
@@ -56,14 +64,14 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
         return Fuzz.capture { () throws(PayHandoffError) in try CheckoutCallback.parse(url, options: .object(o)).json }
     }
     if verified {
-        Fuzz.require(nonce != nil, "verified without a nonce option: \(abi.text)")
+        Fuzz.require(nonce != nil, "verified without a nonce option: \(shown)")
         let other = nonce.map { ($0.first == "A" ? "B" : "A") + $0.dropFirst() } ?? URLGrammar.nonce
         let forged = parse(url) { $0["nonce"] = .string(other) }
         guard case .failure(let e) = forged, e.code == .callbackMismatch, e.field == "nonce" else {
             Fuzz.require(false, "the URL verifies against another nonce too: \(url) -> \(forged)"); return 0
         }
     } else {
-        Fuzz.require((try? options.optionalBool(at: "accept_unverified")) == true, "unverified without accept_unverified: \(abi.text)")
+        Fuzz.require((try? options.optionalBool(at: "accept_unverified")) == true, "unverified without accept_unverified: \(shown)")
         let strict = parse(url) { $0["accept_unverified"] = .bool(false); $0["nonce"] = .string(URLGrammar.nonce + "x") }
         guard case .failure(let e) = strict, e.code == .callbackMismatch, e.field == "nonce" else {
             Fuzz.require(false, "an unverified callback is accepted without accept_unverified: \(url) -> \(strict)"); return 0
@@ -76,22 +84,26 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
         Fuzz.require(id == expected, "id \(id) is not expected_id \(expected)")
     }
 
-    // The form a flow keeps: bounded, and read back by the snapshot reader.
-    guard let parsed = try? CheckoutCallback.parse(url, options: options) else { Fuzz.require(false, "parses once, not twice"); return 0 }
+    // The form a flow keeps: bounded; with nothing cut, the same callback.
+    guard let parsed else { return 0 }
     let stored = parsed.stored
-    Fuzz.require(JSONText.render(stored.json).utf8.count <= CheckoutCallback.maxStoredLength,
-                 "stored callback longer than \(CheckoutCallback.maxStoredLength): \(JSONText.render(stored.json))")
-    let restored = Fuzz.capture { () throws(PayHandoffError) in try CheckoutCallback(json: stored.json).json }
-    Fuzz.require(Fuzz.same(restored, .success(stored.json)), "CheckoutCallback(json:) does not read back \(JSONText.render(stored.json)): \(restored)")
+    let storedText = JSONText.render(stored.json)
+    Fuzz.require(storedText.utf8.count <= CheckoutCallback.maxStoredLength,
+                 "stored callback longer than \(CheckoutCallback.maxStoredLength): \(storedText)")
     if stored.truncated.isEmpty { Fuzz.require(stored == parsed, "a stored callback with nothing cut differs from the parsed one") }
 
     guard let returnText = try? options.string(at: "return_url"), let returnURL = try? ReturnURL(returnText) else { return 0 }
-    let query = callbackQuery(url, returnURL: returnText)
     if !Fuzz.isTiming && urlSearchParams.wantsInput() {
+        let query = callbackQuery(url, returnURL: returnText)
         urlSearchParams.submit(["query": .string(query)], input: bytes) { answer in compare(answer, with: document, kind: kind) }
     }
 
-    // Rebuild on the URL the core hands the gateway (when the return URL has no query of its own).
+    // Round trips, on a sample: the stored form read back by the snapshot reader; the callback
+    // rebuilt on the URL the core hands the gateway (when the return URL has no query of its
+    // own) parses to the same document.
+    guard Fuzz.roundTripTurn() else { return 0 }
+    let restored = Fuzz.capture { () throws(PayHandoffError) in try CheckoutCallback(json: stored.json).json }
+    Fuzz.require(Fuzz.same(restored, .success(stored.json)), "CheckoutCallback(json:) does not read back \(storedText): \(restored)")
     guard !returnText.contains("?") else { return 0 }
     var pieces: [String] = []
     for key in ownKeys {
@@ -107,7 +119,7 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     let rebuilt = sent + "?" + pieces.joined(separator: "&")
     if rebuilt.utf8.count <= 8192 {
         let again = Fuzz.capture { () throws(PayHandoffError) in try CheckoutCallback.parse(rebuilt, options: options).json }
-        Fuzz.require(Fuzz.same(again, .success(document)), "rebuilt callback \(rebuilt) parses to \(again), not \(abi.text)")
+        Fuzz.require(Fuzz.same(again, .success(document)), "rebuilt callback \(rebuilt) parses to \(again), not \(shown)")
     }
     return 0
 }

@@ -7,18 +7,20 @@
 // a URL and, from the same pairs, as result extras.
 // Properties:
 // - the C functions (raw bytes, through cJSON) keep the calling convention, and the Swift API
-//   gives the same document or the same error code and field;
+//   gives the same document or the same error code and field (input that is not text: the C
+//   function only; text: one input in four while fuzzing, every one in a corpus replay);
 // - correlation: with an "identifier" option, a success echoes exactly `<identifier>~<token>`
 //   (or the identifier when no token is given);
 // - no user token in any answer; amounts are N.NN;
-// - the stored (bounded) form stays within POSResponse.maxStoredLength and the snapshot form
-//   reads back;
-// - parse → build → parse: the answer rebuilt from the document parses to the same document;
+// - the stored (bounded) form stays within POSResponse.maxStoredLength besides its identifier;
+// - round trips (one accepted input in four while fuzzing, every one in a corpus replay): the
+//   document and the stored form read back through the snapshot reader; the answer rebuilt from
+//   the document parses to the same document;
 // - the two doors agree: the URL's pairs, decoded, given as result extras, give the same
 //   document or the same error (URL-level errors aside);
 // - differential: the Python oracle of the vectors (Tests/Vectors/tools/pos_vectors.py, a
-//   long-lived child fed in batches) gives the same document or error code and field, for the
-//   URL answers and the extras.
+//   long-lived child fed without blocking) gives the same document or error code and field, for
+//   the URL answers and the extras (a sample while fuzzing, every input in a corpus replay).
 import FuzzSupport
 import PayHandoff
 import PayHandoffABI
@@ -65,8 +67,12 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
 
 /// The URL door: agreement, properties, round trip, and the oracle.
 func answerURL(input: (options: ArraySlice<UInt8>, url: ArraySlice<UInt8>), bytes: [UInt8]) -> Result<JSONValue, PayHandoffError>? {
-    guard let (url, options, abi, core) = Fuzz.urlWithOptions(input, "pos_parse_response", abi: payhandoff_pos_parse_response,
-                                                            core: { text, options throws(PayHandoffError) in try POSResponse.parse(text, options: options).json })
+    var parsed: POSResponse? = nil
+    guard let (url, options, core) = Fuzz.urlWithOptions(input, "pos_parse_response", abi: payhandoff_pos_parse_response,
+                                                        core: { text, options throws(PayHandoffError) in
+                                                            let response = try POSResponse.parse(text, options: options)
+                                                            parsed = response
+                                                            return response.json })
     else { return nil }
     // The oracle reads options documents that are objects (its callers' contract).
     if case .object = options, !Fuzz.isTiming && oracle.wantsInput() {
@@ -74,8 +80,9 @@ func answerURL(input: (options: ArraySlice<UInt8>, url: ArraySlice<UInt8>), byte
             Fuzz.disagreement(core, answer)
         }
     }
-    guard case .success(let document) = core else { return core }
-    checkAnswer(document, options: options, what: abi.text)
+    guard case .success(let document) = core, let parsed else { return core }
+    var shown: String { JSONText.render(document) }  // for messages only
+    guard checkAnswer(document, parsed, options: options, what: shown) else { return core }
 
     // Rebuild the answer URL and parse it again.
     let scheme = (try? options.string(at: "urlScheme")) ?? ""
@@ -87,7 +94,7 @@ func answerURL(input: (options: ArraySlice<UInt8>, url: ArraySlice<UInt8>), byte
         switch member.value {
         case .string(let s): value = s
         case .integer(let n): value = String(n)
-        default: Fuzz.require(false, "unexpected value type in \(abi.text)"); return core
+        default: Fuzz.require(false, "unexpected value type in \(shown)"); return core
         }
         if member.key == "result" { value = billpocketResult[value] ?? "?" }
         pieces.append(Fuzz.percentEncode(member.key) + "=" + Fuzz.percentEncode(value))
@@ -101,53 +108,64 @@ func answerURL(input: (options: ArraySlice<UInt8>, url: ArraySlice<UInt8>), byte
     let rebuilt = bare + "://" + pieces.joined(separator: "&")
     if rebuilt.utf8.count <= 8192 {
         let again = Fuzz.capture { () throws(PayHandoffError) in try POSResponse.parse(rebuilt, options: options).json }
-        Fuzz.require(Fuzz.same(again, .success(document)), "rebuilt answer \(rebuilt) parses to \(again), not \(abi.text)")
+        Fuzz.require(Fuzz.same(again, .success(document)), "rebuilt answer \(rebuilt) parses to \(again), not \(shown)")
     }
     return core
 }
 
 /// The extras door: agreement, properties, and the oracle.
 func answerExtras(_ extras: JSONValue, optionsText: String, bytes: [UInt8]) -> Result<JSONValue, PayHandoffError> {
-    let extrasText = JSONText.render(extras)
     guard let options = Fuzz.parsedOptions(optionsText) else { Fuzz.require(false, "grammar options do not parse"); return .success(.null) }
-    let abi = extrasText.withCString { e in optionsText.withCString { o in Fuzz.abi("pos_parse_result") { payhandoff_pos_parse_result(e, o, $0) } } }
-    let core = Fuzz.capture { () throws(PayHandoffError) in try POSResponse.parse(extras: extras, options: options).json }
-    Fuzz.requireAgreement("pos_parse_result", abi, core)
+    var parsed: POSResponse? = nil
+    let core = Fuzz.capture { () throws(PayHandoffError) in
+        let response = try POSResponse.parse(extras: extras, options: options)
+        parsed = response
+        return response.json
+    }
+    if Fuzz.abiTurn % Fuzz.abiSample == 0 || Fuzz.checkAll {  // the C door on the inputs the URL's went through
+        let extrasText = JSONText.render(extras)
+        let abi = extrasText.withCString { e in optionsText.withCString { o in Fuzz.abi("pos_parse_result") { payhandoff_pos_parse_result(e, o, $0) } } }
+        Fuzz.requireAgreement("pos_parse_result", abi, core)
+    }
     if !Fuzz.isTiming && oracle.wantsInput() {
         oracle.submit(["suite": "pos.parse_result", "extras": extras, "options": options], input: bytes) { answer in
             Fuzz.disagreement(core, answer)
         }
     }
-    if case .success(let document) = core { checkAnswer(document, options: options, what: abi.text) }
+    if case .success(let document) = core, let parsed { _ = checkAnswer(document, parsed, options: options, what: JSONText.render(document)) }
     return core
 }
 
-/// What every accepted answer must satisfy, whichever door it came through.
-func checkAnswer(_ document: JSONValue, options: JSONValue, what: String) {
+/// What every accepted answer must satisfy, whichever door it came through; on a sample
+/// (``Fuzz/roundTripTurn()``) also its round trips.
+/// - Returns: Whether the round trips are this input's turn (the caller adds its own).
+func checkAnswer(_ document: JSONValue, _ response: POSResponse, options: JSONValue, what: @autoclosure () -> String) -> Bool {
     if let expected = try? options.optionalString(at: "identifier") {
         let token = (try? options.optionalString(at: "token")) ?? nil
         let sent = token.map { expected + "~" + $0 } ?? expected
-        Fuzz.require((try? document.string(at: "identifier"))?.sameBytes(sent) == true, "identifier \(sent) not echoed: \(what)")
+        Fuzz.require(response.identifier.sameBytes(sent), "identifier \(sent) not echoed: \(what())")
     }
-    guard case .object(let object) = document else { return }
+    guard case .object(let object) = document else { return false }
     Fuzz.require(!object.keys.contains { $0.lowercased() == "usertoken" }, "user token in the answer")
-    if case .object(let extra)? = document.value(at: "extra") {
-        Fuzz.require(!extra.keys.contains { $0.lowercased() == "usertoken" }, "user token in extra")
-    }
+    Fuzz.require(!response.extra.contains { $0.key.lowercased() == "usertoken" }, "user token in extra")
     for key in ["amount", "tip"] {
         if let value = try? document.optionalString(at: key) {
             Fuzz.require((try? Amount(parsing: value).decimalString) == value, "\(key) '\(value)' is not N.NN")
         }
     }
-    // The form a flow keeps: bounded, and read back by the snapshot reader.
-    guard let response = try? POSResponse(json: document) else { Fuzz.require(false, "POSResponse(json:) refuses \(what)"); return }
-    Fuzz.require(Fuzz.same(response.json, document), "POSResponse(json:) does not read back \(what): \(JSONText.render(response.json))")
-    let stored = response.stored.json
+    // The form a flow keeps: bounded (besides the identifier it echoes, bounded by its own rule).
+    let stored = response.stored
+    let storedText = JSONText.render(stored.json)
     let identifierLength = JSONText.render(.string(response.identifier)).utf8.count
-    Fuzz.require(JSONText.render(stored).utf8.count - identifierLength <= POSResponse.maxStoredLength,
-                 "stored answer longer than \(POSResponse.maxStoredLength) bytes besides its identifier: \(JSONText.render(stored))")
-    let restored = Fuzz.capture { () throws(PayHandoffError) in try POSResponse(json: stored).json }
-    Fuzz.require(Fuzz.same(restored, .success(stored)), "the stored answer does not read back: \(JSONText.render(stored))")
+    Fuzz.require(storedText.utf8.count - identifierLength <= POSResponse.maxStoredLength,
+                 "stored answer longer than \(POSResponse.maxStoredLength) bytes besides its identifier: \(storedText)")
+    guard Fuzz.roundTripTurn() else { return false }
+    // Read back by the snapshot reader: the document, and the stored form.
+    let reread = Fuzz.capture { () throws(PayHandoffError) in try POSResponse(json: document).json }
+    Fuzz.require(Fuzz.same(reread, .success(document)), "POSResponse(json:) does not read back \(what()): \(reread)")
+    let restored = Fuzz.capture { () throws(PayHandoffError) in try POSResponse(json: stored.json).json }
+    Fuzz.require(Fuzz.same(restored, .success(stored.json)), "the stored answer does not read back: \(storedText)")
+    return true
 }
 
 #if !PAYHANDOFF_FUZZING

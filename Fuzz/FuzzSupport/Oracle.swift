@@ -7,7 +7,7 @@
 // and answers read without blocking. While fuzzing, one input in `sample` is offered (an
 // interpreted oracle costs far more than the parser: every input would slow the fuzzer to the
 // oracle's pace, and the oracle takes the CPU the fuzzer needs) and only while fewer than
-// `maxPending` are in flight. `PAYHANDOFF_FUZZ_ORACLE_ALL=1` compares every input (mk/fuzz.mk
+// `maxPending` are in flight. `PAYHANDOFF_FUZZ_CHECK_ALL=1` compares every input (mk/fuzz.mk
 // replays each target's whole corpus that way after fuzzing), and so does replay mode (a
 // normal build run on files), which also waits for each answer. `finish` (run at exit) waits
 // for the answers still in flight and prints how many inputs were compared.
@@ -58,7 +58,7 @@ public final class Oracle {
     public init(name: String, arguments: [String], maxPending: Int = 1024, sample: Int = 16) {
         self.name = name
         self.maxPending = maxPending
-        compareAll = Fuzz.isReplay || Fuzz.environment("PAYHANDOFF_FUZZ_ORACLE_ALL") == "1"
+        compareAll = Fuzz.checkAll
         self.sample = compareAll ? 1 : Swift.max(1, Fuzz.environment("PAYHANDOFF_FUZZ_ORACLE_SAMPLE").flatMap { Int($0) } ?? sample)
         var inPipe: [Int32] = [-1, -1]
         var outPipe: [Int32] = [-1, -1]

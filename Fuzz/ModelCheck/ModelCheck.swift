@@ -16,8 +16,9 @@
 //
 // Prints, per configuration: letters, depth, distinct states per level, transitions checked,
 // sequences covered, and every violation with the sequence that reaches it; exits 1 on any.
-// `--emit-seeds DIR` writes the shortest sequence to each of a sample of states as
-// FuzzCoordinator inputs (one byte per letter), to seed the fuzzer deep.
+// `--emit-seeds DIR` writes, for about 300 states spread over the search, the shortest sequence
+// that reaches each as a FuzzCoordinator input (one byte per letter) in DIR/FuzzCoordinator and
+// its snapshot as a FuzzABIJSON input in DIR/FuzzABIJSON, to seed the fuzzers deep.
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -165,7 +166,8 @@ func explore(acceptUnverified: Bool, depth: Int, emitSeeds: String?) -> Int {
     for violation in violations { print("  VIOLATION: " + violation) }
 
     if let directory = emitSeeds {
-        // The sequence to every 97th state, and to every state of the deepest level up to 300.
+        // About 300 states spread over the search: the letters that reach each, as a
+        // FuzzCoordinator input, and its snapshot, as a FuzzABIJSON input (selector 1: restore).
         var written = 0
         for id in stride(from: 1, to: parents.count, by: Swift.max(1, parents.count / 300)) {
             var bytes: [UInt8] = [acceptUnverified ? 1 : 0]
@@ -173,16 +175,27 @@ func explore(acceptUnverified: Bool, depth: Int, emitSeeds: String?) -> Int {
             var at = Int32(id)
             while at > 0 { chain.append(parents[Int(at)].byte); at = parents[Int(at)].parent }
             for piece in chain.reversed() { bytes += piece }
-            let path = directory + "/model-\(acceptUnverified ? "u" : "d")-\(id)"
-            if let file = fopen(path, "wb") {
-                _ = bytes.withUnsafeBufferPointer { fwrite($0.baseAddress, 1, $0.count, file) }
-                fclose(file)
-                written += 1
+            let name = "model-\(acceptUnverified ? "u" : "d")-\(id)"
+            written += write(bytes, to: directory + "/FuzzCoordinator/" + name)
+            // Replay the letters to get the state back (states are not kept past their level).
+            var state = initial
+            for piece in chain.reversed() {
+                let letters = alphabet.letters + alphabet.timeLetters(state)
+                let index = piece.count == 1 ? Int(piece[0]) : alphabet.letters.count + Int(piece[1])
+                state = alphabet.apply(letters[index], to: state).0
             }
+            written += write([1] + Array(JSONText.render(state.coordinator.snapshot).utf8), to: directory + "/FuzzABIJSON/" + name)
         }
-        print("model-check: wrote \(written) FuzzCoordinator seeds to \(directory)")
+        print("model-check: wrote \(written) seeds to \(directory)/FuzzCoordinator and \(directory)/FuzzABIJSON")
     }
     return violations.count
+}
+
+func write(_ bytes: [UInt8], to path: String) -> Int {
+    guard let file = fopen(path, "wb") else { return 0 }
+    _ = bytes.withUnsafeBufferPointer { fwrite($0.baseAddress, 1, $0.count, file) }
+    fclose(file)
+    return 1
 }
 
 func formatCount(_ value: Double) -> String {
