@@ -70,13 +70,13 @@ fuzz-asan:
 	@$(MAKE) --no-print-directory fuzz FUZZ_MODE=asan
 
 fuzz-corpus-update: fuzz-build
-	@$(SWIFT) build --product PayHandoffModelCheck 2>&1 | grep -E 'error:' || true
+	@$(SWIFT) build -c release --scratch-path .build/modelcheck --product PayHandoffModelCheck 2>&1 | grep -E 'error:' || true
 	@rm -rf .build/fuzz-work/model-seeds && mkdir -p .build/fuzz-work/model-seeds/FuzzCoordinator .build/fuzz-work/model-seeds/FuzzABIJSON
-	@$$($(SWIFT) build --show-bin-path)/PayHandoffModelCheck --depth 5 --config both --emit-seeds .build/fuzz-work/model-seeds | grep seeds
+	@.build/modelcheck/release/PayHandoffModelCheck --depth 5 --config both --emit-seeds .build/fuzz-work/model-seeds | grep seeds
 	@for t in $(FUZZ_TARGETS); do \
 	  mkdir -p Fuzz/Corpus/$$t .build/fuzz-corpus/$$t .build/fuzz-work/model-seeds/$$t; \
 	  rm -rf .build/fuzz-work/merge/$$t && mkdir -p .build/fuzz-work/merge/$$t; \
-	  PAYHANDOFF_ROOT=$(CURDIR) SWIFT_BACKTRACE=enable=no $(FUZZ_SCRATCH)/release/$$t -merge=1 -max_len=4096 \
+	  PAYHANDOFF_ROOT=$(CURDIR) SWIFT_BACKTRACE=enable=no $(FUZZ_SCRATCH)/release/$$t -merge=1 -use_counters=0 -max_len=4096 \
 	    .build/fuzz-work/merge/$$t Fuzz/Corpus/$$t .build/fuzz-work/model-seeds/$$t .build/fuzz-corpus/$$t \
 	    > .build/fuzz-work/merge-$$t.log 2>&1 || { echo "fuzz-corpus-update: $$t: merge failed (.build/fuzz-work/merge-$$t.log)"; exit 1; }; \
 	  for f in Fuzz/Corpus/$$t/finding-*; do if [ -e "$$f" ]; then cp "$$f" .build/fuzz-work/merge/$$t/; fi; done; \
