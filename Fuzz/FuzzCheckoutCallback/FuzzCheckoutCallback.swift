@@ -45,12 +45,8 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     } else {
         input = Fuzz.splitOptions(bytes)
     }
-    var parsed: CheckoutCallback? = nil
-    guard let (url, options, core) = Fuzz.urlWithOptions(input, "checkout_parse_callback", abi: payhandoff_checkout_parse_callback,
-                                                        core: { text, options throws(PayHandoffError) in
-                                                            let callback = try CheckoutCallback.parse(text, options: options)
-                                                            parsed = callback
-                                                            return callback.json })
+    guard let (url, options, parsed, core) = Fuzz.urlWithOptions(input, "checkout_parse_callback", abi: payhandoff_checkout_parse_callback,
+                                                                parse: CheckoutCallback.parse(_:options:), json: \.json)
     else { return 0 }
     guard case .success(let document) = core, case .object(let object) = document else { return 0 }
     var shown: String { JSONText.render(document) }  // for messages only

@@ -67,12 +67,8 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
 
 /// The URL door: agreement, properties, round trip, and the oracle.
 func answerURL(input: (options: ArraySlice<UInt8>, url: ArraySlice<UInt8>), bytes: [UInt8]) -> Result<JSONValue, PayHandoffError>? {
-    var parsed: POSResponse? = nil
-    guard let (url, options, core) = Fuzz.urlWithOptions(input, "pos_parse_response", abi: payhandoff_pos_parse_response,
-                                                        core: { text, options throws(PayHandoffError) in
-                                                            let response = try POSResponse.parse(text, options: options)
-                                                            parsed = response
-                                                            return response.json })
+    guard let (url, options, parsed, core) = Fuzz.urlWithOptions(input, "pos_parse_response", abi: payhandoff_pos_parse_response,
+                                                                parse: POSResponse.parse(_:options:), json: \.json)
     else { return nil }
     // The oracle reads options documents that are objects (its callers' contract).
     if case .object = options, !Fuzz.isTiming && oracle.wantsInput() {

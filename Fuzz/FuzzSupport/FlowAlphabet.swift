@@ -252,15 +252,15 @@ public enum FlowProperties {
             return nil
         }
         let proof = Proof(letter, flows: b.flows)
+        // The host events that may add, remove or end a flow they name.
         var eventFlow: String? = nil
         var isConfirmation = false, isSessionFailed = false, isStart = false, isRemove = false, isTick = false
         if case .event(let kind, _) = letter.action {
-            eventFlow = kind.flowIDForChecks
             switch kind {
-            case .confirmation: isConfirmation = true
-            case .checkoutSessionFailed: isSessionFailed = true
-            case .checkoutStart, .posStart: isStart = true
-            case .removeFlow: isRemove = true
+            case .confirmation(let id, _): (isConfirmation, eventFlow) = (true, id)
+            case .checkoutSessionFailed(let id, _): (isSessionFailed, eventFlow) = (true, id)
+            case .checkoutStart(let id, _, _), .posStart(let id, _, _, _, _): (isStart, eventFlow) = (true, id)
+            case .removeFlow(let id, _): (isRemove, eventFlow) = (true, id)
             case .tick: isTick = true
             default: break
             }
@@ -350,20 +350,5 @@ public enum FlowProperties {
             }
         }
         return String(decoding: out, as: UTF8.self)
-    }
-}
-
-extension CoordinatorEvent.Kind {
-    /// The flow the event names (events of one flow), for the checks.
-    var flowIDForChecks: String? {
-        switch self {
-        case .checkoutStart(let id, _, _), .checkoutSession(let id, _), .checkoutSessionFailed(let id, _),
-             .browserOpened(let id), .browserDismissed(let id), .confirmation(let id, _),
-             .posStart(let id, _, _, _, _), .posLaunched(let id), .posLaunchFailed(let id, _), .posResult(let id, _),
-             .removeFlow(let id, _):
-            return id
-        case .appForegrounded, .tick, .url:
-            return nil
-        }
     }
 }

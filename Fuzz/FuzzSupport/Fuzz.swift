@@ -282,13 +282,16 @@ public enum Fuzz {
     /// goes through both doors on one input in ``abiSample`` (every input with
     /// `PAYHANDOFF_FUZZ_CHECK_ALL=1` and in replay mode): parsing twice halved the speed, and the
     /// fuzzer's mutations reach the C door's own code (the C string, cJSON) either way.
-    /// - Returns: The URL, the options and the Swift API's outcome, or `nil` when the input is
-    ///   not text within the limits (then only the ABI's answer was checked).
-    public static func urlWithOptions(
+    /// - Parameters:
+    ///   - parse: The Swift API's parser; `json` its value's document.
+    /// - Returns: The URL, the options, the parsed value and the Swift API's outcome as a
+    ///   document, or `nil` when the input is not text within the limits (then only the ABI's
+    ///   answer was checked).
+    public static func urlWithOptions<Value>(
         _ input: (options: ArraySlice<UInt8>, url: ArraySlice<UInt8>), _ what: String,
         abi call: (UnsafePointer<CChar>, UnsafePointer<CChar>, OutString) -> Int32,
-        core: (String, JSONValue) throws(PayHandoffError) -> JSONValue
-    ) -> (url: String, options: JSONValue, core: Result<JSONValue, PayHandoffError>)? {
+        parse: (String, JSONValue) throws(PayHandoffError) -> Value, json: (Value) -> JSONValue
+    ) -> (url: String, options: JSONValue, value: Value?, core: Result<JSONValue, PayHandoffError>)? {
         let (optionBytes, urlBytes) = input
         func callABI() -> ABIResult {
             withCString(urlBytes) { url in withCString(optionBytes) { options in Fuzz.abi(what) { call(url, options, $0) } } }
@@ -306,9 +309,14 @@ public enum Fuzz {
             }
             return nil
         }
-        let outcome = capture { () throws(PayHandoffError) in try core(url, options) }
+        var value: Value? = nil
+        let outcome = capture { () throws(PayHandoffError) in
+            let parsed = try parse(url, options)
+            value = parsed
+            return json(parsed)
+        }
         if let answer { requireAgreement(what, answer, outcome) }
-        return (url, options, outcome)
+        return (url, options, value, outcome)
     }
 
     /// Whether this accepted input gets the round trips too (read back from its JSON, rebuilt and
