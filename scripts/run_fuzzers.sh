@@ -27,6 +27,7 @@ python3 Fuzz/seeds.py "$work/seeds" > /dev/null
 export PAYHANDOFF_ROOT=$root
 export PAYHANDOFF_FUZZ_ARTIFACTS=$root/$work/artifacts
 export SWIFT_BACKTRACE=enable=no
+export LSAN_OPTIONS=suppressions=$root/Fuzz/lsan.supp:print_suppressions=0  # the ASan mode (make fuzz-asan)
 
 total=0
 failed=0
@@ -63,11 +64,12 @@ for target in "$@"; do
     fi
     replayed=$(sed -n 's/^stat::number_of_executed_units: *//p' "$replay" | tail -1)
     all=$(grep -E '^differential: ' "$replay" | sed 's/^differential: //' || true)
-    met="met"
-    [[ ${rate:-0} -lt $goal ]] && met="NOT met"
+    met="goal $goal/s: met"
+    [[ ${rate:-0} -lt $goal ]] && met="goal $goal/s: NOT met"
+    [[ $bin == *asan* ]] && met="AddressSanitizer build: no speed goal"
     PAYHANDOFF_FUZZ_TIME=1 "$bin/$target" "$corpus" "$committed" > "$work/logs/$target.slowest" 2>&1 || true
     slowest=$(sed -n '2p' "$work/logs/$target.slowest" | awk '{print $1 " µs (" $3 " bytes, " $5 ")"}')
-    echo "fuzz: $target: ${runs:-0} executions in $seconds s = ${rate:-0}/s (goal $goal/s: $met), $cov, corpus $(ls "$corpus" | wc -l) files; slowest input ${slowest:-?}"
+    echo "fuzz: $target: ${runs:-0} executions in $seconds s = ${rate:-0}/s ($met), $cov, corpus $(ls "$corpus" | wc -l) files; slowest input ${slowest:-?}"
     [[ -n $diff ]] && echo "      differential while fuzzing: $diff"
     echo "      corpus replayed with every check (both doors, round trips${all:+, oracle}): ${replayed:-?} inputs${all:+; differential: $all}"
 done

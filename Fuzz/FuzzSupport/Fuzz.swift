@@ -80,8 +80,10 @@ public enum Fuzz {
         for argument in CommandLine.arguments.dropFirst() where !argument.hasPrefix("-") {
             if let directory = opendir(argument) {
                 var names: [String] = []
+                let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name) ?? 19
                 while let entry = readdir(directory) {
-                    let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                    // Up to the NUL only: the record may be shorter than d_name's declared 256 bytes.
+                    let name = String(cString: (UnsafeRawPointer(entry) + nameOffset).assumingMemoryBound(to: CChar.self))
                     if !name.hasPrefix(".") { names.append(argument + "/" + name) }
                 }
                 closedir(directory)
