@@ -2,6 +2,12 @@
 # Runs the libFuzzer targets of Fuzz/ (mk/fuzz.mk: make fuzz, fuzz-test, fuzz-long, fuzz-asan).
 #
 #   scripts/run_fuzzers.sh BIN_DIR SECONDS TARGET...
+#   FUZZ_DETERMINISTIC=1 scripts/run_fuzzers.sh BIN_DIR 0 TARGET...     (make fuzz-test)
+#
+# FUZZ_DETERMINISTIC=1 (make test) runs a fixed number of inputs per target from a fixed seed,
+# starting from the committed corpus and the generated seeds only (a fresh corpus directory in
+# .build/fuzz-test-corpus), so that the same inputs run on every machine and every run: a
+# `make test` cannot fail by the luck of a random mutation, and whatever it finds fails it again.
 #
 # For each target: fuzzes for SECONDS with the corpus in .build/fuzz-corpus/<target> (kept
 # between runs: a later run resumes from it), seeded by the committed minimized corpus
@@ -34,12 +40,22 @@ failed=0
 for target in "$@"; do
     corpus=.build/fuzz-corpus/$target
     committed=Fuzz/Corpus/$target
-    mkdir -p "$corpus" "$committed"
-    log=$work/logs/$target.log
     goal=50000
     [[ $target == FuzzCoordinator || $target == FuzzABIJSON ]] && goal=5000
+    if [[ ${FUZZ_DETERMINISTIC:-0} == 1 ]]; then
+        # About 8 s per target at the goal speeds on this machine.
+        runs_wanted=$((goal * 8))
+        corpus=.build/fuzz-test-corpus/$target
+        rm -rf "$corpus"
+        limit=(-seed=1 -runs=$runs_wanted)
+        export PAYHANDOFF_FUZZ_DETERMINISTIC=1  # the oracles wait rather than skip an input
+    else
+        limit=(-max_total_time="$seconds")
+    fi
+    mkdir -p "$corpus" "$committed"
+    log=$work/logs/$target.log
     status=0
-    "$bin/$target" -max_total_time="$seconds" -max_len=16384 -timeout=20 -rss_limit_mb=2048 -print_final_stats=1 \
+    "$bin/$target" "${limit[@]}" -max_len=16384 -timeout=20 -rss_limit_mb=2048 -print_final_stats=1 \
         -artifact_prefix="$work/artifacts/$target-" "$corpus" "$committed" "$work/seeds/$target" > "$log" 2>&1 || status=$?
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
     rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
@@ -69,9 +85,12 @@ for target in "$@"; do
     [[ $bin == *asan* ]] && met="AddressSanitizer build: no speed goal"
     PAYHANDOFF_FUZZ_TIME=1 "$bin/$target" "$corpus" "$committed" > "$work/logs/$target.slowest" 2>&1 || true
     slowest=$(sed -n '2p' "$work/logs/$target.slowest" | awk '{print $1 " µs (" $3 " bytes, " $5 ")"}')
-    echo "fuzz: $target: ${runs:-0} executions in $seconds s = ${rate:-0}/s ($met), $cov, corpus $(ls "$corpus" | wc -l) files; slowest input ${slowest:-?}"
+    took=$(grep -oE 'Done [0-9]+ runs in [0-9]+ second' "$log" | grep -oE 'in [0-9]+' | grep -oE '[0-9]+' | tail -1)
+    echo "fuzz: $target: ${runs:-0} executions in ${took:-$seconds} s = ${rate:-0}/s ($met), $cov, corpus $(ls "$corpus" | wc -l) files; slowest input ${slowest:-?}"
     [[ -n $diff ]] && echo "      differential while fuzzing: $diff"
     echo "      corpus replayed with every check (both doors, round trips${all:+, oracle}): ${replayed:-?} inputs${all:+; differential: $all}"
 done
-echo "fuzz: $total executions in total ($# targets x $seconds s), $failed failed; load average $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores"
+how="$seconds s each"
+[[ ${FUZZ_DETERMINISTIC:-0} == 1 ]] && how="a fixed number of inputs each from seed 1"
+echo "fuzz: $total executions in total ($# targets, $how), $failed failed; load average $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores"
 test "$failed" -eq 0

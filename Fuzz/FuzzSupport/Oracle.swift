@@ -7,7 +7,7 @@
 // and answers read without blocking. While fuzzing, one input in `sample` is offered (an
 // interpreted oracle costs far more than the parser: every input would slow the fuzzer to the
 // oracle's pace, and the oracle takes the CPU the fuzzer needs) and only while fewer than
-// `maxPending` are in flight. `PAYHANDOFF_FUZZ_CHECK_ALL=1` compares every input (mk/fuzz.mk
+// `maxPending` are in flight (with PAYHANDOFF_FUZZ_DETERMINISTIC=1 it waits for room instead). `PAYHANDOFF_FUZZ_CHECK_ALL=1` compares every input (mk/fuzz.mk
 // replays each target's whole corpus that way after fuzzing), and so does replay mode (a
 // normal build run on files), which also waits for each answer. `finish` (run at exit) waits
 // for the answers still in flight and prints how many inputs were compared.
@@ -95,7 +95,7 @@ public final class Oracle {
             return true
         }
         guard offered % sample == 0 else { return false }
-        if pending.count > pendingStart { pump(until: nil) }
+        if pending.count > pendingStart { pump(until: Oracle.waitForRoom ? maxPending - 1 : nil) }
         return pending.count - pendingStart < maxPending
     }
 
@@ -190,6 +190,9 @@ public final class Oracle {
     }
 
     nonisolated(unsafe) private static var all: [Oracle] = []
+    /// `PAYHANDOFF_FUZZ_DETERMINISTIC=1` (make test): a sampled input waits for room instead of
+    /// being skipped, so which inputs are compared does not depend on the machine's speed.
+    private static let waitForRoom = Fuzz.environment("PAYHANDOFF_FUZZ_DETERMINISTIC") == "1"
 
     private static func finishAll() {
         for oracle in all { oracle.finish() }
