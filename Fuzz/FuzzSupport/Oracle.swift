@@ -7,9 +7,10 @@
 // and answers read without blocking. While fuzzing, one input in `sample` is offered (an
 // interpreted oracle costs far more than the parser: every input would slow the fuzzer to the
 // oracle's pace, and the oracle takes the CPU the fuzzer needs) and only while fewer than
-// `maxPending` are in flight (with PAYHANDOFF_FUZZ_DETERMINISTIC=1 it waits for room instead). `PAYHANDOFF_FUZZ_CHECK_ALL=1` compares every input (mk/fuzz.mk
-// replays each target's whole corpus that way after fuzzing), and so does replay mode (a
-// normal build run on files), which also waits for each answer. `finish` (run at exit) waits
+// `maxPending` are in flight (with PAYHANDOFF_FUZZ_DETERMINISTIC=1 it waits for room instead).
+// `PAYHANDOFF_FUZZ_CHECK_ALL=1` compares every input (mk/fuzz.mk replays each target's whole
+// corpus that way after fuzzing), and so does replay mode (a normal build run on files), which
+// also waits for each answer. `finish` (run at exit) waits
 // for the answers still in flight and prints how many inputs were compared.
 //
 // A disagreement is not the current input's fault (the answer arrives later): the input that
