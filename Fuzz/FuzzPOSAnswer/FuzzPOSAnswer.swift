@@ -12,10 +12,10 @@
 // - correlation: with an "identifier" option, a success echoes exactly `<identifier>~<token>`
 //   (or the identifier when no token is given);
 // - no user token in any answer; amounts are N.NN;
-// - the stored (bounded) form stays within POSResponse.maxStoredLength besides its identifier;
-// - round trips (one accepted input in four while fuzzing, every one in a corpus replay): the
-//   document and the stored form read back through the snapshot reader; the answer rebuilt from
-//   the document parses to the same document;
+// - on one accepted input in four while fuzzing, every one in a corpus replay: the stored
+//   (bounded) form stays within POSResponse.maxStoredLength besides its identifier; round trips:
+//   the document and the stored form read back through the snapshot reader, the answer rebuilt
+//   from the document parses to the same document;
 // - the two doors agree: the URL's pairs, decoded, given as result extras, give the same
 //   document or the same error (URL-level errors aside);
 // - differential: the Python oracle of the vectors (Tests/Vectors/tools/pos_vectors.py, a
@@ -26,7 +26,7 @@ import PayHandoff
 import PayHandoffABI
 
 nonisolated(unsafe) let oracle = Oracle(name: "the Python oracle of the vectors (pos_vectors.py)",
-                    arguments: ["python3", Fuzz.repositoryPath("Fuzz/Oracles/pos_oracle.py")])
+                    arguments: ["python3", Fuzz.repositoryPath("Fuzz/Oracles/pos_oracle.py")], sample: 32)
 let billpocketResult = ["approved": "aprobada", "declined": "rechazada", "error": "error"]
 
 @_cdecl("LLVMFuzzerInitialize")
@@ -133,7 +133,7 @@ func answerExtras(_ extras: JSONValue, optionsText: String, bytes: [UInt8]) -> R
 }
 
 /// What every accepted answer must satisfy, whichever door it came through; on a sample
-/// (``Fuzz/roundTripTurn()``) also its round trips.
+/// (``Fuzz/roundTripTurn()``) also its stored form's bound and its round trips.
 /// - Returns: Whether the round trips are this input's turn (the caller adds its own).
 func checkAnswer(_ document: JSONValue, _ response: POSResponse, options: JSONValue, what: @autoclosure () -> String) -> Bool {
     if let expected = try? options.optionalString(at: "identifier") {
@@ -149,13 +149,13 @@ func checkAnswer(_ document: JSONValue, _ response: POSResponse, options: JSONVa
             Fuzz.require((try? Amount(parsing: value).decimalString) == value, "\(key) '\(value)' is not N.NN")
         }
     }
+    guard Fuzz.roundTripTurn() else { return false }
     // The form a flow keeps: bounded (besides the identifier it echoes, bounded by its own rule).
     let stored = response.stored
     let storedText = JSONText.render(stored.json)
     let identifierLength = JSONText.render(.string(response.identifier)).utf8.count
     Fuzz.require(storedText.utf8.count - identifierLength <= POSResponse.maxStoredLength,
                  "stored answer longer than \(POSResponse.maxStoredLength) bytes besides its identifier: \(storedText)")
-    guard Fuzz.roundTripTurn() else { return false }
     // Read back by the snapshot reader: the document, and the stored form.
     let reread = Fuzz.capture { () throws(PayHandoffError) in try POSResponse(json: document).json }
     Fuzz.require(Fuzz.same(reread, .success(document)), "POSResponse(json:) does not read back \(what()): \(reread)")

@@ -6,7 +6,8 @@
 // The world: two checkouts c1 and c2 (cards, same return URL, nonces N1 and N2, sessions that
 // know card_1 and card_2) and two POS hand-offs p1 and p2 (same app identifier `ord-1` on the
 // same answer scheme, tokens T1 and T2; p2 may also be a refund of p1). The letters are every
-// event kind of the event table for each flow; every deep link in its genuine, forged (no
+// event kind of the event table for each flow (a callback too long to be kept whole among
+// them); every deep link in its genuine, forged (no
 // nonce, wrong nonce, no token, wrong token) and other-flow (another flow's secret) variants —
 // the duplicate and late variants are the genuine links sent again or after the flow ended,
 // which every sequence of the alphabet contains —; and time steps to one millisecond before
@@ -107,6 +108,9 @@ public struct FlowAlphabet: Sendable {
             letters.append(Letter("url \(id) completed", .url(sent + "?status=completed&card_id=" + card)))
             letters.append(Letter("url \(id) failed", .url(sent + "?status=failed&reason=declined")))
             letters.append(Letter("url \(id) cancelled", .url(sent + "?status=cancelled")))
+            // Long unknown parameters: the copy the flow keeps is cut (and says so in "truncated").
+            let long = (0..<4).map { "&k\($0)" + String(repeating: "x", count: 98) + "=" + String(repeating: "v", count: 100) }.joined()
+            letters.append(Letter("url \(id) completed, kept copy cut", .url(sent + "?status=completed&card_id=" + card + long)))
             letters.append(Letter("url no nonce completed \(card)", .url(r + "?status=completed&card_id=" + card)))
             letters.append(Letter("url no nonce failed (\(id))", .url(r + "?status=" + (id == "c1" ? "failed&reason=x" : "cancelled"))))
             letters.append(Letter("url forged nonce completed \(card)", .url(forgedSent + "?status=completed&card_id=" + card)))
