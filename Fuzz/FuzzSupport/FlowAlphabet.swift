@@ -72,6 +72,7 @@ public struct FlowAlphabet: Sendable {
     public let letters: [Letter]
 
     /// The alphabet for a coordinator that refuses (default) or accepts unverified callbacks.
+    /// - Parameter acceptUnverifiedCallbacks: The coordinator's setting.
     public init(acceptUnverifiedCallbacks: Bool) {
         // 10 minutes for a checkout, 3 s of POS grace.
         configuration = (try? Coordinator.Configuration(checkoutTimeoutMilliseconds: 600_000, posGraceMilliseconds: 3_000,
@@ -155,6 +156,8 @@ public struct FlowAlphabet: Sendable {
 
     /// The time steps from `state`: to one millisecond before, and to, every deadline, grace
     /// period end, refund opening and refund window end still ahead.
+    /// - Parameter state: Where the search is.
+    /// - Returns: One letter per point in time, earliest first.
     public func timeLetters(_ state: State) -> [Letter] {
         var points: [Int64] = []
         for flow in state.coordinator.flows {
@@ -176,6 +179,9 @@ public struct FlowAlphabet: Sendable {
     }
 
     /// Applies a letter: the event or URL sent at the state's time, or the clock moved.
+    /// - Parameters:
+    ///   - letter: The letter.
+    ///   - state: The state before.
     /// - Returns: The new state and the coordinator's answer (nil for a time step).
     public func apply(_ letter: Letter, to state: State) -> (State, CoordinatorAnswer?) {
         var next = state
@@ -245,7 +251,14 @@ public enum FlowProperties {
         }
     }
 
-    /// Checks one step. Returns the violated property, or nil.
+    /// Checks one step.
+    /// - Parameters:
+    ///   - before: The state before the letter.
+    ///   - letter: The letter.
+    ///   - after: The state after it.
+    ///   - answer: The coordinator's answer (nil for a time step).
+    ///   - acceptUnverified: Whether the coordinator accepts unverified callbacks (as claims).
+    /// - Returns: The property violated, or nil.
     public static func checkStep(before: FlowAlphabet.State, letter: FlowAlphabet.Letter, after: FlowAlphabet.State,
                                  answer: CoordinatorAnswer?, acceptUnverified: Bool) -> String? {
         let b = before.coordinator, a = after.coordinator
@@ -326,7 +339,11 @@ public enum FlowProperties {
     }
 
     /// Checks a state: the snapshot, as cJSON prints it, fits ``Coordinator/snapshotBudget`` and
-    /// restores (from its text) to an equal coordinator. Returns the violation, or nil.
+    /// restores (from its text) to an equal coordinator.
+    /// - Parameters:
+    ///   - state: The state.
+    ///   - snapshot: Its snapshot's text, when the caller printed it already.
+    /// - Returns: The property violated, or nil.
     public static func checkState(_ state: FlowAlphabet.State, snapshot: String? = nil) -> String? {
         let text = snapshot ?? JSONText.render(state.coordinator.snapshot)
         if text.utf8.count > Coordinator.snapshotBudget { return "snapshot of \(text.utf8.count) bytes" }
