@@ -71,16 +71,20 @@ vectors-check:
 # dist/full: the SwiftPM dynamic library with the Swift runtime linked in statically.
 # dist/embedded: core + ABI as Embedded Swift; needs only libc and libcjson.
 # Both export only payhandoff_* (abi/payhandoff.map) and are stripped.
+# Each library is written under a temporary name and renamed into place: cp, strip -o and the
+# linker rewrite an existing file in place, and a process that has it mapped (a harness under
+# valgrind while another make in this tree runs `lib`) then dies of SIGBUS (issue 20).
 lib: bootstrap
 	@mkdir -p dist/full dist/embedded .build/lib/full .build/lib/embedded
 	$(SWIFT) build -c release --product PayHandoffABI -Xswiftc -static-stdlib \
 	  -Xlinker --version-script=$(CURDIR)/abi/payhandoff.map -Xlinker -soname=libpayhandoff.so
-	cp $$($(SWIFT) build -c release --show-bin-path)/libPayHandoffABI.so .build/lib/full/libpayhandoff.so
+	cp $$($(SWIFT) build -c release --show-bin-path)/libPayHandoffABI.so .build/lib/full/libpayhandoff.so.new
 	swiftc $(EMBEDDED_FLAGS) -target-cpu $(EMBEDDED_CPU) $(EMBEDDED_LINK_FLAGS) -emit-library $(CORE_SOURCES) $(ABI_SOURCES) $(EMBEDDED_UNICODE) \
 	  -lcjson -Xlinker --version-script=abi/payhandoff.map -Xlinker -soname=libpayhandoff.so \
-	  -o .build/lib/embedded/libpayhandoff.so
+	  -o .build/lib/embedded/libpayhandoff.so.new
 	@# .build/lib/* keep their symbol tables (for valgrind's reports); dist/ gets stripped copies.
-	for f in $(LIB_FLAVOURS); do $(STRIP) -o dist/$$f/libpayhandoff.so .build/lib/$$f/libpayhandoff.so; done
+	for f in $(LIB_FLAVOURS); do $(STRIP) -o dist/$$f/libpayhandoff.so.new .build/lib/$$f/libpayhandoff.so.new; done
+	for f in $(LIB_FLAVOURS); do mv -f .build/lib/$$f/libpayhandoff.so.new .build/lib/$$f/libpayhandoff.so; mv -f dist/$$f/libpayhandoff.so.new dist/$$f/libpayhandoff.so; done
 	@for f in $(LIB_FLAVOURS); do \
 	  echo "lib: dist/$$f/libpayhandoff.so $$(stat -c %s dist/$$f/libpayhandoff.so) bytes stripped, needs: $$(readelf -d dist/$$f/libpayhandoff.so | sed -n 's/.*NEEDED.*\[\(.*\)\]/\1/p' | tr '\n' ' ')"; \
 	done

@@ -1,17 +1,22 @@
-"""Seed corpora for the libFuzzer targets in Fuzz/, generated from the shared vectors.
+"""Seed inputs for the libFuzzer targets in Fuzz/, generated from the shared vectors.
 
     python3 Fuzz/seeds.py OUT_DIR      writes OUT_DIR/<Target>/seed-<n> (not in git: mk/fuzz.mk
-                                       uses .build/fuzz/seeds, and keeps new corpus entries
-                                       under .build/fuzz/corpus)
+                                       writes them to .build/fuzz-work/seeds; the committed,
+                                       minimized corpus is Fuzz/Corpus/<Target>)
 
 Input formats (see each target's header comment):
 - FuzzPOSAnswer, FuzzCheckoutCallback: options JSON, LF, URL (from pos.parse_response and
-  checkout.parse_callback vectors, hostile ones included);
+  checkout.parse_callback vectors, hostile ones included); a first byte below 0x20 selects the
+  structure-aware grammar instead (Fuzz/FuzzSupport/URLGrammar.swift), seeded with a few
+  random choice strings;
 - FuzzAmount: amount text (every amount string found in the vectors, and their JSON values);
 - FuzzABIJSON: one selector byte, then a JSON document (requests, sessions, events, configs,
-  refund checks of every suite, plus snapshots written by hand);
-- FuzzCoordinator: operation bytes; a few fixed byte strings for the happy paths and random
-  ones from a fixed seed (the vectors' scripts cannot be mapped onto its operation bytes).
+  refund checks and result extras of every suite; a snapshot of the old format 1, refused);
+  snapshots of format 2 come from the exhaustive check (PayHandoffModelCheck --emit-seeds,
+  merged into Fuzz/Corpus/FuzzABIJSON);
+- FuzzCoordinator: one configuration byte, then one byte per letter of FlowAlphabet; random
+  ones from a fixed seed here, the sequences that reach the exhaustive check's states in
+  Fuzz/Corpus/FuzzCoordinator.
 """
 import json
 import random
@@ -21,7 +26,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent / "Tests" / "Vectors"
 SELECTOR = {"config": 0, "snapshot": 1, "event": 2, "event_fixture": 3, "pos.build_url": 4,
             "pos.refund_check": 5, "checkout.build_request": 6, "checkout.parse_session": 7,
-            "checkout.confirmation": 8, "url": 9}
+            "checkout.confirmation": 8, "url": 9, "pos.parse_result": 10}
 
 
 def vectors():
@@ -66,25 +71,20 @@ def main() -> int:
                     seeds["FuzzABIJSON"].add(bytes([SELECTOR["url"]]) + step["url"].encode("utf-8", "surrogatepass"))
         elif suite in SELECTOR:
             key = {"pos.build_url": "request", "pos.refund_check": "check", "checkout.build_request": "request",
-                   "checkout.parse_session": "session", "checkout.confirmation": "event"}[suite]
+                   "checkout.parse_session": "session", "checkout.confirmation": "event", "pos.parse_result": "extras"}[suite]
             if key in data:
                 seeds["FuzzABIJSON"].add(bytes([SELECTOR[suite]]) + dump(data[key]))
-    snapshot = {"version": 1, "config": {"single_pending_per_kind": False, "checkout_timeout_ms": 1800000, "pos_grace_ms": 3000},
-                "flows": [{"id": "p1", "type": "pos", "state": "approved", "operation": "venta", "identifier": "ord-1",
-                           "answer_scheme": "myapp", "amount": "100.00", "grace_ms": 3000,
-                           "response": {"version": 1, "result": "approved", "identifier": "ord-1", "amount": "100.00",
-                                        "transactionid": "720371"},
-                           "answered_at": 1796054460000}], "refunded": {}}
-    seeds["FuzzABIJSON"].add(bytes([SELECTOR["snapshot"]]) + dump(snapshot))
-    seeds["FuzzABIJSON"].add(bytes([SELECTOR["snapshot"]]) + dump({**snapshot, "flows": []}))
+    # The old snapshot format 1 (refused: unsupported_version); format 2 comes from the model check.
+    seeds["FuzzABIJSON"].add(bytes([SELECTOR["snapshot"]]) + dump(
+        {"version": 1, "config": {"single_pending_per_kind": False, "checkout_timeout_ms": 1800000, "pos_grace_ms": 3000},
+         "flows": [], "refunded": {}}))
     seeds["FuzzAmount"] = found_amounts
     rng = random.Random(9)
-    seeds["FuzzCoordinator"].update([
-        bytes([0, 0, 0, 0, 1, 1, 0, 1, 0, 2, 0, 0, 0, 5, 0, 0, 0, 0, 0, 1, 0, 4, 0, 0, 0, 10]),  # checkout: start, session, callback, confirm, restart
-        bytes([0, 6, 0, 0, 0, 0, 7, 0, 1, 0, 8, 0, 0, 0, 0, 0, 10, 0, 9, 1]),                   # POS sale: start, launched, answer, restart, tick
-    ])
     for _ in range(40):
         seeds["FuzzCoordinator"].add(bytes(rng.randrange(256) for _ in range(rng.randrange(4, 160))))
+    for target in ("FuzzPOSAnswer", "FuzzCheckoutCallback"):  # grammar choices
+        for _ in range(20):
+            seeds[target].add(bytes([rng.randrange(0x20)]) + bytes(rng.randrange(256) for _ in range(rng.randrange(8, 64))))
     for name, items in seeds.items():
         directory = out / name
         directory.mkdir(parents=True, exist_ok=True)

@@ -27,7 +27,13 @@ for f in "$@"; do
     "$out/harness-$f-valgrind" Tests/Vectors > /dev/null 2>&1 && vstatus=0 || vstatus=$?
   lost=$(grep -oE 'definitely lost: [0-9,]+ bytes' "$out/valgrind-$f.log" | grep -oE '[0-9,]+' || echo 0)
   echo "c-harness: valgrind $f: $(grep -oE 'ERROR SUMMARY: [0-9]+ errors' "$out/valgrind-$f.log"), definitely lost: $lost bytes (valgrind exit $vstatus; 99 = memory errors)"
-  if grep -qE 'ERROR SUMMARY: [1-9]' "$out/valgrind-$f.log" || [ "$vstatus" -ne 0 ]; then total_failed=$((total_failed + 1)); fi
+  if grep -qE 'ERROR SUMMARY: [1-9]' "$out/valgrind-$f.log" || [ "$vstatus" -ne 0 ]; then
+    total_failed=$((total_failed + 1))
+    # The evidence goes into the test output, not only into .build (issue 20: a SIGBUS once).
+    echo "c-harness: valgrind $f failed; from $out/valgrind-$f.log:"
+    grep -E 'Process terminating|signal|Invalid|uninitialised|Non-existent|Access not within|definitely lost in|at 0x|by 0x|ERROR SUMMARY' \
+      "$out/valgrind-$f.log" | head -60 || true
+  fi
 done
 echo "c-harness: $total_passed passed, $total_failed failed (libraries: $*; valgrind included)"
 test $total_failed -eq 0

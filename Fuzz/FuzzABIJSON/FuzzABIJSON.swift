@@ -9,19 +9,27 @@
 //   a non-zero status or a "rejected"/"not_ours" answer leaves the snapshot unchanged; a changed
 //   snapshot is announced with "persist": true; the new snapshot restores to itself;
 // - pos_build_url: the URL is billpocket://<fields>, and decoding it gives "fields" back;
-// - the other documents: the Swift API agrees with the ABI.
+// - checkout_build_request: the return URL sent carries the nonce as its `ph_<nonce>` segment;
+// - the other documents (pos_parse_result's extras included): the Swift API agrees with the ABI.
 import FuzzSupport
 import PayHandoff
 import PayHandoffABI
 
-/// A coordinator with a pending checkout flow (nonce known) and a pending POS sale.
+@_cdecl("LLVMFuzzerInitialize")
+public func fuzzInitialize(_ argc: UnsafeMutableRawPointer?, _ argv: UnsafeMutableRawPointer?) -> Int32 {
+    Fuzz.start("FuzzABIJSON", fuzzOne)
+    return 0
+}
+
+/// A coordinator with a pending checkout flow and a pending POS sale (nonce and token given, so
+/// the fixture is the same in every run).
 let fixtureSnapshot: String = {
     var handle: OpaquePointer? = nil
     _ = Fuzz.abi("fixture") { payhandoff_coordinator_new(nil, &handle, $0) }
     for event in [
         #"{"type":"checkout.start","flow_id":"c1","kind":"cards","return_url":"fixapp://checkout-callback","nonce":"0123456789abcdef0123456789abcdef","now":1796054400000}"#,
         #"{"type":"checkout.session","flow_id":"c1","session":{"kind":"cards","checkout_url":"https://pay.example.com/c/1"},"now":1796054401000}"#,
-        #"{"type":"pos.start","flow_id":"p1","request":{"transaction":"venta","usertoken":"tok_1","identifier":"ord-1","amount":"100.00","urlScheme":"myapp"},"now":1796054402000}"#,
+        #"{"type":"pos.start","flow_id":"p1","request":{"transaction":"venta","usertoken":"tok_1","identifier":"ord-1","amount":"100.00","urlScheme":"myapp"},"token":"fedcba9876543210fedcba9876543210","now":1796054402000}"#,
     ] {
         let r = event.withCString { e in Fuzz.abi("fixture") { payhandoff_coordinator_send(handle, e, $0) } }
         Fuzz.require(r.isOK, "fixture event refused: \(r.text)")
@@ -88,10 +96,10 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     let bytes = Fuzz.bytes(data, size)
     guard let selector = bytes.first else { return 0 }
     let body = bytes.dropFirst()
-    let text = Fuzz.text(body)
+    let text = Fuzz.text(body.prefix { $0 != 0 })  // what a C caller passes: the text up to the first NUL
     let document = text.flatMap { try? JSONText.parse($0, parameter: "x") }
     Fuzz.withCString(body) { json in
-        switch selector % 10 {
+        switch selector % 11 {
         case 0:
             var handle: OpaquePointer? = OpaquePointer(bitPattern: 0x1)
             let r = Fuzz.abi("coordinator_new") { payhandoff_coordinator_new(json, &handle, $0) }
@@ -101,14 +109,19 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
         case 1:
             payhandoff_coordinator_free(restoreChecked(json, "coordinator_restore"))
         case 2:
-            send(#"{"version":1,"config":{"single_pending_per_kind":false,"checkout_timeout_ms":1800000,"pos_grace_ms":3000},"flows":[],"refunded":{}}"#, json)
+            send(#"{"version":2,"config":{"single_pending_per_kind":false,"checkout_timeout_ms":1800000,"pos_grace_ms":3000,"accept_unverified_callbacks":false},"flows":[],"ledger":[]}"#, json)
         case 3:
             send(fixtureSnapshot, json)
         case 4:
             let r = Fuzz.abi("pos_build_url") { payhandoff_pos_build_url(json, $0) }
             if let document {
-                let core = Fuzz.capture { () throws(PayHandoffError) in try POSRequest(json: document).buildResultJSON }
-                Fuzz.requireAgreement("pos_build_url", r, core)
+                var generator = SystemRandomNumberGenerator()
+                let core = Fuzz.capture { () throws(PayHandoffError) in try POSRequest.buildResultJSON(json: document, using: &generator) }
+                if document.value(at: "token") == .bool(true), case .success = core {
+                    Fuzz.require(r.isOK, "pos_build_url: a fresh token: Swift API succeeded, C ABI failed with \(r.text)")  // tokens differ
+                } else {
+                    Fuzz.requireAgreement("pos_build_url", r, core)
+                }
             }
             if r.isOK {
                 let url = (try? r.document.string(at: "url")) ?? ""
@@ -129,7 +142,9 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
             let r = Fuzz.abi("checkout_build_request") { payhandoff_checkout_build_request(json, $0) }
             if r.isOK, let nonce = try? r.document.string(at: "nonce") {
                 let returnURL = (try? r.document.optionalString(at: "return_url")) ?? nil
-                Fuzz.require(returnURL.map { $0.contains("ph_nonce=" + nonce) } ?? true, "return_url without the nonce: \(r.text)")
+                let registered = (try? document?.optionalString(at: "return_url")) ?? nil
+                let expected = registered.flatMap { try? ReturnURL($0) }.map { $0.adding(nonce: nonce) }
+                Fuzz.require(returnURL == expected, "return_url \(String(describing: returnURL)) is not the registered one with ph_\(nonce): \(r.text)")
             }
         case 7:
             let r = Fuzz.abi("checkout_parse_session") { payhandoff_checkout_parse_session(json, $0) }
@@ -142,6 +157,12 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
             if let document {
                 Fuzz.requireAgreement("checkout_parse_confirmation", r, Fuzz.capture { () throws(PayHandoffError) in
                     try CheckoutConfirmation(json: document).json })
+            }
+        case 10:
+            let r = Fuzz.abi("pos_parse_result") { payhandoff_pos_parse_result(json, #"{"identifier":"ord-1","token":"fedcba9876543210fedcba9876543210"}"#, $0) }
+            if let document {
+                Fuzz.requireAgreement("pos_parse_result", r, Fuzz.capture { () throws(PayHandoffError) in
+                    try POSResponse.parse(extras: document, options: ["identifier": "ord-1", "token": "fedcba9876543210fedcba9876543210"]).json })
             }
         default:
             // The body as a deep link into the fixture coordinator.
@@ -160,6 +181,6 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
 
 #if !PAYHANDOFF_FUZZING
 @main struct Main {
-    static func main() { Fuzz.replay(fuzzOne) }
+    static func main() { Fuzz.replay("FuzzABIJSON", fuzzOne) }
 }
 #endif

@@ -1,11 +1,22 @@
 // libFuzzer target: the amount parser (`Amount(parsing:)`), minor units, and amounts inside JSON.
-// Input: the amount text. Properties: accepted exactly when an independent reference parser
-// (written below from the rule in docs/architecture.md) accepts, with the same minor units; every failure is
+// Input: the amount text. Properties: accepted exactly when integer arithmetic on the decimal
+// text accepts — in process, by the reference below (written from the rule in docs/architecture.md), on every
+// input, and by the Python oracle of the vectors (vectorlib.amount_from_text, unbounded
+// integers), a long-lived child fed in batches — with the same minor units; every failure is
 // `validation`; decimalString round-trips; JSON amounts: integers are minor units, strings
 // parse like text, anything else is typed `invalid_json`/`validation`.
 import FuzzSupport
 import PayHandoff
 import PayHandoffABI
+
+nonisolated(unsafe) let oracle = Oracle(name: "the Python oracle of the vectors (vectorlib.amount_from_text)",
+                    arguments: ["python3", Fuzz.repositoryPath("Fuzz/Oracles/pos_oracle.py")])
+
+@_cdecl("LLVMFuzzerInitialize")
+public func fuzzInitialize(_ argc: UnsafeMutableRawPointer?, _ argv: UnsafeMutableRawPointer?) -> Int32 {
+    Fuzz.start("FuzzAmount", fuzzOne)
+    return 0
+}
 
 /// DIGITS [. DIGIT [DIGIT]], at most 2^53 − 1 minor units.
 func referenceMinorUnits(_ bytes: [UInt8]) -> Int64? {
@@ -34,6 +45,13 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     let bytes = Fuzz.bytes(data, size)
     if let text = Fuzz.text(bytes) {
         let expected = referenceMinorUnits(bytes)
+        if !Fuzz.isTiming && oracle.wantsInput() {
+            oracle.submit(["suite": "amount", "text": .string(text)], input: bytes) { answer in
+                let theirs: Int64? = { if case .integer(let n)? = answer.value(at: "ok") { return n }; return nil }()
+                if theirs == nil, answer.value(at: "error") == nil { return "oracle answered \(JSONText.render(answer))" }
+                return theirs == expected ? nil : "'\(text)': PayHandoff/reference \(String(describing: expected)), oracle \(JSONText.render(answer))"
+            }
+        }
         do throws(PayHandoffError) {
             let amount = try Amount(parsing: text, field: "amount")
             Fuzz.require(expected == amount.minorUnits, "'\(text)' parsed as \(amount.minorUnits), reference \(String(describing: expected))")
@@ -82,6 +100,6 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
 
 #if !PAYHANDOFF_FUZZING
 @main struct Main {
-    static func main() { Fuzz.replay(fuzzOne) }
+    static func main() { Fuzz.replay("FuzzAmount", fuzzOne) }
 }
 #endif

@@ -1,225 +1,140 @@
-// libFuzzer target: structure-aware coordinator event sequences, through the C ABI
-// (payhandoff_coordinator_new/_send/_handle_url/_snapshot/_restore/_free).
-// The bytes are read as a sequence of operations (start a checkout or POS flow, session,
-// browser opened/dismissed, webhook confirmation, callbacks built with the right, a wrong or no
-// nonce and id, POS answers with the right, another or no identifier, tick, foreground, remove,
-// process death = snapshot/free/restore, and raw fuzzed URLs), with a clock that only moves forward.
-// Properties after every step:
-// - the calling convention of every call (known status, JSON *out, error documents);
-// - a refused event (non-zero status), "rejected" or "not_ours" leaves the snapshot unchanged;
-//   a changed snapshot comes with "persist": true;
-// - no success without correlation: a checkout flow holds a verified callback only after a URL
-//   carrying its nonce arrived; it is "confirmed" only after a confirmation was sent for it; a
-//   POS flow is "approved" only after an answer carrying its identifier arrived;
-// - process death: the snapshot restores to an identical snapshot.
+// libFuzzer target: structure-aware coordinator event sequences (issues 9, 15, 16, 20).
+// The bytes are read as a sequence of letters of FlowAlphabet (the event table for two checkouts
+// and two POS hand-offs: starts, sessions, browser events, confirmations genuine and for another
+// card, callbacks genuine / without nonce / with a forged or another flow's nonce, POS answers
+// by URL and as result extras with the right, another or no token, reused transactionids,
+// refunds, removals with and without give_up, foreground, tick, time steps to each deadline),
+// plus what only a fuzzer does: any of the alphabet's links mangled byte by byte or with
+// grammar pieces, raw bytes as a URL, long time jumps, process death through the C ABI (the
+// snapshot text restored by payhandoff_coordinator_restore), and steps sent through the C ABI's
+// JSON door next to the Swift door.
+// Properties after every step (FlowProperties, shared with the exhaustive check):
+// - no flow holds a verified callback, an answer or a confirmation its genuine link or event did
+//   not bring; no deep link moves two flows; an event not accepted changes nothing;
+// - at process death: the snapshot fits the budget and restores, from its text, through the C
+//   ABI to the same snapshot; at the end (of one input in four while fuzzing: it costs as much
+//   as the whole sequence): the snapshot restores through the Swift API to an equal coordinator;
+// - the C ABI door answers what the Swift door answers and leaves the same snapshot.
 import FuzzSupport
 import PayHandoff
 import PayHandoffABI
 
-let checkoutIDs = ["c0", "c1"]
-let posIDs = ["p0", "p1"]
-let nonces = ["c0": "0123456789abcdef0123456789abcdef", "c1": "fedcba9876543210fedcba9876543210"]
-let returnURLs = ["fixapp://checkout-callback", "https://shop.example.com/return", "com.fix.app://cb/path"]
-let identifiers = ["ord-1", "ord-2", "ord 3&x=y"]
+let alphabets = [FlowAlphabet(acceptUnverifiedCallbacks: false), FlowAlphabet(acceptUnverifiedCallbacks: true)]
+let urlLetters = alphabets[0].letters.filter { if case .url = $0.action { return true }; return false }
+let mangles = ["%", "%2", "%7E", "%41", "/", "//", "?", "&", "=", "#", "+", " ", "%00", "~", ";", "..", "ph_", "%70h_", "é", "%C0%AF"]
 
-func quote(_ s: String) -> String { JSONText.render(.string(s)) }
-
-final class Session {
-    var handle: OpaquePointer?
-    var now: Int64 = 1_796_054_400_000
-    /// Flows that received a URL carrying their nonce / a confirmation; identifiers answered.
-    var nonceEchoed: Set<String> = []
-    var confirmed: Set<String> = []
-    var answered: Set<String> = []
-
-    init() {
-        var h: OpaquePointer? = nil
-        let r = Fuzz.abi("coordinator_new") { payhandoff_coordinator_new(#"{"checkout_timeout_ms": 600000}"#, &h, $0) }
-        Fuzz.require(r.isOK && h != nil, "coordinator_new: \(r.text)")
-        handle = h
-    }
-    deinit { payhandoff_coordinator_free(handle) }
-
-    func snapshot() -> Fuzz.ABIResult {
-        let r = Fuzz.abi("coordinator_snapshot") { payhandoff_coordinator_snapshot(handle, $0) }
-        Fuzz.require(r.isOK || r.code == "limit_exceeded", "snapshot: \(r.text)")
-        return r
-    }
-
-    func flows() -> [JSONValue] { (try? snapshot().document.optionalArray(at: "flows")) ?? [] ?? [] }
-
-    func flow(_ id: String) -> JSONValue? { flows().first { (try? $0.string(at: "id")) == id } }
-
-    /// Runs one call and checks the change rules.
-    func step(_ what: String, _ call: (OutString) -> Int32) {
-        let before = snapshot()
-        let r = Fuzz.abi(what, call)
-        let after = snapshot()
-        if !r.isOK {
-            Fuzz.require(before.text == after.text, "\(what) failed (\(r.text)) but the coordinator changed")
-        } else {
-            let outcome = (try? r.document.string(at: "outcome")) ?? "?"
-            Fuzz.require(["accepted", "duplicate", "ignored", "rejected", "not_ours"].contains(outcome), "outcome \(outcome)")
-            if outcome == "rejected" || outcome == "not_ours" {
-                Fuzz.require(before.text == after.text, "\(what): \(outcome) but the coordinator changed")
-            }
-            if before.text != after.text {
-                Fuzz.require((try? r.document.optionalBool(at: "persist")) == true, "\(what): changed without persist: \(r.text)")
-            }
-        }
-        checkCorrelation()
-    }
-
-    func send(_ event: String) {
-        step("coordinator_send " + event) { out in event.withCString { payhandoff_coordinator_send(handle, $0, out) } }
-    }
-
-    func handleURL(_ url: [UInt8]) {
-        if let text = Fuzz.text(url) {
-            // What a URL could prove: the nonces and identifiers it carries, however escaped.
-            let loose = Fuzz.looseDecode(text, plus: true) + " " + Fuzz.looseDecode(text, plus: false)
-            for flow in flows() {
-                if let id = try? flow.string(at: "id"), let nonce = try? flow.string(at: "nonce"), loose.contains(nonce) { nonceEchoed.insert(id) }
-                if let identifier = try? flow.string(at: "identifier"), loose.contains(identifier) { answered.insert(identifier) }
-            }
-        }
-        step("coordinator_handle_url") { out in Fuzz.withCString(url) { payhandoff_coordinator_handle_url(handle, $0, now, out) } }
-    }
-
-    func checkCorrelation() {
-        for flow in flows() {
-            let id = (try? flow.string(at: "id")) ?? "?"
-            let state = (try? flow.string(at: "state")) ?? "?"
-            if (try? flow.string(at: "type")) == "checkout" {
-                if (try? flow.optionalBool(at: "callback.verified")) == true {
-                    Fuzz.require(nonceEchoed.contains(id), "\(id) holds a verified callback no URL with its nonce produced")
-                }
-                if state == "confirmed" { Fuzz.require(confirmed.contains(id), "\(id) confirmed without a confirmation") }
-            } else if state == "approved" {
-                let identifier = (try? flow.string(at: "identifier")) ?? "?"
-                Fuzz.require(answered.contains(identifier), "\(id) approved without an answer carrying \(identifier)")
-            }
-        }
-    }
-
-    func restart() {
-        let snap = snapshot()
-        guard snap.isOK else { return }
-        payhandoff_coordinator_free(handle)
-        handle = nil
-        var h: OpaquePointer? = nil
-        let r = snap.text.withCString { t in Fuzz.abi("coordinator_restore") { payhandoff_coordinator_restore(t, &h, $0) } }
-        Fuzz.require(r.isOK && h != nil, "a snapshot does not restore: \(r.text)\n\(snap.text)")
-        Fuzz.require(r.text == snap.text, "restored snapshot differs:\n\(snap.text)\n\(r.text)")
-        handle = h
-    }
+@_cdecl("LLVMFuzzerInitialize")
+public func fuzzInitialize(_ argc: UnsafeMutableRawPointer?, _ argv: UnsafeMutableRawPointer?) -> Int32 {
+    Fuzz.start("FuzzCoordinator", fuzzOne)
+    return 0
 }
 
-func run(_ bytes: [UInt8]) {
-    var c = FuzzCursor(bytes)
-    let s = Session()
-    var steps = 0
-    while !c.isAtEnd && steps < 64 {
-        steps += 1
-        s.now += c.pick([0, 1_000, 61_000, 600_001, 40_000_000])
-        let now = s.now
-        let op = c.below(13)
-        switch op {
-        case 0:
-            let id = c.pick(checkoutIDs)
-            var fields = [#""type":"checkout.start""#, #""flow_id":"\#(id)""#, #""now":\#(now)"#,
-                          #""kind":"\#(c.pick(["cards", "payments"]))""#, #""return_url":\#(quote(c.pick(returnURLs)))"#]
-            if c.byte() % 4 != 0 { fields.append(#""nonce":"\#(nonces[id]!)""#) }
-            s.send("{" + fields.joined(separator: ",") + "}")
-        case 1:
-            let id = c.pick(checkoutIDs)
-            let kind = c.pick(["cards", "payments"])
-            let objectID = c.pick(["", kind == "cards" ? #","card_id":"card_a""# : #","payment_id":"pay_a""#])
-            s.send(#"{"type":"checkout.session","flow_id":"\#(id)","session":{"kind":"\#(kind)","checkout_url":"https://pay.example.com/c/1"\#(objectID)},"now":\#(now)}"#)
-        case 2:
-            s.send(#"{"type":"checkout.browser_opened","flow_id":"\#(c.pick(checkoutIDs))","now":\#(now)}"#)
-        case 3:
-            s.send(#"{"type":"checkout.browser_dismissed","flow_id":"\#(c.pick(checkoutIDs))","now":\#(now)}"#)
-        case 4:
-            let id = c.pick(checkoutIDs)
-            let event = c.pick([
-                #"{"type":"card.registered","data":{"card_id":"card_a","brand":"visa","last_four":"4242","token":"tok_1","created_at":"2026-11-30T16:01:00Z"}}"#,
-                #"{"type":"card.registered","data":{"card_id":"card_b","brand":"visa","last_four":"4242","token":"tok_2","created_at":"2026-11-30T16:01:00Z"}}"#,
-                #"{"type":"payment.confirmed","data":{"payment_id":"pay_a","amount":"100.00","confirmed_at":"2026-11-30T16:05:00Z"}}"#,
-            ])
-            s.confirmed.insert(id)
-            s.send(#"{"type":"checkout.confirmation","flow_id":"\#(id)","event":\#(event),"now":\#(now)}"#)
-        case 5:
-            let id = c.pick(checkoutIDs)
-            let flow = s.flow(id)
-            let base = (try? flow?.string(at: "return_url")) ?? c.pick(returnURLs)
-            var query = ["status=" + c.pick(["completed", "failed", "cancelled", "COMPLETED"])]
-            query.append(c.pick(["card_id=card_a", "card_id=card_b", "payment_id=pay_a", "", "card_id="]))
-            switch c.below(3) {
-            case 0:
-                if let nonce = try? flow?.string(at: "nonce") { query.append("ph_nonce=" + nonce) }
-            case 1: query.append("ph_nonce=" + nonces["c0"]!.uppercased())
-            default: break
-            }
-            if c.bool() { query.append("reason=insufficient+funds") }
-            let url = base + (base.contains("?") ? "&" : "?") + query.filter { !$0.isEmpty }.joined(separator: "&")
-            if c.bool() {
-                s.handleURL(Array(url.utf8))
-            } else {
-                let flows = s.flows()
-                if let nonce = try? flow?.string(at: "nonce"), url.contains(nonce) { s.nonceEchoed.insert(id) }
-                _ = flows
-                s.send(#"{"type":"url","url":\#(quote(url)),"now":\#(now)}"#)
-            }
-        case 6:
-            let id = c.pick(posIDs)
-            let identifier = c.pick(identifiers)
-            if c.below(3) == 0 {
-                let sale = c.pick(posIDs)
-                s.send(#"{"type":"pos.start","flow_id":"\#(id)","sale_flow_id":"\#(sale)","request":{"transaction":"devolucion","usertoken":"tok_1","identifier":\#(quote(identifier)),"urlScheme":"myapp","transactionId":"720371"},"now":\#(now)}"#)
-            } else {
-                s.send(#"{"type":"pos.start","flow_id":"\#(id)","request":{"transaction":"venta","usertoken":"tok_1","identifier":\#(quote(identifier)),"amount":"\#(c.pick(["100.00", "50.00"]))","urlScheme":"myapp"},"now":\#(now)}"#)
-            }
-        case 7:
-            let id = c.pick(posIDs)
-            s.send(c.bool() ? #"{"type":"pos.launched","flow_id":"\#(id)","now":\#(now)}"#
-                            : #"{"type":"pos.launch_failed","flow_id":"\#(id)","reason":"not installed","now":\#(now)}"#)
-        case 8:
-            var query = ["result=" + c.pick(["aprobada", "rechazada", "error", "APROBADA"])]
-            let identifier = c.pick(identifiers + ["ord-x", ""])
-            if !identifier.isEmpty {
-                query.append("identifier=" + Fuzz.percentEncode(identifier))
-                s.answered.insert(identifier)
-            }
-            query.append("amount=" + c.pick(["100.00", "50.00", "100"]))
-            query.append("transactionid=720371")
-            s.handleURL(Array(("myapp://" + query.joined(separator: "&")).utf8))
-        case 9:
-            s.send(c.bool() ? #"{"type":"tick","now":\#(now)}"# : #"{"type":"app.foregrounded","now":\#(now)}"#)
-        case 10:
-            s.restart()
-        case 11:
-            let id = c.pick(checkoutIDs + posIDs)
-            let removable = s.flow(id) != nil
-            s.send(#"{"type":"flow.remove","flow_id":"\#(id)","now":\#(now)}"#)
-            if removable && s.flow(id) == nil {
-                s.nonceEchoed.remove(id); s.confirmed.remove(id)
-            }
-        default:
-            s.handleURL(c.chunk(max: 200))
-        }
+/// Process death through the C ABI: the snapshot, within the budget, restores there to the same
+/// text.
+func restart(_ state: FlowAlphabet.State) {
+    let text = JSONText.render(state.coordinator.snapshot)
+    Fuzz.require(text.utf8.count <= Coordinator.snapshotBudget, "snapshot of \(text.utf8.count) bytes")
+    var handle: OpaquePointer? = nil
+    let r = text.withCString { t in Fuzz.abi("coordinator_restore") { payhandoff_coordinator_restore(t, &handle, $0) } }
+    Fuzz.require(r.isOK && handle != nil, "the C ABI does not restore the snapshot: \(r.text)\n\(text)")
+    Fuzz.require(r.text == text, "the C ABI restores another snapshot:\n\(text)\n\(r.text)")
+    payhandoff_coordinator_free(handle)
+}
+
+/// The letter sent through the C ABI's door too: same answer, same snapshot.
+func throughABI(_ letter: FlowAlphabet.Letter, before: FlowAlphabet.State, after: FlowAlphabet.State, answer: CoordinatorAnswer?) {
+    guard let answer else { return }
+    var handle: OpaquePointer? = nil
+    let snapshot = JSONText.render(before.coordinator.snapshot)
+    let restored = snapshot.withCString { t in Fuzz.abi("coordinator_restore") { payhandoff_coordinator_restore(t, &handle, $0) } }
+    Fuzz.require(restored.isOK, "the C ABI does not restore the snapshot: \(restored.text)")
+    defer { payhandoff_coordinator_free(handle) }
+    let r: Fuzz.ABIResult
+    switch letter.action {
+    case .url(let url):
+        r = url.withCString { u in Fuzz.abi("coordinator_handle_url") { payhandoff_coordinator_handle_url(handle, u, before.now, $0) } }
+    case .event(_, let json):
+        guard case .object(var o) = json else { return }
+        o["now"] = .integer(before.now)
+        r = JSONText.render(.object(o)).withCString { e in Fuzz.abi("coordinator_send") { payhandoff_coordinator_send(handle, e, $0) } }
+    case .advance:
+        return
     }
-    s.restart()
+    Fuzz.require(r.isOK && Fuzz.same(r.document, answer.json), "\(letter.label): C ABI answered \(r.text), Swift \(JSONText.render(answer.json))")
+    let snapshotAfter = Fuzz.abi("coordinator_snapshot") { payhandoff_coordinator_snapshot(handle, $0) }
+    Fuzz.require(snapshotAfter.text == JSONText.render(after.coordinator.snapshot),
+                 "\(letter.label): the C ABI's snapshot differs from the Swift door's:\n\(snapshotAfter.text)")
 }
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
-    run(Fuzz.bytes(data, size))
+    var c = FuzzCursor(Fuzz.bytes(data, size))
+    let alphabet = alphabets[Int(c.byte() & 1)]
+    let accept = alphabet.configuration.acceptUnverifiedCallbacks
+    var state = FlowAlphabet.State(coordinator: Coordinator(configuration: alphabet.configuration), now: FlowAlphabet.start)
+    var steps = 0, restarts = 0, usedABI = false
+    while !c.isAtEnd && steps < 32 {
+        steps += 1
+        let choice = Int(c.byte())
+        let letter: FlowAlphabet.Letter
+        if choice < 200 {
+            letter = alphabet.letters[choice % alphabet.letters.count]
+        } else if choice < 220 {
+            let times = alphabet.timeLetters(state)
+            guard !times.isEmpty else { continue }
+            letter = times[c.below(times.count)]
+        } else if choice < 236 {
+            // An alphabet link mangled: a piece inserted, bytes dropped, or grammar pieces appended.
+            guard case .url(let url) = urlLetters[c.below(urlLetters.count)].action else { continue }
+            var bytes = Array(url.utf8)
+            let at = c.below(bytes.count + 1)
+            switch c.below(4) {
+            case 0: bytes.insert(contentsOf: Array(c.pick(mangles).utf8), at: at)
+            case 1: bytes.removeSubrange(at..<min(bytes.count, at + 1 + c.below(8)))
+            case 2: bytes.replaceSubrange(at..<min(bytes.count, at + 1), with: Array(c.pick(mangles).utf8))
+            default: bytes.append(contentsOf: Array(("&" + URLGrammar.pieces(&c, known: ["status", "card_id", "reason", "result", "identifier", "amount", "transactionid"])).utf8))
+            }
+            guard let text = Fuzz.text(bytes) else { continue }
+            letter = FlowAlphabet.Letter("mangled url \(text)", .url(text))
+        } else if choice < 244 {
+            guard let text = Fuzz.text(c.chunk(max: 160)) else { continue }
+            letter = FlowAlphabet.Letter("raw url \(text)", .url(text))
+        } else if choice < 248 {
+            letter = FlowAlphabet.Letter("long time jump", .advance(to: state.now + c.pick([3_600_000, 13 * 3_600_000, 86_400_000])))
+        } else if choice < 252 || usedABI {
+            // Process death (at most twice an input: a restore costs as much as ten events).
+            if restarts < 2 { restart(state) }
+            restarts += 1
+            continue
+        } else {
+            usedABI = true  // once an input, for the same reason
+            // The next alphabet letter through both doors.
+            let next = alphabet.letters[Int(c.byte()) % alphabet.letters.count]
+            let (after, answer) = alphabet.apply(next, to: state)
+            throughABI(next, before: state, after: after, answer: answer)
+            if let problem = FlowProperties.checkStep(before: state, letter: next, after: after, answer: answer, acceptUnverified: accept) {
+                Fuzz.require(false, problem)
+            }
+            state = after
+            continue
+        }
+        let (after, answer) = alphabet.apply(letter, to: state)
+        if let problem = FlowProperties.checkStep(before: state, letter: letter, after: after, answer: answer, acceptUnverified: accept) {
+            Fuzz.require(false, problem)
+        }
+        state = after
+    }
+    // The full round trip (text, restore, equality) of the final state, on one input in four:
+    // it costs as much as the whole sequence, and process-death steps check the snapshot anyway.
+    finalChecks += 1
+    if Fuzz.isReplay || finalChecks % 4 == 0, let problem = FlowProperties.checkState(state) { Fuzz.require(false, problem) }
     return 0
 }
 
+nonisolated(unsafe) var finalChecks = 0
+
 #if !PAYHANDOFF_FUZZING
 @main struct Main {
-    static func main() { Fuzz.replay(fuzzOne) }
+    static func main() { Fuzz.replay("FuzzCoordinator", fuzzOne) }
 }
 #endif

@@ -22,9 +22,10 @@ extension CheckoutCallback {
 
     /// The callback as a document: `{"version": 1, "kind": "cards", "status": "completed",
     /// "verified": true, "card_id": "card_xyz", "reason": "…", "extra": {"k": "v"}}`; `card_id` /
-    /// `payment_id`, `reason` and `extra` only when present.
+    /// `payment_id`, `reason` and `extra` only when present; the ``stored`` copy of a flow also
+    /// `"truncated": […]` when it cut anything (so that a restored flow keeps the same copy).
     public var json: JSONValue {
-        var o = JSONObject(capacity: 7)
+        var o = JSONObject(capacity: 8)
         o.appendNewMember("version", 1)
         o.appendNewMember("kind", .string(kind.rawValue))
         o.appendNewMember("status", .string(status.rawValue))
@@ -32,6 +33,7 @@ extension CheckoutCallback {
         o.appendNewMember(kind.idKey, ifPresent: objectID.map { .string($0) })
         o.appendNewMember("reason", ifPresent: reason.map { .string($0) })
         QueryItem.setExtra(extra, as: "extra", in: &o)
+        JSONValue.setTruncated(truncated, in: &o)
         return .object(o)
     }
 
@@ -40,7 +42,7 @@ extension CheckoutCallback {
     /// - Throws: `validation`/`invalid_json` for a document ``json`` could not have written.
     public init(json: JSONValue) throws(PayHandoffError) {
         let kind = try CheckoutKind(parsing: try json.string(at: "kind"), field: "kind")
-        try json.rejectUnknownKeys(["version", "kind", "status", "verified", kind.idKey, "reason", "extra"])
+        try json.rejectUnknownKeys(["version", "kind", "status", "verified", kind.idKey, "reason", "extra", "truncated"])
         guard let status = Status(rawValue: try json.string(at: "status")) else {
             throw PayHandoffError(.validation, field: "status", "must be completed, failed or cancelled")
         }
@@ -50,6 +52,6 @@ extension CheckoutCallback {
         }
         let extra = try QueryItem.extra(in: json, at: "extra")
         self.init(kind: kind, status: status, objectID: objectID, reason: try json.optionalString(at: "reason"),
-                  isVerified: try json.optionalBool(at: "verified") ?? false, extra: extra)
+                  isVerified: try json.optionalBool(at: "verified") ?? false, extra: extra, truncated: try JSONValue.truncated(in: json))
     }
 }

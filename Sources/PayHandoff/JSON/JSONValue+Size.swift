@@ -90,4 +90,28 @@ extension JSONValue {
         }
         return (text, false)
     }
+
+    /// Adds `"truncated": [names]` to the document of a stored copy (an answer or a callback a
+    /// flow keeps) when anything was cut or left out; the one spelling, read by ``truncated(in:)``.
+    /// - Parameters:
+    ///   - names: The members cut short or left out.
+    ///   - object: The document.
+    static func setTruncated(_ names: [String], in object: inout JSONObject) {
+        if !names.isEmpty { object.appendNewMember("truncated", .array(names.map { .string($0) })) }
+    }
+
+    /// Reads what ``setTruncated(_:in:)`` wrote.
+    /// - Parameter json: The document.
+    /// - Returns: The member names; empty when absent.
+    /// - Throws: `invalid_json` for a list that is not of strings.
+    static func truncated(in json: JSONValue) throws(PayHandoffError) -> [String] {
+        var names: [String] = []
+        for (index, element) in (try json.optionalArray(at: "truncated") ?? []).enumerated() {
+            guard case .string(let name) = element else {
+                throw JSONValue.wrongType("truncated[" + String(index) + "]", expected: "a member name", found: element)
+            }
+            names.append(name)
+        }
+        return names
+    }
 }

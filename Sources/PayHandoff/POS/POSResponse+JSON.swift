@@ -22,7 +22,7 @@ extension POSResponse {
             o.appendNewMember(POSResponse.fields[index].json, ifPresent: value)
         }
         QueryItem.setExtra(extra, as: "extra", in: &o)
-        if !truncated.isEmpty { o.appendNewMember("truncated", .array(truncated.map { .string($0) })) }
+        JSONValue.setTruncated(truncated, in: &o)
         return .object(o)
     }
 
@@ -55,13 +55,7 @@ extension POSResponse {
             }
         }
         let extra = try QueryItem.extra(in: json, at: "extra")
-        var truncated: [String] = []
-        for (index, element) in (try json.optionalArray(at: "truncated") ?? []).enumerated() {
-            guard case .string(let name) = element else {
-                throw JSONValue.wrongType("truncated[" + String(index) + "]", expected: "a member name", found: element)
-            }
-            truncated.append(name)
-        }
+        let truncated = try JSONValue.truncated(in: json)
         try self.init(items: items)
         self.extra = extra
         self.truncated = truncated

@@ -552,6 +552,15 @@ def coordinator_cases() -> FlowSuite:
              start + [fl.at(cb, T0 + 3000), fl.at(cb, T0 + 4000)], "duplicate")
     s.script("flow-hostile-callback-replay-after-restore", "a replay after process death is still a duplicate",
              start + [fl.at(cb, T0 + 3000), fl.RESTORE, fl.at(cb, T0 + 4000)], "duplicate")
+    # Found by FuzzCoordinator (issue 20): a callback whose stored copy is cut (4 long unknown
+    # parameters pass the 768-byte bound of a kept callback) lost its "truncated" list in the
+    # snapshot, so after process death the same callback again was `ignored`, not `duplicate`.
+    long_cb = cb + "".join(f"&k{i}{'x' * 98}={'v' * 100}" for i in range(4))
+    s.script("flow-hostile-callback-cut-replay", "a verified callback whose kept copy is cut, sent twice: duplicate",
+             start + [fl.at(long_cb, T0 + 3000), fl.at(long_cb, T0 + 4000)], "duplicate")
+    s.script("flow-hostile-callback-cut-replay-after-restore", "the same after process death: the snapshot keeps what "
+             "was cut, so it is still a duplicate",
+             start + [fl.at(long_cb, T0 + 3000), fl.RESTORE, fl.at(long_cb, T0 + 4000)], "duplicate")
     s.script("flow-hostile-callback-after-removal", "a callback for a flow the host gave up and removed: not ours",
              start + [fl.ev("flow.remove", T0 + 3000, flow_id="c1", give_up=True), fl.at(cb, T0 + 4000)], "not_ours")
     s.script("flow-hostile-callback-wrong-kind-id", "payment_id in a cards flow's callback: rejected",

@@ -1,0 +1,375 @@
+// The abstract alphabet of coordinator events shared by the exhaustive small-scope check
+// (Fuzz/ModelCheck, every sequence up to a bound) and FuzzCoordinator (sequences the fuzzer
+// picks), and the properties both check after every step. The rules themselves are the core's:
+// this file only names events and checks outcomes.
+//
+// The world: two checkouts c1 and c2 (cards, same return URL, nonces N1 and N2, sessions that
+// know card_1 and card_2) and two POS hand-offs p1 and p2 (same app identifier `ord-1` on the
+// same answer scheme, tokens T1 and T2; p2 may also be a refund of p1). The letters are every
+// event kind of the event table for each flow (a callback too long to be kept whole among
+// them); every deep link in its genuine, forged (no
+// nonce, wrong nonce, no token, wrong token) and other-flow (another flow's secret) variants —
+// the duplicate and late variants are the genuine links sent again or after the flow ended,
+// which every sequence of the alphabet contains —; and time steps to one millisecond before
+// and to each deadline, grace period end, refund opening (approval + 60 s) and refund window
+// end the state holds.
+#if canImport(Glibc)
+import Glibc
+#endif
+import PayHandoff
+import PayHandoffABI
+
+public struct FlowAlphabet: Sendable {
+    /// One letter.
+    public struct Letter: Sendable {
+        public enum Action: Sendable {
+            /// A host event (its JSON spelling without `now`, for the C ABI door).
+            case event(CoordinatorEvent.Kind, json: JSONValue)
+            /// A deep link.
+            case url(String)
+            /// The clock moves to this epoch ms (nothing is sent).
+            case advance(to: Int64)
+        }
+
+        public let label: String
+        public let action: Action
+        /// For the alphabet's own links: the secrets (nonces, sent identifiers) the link carries,
+        /// worked out once; nil for any other letter (then looked for in the text at each step).
+        let secrets: (nonces: [String], identifiers: [String])?
+
+        public init(_ label: String, _ action: Action) {
+            self.init(label, action, secrets: nil)
+        }
+
+        init(_ label: String, _ action: Action, secrets: (nonces: [String], identifiers: [String])?) {
+            self.label = label
+            self.action = action
+            self.secrets = secrets
+        }
+    }
+
+    /// A state of the search: the coordinator and the clock.
+    public struct State: Sendable {
+        public var coordinator: Coordinator
+        public var now: Int64
+
+        public init(coordinator: Coordinator, now: Int64) {
+            self.coordinator = coordinator
+            self.now = now
+        }
+    }
+
+    public static let start: Int64 = 1_796_054_400_000  // 2026-11-30T16:00:00Z, 10:00 in Mexico City
+    public static let returnURL = "fixapp://checkout-callback"
+    public static let nonces = ["c1": "N1nonce-000000000000000000000001", "c2": "N2nonce-000000000000000000000002"]
+    public static let forgedNonce = "Xforged-00000000000000000000000X"
+    public static let tokens = ["p1": "t1token0000000000000000000000001", "p2": "t2token0000000000000000000000002"]
+    public static let forgedToken = "tXforged000000000000000000000000"
+    public static let identifier = "ord-1"
+
+    public let configuration: Coordinator.Configuration
+    /// The letters that do not depend on the state (time steps do: ``timeLetters(_:)``).
+    public let letters: [Letter]
+
+    /// The alphabet for a coordinator that refuses (default) or accepts unverified callbacks.
+    /// - Parameter acceptUnverifiedCallbacks: The coordinator's setting.
+    public init(acceptUnverifiedCallbacks: Bool) {
+        // 10 minutes for a checkout, 3 s of POS grace.
+        configuration = (try? Coordinator.Configuration(checkoutTimeoutMilliseconds: 600_000, posGraceMilliseconds: 3_000,
+                                                        acceptUnverifiedCallbacks: acceptUnverifiedCallbacks)) ?? Coordinator.Configuration()
+        var letters: [Letter] = []
+        func event(_ label: String, _ json: String) {
+            guard case .object(var o)? = try? JSONText.parse(json, parameter: "letter") else { fatalError("bad letter JSON: " + json) }
+            let withoutNow = JSONValue.object(o)
+            o["now"] = .integer(FlowAlphabet.start)
+            do throws(PayHandoffError) {
+                letters.append(Letter(label, .event(try CoordinatorEvent(json: .object(o)).kind, json: withoutNow)))
+            } catch {
+                fatalError("letter \(label) is not an event: \(error)")
+            }
+        }
+        let r = FlowAlphabet.returnURL
+        for (id, other) in [("c1", "c2"), ("c2", "c1")] {
+            let n = FlowAlphabet.nonces[id]!, m = FlowAlphabet.nonces[other]!
+            let card = "card_" + id.dropFirst(), otherCard = "card_" + other.dropFirst()
+            let sent = (try? ReturnURL(r))?.adding(nonce: n) ?? r       // the URL the core hands the gateway
+            let otherSent = (try? ReturnURL(r))?.adding(nonce: m) ?? r
+            let forgedSent = (try? ReturnURL(r))?.adding(nonce: FlowAlphabet.forgedNonce) ?? r
+            event("\(id).start", #"{"type":"checkout.start","flow_id":"\#(id)","kind":"cards","return_url":"\#(r)","nonce":"\#(n)"}"#)
+            event("\(id).start(nonce of \(other))", #"{"type":"checkout.start","flow_id":"\#(id)","kind":"cards","return_url":"\#(r)","nonce":"\#(m)"}"#)
+            event("\(id).start(session, no nonce)", #"{"type":"checkout.start","flow_id":"\#(id)","kind":"cards","return_url":"\#(r)","session":{"kind":"cards","checkout_url":"https://pay.example.com/\#(id)","card_id":"\#(card)"}}"#)
+            event("\(id).session", #"{"type":"checkout.session","flow_id":"\#(id)","session":{"kind":"cards","checkout_url":"https://pay.example.com/\#(id)","card_id":"\#(card)"}}"#)
+            event("\(id).session_failed", #"{"type":"checkout.session_failed","flow_id":"\#(id)","reason":"gateway down"}"#)
+            event("\(id).browser_opened", #"{"type":"checkout.browser_opened","flow_id":"\#(id)"}"#)
+            event("\(id).browser_dismissed", #"{"type":"checkout.browser_dismissed","flow_id":"\#(id)"}"#)
+            event("\(id).confirmation", #"{"type":"checkout.confirmation","flow_id":"\#(id)","event":{"type":"card.registered","data":{"card_id":"\#(card)","brand":"visa","last_four":"4242","token":"tok_\#(id)","created_at":"2026-11-30T16:01:00Z"}}}"#)
+            event("\(id).confirmation(\(otherCard))", #"{"type":"checkout.confirmation","flow_id":"\#(id)","event":{"type":"card.registered","data":{"card_id":"\#(otherCard)","brand":"visa","last_four":"4242","token":"tok_\#(other)","created_at":"2026-11-30T16:01:00Z"}}}"#)
+            event("\(id).remove", #"{"type":"flow.remove","flow_id":"\#(id)"}"#)
+            event("\(id).give_up", #"{"type":"flow.remove","flow_id":"\#(id)","give_up":true}"#)
+            letters.append(Letter("url \(id) completed", .url(sent + "?status=completed&card_id=" + card)))
+            letters.append(Letter("url \(id) failed", .url(sent + "?status=failed&reason=declined")))
+            letters.append(Letter("url \(id) cancelled", .url(sent + "?status=cancelled")))
+            // Long unknown parameters: the copy the flow keeps is cut (and says so in "truncated").
+            let long = (0..<4).map { "&k\($0)" + String(repeating: "x", count: 98) + "=" + String(repeating: "v", count: 100) }.joined()
+            letters.append(Letter("url \(id) completed, kept copy cut", .url(sent + "?status=completed&card_id=" + card + long)))
+            letters.append(Letter("url no nonce completed \(card)", .url(r + "?status=completed&card_id=" + card)))
+            letters.append(Letter("url no nonce failed (\(id))", .url(r + "?status=" + (id == "c1" ? "failed&reason=x" : "cancelled"))))
+            letters.append(Letter("url forged nonce completed \(card)", .url(forgedSent + "?status=completed&card_id=" + card)))
+            letters.append(Letter("url nonce of \(other) with \(card)", .url(otherSent + "?status=completed&card_id=" + card)))
+        }
+        let id = FlowAlphabet.identifier
+        let t1 = FlowAlphabet.tokens["p1"]!, t2 = FlowAlphabet.tokens["p2"]!
+        for (pid, token) in [("p1", t1), ("p2", t2)] {
+            event("\(pid).start sale", #"{"type":"pos.start","flow_id":"\#(pid)","request":{"transaction":"venta","usertoken":"tok-secret","identifier":"\#(id)","amount":"100.00","urlScheme":"myapp"},"token":"\#(token)"}"#)
+            event("\(pid).launched", #"{"type":"pos.launched","flow_id":"\#(pid)"}"#)
+            event("\(pid).launch_failed", #"{"type":"pos.launch_failed","flow_id":"\#(pid)","reason":"not installed"}"#)
+            let tx = "tx-" + pid.dropFirst()
+            event("\(pid).result approved", #"{"type":"pos.result","flow_id":"\#(pid)","extras":{"result":"aprobada","amount":"\#(pid == "p1" ? "100.00" : "40.00")","transactionid":"\#(tx)","identifier":"\#(id)~\#(token)"}}"#)
+            event("\(pid).result forged", #"{"type":"pos.result","flow_id":"\#(pid)","extras":{"result":"aprobada","amount":"100.00","transactionid":"tx-9","identifier":"\#(id)"}}"#)
+            event("\(pid).remove", #"{"type":"flow.remove","flow_id":"\#(pid)"}"#)
+            event("\(pid).give_up", #"{"type":"flow.remove","flow_id":"\#(pid)","give_up":true}"#)
+        }
+        event("p2.start refund of p1", #"{"type":"pos.start","flow_id":"p2","sale_flow_id":"p1","request":{"transaction":"devolucion","usertoken":"tok-secret","identifier":"\#(id)","urlScheme":"myapp","transactionId":"tx-1","amount":"40.00"},"token":"\#(t2)"}"#)
+        func answer(_ label: String, identifier: String, result: String = "aprobada", amount: String, tx: String) {
+            letters.append(Letter("answer " + label, .url("myapp://result=\(result)&amount=\(amount)&transactionid=\(tx)&identifier=" + Fuzz.percentEncode(identifier))))
+        }
+        answer("T1 approved 100.00 tx-1", identifier: id + "~" + t1, amount: "100.00", tx: "tx-1")
+        answer("T1 approved 90.00 tx-1", identifier: id + "~" + t1, amount: "90.00", tx: "tx-1")
+        answer("T1 declined", identifier: id + "~" + t1, result: "rechazada", amount: "100.00", tx: "tx-1")
+        answer("T2 approved 100.00 tx-2", identifier: id + "~" + t2, amount: "100.00", tx: "tx-2")
+        answer("T2 approved 40.00 tx-2", identifier: id + "~" + t2, amount: "40.00", tx: "tx-2")
+        answer("T2 approved 100.00 tx-1 (p1's transactionid)", identifier: id + "~" + t2, amount: "100.00", tx: "tx-1")
+        answer("T2 declined", identifier: id + "~" + t2, result: "rechazada", amount: "40.00", tx: "tx-2")
+        answer("no token approved", identifier: id, amount: "100.00", tx: "tx-9")
+        answer("forged token approved", identifier: id + "~" + FlowAlphabet.forgedToken, amount: "100.00", tx: "tx-9")
+        event("app.foregrounded", #"{"type":"app.foregrounded"}"#)
+        event("tick", #"{"type":"tick"}"#)
+        // Every secret a flow of this world can hold: the links' secrets are found once.
+        let nonces = Array(FlowAlphabet.nonces.values) + [FlowAlphabet.forgedNonce]
+        let sent = (Array(FlowAlphabet.tokens.values) + [FlowAlphabet.forgedToken]).map { FlowAlphabet.identifier + "~" + $0 }
+        self.letters = letters.map { letter in
+            guard case .url(let url) = letter.action else { return letter }
+            let loose = FlowProperties.looseDecode(url)
+            return Letter(letter.label, letter.action, secrets: (nonces.filter { loose.contains("ph_" + $0) }, sent.filter { loose.contains($0) }))
+        }
+    }
+
+    /// The time steps from `state`: to one millisecond before, and to, every deadline, grace
+    /// period end, refund opening and refund window end still ahead.
+    /// - Parameter state: Where the search is.
+    /// - Returns: One letter per point in time, earliest first.
+    public func timeLetters(_ state: State) -> [Letter] {
+        var points: [Int64] = []
+        for flow in state.coordinator.flows {
+            switch flow {
+            case .checkout(let f): points.append(f.deadline)
+            case .pos(let f): if let foregrounded = f.foregroundedAt { points.append(foregrounded + f.graceMilliseconds) }
+            }
+        }
+        for entry in state.coordinator.ledger.entries {
+            points.append(entry.approvedAt + 60_000)
+            points.append(entry.expiresAt)
+        }
+        var times: [Int64] = []
+        for point in points {
+            for t in [point - 1, point] where t > state.now && !times.contains(t) { times.append(t) }
+        }
+        times.sort()
+        return times.map { Letter("time +\($0 - state.now) ms", .advance(to: $0)) }
+    }
+
+    /// Applies a letter: the event or URL sent at the state's time, or the clock moved.
+    /// - Parameters:
+    ///   - letter: The letter.
+    ///   - state: The state before.
+    /// - Returns: The new state and the coordinator's answer (nil for a time step).
+    public func apply(_ letter: Letter, to state: State) -> (State, CoordinatorAnswer?) {
+        var next = state
+        switch letter.action {
+        case .advance(let time):
+            next.now = time
+            return (next, nil)
+        case .url(let url):
+            let answer = next.coordinator.handle(url: url, now: state.now)
+            return (next, answer)
+        case .event(let kind, _):
+            do throws(PayHandoffError) {
+                let event = try CoordinatorEvent(kind, now: state.now)
+                var generator = SplitMix64(seed: 20)  // every nonce and token is given: never drawn
+                let answer = next.coordinator.send(event, using: &generator)
+                return (next, answer)
+            } catch {
+                fatalError("letter \(letter.label) refused at \(state.now): \(error)")
+            }
+        }
+    }
+}
+
+/// What must hold after every step, whatever the sequence (issues 15, 16 and 20):
+/// - no flow reaches a verified callback, approved/answered or confirmed state without its
+///   genuine deep link (carrying its nonce, or its `<identifier>~<token>`) or its confirmation;
+/// - no deep link moves two flows;
+/// - an event that is not accepted changes nothing;
+/// - the snapshot fits the budget and restores to an equal coordinator.
+public enum FlowProperties {
+    /// What a letter proves: the secrets a deep link carries, the flow a host event names.
+    public struct Proof {
+        public var nonces: [String] = []
+        public var sentIdentifiers: [String] = []
+        public var isDeepLink = false
+
+        public init() {}
+
+        /// The secrets of `letter`: exact for the alphabet's links; for any other URL, every
+        /// flow secret the URL's text contains, however escaped (an over-approximation, so a
+        /// violation is never missed).
+        public init(_ letter: FlowAlphabet.Letter, flows: [Coordinator.Flow]) {
+            switch letter.action {
+            case .url(let url):
+                isDeepLink = true
+                if let secrets = letter.secrets {
+                    (nonces, sentIdentifiers) = secrets
+                    return
+                }
+                let loose = FlowProperties.looseDecode(url)
+                for flow in flows {
+                    switch flow {
+                    case .checkout(let f):
+                        if let n = f.nonce, loose.contains("ph_" + n) { nonces.append(n) }
+                    case .pos(let f):
+                        if loose.contains(f.identifier + "~" + f.token) { sentIdentifiers.append(f.identifier + "~" + f.token) }
+                    }
+                }
+            case .event(.posResult(_, let extras), _):
+                isDeepLink = true
+                for item in extras where item.key.utf8.map({ $0 >= 65 && $0 <= 90 ? $0 + 32 : $0 }) == Array("identifier".utf8) {
+                    sentIdentifiers.append(item.value)
+                }
+            default:
+                break
+            }
+        }
+    }
+
+    /// Checks one step.
+    /// - Parameters:
+    ///   - before: The state before the letter.
+    ///   - letter: The letter.
+    ///   - after: The state after it.
+    ///   - answer: The coordinator's answer (nil for a time step).
+    ///   - acceptUnverified: Whether the coordinator accepts unverified callbacks (as claims).
+    /// - Returns: The property violated, or nil.
+    public static func checkStep(before: FlowAlphabet.State, letter: FlowAlphabet.Letter, after: FlowAlphabet.State,
+                                 answer: CoordinatorAnswer?, acceptUnverified: Bool) -> String? {
+        let b = before.coordinator, a = after.coordinator
+        guard let answer else { return a == b ? nil : "a time step changed the coordinator" }
+        if answer.outcome != .accepted {
+            if a != b { return "outcome \(answer.outcome.rawValue) but the coordinator changed" }
+            if answer.outcome == .rejected && answer.error == nil { return "rejected without an error" }
+            return nil
+        }
+        let proof = Proof(letter, flows: b.flows)
+        // The host events that may add, remove or end a flow they name.
+        var eventFlow: String? = nil
+        var isConfirmation = false, isSessionFailed = false, isStart = false, isRemove = false, isTick = false
+        if case .event(let kind, _) = letter.action {
+            switch kind {
+            case .confirmation(let id, _): (isConfirmation, eventFlow) = (true, id)
+            case .checkoutSessionFailed(let id, _): (isSessionFailed, eventFlow) = (true, id)
+            case .checkoutStart(let id, _, _), .posStart(let id, _, _, _, _): (isStart, eventFlow) = (true, id)
+            case .removeFlow(let id, _): (isRemove, eventFlow) = (true, id)
+            case .tick: isTick = true
+            default: break
+            }
+        }
+        var changed: [String] = []
+        var ids: [String] = []
+        for flow in b.flows + a.flows where !ids.contains(where: { $0.sameBytes(flow.id) }) { ids.append(flow.id) }
+        for id in ids {
+            let old = b.flow(id: id), new = a.flow(id: id)
+            if old == new { continue }
+            changed.append(id)
+            let named = eventFlow.map { $0.sameBytes(id) } ?? false
+            guard let new else {
+                if !(isRemove && named) { return "\(id) disappeared on \(letter.label)" }
+                continue
+            }
+            guard let old else {
+                if !(isStart && named) { return "\(id) appeared on \(letter.label)" }
+                continue
+            }
+            let effects = answer.transitions.filter { $0.flowID.sameBytes(id) }.flatMap { $0.effects }
+            switch (old, new) {
+            case (.checkout(let o), .checkout(let n)):
+                let ownNonce = n.nonce.map { nonce in proof.nonces.contains { $0.sameBytes(nonce) } } ?? false
+                if n.callback != o.callback, n.callback?.isVerified == true, !ownNonce {
+                    return "\(id) holds a verified callback that did not carry its nonce (\(letter.label))"
+                }
+                if n.state == .confirmed && o.state != .confirmed {
+                    guard isConfirmation && named else { return "\(id) confirmed by \(letter.label)" }
+                    if let known = o.session?.objectID ?? (o.callback?.isVerified == true ? o.callback?.objectID : nil),
+                       let confirmed = n.confirmation, !known.sameBytes(confirmed.objectID) {
+                        return "\(id) knew \(known) and was confirmed for \(confirmed.objectID)"
+                    }
+                }
+                if (n.state == .failed || n.state == .cancelled) && n.state != o.state
+                    && !ownNonce && !(isSessionFailed && named && o.state == .awaitingSession) {
+                    return "\(id) ended \(n.state.rawValue) by \(letter.label)"
+                }
+                if n.state == .awaitingConfirmation && o.state != .awaitingConfirmation && !ownNonce
+                    && !(acceptUnverified && proof.isDeepLink && n.callback?.isVerified == false) {
+                    return "\(id) awaits confirmation after \(letter.label)"
+                }
+                if effects.contains(FlowEffect.closeBrowser) && !ownNonce && !(isConfirmation && named) && !(isTick && n.state == .expired) {
+                    return "\(id): close_browser on \(letter.label)"
+                }
+            case (.pos(let o), .pos(let n)):
+                let sent = n.identifier + "~" + n.token
+                let own = proof.sentIdentifiers.contains { $0.sameBytes(sent) }
+                if n.response != o.response && !own { return "\(id) took an answer that did not carry \(sent) (\(letter.label))" }
+                if n.state != o.state, [POSFlow.State.approved, .approvedAmountMismatch, .declined, .error].contains(n.state), !own {
+                    return "\(id) became \(n.state.rawValue) by \(letter.label)"
+                }
+            default:
+                return "\(id) changed kind"
+            }
+        }
+        if proof.isDeepLink && changed.count > 1 { return "\(letter.label) moved \(changed.count) flows: \(changed)" }
+        return nil
+    }
+
+    /// Checks a state: the snapshot, as cJSON prints it, fits ``Coordinator/snapshotBudget`` and
+    /// restores (from its text) to an equal coordinator.
+    /// - Parameters:
+    ///   - state: The state.
+    ///   - snapshot: Its snapshot's text, when the caller printed it already.
+    /// - Returns: The property violated, or nil.
+    public static func checkState(_ state: FlowAlphabet.State, snapshot: String? = nil) -> String? {
+        let text = snapshot ?? JSONText.render(state.coordinator.snapshot)
+        if text.utf8.count > Coordinator.snapshotBudget { return "snapshot of \(text.utf8.count) bytes" }
+        do throws(PayHandoffError) {
+            let restored = try Coordinator(snapshot: try JSONText.parse(text, parameter: "snapshot"))
+            if restored != state.coordinator { return "the snapshot restores to another coordinator: \(text)" }
+        } catch {
+            return "the snapshot does not restore (\(error)): \(text)"
+        }
+        return nil
+    }
+
+    /// Percent-decoding without rules (for looking for secrets in any URL): `%XX` is a byte,
+    /// `+` both kept and read as a space is not needed (secrets are unreserved characters).
+    static func looseDecode(_ text: String) -> String {
+        var out: [UInt8] = []
+        var bytes = Array(text.utf8)[...]
+        while let byte = bytes.popFirst() {
+            if byte == UInt8(ascii: "%"), bytes.count >= 2,
+               let value = UInt8(String(decoding: bytes.prefix(2), as: UTF8.self), radix: 16) {
+                out.append(value)
+                bytes = bytes.dropFirst(2)
+            } else {
+                out.append(byte)
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}

@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# Runs the libFuzzer targets of Fuzz/ (mk/fuzz.mk: make fuzz, fuzz-test, fuzz-long, fuzz-asan).
+#
+#   scripts/run_fuzzers.sh BIN_DIR SECONDS TARGET...
+#   FUZZ_DETERMINISTIC=1 scripts/run_fuzzers.sh BIN_DIR 0 TARGET...     (make fuzz-test)
+#
+# FUZZ_DETERMINISTIC=1 (make test) runs a fixed number of inputs per target from a fixed seed,
+# starting from the committed corpus and the generated seeds only (a fresh corpus directory in
+# .build/fuzz-test-corpus), so that the same inputs run on every machine and every run: a
+# `make test` cannot fail by the luck of a random mutation, and whatever it finds fails it again.
+#
+# For each target: fuzzes for SECONDS with the corpus in .build/fuzz-corpus/<target> (kept
+# between runs: a later run resumes from it), seeded by the committed minimized corpus
+# Fuzz/Corpus/<target> (every committed input — each past finding included — is replayed at
+# the start of every run) and by the seeds Fuzz/seeds.py generates from Tests/Vectors. Then
+# replays the corpus with every check on every input (PAYHANDOFF_FUZZ_CHECK_ALL=1: both doors,
+# the round trips and the differential oracle, which run on a sample while fuzzing) and times
+# the corpus inputs (PAYHANDOFF_FUZZ_TIME=1: microseconds; libFuzzer reports the slowest only
+# in whole seconds). Prints per target: executions, executions per second (and the
+# goal: 50,000/s for a stateless parser, 5,000/s for the coordinator), coverage, corpus size,
+# the differential oracle's tally, the slowest input; then the machine's load. Fails when a
+# target crashes, breaks a property or disagrees with its oracle, naming the input.
+set -euo pipefail
+
+bin=$1
+seconds=$2
+shift 2
+root=$(pwd)
+work=.build/fuzz-work
+mkdir -p "$work/seeds" "$work/logs" "$work/artifacts"
+python3 Fuzz/seeds.py "$work/seeds" > /dev/null
+
+export PAYHANDOFF_ROOT=$root
+export PAYHANDOFF_FUZZ_ARTIFACTS=$root/$work/artifacts
+export SWIFT_BACKTRACE=enable=no
+export LSAN_OPTIONS=suppressions=$root/Fuzz/lsan.supp:print_suppressions=0  # the ASan mode (make fuzz-asan)
+
+total=0
+failed=0
+for target in "$@"; do
+    corpus=.build/fuzz-corpus/$target
+    committed=Fuzz/Corpus/$target
+    goal=50000
+    [[ $target == FuzzCoordinator || $target == FuzzABIJSON ]] && goal=5000
+    if [[ ${FUZZ_DETERMINISTIC:-0} == 1 ]]; then
+        # About 8 s per target at the goal speeds on this machine.
+        runs_wanted=$((goal * 8))
+        corpus=.build/fuzz-test-corpus/$target
+        rm -rf "$corpus"
+        limit=(-seed=1 -runs=$runs_wanted)
+        export PAYHANDOFF_FUZZ_DETERMINISTIC=1  # the oracles wait rather than skip an input
+    else
+        limit=(-max_total_time="$seconds")
+    fi
+    mkdir -p "$corpus" "$committed"
+    log=$work/logs/$target.log
+    status=0
+    "$bin/$target" "${limit[@]}" -max_len=16384 -timeout=20 -rss_limit_mb=2048 -print_final_stats=1 \
+        -artifact_prefix="$work/artifacts/$target-" "$corpus" "$committed" "$work/seeds/$target" > "$log" 2>&1 || status=$?
+    runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+    rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
+    # The rate once the corpus is loaded (libFuzzer first runs every corpus input once, "INITED";
+    # with a large corpus of long hostile inputs that pass dominates a short run's average).
+    took_total=$(grep -oE 'Done [0-9]+ runs in [0-9]+ second' "$log" | grep -oE 'in [0-9]+' | grep -oE '[0-9]+' | tail -1)
+    steady=$(awk -v runs="${runs:-0}" -v total="${took_total:-0}" '
+        /INITED/ { split($1, a, "#"); r = a[2]; for (i = 1; i <= NF; i++) if ($i == "exec/s:") e = $(i + 1) }
+        END { t = (e > 0) ? r / e : 0; if (total - t > 0 && runs > r) printf "%d", (runs - r) / (total - t); else print "" }' "$log")
+    cov=$(grep -oE 'cov: [0-9]+ ft: [0-9]+' "$log" | tail -1 || true)
+    diff=$(grep -E '^differential: ' "$log" | sed 's/^differential: //' || true)
+    total=$((total + ${runs:-0}))
+    if [[ $status -ne 0 ]]; then
+        failed=$((failed + 1))
+        echo "fuzz: $target FAILED (exit $status) after ${runs:-?} executions (log: $log):"
+        grep -E 'property violated|differential mismatch|ERROR: |Test unit written|SUMMARY' "$log" | head -8 || true
+        continue
+    fi
+    # The whole corpus again, every input through both doors, every round trip and the oracle.
+    replay=$work/logs/$target.replay.log
+    PAYHANDOFF_FUZZ_CHECK_ALL=1 "$bin/$target" -runs=0 -max_len=16384 -timeout=20 -rss_limit_mb=2048 -print_final_stats=1 \
+        -artifact_prefix="$work/artifacts/$target-" "$corpus" "$committed" > "$replay" 2>&1 || status=$?
+    if [[ $status -ne 0 ]]; then
+        failed=$((failed + 1))
+        echo "fuzz: $target FAILED (exit $status) replaying its corpus with every check (log: $replay):"
+        grep -E 'property violated|differential mismatch|ERROR: |Test unit written|SUMMARY' "$replay" | head -8 || true
+        continue
+    fi
+    replayed=$(sed -n 's/^stat::number_of_executed_units: *//p' "$replay" | tail -1)
+    all=$(grep -E '^differential: ' "$replay" | sed 's/^differential: //' || true)
+    measured=${steady:-${rate:-0}}
+    met="goal $goal/s: met"
+    [[ $measured -lt $goal ]] && met="goal $goal/s: NOT met"
+    [[ $bin == *asan* ]] && met="AddressSanitizer build: no speed goal"
+    PAYHANDOFF_FUZZ_TIME=1 "$bin/$target" "$corpus" "$committed" > "$work/logs/$target.slowest" 2>&1 || true
+    slowest=$(sed -n '2p' "$work/logs/$target.slowest" | awk '{print $1 " µs (" $3 " bytes, " $5 ")"}')
+    took=$(grep -oE 'Done [0-9]+ runs in [0-9]+ second' "$log" | grep -oE 'in [0-9]+' | grep -oE '[0-9]+' | tail -1)
+    echo "fuzz: $target: ${runs:-0} executions in ${took:-$seconds} s = ${rate:-0}/s, ${steady:-?}/s once the corpus was loaded ($met), $cov, corpus $(ls "$corpus" | wc -l) files; slowest input ${slowest:-?}"
+    [[ -n $diff ]] && echo "      differential while fuzzing: $diff"
+    echo "      corpus replayed with every check (both doors, round trips${all:+, oracle}): ${replayed:-?} inputs${all:+; differential: $all}"
+done
+how="$seconds s each"
+[[ ${FUZZ_DETERMINISTIC:-0} == 1 ]] && how="a fixed number of inputs each from seed 1"
+echo "fuzz: $total executions in total ($# targets, $how), $failed failed; load average $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores"
+test "$failed" -eq 0
