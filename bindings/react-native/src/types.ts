@@ -275,6 +275,8 @@ interface CheckoutCallbackFields {
   payment_id?: string;
   reason?: string;
   extra?: Record<string, string>;
+  /** Only in a flow's stored copy: the members cut short or left out to bound the snapshot. */
+  truncated?: string[];
 }
 export interface CheckoutCompleted extends CheckoutCallbackFields {
   status: 'completed';

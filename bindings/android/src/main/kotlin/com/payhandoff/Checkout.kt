@@ -172,6 +172,8 @@ class CheckoutCallback internal constructor(val json: JSONObject) {
     val reason: String? = json.stringOrNull("reason")
     /** Query parameters PayHandoff does not know, as sent. */
     val extra: Map<String, String> = json.stringMap("extra")
+    /** `truncated`: in a flow's stored copy, the members cut short or left out; empty otherwise. */
+    val truncated: List<String> = json.stringList("truncated")
 
     override fun toString(): String = "CheckoutCallback($json)"
 }

@@ -81,6 +81,7 @@ object Typed {
     fun callback(c: CheckoutCallback): JSONObject = JSONObject().put("version", c.version).put("kind", c.kind.wire)
         .put("status", c.status.wire).put("verified", c.verified).putOpt("card_id", c.cardId).putOpt("payment_id", c.paymentId)
         .putOpt("reason", c.reason).putOpt("extra", if (c.extra.isEmpty()) null else JSONObject(c.extra))
+        .putOpt("truncated", if (c.truncated.isEmpty()) null else JSONArray(c.truncated))
 
     fun confirmation(c: CheckoutConfirmation): JSONObject = JSONObject().put("version", c.version).put("type", c.type.wire)
         .putOpt("card_id", c.cardId).putOpt("payment_id", c.paymentId).putOpt("brand", c.brand).putOpt("last_four", c.lastFour)
