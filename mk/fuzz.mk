@@ -71,7 +71,8 @@ fuzz-asan:
 	@$(MAKE) --no-print-directory fuzz FUZZ_MODE=asan
 
 fuzz-corpus-update: fuzz-build
-	@$(SWIFT) build -c release --scratch-path .build/modelcheck --product PayHandoffModelCheck 2>&1 | grep -E 'error:' || true
+	@mkdir -p .build && $(SWIFT) build -c release --scratch-path .build/modelcheck --product PayHandoffModelCheck > .build/model-check-build.log 2>&1 \
+	  || { grep -E 'error' .build/model-check-build.log; echo "model-check: the build failed (.build/model-check-build.log)"; exit 1; }
 	@rm -rf .build/fuzz-work/model-seeds && mkdir -p .build/fuzz-work/model-seeds/FuzzCoordinator .build/fuzz-work/model-seeds/FuzzABIJSON
 	@.build/modelcheck/release/PayHandoffModelCheck --depth 5 --config both --emit-seeds .build/fuzz-work/model-seeds | grep seeds
 	@for t in $(FUZZ_TARGETS); do \
@@ -91,10 +92,12 @@ valgrind-loop: c-harness
 # make test: a small bound in the debug build `swift test` shares; make model-check: the full
 # bound in a release build of its own.
 model-check-test: bootstrap
-	@$(SWIFT) build --product PayHandoffModelCheck 2>&1 | grep -E 'error:' || true
+	@mkdir -p .build && $(SWIFT) build --product PayHandoffModelCheck > .build/model-check-build.log 2>&1 \
+	  || { grep -E 'error' .build/model-check-build.log; echo "model-check-test: the build failed (.build/model-check-build.log)"; exit 1; }
 	@$$($(SWIFT) build --show-bin-path)/PayHandoffModelCheck --depth 4 --config default
 	@$$($(SWIFT) build --show-bin-path)/PayHandoffModelCheck --depth 3 --config unverified
 
 model-check: bootstrap
-	@$(SWIFT) build -c release --scratch-path .build/modelcheck --product PayHandoffModelCheck 2>&1 | grep -E 'error:' || true
+	@mkdir -p .build && $(SWIFT) build -c release --scratch-path .build/modelcheck --product PayHandoffModelCheck > .build/model-check-build.log 2>&1 \
+	  || { grep -E 'error' .build/model-check-build.log; echo "model-check: the build failed (.build/model-check-build.log)"; exit 1; }
 	@.build/modelcheck/release/PayHandoffModelCheck --depth $(MODEL_CHECK_DEPTH) --config both
