@@ -54,8 +54,10 @@ VALGRIND_LOOP_RUNS ?= 10
 
 fuzz-build: bootstrap
 	@for t in $(FUZZ_TARGETS); do \
-	  $(SWIFT) build $(FUZZ_FLAGS) --product $$t 2>&1 | grep -vE '^(\[[0-9]+/[0-9]+\]|Building for|Write swift-version|Build of product)' || true; \
-	  test -x $(FUZZ_SCRATCH)/release/$$t || { echo "fuzz: $$t did not build"; exit 1; }; \
+	  mkdir -p $(FUZZ_SCRATCH); \
+	  $(SWIFT) build $(FUZZ_FLAGS) --product $$t > $(FUZZ_SCRATCH)/build-$$t.log 2>&1 \
+	    || { grep -E 'error' $(FUZZ_SCRATCH)/build-$$t.log; echo "fuzz: $$t did not build ($(FUZZ_SCRATCH)/build-$$t.log)"; exit 1; }; \
+	  grep -E 'warning:' $(FUZZ_SCRATCH)/build-$$t.log || true; \
 	done
 
 fuzz: fuzz-build
