@@ -12,7 +12,7 @@
 #                             only, so every machine and every run tries the same inputs
 #   make fuzz FUZZ_TARGETS=FuzzAmount FUZZ_SECONDS=300
 #   make model-check          every event sequence of the coordinator's abstract alphabet up to
-#                             MODEL_CHECK_DEPTH (default 6) letters, both configurations
+#                             MODEL_CHECK_DEPTH (default 7) letters, both configurations
 #                             (release build); make model-check-test: depth 4 and 3 (part of
 #                             `make test`)
 #   make fuzz-corpus-update   merges .build/fuzz-corpus and the exhaustive check's states into the
@@ -31,7 +31,7 @@ FUZZ_SECONDS ?= 60
 FUZZ_LONG_SECONDS ?= 600
 FUZZ_TARGETS ?= FuzzPOSAnswer FuzzCheckoutCallback FuzzAmount FuzzABIJSON FuzzCoordinator
 FUZZ_MODE ?= release
-MODEL_CHECK_DEPTH ?= 6
+MODEL_CHECK_DEPTH ?= 7
 # release (make fuzz, fuzz-test, fuzz-long): optimized, with the coverage libFuzzer needs (edges as
 # inline 8-bit counters, PC table) and without comparison tracing, which doubled each input's time
 # (median 6 µs instead of 12 µs per checkout callback). asan (make fuzz-asan): optimized, with
