@@ -100,7 +100,7 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     guard Fuzz.roundTripTurn() else { return 0 }
     let restored = Fuzz.capture { () throws(PayHandoffError) in try CheckoutCallback(json: stored.json).json }
     Fuzz.require(Fuzz.same(restored, .success(stored.json)), "CheckoutCallback(json:) does not read back \(storedText): \(restored)")
-    guard !returnText.contains("?") else { return 0 }
+    guard !returnText.utf8.contains(UInt8(ascii: "?")) else { return 0 }
     var pieces: [String] = []
     for key in ownKeys {
         if let value = try? document.optionalString(at: key) { pieces.append(key + "=" + Fuzz.percentEncode(value)) }
@@ -122,19 +122,21 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
 
 /// The raw query a callback's parameters are read from: after the first `?`, up to the first
 /// `#`; when the return URL has its own query Q and a gateway appended `?…` blindly (the query
-/// begins with Q + `?`), the text after that `?`.
+/// begins with Q + `?`), the text after that `?`. Split on bytes, as the core and WHATWG URL do
+/// (a `#` followed by a combining mark is one Character, but it still starts the fragment).
 func callbackQuery(_ url: String, returnURL: String) -> String {
-    func rawQuery(_ text: String) -> Substring {
-        let beforeFragment = text.prefix { $0 != "#" }
-        guard let question = beforeFragment.firstIndex(of: "?") else { return "" }
-        return beforeFragment[beforeFragment.index(after: question)...]
+    func rawQuery(_ text: String) -> ArraySlice<UInt8> {
+        let bytes = Array(text.utf8)
+        let end = bytes.firstIndex(of: UInt8(ascii: "#")) ?? bytes.endIndex
+        guard let question = bytes[..<end].firstIndex(of: UInt8(ascii: "?")) else { return [] }
+        return bytes[(question + 1)..<end]
     }
     let query = rawQuery(url)
     let own = rawQuery(returnURL)
-    if !own.isEmpty, query.utf8.starts(with: own.utf8 + [UInt8(ascii: "?")]) {
-        return String(query.utf8.dropFirst(own.utf8.count + 1))!
+    if !own.isEmpty, query.starts(with: own + [UInt8(ascii: "?")]) {
+        return String(decoding: query.dropFirst(own.count + 1), as: UTF8.self)
     }
-    return String(query)
+    return String(decoding: query, as: UTF8.self)
 }
 
 /// Compares URLSearchParams' pairs with the callback document: the same keys once each; status,

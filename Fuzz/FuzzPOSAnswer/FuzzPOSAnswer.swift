@@ -44,7 +44,9 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
         let url = URLGrammar.billpocketURL(&cursor, scheme: scheme, pairs: pairs)
         let byURL = answerURL(input: (Array(urlOptions.utf8)[...], Array(url.utf8)[...]), bytes: bytes)
         // The same answer as Android result extras: the URL's pairs decoded (no `urlScheme`).
-        let payload = url.drop { $0 != ":" }.drop { $0 == ":" || $0 == "/" || $0 == "?" }
+        // On bytes, as the core reads it (a ':' or '?' that a combining mark follows is one Character).
+        let payloadBytes = url.utf8.drop { $0 != UInt8(ascii: ":") }.drop { $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") }
+        let payload = Substring(String(decoding: payloadBytes, as: UTF8.self))
         guard let items = try? QueryDecoder.decode(payload, plus: .literal, caseInsensitiveKeys: false) else { return 0 }
         var extras = JSONObject()
         for item in items where extras[item.key] == nil { extras[item.key] = .string(item.value) }

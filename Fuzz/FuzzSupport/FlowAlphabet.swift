@@ -150,7 +150,7 @@ public struct FlowAlphabet: Sendable {
         self.letters = letters.map { letter in
             guard case .url(let url) = letter.action else { return letter }
             let loose = FlowProperties.looseDecode(url)
-            return Letter(letter.label, letter.action, secrets: (nonces.filter { loose.contains("ph_" + $0) }, sent.filter { loose.contains($0) }))
+            return Letter(letter.label, letter.action, secrets: (nonces.filter { loose.containsBytes("ph_" + $0) }, sent.filter { loose.containsBytes($0) }))
         }
     }
 
@@ -235,9 +235,9 @@ public enum FlowProperties {
                 for flow in flows {
                     switch flow {
                     case .checkout(let f):
-                        if let n = f.nonce, loose.contains("ph_" + n) { nonces.append(n) }
+                        if let n = f.nonce, loose.containsBytes("ph_" + n) { nonces.append(n) }
                     case .pos(let f):
-                        if loose.contains(f.identifier + "~" + f.token) { sentIdentifiers.append(f.identifier + "~" + f.token) }
+                        if loose.containsBytes(f.identifier + "~" + f.token) { sentIdentifiers.append(f.identifier + "~" + f.token) }
                     }
                 }
             case .event(.posResult(_, let extras), _):

@@ -232,6 +232,19 @@ extension String {
     /// Equal UTF-8 bytes (`==` on String is Unicode canonical equivalence).
     public func sameBytes(_ other: String) -> Bool { utf8.elementsEqual(other.utf8) }
 
+    /// Whether `needle`'s UTF-8 bytes occur in this text's. The core reads URLs as bytes, so the
+    /// checks must too: `String.contains` and `firstIndex(of:)` match whole grapheme clusters,
+    /// and miss a `#` or `?` that a combining mark follows (FuzzCheckoutCallback's oracle was
+    /// handed a fragment that way: Fuzz/Corpus/FuzzCheckoutCallback/finding-fragment-combining-mark).
+    public func containsBytes(_ needle: String) -> Bool {
+        let haystack = Array(utf8), target = Array(needle.utf8)
+        guard !target.isEmpty, target.count <= haystack.count else { return target.isEmpty }
+        for start in 0...(haystack.count - target.count) where haystack[start] == target[0] {
+            if haystack[start..<(start + target.count)].elementsEqual(target) { return true }
+        }
+        return false
+    }
+
     /// This text with the first `target` replaced (unchanged when absent).
     func replacingFirst(_ target: String, with replacement: String) -> String {
         guard let range = range(of: target) else { return self }

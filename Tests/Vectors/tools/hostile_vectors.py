@@ -312,6 +312,17 @@ def checkout_callback_cases() -> Suite:
         "fixapp://checkout-callback/ph_" + NONCE + "?src=apple?" + ok, (V, "status"), OWN_QUERY)
     add("own-query-three-question-marks", "after the repair a further '?' is data",
         "fixapp://checkout-callback/ph_" + NONCE + "?src=app??" + ok, (V, "status"), OWN_QUERY)
+    # Delimiters a combining mark follows: one grapheme cluster, still the ASCII delimiter. A parser
+    # that splits on Characters (Swift's String.firstIndex(of: "#"), grapheme-aware libraries)
+    # reads these differently; found by FuzzCheckoutCallback against URLSearchParams (issue 20).
+    add("fragment-combining-mark", "'#' followed by U+059B U+035C still starts the fragment: note is empty",
+        CB + ok + "&note=#\u059b\u035c1b0a99")
+    add("fragment-combining-mark-hides-status", "'#' + U+0301 before status=completed: the status is in the fragment",
+        CB + "card_id=card_xyz#\u0301&status=completed", (V, "status"))
+    add("query-combining-mark", "'?' followed by U+0301 still starts the query; the key is U+0301 + 'status'",
+        "fixapp://checkout-callback/ph_" + NONCE + "?\u0301status=completed&card_id=card_xyz", (V, "status"))
+    add("nonce-combining-mark", "the nonce followed by U+0301 is another nonce",
+        "fixapp://checkout-callback/ph_" + NONCE + "\u0301?" + ok, (C, "nonce"))
     # Fields.
     add("card-id-on-payments", "card_id in a payments callback", PB + "status=completed&card_id=card_1", (C, "card_id"), PAYMENTS)
     add("payment-id-on-cards", "payment_id in a cards callback", CB + "status=completed&payment_id=pay_1", (C, "payment_id"))
