@@ -232,32 +232,28 @@ extension String {
     /// Equal UTF-8 bytes (`==` on String is Unicode canonical equivalence).
     public func sameBytes(_ other: String) -> Bool { utf8.elementsEqual(other.utf8) }
 
-    /// Whether `needle`'s UTF-8 bytes occur in this text's. The core reads URLs as bytes, so the
-    /// checks must too: `String.contains` and `firstIndex(of:)` match whole grapheme clusters,
-    /// and miss a `#` or `?` that a combining mark follows (FuzzCheckoutCallback's oracle was
-    /// handed a fragment that way: Fuzz/Corpus/FuzzCheckoutCallback/finding-fragment-combining-mark).
-    public func containsBytes(_ needle: String) -> Bool {
-        let haystack = Array(utf8), target = Array(needle.utf8)
-        guard !target.isEmpty, target.count <= haystack.count else { return target.isEmpty }
-        for start in 0...(haystack.count - target.count) where haystack[start] == target[0] {
-            if haystack[start..<(start + target.count)].elementsEqual(target) { return true }
-        }
-        return false
-    }
+    /// Whether `needle`'s UTF-8 bytes occur in this text's.
+    public func containsBytes(_ needle: String) -> Bool { byteOffset(of: needle) != nil }
 
-    /// This text with the first `target` replaced (unchanged when absent).
+    /// This text with the first occurrence of `target`'s bytes replaced (unchanged when absent).
     func replacingFirst(_ target: String, with replacement: String) -> String {
-        guard let range = range(of: target) else { return self }
-        return String(self[..<range.lowerBound]) + replacement + String(self[range.upperBound...])
+        guard let offset = byteOffset(of: target) else { return self }
+        let bytes = Array(utf8)
+        return String(decoding: bytes[..<offset], as: UTF8.self) + replacement
+            + String(decoding: bytes[(offset + target.utf8.count)...], as: UTF8.self)
     }
 
-    /// Simple substring search (the core must not depend on Foundation; neither does this).
-    func range(of target: String) -> Range<String.Index>? {
-        guard !target.isEmpty else { return nil }
-        var index = startIndex
-        while index < endIndex {
-            if self[index...].hasPrefix(target) { return index..<(self.index(index, offsetBy: target.count)) }
-            index = self.index(after: index)
+    /// Where `needle`'s UTF-8 bytes first occur in this text's, in bytes; nil for an empty needle.
+    /// The one substring search of the harness, on bytes because the core reads URLs as bytes:
+    /// `String.contains`, `firstIndex(of:)` and `hasPrefix` match whole grapheme clusters and miss
+    /// a `#` or `?` that a combining mark follows (FuzzCheckoutCallback's oracle was handed a
+    /// fragment that way: Fuzz/Corpus/FuzzCheckoutCallback/finding-fragment-combining-mark).
+    /// A match of valid UTF-8 in valid UTF-8 starts and ends on scalar boundaries.
+    func byteOffset(of needle: String) -> Int? {
+        let haystack = Array(utf8), target = Array(needle.utf8)
+        guard !target.isEmpty, target.count <= haystack.count else { return nil }
+        for start in 0...(haystack.count - target.count) where haystack[start] == target[0] {
+            if haystack[start..<(start + target.count)].elementsEqual(target) { return start }
         }
         return nil
     }
