@@ -64,12 +64,17 @@ extern "C" {
 
 /* The ABI version of this header. It changes only when a function's signature or meaning
    changes incompatibly; bindings compare it with payhandoff_abi_version() at load time. */
-#define PAYHANDOFF_ABI_VERSION 2
+#define PAYHANDOFF_ABI_VERSION 3
 
 /* Input limits (bytes, without the terminating NUL) and the most arrays/objects that may be
-   nested in one another in JSON input (the root counts). */
+   nested in one another in JSON input (the root counts). A coordinator snapshot is the one
+   JSON input that may be longer: payhandoff_coordinator_snapshot() never writes, and
+   payhandoff_coordinator_restore() reads, up to PAYHANDOFF_MAX_SNAPSHOT_BYTES (a day of
+   thousands of sales with their refunds); every other JSON input stays within
+   PAYHANDOFF_MAX_JSON_BYTES. */
 #define PAYHANDOFF_MAX_JSON_BYTES 65536
 #define PAYHANDOFF_MAX_URL_BYTES 8192
+#define PAYHANDOFF_MAX_SNAPSHOT_BYTES 262144
 #define PAYHANDOFF_MAX_JSON_DEPTH 64
 
 /* Status codes. Pinned: a number is never renumbered or reused. The error document's "code"
@@ -87,7 +92,7 @@ extern "C" {
 #define PAYHANDOFF_ERR_LIMIT_EXCEEDED 10     /* an input over the documented limit */
 #define PAYHANDOFF_ERR_GATEWAY_ERROR 11      /* the payment gateway answered with an error */
 #define PAYHANDOFF_ERR_CONFLICT 12           /* two answers about the same object disagree, or a new
-                                                hand-off would share a waiting one's correlation key */
+                                                hand-off would share another's correlation key */
 #define PAYHANDOFF_ERR_NOT_ELIGIBLE 13       /* a refund is not possible now */
 
 /* ---- Library ------------------------------------------------------------------------------ */
@@ -95,7 +100,7 @@ extern "C" {
 /* Returns the library's ABI version (PAYHANDOFF_ABI_VERSION of the header it was built with). */
 PAYHANDOFF_API int32_t payhandoff_abi_version(void);
 
-/* Returns the library version, e.g. "0.2.0": a static string, valid for the life of the
+/* Returns the library version, e.g. "0.3.0": a static string, valid for the life of the
    process; do not free it. */
 PAYHANDOFF_API const char *payhandoff_version(void);
 
@@ -107,8 +112,9 @@ PAYHANDOFF_API void payhandoff_string_free(char *text);
 
 /* Builds the billpocket:// URL for a sale ("venta") or refund ("devolucion").
    request_json: the request, keyed like Billpocket's table, plus an optional "token": a string
-   of 16-128 unreserved characters, or true for a fresh one from the system's random source; the
-   identifier sent is then "<identifier>~<token>", so that a forged answer cannot echo it.
+   of 16-128 unreserved characters without '~', or true for a fresh one from the system's random
+   source; the identifier sent is then "<identifier>~<token>" (it splits at its last '~'), so
+   that a forged answer cannot echo it.
    *out on success: {"version": 1, "url": "billpocket://...", "fields": [...],
    "intent": {"action": "com.billpocket.payments.START", "extras": [...]}} and, with a token,
    "identifier" (as sent) and "token" (holds the user token: the host needs it to open the POS
@@ -197,41 +203,66 @@ typedef struct payhandoff_coordinator payhandoff_coordinator;
 PAYHANDOFF_API int32_t payhandoff_coordinator_new(const char *config_json, payhandoff_coordinator **handle,
                                                   char **out);
 
-/* Restores a coordinator from a snapshot (after process death). All or nothing: a snapshot whose
-   flows or ledger could not have been written by a coordinator is refused, naming the member.
+/* Restores a coordinator from a snapshot (after process death). Every snapshot
+   payhandoff_coordinator_snapshot() wrote restores to an equal coordinator. All or nothing: a
+   snapshot whose flows or ledger could not have been written by a coordinator is refused, naming
+   the member. snapshot_json may have up to PAYHANDOFF_MAX_SNAPSHOT_BYTES; format 3 and PayHandoff
+   0.2's format 2 (converted) are read.
    *handle: receives the restored coordinator on success, NULL on failure.
    *out on success: the restored coordinator's snapshot.
    Errors: INVALID_ARGUMENT, INVALID_JSON, VALIDATION, CONFLICT, UNSUPPORTED_VERSION (a format
-   other than this library's), LIMIT_EXCEEDED. */
+   this library does not read), LIMIT_EXCEEDED. */
 PAYHANDOFF_API int32_t payhandoff_coordinator_restore(const char *snapshot_json, payhandoff_coordinator **handle,
                                                       char **out);
+
+/* Restores what is intact of a snapshot damaged outside the library (a hand edit, a file mixed
+   from two versions): every flow and ledger entry that reads by the rules of
+   payhandoff_coordinator_restore() is kept, every other one dropped and reported. It never
+   widens what may be refunded: a dropped ledger record's sale is kept as "balance unknown" and
+   its refunds are refused (not_eligible, ledger_pruned) until its window would have closed.
+   Use it only when payhandoff_coordinator_restore() refused, and show or log what was dropped.
+   *handle: receives the coordinator on success, NULL on failure.
+   *out on success: {"version": 1, "snapshot": {...}, "dropped": [{"member": "flows[2]", "code",
+   "field", "message"}]} ("dropped" is empty for an intact snapshot).
+   Errors (nothing could be read): INVALID_ARGUMENT, INVALID_JSON (not JSON text: write snapshots
+   to a temporary file and rename it into place, so that they cannot tear), UNSUPPORTED_VERSION,
+   LIMIT_EXCEEDED. */
+PAYHANDOFF_API int32_t payhandoff_coordinator_restore_salvage(const char *snapshot_json,
+                                                              payhandoff_coordinator **handle, char **out);
 
 /* Sends an event ({"type": "checkout.start" | "pos.start" | "pos.result" | "tick" | ..., "now":
    <epoch ms>, ...}; the table is in docs/abi.md).
    Returns PAYHANDOFF_OK with the answer {"version": 1, "outcome", "persist", "transitions",
-   "error"} whenever the event was read, also when its outcome is "rejected" (the rule broken
-   is in "error"; nothing changed) or "not_ours". A non-zero status means the event could not
-   be read (NULL, invalid UTF-8, bad or oversized JSON, an event document that is not a valid
-   event) and the coordinator did not change.
+   "forgotten", "error"} whenever the event was read, also when its outcome is "rejected" (the
+   rule broken is in "error"; nothing changed) or "not_ours". A non-zero status means the event
+   could not be read (NULL, invalid UTF-8, bad or oversized JSON, an event document that is not
+   a valid event) and the coordinator did not change.
+   Room in the snapshot is taken only by a start (checkout.start, pos.start): every flow reserves
+   what it may still receive, so no later event is ever refused for space. A start that needs
+   room first forgets ended flows, oldest first (listed in "forgotten"); only when the flows
+   still waiting fill the snapshot is it refused with "limit_exceeded".
+   Secrets: a transition's "details" carry no nonce or token (answers may be logged); the effects
+   create_session (its return_url), send_request (the API key) and open_pos_app (the user token)
+   carry secrets: perform them, do not log them.
    Errors: INVALID_ARGUMENT (coordinator or event NULL), INVALID_JSON, VALIDATION, LIMIT_EXCEEDED
    (and the codes of the documents an event embeds). */
 PAYHANDOFF_API int32_t payhandoff_coordinator_send(payhandoff_coordinator *coordinator, const char *event_json,
                                                    char **out);
 
 /* Routes a deep link the OS handed the app; now_ms is when it arrived (epoch milliseconds,
-   1970..9999). Returns PAYHANDOFF_OK with the answer, as payhandoff_coordinator_send, whenever
+   1970 to 9999-12-31T23:59:59.999Z, the range of an event's "now"). Returns PAYHANDOFF_OK with the answer, as payhandoff_coordinator_send, whenever
    the URL was read ("not_ours" when no flow of this coordinator is addressed).
    Errors: INVALID_ARGUMENT, MALFORMED_URL (invalid UTF-8), VALIDATION (now_ms out of range),
    LIMIT_EXCEEDED. */
 PAYHANDOFF_API int32_t payhandoff_coordinator_handle_url(payhandoff_coordinator *coordinator, const char *url,
                                                          int64_t now_ms, char **out);
 
-/* Writes the coordinator's versioned snapshot {"version": 2, "config", "flows", "ledger"} to
-   *out, to be saved and later passed to payhandoff_coordinator_restore(). It holds no API key
-   and no POS user token (it does hold the flows' nonces and tokens: store it privately). It is
-   never larger than PAYHANDOFF_MAX_JSON_BYTES: events that would grow it past that, keeping room
-   for every answer still expected, are rejected with "limit_exceeded".
-   Errors: INVALID_ARGUMENT; LIMIT_EXCEEDED (should not happen; then remove ended flows). */
+/* Writes the coordinator's versioned snapshot {"version": 3, "config", "flows", "ledger"} to
+   *out, to be saved (to a file, written atomically) and later passed to
+   payhandoff_coordinator_restore(), which restores it to an equal coordinator. It holds no API
+   key and no POS user token; it does hold the flows' nonces and tokens (secret-bearing: store it
+   privately). It is never larger than PAYHANDOFF_MAX_SNAPSHOT_BYTES.
+   Errors: INVALID_ARGUMENT. */
 PAYHANDOFF_API int32_t payhandoff_coordinator_snapshot(payhandoff_coordinator *coordinator, char **out);
 
 /* Releases a coordinator. NULL is a no-op. The handle must not be used afterwards. */

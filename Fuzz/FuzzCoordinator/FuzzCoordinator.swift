@@ -33,7 +33,7 @@ public func fuzzInitialize(_ argc: UnsafeMutableRawPointer?, _ argv: UnsafeMutab
 /// text.
 func restart(_ state: FlowAlphabet.State) {
     let text = JSONText.render(state.coordinator.snapshot)
-    Fuzz.require(text.utf8.count <= Coordinator.snapshotBudget, "snapshot of \(text.utf8.count) bytes")
+    Fuzz.require(text.utf8.count <= Coordinator.maxSnapshotBytes, "snapshot of \(text.utf8.count) bytes")
     var handle: OpaquePointer? = nil
     let r = text.withCString { t in Fuzz.abi("coordinator_restore") { payhandoff_coordinator_restore(t, &handle, $0) } }
     Fuzz.require(r.isOK && handle != nil, "the C ABI does not restore the snapshot: \(r.text)\n\(text)")

@@ -346,7 +346,7 @@ public enum FlowProperties {
     /// - Returns: The property violated, or nil.
     public static func checkState(_ state: FlowAlphabet.State, snapshot: String? = nil) -> String? {
         let text = snapshot ?? JSONText.render(state.coordinator.snapshot)
-        if text.utf8.count > Coordinator.snapshotBudget { return "snapshot of \(text.utf8.count) bytes" }
+        if text.utf8.count > Coordinator.maxSnapshotBytes { return "snapshot of \(text.utf8.count) bytes" }
         do throws(PayHandoffError) {
             let restored = try Coordinator(snapshot: try JSONText.parse(text, parameter: "snapshot"))
             if restored != state.coordinator { return "the snapshot restores to another coordinator: \(text)" }

@@ -22,14 +22,16 @@ final class CoordinatorBox {
     }
 }
 
-/// Snapshots larger than this could not be read back (JSON inputs are limited to 64 KiB), so
-/// `payhandoff_coordinator_snapshot` refuses them while the host can still remove ended flows.
+/// The last line of defence of the budget rule (Coordinator+Budget.swift): a snapshot is never
+/// handed out that `payhandoff_coordinator_restore` would refuse for its size. The rule makes
+/// this unreachable; if it ever fires, the host keeps its previous snapshot instead of a new one
+/// it could not read back.
 private func checkRestorable(_ snapshot: JSONValue) throws(PayHandoffError) -> JSONValue {
     guard let text = JSONText.print(snapshot) else { return snapshot }
     defer { free(text) }
-    guard strlen(text) <= JSONText.maxJSONBytes else {
+    guard strlen(text) <= JSONText.maxSnapshotBytes else {
         throw PayHandoffError(.limitExceeded, field: "snapshot",
-                              "is larger than 65536 bytes and could not be restored; remove ended flows (flow.remove)")
+                              "is larger than PAYHANDOFF_MAX_SNAPSHOT_BYTES and could not be restored; keep the previous one")
     }
     return snapshot
 }
@@ -72,7 +74,28 @@ public func payhandoff_coordinator_new(_ config: UnsafePointer<CChar>?, _ handle
 public func payhandoff_coordinator_restore(_ snapshot: UnsafePointer<CChar>?, _ handle: UnsafeMutablePointer<OpaquePointer?>?,
                                            _ out: OutString?) -> Int32 {
     create(handle, out) { () throws(PayHandoffError) in
-        try Coordinator(snapshot: try JSONText.parse(snapshot, parameter: "snapshot_json"))
+        try Coordinator(snapshot: try JSONText.parse(snapshot, parameter: "snapshot_json", limit: JSONText.maxSnapshotBytes))
+    }
+}
+
+/// Restores what is intact of a damaged snapshot.
+/// - Parameters:
+///   - snapshot: A document from `payhandoff_coordinator_snapshot`, damaged outside the library.
+///   - handle: Receives the new handle (NULL on failure).
+///   - out: Receives `{"version": 1, "snapshot": …, "dropped": [{"member", "code", "field", "message"}]}`
+///     or the error document.
+/// - Returns: The status (an error only when nothing can be read: not JSON, another format).
+@_cdecl("payhandoff_coordinator_restore_salvage")
+public func payhandoff_coordinator_restore_salvage(_ snapshot: UnsafePointer<CChar>?, _ handle: UnsafeMutablePointer<OpaquePointer?>?,
+                                                   _ out: OutString?) -> Int32 {
+    guard out != nil else { return PayHandoffError.Code.invalidArgument.status }
+    return respond(out) { () throws(PayHandoffError) in
+        guard let handle else { throw PayHandoffError(.invalidArgument, field: "handle", "must not be NULL") }
+        handle.pointee = nil
+        let salvage = try Coordinator.Salvage(snapshot: try JSONText.parse(snapshot, parameter: "snapshot_json",
+                                                                           limit: JSONText.maxSnapshotBytes))
+        handle.pointee = OpaquePointer(Unmanaged.passRetained(CoordinatorBox(salvage.coordinator)).toOpaque())
+        return salvage.json
     }
 }
 
@@ -105,10 +128,8 @@ public func payhandoff_coordinator_handle_url(_ handle: OpaquePointer?, _ url: U
     respond(out) { () throws(PayHandoffError) in
         let box = try CoordinatorBox.from(handle)
         let text = try JSONText.url(url, parameter: "url")
-        // The same range CoordinatorEvent(json:) enforces for "now".
-        guard now >= 0, now <= MexicoCityTime.maxEpochSeconds * 1000 else {
-            throw PayHandoffError(.validation, field: "now_ms", "must be epoch milliseconds between 1970 and 9999")
-        }
+        // The one time range (a `url` event's "now" is checked by the same function).
+        try MexicoCityTime.checkEpochMilliseconds(now, field: "now_ms")
         return box.coordinator.handle(url: text, now: now).json
     }
 }
@@ -117,7 +138,7 @@ public func payhandoff_coordinator_handle_url(_ handle: OpaquePointer?, _ url: U
 /// - Parameters:
 ///   - handle: The coordinator.
 ///   - out: Receives the snapshot or the error document.
-/// - Returns: The status (`limit_exceeded` when the snapshot could not be restored).
+/// - Returns: The status.
 @_cdecl("payhandoff_coordinator_snapshot")
 public func payhandoff_coordinator_snapshot(_ handle: OpaquePointer?, _ out: OutString?) -> Int32 {
     respond(out) { () throws(PayHandoffError) in

@@ -11,11 +11,12 @@ extension JSONText {
     ///   - text: The C string, or NULL.
     ///   - parameter: The C parameter's name, used as the error's field.
     /// - Returns: The document.
-    /// - Throws: `invalid_argument` for NULL, `limit_exceeded` over ``maxJSONBytes``,
+    ///   - limit: The most bytes read: ``maxJSONBytes``, or ``maxSnapshotBytes`` for a snapshot.
+    /// - Throws: `invalid_argument` for NULL, `limit_exceeded` over `limit`,
     ///   `invalid_json` for invalid UTF-8, bad syntax, trailing text, duplicate keys, numbers
     ///   that are not integers within ±(2^53 − 1), or nesting deeper than ``maxDepth``.
-    static func parse(_ text: UnsafePointer<CChar>?, parameter: String) throws(PayHandoffError) -> JSONValue {
-        let length = try checkedLength(text, parameter: parameter, limit: maxJSONBytes)
+    static func parse(_ text: UnsafePointer<CChar>?, parameter: String, limit: Int = maxJSONBytes) throws(PayHandoffError) -> JSONValue {
+        let length = try checkedLength(text, parameter: parameter, limit: limit)
         guard let text else { throw PayHandoffError(.invalidArgument, field: parameter, "must not be NULL") }
         do throws(PayHandoffError) {
             return try read(text, length: length, parameter: parameter)

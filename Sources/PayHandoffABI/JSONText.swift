@@ -20,8 +20,11 @@ public enum JSONText {
     /// The byte that stands for U+0000 inside cJSON (never part of valid UTF-8).
     static let nulStandIn: UInt8 = 0xFF
 
-    /// The largest JSON input accepted, in bytes (without the NUL).
-    static let maxJSONBytes = 65_536
+    /// The largest JSON input accepted, in bytes (without the NUL): `PAYHANDOFF_MAX_JSON_BYTES`.
+    public static let maxJSONBytes = 65_536
+    /// The largest snapshot accepted, in bytes (without the NUL): `PAYHANDOFF_MAX_SNAPSHOT_BYTES`,
+    /// the most a coordinator's snapshot can take (``Coordinator/maxSnapshotBytes``).
+    public static let maxSnapshotBytes = Coordinator.maxSnapshotBytes
     /// The largest URL accepted, in bytes (without the NUL).
     static let maxURLBytes = 8_192
     /// Most arrays/objects nested in one another (the root counts). PayHandoff's own documents
@@ -36,10 +39,11 @@ public enum JSONText {
     ///   - parameter: The name to use as the error's field.
     /// - Returns: The document.
     /// - Throws: As the C-string variant (`limit_exceeded`, `invalid_json`).
-    public static func parse(_ text: String, parameter: String) throws(PayHandoffError) -> JSONValue {
+    ///   - limit: The most bytes read (``maxJSONBytes``; a snapshot may have ``maxSnapshotBytes``).
+    public static func parse(_ text: String, parameter: String, limit: Int = maxJSONBytes) throws(PayHandoffError) -> JSONValue {
         let result: Result<JSONValue, PayHandoffError> = text.withCString { pointer in
             do throws(PayHandoffError) {
-                return .success(try parse(pointer, parameter: parameter))
+                return .success(try parse(pointer, parameter: parameter, limit: limit))
             } catch {
                 return .failure(error)
             }

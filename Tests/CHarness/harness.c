@@ -834,6 +834,103 @@ static void hostile_parse_result(void) {
     }
 }
 
+/* A snapshot of `sales` ledger entries (about 45 bytes each), written into `text` (`size` bytes). */
+static void ledger_snapshot(char *text, size_t size, int sales) {
+    size_t used = (size_t)snprintf(text, size, "{\"version\":3,\"config\":{},\"flows\":[],\"ledger\":{\"pruned_through\":0,\"sales\":[");
+    for (int i = 0; i < sales && used + 64 < size; i++) {
+        used += (size_t)snprintf(text + used, size - used, "%s[\"%010d\",10000,0,1796054460000]", i ? "," : "", i);
+    }
+    snprintf(text + used, size - used, "],\"refunds\":[],\"unknown\":[]}}");
+}
+
+/* Issue 24: restore reads snapshots up to PAYHANDOFF_MAX_SNAPSHOT_BYTES (other JSON inputs stay
+   at PAYHANDOFF_MAX_JSON_BYTES); salvage keeps what is intact of a damaged one; handle_url takes
+   every now_ms an event's "now" takes. */
+static void check_restore_limits_and_salvage(void) {
+    static char text[PAYHANDOFF_MAX_SNAPSHOT_BYTES + 4096];
+    payhandoff_coordinator *h = NULL;
+    char *out = NULL;
+    ledger_snapshot(text, sizeof text, 4000);
+    check(strlen(text) > PAYHANDOFF_MAX_JSON_BYTES && strlen(text) <= PAYHANDOFF_MAX_SNAPSHOT_BYTES,
+          "restore: the large snapshot is %zu bytes", strlen(text));
+    Result r = finish("restore large", payhandoff_coordinator_restore(text, &h, &out), &out);
+    check(r.status == 0 && h != NULL, "restore: a snapshot over PAYHANDOFF_MAX_JSON_BYTES is read (status %d)", (int)r.status);
+    cJSON_Delete(r.doc);
+    /* What it writes it reads back, the same. */
+    char *again = NULL, *third = NULL;
+    payhandoff_coordinator *second = NULL;
+    out = NULL;
+    check(h && payhandoff_coordinator_snapshot(h, &again) == 0 && again && strstr(again, "\"0000003999\"") != NULL
+          && payhandoff_coordinator_restore(again, &second, &out) == 0 && payhandoff_coordinator_snapshot(second, &third) == 0
+          && third && strcmp(again, third) == 0, "restore: the large snapshot is written back and read again, the same");
+    payhandoff_string_free(out);
+    payhandoff_string_free(again);
+    payhandoff_string_free(third);
+    payhandoff_coordinator_free(second);
+    out = NULL;
+    r = finish("send large", payhandoff_coordinator_send(h, text, &out), &out);
+    check(r.status == PAYHANDOFF_ERR_LIMIT_EXCEEDED, "send: an event over PAYHANDOFF_MAX_JSON_BYTES is refused");
+    cJSON_Delete(r.doc);
+    payhandoff_coordinator_free(h);
+    h = NULL;
+    ledger_snapshot(text, sizeof text, 8000);
+    check(strlen(text) > PAYHANDOFF_MAX_SNAPSHOT_BYTES, "restore: the oversized snapshot is %zu bytes", strlen(text));
+    out = NULL;
+    r = finish("restore oversized", payhandoff_coordinator_restore(text, &h, &out), &out);
+    check(r.status == PAYHANDOFF_ERR_LIMIT_EXCEEDED && h == NULL, "restore: over PAYHANDOFF_MAX_SNAPSHOT_BYTES is refused");
+    cJSON_Delete(r.doc);
+
+    check(payhandoff_coordinator_restore_salvage("{}", &h, NULL) == PAYHANDOFF_ERR_INVALID_ARGUMENT, "salvage: out NULL");
+    out = NULL;
+    r = finish("salvage handle NULL", payhandoff_coordinator_restore_salvage("{\"version\":3}", NULL, &out), &out);
+    check(r.status == PAYHANDOFF_ERR_INVALID_ARGUMENT, "salvage: handle NULL");
+    cJSON_Delete(r.doc);
+    out = NULL;
+    r = finish("salvage not JSON", payhandoff_coordinator_restore_salvage("{\"version\":3,", &h, &out), &out);
+    check(r.status == PAYHANDOFF_ERR_INVALID_JSON && h == NULL, "salvage: text that is not JSON salvages nothing");
+    cJSON_Delete(r.doc);
+    /* A damaged flow, a sale whose amount was edited, a record whose id cannot be read: the intact
+       sale is kept, the edited one stays as balance unknown, the unreadable one moves the watermark. */
+    static const char damaged[] =
+        "{\"version\":3,\"config\":{},\"flows\":[{\"id\":\"x\"}],\"ledger\":{\"pruned_through\":0,\"sales\":["
+        "[\"T1\",10000,0,1796054460000],[\"T2\",-5,0,1796054460000],[\"T 3\",100,0,1796054460000]],\"refunds\":[],\"unknown\":[]}}";
+    out = NULL;
+    r = finish("salvage damaged", payhandoff_coordinator_restore_salvage(damaged, &h, &out), &out);
+    const cJSON *dropped = cJSON_GetObjectItemCaseSensitive(r.doc, "dropped");
+    const cJSON *snapshot = cJSON_GetObjectItemCaseSensitive(r.doc, "snapshot");
+    const cJSON *ledger = cJSON_GetObjectItemCaseSensitive(snapshot, "ledger");
+    check(r.status == 0 && h != NULL && cJSON_GetArraySize(dropped) == 3, "salvage: three members dropped");
+    check(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(ledger, "sales")) == 1
+          && cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(ledger, "unknown")) == 1
+          && cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(ledger, "pruned_through")) > 0,
+          "salvage: T1 kept, T2 balance unknown, the watermark moved for the unreadable record");
+    const cJSON *first = cJSON_GetArrayItem(dropped, 0);
+    check(first && strcmp(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(first, "member")), "ledger.sales[1]") == 0,
+          "salvage: the first dropped member is named");
+    cJSON_Delete(r.doc);
+    out = NULL;
+    r = finish("refund of a balance-unknown sale", payhandoff_coordinator_send(h,
+        "{\"type\":\"pos.start\",\"now\":1796054520000,\"flow_id\":\"r1\",\"sale\":{\"transactionid\":\"T2\","
+        "\"amount\":\"100.00\",\"approved_at\":1796054460},\"request\":{\"transaction\":\"devolucion\",\"usertoken\":\"t\","
+        "\"identifier\":\"r1\",\"urlScheme\":\"myapp\",\"transactionId\":\"T2\"}}", &out), &out);
+    const cJSON *error = cJSON_GetObjectItemCaseSensitive(r.doc, "error");
+    check(r.status == 0 && error && strcmp(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(error, "code")), "not_eligible") == 0
+          && strstr(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(error, "message")), "ledger_pruned") != NULL,
+          "salvage: a sale whose balance is unknown is not refunded (ledger_pruned)");
+    cJSON_Delete(r.doc);
+
+    /* The last millisecond of 9999 is a time like any other; the next one is not. */
+    out = NULL;
+    r = finish("handle_url last ms", payhandoff_coordinator_handle_url(h, "otherapp://x", 253402300799999LL, &out), &out);
+    check(r.status == 0, "handle_url: now_ms 253402300799999 is read (status %d)", (int)r.status);
+    cJSON_Delete(r.doc);
+    out = NULL;
+    r = finish("handle_url after 9999", payhandoff_coordinator_handle_url(h, "otherapp://x", 253402300800000LL, &out), &out);
+    check(r.status == PAYHANDOFF_ERR_VALIDATION && strcmp(error_field(&r), "now_ms") == 0, "handle_url: now_ms after 9999");
+    cJSON_Delete(r.doc);
+    payhandoff_coordinator_free(h);
+}
+
 static void hostile_coordinator(void) {
     char *out = NULL;
     payhandoff_coordinator *h = (payhandoff_coordinator *)&out; /* must be overwritten */
@@ -860,7 +957,7 @@ static void hostile_coordinator(void) {
     cJSON_Delete(r.doc);
     out = NULL;
     /* Formats other than the library's: a newer one, and version 1 (before the refund ledger). */
-    static const char *const other_formats[] = {"{\"version\":3}", "{\"version\":1,\"config\":{},\"flows\":[],\"refunded\":{}}"};
+    static const char *const other_formats[] = {"{\"version\":4}", "{\"version\":1,\"config\":{},\"flows\":[],\"refunded\":{}}"};
     for (size_t i = 0; i < sizeof other_formats / sizeof other_formats[0]; i++) {
         out = NULL;
         r = finish("restore other format", payhandoff_coordinator_restore(other_formats[i], &h, &out), &out);
@@ -877,6 +974,8 @@ static void hostile_coordinator(void) {
     r = finish("restore handle NULL", payhandoff_coordinator_restore("{\"version\":2}", NULL, &out), &out);
     check(r.status == PAYHANDOFF_ERR_INVALID_ARGUMENT, "restore: handle NULL");
     cJSON_Delete(r.doc);
+
+    check_restore_limits_and_salvage();
 
     /* NULL handle everywhere. */
     check(payhandoff_coordinator_send(NULL, "{}", NULL) == PAYHANDOFF_ERR_INVALID_ARGUMENT, "send: out NULL");
@@ -1017,7 +1116,8 @@ static const StatelessCall stateless_calls[] = {
 /* The functions the workers call besides the stateless table. */
 static const char *const thread_functions[] = {
     "payhandoff_abi_version", "payhandoff_version", "payhandoff_string_free", "payhandoff_coordinator_new",
-    "payhandoff_coordinator_restore", "payhandoff_coordinator_send", "payhandoff_coordinator_handle_url",
+    "payhandoff_coordinator_restore", "payhandoff_coordinator_restore_salvage", "payhandoff_coordinator_send",
+    "payhandoff_coordinator_handle_url",
     "payhandoff_coordinator_snapshot", "payhandoff_coordinator_free",
 };
 
@@ -1119,6 +1219,12 @@ static int worker(void *arg) {
             ok &= payhandoff_coordinator_restore(before, &restored, &out) == 0;
             payhandoff_string_free(out);
             ok &= restored && payhandoff_coordinator_snapshot(restored, &after) == 0 && before && after && strcmp(before, after) == 0;
+            /* Salvaging an intact snapshot drops nothing. */
+            payhandoff_coordinator *salvaged = NULL;
+            out = NULL;
+            ok &= payhandoff_coordinator_restore_salvage(before, &salvaged, &out) == 0 && out && strstr(out, "\"dropped\":[]") != NULL;
+            payhandoff_string_free(out);
+            payhandoff_coordinator_free(salvaged);
             payhandoff_string_free(before);
             payhandoff_string_free(after);
             payhandoff_coordinator_free(own);

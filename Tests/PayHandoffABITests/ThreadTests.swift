@@ -91,9 +91,9 @@ final class ThreadTests: XCTestCase {
         let snapshot = call { payhandoff_coordinator_snapshot(shared, $0) }.text
         let document = try? JSONSerialization.jsonObject(with: Data(snapshot.utf8)) as? [String: Any]
         XCTAssertEqual((document?["flows"] as? [Any])?.count, 0, "every ended flow was removed")
-        let ledger = document?["ledger"] as? [[String: Any]] ?? []
-        XCTAssertEqual(ledger.count, 8 * 5, "every shared-handle sale is booked in the one ledger")
-        XCTAssertEqual(Set(ledger.compactMap { $0["transactionid"] as? String }).count, 40)
+        let sales = (document?["ledger"] as? [String: Any])?["sales"] as? [[Any]] ?? []
+        XCTAssertEqual(sales.count, 8 * 5, "every shared-handle sale is booked in the one ledger")
+        XCTAssertEqual(Set(sales.compactMap { $0.first as? String }).count, 40)
         payhandoff_coordinator_free(shared)
     }
 }

@@ -94,7 +94,7 @@ final class FlowPropertyTests: XCTestCase {
                 if a?.outcome == .rejected || a?.outcome == .duplicate || a?.outcome == .ignored || a?.outcome == .notOurs {
                     XCTAssertEqual(coordinator.snapshot, before, "seed \(seed): \(a?.outcome.rawValue ?? "") changed the coordinator: \(step)")
                 }
-                XCTAssertLessThanOrEqual(coordinator.snapshot.printedLengthBound, Coordinator.snapshotBudget, "seed \(seed)")
+                XCTAssertLessThanOrEqual(coordinator.snapshot.printedLengthBound, Coordinator.maxSnapshotBytes, "seed \(seed)")
                 let b = apply(step, to: &restored, now: now)
                 XCTAssertEqual(a, b, "seed \(seed): restored coordinator answered differently to \(step)")
                 XCTAssertEqual(coordinator.snapshot, restored.snapshot, "seed \(seed)")

@@ -229,7 +229,6 @@ final class FlowScenarioTests: XCTestCase {
         XCTAssertEqual(replay.outcome, .rejected, "the transactionid is booked by p1")
         XCTAssertEqual(replay.error?.code, .duplicate)
         XCTAssertEqual(replay.error?.field, "transactionid")
-        XCTAssertTrue(replay.error?.message.contains("p1") ?? false)
         XCTAssertEqual(state("p2"), "ready")
     }
 

@@ -105,16 +105,18 @@ final class SnapshotConsistencyTests: XCTestCase {
         guard case .array(let flows)? = good.value(at: "flows"), flows.count == 2 else { return XCTFail("two flows") }
         let twin = replacing(replacing(flows[1], ["id"], with: "r2"), ["identifier"], with: "r2")
         assertRefused(replacing(good, ["flows"], with: .array(flows + [twin])), .validation, "flows[2].sale_transactionid")
-        assertRefused(replacing(good, ["ledger", "0", "refunded"], with: "100.01"), .validation, "ledger[0].refunded")
-        guard case .array(let ledger)? = good.value(at: "ledger"), let entry = ledger.first else { return XCTFail("a ledger entry") }
-        assertRefused(replacing(good, ["ledger"], with: [entry, entry]), .validation, "ledger[1].transactionid")
+        // A sale's entry is [transactionid, amount, refunded, approved_at] in centavos.
+        assertRefused(replacing(good, ["ledger", "sales", "0", "2"], with: 10_001), .validation, "ledger.sales[0][2]")
+        guard case .array(let sales)? = good.value(at: "ledger.sales"), let entry = sales.first else { return XCTFail("a ledger entry") }
+        assertRefused(replacing(good, ["ledger", "sales"], with: [entry, entry]), .validation, "ledger.sales[1][0]")
+        assertRefused(replacing(good, ["ledger", "sales", "0", "0"], with: "720 371"), .validation, "ledger.sales[0][0]")
         let sameKey = replacing(replacing(flows[1], ["id"], with: "r2"), ["sale_transactionid"], with: "other")
-        assertRefused(replacing(good, ["flows"], with: .array(flows + [sameKey])), .conflict, "flows[2].identifier")
+        assertRefused(replacing(good, ["flows"], with: .array(flows + [sameKey])), .conflict, "flows[2].token")
     }
 
     func testOtherVersionsAreRefused() {
         assertRefused(["version": 1, "config": [:], "flows": [], "refunded": [:]], .unsupportedVersion, "version")
-        assertRefused(["version": 3, "config": [:], "flows": [], "ledger": []], .unsupportedVersion, "version")
+        assertRefused(["version": 4, "config": [:], "flows": [], "ledger": [:]], .unsupportedVersion, "version")
     }
 
     func testForgedLongAnswersDoNotGrowTheSnapshot() throws {
@@ -165,7 +167,7 @@ final class SnapshotConsistencyTests: XCTestCase {
             XCTAssertLessThan(url.utf8.count, URLSyntax.maxURLLength)
             XCTAssertEqual(coordinator.handle(url: url, now: t0 + 1_000).outcome, .accepted, "answer \(index)")
         }
-        XCTAssertLessThanOrEqual(coordinator.snapshot.printedLengthBound, Coordinator.snapshotBudget)
+        XCTAssertLessThanOrEqual(coordinator.snapshot.printedLengthBound, Coordinator.maxSnapshotBytes)
         XCTAssertEqual(try Coordinator(snapshot: coordinator.snapshot), coordinator)
         // Removing ended flows makes room again.
         XCTAssertEqual(try send(["type": "flow.remove", "now": .integer(t0 + 2_000), "flow_id": "p0"]).outcome, .accepted)

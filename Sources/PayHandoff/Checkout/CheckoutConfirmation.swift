@@ -6,8 +6,11 @@
 /// `{"type": "card.registered", "data": {"card_id": "card_xyz", "brand": "visa",
 /// "last_four": "4242", "token": "tok_…", "created_at": "2026-11-30T16:00:00Z"}}` or
 /// `{"type": "payment.confirmed", "data": {"payment_id": "pay_123", "amount": "100.00",
-/// "confirmed_at": "…"}}`. The id may also be `data.id`. Every `data.*_at` member (text or
-/// integer) is kept as a timestamp; other members of `data` are not needed and not kept.
+/// "confirmed_at": "…"}}`. The id may also be `data.id`. The first
+/// ``maxTimestamps`` `data.*_at` members (text or integer) whose name and text are printable ASCII
+/// of at most ``maxTimestampLength`` bytes are kept as timestamps; other members of `data` are not
+/// needed and not kept. `brand` has at most 64 bytes and `token` 256, without control characters:
+/// a flow keeps the confirmation, and the snapshot keeps room for it (``maxStoredLength``).
 ///
 /// Several webhooks for the same object are idempotent when they agree (``checkConsistent(with:)``);
 /// webhooks that disagree, or a webhook for another id than the callback named, are a
@@ -52,18 +55,53 @@ public struct CheckoutConfirmation: Equatable, Sendable {
         var timestamps = JSONObject()
         for member in data.members where member.key.utf8.count > 3 && member.key.hasByteSuffix("_at") {
             switch member.value {
-            case .string, .integer: timestamps[member.key] = member.value
+            case .string(let text):
+                if CheckoutConfirmation.keepsTimestamp(member.key, text: text, count: timestamps.members.count) {
+                    timestamps[member.key] = member.value
+                }
+            case .integer:
+                if CheckoutConfirmation.keepsTimestamp(member.key, text: "", count: timestamps.members.count) {
+                    timestamps[member.key] = member.value
+                }
             case .null: continue
             default: throw JSONValue.wrongType("data." + member.key, expected: "a string or an integer", found: member.value)
             }
         }
+        let brand = try json.optionalString(at: "data.brand")
+        if let brand, brand.utf8.count > CheckoutConfirmation.maxBrandLength || ASCII.hasControl(brand) {
+            throw PayHandoffError(.validation, field: "data.brand", "must be at most 64 bytes without control characters")
+        }
+        let token = try json.optionalString(at: "data.token")
+        if let token, token.utf8.count > CheckoutConfirmation.maxTokenLength || ASCII.hasControl(token) {
+            throw PayHandoffError(.validation, field: "data.token", "must be at most 256 bytes without control characters")
+        }
         self.kind = kind
         self.objectID = id
-        self.brand = try json.optionalString(at: "data.brand")
+        self.brand = brand
         self.lastFour = lastFour
-        self.tokenReference = try json.optionalString(at: "data.token")
+        self.tokenReference = token
         self.amount = try json.optionalAmount(at: "data.amount")
         self.timestamps = timestamps
+    }
+
+    /// The most timestamps kept.
+    public static let maxTimestamps = 6
+    /// The longest timestamp name or text kept, in bytes.
+    public static let maxTimestampLength = 40
+    /// The longest `brand` accepted, in bytes.
+    public static let maxBrandLength = 64
+    /// The longest `token` reference accepted, in bytes.
+    public static let maxTokenLength = 256
+    /// The most a confirmation takes in a snapshot as JSON text (``eventJSON``), in bytes: what
+    /// a checkout keeps room for until it is confirmed, so that `checkout.confirmation` is never
+    /// refused for space. (Ids, brand and token print as at most 2 bytes a byte; timestamps as themselves.)
+    public static let maxStoredLength = 96 + (2 * CheckoutKind.maxIDLength + 16) + (2 * maxBrandLength + 12)
+        + 20 + (2 * maxTokenLength + 12) + 40 + maxTimestamps * (2 * (maxTimestampLength + 2) + 2)
+
+    /// Whether the timestamp `key` (with `text`, empty for an integer) is kept after `count` others.
+    private static func keepsTimestamp(_ key: String, text: String, count: Int) -> Bool {
+        count < maxTimestamps && key.utf8.count <= maxTimestampLength && text.utf8.count <= maxTimestampLength
+            && ASCII.printsAsItself(key) && ASCII.printsAsItself(text)
     }
 
     /// Equal when every field is; strings compared by UTF-8 bytes.

@@ -31,6 +31,9 @@ public struct CheckoutSession: Equatable, Sendable {
         if let objectID, !kind.isValidID(objectID) {
             throw PayHandoffError(.validation, field: kind.idKey, kind.idRule)
         }
+        if let sessionID, sessionID.utf8.count > CheckoutSession.maxSessionIDLength || ASCII.hasControl(sessionID) {
+            throw PayHandoffError(.validation, field: "session_id", "must be at most 128 bytes without control characters")
+        }
         self.kind = kind
         self.checkoutURL = checkoutURL
         self.sessionID = sessionID
@@ -84,6 +87,17 @@ public struct CheckoutSession: Equatable, Sendable {
         return text
     }
 
+    /// The longest `checkout_url` accepted, in bytes (any URL the library reads): a flow keeps it,
+    /// and the snapshot keeps room for it from the start (``maxStoredLength``).
+    public static let maxCheckoutURLLength = URLSyntax.maxURLLength
+    /// The longest session id accepted, in bytes.
+    public static let maxSessionIDLength = 128
+    /// The most a session takes in a snapshot as JSON text, in bytes: what a checkout waiting for
+    /// its session keeps room for, so that `checkout.session` is never refused for space.
+    /// (`checkout_url` prints as itself — it has no `"`, `\` or control character —, the ids
+    /// have no control characters, so each of their bytes prints as at most 2.)
+    public static let maxStoredLength = 80 + (maxCheckoutURLLength + 2) + 2 * (16 + 2 * maxSessionIDLength + 2)
+
     static func checkCheckoutURL(_ url: String, field: String) throws(PayHandoffError) {
         let problem = "must be an https URL with a host"
         do throws(PayHandoffError) {
@@ -91,6 +105,11 @@ public struct CheckoutSession: Equatable, Sendable {
             let parts = try HierarchicalURL(url, field: field)
             guard parts.hasScheme("https"), let host = parts.hostLength, host > 0 else {
                 throw PayHandoffError(.validation, field: field, problem)
+            }
+            // A URL has these percent-encoded; raw, they would make the copy a flow keeps longer
+            // than the room the snapshot keeps for it.
+            guard !url.utf8.contains(UInt8(ascii: "\"")), !url.utf8.contains(UInt8(ascii: "\\")) else {
+                throw PayHandoffError(.validation, field: field, "must not contain a raw '\"' or '\\' (percent-encode them)")
             }
         } catch {
             throw PayHandoffError(.validation, field: field, error.code == .validation ? error.message : problem)

@@ -14,7 +14,8 @@
 /// **Where the nonce rides.** PayHandoff sends the gateway this URL with one more path segment,
 /// `ph_<nonce>` (``adding(nonce:)``): `fixapp://checkout-callback/ph_…`, query kept after it. A
 /// path segment survives every way a gateway adds its parameters — appending `?status=…` or
-/// `&status=…`, appending `?` blindly to a URL that already has a query, or replacing the query —
+/// `&status=…` (even to a URL without a query: `…/ph_<nonce>&status=…`, read because a nonce has
+/// no `&`), appending `?` blindly to a URL that already has a query, or replacing the query —
 /// where a query parameter is lost or mangled by two of them. Custom-scheme intent filters and
 /// Info.plist schemes match it unchanged; https App Links / Universal Links must cover the
 /// return path's sub-paths (`pathPrefix="/checkout-callback/"`, AASA `"/checkout-callback/*"`).
@@ -156,6 +157,7 @@ public struct ReturnURL: Equatable, Sendable, CustomStringConvertible {
             var nonce: Range<Int>? = nil
             let segment: StaticString = parts.writtenPathEndsWithSlash ? "ph_" : "/ph_"
             let segmentLength = segment.utf8CodeUnitCount
+            var appended: Range<Int>? = nil  // a query a gateway appended with `&`
             if length + segmentLength < bytes.count,
                ASCII.equalBytes(UnsafeBufferPointer(rebasing: bytes[length..<(length + segmentLength)]), segment) {
                 let start = length + segmentLength
@@ -163,11 +165,15 @@ public struct ReturnURL: Equatable, Sendable, CustomStringConvertible {
                 if end > start, ByteScan.firstIndex(of: UInt8(ascii: "/"), in: bytes, from: start, to: end) == end {
                     pathEnd = end
                     nonce = start..<end
+                    if end == bytes.count || bytes[end] == UInt8(ascii: "#") {
+                        (nonce, appended) = HierarchicalURL.nonce(in: start..<end, of: bytes)
+                    }
                 }
             }
             if pathEnd == bytes.count || bytes[pathEnd] == UInt8(ascii: "?") || bytes[pathEnd] == UInt8(ascii: "#") {
-                var spans = parts.spansOfText(count: pathEnd)
+                var spans = parts.spansOfText(count: nonce?.upperBound ?? pathEnd)
                 spans.nonce = nonce
+                spans.query = appended
                 if pathEnd < bytes.count {
                     let rest = (pathEnd + 1)..<bytes.count
                     if bytes[pathEnd] == UInt8(ascii: "?") { spans.query = rest } else { spans.fragment = rest }
@@ -177,6 +183,11 @@ public struct ReturnURL: Equatable, Sendable, CustomStringConvertible {
         }
         var spans = try HierarchicalURL.split(bytes, field: field)
         spans.nonce = try checkAddressed(spans, in: bytes)
+        if spans.query == nil, let nonce = spans.nonce, nonce.upperBound < spans.path.upperBound {
+            // The nonce segment ended at a `&`: the rest of the path is the gateway's query.
+            spans.query = (nonce.upperBound + 1)..<spans.path.upperBound
+            spans.path = spans.path.lowerBound..<nonce.upperBound
+        }
         return spans
     }
 

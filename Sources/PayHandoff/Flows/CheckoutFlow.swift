@@ -14,9 +14,12 @@
 ///
 /// Unverified callbacks (no nonce) reach a flow only when the coordinator is configured to
 /// accept them (``Coordinator/Configuration/acceptUnverifiedCallbacks``): anyone can send one,
-/// so it is kept as a *claim* that never ends the flow and never closes the browser — a claimed
-/// `completed` shows "confirming…" (`awaiting_confirmation`, effect `show_pending`), a claimed
-/// `failed`/`cancelled` is only recorded — and the verified callback, when it comes, replaces it.
+/// any number of times, before the genuine session exists. So a claim never moves the flow:
+/// until a verified callback arrives the flow keeps the *latest* claim in its one callback slot
+/// (room the snapshot keeps for it) and answers each claim `accepted` — a claimed `completed`
+/// with `show_pending` ("confirming…") — while `checkout.session`, `checkout.browser_opened`
+/// and `checkout.browser_dismissed` go on as if there were none; the verified callback, when it
+/// comes, replaces the claim, and the confirmation decides.
 ///
 /// Two flows are equal when every field is, strings (id, nonce, failure reason) compared by
 /// UTF-8 bytes, not under `String`'s `==` (Unicode canonical equivalence).
@@ -91,15 +94,24 @@ public struct CheckoutFlow: Equatable, Sendable {
     public private(set) var state: State
     /// The session, once known.
     public private(set) var session: CheckoutSession?
-    /// The callback that consumed the hand-off.
+    /// The verified callback that consumed the hand-off or, until one arrives, the latest claim
+    /// (``CheckoutCallback/isVerified`` tells which).
     public private(set) var callback: CheckoutCallback?
     /// The confirmation, once received.
     public private(set) var confirmation: CheckoutConfirmation?
-    /// Why the flow failed (provider reason or session error).
-    public private(set) var failureReason: String?
+    /// Why the session could not be created (`checkout.session_failed`).
+    public private(set) var sessionFailure: String?
+
+    /// Why the flow failed: the session error, or the provider's reason a verified `failed`
+    /// callback carried (kept once, in the callback).
+    public var failureReason: String? {
+        if let sessionFailure { return sessionFailure }
+        guard state == .failed, let callback, callback.isVerified else { return nil }
+        return callback.reason
+    }
 
     init(id: String, kind: CheckoutKind, returnURL: ReturnURL, nonce: String?, deadline: Int64, state: State,
-         session: CheckoutSession?, callback: CheckoutCallback?, confirmation: CheckoutConfirmation?, failureReason: String?) {
+         session: CheckoutSession?, callback: CheckoutCallback?, confirmation: CheckoutConfirmation?, sessionFailure: String?) {
         self.id = id
         self.kind = kind
         self.returnURL = returnURL
@@ -109,7 +121,7 @@ public struct CheckoutFlow: Equatable, Sendable {
         self.session = session
         self.callback = callback
         self.confirmation = confirmation
-        self.failureReason = failureReason
+        self.sessionFailure = sessionFailure
     }
 
     /// Equal when every field is; strings compared by UTF-8 bytes.
@@ -117,22 +129,15 @@ public struct CheckoutFlow: Equatable, Sendable {
         lhs.id.hasSameBytes(as: rhs.id) && lhs.kind == rhs.kind && lhs.returnURL == rhs.returnURL
             && lhs.nonce.hasSameBytes(as: rhs.nonce) && lhs.deadline == rhs.deadline && lhs.state == rhs.state
             && lhs.session == rhs.session && lhs.callback == rhs.callback && lhs.confirmation == rhs.confirmation
-            && lhs.failureReason.hasSameBytes(as: rhs.failureReason)
+            && lhs.sessionFailure.hasSameBytes(as: rhs.sessionFailure)
     }
 
     /// The longest session-failure reason kept, as JSON text (longer ones are cut).
     static let maxReasonLength = 256
 
-    /// Whether a callback may still change this flow: before one consumed the hand-off — a
-    /// verified one also while only an unverified claim holds it (the claim is replaced).
-    /// - Parameter verified: Whether the callback carries the nonce.
-    func takesCallback(verified: Bool) -> Bool {
-        if verified, callback?.isVerified == false, state == .awaitingConfirmation || state.acceptsCallback { return true }
-        return state.acceptsCallback && callback == nil
-    }
-
-    /// Whether a deep link may still change this flow (the snapshot keeps room for it).
-    var takesDeepLink: Bool { takesCallback(verified: true) }
+    /// Whether a callback may still change this flow: until a verified one consumed the hand-off
+    /// (a claim only fills the slot the verified callback replaces).
+    var takesDeepLink: Bool { state.acceptsCallback && callback?.isVerified != true }
 
     /// Where the gateway sends the user back (return URL with the nonce).
     var sentReturnURL: String { nonce.map { returnURL.adding(nonce: $0) } ?? returnURL.text }
@@ -151,7 +156,7 @@ public struct CheckoutFlow: Equatable, Sendable {
 
         case .sessionFailed(let reason):
             guard state == .awaitingSession else { return try notNow("checkout.session_failed") }
-            failureReason = JSONValue.cut(reason, toPrintedLength: CheckoutFlow.maxReasonLength).0
+            sessionFailure = JSONValue.cut(reason, toPrintedLength: CheckoutFlow.maxReasonLength).0
             state = .failed
             return .accepted([])
 
@@ -178,22 +183,22 @@ public struct CheckoutFlow: Equatable, Sendable {
 
         case .callback(let received):
             let callback = received.stored
-            guard takesCallback(verified: callback.isVerified) else {
+            guard takesDeepLink else {
                 return callback == self.callback ? .duplicate : .ignored
             }
-            self.callback = callback
             guard callback.isVerified else {
-                // A claim: it may show "confirming…", never end the flow or close the browser.
-                guard callback.status == .completed else { return .accepted([]) }
-                state = .awaitingConfirmation
-                return .accepted([.showPending])
+                // A claim: kept (the latest one) and answered, never a move of the flow: it may
+                // show "confirming…", never end the flow, close the browser or block the host.
+                let changed = self.callback != callback
+                self.callback = callback
+                return .accepted(callback.status == .completed ? [.showPending] : [], changed: changed)
             }
+            self.callback = callback
             switch callback.status {
             case .completed:
                 state = .awaitingConfirmation
                 return .accepted([.closeBrowser, .showPending])
             case .failed:
-                failureReason = callback.reason
                 state = .failed
                 return .accepted([.closeBrowser])
             case .cancelled:
@@ -215,9 +220,8 @@ public struct CheckoutFlow: Equatable, Sendable {
             if let expected = session?.objectID, !expected.hasSameBytes(as: confirmation.objectID) {
                 throw PayHandoffError(.conflict, field: kind.idKey, "the confirmation's id is not this session's")
             }
-            // An unverified claim never closed the tab: it may still be open.
+            // A claim never closed the tab: in these states it may still be open.
             let browserMayBeOpen = state == .inBrowser || state == .ready
-                || (state == .awaitingConfirmation && callback?.isVerified == false)
             self.confirmation = confirmation
             state = .confirmed
             return .accepted(browserMayBeOpen ? [.closeBrowser] : [])

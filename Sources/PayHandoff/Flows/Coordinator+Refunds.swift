@@ -17,7 +17,10 @@ extension Coordinator {
     /// its ledger entry still open) or a `sale` document (its amount caps the refunds; when the
     /// ledger already has the sale, the smaller of the two counts). Then: the request names the
     /// sale's `transactionId`; no other refund of the sale still waits; something is left; and
-    /// the refund rules hold, to the millisecond (``RefundEligibility``).
+    /// the refund rules hold, to the millisecond (``RefundEligibility``). A sale whose ledger entry
+    /// may have been dropped (``RefundLedger/mayHaveLost(_:deadline:now:)``: pruned behind a clock
+    /// that went back, or lost with damaged storage) is refused with `ledger_pruned`, never
+    /// refunded on the word of a `sale` document alone.
     /// - Throws: `unknown_flow`/`invalid_state` naming `sale_flow_id`; `validation` naming
     ///   `transactionId` or `sale.transactionid`; `invalid_state` naming `transactionId` (a refund
     ///   already pending, or nothing left); `not_eligible` naming `sale` with every reason.
@@ -33,28 +36,36 @@ extension Coordinator {
                   let id = response.transactionId else {
                 throw PayHandoffError(.invalidState, field: "sale_flow_id", "only an approved sale with a transactionid can be refunded")
             }
-            guard let entry = ledger.entry(id, at: now), entry.operation == .sale else {
+            let approved = sale.answeredAt ?? 0
+            guard let entry = ledger.entry(id, at: now), case .sale(let paidBack) = entry.kind else {
+                let deadline = RefundEligibility.deadline(approvedAt: approved)
+                if now < deadline, ledger.mayHaveLost(id, deadline: deadline, now: now) {
+                    throw Coordinator.ledgerPruned(deadline: deadline, amount: request.amount ?? sale.amount ?? .zero)
+                }
                 throw PayHandoffError(.notEligible, field: "sale",
                     "the sale cannot be refunded now: past_deadline (its refund window closed at 23:00 Mexico City time on the sale's day)")
             }
-            (transactionId, cap, refunded, approvedAt, version) = (id, entry.amount, entry.refunded, entry.approvedAt, response.posAppVersion)
+            (transactionId, cap, refunded, approvedAt, version) = (id, entry.amount, paidBack, entry.approvedAt, response.posAppVersion)
         case .sale(let given):
             transactionId = given.transactionId
             guard !transactionId.isEmpty else {
                 throw PayHandoffError(.validation, field: "sale.transactionid", "is required and must not be empty")
             }
             version = given.posAppVersion
-            if let entry = ledger.entry(transactionId, at: now) {
-                guard entry.operation == .sale else {
+            if let entry = ledger.entry(transactionId, at: now), entry.kind != .balanceUnknown {
+                guard case .sale(let paidBack) = entry.kind else {
                     throw PayHandoffError(.validation, field: "sale.transactionid", "is the transactionid of a refund, not of a sale")
                 }
-                (cap, refunded, approvedAt) = (Swift.min(entry.amount, given.amount), entry.refunded, entry.approvedAt)
+                (cap, refunded, approvedAt) = (Swift.min(entry.amount, given.amount), paidBack, entry.approvedAt)
             } else {
                 (cap, refunded, approvedAt) = (given.amount, .zero, given.approvedAt * 1000)
-                let expiresAt = RefundEligibility.deadline(approvedAt: approvedAt)
-                if expiresAt > now {
-                    external = RefundLedger.Entry(transactionId: transactionId, flowID: nil, operation: .sale, amount: cap,
-                                                  refunded: .zero, approvedAt: approvedAt, expiresAt: expiresAt)
+                let deadline = RefundEligibility.deadline(approvedAt: approvedAt)
+                if now < deadline, ledger.mayHaveLost(transactionId, deadline: deadline, now: now) {
+                    throw Coordinator.ledgerPruned(deadline: deadline, amount: request.amount ?? given.amount)
+                }
+                if deadline > now {
+                    external = RefundLedger.Entry(transactionId: transactionId, kind: .sale(refunded: .zero), amount: cap,
+                                                  approvedAt: approvedAt)
                 }
             }
         }
@@ -98,27 +109,30 @@ extension Coordinator {
         let requested = flow.amount ?? answered
         var sale: RefundLedger.Entry? = nil
         if let saleID = flow.saleTransactionId { sale = ledger.entry(saleID, at: now) }
-        if let id = response.transactionId, let booked = ledger.entry(id, at: now) {
+        if let id = response.transactionId, ledger.entry(id, at: now) != nil {
             throw PayHandoffError(.duplicate, field: "transactionid",
-                "this transactionid is already booked" + (booked.flowID.map { " by flow " + $0 } ?? " (a sale refunded from a sale document)")
-                + ": a replayed answer never books twice")
+                "this transactionid is already booked: a replayed answer never books twice")
         }
         switch flow.operation {
         case .sale:
             guard let id = response.transactionId else { return }
             let refundable = flow.state == .approvedAmountMismatch ? Swift.min(requested, answered) : answered
-            let expiresAt = RefundEligibility.deadline(approvedAt: now)
-            guard expiresAt > now else { return }  // approved after 23:00: never refundable
-            ledger.book(RefundLedger.Entry(transactionId: id, flowID: flow.id, operation: .sale, amount: refundable,
-                                           refunded: .zero, approvedAt: now, expiresAt: expiresAt))
+            guard RefundEligibility.deadline(approvedAt: now) > now else { return }  // approved after 23:00: never refundable
+            ledger.book(RefundLedger.Entry(transactionId: id, kind: .sale(refunded: .zero), amount: refundable, approvedAt: now))
         case .refund:
             let left = sale?.remaining ?? requested
             let taken = flow.state == .approvedAmountMismatch ? Swift.min(Swift.max(answered, requested), left) : requested
             if let saleID = flow.saleTransactionId { ledger.addRefund(taken, toSale: saleID) }
-            if let id = response.transactionId, let expiresAt = sale?.expiresAt, expiresAt > now {
-                ledger.book(RefundLedger.Entry(transactionId: id, flowID: flow.id, operation: .refund, amount: taken,
-                                               refunded: .zero, approvedAt: now, expiresAt: expiresAt))
+            if let id = response.transactionId, let expiresAt = sale?.expiresAt, expiresAt > now, taken > .zero {
+                ledger.book(RefundLedger.Entry(transactionId: id, kind: .refund, amount: taken, approvedAt: now))
             }
         }
+    }
+
+    /// The refusal of a refund whose sale's bookkeeping may be gone (`ledger_pruned`).
+    static func ledgerPruned(deadline: Int64, amount: Amount) -> PayHandoffError {
+        let verdict = RefundEligibility(reasons: [.ledgerPruned], eligibleFrom: 0, deadline: deadline / 1000, refundAmount: amount)
+        return PayHandoffError(.notEligible, field: "sale",
+            "the sale cannot be refunded now: ledger_pruned (" + verdict.explanation(of: .ledgerPruned) + ")")
     }
 }

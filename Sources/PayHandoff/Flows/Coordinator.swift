@@ -7,17 +7,18 @@
 /// flow, and nothing in it is shared or locked.
 ///
 /// Rules it keeps across flows (the flows keep their own, see ``CheckoutFlow`` and ``POSFlow``):
-/// - **One answer, one flow.** While a flow waits, no other flow may share its correlation key
-///   — the nonce of a checkout, the identifier and answer scheme of a POS hand-off: such a start
-///   is `rejected` with `conflict` (naming `nonce` or `request.identifier`), because one answer
-///   could then resolve two flows. Ended flows do not block a new one; their late answers stay
-///   `duplicate`/`ignored` (the nonce or token is the old flow's).
+/// - **One answer, one flow.** No two flows of a coordinator share a correlation key — the
+///   nonce of a checkout; the identifier sent (`<identifier>~<token>`) and answer scheme of a POS
+///   hand-off — whatever their states: such a start is `rejected` with `conflict` (naming `nonce`
+///   or `token`), because an answer meant for one, or replayed from an ended one, could then
+///   resolve the other. (Fresh nonces and tokens never collide; only a host-given one can.)
 /// - **Money is exact.** Approved operations are booked in the ``ledger``: refunds never exceed
-///   what is left of their sale, and a `transactionid` is booked by one flow only.
-/// - **The snapshot can always be written and read back.** Each flow keeps bounded copies of
-///   what it received, and a host event that would grow the snapshot past
-///   ``snapshotBudget`` (keeping room for every answer still expected) is `rejected` with
-///   `limit_exceeded`: remove ended flows (`flow.remove`).
+///   what is left of their sale, a `transactionid` is booked by one flow only, and no clock
+///   erases what a sale has refunded (``RefundLedger``).
+/// - **Every snapshot restores** (`Coordinator+Budget.swift`): each flow reserves room for
+///   everything it may still receive, checked when it starts; restore applies the same rule, so
+///   no later event is refused for space. When a start needs room, ended flows are forgotten,
+///   oldest first (the answer lists them in ``CoordinatorAnswer/forgotten``).
 ///
 /// Flows are found by id, answers matched by nonce and identifier, and two coordinators compare
 /// equal, by UTF-8 bytes: `==` on `String` is Unicode canonical equivalence, under which two
@@ -108,21 +109,29 @@ public struct Coordinator: Equatable, Sendable {
 
     /// The configuration.
     public let configuration: Configuration
+    /// The most bytes the snapshot may take as JSON text (``maxSnapshotBytes`` unless set lower;
+    /// not part of the snapshot: a restore is given it again).
+    public let snapshotLimit: Int
     /// The flows, oldest first.
     public internal(set) var flows: [Flow]
     /// Approved operations and what their sales may still refund.
     public internal(set) var ledger: RefundLedger
 
     /// An empty coordinator.
-    /// - Parameter configuration: Host choices.
-    public init(configuration: Configuration = Configuration()) {
+    /// - Parameters:
+    ///   - configuration: Host choices.
+    ///   - snapshotLimit: The most bytes its snapshot may take (at most ``maxSnapshotBytes``, the
+    ///     default; smaller limits are for tests that need a nearly full coordinator).
+    public init(configuration: Configuration = Configuration(), snapshotLimit: Int = Coordinator.maxSnapshotBytes) {
         self.configuration = configuration
+        self.snapshotLimit = Swift.min(Swift.max(snapshotLimit, Coordinator.documentReserve), Coordinator.maxSnapshotBytes)
         self.flows = []
         self.ledger = RefundLedger()
     }
 
-    init(configuration: Configuration, flows: [Flow], ledger: RefundLedger) {
+    init(configuration: Configuration, snapshotLimit: Int, flows: [Flow], ledger: RefundLedger) {
         self.configuration = configuration
+        self.snapshotLimit = snapshotLimit
         self.flows = flows
         self.ledger = ledger
     }
@@ -158,9 +167,16 @@ public struct Coordinator: Equatable, Sendable {
     public mutating func send(_ event: CoordinatorEvent, using generator: inout some RandomNumberGenerator) -> CoordinatorAnswer {
         var copy = self
         do throws(PayHandoffError) {
-            let answer = try copy.apply(event, using: &generator)
-            if event.mayGrowSnapshot { try copy.checkBudget() }
-            if answer.outcome == .accepted { copy.ledger.prune(now: event.now) }  // other outcomes change nothing
+            var answer = try copy.apply(event, using: &generator)
+            if answer.outcome == .accepted {  // other outcomes change nothing
+                copy.ledger.prune(now: event.now)
+                // Only a start takes room (Coordinator+Budget.swift): every other event fills
+                // room its flow reserved when it started.
+                if event.isStart {
+                    answer.forgotten = try copy.makeRoom()
+                    if !answer.forgotten.isEmpty { answer.persist = true }
+                }
+            }
             self = copy
             return answer
         } catch {
@@ -179,7 +195,7 @@ public struct Coordinator: Equatable, Sendable {
         // makes a nonce) and without copying every flow: route(url:now:) changes nothing
         // before its last `try` (the flow and the ledger are stored only after every check),
         // so a rejected URL leaves the coordinator as it was. An answer always fits the
-        // snapshot (room is kept for it), so there is no budget check here.
+        // room its flow reserved, so there is no budget check here.
         do throws(PayHandoffError) {
             try MexicoCityTime.checkEpochMilliseconds(now, field: "now")
             let answer = try route(url: url, now: now)
@@ -277,15 +293,16 @@ public struct Coordinator: Equatable, Sendable {
             effect = .openBrowser(url: created.checkoutURL)
         }
         if let nonce {
-            for case .checkout(let other) in flows where other.state.isWaiting && other.nonce.hasSameBytes(as: nonce) {
+            // Any flow, ended or not: its late callback would otherwise reach the new one.
+            for case .checkout(let other) in flows where other.nonce.hasSameBytes(as: nonce) {
                 throw PayHandoffError(.conflict, field: "nonce",
-                    "checkout " + other.id + " is waiting with this nonce: one callback could answer both")
+                    "checkout " + other.id + " holds this nonce: one callback could answer both")
             }
         }
         // One construction for the three starts: waiting for the session, or ready with it.
         let flow = CheckoutFlow(id: id, kind: kind, returnURL: returnURL, nonce: nonce, deadline: flowDeadline,
                                 state: session.isNone ? .awaitingSession : .ready, session: session, callback: nil,
-                                confirmation: nil, failureReason: nil)
+                                confirmation: nil, sessionFailure: nil)
         flows.append(.checkout(flow))
         return CoordinatorAnswer(outcome: .accepted, transitions: [FlowTransition(flow: .checkout(flow), effects: [effect, .persist])])
     }
@@ -296,12 +313,14 @@ public struct Coordinator: Equatable, Sendable {
                                    using generator: inout some RandomNumberGenerator) throws(PayHandoffError) -> CoordinatorAnswer {
         try checkNewFlow(id: id, isCheckout: false)
         let scheme = request.answerScheme
-        for case .pos(let other) in flows where other.takesAnswer && other.identifier.hasSameBytes(as: request.identifier)
-            && ASCII.equalFoldingCase(other.answerScheme, scheme) {
-            throw PayHandoffError(.conflict, field: "request.identifier",
-                "POS hand-off " + other.id + " still waits for an answer with this identifier on this scheme: one answer could resolve both")
-        }
         let token = given ?? CorrelationSecret.make(using: &generator)
+        // The full identifier sent (it splits at its last '~': tokens have none), on any flow,
+        // ended or not: an answer replayed from an ended hand-off must not reach the new one.
+        for case .pos(let other) in flows where other.token.hasSameBytes(as: token)
+            && other.identifier.hasSameBytes(as: request.identifier) && ASCII.equalFoldingCase(other.answerScheme, scheme) {
+            throw PayHandoffError(.conflict, field: "token",
+                "POS hand-off " + other.id + " was sent this identifier and token on this scheme: one answer could resolve both")
+        }
         var sent: POSRequest
         do throws(PayHandoffError) {
             sent = try request.withToken(token)
@@ -431,14 +450,11 @@ extension CoordinatorEvent {
         }
     }
 
-    /// Whether the host's event can add text to the snapshot (then the budget is checked). Deep
-    /// links and time only fill the room kept for each waiting flow.
-    var mayGrowSnapshot: Bool {
+    /// Whether the event starts a flow: the only events that take room in the snapshot.
+    var isStart: Bool {
         switch kind {
-        case .checkoutStart, .checkoutSession, .checkoutSessionFailed, .confirmation, .posStart, .posLaunchFailed:
-            return true
-        case .browserOpened, .browserDismissed, .posLaunched, .posResult, .appForegrounded, .tick, .url, .removeFlow:
-            return false
+        case .checkoutStart, .posStart: return true
+        default: return false
         }
     }
 }

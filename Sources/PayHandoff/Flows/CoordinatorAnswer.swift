@@ -19,6 +19,9 @@ public struct CoordinatorAnswer: Equatable, Sendable {
     public var error: PayHandoffError?
     /// Whether the snapshot changed and should be saved now.
     public var persist: Bool
+    /// Ended flows a start forgot to make room in the snapshot (their results were handed out
+    /// already; their ledger entries stay), oldest first; usually empty.
+    public var forgotten: [String] = []
 
     init(outcome: EventOutcome, transitions: [FlowTransition], error: PayHandoffError? = nil, persist: Bool? = nil) {
         self.outcome = outcome
@@ -30,7 +33,11 @@ public struct CoordinatorAnswer: Equatable, Sendable {
     /// The answer as a document:
     /// `{"version": 1, "outcome": "accepted", "persist": true, "transitions": [{"flow_id": "c1",
     /// "flow": "checkout", "state": "awaiting_confirmation", "effects": [{"type": "close_browser"}, …],
-    /// "details": {…the flow's snapshot…}}], "error": {"code", "field", "message"}}` (`error` only when rejected).
+    /// "details": {…the flow, without its nonce or token…}}], "forgotten": ["p0"], "error": {"code", "field",
+    /// "message"}}` (`forgotten` only when a start forgot ended flows, `error` only when rejected).
+    /// Details carry no correlation secret, so a host may log answers; the effects
+    /// `create_session` (its return URL), `send_request` and `open_pos_app` do carry one (and the
+    /// API key or POS user token): they are secret-bearing, like the snapshot.
     public var json: JSONValue {
         var o = JSONObject()
         o["version"] = 1
@@ -42,9 +49,10 @@ public struct CoordinatorAnswer: Equatable, Sendable {
                 "flow": .string(transition.flow.typeName),
                 "state": .string(transition.flow.stateName),
                 "effects": .array(transition.effects.map { $0.json }),
-                "details": transition.flow.snapshotJSON,
+                "details": transition.flow.detailsJSON,
             ]
         })
+        if !forgotten.isEmpty { o["forgotten"] = .array(forgotten.map { .string($0) }) }
         if let error { o["error"] = error.json }
         return .object(o)
     }

@@ -21,8 +21,9 @@
 /// Both doors check the same rules, written once in the typed initializer
 /// (``init(_:now:)``): `now` and deadlines are epoch milliseconds from 1970 to 9999; flow ids are
 /// 1 to 128 bytes without spaces or control characters; nonces and tokens follow
-/// ``CorrelationSecret``; grace periods are 0 to 3,600,000 ms; a refund names its sale and a sale
-/// does not. ``init(json:)`` reads the document and hands the values to it, so an event either
+/// ``CorrelationSecret`` (a token has no `~`); grace periods are 0 to 3,600,000 ms; a refund names
+/// its sale and a sale does not; a `sale` document's `transactionid` follows the ledger's rule
+/// (``RefundLedger/checkTransactionID(_:field:)``) and its amount is above zero. ``init(json:)`` reads the document and hands the values to it, so an event either
 /// door accepts is the same event, and a refused one fails with the same code and field.
 ///
 /// Events compare equal when their strings (flow ids, nonces, reasons, URLs) have the same
@@ -120,12 +121,17 @@ public struct CoordinatorEvent: Equatable, Sendable {
             case (.refund, .saleFlow(let saleID)?):
                 try CoordinatorEvent.checkFlowID(saleID, field: "sale_flow_id")
             case (.refund, .sale(let sale)?):
+                // The sale may be booked in the ledger: its id and amount follow the ledger's rules.
+                try RefundLedger.checkTransactionID(sale.transactionId, field: "sale.transactionid")
+                guard sale.amount > .zero else {
+                    throw PayHandoffError(.validation, field: "sale.amount", "must be greater than 0")
+                }
                 try MexicoCityTime.checkEpoch(sale.approvedAt, field: "sale.approved_at")
             case (.sale, nil):
                 break
             }
             if let grace { try CoordinatorEvent.checkGrace(grace, field: "grace_ms") }
-            if let token { try CorrelationSecret.check(token, field: "token") }
+            if let token { try CorrelationSecret.checkToken(token, field: "token") }
             // The identifier sent carries the token (a fresh one has 32 characters): it must fit.
             let tokenLength = token?.utf16.count ?? 32
             if request.identifier.utf16.count + 1 + tokenLength > POSRequest.Limit.identifier {

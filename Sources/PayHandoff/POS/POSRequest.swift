@@ -188,7 +188,7 @@ public struct POSRequest: Equatable, Sendable, CustomStringConvertible {
     /// - Throws: `validation` naming `token` when the token breaks the rule, or `identifier` when
     ///   identifier and token together pass the 256 UTF-16 units Billpocket accepts.
     public func withToken(_ token: String) throws(PayHandoffError) -> POSRequest {
-        try CorrelationSecret.check(token, field: "token")
+        try CorrelationSecret.checkToken(token, field: "token")
         let sent = identifier + "~" + token
         guard sent.utf16.count <= Limit.identifier else {
             throw PayHandoffError(.validation, field: "identifier",
@@ -283,6 +283,20 @@ public struct POSRequest: Equatable, Sendable, CustomStringConvertible {
         if let phone { try POSRequest.checkLength(phone, field: "phone", max: Limit.phone) }
         if mandatoryPhoto == true, showPhotoButton != true {
             throw PayHandoffError(.validation, field: "mandatoryPhoto", "requires showPhotoButton=true")
+        }
+    }
+
+    /// The identifier rule of a restored hand-off: what ``withToken(_:)`` accepts with `token`.
+    /// - Throws: `validation` naming `identifier`.
+    static func checkIdentifier(_ identifier: String, token: String) throws(PayHandoffError) {
+        try checkText(identifier, field: "identifier", max: Limit.identifier - 1 - token.utf16.count)
+    }
+
+    /// The rule of a bare answer scheme (``answerScheme``) where one is read back.
+    /// - Throws: `validation` naming `field`.
+    static func checkAnswerScheme(_ scheme: String, field: String) throws(PayHandoffError) {
+        guard !scheme.isEmpty, scheme.utf16.count <= Limit.urlScheme, URLSyntax.isValidScheme(Substring(scheme)) else {
+            throw PayHandoffError(.validation, field: field, "is not a URL scheme of at most " + String(Limit.urlScheme) + " characters")
         }
     }
 

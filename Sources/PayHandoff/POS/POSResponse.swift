@@ -147,7 +147,7 @@ public struct POSResponse: Equatable, Sendable {
 
         init(_ identifier: String?, token: String?) throws(PayHandoffError) {
             if let token {
-                try CorrelationSecret.check(token, field: "token")
+                try CorrelationSecret.checkToken(token, field: "token")
                 guard let identifier else {
                     throw PayHandoffError(.validation, field: "token", "needs identifier: the token follows the request's identifier")
                 }
@@ -322,9 +322,9 @@ public struct POSResponse: Equatable, Sendable {
             throw PayHandoffError(.validation, field: "accountType", "must be credit or debit")
         }
         _ = try withValue(Key.transactionid) { text throws(PayHandoffError) in
-            // Kept in the refund ledger and matched by bytes: printable ASCII, bounded.
-            guard text.count <= POSResponse.maxTransactionIDLength, text.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
-                throw PayHandoffError(.validation, field: "transactionid", "must be 1 to 128 printable ASCII characters")
+            // Kept in the refund ledger and matched by bytes: the ledger's one rule.
+            guard RefundLedger.isValidTransactionID(text) else {
+                throw PayHandoffError(.validation, field: "transactionid", "must be 1 to 128 printable ASCII characters without spaces")
             }
         }
         self.text = text

@@ -52,6 +52,10 @@ public struct RefundEligibility: Equatable, Sendable {
         case amountExceedsOriginal = "amount_exceeds_original"
         /// The POS app is older than 4.3.24.
         case posAppTooOld = "pos_app_too_old"
+        /// The coordinator may have dropped what the sale has refunded already (its ledger was
+        /// pruned behind a clock that later went back, or damaged storage lost the record):
+        /// refunding could pay back twice, so it fails safe. Only a coordinator gives this reason.
+        case ledgerPruned = "ledger_pruned"
 
         /// The reason spelled `rawValue`, matched by UTF-8 bytes (not by `==`, which is Unicode
         /// canonical equivalence).
@@ -114,9 +118,7 @@ public struct RefundEligibility: Equatable, Sendable {
     public static func check(sale: Sale, refundAmount: Amount?, now: Int64) throws(PayHandoffError) -> RefundEligibility {
         try MexicoCityTime.checkEpoch(sale.approvedAt, field: "sale.approved_at")
         try MexicoCityTime.checkEpoch(now, field: "now")
-        guard !sale.transactionId.isEmpty else {
-            throw PayHandoffError(.validation, field: "sale.transactionid", "is required and must not be empty")
-        }
+        try RefundLedger.checkTransactionID(sale.transactionId, field: "sale.transactionid")
         if let refundAmount, refundAmount == .zero {
             throw PayHandoffError(.validation, field: "amount", "must be greater than 0")
         }
@@ -152,9 +154,12 @@ public struct RefundEligibility: Equatable, Sendable {
     }
 
     /// When refunds of a sale approved at `approvedAt` (epoch ms) close: 23:00 Mexico City time
-    /// on the sale's local calendar day, epoch ms.
+    /// on the sale's local calendar day, epoch ms — at most ``MexicoCityTime/maxEpochMilliseconds``,
+    /// so that every time the library computes it can also store and read back (a sale approved
+    /// late on 9999-12-31 UTC would close after the last time it accepts).
     static func deadline(approvedAt: Int64) -> Int64 {
-        (MexicoCityTime.startOfDay(containing: approvedAt / 1000) + deadlineHour * 3600) * 1000
+        Swift.min((MexicoCityTime.startOfDay(containing: approvedAt / 1000) + deadlineHour * 3600) * 1000,
+                  MexicoCityTime.maxEpochMilliseconds)
     }
 
     /// The human explanation of a reason, with the times that matter.
@@ -172,6 +177,9 @@ public struct RefundEligibility: Equatable, Sendable {
             return "the refund amount is greater than the sale's amount"
         case .posAppTooOld:
             return "refunds need POS app 4.3.24 or newer on iOS"
+        case .ledgerPruned:
+            return "this coordinator may no longer know what the sale has refunded (its records up to "
+                + MexicoCityTime.iso8601(deadline) + " were dropped, or damaged storage lost them): refund it from Billpocket's back office"
         }
     }
 

@@ -378,11 +378,26 @@ struct HierarchicalURL: Equatable, Sendable {
             }
             return ASCII.equalBytes(UnsafeBufferPointer(rebasing: bytes[(path.lowerBound + pathCount)..<(path.lowerBound + prefix)]), nonceSegment)
         }
-        let nonce = (path.lowerBound + prefix)..<path.upperBound
-        guard matches, ByteScan.firstIndex(of: UInt8(ascii: "/"), in: bytes, from: nonce.lowerBound, to: nonce.upperBound) == nonce.upperBound else {
+        let segment = (path.lowerBound + prefix)..<path.upperBound
+        guard matches, ByteScan.firstIndex(of: UInt8(ascii: "/"), in: bytes, from: segment.lowerBound, to: segment.upperBound) == segment.upperBound else {
             return .differs("path")
         }
-        return .same(nonce: nonce)
+        return .same(nonce: spans.query == nil ? HierarchicalURL.nonce(in: segment, of: bytes).nonce : segment)
+    }
+
+    /// The nonce in the nonce segment `segment` of a URL without a query, and the query a
+    /// gateway appended to it with `&`. A careful gateway adds `?status=…` to a return URL
+    /// without a query; a blind one adds `&status=…` (`…/ph_<nonce>&status=completed`). A nonce
+    /// is made of unreserved characters only, so the segment's first `&` ends it and what follows
+    /// is the gateway's query: the verified callback is read, not refused.
+    /// - Parameters:
+    ///   - segment: The bytes after `ph_`, up to the end of the path.
+    ///   - bytes: The URL's UTF-8.
+    /// - Returns: The nonce, and the query after the `&` when there is one.
+    static func nonce(in segment: Range<Int>, of bytes: UnsafeBufferPointer<UInt8>) -> (nonce: Range<Int>, query: Range<Int>?) {
+        let ampersand = ByteScan.firstIndex(of: UInt8(ascii: "&"), in: bytes, from: segment.lowerBound, to: segment.upperBound)
+        guard ampersand < segment.upperBound else { return (segment, nil) }
+        return (segment.lowerBound..<ampersand, (ampersand + 1)..<segment.upperBound)
     }
 
     /// Whether this URL's path, as held (an http(s) empty path as `/`), ends with `/`.

@@ -105,6 +105,18 @@ enum ASCII {
     static func hasSpaceOrControl(_ text: String) -> Bool {
         firstByte(in: Substring(text), where: { $0 <= 0x20 || $0 == 0x7F }) != nil
     }
+
+    /// Whether `text` has an ASCII control character or DEL: such text prints as up to 6 bytes a
+    /// byte in JSON, and names, ids and tokens the core keeps never need one.
+    static func hasControl(_ text: String) -> Bool {
+        firstByte(in: Substring(text), where: { $0 < 0x20 || $0 == 0x7F }) != nil
+    }
+
+    /// Whether every byte of `text` is printable ASCII (`0x20...0x7E`) other than `"` and `\`,
+    /// so that it prints as itself inside a JSON string.
+    static func printsAsItself(_ text: String) -> Bool {
+        firstByte(in: Substring(text), where: { $0 < 0x20 || $0 > 0x7E || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) == nil
+    }
 }
 
 extension String {

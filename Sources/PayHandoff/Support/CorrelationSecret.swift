@@ -6,6 +6,9 @@
 /// One rule for both, wherever one enters (events, options, snapshots): 16 to 128 RFC 3986
 /// unreserved characters (`A-Z a-z 0-9 - . _ ~`), so it survives every encoding on the way
 /// (URL path, query, intent extra) unchanged; fresh ones are 128 bits as 32 lowercase hex digits.
+/// A POS token also has no `~` (``checkToken(_:field:)``): it follows the app's identifier after
+/// a `~`, and the identifier sent (`<identifier>~<token>`) must split in one way only, at its
+/// last `~`, so that two hand-offs can never be sent the same text.
 public enum CorrelationSecret {
     /// The shortest accepted value, in characters.
     public static let minLength = 16
@@ -22,6 +25,20 @@ public enum CorrelationSecret {
         guard value.utf8.count >= minLength, value.utf8.count <= maxLength,
               value.withUTF8({ $0.allSatisfy(QueryEncoder.isUnreserved) }) else {
             throw PayHandoffError(.validation, field: field, "must be 16 to 128 characters from A-Z a-z 0-9 - . _ ~")
+        }
+    }
+
+    /// Checks a POS token given by the host: ``check(_:field:)`` and no `~` (the separator in
+    /// front of it in the identifier sent).
+    /// - Parameters:
+    ///   - value: The token.
+    ///   - field: The member to name in the error.
+    /// - Throws: `validation` naming `field` when the token breaks the rule.
+    public static func checkToken(_ value: String, field: String) throws(PayHandoffError) {
+        try check(value, field: field)
+        guard !value.utf8.contains(POSRequest.tokenSeparator) else {
+            throw PayHandoffError(.validation, field: field,
+                "must not contain '~': it separates the identifier from the token, and the identifier sent must split in one way only")
         }
     }
 

@@ -156,8 +156,8 @@ CHECKOUT_HOST_EVENTS = {
 HOST_EVENT_COLUMN = {"checkout.session": 0, "checkout.session_failed": 1,
                      "checkout.browser_opened": 2, "checkout.browser_dismissed": 3}
 
-# A routed callback whose nonce matched (verified): the first callback of the hand-off, or the one
-# that replaces an unverified claim (awaiting_confirmation holding a claim: see `callback`).
+# A routed callback whose nonce matched (verified): the first verified callback of the hand-off
+# (it replaces a claim the flow holds, if any).
 _VERIFIED = (go("awaiting_confirmation", "close_browser", "show_pending"), go("failed", "close_browser"),
              go("cancelled", "close_browser"))
 CHECKOUT_CALLBACK = {
@@ -166,16 +166,17 @@ CHECKOUT_CALLBACK = {
     "ready":                   _VERIFIED,
     "in_browser":              _VERIFIED,
     "returned_without_result": _VERIFIED,
-    "awaiting_confirmation":   CONSUMED,  # unless the stored callback is an unverified claim: _VERIFIED
+    "awaiting_confirmation":   CONSUMED,  # reached only by a verified callback
     "confirmed":               CONSUMED,
     "failed":                  CONSUMED,
     "cancelled":               CONSUMED,
     "expired":                 CONSUMED,
 }
-# A callback without nonce (routed only with accept_unverified_callbacks) is a claim: taken while the
-# hand-off waits and no callback is stored yet. It never ends a flow and never closes the browser.
-_CLAIM = (go("awaiting_confirmation", "show_pending"), RECORDED, RECORDED)
-CHECKOUT_UNVERIFIED_CALLBACK = {state: (_CLAIM if state in C_TAKES_CALLBACK else CONSUMED) for state in C_STATES}
+# A callback without nonce (routed only with accept_unverified_callbacks) is a claim (issue 24): it
+# never moves the flow. While the hand-off waits for its verified callback the flow keeps the latest
+# claim (persist when it changed) and answers each one `accepted`, a claimed `completed` with
+# show_pending; the host's own events go on as if there were none.
+CHECKOUT_UNVERIFIED_CALLBACK = {state: ("claim" if state in C_TAKES_CALLBACK else CONSUMED) for state in C_STATES}
 CALLBACK_COLUMN = {"completed": 0, "failed": 1, "cancelled": 2}
 
 # The first confirmation (the webhook, relayed) wins over any deep-link status, in any state;
@@ -190,9 +191,6 @@ CHECKOUT_FIRST_CONFIRMATION = {
     "cancelled":               go("confirmed"),
     "expired":                 go("confirmed"),
 }
-# awaiting_confirmation reached by an unverified completed claim: the claim did not close the tab,
-# so it may still be open (this oracle's reading; the spec says "Confirmation: unchanged").
-CONFIRMATION_OVER_CLAIM = go("confirmed", "close_browser")
 CONFIRMATION_CHECKED_FIELDS = ("brand", "last_four", "token", "amount")  # after kind and id
 
 # tick at or after the flow's deadline; before it every state is UNCHANGED
@@ -305,10 +303,15 @@ def parse_confirmation(event: dict) -> Confirmation:
                         data.get("token"), None if amount is None else amount_units(amount))
 
 
+MAX_EPOCH_MS = 253_402_300_799_999  # 9999-12-31T23:59:59.999Z, the last time the library accepts
+
+
 def mx_deadline_ms(approved_at_ms: int) -> int:
     """23:00 Mexico City (UTC-6) on the local day of `approved_at_ms`: the refund deadline."""
     local_day_start = (approved_at_ms + MX_OFFSET_S * 1000) // (24 * HOUR) * (24 * HOUR) - MX_OFFSET_S * 1000
-    return local_day_start + REFUND_DEADLINE_HOUR * HOUR
+    # Clamped to the last time the library accepts (9999-12-31T23:59:59.999Z): what it computes it
+    # can store and read back (issue 24).
+    return min(local_day_start + REFUND_DEADLINE_HOUR * HOUR, MAX_EPOCH_MS)
 
 
 def refund_reasons(approved_at: int, remaining: int, requested: int, now: int, version: str | None) -> list[str]:
@@ -386,7 +389,6 @@ class POSFlow:
 @dataclass
 class Entry:
     """One refund-ledger entry per booked approval (spec F); `refunded` is a venta's only."""
-    flow_id: str | None
     operation: str
     amount: int  # venta: what can be refunded (its cap); devolucion: what it booked
     approved_at: int
@@ -412,6 +414,9 @@ class Model:
         self.accept_unverified = config.get("accept_unverified_callbacks", False)
         self.flows: list = []
         self.ledger: dict[str, Entry] = {}
+        # Every entry whose window closed at or before this was dropped (issue 24: entries are
+        # dropped after an accepted event only, behind this watermark, kept in the snapshot).
+        self.pruned_through = 0
 
     # -- summaries
     def summary(self, outcome: str, effects=(), error=None) -> dict:
@@ -429,13 +434,23 @@ class Model:
         event = {"type": "url", "url": step["url"], "now": step["now"]} if "url" in step else step["event"]
         saved = copy.deepcopy((self.flows, self.ledger))
         try:
-            # Ledger entries whose refund window has closed are dropped before the event applies.
-            self.ledger = {txn: e for txn, e in self.ledger.items() if event["now"] < e.expires_at}
             outcome, effects = self.apply(event)
         except Fail as r:
             self.flows, self.ledger = saved  # a rejected event changes nothing
             return self.summary("rejected", error=(r.code, r.field))
+        if outcome == "accepted":
+            # Only an accepted event drops the entries whose window closed by its time, and the
+            # watermark remembers how far (an event of another outcome changes nothing).
+            for e in self.ledger.values():
+                if e.expires_at <= event["now"]:
+                    self.pruned_through = max(self.pruned_through, e.expires_at)
+            self.ledger = {txn: e for txn, e in self.ledger.items() if event["now"] < e.expires_at}
         return self.summary(outcome, effects)
+
+    def live(self, txn: str | None, now: int) -> Entry | None:
+        """The entry of `txn` whose window is still open at `now` (a closed one counts as gone)."""
+        entry = self.ledger.get(txn) if txn is not None else None
+        return entry if entry is not None and now < entry.expires_at else None
 
     # -- helpers
     def find(self, flow_id: str):
@@ -544,9 +559,8 @@ class Model:
             state, effects = "awaiting_session", ("create_session", "persist")
         if nonce is None and "session" not in e:
             nonce = Fresh()  # `request` and backend starts always get a nonce
-        if isinstance(nonce, str) and any(f.type == "checkout" and f.state in C_WAITING and f.nonce == nonce
-                                          for f in self.flows):
-            raise Fail("conflict", "nonce")  # no callback may fit two pending checkouts
+        if isinstance(nonce, str) and any(f.type == "checkout" and f.nonce == nonce for f in self.flows):
+            raise Fail("conflict", "nonce")  # no callback may fit two checkouts, ended ones included (issue 24)
         try:
             registered = co.check_return_url(return_url)
         except Fail:
@@ -593,14 +607,19 @@ class Model:
     def callback(self, flow: CheckoutFlow, cb: dict):
         assert_bounded_callback(cb)
         stored = flow.callback
-        if cb["verified"]:
+        if stored is not None and stored["verified"]:
+            rule = CONSUMED  # a verified callback consumed the hand-off
+        elif cb["verified"]:
             rule = CHECKOUT_CALLBACK[flow.state]
-            if flow.state == "awaiting_confirmation" and stored is not None and not stored["verified"]:
-                rule = _VERIFIED  # the verified callback replaces the claim
         else:
-            rule = CHECKOUT_UNVERIFIED_CALLBACK[flow.state] if stored is None else CONSUMED
+            rule = CHECKOUT_UNVERIFIED_CALLBACK[flow.state]
         if rule == CONSUMED:
             return ("duplicate" if cb == stored else "ignored"), []
+        if rule == "claim":
+            changed = cb != stored
+            flow.callback = cb
+            effects = (["show_pending"] if cb["status"] == "completed" else []) + (["persist"] if changed else [])
+            return "accepted", [flow.id + ":" + e for e in effects]
         flow.callback = cb
         return self.use(flow, rule[CALLBACK_COLUMN[cb["status"]]])
 
@@ -623,10 +642,7 @@ class Model:
         if flow.session_object_id not in (None, c.object_id):
             raise Fail("conflict", id_key)
         flow.confirmation = c
-        rule = CHECKOUT_FIRST_CONFIRMATION[flow.state]
-        if flow.state == "awaiting_confirmation" and not verified:
-            rule = CONFIRMATION_OVER_CLAIM
-        return self.use(flow, rule)
+        return self.use(flow, CHECKOUT_FIRST_CONFIRMATION[flow.state])
 
     # -- POS
     def pos_start(self, e: dict):
@@ -636,13 +652,21 @@ class Model:
         scheme = req["urlScheme"].removesuffix("://")
         if not isinstance(token, Fresh):
             assert pos.utf16_len(pos.sent_identifier(req["identifier"], token)) <= 256, "a Bad step: too long"
+            assert "~" not in token, "a Bad step: a token has no '~'"
         for f in self.flows:
-            if (f.type == "pos" and f.state in P_TAKES_ANSWER and f.identifier == req["identifier"]
+            # The full identifier sent (it splits at its last '~'), on any POS flow, ended ones
+            # included: an answer replayed from an ended hand-off must not reach the new one.
+            if (f.type == "pos" and not isinstance(token, Fresh) and f.token == token and f.identifier == req["identifier"]
                     and f.scheme.lower() == scheme.lower()):
-                raise Fail("conflict", "request.identifier")  # no answer may fit two pending hand-offs
+                raise Fail("conflict", "token")
         sale, amount = None, amount_units(req.get("amount"))
         if "sale_flow_id" in e or "sale" in e:
             sale, amount = self.check_refund(e, req, now)
+            if sale.document_amount is not None and self.live(sale.transaction_id, now) is None and now < sale.expires_at:
+                # A sale known only from its document is booked when its refund starts, so that the
+                # next refund of it finds what this one took.
+                self.ledger[sale.transaction_id] = Entry("venta", sale.document_amount, sale.document_approved_at,
+                                                         sale.expires_at)
         self.flows.append(POSFlow(flow_id, req["transaction"], req["identifier"], token, scheme, amount, sale,
                                   e.get("grace_ms", self.grace)))
         return "accepted", [flow_id + ":open_pos_app", flow_id + ":persist"]
@@ -656,23 +680,28 @@ class Model:
             txn = flow.answer.get("transactionid") if flow.answer else None
             if flow.state not in ("approved", "approved_amount_mismatch") or txn is None:
                 raise Fail("invalid_state", "sale_flow_id")
-            entry = self.ledger.get(txn)
+            entry = self.live(txn, now)
             if entry is None:
-                raise Fail("not_eligible", "sale")  # the refund window closed: the entry was dropped
-            assert entry.operation == "venta" and entry.flow_id == flow.id
+                # The window closed (past_deadline), or the entry was dropped behind the watermark
+                # while a clock ran ahead (ledger_pruned): the same code and field.
+                raise Fail("not_eligible", "sale")
+            assert entry.operation == "venta"
             sale = Sale(txn, entry.expires_at)
             cap, refunded, approved_at, version = entry.amount, entry.refunded, entry.approved_at, \
                 flow.answer.get("bp_version")
         else:
             doc = e["sale"]
             txn, doc_amount, version = doc["transactionid"], amount_units(doc["amount"]), doc.get("bp_version")
-            entry = self.ledger.get(txn)
+            entry = self.live(txn, now)
             if entry is not None and entry.operation == "venta":
                 cap, refunded, approved_at = min(entry.amount, doc_amount), entry.refunded, entry.approved_at
                 sale = Sale(txn, entry.expires_at)
             else:
                 cap, refunded, approved_at = doc_amount, 0, doc["approved_at"] * 1000
                 sale = Sale(txn, mx_deadline_ms(approved_at), doc_amount, approved_at)
+                if now < sale.expires_at <= self.pruned_through:
+                    # Its entry may have been dropped behind the watermark: never a second refund.
+                    raise Fail("not_eligible", "sale")  # ledger_pruned
         if req["transactionId"] != txn:
             raise Fail("validation", "transactionId")
         if any(f.type == "pos" and f.sale is not None and f.sale.transaction_id == txn and f.state in P_TAKES_ANSWER
@@ -715,8 +744,8 @@ class Model:
         if column == "approved" and answered != flow.amount:
             column = "approved_amount_mismatch"
         txn = doc.get("transactionid")
-        if doc["result"] == "approved" and txn in self.ledger and self.ledger[txn].flow_id != flow.id:
-            raise Fail("duplicate", "transactionid")  # booked by another flow: never booked twice
+        if doc["result"] == "approved" and self.live(txn, now) is not None:
+            raise Fail("duplicate", "transactionid")  # booked already: never booked twice
         flow.answer, flow.answered_at = doc, now
         outcome, effects = self.use(flow, rule[ANSWER_COLUMN[column]])
         if doc["result"] == "approved":
@@ -728,24 +757,22 @@ class Model:
         if flow.operation == "venta":
             if txn is not None:
                 cap = flow.amount if column == "approved" else min(flow.amount, answered)
-                self.ledger[txn] = Entry(flow.id, "venta", cap, now, mx_deadline_ms(now))
+                if now < mx_deadline_ms(now):  # approved after 23:00: never refundable, not booked
+                    self.ledger[txn] = Entry("venta", cap, now, mx_deadline_ms(now))
             return
-        sale = self.sale_entry(flow.sale)
-        remaining = sale.amount - sale.refunded
+        sale = self.sale_entry(flow.sale, now)
+        remaining = sale.amount - sale.refunded if sale else flow.amount
         booked = flow.amount if column == "approved" else min(max(answered, flow.amount), remaining)
-        sale.refunded += booked
-        if txn is not None:
-            self.ledger[txn] = Entry(flow.id, "devolucion", booked, now, flow.sale.expires_at)
+        if sale:
+            sale.refunded = min(sale.amount, sale.refunded + booked)
+            if txn is not None and booked > 0:
+                self.ledger[txn] = Entry("devolucion", booked, now, mx_deadline_ms(now))
 
-    def sale_entry(self, sale: Sale) -> Entry:
-        """The ledger entry a refund books against; a sale known from a `sale` document gets one
-        (flow_id null) with its first booking."""
-        entry = self.ledger.get(sale.transaction_id)
+    def sale_entry(self, sale: Sale, now: int) -> Entry | None:
+        """The ledger entry a refund books against, if its window is still open (a sale known
+        from a `sale` document got one when the refund started)."""
+        entry = self.live(sale.transaction_id, now)
         assert entry is None or entry.operation == "venta", "not modelled: a sale document naming a refund's transactionid"
-        if entry is None:
-            assert sale.document_amount is not None, "not modelled: a refund booked after its sale's entry expired"
-            entry = Entry(None, "venta", sale.document_amount, sale.document_approved_at, sale.expires_at)
-            self.ledger[sale.transaction_id] = entry
         return entry
 
     def remove(self, e: dict):
@@ -756,7 +783,9 @@ class Model:
             if not e.get("give_up", False):
                 raise Fail("invalid_state", "flow_id")  # its late answer would be lost
             if flow.type == "pos" and flow.sale is not None:
-                self.sale_entry(flow.sale).refunded += flow.amount  # the refund may have happened
+                entry = self.ledger.get(flow.sale.transaction_id)  # the refund may have happened
+                if entry is not None:
+                    entry.refunded = min(entry.amount, entry.refunded + flow.amount)
         self.flows.remove(flow)
         return "accepted", []
 
@@ -1153,11 +1182,11 @@ def checkout_extras(s: Suite):
                       S(at(CB_NO_NONCE, T0 + 60000), "rejected", "c1=ready", "", ("callback_mismatch", "nonce")),
                       S(c_opened(T0 + 61000), "accepted", "c1=in_browser", "c1:persist")])
     s.add_checked("flow-checkout-start-with-request-fresh-nonce-accept-unverified",
-                  "accept_unverified_callbacks: a callback without the (fresh) nonce is a claim: awaiting confirmation, "
-                  "the browser stays open; a wrong nonce is still refused",
+                  "accept_unverified_callbacks: a callback without the (fresh) nonce is a claim: it shows pending but "
+                  "never moves the flow (issue 24), the browser stays open; a wrong nonce is still refused",
                   fresh_request + [
                       S(at(CB_WRONG_NONCE, T0 + 50000), "rejected", "c1=ready", "", ("callback_mismatch", "nonce")),
-                      S(at(CB_NO_NONCE, T0 + 60000), "accepted", "c1=awaiting_confirmation", "c1:show_pending c1:persist")],
+                      S(at(CB_NO_NONCE, T0 + 60000), "accepted", "c1=ready", "c1:show_pending c1:persist")],
                   config={"accept_unverified_callbacks": True})
     iframe = {**{k: v for k, v in CARD_REQUEST.items() if k != "return_url"}, "integration": "iframe"}
     s.add_checked("flow-checkout-start-iframe-request",
@@ -1178,7 +1207,7 @@ def checkout_extras(s: Suite):
                   "refused, one without is a claim (no close_browser)",
                   [S(c_start(T0, nonce=None, session=SESSION_CARDS), "accepted", "c1=ready", "c1:open_browser c1:persist"),
                    S(at(CB_COMPLETED, T0 + 50000), "rejected", "c1=ready", "", ("callback_mismatch", "nonce")),
-                   S(at(CB_NO_NONCE, T0 + 60000), "accepted", "c1=awaiting_confirmation", "c1:show_pending c1:persist"),
+                   S(at(CB_NO_NONCE, T0 + 60000), "accepted", "c1=ready", "c1:show_pending c1:persist"),
                    S(c_confirm(T0 + 61000), "accepted", "c1=confirmed", "c1:close_browser c1:persist")],
                   config={"accept_unverified_callbacks": True})
     s.add_checked("flow-checkout-start-without-session-fresh-nonce",
@@ -1574,12 +1603,12 @@ def races() -> Suite:
           S(c_confirm(T0 + 65000), "accepted", "c1=confirmed", "c1:persist"),
       ])
     r("flow-race-spoofed-callback-one-waiting",
-      "accept_unverified_callbacks: a callback without the nonce while one checkout waits is a claim: "
-      "awaiting_confirmation without closing the browser; the genuine (verified) link then replaces the claim and "
-      "closes it; only the webhook confirms",
+      "accept_unverified_callbacks: a callback without the nonce while one checkout waits is a claim: it shows "
+      "pending, never moves the flow or closes the browser, and is answered accepted each time (issue 24); the "
+      "genuine (verified) link then replaces the claim and closes it; only the webhook confirms",
       c_in_browser() + [
-          S(at(CB_NO_NONCE, T0 + 20000), "accepted", "c1=awaiting_confirmation", "c1:show_pending c1:persist"),
-          S(at(CB_NO_NONCE, T0 + 20500), "duplicate", "c1=awaiting_confirmation"),
+          S(at(CB_NO_NONCE, T0 + 20000), "accepted", "c1=in_browser", "c1:show_pending c1:persist"),
+          S(at(CB_NO_NONCE, T0 + 20500), "accepted", "c1=in_browser", "c1:show_pending"),
           S(at(CB_COMPLETED, T0 + 60000), "accepted", "c1=awaiting_confirmation", COMPLETED_EFFECTS),
           S(at(CB_COMPLETED, T0 + 60500), "duplicate", "c1=awaiting_confirmation"),
           S(at(CB_NO_NONCE, T0 + 60600), "ignored", "c1=awaiting_confirmation"),
@@ -1588,13 +1617,14 @@ def races() -> Suite:
       ], config={"accept_unverified_callbacks": True})
     r("flow-race-unverified-failed-claim-kept",
       "accept_unverified_callbacks: an unverified failed or cancelled callback never ends the flow: the state stays, "
-      "the claim is recorded (persist); another claim is ignored; the verified callback replaces the claim",
+      "the latest claim is kept (persist when it changes) and each is answered accepted (issue 24: the first claim "
+      "does not suppress later ones); the verified callback replaces the claim",
       c_in_browser() + [
           S(at(callback_url("failed", nonce=None, object_id=None, reason="x"), T0 + 20000), "accepted", "c1=in_browser",
             "c1:persist"),
-          S(at(callback_url("failed", nonce=None, object_id=None, reason="x"), T0 + 20500), "duplicate", "c1=in_browser"),
-          S(at(callback_url("cancelled", nonce=None, object_id=None), T0 + 21000), "ignored", "c1=in_browser"),
-          S(at(CB_NO_NONCE, T0 + 21500), "ignored", "c1=in_browser"),
+          S(at(callback_url("failed", nonce=None, object_id=None, reason="x"), T0 + 20500), "accepted", "c1=in_browser"),
+          S(at(callback_url("cancelled", nonce=None, object_id=None), T0 + 21000), "accepted", "c1=in_browser", "c1:persist"),
+          S(at(CB_NO_NONCE, T0 + 21500), "accepted", "c1=in_browser", "c1:show_pending c1:persist"),
           S(c_dismissed(T0 + 30000), "accepted", "c1=returned_without_result", "c1:persist"),
           S(RESTORE, "restored", "c1=returned_without_result"),
           S(at(CB_COMPLETED, T0 + 60000), "accepted", "c1=awaiting_confirmation", COMPLETED_EFFECTS),
@@ -1612,7 +1642,7 @@ def races() -> Suite:
       "accept_unverified_callbacks: a completed claim does not stop the deadline; once expired, even the verified "
       "callback is only ignored, the webhook still confirms",
       c_in_browser() + [
-          S(at(CB_NO_NONCE, T0 + 20000), "accepted", "c1=awaiting_confirmation", "c1:show_pending c1:persist"),
+          S(at(CB_NO_NONCE, T0 + 20000), "accepted", "c1=in_browser", "c1:show_pending c1:persist"),
           S(tick(C_DEADLINE), "accepted", "c1=expired", "c1:close_browser c1:reconcile c1:persist"),
           S(at(CB_COMPLETED, C_DEADLINE + 1000), "ignored", "c1=expired"),
           S(c_confirm(C_DEADLINE + 2000), "accepted", "c1=confirmed", "c1:persist"),
@@ -1636,7 +1666,7 @@ def races() -> Suite:
       c_in_browser() + c_in_browser("c2", N2, others="c1=in_browser", t=T0 + 10000) + [
           S(at(callback_url("completed", nonce=N2), T0 + 40000), "accepted",
             "c1=in_browser c2=awaiting_confirmation", "c2:close_browser c2:show_pending c2:persist"),
-          S(at(CB_NO_NONCE, T0 + 50000), "accepted", "c1=awaiting_confirmation c2=awaiting_confirmation",
+          S(at(CB_NO_NONCE, T0 + 50000), "accepted", "c1=in_browser c2=awaiting_confirmation",
             "c1:show_pending c1:persist"),
       ], config={"accept_unverified_callbacks": True})
     r("flow-race-unverified-callback-none-waiting",
@@ -1785,13 +1815,13 @@ def races() -> Suite:
        S(at(CB_COMPLETED, T0 + 68000), "duplicate", "c1=confirmed")])
     r("flow-restore-checkout-unverified-callback-with-extras",
       "accept_unverified_callbacks: an unverified callback with the host's own parameters, restored: the same URL "
-      "again is still a duplicate; the verified one replaces the claim",
+      "again changes nothing (accepted, no persist: the kept claim is the same); the verified one replaces the claim",
       c_in_browser() + [
           S(at(callback_url("completed", nonce=None, extra=[("order", "A 1/2"), ("lang", "es")]), T0 + 60000),
-            "accepted", "c1=awaiting_confirmation", "c1:show_pending c1:persist"),
-          S(RESTORE, "restored", "c1=awaiting_confirmation"),
+            "accepted", "c1=in_browser", "c1:show_pending c1:persist"),
+          S(RESTORE, "restored", "c1=in_browser"),
           S(at(callback_url("completed", nonce=None, extra=[("order", "A 1/2"), ("lang", "es")]), T0 + 61000),
-            "duplicate", "c1=awaiting_confirmation"),
+            "accepted", "c1=in_browser", "c1:show_pending"),
           S(at(CB_COMPLETED, T0 + 62000), "accepted", "c1=awaiting_confirmation", COMPLETED_EFFECTS),
       ], config={"accept_unverified_callbacks": True})
     r("flow-race-unverified-callback-cannot-block-webhook",
@@ -1799,14 +1829,14 @@ def races() -> Suite:
       "the genuine webhook a conflict; the confirmation closes the tab the claim left open",
       c_in_browser() + [
           S(at(callback_url("completed", nonce=None, object_id="card_evil"), T0 + 20000), "accepted",
-            "c1=awaiting_confirmation", "c1:show_pending c1:persist"),
+            "c1=in_browser", "c1:show_pending c1:persist"),
           S(c_confirm(T0 + 30000), "accepted", "c1=confirmed", "c1:close_browser c1:persist"),
       ], config={"accept_unverified_callbacks": True})
     r("flow-race-verified-failed-replaces-unverified-completed",
       "accept_unverified_callbacks: an unverified completed claim is replaced by the verified failed callback; "
       "a later claim is ignored",
       c_in_browser() + [
-          S(at(CB_NO_NONCE, T0 + 20000), "accepted", "c1=awaiting_confirmation", "c1:show_pending c1:persist"),
+          S(at(CB_NO_NONCE, T0 + 20000), "accepted", "c1=in_browser", "c1:show_pending c1:persist"),
           S(at(callback_url("failed", object_id=None, reason="OTP"), T0 + 21000), "accepted", "c1=failed",
             "c1:close_browser c1:persist"),
           S(at(CB_NO_NONCE, T0 + 22000), "ignored", "c1=failed"),
@@ -2229,37 +2259,37 @@ def issue_rules(s: Suite):
 
     # -- E: no answer may fit two pending flows
     r("flow-conflict-pos-identifier",
-      "a second pos.start with the identifier and answer scheme (case ignored) of a POS flow that still takes an "
-      "answer is a conflict; another scheme is fine; once the first ended a new one may start, and the first's late "
-      "answer stays its own (duplicate)",
+      "a second pos.start sent the identifier and token of a POS flow on its answer scheme (case ignored) is a "
+      "conflict, whatever that flow's state (issue 24: the full `<identifier>~<token>` is the key, so one answer or "
+      "a replay can never reach two flows); the same identifier with its own token, or another scheme, is fine",
       [S(p_start(T0), "accepted", "p1=ready", "p1:open_pos_app p1:persist"),
-       S(p_start(T0 + 100, flow_id="p2"), "rejected", "p1=ready", "", ("conflict", "request.identifier")),
-       S(p_start(T0 + 200, flow_id="p2", request=sale_request(scheme="MyApp")), "rejected", "p1=ready", "",
-         ("conflict", "request.identifier")),
-       S(p_start(T0 + 300, flow_id="p2", request=sale_request(scheme="myapp://")), "rejected", "p1=ready", "",
-         ("conflict", "request.identifier")),
-       S(p_start(T0 + 400, flow_id="p2", request=sale_request("ORD-1")), "accepted", "p1=ready p2=ready",
-         "p2:open_pos_app p2:persist"),
-       S(p_start(T0 + 500, flow_id="p3", request=sale_request(scheme="otherapp")), "accepted",
+       S(p_start(T0 + 100, flow_id="p2", token=pos_token("p1")), "rejected", "p1=ready", "", ("conflict", "token")),
+       S(p_start(T0 + 200, flow_id="p2", token=pos_token("p1"), request=sale_request(scheme="MyApp")), "rejected",
+         "p1=ready", "", ("conflict", "token")),
+       S(p_start(T0 + 300, flow_id="p2", token=pos_token("p1"), request=sale_request(scheme="myapp://")), "rejected",
+         "p1=ready", "", ("conflict", "token")),
+       S(p_start(T0 + 400, flow_id="p2"), "accepted", "p1=ready p2=ready", "p2:open_pos_app p2:persist"),
+       S(p_start(T0 + 500, flow_id="p3", token=pos_token("p1"), request=sale_request(scheme="otherapp")), "accepted",
          "p1=ready p2=ready p3=ready", "p3:open_pos_app p3:persist"),
        S(p_launch_failed(T0 + 600), "accepted", "p1=launch_failed p2=ready p3=ready", "p1:show_hint p1:persist"),
-       S(p_start(T0 + 700, flow_id="p4"), "rejected", "p1=launch_failed p2=ready p3=ready", "",
-         ("conflict", "request.identifier")),
        S(at(ANS_DECLINED, T0 + 800), "accepted", "p1=declined p2=ready p3=ready", "p1:persist"),
-       S(p_start(T0 + 900, flow_id="p4"), "accepted", "p1=declined p2=ready p3=ready p4=ready",
-         "p4:open_pos_app p4:persist"),
-       S(at(ANS_DECLINED, T0 + 1000), "duplicate", "p1=declined p2=ready p3=ready p4=ready"),
-       S(at(ANS_APPROVED, T0 + 1100), "ignored", "p1=declined p2=ready p3=ready p4=ready"),
-       S(at(answer_url("aprobada", flow="p4"), T0 + 1200), "accepted", "p1=declined p2=ready p3=ready p4=approved",
-         "p4:persist")])
+       S(p_start(T0 + 900, flow_id="p4", token=pos_token("p1")), "rejected", "p1=declined p2=ready p3=ready", "",
+         ("conflict", "token")),
+       S(at(ANS_DECLINED, T0 + 1000), "duplicate", "p1=declined p2=ready p3=ready"),
+       S(at(ANS_APPROVED, T0 + 1100), "ignored", "p1=declined p2=ready p3=ready"),
+       S(at(answer_url("aprobada", flow="p2"), T0 + 1200), "accepted", "p1=declined p2=approved p3=ready",
+         "p2:persist")])
     r("flow-conflict-pos-unknown-outcome",
-      "a POS flow whose outcome is unknown (returned_without_response) still takes an answer: it blocks its identifier",
+      "a POS flow whose outcome is unknown (returned_without_response) still takes an answer: its identifier and "
+      "token cannot be sent again; the same identifier with a fresh token can",
       [S(p_start(T0, grace_ms=0), "accepted", "p1=ready", "p1:open_pos_app p1:persist"),
        S(p_launched(T0 + 1000), "accepted", "p1=launched", "p1:persist"),
        S(foregrounded(T0 + 2000), "accepted", "p1=launched", "p1:persist"),
        S(tick(T0 + 2000), "accepted", "p1=returned_without_response", "p1:reconcile p1:persist"),
-       S(p_start(T0 + 3000, flow_id="p2"), "rejected", "p1=returned_without_response", "",
-         ("conflict", "request.identifier"))])
+       S(p_start(T0 + 3000, flow_id="p2", token=pos_token("p1")), "rejected", "p1=returned_without_response", "",
+         ("conflict", "token")),
+       S(p_start(T0 + 4000, flow_id="p2"), "accepted", "p1=returned_without_response p2=ready",
+         "p2:open_pos_app p2:persist")])
     r("flow-conflict-order",
       "check order in starts: duplicate flow id, then single_pending_per_kind, then the correlation key",
       [S(p_start(T0), "accepted", "p1=ready", "p1:open_pos_app p1:persist"),
@@ -2269,17 +2299,20 @@ def issue_rules(s: Suite):
        S(c_start(T0 + 400, flow_id="c2"), "rejected", "p1=ready c1=awaiting_session", "", ("invalid_state", "flow_id"))],
       config={"single_pending_per_kind": True})
     r("flow-conflict-refund-order",
-      "a second refund with the reference of a pending one is a conflict before the one-pending-refund rule",
+      "a second refund sent the reference and token of a pending one is a conflict before the one-pending-refund rule",
       p_sold() + [
           S(p_refund(A + MINUTE, "p2", "ref-1", amount="10.00"), "accepted", sold + " p2=ready", "p2:open_pos_app p2:persist"),
-          S(p_refund(A + MINUTE + 100, "p3", "ref-1", amount="10.00"), "rejected", sold + " p2=ready", "",
-            ("conflict", "request.identifier")),
+          S({"event": {**p_refund(A + MINUTE + 100, "p3", "ref-1", amount="10.00")["event"], "token": pos_token("p2")}}, "rejected",
+            sold + " p2=ready", "", ("conflict", "token")),
+          S(p_refund(A + MINUTE + 150, "p3", "ref-1", amount="10.00"), "rejected", sold + " p2=ready", "",
+            ("invalid_state", "transactionId")),
           S(p_refund(A + MINUTE + 200, "p3", "ref-2", amount="10.00"), "rejected", sold + " p2=ready", "",
             ("invalid_state", "transactionId")),
       ])
     r("flow-conflict-checkout-nonce",
-      "a checkout.start with the nonce of a checkout still waiting (awaiting_confirmation included) is a conflict; "
-      "once it ended the nonce may be used again, and a late callback with it stays the ended flow's",
+      "a checkout.start with the nonce of a checkout of the coordinator is a conflict, whatever its state (issue 24: "
+      "a checkout started with an ended flow's nonce would never see its callbacks); once the flow is removed the "
+      "nonce may be used again",
       [S(c_start(T0, session=SESSION_CARDS), "accepted", "c1=ready", "c1:open_browser c1:persist"),
        S(c_start(T0 + 100, flow_id="c2"), "rejected", "c1=ready", "", ("conflict", "nonce")),
        S(ev("checkout.start", T0 + 200, flow_id="c2", request=CARD_REQUEST, nonce=N1), "rejected", "c1=ready", "",
@@ -2290,10 +2323,12 @@ def issue_rules(s: Suite):
        S(c_start(T0 + 500, flow_id="c3"), "rejected", "c1=awaiting_confirmation c2=awaiting_session", "",
          ("conflict", "nonce")),
        S(c_confirm(T0 + 600), "accepted", "c1=confirmed c2=awaiting_session", "c1:persist"),
-       S(c_start(T0 + 700, flow_id="c3"), "accepted", "c1=confirmed c2=awaiting_session c3=awaiting_session",
-         "c3:create_session c3:persist"),
-       S(at(CB_COMPLETED, T0 + 800), "duplicate", "c1=confirmed c2=awaiting_session c3=awaiting_session"),
-       S(at(CB_CANCELLED, T0 + 900), "ignored", "c1=confirmed c2=awaiting_session c3=awaiting_session")])
+       S(c_start(T0 + 700, flow_id="c3"), "rejected", "c1=confirmed c2=awaiting_session", "", ("conflict", "nonce")),
+       S(at(CB_COMPLETED, T0 + 800), "duplicate", "c1=confirmed c2=awaiting_session"),
+       S(at(CB_CANCELLED, T0 + 900), "ignored", "c1=confirmed c2=awaiting_session"),
+       S(ev("flow.remove", T0 + 950, flow_id="c1"), "accepted", "c2=awaiting_session"),
+       S(c_start(T0 + 1000, flow_id="c3"), "accepted", "c2=awaiting_session c3=awaiting_session",
+         "c3:create_session c3:persist")])
 
     # -- F: refunds never exceed what is left; the ledger
     r("flow-ledger-refund-without-amount-after-partial",

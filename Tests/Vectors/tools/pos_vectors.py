@@ -40,7 +40,7 @@ sys.dont_write_bytecode = True  # importing vectorlib leaves no __pycache__ fold
 import vectorlib  # noqa: E402  (the helpers the generators share, next to this file)
 from vectorlib import (  # noqa: E402
     ANY_FIELD, DROP, MAX_MINOR_UNITS, Fail, Suite, amount_from_json, amount_from_text, ascii_lower,
-    check_nonce, decode_query, format_amount, make_with, percent_encode,
+    check_nonce, check_token, decode_query, format_amount, make_with, percent_encode,
 )
 
 VECTORS_DIR = Path(__file__).resolve().parent.parent
@@ -96,7 +96,7 @@ def request_token(value) -> str | None:
         return FRESH_TOKEN
     if value is False:
         raise Fail("validation", "token")
-    return check_nonce(value, "token")
+    return check_token(value, "token")
 
 
 FRESH_TOKEN = "f" * 32  # stands for a fresh token (32 lowercase hex digits) in length checks only
@@ -228,7 +228,7 @@ def expected_identifier(options: dict, allowed: tuple[str, ...]) -> str | None:
     identifier = options.get("identifier")
     if identifier is not None and not isinstance(identifier, str):
         raise Fail("invalid_json", "identifier")
-    token = check_nonce(options.get("token"), "token")
+    token = check_token(options.get("token"), "token")
     if token is not None and identifier is None:
         raise Fail("validation", "token")  # needs identifier
     return None if identifier is None else sent_identifier(identifier, token)
@@ -412,7 +412,13 @@ def mx_iso(epoch: int) -> str:
     return local.isoformat(timespec="seconds") + "-06:00"
 
 
+def valid_transaction_id(text: str) -> bool:
+    """The ledger's one transactionid rule (issue 24): 1 to 128 printable ASCII characters, no space."""
+    return 1 <= len(text) <= 128 and all(0x21 <= ord(c) <= 0x7E for c in text)
+
+
 def mx_deadline(epoch: int) -> int:
+    """23:00 Mexico City on the sale's local day."""
     local_day = (epoch + MX_OFFSET) // 86_400
     return local_day * 86_400 + 23 * 3600 - MX_OFFSET
 
@@ -452,7 +458,7 @@ def refund_check(check: dict) -> dict:
         raise Fail("validation", "sale.transactionid")
     if not isinstance(transaction_id, str):
         raise Fail("invalid_json", "sale.transactionid")
-    if transaction_id == "":
+    if not valid_transaction_id(transaction_id):
         raise Fail("validation", "sale.transactionid")
     sale_amount = amount_from_json(sale.get("amount"), "sale.amount")
     if sale_amount is None:
@@ -470,12 +476,15 @@ def refund_check(check: dict) -> dict:
     now = epoch(check.get("now"), "now")
 
     eligible_from = approved_at + 60
-    deadline = mx_deadline(approved_at)
+    # Reported clamped to the last second the library accepts (what it computes it can store and
+    # read back: issue 24); no whole second `now` reaches a deadline past it, so the comparison
+    # below is the same either way.
+    deadline = min(mx_deadline(approved_at), MAX_EPOCH)
     times = {"eligible_from_local": mx_iso(eligible_from), "deadline_local": mx_iso(deadline)}
     codes = []
     if now < eligible_from:
         codes.append("too_soon")
-    if now >= deadline:
+    if now >= mx_deadline(approved_at):
         codes.append("past_deadline")
     if refund_amount > sale_amount:
         codes.append("amount_exceeds_original")
@@ -661,7 +670,7 @@ def build_cases() -> Suite:
             url_is("billpocket://transaction=venta&usertoken=tok_live_123&identifier=ord-1~" + tok
                    + "&amount=100.00&urlScheme=myapp"), token_is("ord-1~" + tok)))
     add("build-refund-token", "a refund with a token", with_(refund, token=tok), check=token_is("ref-1~" + tok))
-    add("build-token-16-chars", "the shortest token", with_(sale, token="Ab-9.x_Y~z012345"), check=token_is("ord-1~Ab-9.x_Y~z012345", "Ab-9.x_Y~z012345"))
+    add("build-token-16-chars", "the shortest token", with_(sale, token="Ab-9.x_Y-z012345"), check=token_is("ord-1~Ab-9.x_Y-z012345", "Ab-9.x_Y-z012345"))
     add("build-token-128-chars", "the longest token", with_(sale, token="Zz9-" * 32))
     add("build-token-identifier-with-tilde", "an identifier may hold '~' itself: ord~1~<token>",
         with_(sale, identifier="ord~1", token=tok), check=token_is("ord~1~" + tok))
@@ -691,7 +700,8 @@ def build_cases() -> Suite:
     add("build-token-object", "token as an object", with_(sale, token={"value": tok}), (J, "token"))
     for slug, bad, why in [("empty", "", "empty"), ("short", "short", "5 characters"), ("15-chars", "0123456789abcde", "15 characters"),
                            ("129-chars", "t" * 129, "129 characters"), ("ampersand", "0123456789abcdef&x=1", "'&'"),
-                           ("percent", "0123456789abcdef%41", "'%'"), ("non-ascii", "0123456789abcdefñ", "a non-ASCII letter")]:
+                           ("percent", "0123456789abcdef%41", "'%'"), ("non-ascii", "0123456789abcdefñ", "a non-ASCII letter"),
+                           ("tilde", "Ab-9.x_Y~z012345", "'~' (it separates the identifier from the token: issue 24)")]:
         add(f"build-token-{slug}", f"the token follows the nonce rule: {why} is refused", with_(sale, token=bad), (V, "token"))
     add("build-unknown-key-usertoken-camelcase", "'userToken' (camelCase) is not a request key; only 'usertoken'",
         with_(sale, userToken="tok"), (V, "userToken"))

@@ -44,6 +44,15 @@ class Fail(Exception):
 NONCE_TEXT = re.compile(r"[A-Za-z0-9\-._~]{16,128}")  # RFC 3986 unreserved characters only
 
 
+def check_token(value, field: str) -> str | None:
+    """A POS token: the nonce rule, and no '~' (it follows the identifier after a '~', and the
+    identifier sent must split in one way only, at its last '~': issue 24)."""
+    token = check_nonce(value, field)
+    if token is not None and "~" in token:
+        raise Fail("validation", field)
+    return token
+
+
 def check_nonce(value, field: str) -> str | None:
     """A checkout nonce or a POS token (the same rule): None (absent) stays None; text of 16 to
     128 unreserved characters is returned; other text is (validation, field), another JSON type

@@ -32,7 +32,7 @@ class NativePayHandoffModule : public NativePayHandoffCxxSpec<NativePayHandoffMo
 
   /// payhandoff_abi_version: The library's ABI version (PAYHANDOFF_ABI_VERSION of the header it was built with).
   double abiVersion(jsi::Runtime &) { return payhandoff::bridge::abiVersion(); }
-  /// payhandoff_version: The library version, e.g. "0.2.0": a static string, never freed.
+  /// payhandoff_version: The library version, e.g. "0.3.0": a static string, never freed.
   std::string version(jsi::Runtime &) { return payhandoff::bridge::version(); }
   /// payhandoff_pos_build_url: Builds the billpocket:// URL (and Android intent) for a sale or refund.
   std::string posBuildUrl(jsi::Runtime &, std::string requestJson) {
@@ -72,9 +72,15 @@ class NativePayHandoffModule : public NativePayHandoffCxxSpec<NativePayHandoffMo
   std::string coordinatorCreate(jsi::Runtime &, std::optional<std::string> configJson) {
     return payhandoff::bridge::coordinatorCreate(configJson);
   }
-  /// payhandoff_coordinator_restore: Restores a coordinator from a snapshot (after process death), all or nothing.
+  /// payhandoff_coordinator_restore: Restores a coordinator from a snapshot (after process death), all or nothing; a
+  /// snapshot has up to PAYHANDOFF_MAX_SNAPSHOT_BYTES.
   std::string coordinatorRestore(jsi::Runtime &, std::string snapshotJson) {
     return payhandoff::bridge::coordinatorRestore(snapshotJson);
+  }
+  /// payhandoff_coordinator_restore_salvage: Restores what is intact of a snapshot damaged outside the library; *out
+  /// lists what was dropped.
+  std::string coordinatorRestoreSalvage(jsi::Runtime &, std::string snapshotJson) {
+    return payhandoff::bridge::coordinatorRestoreSalvage(snapshotJson);
   }
   /// payhandoff_coordinator_send: Sends an event to a coordinator; status 0 whenever the event was read.
   std::string coordinatorSend(jsi::Runtime &, double id, std::string eventJson) {

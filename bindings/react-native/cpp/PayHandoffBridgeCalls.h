@@ -14,7 +14,7 @@ namespace bridge {
 
 /// payhandoff_abi_version: The library's ABI version (PAYHANDOFF_ABI_VERSION of the header it was built with).
 int32_t abiVersion();
-/// payhandoff_version: The library version, e.g. "0.2.0": a static string, never freed.
+/// payhandoff_version: The library version, e.g. "0.3.0": a static string, never freed.
 std::string version();
 /// payhandoff_pos_build_url: Builds the billpocket:// URL (and Android intent) for a sale or refund.
 std::string posBuildUrl(const std::string &requestJson);
@@ -36,8 +36,12 @@ std::string checkoutParseCallback(const std::string &url, const std::string &opt
 std::string checkoutParseConfirmation(const std::string &eventJson);
 /// payhandoff_coordinator_new: Creates an empty coordinator (config_json NULL: the defaults).
 std::string coordinatorCreate(const std::optional<std::string> &configJson);
-/// payhandoff_coordinator_restore: Restores a coordinator from a snapshot (after process death), all or nothing.
+/// payhandoff_coordinator_restore: Restores a coordinator from a snapshot (after process death), all or nothing; a
+/// snapshot has up to PAYHANDOFF_MAX_SNAPSHOT_BYTES.
 std::string coordinatorRestore(const std::string &snapshotJson);
+/// payhandoff_coordinator_restore_salvage: Restores what is intact of a snapshot damaged outside the library; *out
+/// lists what was dropped.
+std::string coordinatorRestoreSalvage(const std::string &snapshotJson);
 /// payhandoff_coordinator_send: Sends an event to a coordinator; status 0 whenever the event was read.
 std::string coordinatorSend(double id, const std::string &eventJson);
 /// payhandoff_coordinator_handle_url: Routes a deep link the OS handed the app to the flow it belongs to.

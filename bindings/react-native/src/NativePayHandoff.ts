@@ -12,7 +12,7 @@ import { TurboModuleRegistry } from 'react-native';
 export interface Spec extends TurboModule {
   /** payhandoff_abi_version: The library's ABI version (PAYHANDOFF_ABI_VERSION of the header it was built with). */
   abiVersion(): number;
-  /** payhandoff_version: The library version, e.g. "0.2.0": a static string, never freed. */
+  /** payhandoff_version: The library version, e.g. "0.3.0": a static string, never freed. */
   version(): string;
   /** payhandoff_pos_build_url: Builds the billpocket:// URL (and Android intent) for a sale or refund. */
   posBuildUrl(requestJson: string): string;
@@ -38,8 +38,16 @@ export interface Spec extends TurboModule {
   checkoutParseConfirmation(eventJson: string): string;
   /** payhandoff_coordinator_new: Creates an empty coordinator (config_json NULL: the defaults). */
   coordinatorCreate(configJson: string | null): string;
-  /** payhandoff_coordinator_restore: Restores a coordinator from a snapshot (after process death), all or nothing. */
+  /**
+   * payhandoff_coordinator_restore: Restores a coordinator from a snapshot (after process death), all or nothing; a
+   * snapshot has up to PAYHANDOFF_MAX_SNAPSHOT_BYTES.
+   */
   coordinatorRestore(snapshotJson: string): string;
+  /**
+   * payhandoff_coordinator_restore_salvage: Restores what is intact of a snapshot damaged outside the library; *out
+   * lists what was dropped.
+   */
+  coordinatorRestoreSalvage(snapshotJson: string): string;
   /** payhandoff_coordinator_send: Sends an event to a coordinator; status 0 whenever the event was read. */
   coordinatorSend(id: number, eventJson: string): string;
   /** payhandoff_coordinator_handle_url: Routes a deep link the OS handed the app to the flow it belongs to. */

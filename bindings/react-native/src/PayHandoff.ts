@@ -169,7 +169,7 @@ export class PayHandoff {
     return this.native.module.abiVersion();
   }
 
-  /** The native library's version, e.g. "0.2.0". */
+  /** The native library's version, e.g. "0.3.0". */
   version(): string {
     return this.native.module.version();
   }

@@ -3,7 +3,7 @@
 // The versions of abi/payhandoff.json (bindings/web shares this file).
 
 /** The C ABI version (PAYHANDOFF_ABI_VERSION) this package was written for. */
-export const ABI_VERSION = 2;
+export const ABI_VERSION = 3;
 
 /** The PayHandoff release this package belongs to (payhandoff_version() of the library built with it). */
-export const LIBRARY_VERSION = '0.2.0';
+export const LIBRARY_VERSION = '0.3.0';

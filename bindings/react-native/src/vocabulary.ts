@@ -167,7 +167,8 @@ export type RefundReasonCode =
   | 'too_soon'
   | 'past_deadline'
   | 'amount_exceeds_original'
-  | 'pos_app_too_old';
+  | 'pos_app_too_old'
+  | 'ledger_pruned';
 
 /**
  * What a refund verdict could not check, without blocking the refund (the `code` of its warnings). (in the core:

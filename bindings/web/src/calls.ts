@@ -9,7 +9,7 @@ import type { CResult, WasmLibrary } from './library.js';
 export interface CExports {
   /** The library's ABI version (PAYHANDOFF_ABI_VERSION of the header it was built with). */
   payhandoff_abi_version(): number;
-  /** The library version, e.g. "0.2.0": a static string, never freed. */
+  /** The library version, e.g. "0.3.0": a static string, never freed. */
   payhandoff_version(): number;
   /** Frees a string written to a char **out by any payhandoff_* function (NULL is a no-op). */
   payhandoff_string_free(text: number): void;
@@ -31,8 +31,13 @@ export interface CExports {
   payhandoff_checkout_parse_confirmation(event_json: number, out: number): number;
   /** Creates an empty coordinator (config_json NULL: the defaults). */
   payhandoff_coordinator_new(config_json: number, handle: number, out: number): number;
-  /** Restores a coordinator from a snapshot (after process death), all or nothing. */
+  /**
+   * Restores a coordinator from a snapshot (after process death), all or nothing; a snapshot has up to
+   * PAYHANDOFF_MAX_SNAPSHOT_BYTES.
+   */
   payhandoff_coordinator_restore(snapshot_json: number, handle: number, out: number): number;
+  /** Restores what is intact of a snapshot damaged outside the library; *out lists what was dropped. */
+  payhandoff_coordinator_restore_salvage(snapshot_json: number, handle: number, out: number): number;
   /** Sends an event to a coordinator; status 0 whenever the event was read. */
   payhandoff_coordinator_send(coordinator: number, event_json: number, out: number): number;
   /** Routes a deep link the OS handed the app to the flow it belongs to. */
@@ -97,9 +102,21 @@ export function coordinatorNew(library: WasmLibrary, configJson: string | null):
   return library.call('payhandoff_coordinator_new', [{ name: 'config_json', text: configJson }, 'handle_out']);
 }
 
-/** payhandoff_coordinator_restore: Restores a coordinator from a snapshot (after process death), all or nothing. */
+/**
+ * payhandoff_coordinator_restore: Restores a coordinator from a snapshot (after process death), all or nothing; a
+ * snapshot has up to PAYHANDOFF_MAX_SNAPSHOT_BYTES.
+ */
 export function coordinatorRestore(library: WasmLibrary, snapshotJson: string): CResult {
   return library.call('payhandoff_coordinator_restore', [{ name: 'snapshot_json', text: snapshotJson }, 'handle_out']);
+}
+
+/**
+ * payhandoff_coordinator_restore_salvage: Restores what is intact of a snapshot damaged outside the library; *out
+ * lists what was dropped.
+ */
+export function coordinatorRestoreSalvage(library: WasmLibrary, snapshotJson: string): CResult {
+  return library.call('payhandoff_coordinator_restore_salvage',
+          [{ name: 'snapshot_json', text: snapshotJson }, 'handle_out']);
 }
 
 /** payhandoff_coordinator_send: Sends an event to a coordinator; status 0 whenever the event was read. */

@@ -18,7 +18,7 @@ JNIEXPORT jint JNICALL Java_com_payhandoff_Native_abiVersion(JNIEnv *env, jclass
     return payhandoff_abi_version();
 }
 
-/* payhandoff_version: The library version, e.g. "0.2.0": a static string, never freed. */
+/* payhandoff_version: The library version, e.g. "0.3.0": a static string, never freed. */
 JNIEXPORT jbyteArray JNICALL Java_com_payhandoff_Native_version(JNIEnv *env, jclass cls) {
     (void)cls;
     return jni_static_string(env, payhandoff_version());
@@ -155,7 +155,8 @@ JNIEXPORT jbyteArray JNICALL Java_com_payhandoff_Native_coordinatorNew(JNIEnv *e
     return jni_finish(env, result, out, status);
 }
 
-/* payhandoff_coordinator_restore: Restores a coordinator from a snapshot (after process death), all or nothing. */
+/* payhandoff_coordinator_restore: Restores a coordinator from a snapshot (after process death), all or nothing; a
+   snapshot has up to PAYHANDOFF_MAX_SNAPSHOT_BYTES. */
 JNIEXPORT jbyteArray JNICALL Java_com_payhandoff_Native_coordinatorRestore(JNIEnv *env, jclass cls,
         jbyteArray snapshot_json, jlongArray handle, jintArray status) {
     (void)cls;
@@ -164,6 +165,26 @@ JNIEXPORT jbyteArray JNICALL Java_com_payhandoff_Native_coordinatorRestore(JNIEn
     payhandoff_coordinator *created = NULL;
     char *out = NULL;
     int32_t result = failed ? 0 : payhandoff_coordinator_restore(snapshot_json_text, &created, &out);
+    free(snapshot_json_text);
+    if (failed) return NULL;
+    if (!jni_set_handle(env, handle, created)) {
+        payhandoff_coordinator_free(created);
+        payhandoff_string_free(out);
+        return NULL;
+    }
+    return jni_finish(env, result, out, status);
+}
+
+/* payhandoff_coordinator_restore_salvage: Restores what is intact of a snapshot damaged outside the library; *out
+   lists what was dropped. */
+JNIEXPORT jbyteArray JNICALL Java_com_payhandoff_Native_coordinatorRestoreSalvage(JNIEnv *env, jclass cls,
+        jbyteArray snapshot_json, jlongArray handle, jintArray status) {
+    (void)cls;
+    int failed = 0;
+    char *snapshot_json_text = jni_copy_bytes(env, snapshot_json, &failed);
+    payhandoff_coordinator *created = NULL;
+    char *out = NULL;
+    int32_t result = failed ? 0 : payhandoff_coordinator_restore_salvage(snapshot_json_text, &created, &out);
     free(snapshot_json_text);
     if (failed) return NULL;
     if (!jni_set_handle(env, handle, created)) {

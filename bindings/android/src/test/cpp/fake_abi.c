@@ -65,6 +65,11 @@ int32_t payhandoff_coordinator_restore(const char *snapshot_json, payhandoff_coo
     if (handle) *handle = NULL;
     return refuse(out);
 }
+int32_t payhandoff_coordinator_restore_salvage(const char *snapshot_json, payhandoff_coordinator **handle, char **out) {
+    (void)snapshot_json;
+    if (handle) *handle = NULL;
+    return refuse(out);
+}
 int32_t payhandoff_coordinator_send(payhandoff_coordinator *coordinator, const char *event_json, char **out) {
     (void)coordinator;
     (void)event_json;

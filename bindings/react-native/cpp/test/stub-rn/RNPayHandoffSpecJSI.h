@@ -39,6 +39,7 @@ template <typename T> class NativePayHandoffCxxSpec {
     static_assert(std::is_same_v<decltype(&T::checkoutParseConfirmation), S (T::*)(R, S)>);
     static_assert(std::is_same_v<decltype(&T::coordinatorCreate), S (T::*)(R, std::optional<S>)>);
     static_assert(std::is_same_v<decltype(&T::coordinatorRestore), S (T::*)(R, S)>);
+    static_assert(std::is_same_v<decltype(&T::coordinatorRestoreSalvage), S (T::*)(R, S)>);
     static_assert(std::is_same_v<decltype(&T::coordinatorSend), S (T::*)(R, double, S)>);
     static_assert(std::is_same_v<decltype(&T::coordinatorHandleUrl), S (T::*)(R, double, S, double)>);
     static_assert(std::is_same_v<decltype(&T::coordinatorSnapshot), S (T::*)(R, double)>);

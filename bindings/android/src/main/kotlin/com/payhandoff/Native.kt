@@ -13,7 +13,7 @@ internal object Native {
 
     /** payhandoff_abi_version: The library's ABI version (PAYHANDOFF_ABI_VERSION of the header it was built with). */
     @JvmStatic external fun abiVersion(): Int
-    /** payhandoff_version: The library version, e.g. "0.2.0": a static string, never freed. */
+    /** payhandoff_version: The library version, e.g. "0.3.0": a static string, never freed. */
     @JvmStatic external fun version(): ByteArray?
     /** payhandoff_pos_build_url: Builds the billpocket:// URL (and Android intent) for a sale or refund. */
     @JvmStatic external fun posBuildUrl(requestJson: ByteArray?, status: IntArray): ByteArray?
@@ -41,8 +41,17 @@ internal object Native {
     @JvmStatic external fun checkoutParseConfirmation(eventJson: ByteArray?, status: IntArray): ByteArray?
     /** payhandoff_coordinator_new: Creates an empty coordinator (config_json NULL: the defaults). */
     @JvmStatic external fun coordinatorNew(configJson: ByteArray?, handle: LongArray, status: IntArray): ByteArray?
-    /** payhandoff_coordinator_restore: Restores a coordinator from a snapshot (after process death), all or nothing. */
+    /**
+     * payhandoff_coordinator_restore: Restores a coordinator from a snapshot (after process death), all or nothing;
+     * a snapshot has up to PAYHANDOFF_MAX_SNAPSHOT_BYTES.
+     */
     @JvmStatic external fun coordinatorRestore(snapshotJson: ByteArray?, handle: LongArray,
+            status: IntArray): ByteArray?
+    /**
+     * payhandoff_coordinator_restore_salvage: Restores what is intact of a snapshot damaged outside the library;
+     * *out lists what was dropped.
+     */
+    @JvmStatic external fun coordinatorRestoreSalvage(snapshotJson: ByteArray?, handle: LongArray,
             status: IntArray): ByteArray?
     /** payhandoff_coordinator_send: Sends an event to a coordinator; status 0 whenever the event was read. */
     @JvmStatic external fun coordinatorSend(coordinator: Long, eventJson: ByteArray?, status: IntArray): ByteArray?

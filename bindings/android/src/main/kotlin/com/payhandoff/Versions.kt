@@ -4,8 +4,8 @@ package com.payhandoff
 /** The versions of abi/payhandoff.json this binding was generated with (PayHandoff.ABI_VERSION reads [ABI]). */
 internal object Versions {
     /** `PAYHANDOFF_ABI_VERSION` of the include/payhandoff.h this binding was written against. */
-    const val ABI: Int = 2
+    const val ABI: Int = 3
 
     /** The PayHandoff release this binding belongs to (the AAR's version; payhandoff_version() of its library). */
-    const val LIBRARY: String = "0.2.0"
+    const val LIBRARY: String = "0.3.0"
 }

@@ -266,7 +266,8 @@ enum class RefundReason(val wire: String) {
     TOO_SOON("too_soon"),
     PAST_DEADLINE("past_deadline"),
     AMOUNT_EXCEEDS_ORIGINAL("amount_exceeds_original"),
-    POS_APP_TOO_OLD("pos_app_too_old");
+    POS_APP_TOO_OLD("pos_app_too_old"),
+    LEDGER_PRUNED("ledger_pruned");
 
     companion object {
         /** The constant whose wire word is [wire], or null for a word this binding does not know. */

@@ -1,0 +1,179 @@
+/// The snapshot's one budget rule, applied identically where state is written and where it is
+/// read: **anything the coordinator hands out as a snapshot restores to an equal coordinator.**
+///
+/// Every flow *reserves* the most its snapshot document can ever take: its members as they are
+/// now, plus room for every member a later event or deep link may still add or replace — the
+/// session while it waits for one, the callback slot until a verified callback fills it (claims
+/// replace each other inside it), the confirmation, the POS answer and its ledger entry, the
+/// longest state name, every time stamp at its widest. Nothing after a flow's start can make its
+/// reservation grow: each of those members, once written, is at most what was reserved for it.
+/// A ledger entry reserves its printed length with `refunded` as wide as `amount`.
+///
+/// So the rule is checked only where room is taken — a start (`checkout.start`, `pos.start`) and
+/// a restore — and never again: the host's own events for a flow it started, time passing and
+/// every deep link (genuine or claimed) only fill room already reserved for that flow, and can
+/// never be refused for space. When a start does not fit, the coordinator first forgets ended
+/// flows, oldest first (their results were handed out already; the ledger keeps the money), then
+/// the ledger entries approved first, moving the ledger's watermark past them (their refunds are
+/// refused as `ledger_pruned`, never paid twice); only when the flows still waiting for a result
+/// fill the snapshot by themselves is the start refused, with `limit_exceeded`.
+///
+/// The limit is ``maxSnapshotBytes`` (`PAYHANDOFF_MAX_SNAPSHOT_BYTES`), what the C ABI reads as a
+/// snapshot; ``snapshotLimit`` may be set lower (tests use a few KiB, so that "near full" means a
+/// few flows).
+extension Coordinator {
+    /// The most bytes a snapshot takes as JSON text: what `payhandoff_coordinator_restore` reads.
+    /// 256 KiB: 2,000 sales of one day (10-digit ids) with their refunds and 20 flows in flight.
+    public static let maxSnapshotBytes = 262_144
+
+    /// The document around the flows and the ledger at its widest: version, configuration
+    /// (integers of up to 15 digits), the ledger's watermark and the empty lists.
+    static let documentReserve = 320
+
+    /// The snapshot's printed length at most, with every flow's reservation (the budget's measure).
+    public var reservedSnapshotLength: Int {
+        var total = Coordinator.documentReserve
+        for flow in flows { total += flow.reservedLength + 1 }
+        for entry in ledger.entries { total += entry.reservedLength + 1 }
+        return total
+    }
+
+    /// What a start does after adding its flow: when the reservations pass ``snapshotLimit``,
+    /// forgets ended flows (oldest first), then the ledger entries approved first, until they fit.
+    /// - Returns: The ids of the flows forgotten.
+    /// - Throws: `limit_exceeded` when the flows still waiting fill the snapshot by themselves.
+    mutating func makeRoom() throws(PayHandoffError) -> [String] {
+        var total = reservedSnapshotLength
+        guard total > snapshotLimit else { return [] }
+        var forgotten: [String] = []
+        var index = 0
+        while total > snapshotLimit, index < flows.count {
+            if flows[index].isPending {
+                index += 1
+            } else {
+                total -= flows[index].reservedLength + 1
+                forgotten.append(flows[index].id)
+                flows.remove(at: index)
+            }
+        }
+        while total > snapshotLimit, let oldest = ledger.oldestEntry {
+            total -= oldest.reservedLength + 1
+            _ = ledger.dropOldest()
+        }
+        guard total <= snapshotLimit else {
+            var waiting = 0
+            for flow in flows where flow.isPending { waiting += 1 }
+            throw PayHandoffError(.limitExceeded, field: "flow_id",
+                String(waiting) + " flows still wait for their results and fill the snapshot ("
+                + String(snapshotLimit) + " bytes): finish them, or give up the ones that will not come back (flow.remove with give_up)")
+        }
+        return forgotten
+    }
+
+    /// The restore side of the rule: the reservations of a restored coordinator fit its limit.
+    /// - Throws: `limit_exceeded` naming `flows`.
+    func checkRestoredBudget() throws(PayHandoffError) {
+        let total = reservedSnapshotLength
+        guard total <= snapshotLimit else {
+            throw PayHandoffError(.limitExceeded, field: "flows",
+                "the snapshot reserves " + String(total) + " bytes, more than the " + String(snapshotLimit)
+                + " this coordinator keeps: it is not one this library wrote with this limit")
+        }
+    }
+}
+
+extension Coordinator.Flow {
+    /// The most this flow's snapshot document can take from now on (see ``Coordinator``'s budget):
+    /// its printed length now plus room for what may still be added or replaced; for a POS flow
+    /// that still takes its answer, also the ledger entry that answer may book.
+    var reservedLength: Int {
+        switch self {
+        case .checkout(let f): return f.reservedLength
+        case .pos(let f): return f.reservedLength
+        }
+    }
+}
+
+/// A member `"key":value,` added to an object: its key, colon and comma around the value.
+private func memberOverhead(_ key: StaticString) -> Int { key.utf8CodeUnitCount + 4 }
+
+/// The most digits an epoch millisecond the library accepts prints as (9999-12-31: 15).
+private let maxTimeDigits = JSONValue.digits(MexicoCityTime.maxEpochMilliseconds)
+
+extension CheckoutFlow {
+    /// The longest state name, as JSON text.
+    static let maxStateLength: Int = {
+        var longest = 0
+        for state in State.allCases { longest = Swift.max(longest, JSONValue.printedLength(of: state.rawValue)) }
+        return longest
+    }()
+
+    /// See ``Coordinator/Flow/reservedLength``.
+    var reservedLength: Int {
+        var length = Coordinator.Flow.checkout(self).snapshotJSON.printedLengthBound
+        length += CheckoutFlow.maxStateLength - JSONValue.printedLength(of: state.rawValue)
+        if state == .awaitingSession {
+            // Only a flow waiting for its session may still get one, or fail to.
+            if session == nil { length += memberOverhead("session") + CheckoutSession.maxStoredLength }
+            if sessionFailure == nil { length += memberOverhead("failure_reason") + CheckoutFlow.maxReasonLength }
+        }
+        if takesDeepLink {
+            // One slot: the latest claim, replaced by the verified callback.
+            length += callback.map { CheckoutCallback.maxStoredLength - $0.json.printedLengthBound }
+                ?? memberOverhead("callback") + CheckoutCallback.maxStoredLength
+        }
+        if confirmation == nil { length += memberOverhead("confirmation") + CheckoutConfirmation.maxStoredLength }
+        return length
+    }
+}
+
+extension POSFlow {
+    /// The longest state name, as JSON text.
+    static let maxStateLength: Int = {
+        var longest = 0
+        for state in State.allCases { longest = Swift.max(longest, JSONValue.printedLength(of: state.rawValue)) }
+        return longest
+    }()
+
+    /// See ``Coordinator/Flow/reservedLength``.
+    var reservedLength: Int {
+        var length = Coordinator.Flow.pos(self).snapshotJSON.printedLengthBound
+        length += POSFlow.maxStateLength - JSONValue.printedLength(of: state.rawValue)
+        if state == .ready || state == .launched {
+            if foregroundedAt == nil { length += memberOverhead("foregrounded_at") + maxTimeDigits }
+            if launchFailure == nil { length += memberOverhead("launch_failure") + POSFlow.maxReasonLength }
+        }
+        if takesAnswer {
+            length += memberOverhead("response") + POSResponse.maxStoredLength + JSONValue.printedLength(of: sentIdentifier)
+                + memberOverhead("answered_at") + maxTimeDigits
+                + RefundLedger.Entry.maxReservedLength + 1
+        }
+        return length
+    }
+}
+
+extension RefundLedger.Entry {
+    /// The most an entry takes in the snapshot: a 128-byte id of `"` and `\` (2 bytes each),
+    /// two amounts of 16 digits and a time of 15.
+    static let maxReservedLength = 2 + (2 * POSResponse.maxTransactionIDLength + 2) + 2 * (1 + 16) + 1 + 15
+
+    /// This entry's room in the snapshot: its array with `refunded` as wide as `amount` (refunds
+    /// only ever raise `refunded` up to `amount`).
+    var reservedLength: Int {
+        let id = JSONValue.printedLength(of: transactionId)
+        switch kind {
+        case .sale: return 2 + id + 1 + 2 * JSONValue.digits(amount.minorUnits) + 1 + 1 + JSONValue.digits(approvedAt)
+        case .refund: return 2 + id + 1 + JSONValue.digits(amount.minorUnits) + 1 + JSONValue.digits(approvedAt)
+        case .balanceUnknown: return 2 + id + 1 + JSONValue.digits(expiresAt)
+        }
+    }
+}
+
+extension RefundLedger {
+    /// The entry approved first, if any.
+    var oldestEntry: Entry? {
+        var oldest: Entry? = nil
+        for entry in entries where oldest.map({ entry.approvedAt < $0.approvedAt }) ?? true { oldest = entry }
+        return oldest
+    }
+}
