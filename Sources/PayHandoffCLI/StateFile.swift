@@ -24,13 +24,15 @@ enum StateFile {
         }
         defer { fclose(file) }
         var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65_536)
+        var buffer = [UInt8](repeating: 0, count: 16_384)  // read in chunks; the limit is the parser's
         while true {
             let count = fread(&buffer, 1, buffer.count, file)
             if count == 0 { break }
             bytes.append(contentsOf: buffer[0..<count])
         }
-        return try Coordinator(snapshot: JSONText.parse(String(decoding: bytes, as: UTF8.self), parameter: "state"))
+        // A snapshot may have up to PAYHANDOFF_MAX_SNAPSHOT_BYTES, as payhandoff_coordinator_restore reads.
+        return try Coordinator(snapshot: JSONText.parse(String(decoding: bytes, as: UTF8.self), parameter: "state",
+                                                        limit: JSONText.maxSnapshotBytes))
     }
 
     /// Saves `coordinator`'s snapshot at `path` crash-safely.

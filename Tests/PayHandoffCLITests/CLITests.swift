@@ -169,6 +169,19 @@ final class CLITests: XCTestCase {
         XCTAssertEqual(leftovers, [], "no temporary files are left behind")
     }
 
+    func testAStateFileOverTheJSONLimitIsReadUpToTheSnapshotLimit() throws {
+        // A merchant's day: 3,000 sales in the ledger take more than the 65536 bytes of other JSON
+        // inputs; the tool reads the state file up to PAYHANDOFF_MAX_SNAPSHOT_BYTES, as restore does.
+        let state = folder.appendingPathComponent("state.json").path
+        let sales = (0..<3_000).map { String(format: #"["%010d",10000,0,1796054460000]"#, $0) }.joined(separator: ",")
+        let text = #"{"version":3,"config":{},"flows":[],"ledger":{"pruned_through":0,"sales":["# + sales + #"],"refunds":[],"unknown":[]}}"#
+        XCTAssertGreaterThan(text.utf8.count, 65_536)
+        try text.write(toFile: state, atomically: true, encoding: .utf8)
+        let routed = try run(["route", "otherapp://x", "--state", state, "--now", "1796054470000"])
+        XCTAssertEqual(routed.status, 0, routed.stderr)
+        XCTAssertTrue(routed.stdout.contains("outcome: not_ours"), routed.stdout)
+    }
+
     func testAStateFileIsNeverHalfWrittenEvenWhenTheProcessIsKilled() throws {
         let state = folder.appendingPathComponent("state.json").path
         var valid: Set<String> = []
@@ -187,7 +200,7 @@ final class CLITests: XCTestCase {
             let text = try String(contentsOfFile: state, encoding: .utf8)
             let snapshot = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
                                          "round \(round): the state file is not a complete JSON document")
-            XCTAssertEqual(snapshot["version"] as? Int, 2)
+            XCTAssertEqual(snapshot["version"] as? Int, 3)
             valid.insert(text)
         }
         // The file still loads in the tool, whatever moment the kills hit.

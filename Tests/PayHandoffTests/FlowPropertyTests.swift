@@ -2,11 +2,16 @@ import PayHandoff
 import XCTest
 
 /// Thousands of seeded random event sequences over two checkouts and two POS hand-offs, with
-/// genuine, forged, replayed and malformed deep links. At every step the coordinator is also
-/// restored from the snapshot taken just before the step and fed the same step: both must give
-/// the same answer and the same snapshot. A rejected step changes nothing; the snapshot always
-/// fits the budget; and no sequence may reach `confirmed` without a confirmation sent for that
-/// flow, or `approved` without an answer echoing the flow's identifier and token.
+/// genuine, forged, replayed and malformed deep links, claims with the longest reasons, refunds
+/// of hostile `sale` documents, and a clock that jumps days ahead and back. Some sequences accept
+/// unverified callbacks, some run with a small snapshot limit (so that "nearly full" is a few
+/// flows). At every step the coordinator is also restored from the snapshot taken just before
+/// the step and fed the same step: both must give the same answer and the same snapshot. A
+/// rejected step changes nothing; the printed snapshot never passes the reservations, which never
+/// pass the limit; an event for a flow already started is never refused for space; no sale is
+/// refunded beyond its amount, however the clock moves; and no sequence may reach `confirmed`
+/// without a confirmation sent for that flow, or `approved` without an answer echoing the flow's
+/// identifier and token.
 final class FlowPropertyTests: XCTestCase {
     let t0: Int64 = 1_796_054_400_000
     let nonces = ["c1": "11111111111111111111111111111111", "c2": "22222222222222222222222222222222"]
@@ -51,13 +56,34 @@ final class FlowPropertyTests: XCTestCase {
         case 9, 10:
             return (["type": "tick", "now": .integer(now)], nil)
         case 11, 12:
-            let result = pick(["aprobada", "rechazada", "error"])
-            let amount = pick(["100.00", "100.00", "99.00"])
             let owner = pick([posID, posID, posID + "r"])
-            let echoed = pick([owner == posID ? identifier : owner, "ord-9"]) + pick(["~" + tokens[owner]!, "~" + tokens[owner]!, "", "~" + tokens["p1"]!])
-            return (nil, "myapp://result=\(result)&amount=\(amount)&identifier=\(echoed)&transactionid=T\(g.next() % 5)")
+            let genuine = owner != posID && g.next() % 4 != 0  // refunds' answers are mostly genuine approvals
+            let result = genuine ? "aprobada" : pick(["aprobada", "rechazada", "error"])
+            let amount = pick(["100.00", "100.00", "99.00"])
+            let echoed = genuine ? owner + "~" + tokens[owner]!
+                : pick([owner == posID ? identifier : owner, "ord-9"]) + pick(["~" + tokens[owner]!, "~" + tokens[owner]!, "", "~" + tokens["p1"]!])
+            // Sales mostly answer with their own id (T1, T2), refunds with theirs (R…), replays with others.
+            let transactionID = owner == posID ? pick(["T" + String(posID.dropFirst()), "T" + String(posID.dropFirst()), "T\(g.next() % 5)"])
+                                               : pick(["R\(g.next() % 5)", "R\(g.next() % 5)", "T\(g.next() % 5)"])
+            return (nil, "myapp://result=\(result)&amount=\(amount)&identifier=\(echoed)&transactionid=\(transactionID)")
         case 13:
-            return (nil, pick(["otherapp://x?y=1", "fixapp://cb-c1/ph_%zz?status=completed&card_id=card_a", "myapp://garbage"]))
+            switch g.next() % 3 {
+            case 0:
+                return (nil, pick(["otherapp://x?y=1", "fixapp://cb-c1/ph_%zz?status=completed&card_id=card_a", "myapp://garbage",
+                                   "fixapp://cb-\(checkoutID)/ph_\(nonce)&status=completed&\(idKey)=\(id)"]))
+            case 1:
+                // A claim (no nonce) with the longest reason: it fills only the flow's own slot.
+                return (nil, "fixapp://cb-\(checkoutID)?status=" + pick(["completed", "failed"]) + "&\(idKey)=\(id)&reason="
+                        + String(repeating: pick(["%22", "x", "%01"]), count: 400))
+            default:
+                // A refund of a sale known only from its document, sometimes a hostile one.
+                let transactionID = pick(["T" + String(posID.dropFirst()), "T\(g.next() % 5)", "T 1", "T\u{00F1}", String(repeating: "T", count: 129)])
+                return (["type": "pos.start", "now": .integer(now), "flow_id": .string(posID + "r"),
+                         "sale": ["transactionid": .string(transactionID), "amount": "100.00", "approved_at": .integer(now / 1000 - 120)],
+                         "token": .string(tokens[posID + "r"]!),
+                         "request": ["transaction": "devolucion", "usertoken": "tok", "identifier": .string(posID + "r"),
+                                     "urlScheme": "myapp", "transactionId": .string(transactionID)]], nil)
+            }
         case 14:
             return (["type": "flow.remove", "now": .integer(now), "flow_id": .string(pick([checkoutID, posID])),
                      "give_up": .bool(g.next() % 2 == 0)], nil)
@@ -65,7 +91,7 @@ final class FlowPropertyTests: XCTestCase {
             return (["type": "pos.start", "now": .integer(now), "flow_id": .string(posID + "r"), "sale_flow_id": .string(posID),
                      "token": .string(tokens[posID + "r"]!),
                      "request": ["transaction": "devolucion", "usertoken": "tok", "identifier": .string(posID + "r"),
-                                 "urlScheme": "myapp", "transactionId": .string("T\(g.next() % 5)")]], nil)
+                                 "urlScheme": "myapp", "transactionId": .string(pick(["T" + String(posID.dropFirst()), "T\(g.next() % 5)"]))]], nil)
         }
     }
 
@@ -77,24 +103,50 @@ final class FlowPropertyTests: XCTestCase {
     }
 
     func testRestoreAtAnyStepContinuesIdenticallyAndNothingIsConfirmedWithoutProof() throws {
-        var sequences = 0, steps = 0, reachedConfirmed = 0, reachedApproved = 0
+        var sequences = 0, steps = 0, reachedConfirmed = 0, reachedApproved = 0, refusedForSpace = 0, refundsApproved = 0
         for seed in 0..<1500 as Range<UInt64> {
             var g = SplitMix64(seed: seed)
-            var coordinator = Coordinator()
+            let limit = seed % 5 == 0 ? 20_000 : Coordinator.maxSnapshotBytes
+            var coordinator = Coordinator(configuration: try Coordinator.Configuration(acceptUnverifiedCallbacks: seed % 3 == 1),
+                                          snapshotLimit: limit)
             var now = t0
             var confirmationsSent: Set<String> = []
             var answersSeen: [String: Set<String>] = [:]
+            // Per sale transactionid, what approved refunds took (centavos), and which refund flows counted.
+            var refunded: [String: Int64] = [:]
+            var counted: Set<String> = []
             for _ in 0..<(10 + Int(g.next() % 30)) {
-                now += Int64(g.next() % 90_000)
+                switch g.next() % (seed % 2 == 0 ? 40 : 400) {  // odd seeds: clock jumps are rare
+                case 0: now += 2 * 86_400_000  // a clock two days ahead
+                case 1: now = max(t0, now - 2 * 86_400_000)  // and back
+                case 2: now = max(t0, now - 3_600_000)  // an hour back
+                default: now += Int64(g.next() % 90_000)
+                }
                 let step = randomStep(&g, now: now)
                 let before = coordinator.snapshot
-                var restored = try Coordinator(snapshot: before)
+                var restored = try Coordinator(snapshot: before, snapshotLimit: limit)
                 XCTAssertEqual(restored, coordinator, "seed \(seed): restore is not identity")
                 let a = apply(step, to: &coordinator, now: now)
                 if a?.outcome == .rejected || a?.outcome == .duplicate || a?.outcome == .ignored || a?.outcome == .notOurs {
                     XCTAssertEqual(coordinator.snapshot, before, "seed \(seed): \(a?.outcome.rawValue ?? "") changed the coordinator: \(step)")
                 }
-                XCTAssertLessThanOrEqual(coordinator.snapshot.printedLengthBound, Coordinator.maxSnapshotBytes, "seed \(seed)")
+                if a?.error?.code == .limitExceeded {
+                    refusedForSpace += 1
+                    let type = (try? step.event?.string(at: "type")) ?? "url"
+                    XCTAssertTrue(type == "pos.start" || type == "checkout.start", "seed \(seed): only a start is refused for space, not \(type)")
+                }
+                XCTAssertLessThanOrEqual(coordinator.snapshot.printedLengthBound, coordinator.reservedSnapshotLength, "seed \(seed)")
+                XCTAssertLessThanOrEqual(coordinator.reservedSnapshotLength, limit, "seed \(seed)")
+                if let start = step.event, a?.outcome == .accepted, case .string("pos.start")? = start.value(at: "type"),
+                   let id = try? start.string(at: "flow_id") { counted.remove(id) }
+                for case .pos(let f) in coordinator.flows where f.operation == .refund && !counted.contains(f.id)
+                    && (f.state == .approved || f.state == .approvedAmountMismatch) {
+                    counted.insert(f.id)
+                    refundsApproved += 1
+                    refunded[f.saleTransactionId ?? "", default: 0] += f.amount?.minorUnits ?? 0
+                    XCTAssertLessThanOrEqual(refunded[f.saleTransactionId ?? ""] ?? 0, 10_000,
+                                             "seed \(seed): \(f.saleTransactionId ?? "") refunded beyond its 100.00")
+                }
                 let b = apply(step, to: &restored, now: now)
                 XCTAssertEqual(a, b, "seed \(seed): restored coordinator answered differently to \(step)")
                 XCTAssertEqual(coordinator.snapshot, restored.snapshot, "seed \(seed)")
@@ -123,6 +175,8 @@ final class FlowPropertyTests: XCTestCase {
         }
         XCTAssertGreaterThan(reachedConfirmed, 100, "the generator must actually reach confirmed")
         XCTAssertGreaterThan(reachedApproved, 100, "the generator must actually reach approved")
-        print("FlowPropertyTests: \(sequences) sequences, \(steps) steps, confirmed seen \(reachedConfirmed)×, approved seen \(reachedApproved)×")
+        XCTAssertGreaterThan(refundsApproved, 20, "the generator must actually approve refunds")
+        print("FlowPropertyTests: \(sequences) sequences, \(steps) steps, confirmed seen \(reachedConfirmed)×, approved seen \(reachedApproved)×, "
+              + "refunds approved \(refundsApproved)×, starts refused for space \(refusedForSpace)×")
     }
 }

@@ -18,6 +18,11 @@
 /// refused as `ledger_pruned`, never paid twice); only when the flows still waiting for a result
 /// fill the snapshot by themselves is the start refused, with `limit_exceeded`.
 ///
+/// A coordinator holds flows in flight, not a history: besides what room asks for, a start also
+/// forgets ended flows beyond the ``keptEndedFlows`` most recent, so that a busy terminal's
+/// snapshot stays small and quick to write on every event while its ledger holds the day's money.
+/// (A sale forgotten this way is refunded with its `sale` document; its balance is in the ledger.)
+///
 /// The limit is ``maxSnapshotBytes`` (`PAYHANDOFF_MAX_SNAPSHOT_BYTES`), what the C ABI reads as a
 /// snapshot; ``snapshotLimit`` may be set lower (tests use a few KiB, so that "near full" means a
 /// few flows).
@@ -25,6 +30,9 @@ extension Coordinator {
     /// The most bytes a snapshot takes as JSON text: what `payhandoff_coordinator_restore` reads.
     /// 256 KiB: 2,000 sales of one day (10-digit ids) with their refunds and 20 flows in flight.
     public static let maxSnapshotBytes = 262_144
+
+    /// How many ended flows a start keeps, most recent first (older ones are forgotten).
+    public static let keptEndedFlows = 32
 
     /// The document around the flows and the ledger at its widest: version, configuration
     /// (integers of up to 15 digits), the ledger's watermark and the empty lists.
@@ -43,9 +51,20 @@ extension Coordinator {
     /// - Returns: The ids of the flows forgotten.
     /// - Throws: `limit_exceeded` when the flows still waiting fill the snapshot by themselves.
     mutating func makeRoom() throws(PayHandoffError) -> [String] {
-        var total = reservedSnapshotLength
-        guard total > snapshotLimit else { return [] }
         var forgotten: [String] = []
+        var ended = 0
+        for flow in flows where !flow.isPending { ended += 1 }
+        if ended > Coordinator.keptEndedFlows {
+            var excess = ended - Coordinator.keptEndedFlows
+            flows.removeAll { flow in
+                guard excess > 0, !flow.isPending else { return false }
+                excess -= 1
+                forgotten.append(flow.id)
+                return true
+            }
+        }
+        var total = reservedSnapshotLength
+        guard total > snapshotLimit else { return forgotten }
         var index = 0
         while total > snapshotLimit, index < flows.count {
             if flows[index].isPending {
