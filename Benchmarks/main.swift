@@ -473,19 +473,21 @@ func jsonObject(upTo bytes: Int, _ member: (Int) -> String) -> String {
 }
 let bigExtras = jsonObject(upTo: 65_536) { String(format: #""k%07d":"v""#, $0) }
 let bigEvent = #"{"type":"pos.result","now":\#(nowMs),"flow_id":"pos-11","extras":"# + jsonObject(upTo: 65_536 - 80) { String(format: #""k%07d":"v""#, $0) } + "}"
+/// A snapshot whose ledger holds `sales` sales of one day (10-digit ids, 23.45 each, a part
+/// refunded) next to the flows of `flows` (a coordinator's snapshot text), as the coordinator
+/// writes it (format 3).
+func ledgerSnapshot(sales: Int, flows: String = "[]") -> String {
+    var entries: [String] = []
+    entries.reserveCapacity(sales)
+    for n in 0..<sales { entries.append(String(format: #"["%010d",2345,%d,%lld]"#, 7_200_000_000 + n, n % 3 == 0 ? 345 : 0, nowMs - 3_600_000)) }
+    return #"{"version":3,"config":{"single_pending_per_kind":false,"checkout_timeout_ms":1800000,"pos_grace_ms":3000,"accept_unverified_callbacks":false},"flows":"#
+        + flows + #","ledger":{"pruned_through":0,"sales":["# + entries.joined(separator: ",") + #"],"refunds":[],"unknown":[]}}"#
+}
+/// The largest snapshot restore reads: a ledger up to PAYHANDOFF_MAX_SNAPSHOT_BYTES.
 let bigSnapshot: String = {
-    var coordinator = Coordinator()
-    var random = SystemRandomNumberGenerator()
-    var i = 0
-    while true {
-        let id = String(format: "s%06d", i), at = nowMs + Int64(i)
-        let started = coordinator.send(swiftEvent(#"{"type":"pos.start","now":\#(at),"flow_id":"\#(id)","token":"\#(worstToken)","request":{"transaction":"venta","usertoken":"t","identifier":"\#(id)","amount":"1.00","urlScheme":"myapp"}}"#), using: &random)
-        if started.outcome != .accepted { break }
-        _ = coordinator.handle(url: "myapp://result=aprobada&amount=1.00&transactionid=T\(id)&identifier=\(id)~\(worstToken)", now: at)
-        _ = coordinator.send(swiftEvent(#"{"type":"flow.remove","now":\#(at),"flow_id":"\#(id)"}"#), using: &random)
-        i += 1
-    }
-    return JSONText.render(coordinator.snapshot)
+    var sales = 6_000
+    while ledgerSnapshot(sales: sales + 100).utf8.count <= Coordinator.maxSnapshotBytes { sales += 100 }
+    return ledgerSnapshot(sales: sales)
 }()
 print("worst shapes: extras \(bigExtras.utf8.count) B, event \(bigEvent.utf8.count) B, snapshot \(bigSnapshot.utf8.count) B")
 let cBigExtras = cString(bigExtras), cBigEvent = cString(bigEvent), cBigSnapshot = cString(bigSnapshot)
@@ -499,8 +501,8 @@ for abi in abis {
         abi.stringFree(out)
     }.name)
     var handle: OpaquePointer? = nil
-    worstCases.append(measure("worst JSON: payhandoff_coordinator_restore, 64 KiB ledger" + tag, group: "worst",
-                              note: "the largest ledger the budget allows") {
+    worstCases.append(measure("worst snapshot: payhandoff_coordinator_restore, 256 KiB ledger" + tag, group: "worst",
+                              note: "the largest snapshot restore reads (PAYHANDOFF_MAX_SNAPSHOT_BYTES)") {
         var out: UnsafeMutablePointer<CChar>? = nil
         if abi.coordinatorRestore(cBigSnapshot, &handle, &out) != 0 { fail("restore: \(out.map { String(cString: $0) } ?? "")") }
         abi.stringFree(out)
@@ -520,6 +522,59 @@ for abi in abis {
 }
 
 if profileFilter != nil { exit(0) }
+
+// MARK: - A merchant's day (issue 24): 20 flows in flight and the day's sales in the ledger
+
+/// Per ledger size: the snapshot's bytes, and the median time of payhandoff_coordinator_snapshot
+/// and payhandoff_coordinator_restore on the library apps ship (dist/embedded when built).
+var merchantDay: [(sales: Int, bytes: Int, snapshot: Double, restore: Double)] = []
+if let abi = abis.last {
+    var handle: OpaquePointer? = nil
+    var out: UnsafeMutablePointer<CChar>? = nil
+    guard abi.coordinatorNew(nil, &handle, &out) == 0 else { fail("coordinator_new") }
+    abi.stringFree(out)
+    for i in 0..<pendingFlows { for e in startEvents(i) { e.withCString { t in roundTrip(abi) { abi.coordinatorSend(handle, t, $0) } } } }
+    out = nil
+    guard abi.coordinatorSnapshot(handle, &out) == 0, let written = out else { fail("coordinator_snapshot") }
+    let flows: String = {
+        guard let document = try? JSONSerialization.jsonObject(with: Data(String(cString: written).utf8)) as? [String: Any],
+              let list = document["flows"], let data = try? JSONSerialization.data(withJSONObject: list) else { fail("flows") }
+        return String(decoding: data, as: UTF8.self)
+    }()
+    abi.stringFree(written)
+    abi.coordinatorFree(handle)
+    for sales in [500, 1_000, 2_000, 5_000] {
+        let text = ledgerSnapshot(sales: sales, flows: flows)
+        let cText = cString(text)
+        var restored: OpaquePointer? = nil
+        var answer: UnsafeMutablePointer<CChar>? = nil
+        guard abi.coordinatorRestore(cText, &restored, &answer) == 0 else { fail("restore of \(sales) sales: \(answer.map { String(cString: $0) } ?? "")") }
+        abi.stringFree(answer)
+        let snapshotTime = measure("merchant day: payhandoff_coordinator_snapshot, 20 flows + \(sales) sales [\(abi.label)]", group: "day",
+                                   note: "\(text.utf8.count) bytes written") {
+            roundTrip(abi) { abi.coordinatorSnapshot(restored, $0) }
+        }
+        let restoreTime = measure("merchant day: payhandoff_coordinator_restore, 20 flows + \(sales) sales [\(abi.label)]", group: "day",
+                                  note: "\(text.utf8.count) bytes read, every member checked") {
+            var h: OpaquePointer? = nil
+            var o: UnsafeMutablePointer<CChar>? = nil
+            if abi.coordinatorRestore(cText, &h, &o) != 0 { fail("restore") }
+            abi.stringFree(o)
+            abi.coordinatorFree(h)
+        }
+        abi.coordinatorFree(restored)
+        merchantDay.append((sales, text.utf8.count, snapshotTime.median, restoreTime.median))
+    }
+    print("")
+    print("Merchant day (20 flows in flight + the day's sales, 10-digit ids; [\(abi.label)]):")
+    print(pad("sales", 8, right: true) + pad("snapshot bytes", 16, right: true) + pad("bytes/sale", 12, right: true)
+          + pad("snapshot", 12, right: true) + pad("restore", 12, right: true) + pad("restore/sale", 14, right: true))
+    for row in merchantDay {
+        let perSale = row.sales > 0 ? (row.bytes - (merchantDay.first?.bytes ?? 0)) / Swift.max(row.sales - (merchantDay.first?.sales ?? 0), 1) : 0
+        print(pad(String(row.sales), 8, right: true) + pad(String(row.bytes), 16, right: true) + pad(row.sales == merchantDay.first?.sales ? "-" : String(perSale), 12, right: true)
+              + pad(fmt(row.snapshot), 12, right: true) + pad(fmt(row.restore), 12, right: true) + pad(fmt(row.restore / Double(row.sales)), 14, right: true))
+    }
+}
 
 // MARK: - Memory: resident size after 10 000 and after 1 000 000 parses
 
@@ -607,6 +662,9 @@ let goals: [(String, Bool, String)] = [
         + String(abiMedians.filter { $0 <= 5000 }.count) + " of " + String(abiMedians.count) + " within"),
     ("any 8 KiB URL ≤ 1 ms (worst shapes)", worstMax("worst URL") <= 1_000_000, "slowest " + fmt(worstMax("worst URL"))),
     ("any 64 KiB JSON document ≤ 5 ms (worst shapes)", worstMax("worst JSON") <= 5_000_000, "slowest " + fmt(worstMax("worst JSON"))),
+    ("merchant day: restore of 20 flows + 2,000 sales ≤ 10 ms (grows linearly: 500 … 5,000)",
+     (merchantDay.first { $0.sales == 2_000 }?.restore ?? .infinity) <= 10_000_000,
+     merchantDay.map { "\($0.sales): " + fmt($0.restore) }.joined(separator: ", ")),
     ("RSS after 1 000 000 parses within 1 MB of RSS after 10 000", memory.allSatisfy { abs($0.after1M - $0.after10k) <= 1_000_000 },
      memory.map { String(format: "%+.3f MB", Double($0.after1M - $0.after10k) / 1e6) }.joined(separator: ", ")),
 ]

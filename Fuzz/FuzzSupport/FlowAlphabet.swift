@@ -12,7 +12,11 @@
 // the duplicate and late variants are the genuine links sent again or after the flow ended,
 // which every sequence of the alphabet contains —; and time steps to one millisecond before
 // and to each deadline, grace period end, refund opening (approval + 60 s) and refund window
-// end the state holds.
+// end the state holds, and the clock jumping an hour back, two days back and two days ahead
+// (issue 24: untrusted time). Issue 24 also adds the longest claim reason, a callback whose
+// gateway appended `&status=…`, refunds of `sale` documents (the sale as sold, claiming ten
+// times its amount, approved yesterday), and a nearly full world: a small snapshot limit and a
+// ledger filled until a checkout and a hand-off or two still fit.
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -70,10 +74,20 @@ public struct FlowAlphabet: Sendable {
     public let configuration: Coordinator.Configuration
     /// The letters that do not depend on the state (time steps do: ``timeLetters(_:)``).
     public let letters: [Letter]
+    /// The snapshot limit of this world's coordinators (checked and restored with it).
+    public let snapshotLimit: Int
+    /// Where every sequence starts: an empty coordinator, or one whose ledger nearly fills the limit.
+    public let initial: State
+
+    /// The limit of the nearly full world: one checkout and a hand-off or two fit beside its ledger.
+    public static let nearFullLimit = 24_000
 
     /// The alphabet for a coordinator that refuses (default) or accepts unverified callbacks.
-    /// - Parameter acceptUnverifiedCallbacks: The coordinator's setting.
-    public init(acceptUnverifiedCallbacks: Bool) {
+    /// - Parameters:
+    ///   - acceptUnverifiedCallbacks: The coordinator's setting.
+    ///   - nearlyFull: Start from a coordinator with ``nearFullLimit`` whose ledger leaves room for
+    ///     one checkout and a hand-off or two (sales approved two hours before the start).
+    public init(acceptUnverifiedCallbacks: Bool, nearlyFull: Bool = false) {
         // 10 minutes for a checkout, 3 s of POS grace.
         configuration = (try? Coordinator.Configuration(checkoutTimeoutMilliseconds: 600_000, posGraceMilliseconds: 3_000,
                                                         acceptUnverifiedCallbacks: acceptUnverifiedCallbacks)) ?? Coordinator.Configuration()
@@ -114,6 +128,12 @@ public struct FlowAlphabet: Sendable {
             letters.append(Letter("url \(id) completed, kept copy cut", .url(sent + "?status=completed&card_id=" + card + long)))
             letters.append(Letter("url no nonce completed \(card)", .url(r + "?status=completed&card_id=" + card)))
             letters.append(Letter("url no nonce failed (\(id))", .url(r + "?status=" + (id == "c1" ? "failed&reason=x" : "cancelled"))))
+            if id == "c1" {
+                // The longest claim: a reason of 300 escaped quotes (600 bytes once kept, cut to the slot).
+                letters.append(Letter("url no nonce failed, longest reason", .url(r + "?status=failed&reason=" + String(repeating: "%22", count: 300))))
+                // A gateway that appended '&status=…' to the return URL (it has no query).
+                letters.append(Letter("url c1 completed, '&'-appended", .url(sent + "&status=completed&card_id=" + card)))
+            }
             letters.append(Letter("url forged nonce completed \(card)", .url(forgedSent + "?status=completed&card_id=" + card)))
             letters.append(Letter("url nonce of \(other) with \(card)", .url(otherSent + "?status=completed&card_id=" + card)))
         }
@@ -130,6 +150,12 @@ public struct FlowAlphabet: Sendable {
             event("\(pid).give_up", #"{"type":"flow.remove","flow_id":"\#(pid)","give_up":true}"#)
         }
         event("p2.start refund of p1", #"{"type":"pos.start","flow_id":"p2","sale_flow_id":"p1","request":{"transaction":"devolucion","usertoken":"tok-secret","identifier":"\#(id)","urlScheme":"myapp","transactionId":"tx-1","amount":"40.00"},"token":"\#(t2)"}"#)
+        // Refunds of a sale known only from its document: as sold, claiming ten times the amount,
+        // approved yesterday (its window closed unless the ledger says otherwise).
+        let approved = FlowAlphabet.start / 1000
+        for (label, amount, at) in [("as sold", "100.00", approved), ("claiming 1000.00", "1000.00", approved), ("approved yesterday", "100.00", approved - 86_400)] {
+            event("p2.start refund of sale document tx-1 (\(label))", #"{"type":"pos.start","flow_id":"p2","sale":{"transactionid":"tx-1","amount":"\#(amount)","approved_at":\#(at)},"request":{"transaction":"devolucion","usertoken":"tok-secret","identifier":"\#(id)","urlScheme":"myapp","transactionId":"tx-1"},"token":"\#(t2)"}"#)
+        }
         func answer(_ label: String, identifier: String, result: String = "aprobada", amount: String, tx: String) {
             letters.append(Letter("answer " + label, .url("myapp://result=\(result)&amount=\(amount)&transactionid=\(tx)&identifier=" + Fuzz.percentEncode(identifier))))
         }
@@ -152,6 +178,26 @@ public struct FlowAlphabet: Sendable {
             let loose = FlowProperties.looseDecode(url)
             return Letter(letter.label, letter.action, secrets: (nonces.filter { loose.containsBytes("ph_" + $0) }, sent.filter { loose.containsBytes($0) }))
         }
+        snapshotLimit = nearlyFull ? FlowAlphabet.nearFullLimit : Coordinator.maxSnapshotBytes
+        var coordinator = Coordinator(configuration: configuration, snapshotLimit: snapshotLimit)
+        if nearlyFull {
+            // Sales approved two hours before the start, one per ledger entry, until a checkout
+            // waiting for its session and two hand-offs are about all that still fits.
+            let room = 12_500 + 2 * 2_600
+            var entries: [JSONValue] = []
+            while Coordinator(configuration: configuration).reservedSnapshotLength + (entries.count + 1) * 40 + room < snapshotLimit {
+                entries.append(.array([.string("pre-" + String(entries.count)), 10_000, 0, .integer(FlowAlphabet.start - 7_200_000)]))
+            }
+            let document: JSONValue = ["version": .integer(Coordinator.snapshotVersion),
+                                       "config": Coordinator(configuration: configuration).snapshot.value(at: "config") ?? [:],
+                                       "flows": [], "ledger": ["pruned_through": 0, "sales": .array(entries), "refunds": [], "unknown": []]]
+            do throws(PayHandoffError) {
+                coordinator = try Coordinator(snapshot: document, snapshotLimit: snapshotLimit)
+            } catch {
+                fatalError("the nearly full world does not restore: \(error)")
+            }
+        }
+        initial = State(coordinator: coordinator, now: FlowAlphabet.start)
     }
 
     /// The time steps from `state`: to one millisecond before, and to, every deadline, grace
@@ -175,7 +221,13 @@ public struct FlowAlphabet: Sendable {
             for t in [point - 1, point] where t > state.now && !times.contains(t) { times.append(t) }
         }
         times.sort()
-        return times.map { Letter("time +\($0 - state.now) ms", .advance(to: $0)) }
+        var steps = times.map { Letter("time +\($0 - state.now) ms", .advance(to: $0)) }
+        // Untrusted time: an hour back, two days back (never before the world's start), two days ahead.
+        let day: Int64 = 86_400_000
+        steps.append(Letter("time -1 h", .advance(to: Swift.max(FlowAlphabet.start, state.now - 3_600_000))))
+        steps.append(Letter("time -2 days", .advance(to: Swift.max(FlowAlphabet.start - day, state.now - 2 * day))))
+        steps.append(Letter("time +2 days", .advance(to: state.now + 2 * day)))
+        return steps
     }
 
     /// Applies a letter: the event or URL sent at the state's time, or the clock moved.
@@ -210,7 +262,20 @@ public struct FlowAlphabet: Sendable {
 ///   genuine deep link (carrying its nonce, or its `<identifier>~<token>`) or its confirmation;
 /// - no deep link moves two flows;
 /// - an event that is not accepted changes nothing;
-/// - the snapshot fits the budget and restores to an equal coordinator.
+/// - the snapshot fits the budget and restores to an equal coordinator;
+/// - (issue 24) only a start is refused for space; a claim never moves a checkout; a refund never
+///   starts for more than its sale has left, nor on a document's word when the sale's entry may
+///   have been pruned.
+/// The refund window the ledger keeps, computed here from its documented rule (23:00 Mexico City,
+/// UTC−6, on the sale's day) so that the property does not reuse the code it checks.
+enum RefundLedgerWindow {
+    static func deadline(approvedAtSeconds: Int64) -> Int64 {
+        let local = approvedAtSeconds - 6 * 3600
+        let day = (local >= 0 ? local / 86_400 : (local - 86_399) / 86_400)
+        return Swift.min((day * 86_400 + 23 * 3600 + 6 * 3600) * 1000, MexicoCityTime.maxEpochMilliseconds)
+    }
+}
+
 public enum FlowProperties {
     /// What a letter proves: the secrets a deep link carries, the flow a host event names.
     public struct Proof {
@@ -268,6 +333,18 @@ public enum FlowProperties {
             if answer.outcome == .rejected && answer.error == nil { return "rejected without an error" }
             return nil
         }
+        // Issue 24: only a start is ever refused for lack of room; every later event fills room
+        // its flow reserved.
+        if answer.error?.code == .limitExceeded {
+            if case .event(let kind, _) = letter.action {
+                switch kind {
+                case .checkoutStart, .posStart: break
+                default: return "\(letter.label) refused for space: \(answer.error?.message ?? "")"
+                }
+            } else {
+                return "\(letter.label) refused for space: \(answer.error?.message ?? "")"
+            }
+        }
         let proof = Proof(letter, flows: b.flows)
         // The host events that may add, remove or end a flow they name.
         var eventFlow: String? = nil
@@ -291,7 +368,9 @@ public enum FlowProperties {
             changed.append(id)
             let named = eventFlow.map { $0.sameBytes(id) } ?? false
             guard let new else {
-                if !(isRemove && named) { return "\(id) disappeared on \(letter.label)" }
+                // Removed by its own flow.remove, or an ended flow a start forgot (and said so).
+                let forgotten = isStart && answer.forgotten.contains { $0.sameBytes(id) } && old.map(FlowProperties.hasEnded) == true
+                if !(isRemove && named) && !forgotten { return "\(id) disappeared on \(letter.label)" }
                 continue
             }
             guard let old else {
@@ -316,9 +395,12 @@ public enum FlowProperties {
                     && !ownNonce && !(isSessionFailed && named && o.state == .awaitingSession) {
                     return "\(id) ended \(n.state.rawValue) by \(letter.label)"
                 }
-                if n.state == .awaitingConfirmation && o.state != .awaitingConfirmation && !ownNonce
-                    && !(acceptUnverified && proof.isDeepLink && n.callback?.isVerified == false) {
+                if n.state == .awaitingConfirmation && o.state != .awaitingConfirmation && !ownNonce {
                     return "\(id) awaits confirmation after \(letter.label)"
+                }
+                // Issue 24: a claim (a deep link without the flow's nonce) never moves a checkout.
+                if proof.isDeepLink && !ownNonce && n.state != o.state {
+                    return "\(id) moved from \(o.state.rawValue) to \(n.state.rawValue) on a claim (\(letter.label))"
                 }
                 if effects.contains(FlowEffect.closeBrowser) && !ownNonce && !(isConfirmation && named) && !(isTick && n.state == .expired) {
                     return "\(id): close_browser on \(letter.label)"
@@ -335,25 +417,55 @@ public enum FlowProperties {
             }
         }
         if proof.isDeepLink && changed.count > 1 { return "\(letter.label) moved \(changed.count) flows: \(changed)" }
+        // Issue 24: a refund starts only for what its sale has left, by a ledger entry, or — for a
+        // sale the ledger does not know — only when no entry could have been dropped for it.
+        if isStart, case .event(.posStart(let id, let request, let refundOf?, _, _), _) = letter.action, request.operation == .refund,
+           case .pos(let flow)? = a.flow(id: id), let sale = flow.saleTransactionId {
+            let asked = flow.amount?.minorUnits ?? 0
+            if let entry = b.ledger.entry(sale, at: before.now) {
+                guard case .sale = entry.kind else { return "\(id) refunds \(sale), whose balance is unknown" }
+                if asked > entry.remaining.minorUnits { return "\(id) refunds \(asked) of \(sale), which has \(entry.remaining.minorUnits) left" }
+            } else {
+                guard case .sale(let document) = refundOf else { return "\(id) refunds \(sale) without its ledger entry" }
+                let deadline = RefundLedgerWindow.deadline(approvedAtSeconds: document.approvedAt)
+                if deadline <= b.ledger.prunedThrough {
+                    return "\(id) refunds \(sale) on a document's word though its entry may have been pruned (watermark \(b.ledger.prunedThrough))"
+                }
+            }
+        }
         return nil
     }
 
-    /// Checks a state: the snapshot, as cJSON prints it, fits ``Coordinator/snapshotBudget`` and
-    /// restores (from its text) to an equal coordinator.
+    /// Checks a state: the snapshot, as cJSON prints it, is within the reservations, which fit
+    /// the coordinator's limit, and restores (from its text, with that limit) to an equal coordinator.
     /// - Parameters:
     ///   - state: The state.
     ///   - snapshot: Its snapshot's text, when the caller printed it already.
     /// - Returns: The property violated, or nil.
     public static func checkState(_ state: FlowAlphabet.State, snapshot: String? = nil) -> String? {
         let text = snapshot ?? JSONText.render(state.coordinator.snapshot)
-        if text.utf8.count > Coordinator.maxSnapshotBytes { return "snapshot of \(text.utf8.count) bytes" }
+        let limit = state.coordinator.snapshotLimit
+        if text.utf8.count > limit { return "snapshot of \(text.utf8.count) bytes, over its limit \(limit)" }
+        if text.utf8.count > state.coordinator.reservedSnapshotLength {
+            return "snapshot of \(text.utf8.count) bytes, over its reservations \(state.coordinator.reservedSnapshotLength)"
+        }
+        if state.coordinator.reservedSnapshotLength > limit { return "reservations over the limit" }
         do throws(PayHandoffError) {
-            let restored = try Coordinator(snapshot: try JSONText.parse(text, parameter: "snapshot"))
+            let restored = try Coordinator(snapshot: try JSONText.parse(text, parameter: "snapshot", limit: JSONText.maxSnapshotBytes),
+                                           snapshotLimit: limit)
             if restored != state.coordinator { return "the snapshot restores to another coordinator: \(text)" }
         } catch {
             return "the snapshot does not restore (\(error)): \(text)"
         }
         return nil
+    }
+
+    /// Whether `flow` has ended (its result is known): the only flows a start may forget.
+    static func hasEnded(_ flow: Coordinator.Flow) -> Bool {
+        switch flow {
+        case .checkout(let f): return [CheckoutFlow.State.confirmed, .failed, .cancelled, .expired].contains(f.state)
+        case .pos(let f): return [POSFlow.State.approved, .approvedAmountMismatch, .declined, .error].contains(f.state)
+        }
     }
 
     /// Percent-decoding without rules (for looking for secrets in any URL): `%XX` is a byte,

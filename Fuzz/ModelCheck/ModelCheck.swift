@@ -50,6 +50,7 @@ struct StateKey: Hashable {
 struct Options {
     var depth = 4
     var configs = [false]
+    var nearlyFull = false
     var emitSeeds: String? = nil
 
     init() {
@@ -64,8 +65,9 @@ struct Options {
                 default: configs = [false]
                 }
             case "--emit-seeds": emitSeeds = arguments.popFirst()
+            case "--nearly-full": nearlyFull = true
             default:
-                print("usage: PayHandoffModelCheck [--depth N] [--config default|unverified|both] [--emit-seeds DIR]")
+                print("usage: PayHandoffModelCheck [--depth N] [--config default|unverified|both] [--nearly-full] [--emit-seeds DIR]")
                 exit(2)
             }
         }
@@ -79,10 +81,10 @@ func seconds() -> Double {
 }
 
 /// Explores one configuration; returns the number of violations.
-func explore(acceptUnverified: Bool, depth: Int, emitSeeds: String?) -> Int {
-    let alphabet = FlowAlphabet(acceptUnverifiedCallbacks: acceptUnverified)
+func explore(acceptUnverified: Bool, nearlyFull: Bool, depth: Int, emitSeeds: String?) -> Int {
+    let alphabet = FlowAlphabet(acceptUnverifiedCallbacks: acceptUnverified, nearlyFull: nearlyFull)
     let started = seconds()
-    let initial = FlowAlphabet.State(coordinator: Coordinator(configuration: alphabet.configuration), now: FlowAlphabet.start)
+    let initial = alphabet.initial
     var index: [StateKey: Int32] = [StateKey(initial, text: JSONText.render(initial.coordinator.snapshot)): 0]
     // Per state: how it was first reached (parent, letter byte for the fuzzer, label), and its
     // successors with multiplicity (for counting sequences).
@@ -157,12 +159,13 @@ func explore(acceptUnverified: Bool, depth: Int, emitSeeds: String?) -> Int {
         count = nextCount
     }
 
-    let name = acceptUnverified ? "accept_unverified_callbacks" : "default configuration"
+    let name = (acceptUnverified ? "accept_unverified_callbacks" : "default configuration")
+        + (nearlyFull ? ", nearly full (limit \(FlowAlphabet.nearFullLimit), \(initial.coordinator.ledger.entries.count) ledger entries)" : "")
     let elapsed = seconds() - started
     print("model-check (\(name)): \(alphabet.letters.count) letters + time steps, depth \(depth): "
           + "\(parents.count) distinct states (per level: \(levels.map(String.init).joined(separator: ", "))), "
           + "\(transitions) transitions checked, \(formatCount(sequences)) sequences covered, "
-          + "\(violations.count) violations, \(Int(elapsed)) s")
+          + "\(violations.count) violations, \(Int(elapsed)) s, peak memory \(peakMegabytes()) MB")
     for violation in violations { print("  VIOLATION: " + violation) }
 
     if let directory = emitSeeds {
@@ -191,6 +194,13 @@ func explore(acceptUnverified: Bool, depth: Int, emitSeeds: String?) -> Int {
     return violations.count
 }
 
+/// The process's peak resident memory so far, MB (getrusage: what the 8 GB goal is about).
+func peakMegabytes() -> Int {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    return Int(usage.ru_maxrss) / 1024
+}
+
 func write(_ bytes: [UInt8], to path: String) -> Int {
     guard let file = fopen(path, "wb") else { return 0 }
     _ = bytes.withUnsafeBufferPointer { fwrite($0.baseAddress, 1, $0.count, file) }
@@ -210,6 +220,6 @@ func formatCount(_ value: Double) -> String {
 let options = Options()
 var failures = 0
 for accept in options.configs {
-    failures += explore(acceptUnverified: accept, depth: options.depth, emitSeeds: options.emitSeeds)
+    failures += explore(acceptUnverified: accept, nearlyFull: options.nearlyFull, depth: options.depth, emitSeeds: options.emitSeeds)
 }
 exit(failures == 0 ? 0 : 1)

@@ -6,9 +6,9 @@
 /// `{"type": "card.registered", "data": {"card_id": "card_xyz", "brand": "visa",
 /// "last_four": "4242", "token": "tok_…", "created_at": "2026-11-30T16:00:00Z"}}` or
 /// `{"type": "payment.confirmed", "data": {"payment_id": "pay_123", "amount": "100.00",
-/// "confirmed_at": "…"}}`. The id may also be `data.id`. The first
-/// ``maxTimestamps`` `data.*_at` members (text or integer) whose name and text are printable ASCII
-/// of at most ``maxTimestampLength`` bytes are kept as timestamps; other members of `data` are not
+/// "confirmed_at": "…"}}`. The id may also be `data.id`. Of the `data.*_at` members (text or
+/// integer) whose name and text are printable ASCII of at most ``maxTimestampLength`` bytes, the
+/// ``maxTimestamps`` whose names sort first are kept as timestamps; other members of `data` are not
 /// needed and not kept. `brand` has at most 64 bytes and `token` 256, without control characters:
 /// a flow keeps the confirmation, and the snapshot keeps room for it (``maxStoredLength``).
 ///
@@ -52,21 +52,24 @@ public struct CheckoutConfirmation: Equatable, Sendable {
         if let lastFour, lastFour.utf8.count != 4 || !ASCII.isAllDigits(lastFour) {
             throw PayHandoffError(.validation, field: "data.last_four", "must be four digits")
         }
-        var timestamps = JSONObject()
+        var candidates: [JSONObject.Member] = []
         for member in data.members where member.key.utf8.count > 3 && member.key.hasByteSuffix("_at") {
             switch member.value {
             case .string(let text):
-                if CheckoutConfirmation.keepsTimestamp(member.key, text: text, count: timestamps.members.count) {
-                    timestamps[member.key] = member.value
-                }
+                if CheckoutConfirmation.keepsTimestamp(member.key, text: text) { candidates.append(member) }
             case .integer:
-                if CheckoutConfirmation.keepsTimestamp(member.key, text: "", count: timestamps.members.count) {
-                    timestamps[member.key] = member.value
-                }
+                if CheckoutConfirmation.keepsTimestamp(member.key, text: "") { candidates.append(member) }
             case .null: continue
             default: throw JSONValue.wrongType("data." + member.key, expected: "a string or an integer", found: member.value)
             }
         }
+        // The ones whose names sort first (by bytes), in that order: which are kept must not
+        // depend on the order a JSON loader hands the members over.
+        let order = IndexSort.sorted(count: candidates.count) { a, b in
+            candidates[a].key.precedesByBytes(candidates[b].key) ? -1 : candidates[b].key.precedesByBytes(candidates[a].key) ? 1 : 0
+        }
+        var timestamps = JSONObject()
+        for index in order.prefix(CheckoutConfirmation.maxTimestamps) { timestamps[candidates[index].key] = candidates[index].value }
         let brand = try json.optionalString(at: "data.brand")
         if let brand, brand.utf8.count > CheckoutConfirmation.maxBrandLength || ASCII.hasControl(brand) {
             throw PayHandoffError(.validation, field: "data.brand", "must be at most 64 bytes without control characters")
@@ -98,9 +101,9 @@ public struct CheckoutConfirmation: Equatable, Sendable {
     public static let maxStoredLength = 96 + (2 * CheckoutKind.maxIDLength + 16) + (2 * maxBrandLength + 12)
         + 20 + (2 * maxTokenLength + 12) + 40 + maxTimestamps * (2 * (maxTimestampLength + 2) + 2)
 
-    /// Whether the timestamp `key` (with `text`, empty for an integer) is kept after `count` others.
-    private static func keepsTimestamp(_ key: String, text: String, count: Int) -> Bool {
-        count < maxTimestamps && key.utf8.count <= maxTimestampLength && text.utf8.count <= maxTimestampLength
+    /// Whether the timestamp `key` (with `text`, empty for an integer) may be kept.
+    private static func keepsTimestamp(_ key: String, text: String) -> Bool {
+        key.utf8.count <= maxTimestampLength && text.utf8.count <= maxTimestampLength
             && ASCII.printsAsItself(key) && ASCII.printsAsItself(text)
     }
 

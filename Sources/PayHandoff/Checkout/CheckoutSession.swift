@@ -64,6 +64,9 @@ public struct CheckoutSession: Equatable, Sendable {
         let url = try body.string(at: urlPath)
         try checkCheckoutURL(url, field: urlPath)
         let sessionID = try body.optionalString(at: path + ".id")
+        if let sessionID, sessionID.utf8.count > maxSessionIDLength || ASCII.hasControl(sessionID) {
+            throw PayHandoffError(.validation, field: path + ".id", "must be at most 128 bytes without control characters")
+        }
         var idPath = path + "." + kind.idKey
         var objectID = try body.optionalString(at: idPath)
         if objectID == nil {

@@ -277,14 +277,31 @@ def addressed_nonce(parts: URLParts, registered: URLParts) -> str | None:
     prefix = registered.path + ("" if registered.path.endswith("/") else "/") + NONCE_SEGMENT
     echoed = parts.path[len(prefix):]
     if parts.path.startswith(prefix) and echoed and "/" not in echoed:
+        if parts.query is None and "&" in echoed:
+            # A gateway appended `&status=…` to a return URL without a query (issue 24): a nonce
+            # has no `&`, so the segment's first `&` ends it; the rest is the query.
+            return echoed.split("&", 1)[0]
         return echoed
     raise Fail(X, "path")
+
+
+def appended_query(parts: URLParts, registered: URLParts) -> str | None:
+    """The query a gateway appended with `&` right after the nonce segment of a URL without a
+    query (`…/ph_<nonce>&status=completed`), or None."""
+    if parts.query is not None:
+        return None
+    prefix = registered.path + ("" if registered.path.endswith("/") else "/") + NONCE_SEGMENT
+    echoed = parts.path[len(prefix):] if parts.path.startswith(prefix) else ""
+    return echoed.split("&", 1)[1] if "&" in echoed and "/" not in echoed else None
 
 
 def callback_query(parts: URLParts, registered: URLParts) -> str:
     """The text the callback's parameters are read from: the query, except when the registered
     URL has a non-empty query Q and the callback's query begins with Q + `?` (a gateway appended
     `?status=…` blindly to a URL that already had a query): then the text after that `?`."""
+    appended = appended_query(parts, registered)
+    if appended is not None:
+        return appended
     query = parts.query or ""
     own = registered.query
     if own and query.startswith(own + "?"):
@@ -484,11 +501,24 @@ def build_request(request: dict) -> dict:
 # ---------------------------------------------------------------------------------------
 # Oracle: checkout.parse_session
 
+def prints_as_itself(text: str) -> bool:
+    """Printable ASCII other than '"' and '\\': prints as itself inside a JSON string."""
+    return all(0x20 <= ord(c) <= 0x7E and c not in '"\\' for c in text)
+
+
 def check_checkout_url(url: str, field: str) -> None:
     if utf8_len(url) > MAX_URL_BYTES or has_control_or_space(url):
         raise Fail(V, field)
     parts = split_url(url, V, field)
     if parts.scheme != "https" or not parts.host:
+        raise Fail(V, field)
+    if '"' in url or "\\" in url:
+        raise Fail(V, field)  # raw, they would outgrow the room a flow keeps for the session (issue 24)
+
+
+def check_session_id(session_id: str | None, field: str) -> None:
+    """At most 128 bytes without control characters (a flow keeps it: issue 24)."""
+    if session_id is not None and (utf8_len(session_id) > 128 or any(ord(c) < 0x20 or ord(c) == 0x7F for c in session_id)):
         raise Fail(V, field)
 
 
@@ -506,6 +536,7 @@ def parse_session(session: dict) -> dict:
         check_checkout_url(url, "checkout_url")
         if object_id is not None and not valid_id(kind, object_id):
             raise Fail(V, k["id_key"])
+        check_session_id(session_id, "session_id")
     else:
         reject_unknown(session, ["kind", "status", "body"])
         status = opt_typed(session, "status", int)
@@ -520,6 +551,7 @@ def parse_session(session: dict) -> dict:
         url = req_string(body, url_path)
         check_checkout_url(url, url_path)
         session_id = opt_string(body, k["object"] + ".id")
+        check_session_id(session_id, k["object"] + ".id")
         id_path = k["object"] + "." + k["id_key"]
         object_id = opt_string(body, id_path)
         if object_id is None:
@@ -585,9 +617,19 @@ def confirmation(event: dict) -> dict:
                 continue
             if isinstance(value, bool) or not isinstance(value, (str, int)):
                 raise Fail(J, "data." + key)
-            timestamps[key] = value
+            # Issue 24: the first six whose name and text are at most 40 printable ASCII
+            # characters other than '"' and '\' are kept; the rest is not needed and not kept.
+            text = value if isinstance(value, str) else ""
+            if all(prints_as_itself(t) and utf8_len(t) <= 40 for t in (key, text)):
+                timestamps[key] = value
+    # ... the six whose names sort first (not the first six: JSON loaders do not all keep order).
+    timestamps = {key: timestamps[key] for key in sorted(timestamps)[:6]}
     brand = opt_string(event, "data.brand")
+    if brand is not None and (utf8_len(brand) > 64 or any(ord(c) < 0x20 or ord(c) == 0x7F for c in brand)):
+        raise Fail(V, "data.brand")
     token = opt_string(event, "data.token")
+    if token is not None and (utf8_len(token) > 256 or any(ord(c) < 0x20 or ord(c) == 0x7F for c in token)):
+        raise Fail(V, "data.token")
     amount = lookup(event, "data.amount")
     amount = amount_from_json(None if amount is MISSING else amount, "data.amount")
     result = {"version": 1, "type": type_, id_key: object_id}
@@ -1011,6 +1053,16 @@ def session_cases() -> Suite:
         card_answer(checkout_url=url_head + "x" * (8192 - len(url_head))))
     add("session-card-empty-session-id", "session_id is carried as given (any string)", card_answer(id=""),
         check=expect_equal("session_id", ""))
+    # Issue 24: what a flow keeps has a rule that bounds it, so the snapshot keeps room for it.
+    add("session-card-session-id-128-bytes", "a session id of 128 bytes is kept", card_answer(id="r" * 128))
+    add("session-card-session-id-129-bytes", "a session id of 129 bytes is refused, naming its path",
+        card_answer(id="r" * 129), (V, "data.registration.id"))
+    add("session-backend-session-id-control", "a session id with a control character is refused",
+        {"kind": "cards", "checkout_url": card_url, "session_id": "reg\u0007"}, (V, "session_id"))
+    add("session-card-url-raw-quote", "a checkout URL with a raw '\"' is refused (a URL has it percent-encoded)",
+        card_answer(checkout_url=card_url + '"x'), (V, "data.registration.checkout_url"))
+    add("session-backend-url-raw-backslash", "a checkout URL with a raw '\\' is refused",
+        {"kind": "payments", "checkout_url": pay_url + "\\x"}, (V, "checkout_url"))
     add("session-payment-gateway-full", "the gateway's payment answer: data.checkout with id, checkout_url, payment_id",
         pay_answer(id="chk_77", payment_id="pay_123"), check=expect_equal("payment_id", "pay_123"))
     add("session-payment-id-from-data", "payment_id may sit at data.payment_id",
@@ -1146,6 +1198,17 @@ def callback_cases() -> Suite:
     add("callback-completed-verified", "completed with card_id, the session's nonce in the path: verified",
         cb + "status=completed&card_id=card_xyz789", cards, check=verified)
     add("callback-nonce-first", "parameter order does not matter", cb + "card_id=card_1&status=completed", cards)
+    # Issue 24: a gateway that appends '&status=…' to a return URL without a query.
+    amp = RETURN_URL + "/ph_" + N + "&"
+    add("callback-ampersand-appended", "…/ph_<nonce>&status=completed: a nonce has no '&', so the segment ends at the "
+        "first one and the rest is the query; verified", amp + "status=completed&card_id=card_1", cards,
+        check=all_of(verified, expect_equal("card_id", "card_1")))
+    add("callback-ampersand-appended-failed", "the '&'-appended query is decoded as any other ('+' is a space)",
+        amp + "status=failed&reason=OTP+rechazado", cards, check=reason_is("OTP rechazado"))
+    add("callback-ampersand-appended-fragment", "a fragment after the '&'-appended query is not read",
+        amp + "status=cancelled#x=1", cards, check=expect_equal("status", "cancelled"))
+    add("callback-ampersand-appended-wrong-nonce", "another nonce before the '&' is still refused",
+        RETURN_URL + "/ph_" + NONCE_B + "&status=completed&card_id=card_1", cards, (X, "nonce"))
     add("callback-spoofed-without-nonce-accepted-unverified", "with accept_unverified a link without the nonce is "
         "accepted but unverified (it never confirms by itself)",
         plain + "status=completed&card_id=card_x", lenient, check=unverified)
@@ -1578,6 +1641,17 @@ def confirm_cases() -> Suite:
     add("confirm-card-with-amount", "a card event with an amount keeps it", cdata(amount=0), check=expect_equal("amount", "0.00"))
     add("confirm-card-ignores-payment-id", "a card event's payment_id is not read", cdata(payment_id="nope"))
     add("confirm-card-unicode-brand", "brand and token are carried as text", cdata(brand="Bancard Crédito", token="tok_ñ"))
+    # Issue 24: a flow keeps the confirmation; every kept member is bounded.
+    add("confirm-card-six-timestamps-kept", "at most six timestamps are kept: those whose names sort first",
+        cdata(**{f"t{n}_at": n for n in range(8)}),
+        check=expect_equal("timestamps", {"created_at": "2026-11-30T16:00:00Z", **{f"t{n}_at": n for n in range(5)}}))
+    add("confirm-card-long-timestamp-not-kept", "a timestamp text over 40 characters is not kept (not needed)",
+        cdata(updated_at="2026-11-30T16:00:00.000000000000000000000Z"),
+        check=expect_equal("timestamps", {"created_at": "2026-11-30T16:00:00Z"}))
+    add("confirm-card-brand-64-bytes", "a brand of 64 bytes is kept", cdata(brand="b" * 64))
+    add("confirm-card-brand-65-bytes", "a brand of 65 bytes is refused", cdata(brand="b" * 65), (V, "data.brand"))
+    add("confirm-card-token-257-bytes", "a token reference of 257 bytes is refused", cdata(token="t" * 257), (V, "data.token"))
+    add("confirm-card-brand-control", "a brand with a control character is refused", cdata(brand="vi\u0000sa"), (V, "data.brand"))
     add("confirm-payment-seed", "payment.confirmed with amount text and confirmed_at", pay, check=expect_equal("amount", "100.00"))
     add("confirm-payment-id-fallback", "the payment id may be data.id", {"type": "payment.confirmed", "data": {"id": "pay_9"}})
     add("confirm-payment-ignores-card-id", "a payment event's card_id is not read", pdata(card_id="card_1"), check=no_key("card_id"))

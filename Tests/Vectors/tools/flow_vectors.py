@@ -2091,7 +2091,89 @@ def races() -> Suite:
           S(at(CB_COMPLETED, T0 + 60000), "not_ours", ""),
       ])
     issue_rules(s)
+    issue24_rules(s)
     return s
+
+
+def issue24_rules(s: Suite):
+    """Issue 24: no clock erases money, claims never block, the correlation grammar, one validation rule."""
+    r = s.add_checked
+    sold = "p1=approved"
+    day = 24 * HOUR
+    doc = {"transactionid": SALE_TXN, "amount": "100.00", "approved_at": A // 1000}
+
+    def refund_all(now: int, flow_id: str, sale=None):
+        return p_refund(now, flow_id, flow_id, amount=None, sale=sale)
+
+    r("flow-ledger-clock-two-days-ahead-then-back",
+      "issue 24: a sale refunded in full; one event dated two days ahead drops the day's ledger behind the watermark; "
+      "once the clock is back, a full refund of it again — by its flow or by its sale document — is not_eligible "
+      "(ledger_pruned), never 200.00 refunded on a 100.00 sale",
+      p_sold() + [
+          S(refund_all(A + MINUTE, "p2"), "accepted", sold + " p2=ready", "p2:open_pos_app p2:persist"),
+          S(at(refund_answer("p2", "100.00", "R-1", "p2"), A + 2 * MINUTE), "accepted", sold + " p2=approved", "p2:persist"),
+          S(tick(A + 2 * day), "accepted", sold + " p2=approved"),
+          S(RESTORE, "restored", sold + " p2=approved"),
+          S(refund_all(A + 3 * MINUTE, "p3"), "rejected", sold + " p2=approved", "", ("not_eligible", "sale")),
+          S(refund_all(A + 3 * MINUTE, "p3", sale=doc), "rejected", sold + " p2=approved", "", ("not_eligible", "sale")),
+      ])
+    r("flow-ledger-clock-hour-back-across-deadline",
+      "issue 24: a sale at 22:30 refunded in part; a tick at 23:00 drops its entry; the clock goes back to 22:45: the "
+      "rest is not refunded on the document's word (ledger_pruned), a sale of the next day still is",
+      [S(p_start(T0 + 12 * HOUR + 30 * MINUTE), "accepted", "p1=ready", "p1:open_pos_app p1:persist"),
+       S(at(ANS_APPROVED, T0 + 12 * HOUR + 30 * MINUTE), "accepted", sold, "p1:persist"),
+       S(p_refund(T0 + 12 * HOUR + 32 * MINUTE, "p2", "p2", amount="60.00"), "accepted", sold + " p2=ready",
+         "p2:open_pos_app p2:persist"),
+       S(at(refund_answer("p2", "60.00", "R-1", "p2"), T0 + 12 * HOUR + 33 * MINUTE), "accepted", sold + " p2=approved", "p2:persist"),
+       S(tick(T0 + 13 * HOUR), "accepted", sold + " p2=approved"),
+       S(refund_all(T0 + 12 * HOUR + 45 * MINUTE, "p3",
+                    sale={"transactionid": SALE_TXN, "amount": "100.00", "approved_at": (T0 + 12 * HOUR + 30 * MINUTE) // 1000}),
+         "rejected", sold + " p2=approved", "", ("not_eligible", "sale")),
+       S(p_refund(T0 + day + HOUR, "p3", "p3", transaction_id="800001",
+                  sale={"transactionid": "800001", "amount": "10.00", "approved_at": (T0 + day) // 1000}),
+         "accepted", sold + " p2=approved p3=ready", "p3:open_pos_app p3:persist"),
+      ])
+    r("flow-claim-before-session-never-blocks",
+      "issue 24: with accept_unverified_callbacks a completed claim before checkout.session shows pending but leaves "
+      "awaiting_session: the genuine session opens the browser, the tab events go on, every claim is answered, and the "
+      "verified callback replaces the claim",
+      [S(c_start(T0), "accepted", "c1=awaiting_session", "c1:create_session c1:persist"),
+       S(at(CB_NO_NONCE, T0 + 1000), "accepted", "c1=awaiting_session", "c1:show_pending c1:persist"),
+       S(at(callback_url("failed", nonce=None, object_id=None, reason="x"), T0 + 1100), "accepted", "c1=awaiting_session", "c1:persist"),
+       S(c_session(T0 + 2000), "accepted", "c1=ready", "c1:open_browser c1:persist"),
+       S(c_opened(T0 + 3000), "accepted", "c1=in_browser", "c1:persist"),
+       S(at(CB_NO_NONCE, T0 + 3500), "accepted", "c1=in_browser", "c1:show_pending c1:persist"),
+       S(c_dismissed(T0 + 4000), "accepted", "c1=returned_without_result", "c1:persist"),
+       S(at(CB_COMPLETED, T0 + 5000), "accepted", "c1=awaiting_confirmation", COMPLETED_EFFECTS),
+       S(at(CB_NO_NONCE, T0 + 6000), "ignored", "c1=awaiting_confirmation")],
+      config={"accept_unverified_callbacks": True})
+    r("flow-callback-ampersand-appended",
+      "issue 24: a gateway that appends '&status=…' to a return URL without a query: the nonce segment ends at the "
+      "first '&', the genuine callback is verified and consumes the hand-off",
+      c_in_browser() + [
+          S(at(RETURN_URL + "/ph_" + N1 + "&status=completed&card_id=card_xyz", T0 + 60000), "accepted", "c1=awaiting_confirmation",
+            COMPLETED_EFFECTS),
+          S(at(RETURN_URL + "/ph_" + N1 + "&status=completed&card_id=card_xyz", T0 + 61000), "duplicate", "c1=awaiting_confirmation"),
+          S(at(RETURN_URL + "/ph_" + N2 + "&status=completed&card_id=card_xyz", T0 + 62000), "rejected", "c1=awaiting_confirmation",
+            "", ("callback_mismatch", "nonce"))])
+    r("flow-hostile-sale-document-ids",
+      "issue 24: a refund's sale document whose transactionid breaks the ledger's rule (a space, non-ASCII text, 129 "
+      "characters) or whose amount is zero is refused with the event: nothing reaches the ledger",
+      p_sold() + [
+          bad(refund_all(A + MINUTE, "p2", sale={**doc, "transactionid": "720 371"})["event"], "validation", "sale.transactionid", sold),
+          bad(refund_all(A + MINUTE, "p2", sale={**doc, "transactionid": "72037ñ"})["event"], "validation", "sale.transactionid", sold),
+          bad(refund_all(A + MINUTE, "p2", sale={**doc, "transactionid": "7" * 129})["event"], "validation", "sale.transactionid", sold),
+          bad(refund_all(A + MINUTE, "p2", sale={**doc, "amount": "0.00"})["event"], "validation", "sale.amount", sold),
+          S(refund_all(A + MINUTE, "p2", sale=doc), "accepted", sold + " p2=ready", "p2:open_pos_app p2:persist"),
+      ])
+    r("flow-token-with-tilde-refused",
+      "issue 24: a host-given token with '~' is refused (the identifier sent splits at its last '~')",
+      [bad(p_start(T0, token="0123456789~abcdef")["event"], "validation", "token"),
+       S(p_start(T0), "accepted", "p1=ready", "p1:open_pos_app p1:persist")])
+    r("flow-time-last-millisecond",
+      "issue 24: one time range everywhere: a deep link at the last millisecond of 9999 is read like any other",
+      [S(p_start(T0), "accepted", "p1=ready", "p1:open_pos_app p1:persist"),
+       S(at(ANS_APPROVED, 253402300799999), "accepted", sold, "p1:persist")])
 
 
 def issue_rules(s: Suite):

@@ -1353,6 +1353,13 @@ def refund_cases() -> Suite:
         {**base, "sale": with_(base["sale"], transactionid=DROP)}, (V, "sale.transactionid"))
     add("refund-empty-transactionid", "sale.transactionid must not be empty",
         {**base, "sale": with_(base["sale"], transactionid="")}, (V, "sale.transactionid"))
+    # Issue 24: the ledger's one transactionid rule, wherever an id enters.
+    for slug, bad, why in [("space", "720 371", "a space"), ("non-ascii", "72037ñ", "non-ASCII text"),
+                           ("129-chars", "7" * 129, "129 characters"), ("control", "7203\t71", "a control character")]:
+        add(f"refund-transactionid-{slug}", f"sale.transactionid with {why} is refused (the ledger's rule)",
+            {**base, "sale": with_(base["sale"], transactionid=bad)}, (V, "sale.transactionid"))
+    add("refund-transactionid-128-chars", "a transactionid of 128 printable characters is accepted",
+        {**base, "sale": with_(base["sale"], transactionid="7" * 128)}, expect_codes=[])
     add("refund-transactionid-number", "sale.transactionid of the wrong JSON type",
         {**base, "sale": with_(base["sale"], transactionid=720371234)}, (J, "sale.transactionid"))
     add("refund-missing-sale-amount", "sale.amount is required", {**base, "sale": with_(base["sale"], amount=DROP)}, (V, "sale.amount"))

@@ -5,7 +5,8 @@
 // For every vector whose expect is `ok`, the query of the input URL (the fragment cut at the
 // first '#', then the text after the first '?'; when the registered return URL has its own
 // query Q and the callback's query begins with Q + '?', the text after that '?': a gateway
-// appended '?status=…' blindly) is parsed with URLSearchParams and compared with the expected
+// appended '?status=…' blindly; with no '?' and a last path segment `ph_<nonce>&…`, the text after
+// that '&': a gateway appended '&status=…' to a URL without a query) is parsed with URLSearchParams and compared with the expected
 // document:
 //   - status, and card_id / payment_id and reason when the document has them, equal get(key);
 //     when the document lacks one of those (PayHandoff drops empty values), get(key) is null or "";
@@ -35,7 +36,21 @@ function rawQuery(url) {
   return question < 0 ? "" : beforeFragment.slice(question + 1);
 }
 
+// A gateway that appended '&status=…' to a return URL without a query (issue 24): no '?', and
+// the last path segment is `ph_<nonce>&…`; the query is the text after that '&' (the fragment cut).
+function ampersandQuery(url) {
+  const hash = url.indexOf("#");
+  const beforeFragment = hash < 0 ? url : url.slice(0, hash);
+  if (beforeFragment.includes("?")) return null;
+  const slash = beforeFragment.lastIndexOf("/");
+  const segment = beforeFragment.slice(slash + 1);
+  const ampersand = segment.indexOf("&");
+  return segment.startsWith("ph_") && ampersand > 0 ? segment.slice(ampersand + 1) : null;
+}
+
 function queryOf(url, returnURL) {
+  const appended = ampersandQuery(url);
+  if (appended !== null) return appended;
   const query = rawQuery(url);
   const own = rawQuery(returnURL);
   return own !== "" && query.startsWith(own + "?") ? query.slice(own.length + 1) : query;
