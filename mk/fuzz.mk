@@ -12,9 +12,11 @@
 #                             only, so every machine and every run tries the same inputs
 #   make fuzz FUZZ_TARGETS=FuzzAmount FUZZ_SECONDS=300
 #   make model-check          every event sequence of the coordinator's abstract alphabet up to
-#                             MODEL_CHECK_DEPTH (default 7) letters, both configurations
-#                             (release build); make model-check-test: depth 4 and 3 (part of
-#                             `make test`)
+#                             MODEL_CHECK_DEPTH (default 6) letters, both configurations, then the
+#                             nearly full world (a 20 KB limit, a filled ledger) up to
+#                             MODEL_CHECK_FULL_DEPTH (default 5), both configurations (release
+#                             build; time and peak memory printed); make model-check-test: depth
+#                             4 and 3, and the nearly full world at 3 (part of `make test`)
 #   make fuzz-corpus-update   merges .build/fuzz-corpus and the exhaustive check's states into the
 #                             committed minimized seed corpus Fuzz/Corpus/<target> (libFuzzer
 #                             -merge=1: only inputs that add coverage, cut to 4 KiB)
@@ -31,7 +33,8 @@ FUZZ_SECONDS ?= 60
 FUZZ_LONG_SECONDS ?= 600
 FUZZ_TARGETS ?= FuzzPOSAnswer FuzzCheckoutCallback FuzzAmount FuzzABIJSON FuzzCoordinator
 FUZZ_MODE ?= release
-MODEL_CHECK_DEPTH ?= 7
+MODEL_CHECK_DEPTH ?= 6
+MODEL_CHECK_FULL_DEPTH ?= 5
 # release (make fuzz, fuzz-test, fuzz-long): optimized, with the coverage libFuzzer needs (edges as
 # inline 8-bit counters, PC table) and without comparison tracing, which doubled each input's time
 # (median 6 µs instead of 12 µs per checkout callback). asan (make fuzz-asan): optimized, with
@@ -98,8 +101,10 @@ model-check-test: bootstrap
 	  || { grep -E 'error' .build/model-check-build.log; echo "model-check-test: the build failed (.build/model-check-build.log)"; exit 1; }
 	@$$($(SWIFT) build --show-bin-path)/PayHandoffModelCheck --depth 4 --config default
 	@$$($(SWIFT) build --show-bin-path)/PayHandoffModelCheck --depth 3 --config unverified
+	@$$($(SWIFT) build --show-bin-path)/PayHandoffModelCheck --depth 3 --config default --nearly-full
 
 model-check: bootstrap
 	@mkdir -p .build && $(SWIFT) build -c release --scratch-path .build/modelcheck --product PayHandoffModelCheck > .build/model-check-build.log 2>&1 \
 	  || { grep -E 'error' .build/model-check-build.log; echo "model-check: the build failed (.build/model-check-build.log)"; exit 1; }
 	@.build/modelcheck/release/PayHandoffModelCheck --depth $(MODEL_CHECK_DEPTH) --config both
+	@.build/modelcheck/release/PayHandoffModelCheck --depth $(MODEL_CHECK_FULL_DEPTH) --config both --nearly-full

@@ -80,7 +80,7 @@ public struct FlowAlphabet: Sendable {
     public let initial: State
 
     /// The limit of the nearly full world: one checkout and a hand-off or two fit beside its ledger.
-    public static let nearFullLimit = 24_000
+    public static let nearFullLimit = 20_000
 
     /// The alphabet for a coordinator that refuses (default) or accepts unverified callbacks.
     /// - Parameters:
@@ -146,6 +146,8 @@ public struct FlowAlphabet: Sendable {
             let tx = "tx-" + pid.dropFirst()
             event("\(pid).result approved", #"{"type":"pos.result","flow_id":"\#(pid)","extras":{"result":"aprobada","amount":"\#(pid == "p1" ? "100.00" : "40.00")","transactionid":"\#(tx)","identifier":"\#(id)~\#(token)"}}"#)
             event("\(pid).result forged", #"{"type":"pos.result","flow_id":"\#(pid)","extras":{"result":"aprobada","amount":"100.00","transactionid":"tx-9","identifier":"\#(id)"}}"#)
+            // Issue 30: onActivityResult with no data (the user backed out of the POS app).
+            event("\(pid).result no data", #"{"type":"pos.result","flow_id":"\#(pid)"}"#)
             event("\(pid).remove", #"{"type":"flow.remove","flow_id":"\#(pid)"}"#)
             event("\(pid).give_up", #"{"type":"flow.remove","flow_id":"\#(pid)","give_up":true}"#)
         }
@@ -162,6 +164,8 @@ public struct FlowAlphabet: Sendable {
         answer("T1 approved 100.00 tx-1", identifier: id + "~" + t1, amount: "100.00", tx: "tx-1")
         answer("T1 approved 90.00 tx-1", identifier: id + "~" + t1, amount: "90.00", tx: "tx-1")
         answer("T1 declined", identifier: id + "~" + t1, result: "rechazada", amount: "100.00", tx: "tx-1")
+        // Issue 30: a word PayHandoff does not know ends the wait, never approves.
+        answer("T1 unknown word", identifier: id + "~" + t1, result: "pendiente", amount: "100.00", tx: "tx-1")
         answer("T2 approved 100.00 tx-2", identifier: id + "~" + t2, amount: "100.00", tx: "tx-2")
         answer("T2 approved 40.00 tx-2", identifier: id + "~" + t2, amount: "40.00", tx: "tx-2")
         answer("T2 approved 100.00 tx-1 (p1's transactionid)", identifier: id + "~" + t2, amount: "100.00", tx: "tx-1")
@@ -409,7 +413,7 @@ public enum FlowProperties {
                 let sent = n.identifier + "~" + n.token
                 let own = proof.sentIdentifiers.contains { $0.sameBytes(sent) }
                 if n.response != o.response && !own { return "\(id) took an answer that did not carry \(sent) (\(letter.label))" }
-                if n.state != o.state, [POSFlow.State.approved, .approvedAmountMismatch, .declined, .error].contains(n.state), !own {
+                if n.state != o.state, [POSFlow.State.approved, .approvedAmountMismatch, .declined, .error, .unrecognizedResult].contains(n.state), !own {
                     return "\(id) became \(n.state.rawValue) by \(letter.label)"
                 }
             default:

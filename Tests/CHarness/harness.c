@@ -728,7 +728,8 @@ static void hostile_stateless(void) {
           "the identifier sent carries the token: %s", ida ? ida : "(none)");
     const cJSON *intent = cJSON_GetObjectItemCaseSensitive(ra.doc, "intent");
     check(cJSON_IsObject(intent) && member_string(intent, "action") &&
-              strcmp(member_string(intent, "action"), "com.billpocket.payments.START") == 0 &&
+              strcmp(member_string(intent, "action"), "billpocket.payments.START") == 0 &&
+              member_string(intent, "package") && strcmp(member_string(intent, "package"), "com.billpocket.billpocket") == 0 &&
               cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(intent, "extras")),
           "pos_build_url answers the Android intent (action and extras)");
     if (ida && ta && strlen(ida) < 300) {
@@ -1004,8 +1005,7 @@ static void hostile_coordinator(void) {
     static const char *const unreadable[] = {
         NULL, "", "{", "{\"type\":\"tick\",\"now\":1.5}", "{\"type\":\"tick\"}", "{\"type\":\"nope\",\"now\":1}",
         "{\"type\":\"tick\",\"now\":1,\"now\":2}", "[]", "{\"type\":\"tick\",\"now\":\"\xff\"}",
-        /* pos.result: extras that are not an object of strings, or missing */
-        "{\"type\":\"pos.result\",\"flow_id\":\"p1\",\"now\":1}",
+        /* pos.result: extras that are not an object of strings (missing extras is a result without data) */
         "{\"type\":\"pos.result\",\"flow_id\":\"p1\",\"now\":1,\"extras\":[]}",
         "{\"type\":\"pos.result\",\"flow_id\":\"p1\",\"now\":1,\"extras\":\"result=aprobada\"}",
         "{\"type\":\"pos.result\",\"flow_id\":\"p1\",\"now\":1,\"extras\":{\"amount\":100}}",

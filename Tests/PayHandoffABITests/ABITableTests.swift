@@ -77,6 +77,7 @@ final class ABITableTests: XCTestCase {
         XCTAssertEqual(words("PosResult"), POSResponse.Result.allCases.map(\.rawValue))
         XCTAssertEqual(words("AccountType"), POSResponse.AccountType.allCases.map(\.rawValue))
         XCTAssertEqual(words("PosOperation"), POSRequest.Operation.allCases.map(\.rawValue))
+        XCTAssertEqual(words("PosAndroidAction"), POSRequest.AndroidAction.allCases.map(\.rawValue))
         XCTAssertEqual(words("RefundReason"), RefundEligibility.Reason.allCases.map(\.rawValue))
         XCTAssertEqual(words("RefundWarning"), RefundEligibility.Warning.allCases.map(\.rawValue))
     }
@@ -101,7 +102,7 @@ final class ABITableTests: XCTestCase {
         // The vocabularies the tests above hold to the core; a new one needs its test.
         XCTAssertEqual(names, [
             "AccountType", "CheckoutIntegration", "CheckoutKind", "CheckoutState", "CheckoutStatus", "ConfirmationType",
-            "EffectType", "ErrorCode", "EventOutcome", "EventType", "FlowType", "PosOperation", "PosResult", "PosState",
+            "EffectType", "ErrorCode", "EventOutcome", "EventType", "FlowType", "PosAndroidAction", "PosOperation", "PosResult", "PosState",
             "RefundReason", "RefundWarning", "Status",
         ])
     }

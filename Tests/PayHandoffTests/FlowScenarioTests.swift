@@ -124,6 +124,52 @@ final class FlowScenarioTests: XCTestCase {
         "myapp://result=" + result + "&amount=" + amount + "&identifier=" + identifier + "~" + token + "&transactionid=" + transactionId
     }
 
+    // MARK: - Issue 30: what real Billpocket integrations send
+
+    func testAnUnknownResultWordEndsTheWaitNeverApprovesAndALaterAnswerResolves() throws {
+        try posStart()
+        let unknown = coordinator.handle(url: answer("pendiente", "100.00", "720371"), now: t0 + 1_000)
+        XCTAssertEqual(unknown.outcome, .accepted)
+        XCTAssertEqual(state("p1"), "unrecognized_result")
+        XCTAssertEqual(effects(unknown), ["reconcile", "persist"])
+        XCTAssertTrue(coordinator.ledger.entries.isEmpty, "an unknown word books nothing")
+        XCTAssertEqual(coordinator.handle(url: answer("pendiente", "100.00", "720371"), now: t0 + 1_500).outcome, .duplicate)
+        XCTAssertEqual(coordinator.handle(url: answer("otra", "100.00", "720371"), now: t0 + 1_600).outcome, .ignored)
+        // A later genuine answer with a known word resolves the flow (and books the sale).
+        XCTAssertEqual(coordinator.handle(url: answer("Aprobada", "100.00", "720371"), now: t0 + 2_000).outcome, .accepted)
+        XCTAssertEqual(state("p1"), "approved")
+        XCTAssertEqual(coordinator.ledger.entries.count, 1)
+        XCTAssertEqual(try Coordinator(snapshot: coordinator.snapshot), coordinator)
+    }
+
+    func testDeclinadaIsADecline() throws {
+        try posStart()
+        coordinator.handle(url: answer("DECLINADA", "100.00", "720371"), now: t0 + 1_000)
+        XCTAssertEqual(state("p1"), "declined")
+    }
+
+    func testNoDataBackIsUnknownAtOnceAndALateAnswerStillResolves() throws {
+        try posStart()
+        try send(["type": "pos.launched", "now": .integer(t0 + 500), "flow_id": "p1"])
+        let none = try send(["type": "pos.result", "now": .integer(t0 + 30_000), "flow_id": "p1", "extras": [:]])
+        XCTAssertEqual(state("p1"), "returned_without_response")
+        XCTAssertEqual(effects(none), ["reconcile", "persist"], "unknown, never declined")
+        XCTAssertEqual(try send(["type": "pos.result", "now": .integer(t0 + 30_500), "flow_id": "p1"]).outcome, .duplicate)
+        XCTAssertEqual(coordinator.handle(url: answer("aprobada", "100.00", "720371"), now: t0 + 40_000).outcome, .accepted)
+        XCTAssertEqual(state("p1"), "approved")
+    }
+
+    func testAnEchoedPinNeverReachesTheSnapshotOrTheAnswer() throws {
+        try posStart()
+        let answered = try send(["type": "pos.result", "now": .integer(t0 + 1_000), "flow_id": "p1",
+                                 "extras": ["result": "Aprobada", "amount": "100.00", "identifier": .string("ord-1~" + token),
+                                            "transactionid": "9931", "PIN": "0427", "userToken": "POS-SECRET"]])
+        XCTAssertEqual(state("p1"), "approved")
+        for text in ["\(coordinator.snapshot)", "\(answered.json)"] {
+            XCTAssertFalse(text.contains("0427") || text.contains("POS-SECRET"), text)
+        }
+    }
+
     func testPOSSaleApprovedAndDuplicateAnswerIgnored() throws {
         let start = try posStart()
         XCTAssertEqual(effects(start), ["open_pos_app", "persist"])

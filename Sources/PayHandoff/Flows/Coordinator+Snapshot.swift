@@ -529,10 +529,11 @@ extension POSFlow {
             throw refuse("foregrounded_at", "a flow returned without response came back to the foreground")
         }
         guard let response else {
-            guard state.acceptsAnswer else { throw refuse("state", "this state needs the answer that led to it") }
+            guard state.acceptsAnswer, state != .unrecognizedResult else { throw refuse("state", "this state needs the answer that led to it") }
             return
         }
-        guard !state.acceptsAnswer else { throw refuse("response", "a flow still waiting holds no answer") }
+        // A flow still waiting holds no answer, but for one whose answer's word was unknown.
+        guard !state.acceptsAnswer || state == .unrecognizedResult else { throw refuse("response", "a flow still waiting holds no answer") }
         guard isAnswered(by: response) else { throw refuse("response.identifier", "is not this hand-off's identifier and token") }
         let fits: Bool
         switch state {
@@ -544,6 +545,8 @@ extension POSFlow {
             fits = response.result == .declined
         case .error:
             fits = response.result == .error
+        case .unrecognizedResult:
+            fits = response.result == .unrecognized
         case .ready, .launched, .launchFailed, .returnedWithoutResponse:
             fits = false
         }

@@ -233,6 +233,9 @@ public struct Coordinator: Equatable, Sendable {
             return try stepPOS(id, .launched, now: now)
         case .posLaunchFailed(let id, let reason):
             return try stepPOS(id, .launchFailed(reason: reason), now: now)
+        case .posResult(let id, let extras) where extras.isEmpty:
+            // onActivityResult with no data (the user backed out of the POS app): no answer at all.
+            return try stepPOS(id, .noData, now: now)
         case .posResult(let id, let extras):
             guard let index = flowIndex(id: id) else {
                 throw PayHandoffError(.unknownFlow, field: "flow_id", "no flow has this id")
@@ -356,7 +359,7 @@ public struct Coordinator: Equatable, Sendable {
             switch flow {
             case .checkout(let f) where isCheckout && f.state.isWaiting:
                 throw PayHandoffError(.invalidState, field: "flow_id", "another checkout is still pending (single_pending_per_kind)")
-            case .pos(let f) where !isCheckout && f.state.acceptsAnswer && f.state != .launchFailed:
+            case .pos(let f) where !isCheckout && f.state.acceptsAnswer && f.state != .launchFailed && f.state != .unrecognizedResult:
                 throw PayHandoffError(.invalidState, field: "flow_id", "another POS hand-off is still open (single_pending_per_kind)")
             default: continue
             }

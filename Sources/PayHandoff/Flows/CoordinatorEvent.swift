@@ -12,7 +12,7 @@
 /// | `checkout.confirmation` | `flow_id`, `event` (the webhook, see ``CheckoutConfirmation``) | the backend relayed the confirmation |
 /// | `pos.start` | `flow_id`, `request` (a ``POSRequest`` document); refunds also `sale_flow_id` or `sale` (`{"transactionid", "amount", "approved_at" (epoch s), "bp_version"}`); optional `grace_ms`, optional `token` (the per-flow token; fresh otherwise) | start a POS hand-off |
 /// | `pos.launched` / `pos.launch_failed` | `flow_id` (+ `reason`) | the POS app opened / could not be opened |
-/// | `pos.result` | `flow_id`, `extras` (an object of strings: the POS app's Android result extras) | the POS app answered through `onActivityResult` |
+/// | `pos.result` | `flow_id`, `extras` (an object of strings: the POS app's Android result extras; absent, `null` or `{}` when `onActivityResult` brought no data) | the POS app answered through `onActivityResult` (or returned nothing: the user backed out) |
 /// | `app.foregrounded` | — | the app is in front again |
 /// | `tick` | — | time passed (deadlines, grace periods) |
 /// | `url` | `url` | a deep link arrived (same as ``Coordinator/handle(url:now:)``) |
@@ -316,7 +316,9 @@ public struct CoordinatorEvent: Equatable, Sendable {
         case .posLaunchFailed:
             kind = .posLaunchFailed(flowID: id, reason: try json.optionalString(at: "reason"))
         case .posResult:
-            kind = .posResult(flowID: id, extras: try POSResponse.extras(in: json, at: "extras"))
+            // No extras at all (absent, null or {}): onActivityResult with no data.
+            let none = !json.isPresent(at: "extras") || json.value(at: "extras") == .null
+            kind = .posResult(flowID: id, extras: none ? [] : try POSResponse.extras(in: json, at: "extras"))
         case .appForegrounded:
             kind = .appForegrounded
         case .tick:

@@ -2,8 +2,10 @@
 ///
 /// ```
 /// ready ─launched→ launched ─answer→ approved | approved_amount_mismatch | declined | error
+///   │                          └─answer with a result word PayHandoff does not know→ unrecognized_result (reconcile)
 ///   └─launch_failed→ launch_failed (hint: install / log in)
 /// launched ─app foregrounded, no answer within the grace period (tick)→ returned_without_response (reconcile)
+/// ready | launched ─pos.result without data (the user backed out)→ returned_without_response (reconcile)
 /// ```
 ///
 /// Rules: the POS app is sent `<identifier>~<token>` (a fresh, unguessable token per hand-off)
@@ -11,7 +13,12 @@
 /// the order reference alone, or replayed from another hand-off, is refused. The first answer
 /// consumes the hand-off; the same answer again is a `duplicate`, a different one `ignored`.
 /// Coming back without an answer is *unknown*, never *declined*: the effect is `reconcile`, and
-/// a late answer still resolves the flow. An approved answer for another amount than requested
+/// a late answer still resolves the flow — also when Android's `onActivityResult` brings no data
+/// at all (`pos.result` with no extras: the user backed out of the POS app). An answer whose
+/// result word PayHandoff does not know is never an approval: it ends the wait at once
+/// (`unrecognized_result`, `reconcile`), books nothing, and a later genuine answer with a known
+/// word still resolves the flow (the same unknown answer again is a `duplicate`, another
+/// unknown one `ignored`). An approved answer for another amount than requested
 /// is `approved_amount_mismatch` with `reconcile`, never silently approved. The flow keeps the
 /// bounded copy of the answer (``POSResponse/stored``).
 ///
@@ -34,8 +41,11 @@ public struct POSFlow: Equatable, Sendable {
         case declined
         /// The POS app reported an error.
         case error
-        /// The app came back and no answer arrived within the grace period: outcome unknown.
+        /// The app came back and no answer arrived within the grace period, or the POS app returned
+        /// no data: outcome unknown.
         case returnedWithoutResponse = "returned_without_response"
+        /// The POS app answered with a result word PayHandoff does not know: outcome unknown.
+        case unrecognizedResult = "unrecognized_result"
 
         /// The state spelled `rawValue`, matched by UTF-8 bytes (not by `==`, which is Unicode
         /// canonical equivalence).
@@ -47,7 +57,7 @@ public struct POSFlow: Equatable, Sendable {
         /// States that still take an answer.
         var acceptsAnswer: Bool {
             switch self {
-            case .ready, .launched, .launchFailed, .returnedWithoutResponse: return true
+            case .ready, .launched, .launchFailed, .returnedWithoutResponse, .unrecognizedResult: return true
             default: return false
             }
         }
@@ -58,6 +68,8 @@ public struct POSFlow: Equatable, Sendable {
         case launchFailed(reason: String?)
         case foregrounded
         case answer(POSResponse)
+        /// `pos.result` without extras: `onActivityResult` brought no data.
+        case noData
         case tick
     }
 
@@ -165,7 +177,9 @@ public struct POSFlow: Equatable, Sendable {
                 throw PayHandoffError(.callbackMismatch, field: "identifier", "the answer's identifier is not this hand-off's")
             }
             let kept = answer.stored
-            guard state.acceptsAnswer else { return kept == response ? .duplicate : .ignored }
+            guard state.acceptsAnswer, state != .unrecognizedResult || answer.result != .unrecognized else {
+                return kept == response ? .duplicate : .ignored
+            }
             response = kept
             answeredAt = now
             switch answer.result {
@@ -178,8 +192,23 @@ public struct POSFlow: Equatable, Sendable {
                 state = .approved
             case .declined: state = .declined
             case .error: state = .error
+            case .unrecognized:
+                state = .unrecognizedResult
+                return .accepted([.reconcile(reason: "the POS app answered with a result word PayHandoff does not know (\""
+                    + JSONValue.cut(answer.resultWord ?? "", toPrintedLength: 42).0 + "\"): the outcome is unknown, ask Billpocket before charging again")])
             }
             return .accepted([])
+
+        case .noData:
+            switch state {
+            case .ready, .launched:
+                // onActivityResult with no data: the POS app came back, without a word.
+                if foregroundedAt == nil { foregroundedAt = now }
+                state = .returnedWithoutResponse
+                return .accepted([.reconcile(reason: "the POS app returned no result (the user backed out of it): the outcome is unknown, ask Billpocket before charging again")])
+            case .returnedWithoutResponse: return .duplicate
+            default: return .ignored
+            }
 
         case .tick:
             guard state == .launched, let foregroundedAt, now >= foregroundedAt + graceMilliseconds else {

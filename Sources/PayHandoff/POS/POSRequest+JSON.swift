@@ -1,8 +1,9 @@
 extension POSRequest {
-    /// The JSON keys of a request document: exactly the Billpocket request table's keys.
+    /// The JSON keys of a request document: the Billpocket request table's keys, and
+    /// `android_action` (how Android starts the POS app; not sent in the URL).
     static let jsonKeys = [
         "transaction", "usertoken", "identifier", "amount", "urlScheme", "transactionId", "tip",
-        "msi", "reference", "email", "phone", "showPhotoButton", "mandatoryPhoto", "comesFromQR",
+        "msi", "reference", "email", "phone", "showPhotoButton", "mandatoryPhoto", "comesFromQR", "android_action",
     ]
     private static let saleOnlyKeys = [
         "tip", "msi", "reference", "email", "phone", "showPhotoButton", "mandatoryPhoto", "comesFromQR",
@@ -11,7 +12,8 @@ extension POSRequest {
     /// A request from its JSON document, keyed exactly like the Billpocket request table:
     /// `{"transaction": "venta", "usertoken": "…", "identifier": "ord-1", "amount": "100.00",
     /// "urlScheme": "myapp", "tip": "15.00", "msi": 3, …}`. Amounts are decimal text or integer
-    /// minor units; `msi` an integer; the photo/QR flags booleans.
+    /// minor units; `msi` an integer; the photo/QR flags booleans; `android_action`
+    /// `"billpocket.payments.START"` (default) or `"com.billpocket.payments.START"`.
     /// - Parameter json: The request document.
     /// - Throws: `validation` for an unknown key, a key the operation refuses (e.g. `tip` on a
     ///   refund, `transactionId` on a sale), or any rule of the request table; `invalid_json`
@@ -26,6 +28,13 @@ extension POSRequest {
         let identifier = try json.string(at: "identifier")
         let urlScheme = try json.string(at: "urlScheme")
         let amount = try json.optionalAmount(at: "amount")
+        var action = AndroidAction.billpocketPaymentsStart
+        if let given = try json.optionalString(at: "android_action") {
+            guard let known = AndroidAction(rawValue: given) else {
+                throw PayHandoffError(.validation, field: "android_action", "must be billpocket.payments.START or com.billpocket.payments.START")
+            }
+            action = known
+        }
         switch operation {
         case .sale:
             if json.isPresent(at: "transactionId") {
@@ -52,6 +61,7 @@ extension POSRequest {
                 userToken: userToken, identifier: identifier, urlScheme: urlScheme,
                 transactionId: try json.string(at: "transactionId"), amount: amount)
         }
+        androidAction = action
     }
 
     /// The request of a build document: the request's own members plus an optional `"token"`
@@ -82,9 +92,9 @@ extension POSRequest {
 
     /// The result document of building a request:
     /// `{"version": 1, "url": "billpocket://…", "fields": [{"key": "transaction", "value": "venta"}, …],
-    /// "intent": {"action": "com.billpocket.payments.START", "extras": [{"key": "transaction", …},
-    /// {"key": "userToken", …}, …]}}`, plus `"identifier"` (as sent) and `"token"` when the
-    /// identifier carries a token. The intent is how the POS app is started on Android (extras
+    /// "intent": {"action": "billpocket.payments.START", "package": "com.billpocket.billpocket",
+    /// "extras": [{"key": "transaction", …}, {"key": "userToken", …}, …]}}`, plus `"identifier"`
+    /// (as sent) and `"token"` when the identifier carries a token. The intent is how the POS app is started on Android (extras
     /// keyed like the URL's fields, but `userToken` in camelCase).
     /// It holds the user token (in `url`, `fields` and `intent`), because the host needs it to open the POS app.
     public var buildResultJSON: JSONValue {
@@ -136,8 +146,9 @@ extension POSRequest {
             result.key("fields")
             list(urlFields, tokenIndex: tokenIndex, tokenKey: KeyStyle.urlScheme.tokenKey, to: &result)
             result.key("intent")
-            result.object(count: 2) { intent in
-                intent.member("action", string: POSResponse.androidIntentAction)
+            result.object(count: 3) { intent in
+                intent.member("action", string: androidAction.rawValue)
+                intent.member("package", string: POSRequest.androidPackage)
                 intent.key("extras")
                 list(urlFields, tokenIndex: tokenIndex, tokenKey: KeyStyle.androidIntent.tokenKey, to: &intent)
             }

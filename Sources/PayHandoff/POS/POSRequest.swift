@@ -72,6 +72,42 @@ public struct POSRequest: Equatable, Sendable, CustomStringConvertible {
     public let mandatoryPhoto: Bool?
     /// Sale only: the request came from a QR image.
     public let comesFromQR: Bool?
+    /// The action of the Android intent that starts the POS app (not a field of the request:
+    /// Android only). Default ``AndroidAction/billpocketPaymentsStart``.
+    public internal(set) var androidAction: AndroidAction = .billpocketPaymentsStart
+
+    /// The action that starts the Billpocket POS app on Android. Both are in use (issue 30, read
+    /// from public integrations' source; no Billpocket app was run): Billpocket's own Cordova
+    /// plugin (`com.billpocket.cordova.billpocketplugin`) and another app's constants use
+    /// `billpocket.payments.START`, which is the default; a third app uses
+    /// `com.billpocket.payments.START` with the other commented out. A host whose
+    /// `resolveActivity` finds nothing for one tries the other (bindings/android/README.md).
+    public enum AndroidAction: String, Sendable, CaseIterable {
+        /// `billpocket.payments.START`: Billpocket's own plugin's action (the default).
+        case billpocketPaymentsStart = "billpocket.payments.START"
+        /// `com.billpocket.payments.START`.
+        case comBillpocketPaymentsStart = "com.billpocket.payments.START"
+
+        /// The action spelled `rawValue`, matched by bytes.
+        /// - Parameter rawValue: The action.
+        public init?(rawValue: String) {
+            guard let value = AndroidAction.matching(rawValue, among: AndroidAction.allCases) else { return nil }
+            self = value
+        }
+    }
+
+    /// The Android package of the Billpocket POS app (what both integrations name), for an
+    /// explicit intent or to check the app is installed.
+    public static let androidPackage = "com.billpocket.billpocket"
+
+    /// This request, started on Android with `action`.
+    /// - Parameter action: The intent's action.
+    /// - Returns: The request.
+    public func with(androidAction action: AndroidAction) -> POSRequest {
+        var copy = self
+        copy.androidAction = action
+        return copy
+    }
 
     /// The limits of the Billpocket request table, in UTF-16 code units.
     public enum Limit {
@@ -173,7 +209,7 @@ public struct POSRequest: Equatable, Sendable, CustomStringConvertible {
             && lhs.tip == rhs.tip && lhs.msi == rhs.msi && lhs.reference.hasSameBytes(as: rhs.reference)
             && lhs.email.hasSameBytes(as: rhs.email) && lhs.phone.hasSameBytes(as: rhs.phone)
             && lhs.showPhotoButton == rhs.showPhotoButton && lhs.mandatoryPhoto == rhs.mandatoryPhoto
-            && lhs.comesFromQR == rhs.comesFromQR
+            && lhs.comesFromQR == rhs.comesFromQR && lhs.androidAction == rhs.androidAction
     }
 
     /// The byte between the app's identifier and the per-hand-off token: `order-42~<token>`.
@@ -203,6 +239,7 @@ public struct POSRequest: Equatable, Sendable, CustomStringConvertible {
         POSRequest(operation: operation, userToken: userToken, identifier: identifier, amount: amount, urlScheme: urlScheme,
                    transactionId: transactionId, tip: tip, msi: msi, reference: reference, email: email, phone: phone,
                    showPhotoButton: showPhotoButton, mandatoryPhoto: mandatoryPhoto, comesFromQR: comesFromQR)
+            .with(androidAction: androidAction)
     }
 
     /// The bare scheme answers arrive on: `urlScheme` without a trailing `://`.

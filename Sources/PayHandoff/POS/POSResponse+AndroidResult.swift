@@ -2,14 +2,15 @@
 /// `onActivityResult` with result extras — key/value pairs that are already decoded text, not a
 /// URL. They are read by the rules of a URL answer, so both channels give the same answer.
 extension POSResponse {
-    /// The action of the intent that starts the Billpocket POS app on Android.
-    public static let androidIntentAction = "com.billpocket.payments.START"
+    /// The default action of the intent that starts the Billpocket POS app on Android (see
+    /// ``POSRequest/AndroidAction`` for both actions in use and why this one is the default).
+    public static let androidIntentAction = POSRequest.AndroidAction.billpocketPaymentsStart.rawValue
 
     /// Reads an answer given as Android result extras.
     ///
     /// The rules of ``parse(_:urlScheme:expectedIdentifier:token:)``, except that nothing is
     /// percent-decoded (a value `%41` stays `%41`): keys are matched ignoring ASCII case and may
-    /// not repeat in any case, an echoed user token (`usertoken`, `userToken`, …) is dropped,
+    /// not repeat in any case, an echoed secret (`usertoken`, `userToken`, `pin`, `PIN`, …) is dropped,
     /// unknown keys are kept in ``extra``, a known key with an empty value counts as absent, and
     /// the same checks run in the same order (identifier first).
     /// - Parameters:

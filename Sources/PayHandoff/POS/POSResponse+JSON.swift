@@ -3,11 +3,13 @@ extension POSResponse {
     /// `{"version": 1, "result": "approved", "identifier": "ord-1", "amount": "100.00",
     /// "tip": "15.00", "msi": 3, "creditcard": "1234", "accountType": "credit", …,
     /// "extra": {"unknown_key": "value"}}`. Absent fields are left out; `extra` only when non-empty.
-    /// `result` is `approved`, `declined` or `error`.
+    /// `result` is `approved`, `declined`, `error` or `unrecognized` (then `result_word` holds the
+    /// word as sent: issue 30).
     public var json: JSONValue {
         var o = JSONObject(capacity: 24)
         o.appendNewMember("version", 1)
         o.appendNewMember("result", .string(result.rawValue))
+        o.appendNewMember("result_word", ifPresent: resultWord.map { .string($0) })
         o.appendNewMember("identifier", .string(identifier))
         for index in POSResponse.fields.indices where index != Key.result && index != Key.identifier {
             let value: JSONValue?
@@ -33,8 +35,10 @@ extension POSResponse {
     public init(json: JSONValue) throws(PayHandoffError) {
         let object = try json.object(at: "")
         var items: [QueryItem] = []
+        let word = try json.optionalString(at: "result_word")
         for member in object.members
-        where !member.key.hasSameBytes(as: "version") && !member.key.hasSameBytes(as: "extra") && !member.key.hasSameBytes(as: "truncated") {
+        where !member.key.hasSameBytes(as: "version") && !member.key.hasSameBytes(as: "extra") && !member.key.hasSameBytes(as: "truncated")
+            && !member.key.hasSameBytes(as: "result_word") {
             let value: String
             switch member.value {
             case .string(let s): value = s
@@ -47,9 +51,18 @@ extension POSResponse {
             }
             if member.key.hasSameBytes(as: "result") {
                 guard let result = Result(rawValue: value) else {
-                    throw PayHandoffError(.validation, field: "result", "must be approved, declined or error")
+                    throw PayHandoffError(.validation, field: "result", "must be approved, declined, error or unrecognized")
                 }
-                items.append(QueryItem(key: "result", value: result.billpocketValue))
+                // An unrecognized result is its word; the word of a known result is not written.
+                guard (result == .unrecognized) == (word != nil) else {
+                    throw PayHandoffError(.validation, field: "result_word", "goes with an unrecognized result, and only with one")
+                }
+                let spelled = word ?? result.billpocketValue
+                var probe = spelled
+                guard result != .unrecognized || probe.withUTF8({ Result.reading($0) }) == .unrecognized else {
+                    throw PayHandoffError(.validation, field: "result_word", "is a word PayHandoff knows")
+                }
+                items.append(QueryItem(key: "result", value: spelled))
             } else {
                 items.append(QueryItem(key: member.key, value: value))
             }

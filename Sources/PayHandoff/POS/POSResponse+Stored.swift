@@ -34,6 +34,7 @@ extension POSResponse {
         guard var needed = try? POSResponse(items: items) else { return self }
         var length = needed.json.printedLengthBound - JSONValue.printedLength(of: identifier) + POSResponse.truncatedReserve
         var truncated: [String] = []
+        if let word = resultWord, JSONValue.cut(word, toPrintedLength: POSResponse.maxStoredValueLength).1 { truncated.append("result_word") }
         for key in POSResponse.keptInOrder {
             guard let value = field(key) else { continue }
             let name = POSResponse.fields[key].json
@@ -77,7 +78,10 @@ extension POSResponse {
     /// `"100.00"`, the card as its last four digits, the result in Billpocket's words).
     private func storedValue(_ key: Int) -> String? {
         switch key {
-        case Key.result: return result.billpocketValue
+        case Key.result:
+            // An unrecognized word is kept cut like free text (a cut word stays unrecognized: every
+            // known word is far shorter than the cut).
+            return resultWord.map { JSONValue.cut($0, toPrintedLength: POSResponse.maxStoredValueLength).0 } ?? result.billpocketValue
         case Key.amount: return amount?.decimalString
         case Key.tip: return tip?.decimalString
         case Key.msi: return msi.map { String($0) }

@@ -12,28 +12,45 @@
 /// `result` and `identifier` are required; an approved answer must carry an `amount`.
 public struct POSResponse: Equatable, Sendable {
     /// The `result` of the operation.
+    ///
+    /// The POS app's words, in any case (issue 30): `aprobada`; `rechazada` and `declinada` (both
+    /// seen in integrations: Billpocket's own Cordova plugin compares with `declinada`); `error`
+    /// (also what a sale cancelled in the POS app answers). A word PayHandoff does not know is
+    /// ``unrecognized``: never an approval, and an answer all the same — the hand-off ended and
+    /// its outcome must be reconciled (``resultWord`` keeps the word as sent).
     public enum Result: String, Sendable, CaseIterable {
         /// `aprobada`.
         case approved
-        /// `rechazada`.
+        /// `rechazada` or `declinada`.
         case declined
         /// `error`.
         case error
+        /// Any other word: the outcome is unknown.
+        case unrecognized
 
-        /// The result spelled `rawValue` (`approved`, `declined`, `error`), matched by bytes.
+        /// The result spelled `rawValue` (`approved`, `declined`, `error`, `unrecognized`), matched by bytes.
         /// - Parameter rawValue: The spelling.
         public init?(rawValue: String) {
             guard let value = Result.matching(rawValue, among: Result.allCases) else { return nil }
             self = value
         }
 
-        /// The Billpocket spelling.
+        /// The Billpocket spelling (`unrecognized` has none: its word is ``POSResponse/resultWord``).
         public var billpocketValue: String {
             switch self {
             case .approved: return "aprobada"
             case .declined: return "rechazada"
             case .error: return "error"
+            case .unrecognized: return ""
             }
+        }
+
+        /// The result a Billpocket word means, ignoring ASCII case.
+        static func reading(_ word: UnsafeBufferPointer<UInt8>) -> Result {
+            if ASCII.equalFoldingCase(word, lowercase: "aprobada") { return .approved }
+            if ASCII.equalFoldingCase(word, lowercase: "rechazada") || ASCII.equalFoldingCase(word, lowercase: "declinada") { return .declined }
+            if ASCII.equalFoldingCase(word, lowercase: "error") { return .error }
+            return .unrecognized
         }
     }
 
@@ -85,6 +102,9 @@ public struct POSResponse: Equatable, Sendable {
 
     /// The correlation value the request sent.
     public var identifier: String { field(Key.identifier) ?? "" }
+    /// The `result` word as the POS app sent it (decoded), when PayHandoff does not know it
+    /// (``Result/unrecognized``); `nil` for a known word.
+    public var resultWord: String? { result == .unrecognized ? field(Key.result) : nil }
     /// Additional information, typically on error or decline.
     public var statusInfo: String? { field(Key.statusinfo) }
     /// The request's reference text.
@@ -262,8 +282,8 @@ public struct POSResponse: Equatable, Sendable {
                               knownKey: POSResponse.keyIndex) { piece, index throws(PayHandoffError) in
             // Small enough to be inlined into the scan; the rare unknown key is handled out of line.
             guard let index else { return POSResponse.appendExtra(piece, in: query, to: &extra) }
-            if index == Key.usertoken {
-                sawUserToken = true  // an echoed user token is never stored
+            if index >= Key.usertoken {
+                sawUserToken = true  // an echoed secret (the user token, the merchant's PIN) is never stored
             } else if !piece.value.isEmpty {  // a known key with an empty value counts as absent
                 fields.set(index, start: start + piece.value.lowerBound, isEscaped: piece.valueIsEscaped)
                 ends.set(index, start: start + piece.value.upperBound, isEscaped: false)
@@ -290,12 +310,7 @@ public struct POSResponse: Equatable, Sendable {
         guard matches else {
             throw PayHandoffError(.callbackMismatch, field: "identifier", "the answer's identifier does not match the pending request")
         }
-        let parsedResult = try withValue(Key.result) { text throws(PayHandoffError) -> Result in
-            if ASCII.equalFoldingCase(text, lowercase: "aprobada") { return .approved }
-            if ASCII.equalFoldingCase(text, lowercase: "rechazada") { return .declined }
-            if ASCII.equalFoldingCase(text, lowercase: "error") { return .error }
-            throw PayHandoffError(.validation, field: "result", "must be aprobada, rechazada or error")
-        }
+        let parsedResult = try withValue(Key.result) { text throws(PayHandoffError) -> Result in Result.reading(text) }
         guard let parsedResult else {
             throw PayHandoffError(.validation, field: "result", "the answer has no result")
         }
@@ -374,7 +389,8 @@ public struct POSResponse: Equatable, Sendable {
     /// - Returns: Whether they are the same answer.
     public static func == (lhs: POSResponse, rhs: POSResponse) -> Bool {
         guard lhs.result == rhs.result, lhs.amount == rhs.amount, lhs.tip == rhs.tip, lhs.msi == rhs.msi,
-              lhs.accountType == rhs.accountType, lhs.extra.count == rhs.extra.count else { return false }
+              lhs.accountType == rhs.accountType, lhs.extra.count == rhs.extra.count,
+              lhs.resultWord.hasSameBytes(as: rhs.resultWord) else { return false }
         switch (lhs.cardLastFour, rhs.cardLastFour) {
         case (nil, nil): break
         case let (a?, b?) where a.hasSameBytes(as: b): break
@@ -452,7 +468,7 @@ public struct POSResponse: Equatable, Sendable {
     }
 
     /// The position of the key spelled by `key`'s bytes in ``fields`` (ASCII case ignored), or
-    /// ``Key/usertoken`` for the token the app may echo. Length and first letter single out the
+    /// ``Key/usertoken`` or ``Key/pin`` for a secret the app may echo. Length and first letter single out the
     /// one candidate; it is compared as two lowercased words. Each case reads the key with its
     /// length known and compares with its own literal, so the compiler folds both into constants.
     static func keyIndex(_ key: UnsafeBufferPointer<UInt8>) -> Int? {
@@ -470,6 +486,7 @@ public struct POSResponse: Equatable, Sendable {
         case 3:
             let w = lowered(3)
             switch first(w) {
+            case UInt8(ascii: "p"): return match(w, "pin", Key.pin)
             case UInt8(ascii: "t"): return match(w, "tip", Key.tip)
             case UInt8(ascii: "m"): return match(w, "msi", Key.msi)
             case UInt8(ascii: "a"): return match(w, "aid", Key.aid)
@@ -558,8 +575,11 @@ public struct POSResponse: Equatable, Sendable {
         static let accounttype = 18
         static let name = 19
         static let bpVersion = 20
-        /// Not a field: the echoed token, recognised only to be dropped.
+        /// Not fields: secrets an answer may echo, recognised only to be dropped — the user token
+        /// (iOS answers echo it) and the merchant's PIN (older Android integrations send it as an
+        /// extra, and the POS app may echo it back).
         static let usertoken = 21
+        static let pin = 22
     }
 
     /// Where each known field's value is in the text: 21 packed spans stored inline (no

@@ -200,8 +200,9 @@ CHECKOUT_TICK_DUE.update({state: UNCHANGED for state in C_ENDED})
 # -- Billpocket POS (docs/architecture.md "Billpocket POS" and "Flows"; POSFlow's diagram and rules)
 
 P_STATES = ("ready", "launched", "launch_failed", "approved", "approved_amount_mismatch", "declined", "error",
-            "returned_without_response")
-P_TAKES_ANSWER = ("ready", "launched", "launch_failed", "returned_without_response")
+            "returned_without_response", "unrecognized_result")
+# unrecognized_result (issue 30): the answer's word was unknown; a genuine answer with a known word may still come.
+P_TAKES_ANSWER = ("ready", "launched", "launch_failed", "returned_without_response", "unrecognized_result")
 # "open" for single_pending_per_kind: an answer may still come and the POS app did open (or may have)
 P_OPEN = ("ready", "launched", "returned_without_response")
 
@@ -215,23 +216,32 @@ POS_HOST_EVENTS = {
     "declined":                  (IGN,             IGN),
     "error":                     (IGN,             IGN),
     "returned_without_response": (IGN,             IGN),
+    "unrecognized_result":       (IGN,             IGN),
 }
 POS_HOST_COLUMN = {"pos.launched": 0, "pos.launch_failed": 1}
+# pos.result without extras (absent, null or {}): onActivityResult brought no data, the user backed
+# out of the POS app (issue 30): unknown at once, never declined; a late genuine answer still resolves it.
+POS_NO_DATA = {state: IGN for state in P_STATES}
+POS_NO_DATA.update({"ready": go("returned_without_response", "reconcile"), "launched": go("returned_without_response", "reconcile"),
+                    "returned_without_response": DUP})
 
 # An answer whose identifier is the flow's.
-_RESOLVES = (go("approved"), go("approved_amount_mismatch", "reconcile"), go("declined"), go("error"))
+_RESOLVES = (go("approved"), go("approved_amount_mismatch", "reconcile"), go("declined"), go("error"),
+             go("unrecognized_result", "reconcile"))
 POS_ANSWER = {
     #                            aprobada (amount as requested), aprobada (other amount), rechazada, error
     "ready":                     _RESOLVES,
     "launched":                  _RESOLVES,
     "launch_failed":             _RESOLVES,
     "returned_without_response": _RESOLVES,  # a late answer still resolves the flow
+    # a later answer with a known word resolves it; another unknown one is consumed (dup / ignored)
+    "unrecognized_result":       _RESOLVES[:4] + (CONSUMED,),
     "approved":                  CONSUMED,
     "approved_amount_mismatch":  CONSUMED,
     "declined":                  CONSUMED,
     "error":                     CONSUMED,
 }
-ANSWER_COLUMN = {"approved": 0, "approved_amount_mismatch": 1, "declined": 2, "error": 3}
+ANSWER_COLUMN = {"approved": 0, "approved_amount_mismatch": 1, "declined": 2, "error": 3, "unrecognized": 4}
 
 # app.foregrounded: a launched flow notes when the app came back (first time only); others: nothing.
 POS_FOREGROUNDED = {state: UNCHANGED for state in P_STATES}
@@ -727,7 +737,12 @@ class Model:
     def pos_result(self, e: dict):
         """`pos.result`: the Android result extras for one named POS flow, then as a URL answer."""
         flow = self.flow_of(e["flow_id"], "pos")
-        extras = e["extras"]
+        extras = e.get("extras")
+        if not extras:  # absent, null or {}: no data came back
+            rule = POS_NO_DATA[flow.state]
+            if rule is not DUP and rule is not IGN and flow.foregrounded_at is None:
+                flow.foregrounded_at = e["now"]
+            return self.use(flow, rule)
         assert isinstance(extras, dict) and all(isinstance(v, str) for v in extras.values()), "a Bad step"
         pairs = pos.extras_answer_pairs(extras, prefix="extras.")
         if pos.answer_identifier(pairs, prefix="extras.") != flow.sent_identifier:
@@ -737,9 +752,11 @@ class Model:
     def answer(self, flow: POSFlow, doc: dict, now: int):
         assert_bounded_answer(doc)
         rule = POS_ANSWER[flow.state]
+        column = doc["result"]
+        if rule != CONSUMED and rule[ANSWER_COLUMN[column]] == CONSUMED:
+            rule = CONSUMED
         if rule == CONSUMED:
             return ("duplicate" if doc == flow.answer else "ignored"), []
-        column = doc["result"]
         answered = amount_units(doc["amount"]) if "amount" in doc else None
         if column == "approved" and answered != flow.amount:
             column = "approved_amount_mismatch"
@@ -1342,6 +1359,7 @@ POS_PREFIX = {
     "error": ([p_start(T0), p_launched(T0 + 1000), at(ANS_ERROR, T0 + MINUTE)], T0 + MINUTE),
     "returned_without_response": ([p_start(T0), p_launched(T0 + 1000), foregrounded(T0 + 30000),
                                    tick(T0 + 30000 + DEFAULT_GRACE)], T0 + 30000 + DEFAULT_GRACE),
+    "unrecognized_result": ([p_start(T0), p_launched(T0 + 1000), at(answer_url("pendiente"), T0 + MINUTE)], T0 + MINUTE),
 }
 
 POS_EVENTS = [
@@ -1373,6 +1391,20 @@ POS_EVENTS = [
      lambda t: [p_result(t, result_extras("aprobada", flow=None))]),
     ("result-then-url", "the approval as pos.result, then the same answer as a URL: a duplicate",
      lambda t: [p_result(t, RES_APPROVED), at(ANS_APPROVED, t + 500)]),
+    # Issue 30: the words real integrations send and onActivityResult without data.
+    ("answer-declinada", "answer declinada (Billpocket's own plugin's word): a decline",
+     lambda t: [at(answer_url("declinada"), t)]),
+    ("answer-unknown-word", "answer with a result word PayHandoff does not know: unrecognized, reconcile, never approved",
+     lambda t: [at(answer_url("pendiente"), t)]),
+    ("answer-unknown-word-twice", "the same unknown answer twice",
+     lambda t: [at(answer_url("pendiente"), t), at(answer_url("pendiente"), t + 500)]),
+    ("result-capitalized", "pos.result Rechazada (a word compared ignoring case)",
+     lambda t: [p_result(t, result_extras("Rechazada"))]),
+    ("result-no-data", "pos.result without extras (onActivityResult with no data: the user backed out)",
+     lambda t: [ev("pos.result", t, flow_id="p1")]),
+    ("result-null-extras", "pos.result with extras null", lambda t: [ev("pos.result", t, flow_id="p1", extras=None)]),
+    ("result-empty-extras-then-url", "pos.result with extras {}, then the genuine approval by URL: the late answer resolves it",
+     lambda t: [ev("pos.result", t, flow_id="p1", extras={}), at(ANS_APPROVED, t + 500)]),
 ]
 
 
@@ -1421,9 +1453,10 @@ def pos_extras(s: Suite):
     s.add_checked("flow-pos-answer-approved-without-amount", "an approved answer must carry the amount",
                   [start, launched, S(at(answer_url("aprobada", amount=None), T0 + MINUTE), "rejected", "p1=launched",
                                       "", ("validation", "amount"))])
-    s.add_checked("flow-pos-answer-unknown-result", "result must be aprobada, rechazada or error",
-                  [start, launched, S(at(answer_url("pendiente"), T0 + MINUTE), "rejected", "p1=launched", "",
-                                      ("validation", "result"))])
+    s.add_checked("flow-pos-answer-unknown-result", "issue 30: a result word PayHandoff does not know ends the wait at "
+                  "once (unrecognized_result, reconcile), never an approval and nothing booked",
+                  [start, launched, S(at(answer_url("pendiente"), T0 + MINUTE), "accepted", "p1=unrecognized_result",
+                                      "p1:reconcile p1:persist")])
     s.add_checked("flow-pos-answer-duplicate-key", "a key that appears twice is refused",
                   [start, launched, S(at(ANS_APPROVED + "&Result=rechazada", T0 + MINUTE), "rejected", "p1=launched",
                                       "", ("malformed_url", "Result"))])
@@ -2330,9 +2363,9 @@ def issue_rules(s: Suite):
       ])
     res = {"type": "pos.result", "flow_id": "p1", "now": T0}
     r("flow-result-invalid-events",
-      "pos.result documents refused before anything is sent: extras missing, not an object, a value that is not text",
+      "pos.result documents refused before anything is sent: extras not an object, a value that is not text (extras "
+      "missing is onActivityResult without data: see flow-pos-*-result-no-data)",
       [S(p_start(T0), "accepted", "p1=ready", "p1:open_pos_app p1:persist"),
-       bad(res, "validation", "extras", "p1=ready"),
        bad({**res, "extras": [["result", "aprobada"]]}, "invalid_json", "extras", "p1=ready"),
        bad({**res, "extras": {**RES_APPROVED, "amount": 100}}, "invalid_json", "extras.amount", "p1=ready"),
        bad({**res, "extras": {**RES_APPROVED, "promo": True}}, "invalid_json", "extras.promo", "p1=ready"),

@@ -115,8 +115,12 @@ def pos_parse_cases() -> Suite:
         answer("result=aprobada", "identifier=ord-1", "amount=100.00", "transactionid=" + "9" * 129), (V, "transactionid"))
     add("result-twice", "aprobada and rechazada in one answer", answer("result=rechazada", "result=aprobada", "identifier=ord-1", OK_TAIL), (M, "result"))
     add("result-missing", "no result", answer("identifier=ord-1", OK_TAIL), (V, "result"))
-    add("result-unknown", "an unknown result", answer("result=approved", "identifier=ord-1", OK_TAIL), (V, "result"))
-    add("result-padded", "a result with an encoded space", answer("result=aprobada%20", "identifier=ord-1", OK_TAIL), (V, "result"))
+    # Issue 30: a word PayHandoff does not know is an answer — 'unrecognized', never an approval.
+    add("result-unknown", "an unknown result word: unrecognized, never approved", answer("result=approved", "identifier=ord-1", OK_TAIL))
+    add("result-padded", "a result with an encoded space is not aprobada: unrecognized", answer("result=aprobada%20", "identifier=ord-1", OK_TAIL))
+    add("result-long-word", "an unknown word of 2000 bytes is read (and cut where a flow keeps it)",
+        answer("result=" + "x" * 2000, "identifier=ord-1", OK_TAIL))
+    add("pin-echoed", "a merchant PIN echoed back is dropped like the user token", answer(*base, "pin=0427"))
     add("result-upper", "result words compare ignoring case", answer("result=APROBADA", "identifier=ord-1", OK_TAIL))
     add("result-encoded-letters", "percent-encoded letters decode to the same word", answer("result=%61probada", "identifier=ord-1", OK_TAIL))
     add("approved-no-amount", "an approval must carry its amount", answer("result=aprobada", "identifier=ord-1", "transactionid=720371"), (V, "amount"))
@@ -212,7 +216,8 @@ def pos_result_cases() -> Suite:
     add("nul-amount", "U+0000 inside the amount", {**GENUINE, "amount": "100.00\x00"}, (V, "amount"))
     add("nul-identifier", "U+0000 after the genuine identifier (C string truncation)",
         {**GENUINE, "identifier": "ord-1~" + TOKEN + "\x00x"}, (V, "identifier"))
-    add("result-padded", "a result with a trailing newline is not aprobada", {**GENUINE, "result": "aprobada\n"}, (V, "result"))
+    add("result-padded", "a result with a trailing newline is not aprobada: unrecognized", {**GENUINE, "result": "aprobada\n"})
+    add("pin-echoed", "an echoed PIN (any case) is dropped", {**GENUINE, "Pin": "0427"})
     add("amount-fullwidth", "fullwidth digits are not digits", {**GENUINE, "amount": "１００.００"}, (V, "amount"))
     add("amount-spaces", "an amount with spaces", {**GENUINE, "amount": " 100.00 "}, (V, "amount"))
     add("value-object", "a nested object as a value", {**GENUINE, "reference": {"a": "b"}}, (J, "reference"))

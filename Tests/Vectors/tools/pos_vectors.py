@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import calendar
 import datetime
+import json
 import re
 import sys
 import urllib.parse
@@ -67,6 +68,9 @@ REQUEST_KEYS = [
     "transaction", "usertoken", "identifier", "amount", "urlScheme", "transactionId", "tip",
     "msi", "reference", "email", "phone", "showPhotoButton", "mandatoryPhoto", "comesFromQR",
 ]
+# Issue 30: how Android starts the POS app, a member of the request (not a Billpocket field).
+ANDROID_ACTIONS = ("billpocket.payments.START", "com.billpocket.payments.START")  # the first is the default
+ANDROID_PACKAGE = "com.billpocket.billpocket"
 SALE_ONLY_KEYS = [
     "tip", "msi", "reference", "email", "phone", "showPhotoButton", "mandatoryPhoto", "comesFromQR",
 ]
@@ -78,7 +82,7 @@ def bare_scheme(url_scheme: str) -> str:
     return url_scheme[:-3] if url_scheme.endswith("://") and len(url_scheme) > 3 else url_scheme
 
 
-INTENT_ACTION = "com.billpocket.payments.START"
+INTENT_ACTION = ANDROID_ACTIONS[0]
 MAX_IDENTIFIER_UNITS = 256  # Billpocket echoes at most 256 UTF-16 units of `identifier`
 TOKEN_SEPARATOR = "~"
 
@@ -104,7 +108,7 @@ FRESH_TOKEN = "f" * 32  # stands for a fresh token (32 lowercase hex digits) in 
 
 def build_url(request: dict) -> dict:
     for key in request:
-        if key not in REQUEST_KEYS and key != "token":
+        if key not in REQUEST_KEYS and key not in ("token", "android_action"):
             raise Fail("validation", key)
 
     def string(key: str, required: bool) -> str | None:
@@ -143,6 +147,9 @@ def build_url(request: dict) -> dict:
     transaction = string("transaction", True)
     if transaction not in ("venta", "devolucion"):
         raise Fail("validation", "transaction")
+    action = string("android_action", False)
+    if action is not None and action not in ANDROID_ACTIONS:
+        raise Fail("validation", "android_action")
     usertoken = text("usertoken", True, None)
     identifier = text("identifier", True, 256)
     url_scheme = text("urlScheme", True, 50)
@@ -199,7 +206,8 @@ def build_url(request: dict) -> dict:
     extras = [{"key": "userToken" if f["key"] == "usertoken" else f["key"], "value": f["value"]}
               for f in fields]
     url = "billpocket://" + "&".join(percent_encode(f["key"]) + "=" + percent_encode(f["value"]) for f in fields)
-    result = {"version": 1, "url": url, "fields": fields, "intent": {"action": INTENT_ACTION, "extras": extras}}
+    result = {"version": 1, "url": url, "fields": fields,
+              "intent": {"action": action or INTENT_ACTION, "package": ANDROID_PACKAGE, "extras": extras}}
     if token is not None:
         result["identifier"] = values["identifier"]
         result["token"] = token
@@ -214,7 +222,10 @@ RESPONSE_KEYS = [
     "authorization", "creditcard", "cardtype", "email", "phone", "arqc", "aid", "applabel",
     "url", "identifier", "bank", "accounttype", "name", "bp_version",
 ]
-RESULTS = {"aprobada": "approved", "rechazada": "declined", "error": "error"}
+# Issue 30: `declinada` (Billpocket's own Cordova plugin compares with it) is a decline too; any
+# other word is "unrecognized" (never an approval), its word kept in `result_word`.
+RESULTS = {"aprobada": "approved", "rechazada": "declined", "declinada": "declined", "error": "error"}
+SECRET_KEYS = ("usertoken", "pin")  # echoed secrets, dropped in any case
 SCHEME_BYTES = re.compile(rb"[A-Za-z][A-Za-z0-9+\-.]*")
 
 
@@ -284,7 +295,7 @@ def answer_fields(pairs: list[tuple[str, str]]) -> tuple[dict[str, str], dict[st
     extra: dict[str, str] = {}
     for key, value in pairs:
         lower = ascii_lower(key)
-        if lower == "usertoken":
+        if lower in SECRET_KEYS:
             continue
         if lower in RESPONSE_KEYS:
             if value != "":
@@ -310,10 +321,12 @@ def answer_document(pairs: list[tuple[str, str]], expected: str | None, prefix: 
     identifier = answer_identifier(pairs, prefix)
     if expected is not None and identifier != expected:
         raise Fail("callback_mismatch", "identifier")
-    if "result" not in fields or ascii_lower(fields["result"]) not in RESULTS:
+    if "result" not in fields:
         raise Fail("validation", prefix + "result")
-    result = RESULTS[ascii_lower(fields["result"])]
+    result = RESULTS.get(ascii_lower(fields["result"]), "unrecognized")
     doc: dict = {"version": 1, "result": result, "identifier": identifier}
+    if result == "unrecognized":
+        doc["result_word"] = fields["result"]
     amount = amount_from_text(fields["amount"], prefix + "amount") if "amount" in fields else None
     if result == "approved" and amount is None:
         raise Fail("validation", prefix + "amount")
@@ -410,6 +423,28 @@ def utc(year: int, month: int, day: int, hour: int = 0, minute: int = 0, second:
 def mx_iso(epoch: int) -> str:
     local = datetime.datetime(1970, 1, 1) + datetime.timedelta(seconds=epoch + MX_OFFSET)
     return local.isoformat(timespec="seconds") + "-06:00"
+
+
+def expect_equal(key: str, value):
+    """A check: the result document's `key` is `value`."""
+    def check(doc):
+        assert doc.get(key) == value, (key, value, doc)
+    return check
+
+
+def lacks(*texts: str):
+    """A check: none of `texts` appears anywhere in the result document (keys or values)."""
+    def check(doc):
+        printed = json.dumps(doc, ensure_ascii=False)
+        assert not any(t in printed for t in texts), (texts, doc)
+    return check
+
+
+def all_of(*checks):
+    def check(doc):
+        for c in checks:
+            c(doc)
+    return check
 
 
 def valid_transaction_id(text: str) -> bool:
@@ -647,9 +682,26 @@ def build_cases() -> Suite:
             assert "intent_extras" not in result and "token" not in result and "identifier" not in result, result
         return check
 
-    add("build-sale-intent", "the result carries the intent to start on Android: action com.billpocket.payments.START, "
-        "extras as the fields with userToken in camelCase",
+    add("build-sale-intent", "the result carries the intent to start on Android: action billpocket.payments.START (the "
+        "default: Billpocket's own plugin's), package com.billpocket.billpocket, extras as the fields with userToken in camelCase",
         sale, check=intent_is(["transaction", "userToken", "identifier", "amount", "urlScheme"]))
+
+    def action_is(action):
+        def check(result):
+            assert result["intent"]["action"] == action and result["intent"]["package"] == ANDROID_PACKAGE, result["intent"]
+            assert "android_action" not in result["url"] and all(f["key"] != "android_action" for f in result["fields"]), result
+        return check
+    # Issue 30: both actions are in use; a request may name the one its POS app answers to.
+    add("build-sale-android-action-com", "android_action com.billpocket.payments.START: the intent's action, never a "
+        "field of the URL", with_(sale, android_action="com.billpocket.payments.START"),
+        check=action_is("com.billpocket.payments.START"))
+    add("build-refund-android-action-default", "android_action billpocket.payments.START on a refund (the default, named)",
+        with_(refund, android_action="billpocket.payments.START"), check=action_is("billpocket.payments.START"))
+    add("build-android-action-unknown", "any other action is refused", with_(sale, android_action="com.example.START"),
+        (V, "android_action"))
+    add("build-android-action-case", "actions are matched exactly (Android's intent matching is case-sensitive)",
+        with_(sale, android_action="BILLPOCKET.PAYMENTS.START"), (V, "android_action"))
+    add("build-android-action-number", "android_action of the wrong JSON type", with_(sale, android_action=1), (J, "android_action"))
     add("build-refund-intent", "a refund's intent carries transactionId", with_(refund, amount="40.00"),
         check=intent_is(["transaction", "userToken", "identifier", "amount", "urlScheme", "transactionId"]))
     tok = "9f86d081884c7d659a2feaa0c55ad015"
@@ -823,6 +875,21 @@ def parse_cases() -> Suite:
         "myapp://" + seed, check=value_is("reference", SEED_REFERENCE))
     add("parse-seed-example-question-mark", "a single '?' after scheme:// is tolerated",
         "myapp://?" + seed, check=value_is("reference", SEED_REFERENCE))
+    # Issue 30: an answer seen in the wild (an iOS integration documents it): a sale cancelled in the
+    # POS app answers result=error with a Spanish statusinfo; the POS app echoes the user token (64
+    # hex digits, dropped) and the request's keys (transaction, urlScheme: kept in extra); the
+    # urlScheme has a dot.
+    wild_token = "a3f1" * 16
+    wild = ("zorroios.reader://amount=10.00&usertoken=" + wild_token + "&reference=Venta%20-%20AB082CA8ECF4"
+            "&transaction=venta&identifier=AB082CA8ECF4&urlScheme=zorroios.reader"
+            "&statusinfo=La%20transacci%C3%B3n%20fue%20cancelada&result=error")
+    add("parse-wild-cancelled-sale", "a real cancelled sale: error, statusinfo decoded, token dropped, echoed request "
+        "keys in extra, a dotted scheme", wild, {"urlScheme": "zorroios.reader", "identifier": "AB082CA8ECF4"},
+        check=all_of(expect_equal("result", "error"), expect_equal("statusinfo", "La transacción fue cancelada"),
+                     expect_equal("reference", "Venta - AB082CA8ECF4"),
+                     expect_equal("extra", {"transaction": "venta", "urlScheme": "zorroios.reader"}), lacks(wild_token)))
+    add("parse-wild-pin-echoed", "an echoed pin (any case) is a secret like the user token: dropped",
+        "myapp://" + ok_tail + "&Pin=0427", check=lacks("0427"))
     add("parse-scheme-uppercase-in-url", "the answer's scheme is compared case-insensitively", "MyApp://" + ok_tail)
     add("parse-scheme-uppercase-in-option", "the option's scheme is compared case-insensitively",
         "myapp://" + ok_tail, {"urlScheme": "MYAPP", "identifier": "ord-1"})
@@ -973,9 +1040,25 @@ def parse_cases() -> Suite:
     # -- errors: typed fields
     add("parse-missing-result", "result is required", "myapp://amount=1&identifier=ord-1", error=(V, "result"))
     add("parse-empty-result", "an empty result counts as missing", "myapp://result=&amount=1&identifier=ord-1", error=(V, "result"))
-    add("parse-result-unknown", "result must be aprobada, rechazada or error", "myapp://result=approved&amount=1&identifier=ord-1",
-        error=(V, "result"))
-    add("parse-result-misspelt", "'aprobado' is not 'aprobada'", "myapp://result=aprobado&amount=1&identifier=ord-1", error=(V, "result"))
+    # Issue 30: a word PayHandoff does not know is an answer (it ends the hand-off), never an approval.
+    add("parse-result-unknown", "an unknown word ('approved' is not Billpocket's) is 'unrecognized', the word kept",
+        "myapp://result=approved&amount=1&identifier=ord-1",
+        check=all_of(expect_equal("result", "unrecognized"), expect_equal("result_word", "approved")))
+    add("parse-result-misspelt", "'aprobado' is not 'aprobada': unrecognized, never an approval",
+        "myapp://result=aprobado&amount=1&identifier=ord-1", check=expect_equal("result", "unrecognized"))
+    for word in ["declinada", "DECLINADA", "Declinada", "rechazada", "Rechazada"]:
+        add(f"parse-result-{word.lower()}-{'lower' if word.islower() else 'upper' if word.isupper() else 'title'}", f"'{word}' is a decline (any case)", "myapp://result=" + word + "&identifier=ord-1",
+            check=all_of(expect_equal("result", "declined"), lacks("result_word")))
+    for word in ["Aprobada", "APROBADA"]:
+        add(f"parse-result-{word.lower()}-{'upper' if word.isupper() else 'title'}", f"'{word}' is an approval (any case)", "myapp://result=" + word + "&amount=1.00&identifier=ord-1",
+            check=expect_equal("result", "approved"))
+    for word in ["Error", "ERROR"]:
+        add(f"parse-result-{word.lower()}-{'upper' if word.isupper() else 'title'}", f"'{word}' is an error (any case)", "myapp://result=" + word + "&identifier=ord-1",
+            check=expect_equal("result", "error"))
+    add("parse-result-unknown-without-amount", "an unrecognized answer needs no amount (only an approval does)",
+        "myapp://result=pendiente&identifier=ord-1", check=expect_equal("result_word", "pendiente"))
+    add("parse-result-unknown-escaped", "the word is kept decoded", "myapp://result=en%20proceso&identifier=ord-1",
+        check=expect_equal("result_word", "en proceso"))
     add("parse-missing-identifier", "identifier is required", "myapp://result=aprobada&amount=1", error=(V, "identifier"))
     add("parse-empty-identifier", "an empty identifier counts as missing", "myapp://result=aprobada&amount=1&identifier=",
         error=(V, "identifier"))
@@ -1097,6 +1180,14 @@ def result_cases() -> Suite:
         return check
 
     ok = {"result": "aprobada", "amount": "100.00", "identifier": "ord-1", "transactionid": "720371"}
+    # Issue 30: the extras Android integrations read back (Billpocket's Cordova plugin and others).
+    add("result-wild-declinada", "Billpocket's own plugin compares result with 'declinada': a decline",
+        {"result": "declinada", "identifier": "ord-1", "statusinfo": "Fondos insuficientes"},
+        check=all_of(expect_equal("result", "declined"), expect_equal("statusinfo", "Fondos insuficientes")))
+    add("result-wild-capitalized", "another app compares ignoring case with Aprobada / Rechazada / Error",
+        {"result": "Aprobada", "amount": "250.00", "identifier": "ord-1", "transactionid": "9931",
+         "email": "a@example.com", "phone": "5512345678"},
+        check=all_of(expect_equal("result", "approved"), expect_equal("phone", "5512345678")))
     tok = "9f86d081884c7d659a2feaa0c55ad015"
 
     # -- ok
@@ -1180,7 +1271,18 @@ def result_cases() -> Suite:
     add("result-token-other", "another flow's token", {**ok, "identifier": "ord-1~" + "0" * 32},
         {"identifier": "ord-1", "token": tok}, error=(C, "identifier"))
     add("result-missing-result", "result is required", {"amount": "1", "identifier": "ord-1"}, error=(V, "result"))
-    add("result-unknown-result", "result must be aprobada, rechazada or error", {**ok, "result": "approved"}, error=(V, "result"))
+    add("result-unknown-result", "an unknown word is 'unrecognized' (never an approval), the word kept",
+        {**ok, "result": "approved"}, check=all_of(expect_equal("result", "unrecognized"), expect_equal("result_word", "approved")))
+    for word in ["declinada", "Declinada", "Rechazada", "Error"]:
+        add(f"result-word-{word.lower()}-{'lower' if word.islower() else 'title'}", f"'{word}' as Android extras (any case)", {**ok, "result": word},
+            check=expect_equal("result", "error" if word == "Error" else "declined"))
+    # Android result extras as integrations send them (issue 30): the merchant's PIN and the user
+    # token echoed are secrets, dropped in any case; email, phone and capitalized words kept.
+    add("result-android-pin-dropped", "an echoed pin (any case) is dropped like the user token, never stored or printed",
+        {**ok, "PIN": "0427", "userToken": "tok-secret", "email": "cliente@example.com", "phone": "5512345678"},
+        check=all_of(expect_equal("email", "cliente@example.com"), lacks("0427", "tok-secret")))
+    add("result-android-pin-lowercase", "pin in lowercase is dropped too", {**ok, "pin": "9876"},
+        check=lacks("9876"))
     add("result-approved-without-amount", "an approval must carry its amount", {"result": "aprobada", "identifier": "ord-1"},
         error=(V, "amount"))
     add("result-amount-bad", "amount must be decimal text", {**ok, "amount": "1e2"}, error=(V, "amount"))

@@ -109,7 +109,8 @@ export type PosState =
   | 'approved_amount_mismatch'
   | 'declined'
   | 'error'
-  | 'returned_without_response';
+  | 'returned_without_response'
+  | 'unrecognized_result';
 
 /** The `type` of a flow in a snapshot and the `flow` of a transition. (in the core: Coordinator.Flow.typeName) */
 export type FlowType =
@@ -150,12 +151,21 @@ export type ConfirmationType =
 export type PosResult =
   | 'approved'
   | 'declined'
-  | 'error';
+  | 'error'
+  | 'unrecognized';
 
 /** The `accountType` of a POS answer. (in the core: POSResponse.AccountType) */
 export type AccountType =
   | 'credit'
   | 'debit';
+
+/**
+ * The action of the Android intent that starts the Billpocket POS app (`android_action` of a request; both are in
+ * use, the first is the default). (in the core: POSRequest.AndroidAction)
+ */
+export type PosAndroidAction =
+  | 'billpocket.payments.START'
+  | 'com.billpocket.payments.START';
 
 /** Billpocket's `transaction`: a sale (venta) or a refund (devolucion). (in the core: POSRequest.Operation) */
 export type PosOperation =

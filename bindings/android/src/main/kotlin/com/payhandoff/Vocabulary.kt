@@ -145,7 +145,8 @@ enum class PosState(val wire: String) {
     APPROVED_AMOUNT_MISMATCH("approved_amount_mismatch"),
     DECLINED("declined"),
     ERROR("error"),
-    RETURNED_WITHOUT_RESPONSE("returned_without_response");
+    RETURNED_WITHOUT_RESPONSE("returned_without_response"),
+    UNRECOGNIZED_RESULT("unrecognized_result");
 
     companion object {
         /** The constant whose wire word is [wire], or null for a word this binding does not know. */
@@ -225,7 +226,8 @@ enum class ConfirmationType(val wire: String) {
 enum class PosResult(val wire: String) {
     APPROVED("approved"),
     DECLINED("declined"),
-    ERROR("error");
+    ERROR("error"),
+    UNRECOGNIZED("unrecognized");
 
     companion object {
         /** The constant whose wire word is [wire], or null for a word this binding does not know. */
@@ -241,6 +243,20 @@ enum class AccountType(val wire: String) {
     companion object {
         /** The constant whose wire word is [wire], or null for a word this binding does not know. */
         @JvmStatic fun of(wire: String): AccountType? = values().firstOrNull { it.wire == wire }
+    }
+}
+
+/**
+ * The action of the Android intent that starts the Billpocket POS app (`android_action` of a request; both are in
+ * use, the first is the default). (abi/payhandoff.json; in the core: POSRequest.AndroidAction)
+ */
+enum class PosAndroidAction(val wire: String) {
+    BILLPOCKET_PAYMENTS_START("billpocket.payments.START"),
+    COM_BILLPOCKET_PAYMENTS_START("com.billpocket.payments.START");
+
+    companion object {
+        /** The constant whose wire word is [wire], or null for a word this binding does not know. */
+        @JvmStatic fun of(wire: String): PosAndroidAction? = values().firstOrNull { it.wire == wire }
     }
 }
 
