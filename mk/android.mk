@@ -1,5 +1,5 @@
 # Android (bindings/android, issues 6 and 17).
-#   make android          dist/android/jni/<ABI>/libpayhandoff.so for arm64-v8a, armeabi-v7a, x86_64
+#   make android          dist/android/jni/<ABI>/libpayhandoff.so for arm64-v8a, armeabi-v7a, x86, x86_64
 #                         (Embedded Swift core + C ABI, cJSON and the JNI shim in one library per ABI,
 #                         built here with swiftc/clang/ld.lld and Debian's cross headers: no NDK, no
 #                         Swift SDK for Android) and dist/android/payhandoff-<version>.aar + .pom
@@ -7,7 +7,7 @@
 #                         checker on a deliberately wrong library (it must find problems)
 #   make android-harness  the C harness against each library: arm64 under qemu-aarch64 with a
 #                         heap-tagging allocator (and the control run it must stop), armv7 under
-#                         qemu-arm, x86_64 natively
+#                         qemu-arm, x86 in the host's 32-bit mode (or qemu-i386), x86_64 natively
 #   make android-test     the JUnit suite (host JVM) against the classes.jar taken out of the AAR: the
 #                         vectors, scenarios, a second JVM restoring a snapshot, threads, an ABI
 #                         mismatch, everything again under -Xcheck:jni; ends with "N passed, N failed".
@@ -19,12 +19,13 @@
 #                         libpayhandoff_jni.so) loading through the Kotlin fallback.
 # default-jdk-headless: jni.h for the shim and `jar` (kotlin alone may bring only a JRE).
 APT_PACKAGES += cmake kotlin junit4 libandroid-json-java default-jdk-headless \
-  qemu-user gcc-aarch64-linux-gnu gcc-arm-linux-gnueabi libc6-dev-arm64-cross libc6-dev-armel-cross
+  qemu-user gcc-aarch64-linux-gnu gcc-arm-linux-gnueabi libc6-dev-arm64-cross libc6-dev-armel-cross \
+  gcc-i686-linux-gnu libc6-dev-i386-cross
 BINDING_TESTS += android-check android-harness android-test
 
 ANDROID_DIR := bindings/android
 ANDROID_BUILD := .build/android
-ANDROID_ABIS := arm64-v8a armeabi-v7a x86_64
+ANDROID_ABIS := arm64-v8a armeabi-v7a x86 x86_64
 ANDROID_MAIN_SOURCES := $(shell find $(ANDROID_DIR)/src/main/kotlin -name '*.kt' 2>/dev/null | sort)
 ANDROID_TEST_SOURCES := $(shell find $(ANDROID_DIR)/src/test/kotlin -name '*.kt' 2>/dev/null | sort)
 ANDROID_LIBS := /usr/share/java/com.android.json.jar:/usr/share/java/junit4.jar:/usr/share/java/hamcrest-core.jar
