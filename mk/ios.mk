@@ -4,7 +4,10 @@
 #                           cJSON, the header and the Android libraries of make android next to it)
 #   make ios-check          compiles the Swift files the package's podspec names as one Embedded
 #                           module for arm64-apple-ios and checks the symbols it needs exist on
-#                           iOS (scripts/ios_check.sh): the guard that the pod builds from source
+#                           iOS (scripts/ios_check.sh): the guard that the pod builds from source;
+#                           then the pod's public headers as the framework module CocoaPods makes with
+#                           use_frameworks!, compiled from C, ObjC and ObjC++ (-fmodules), and the same
+#                           with the C++ bridge headers public, which must fail
 BINDING_TESTS += ios-check
 
 RN_PACK_DIR := dist/react-native
