@@ -9,6 +9,9 @@
 #                           use_frameworks!, compiled from C, ObjC and ObjC++ (-fmodules), and the same
 #                           with the C++ bridge headers public, which must fail
 BINDING_TESTS += ios-check
+# npm (npm pack here, make web-pack, the npm pack --dry-run tests): NodeSource's nodejs bundles it,
+# Debian's nodejs does not.
+APT_PACKAGES += $(if $(shell command -v npm 2>/dev/null),,npm)
 
 RN_PACK_DIR := dist/react-native
 
