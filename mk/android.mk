@@ -1,13 +1,14 @@
 # Android (bindings/android, issues 6 and 17).
-#   make android          dist/android/jni/<ABI>/libpayhandoff.so for arm64-v8a, armeabi-v7a, x86_64
+#   make android          dist/android/jni/<ABI>/libpayhandoff.so for arm64-v8a, armeabi-v7a, x86, x86_64
 #                         (Embedded Swift core + C ABI, cJSON and the JNI shim in one library per ABI,
 #                         built here with swiftc/clang/ld.lld and Debian's cross headers: no NDK, no
-#                         Swift SDK for Android) and dist/android/payhandoff-<version>.aar + .pom
+#                         Swift SDK for Android), dist/android/payhandoff-<version>.aar, its
+#                         native-debug-symbols.zip and the Maven repository dist/maven/
 #   make android-check    the ELF checks of scripts/check_android_libs.py on every library, and the
 #                         checker on a deliberately wrong library (it must find problems)
 #   make android-harness  the C harness against each library: arm64 under qemu-aarch64 with a
 #                         heap-tagging allocator (and the control run it must stop), armv7 under
-#                         qemu-arm, x86_64 natively
+#                         qemu-arm, x86 in the host's 32-bit mode (or qemu-i386), x86_64 natively
 #   make android-test     the JUnit suite (host JVM) against the classes.jar taken out of the AAR: the
 #                         vectors, scenarios, a second JVM restoring a snapshot, threads, an ABI
 #                         mismatch, everything again under -Xcheck:jni; ends with "N passed, N failed".
@@ -17,14 +18,22 @@
 #                         loaded by System.loadLibrary("payhandoff"), as an app loads it; and the
 #                         Swift SDK layout (a libpayhandoff.so without JNI functions next to
 #                         libpayhandoff_jni.so) loading through the Kotlin fallback.
+#   make android-publish-check  dist/maven (POM, Gradle module metadata, sources/javadoc jars, the
+#                         .md5/.sha1/.sha256 of every file) and dist/android/native-debug-symbols.zip
+#                         (build-ids equal to the AAR's stripped libraries), then the checker on
+#                         corrupted copies (scripts/check_maven_layout.py)
+#   make maven-check      dist/maven resolved offline by Debian's Maven (scripts/maven_check.sh)
+#   make proguard-check   an app minified by Debian's ProGuard with the AAR's consumer rules logs
+#                         NotOurs, not an obfuscated name (scripts/proguard_check.sh)
 # default-jdk-headless: jni.h for the shim and `jar` (kotlin alone may bring only a JRE).
 APT_PACKAGES += cmake kotlin junit4 libandroid-json-java default-jdk-headless \
-  qemu-user gcc-aarch64-linux-gnu gcc-arm-linux-gnueabi libc6-dev-arm64-cross libc6-dev-armel-cross
-BINDING_TESTS += android-check android-harness android-test
+  qemu-user gcc-aarch64-linux-gnu gcc-arm-linux-gnueabi libc6-dev-arm64-cross libc6-dev-armel-cross \
+  gcc-i686-linux-gnu libc6-dev-i386-cross maven libmaven-dependency-plugin-java proguard-cli
+BINDING_TESTS += android-check android-harness android-test android-publish-check maven-check proguard-check
 
 ANDROID_DIR := bindings/android
 ANDROID_BUILD := .build/android
-ANDROID_ABIS := arm64-v8a armeabi-v7a x86_64
+ANDROID_ABIS := arm64-v8a armeabi-v7a x86 x86_64
 ANDROID_MAIN_SOURCES := $(shell find $(ANDROID_DIR)/src/main/kotlin -name '*.kt' 2>/dev/null | sort)
 ANDROID_TEST_SOURCES := $(shell find $(ANDROID_DIR)/src/test/kotlin -name '*.kt' 2>/dev/null | sort)
 ANDROID_LIBS := /usr/share/java/com.android.json.jar:/usr/share/java/junit4.jar:/usr/share/java/hamcrest-core.jar
@@ -35,7 +44,7 @@ ANDROID_VERSION := $(shell python3 tools/abigen/abigen.py --get library_version)
 ANDROID_AAR := dist/android/payhandoff-$(ANDROID_VERSION).aar
 ANDROID_SO := $(foreach abi,$(ANDROID_ABIS),$(abi)=dist/android/jni/$(abi)/libpayhandoff.so)
 
-.PHONY: android android-libs android-check android-harness android-test
+.PHONY: android android-libs android-check android-harness android-test android-publish-check maven-check proguard-check
 
 # Each kotlinc run takes ~15 s here: the Kotlin API (what the AAR ships) and the tests compile
 # only when one of their sources changed. The stamps are written last, so a failed compile is
@@ -114,3 +123,13 @@ android-test: lib android $(ANDROID_BUILD)/test.stamp
 	echo "android-test: $$(( $$(date +%s) - start )) s (cmake, JUnit, second JVM, -Xcheck:jni JVM, the AAR's library, the SDK layout); classes from $(ANDROID_AAR); logs: $(ANDROID_BUILD)/test.log, test-aar.log"; \
 	tail -q -n1 $(ANDROID_BUILD)/test.log $(ANDROID_BUILD)/test-aar.log $(ANDROID_BUILD)/test-sdk.log | awk '{p += $$1; f += $$3} END {print p " passed, " f " failed"}'; \
 	test $$status -eq 0 && test $$aar_status -eq 0 && test $$sdk -eq 0
+
+android-publish-check: android
+	@scripts/check_maven_layout.py dist
+	@scripts/check_maven_layout.py --expect-failures dist
+
+maven-check: android
+	@scripts/maven_check.sh
+
+proguard-check: android
+	@JAVA_HOME=$(ANDROID_JAVA_HOME) scripts/proguard_check.sh $(ANDROID_AAR) $(ANDROID_KOTLIN_STDLIB) /usr/share/java/com.android.json.jar

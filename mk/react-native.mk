@@ -3,7 +3,10 @@
 #                            valgrind memcheck and helgrind); the TurboModule class compiled
 #                            against a codegen stand-in (forwarding only); the Node-API addon
 #                            (the TurboModule's methods over the same bridge) and the compiled
-#                            TypeScript API under `node --test` against the real core.
+#                            TypeScript API under `node --test` against the real core; the packed
+#                            tarball's Android autolinking layout (test/package-layout.test.js: the
+#                            upstream rules it needs, android/CMakeLists.txt configured for each
+#                            ABI, npm pack --dry-run against the expected file list).
 # The JSI integration (React Native's headers, ios/, android/) is not compiled here.
 APT_PACKAGES += node-typescript
 # Node-API headers: NodeSource's nodejs ships them; with Debian's nodejs they are in libnode-dev.
@@ -23,7 +26,7 @@ RN_NODE_INCLUDE ?= $(firstword $(wildcard /usr/include/node/node_api.h $(dir $(s
 
 .PHONY: react-native-test
 
-react-native-test: lib
+react-native-test: lib react-native-pack
 	@test -n "$(RN_NODE_INCLUDE)" || { echo "react-native-test: node_api.h not found (set RN_NODE_INCLUDE)"; exit 1; }
 	@rm -rf $(RN_BUILD) && mkdir -p $(RN_BUILD)/node_modules/react-native
 	@start=$$(date +%s%N); \
@@ -48,6 +51,7 @@ react-native-test: lib
 	  $(RN_DIR)/node/addon.cpp $(RN_DIR)/cpp/PayHandoffBridge.cpp $(RN_LINK) -o $(RN_BUILD)/payhandoff.node; \
 	cp $(RN_DIR)/test/stubs/react-native.js $(RN_BUILD)/node_modules/react-native/index.js; \
 	echo "react-native-test: node --test against dist/$(RN_LIB_FLAVOUR)/libpayhandoff.so"; \
-	PAYHANDOFF_RN_BUILD=$(RN_BUILD) PAYHANDOFF_VECTORS=$(CURDIR)/Tests/Vectors \
+	PAYHANDOFF_RN_BUILD=$(RN_BUILD) PAYHANDOFF_VECTORS=$(CURDIR)/Tests/Vectors PAYHANDOFF_ROOT=$(CURDIR) \
+	  PAYHANDOFF_RN_TARBALL=$$(ls $(CURDIR)/$(RN_PACK_DIR)/react-native-payhandoff-*.tgz) \
 	  node --test --test-reporter=spec $(RN_DIR)/test/*.test.js 2>&1 | tee $(RN_BUILD)/node-test.log; \
 	echo "react-native-test: done in $$(( ($$(date +%s%N) - start) / 1000000 )) ms"

@@ -2,6 +2,8 @@
 #   make web        dist/web/: payhandoff.wasm (core + C ABI as Embedded Swift for
 #                   wasm32-unknown-none-wasm, cJSON from Debian's source against wasi-libc,
 #                   wasm-ld + wasm-opt -Oz), the ES module package (lib/, package.json), LICENSE.cJSON
+#   make web-pack   dist/web/payhandoff-web-<version>.tgz: the package as npm packs it (lib/, the .wasm,
+#                   LICENSE, LICENSE.cJSON, README.md, package.json)
 #   make web-test   builds web, then the shared vectors and the package's tests under node --test,
 #                   then the end-to-end scenarios in headless Chromium (mock gateway on loopback,
 #                   the demo page); prints both pass counts. Screenshots: .build/web/screenshots/
@@ -27,7 +29,7 @@ WEB_OUTPUTS := $(WEB_WASM) $(WEB_DIST)/lib/web/src/index.js
 WEB_DEMO_PORT ?= 8417
 WEB_DEMO_GATEWAY_PORT ?= 8418
 
-.PHONY: web web-test web-node-test web-browser-test demo-web size-web bench-web
+.PHONY: web web-pack web-test web-node-test web-browser-test demo-web size-web bench-web
 
 $(WEB_WASM): $(CORE_SOURCES) $(ABI_SOURCES) abi/symbols.txt scripts/build-wasm.sh third_party/cjson/cJSON.c third_party/cjson/cJSON.h | bootstrap
 	@scripts/build-wasm.sh $@ $(WEB_BUILD)/wasm $(CORE_SOURCES) $(ABI_SOURCES)
@@ -40,7 +42,15 @@ $(WEB_DIST)/lib/web/src/index.js: $(WEB_TS_SOURCES) $(WEB_DIR)/tsconfig.json $(W
 web: $(WEB_OUTPUTS)
 	@echo "web: $(WEB_DIST)/ ($$(stat -c %s $(WEB_WASM)) bytes of wasm, $$(gzip -9c $(WEB_WASM) | wc -c) gzipped; ES module lib/web/src/index.js)"
 
-web-node-test: $(WEB_OUTPUTS)
+# npm pack in dist/web (the package's own folder, where make web copies package.json): the
+# licence and README next to it first. web-node-test's test/package.test.mjs checks the result.
+web-pack: $(WEB_OUTPUTS)
+	@cp LICENSE $(WEB_DIST)/LICENSE && cp $(WEB_DIR)/README.md $(WEB_DIST)/README.md
+	@rm -f $(WEB_DIST)/payhandoff-web-*.tgz
+	@cd $(WEB_DIST) && npm pack --silent --ignore-scripts --pack-destination $(CURDIR)/$(WEB_DIST) > /dev/null
+	@ls -l $(WEB_DIST)/payhandoff-web-*.tgz | awk '{print "web-pack: " $$NF " (" $$5 " bytes)"}'
+
+web-node-test: web-pack
 	@echo "web-test: tsc $$(tsc --version | cut -d' ' -f2) --noEmit: the web API against the React Native API (test/api.check.ts)"
 	@tsc -p $(WEB_DIR)/tsconfig.check.json
 	@echo "web-test: node --test against $(WEB_WASM)"

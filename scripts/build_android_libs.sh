@@ -8,12 +8,12 @@
 # Writes dist/android/jni/<ABI>/libpayhandoff.so (stripped) and .build/android-libs/<ABI>/ (objects,
 # the unstripped library; for arm64 also control/libpayhandoff.so, the same objects linked without
 # the heap shim, which the tagging test must see fail).
-# Usage: scripts/build_android_libs.sh [ABI...]   (default: arm64-v8a armeabi-v7a x86_64)
+# Usage: scripts/build_android_libs.sh [ABI...]   (default: arm64-v8a armeabi-v7a x86 x86_64)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 ABIS=("$@")
-((${#ABIS[@]})) || ABIS=(arm64-v8a armeabi-v7a x86_64)
+((${#ABIS[@]})) || ABIS=(arm64-v8a armeabi-v7a x86 x86_64)
 BUILD=.build/android-libs
 DIST=dist/android/jni
 SWIFT_SOURCES=$(find Sources/PayHandoff Sources/PayHandoffABI -name '*.swift' | sort)
@@ -59,6 +59,23 @@ build() {
         libs=("$(arm-linux-gnueabi-gcc -print-libgcc-file-name)")
         link_flags=(--fix-cortex-a8)
         ;;
+    x86)
+        swift_target=i686-unknown-none-elf clang_target=i686-linux-gnu headers=/usr/i686-linux-gnu/include
+        # Android's x86 ABI: i686 with MMX and SSE up to SSSE3, floating point in SSE registers
+        # (the NDK's -march=i686 -mssse3 -mfpmath=sse). Without SSE4.1 there is no roundsd: LLVM
+        # calls trunc/ceil, which payhandoff_trunc.c defines (hidden) instead of libm.
+        # 32-bit x86 code is the largest of the four (PIC through a call/pop pair, 64-bit words in
+        # register pairs, 7 registers, arguments on the stack): less SIL inlining than -Osize's
+        # default takes 14 KB off (README: sizes). x86 is the emulator ABI.
+        swift_flags=(-target-cpu i686 -Xcc -mssse3 -Xcc -mfpmath=sse
+            -Xfrontend -sil-inline-caller-benefit-reduction-factor -Xfrontend 16)
+        cflags="-march=i686 -mssse3 -mfpmath=sse"
+        swift_opt=-Osize
+        extra_objects=(payhandoff_trunc)
+        # 64-bit division (__divdi3, __udivmoddi4, ...) linked in and hidden, as the NDK does with
+        # its builtins.
+        libs=("$(i686-linux-gnu-gcc -print-libgcc-file-name)")
+        ;;
     x86_64)
         swift_target=x86_64-unknown-linux-gnu clang_target=x86_64-linux-gnu headers=/usr/include
         # Android's x86_64 ABI includes SSE4.2 and POPCNT (nehalem): LLVM rounds doubles inline
@@ -67,7 +84,7 @@ build() {
         swift_opt=-Osize
         ;;
     *)
-        echo "build_android_libs: unknown ABI $abi (arm64-v8a, armeabi-v7a, x86_64)" >&2
+        echo "build_android_libs: unknown ABI $abi (arm64-v8a, armeabi-v7a, x86, x86_64)" >&2
         return 2
         ;;
     esac

@@ -73,3 +73,55 @@ public func f() -> Int32 { errnoLocation().pointee }' ;;
   fi
 done
 echo "ios-check: the guard refuses import Glibc, a glibc-only declaration and a glibc-only symbol (probes)"
+
+# The pod's public headers as the Clang module CocoaPods makes with use_frameworks!: a framework
+# with Headers/<public headers>, an umbrella header importing each and Modules/module.modulemap
+# (`framework module PayHandoff { umbrella header ... export * module * { export * } }`). An
+# Objective-C app (or Swift) imports it compiled as C/ObjC, so every public header must compile
+# as a module from C and Objective-C, and from Objective-C++. The umbrella CocoaPods writes starts
+# with `#import <UIKit/UIKit.h>` under __OBJC__: there is no iOS SDK here, so that line is left out.
+# module_check NAME HEADER... -> compiles the module from C, ObjC and ObjC++; 0 if all three pass.
+clang=${CLANG:-$toolchain/clang}
+module_check() {
+  local name=$1 mode
+  shift
+  local fw="$work/modules-$name/PayHandoff.framework"
+  rm -rf "$work/modules-$name" && mkdir -p "$fw/Headers" "$fw/Modules"
+  {
+    echo '#ifndef FOUNDATION_EXPORT'
+    echo '#if defined(__cplusplus)'
+    echo '#define FOUNDATION_EXPORT extern "C"'
+    echo '#else'
+    echo '#define FOUNDATION_EXPORT extern'
+    echo '#endif'
+    echo '#endif'
+    for h in "$@"; do cp "$package/$h" "$fw/Headers/"; echo "#import \"$(basename "$h")\""; done
+    echo 'FOUNDATION_EXPORT double PayHandoffVersionNumber;'
+    echo 'FOUNDATION_EXPORT const unsigned char PayHandoffVersionString[];'
+  } > "$fw/Headers/PayHandoff-umbrella.h"
+  printf 'framework module PayHandoff {\n  umbrella header "PayHandoff-umbrella.h"\n\n  export *\n  module * { export * }\n}\n' > "$fw/Modules/module.modulemap"
+  printf '#include <PayHandoff/payhandoff.h>\nint32_t use_it(void) { return payhandoff_abi_version(); }\n' > "$work/modules-$name/use.c"
+  printf '@import PayHandoff;\nint32_t use_it(void) { return payhandoff_abi_version(); }\n' > "$work/modules-$name/use.m"
+  cp "$work/modules-$name/use.m" "$work/modules-$name/use.mm"
+  for mode in c m mm; do
+    # -isysroot: an empty SDK (the host's /usr/include is not iOS's); stdint.h is clang's own.
+    "$clang" -target arm64-apple-ios15.1 -isysroot "$work/no-sdk" -fmodules -fmodules-cache-path="$work/modules-$name/cache-$mode" \
+      -F "$work/modules-$name" -fsyntax-only -Werror "$work/modules-$name/use.$mode" \
+      > "$work/modules-$name/$mode.log" 2>&1 || return 1
+  done
+}
+mkdir -p "$work/no-sdk"
+mapfile -t public < <(python3 "$here/scripts/podspec_sources.py" --headers "$package" | sed -n 's/^public //p')
+[ ${#public[@]} -gt 0 ] || { echo "ios-check: the podspec makes no header public" >&2; exit 1; }
+if ! module_check pod "${public[@]}"; then
+  echo "ios-check: the pod's public headers (${public[*]}) do not compile as a Clang module:" >&2
+  cat "$work"/modules-pod/*.log >&2
+  exit 1
+fi
+echo "ios-check: the pod's public headers (${public[*]}) compile as the framework module PayHandoff from C, Objective-C and Objective-C++ (-fmodules, arm64-apple-ios15.1); private: $(python3 "$here/scripts/podspec_sources.py" --headers "$package" | sed -n 's/^private //p' | tr '\n' ' ')"
+# The check must be able to fail: the C++ bridge headers made public, as the podspec had them.
+if module_check probe "${public[@]}" cpp/PayHandoffBridge.h cpp/PayHandoffBridgeCalls.h; then
+  echo "ios-check: a module with the C++ headers cpp/PayHandoffBridge*.h compiled from C; the check cannot catch that" >&2
+  exit 1
+fi
+echo "ios-check: with cpp/PayHandoffBridge.h and PayHandoffBridgeCalls.h public the module fails from C, as use_frameworks! apps did: $(grep -h -m1 -o "'[a-z]*' file not found" "$work"/modules-probe/c.log)"

@@ -4,9 +4,11 @@
 #   core/include/payhandoff.h               the C ABI (the C++ bridge includes it)
 #   core/Sources/PayHandoff, PayHandoffABI  the Swift core and C ABI (the podspec compiles them)
 #   core/third_party/cjson                  cJSON 1.7.15 and its licence (compiled by the podspec)
-#   android/src/main/jniLibs/<ABI>          the Android libraries of make android, when built
+#   android/prebuilt/<ABI>                  the Android libraries of make android (android/CMakeLists.txt
+#                                           imports them; not jniLibs: README, "Android autolinking")
 #   lib/                                    the compiled TypeScript API
-# core/, jniLibs/ and lib/ are build output (git-ignored). Run from anywhere.
+#   LICENSE                                 the repository's (Apache-2.0), at the package root
+# core/, prebuilt/, lib/ and LICENSE are build output (git-ignored). Run from anywhere.
 set -eu
 here=$(cd "$(dirname "$0")/.." && pwd)
 rn="$here/bindings/react-native"
@@ -17,10 +19,11 @@ mkdir -p "$rn/core/include" "$rn/core/Sources" "$rn/core/third_party"
 cp "$here/include/payhandoff.h" "$rn/core/include/"
 cp -R "$here/Sources/PayHandoff" "$here/Sources/PayHandoffABI" "$rn/core/Sources/"
 cp -R "$here/third_party/cjson" "$rn/core/third_party/"
-cp "$here/LICENSE" "$rn/core/"
 
-jni="$rn/android/src/main/jniLibs"
-rm -rf "$jni"
+cp "$here/LICENSE" "$rn/LICENSE"
+
+jni="$rn/android/prebuilt"
+rm -rf "$jni" "$rn/android/src/main/jniLibs"
 if [ -d "$here/dist/android/jni" ]; then
   mkdir -p "$jni" && cp -R "$here/dist/android/jni/." "$jni/"
   echo "pack_react_native: Android libraries from dist/android/jni: $(ls "$jni" | tr '\n' ' ')"

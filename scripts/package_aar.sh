@@ -6,8 +6,10 @@
 #   proguard.txt         bindings/android/consumer-rules.pro (consumer R8/ProGuard rules)
 #   R.txt                empty (no resources)
 #   LICENSE, NOTICE, licenses/cJSON.txt   Apache-2.0 for PayHandoff, MIT for the cJSON inside the .so
-# The POM (dist/android/payhandoff-<version>.pom) names the Kotlin standard library the classes
-# were compiled against; dist/android/maven/ holds both as a Maven repository an app can point at.
+# Next to it: dist/android/native-debug-symbols.zip (Play Console's layout: <ABI>/libpayhandoff.so
+# unstripped) and dist/maven/, the Maven repository an app can point at (scripts/maven_layout.py:
+# the AAR, its POM naming the Kotlin standard library it was compiled against, Gradle module
+# metadata, sources and javadoc jars, checksums).
 # The version is the one the library reports (payhandoff_version(): library_version of abi/payhandoff.json).
 # Entries carry a fixed date, so the same inputs give the same bytes (and the AAR is left alone).
 # Usage: scripts/package_aar.sh CLASSES_DIR KOTLIN_STDLIB_JAR
@@ -70,44 +72,21 @@ else:
     os.replace(aar + ".tmp", aar)
 PY
 
-pom=dist/android/payhandoff-$version.pom
-cat > "$pom" <<XML
-<?xml version="1.0" encoding="UTF-8"?>
-<!-- SPDX-License-Identifier: Apache-2.0 -->
-<project xmlns="http://maven.apache.org/POM/4.0.0" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"
-         xsi:schemaLocation="http://maven.apache.org/POM/4.0.0 https://maven.apache.org/xsd/maven-4.0.0.xsd">
-  <modelVersion>4.0.0</modelVersion>
-  <groupId>com.payhandoff</groupId>
-  <artifactId>payhandoff</artifactId>
-  <version>$version</version>
-  <packaging>aar</packaging>
-  <name>PayHandoff</name>
-  <description>Hosted checkout and Billpocket POS hand-offs for Android apps: deep links checked once, flows that survive process death, one tested core (Embedded Swift, C ABI, JNI).</description>
-  <licenses>
-    <license>
-      <name>Apache-2.0</name>
-      <url>https://www.apache.org/licenses/LICENSE-2.0.txt</url>
-      <distribution>repo</distribution>
-    </license>
-    <license>
-      <name>MIT</name>
-      <url>https://opensource.org/license/mit</url>
-      <distribution>repo</distribution>
-      <comments>cJSON 1.7.15, compiled into jni/*/libpayhandoff.so (licenses/cJSON.txt in the AAR)</comments>
-    </license>
-  </licenses>
-  <dependencies>
-    <dependency>
-      <groupId>org.jetbrains.kotlin</groupId>
-      <artifactId>kotlin-stdlib</artifactId>
-      <version>$kotlin_version</version>
-      <scope>compile</scope>
-    </dependency>
-  </dependencies>
-</project>
-XML
-repo=dist/android/maven/com/payhandoff/payhandoff/$version
-mkdir -p "$repo"
-cp "$aar" "$repo/payhandoff-$version.aar"
-cp "$pom" "$repo/payhandoff-$version.pom"
-echo "package_aar: $aar ($(stat -c %s "$aar") bytes: classes.jar, jni/{$(IFS=,; echo "${abis[*]}")}, minSdk 24), $pom (kotlin-stdlib $kotlin_version), Maven layout in dist/android/maven"
+# Play Console's native debug symbols: <ABI>/libpayhandoff.so unstripped (the same link as the
+# stripped library in the AAR, so the same build-id; scripts/check_maven_layout.py checks it).
+python3 - dist/android/native-debug-symbols.zip "${abis[@]}" <<'PY'
+import os, sys, zipfile
+out, abis = sys.argv[1], sys.argv[2:]
+with zipfile.ZipFile(out + ".tmp", "w", zipfile.ZIP_DEFLATED) as z:
+    for abi in sorted(abis):
+        info = zipfile.ZipInfo("%s/libpayhandoff.so" % abi, date_time=(2000, 1, 1, 0, 0, 0))
+        info.compress_type = zipfile.ZIP_DEFLATED
+        info.external_attr = 0o644 << 16
+        z.writestr(info, open(".build/android-libs/%s/libpayhandoff.so" % abi, "rb").read())
+os.replace(out + ".tmp", out)
+PY
+
+rm -rf dist/android/maven dist/android/payhandoff-*.pom
+python3 scripts/maven_layout.py --aar "$aar" --classes "$classes" --sources bindings/android/src/main/kotlin \
+    --version "$version" --kotlin-version "$kotlin_version" --out dist/maven
+echo "package_aar: $aar ($(stat -c %s "$aar") bytes: classes.jar, jni/{$(IFS=,; echo "${abis[*]}")}, minSdk 24), dist/android/native-debug-symbols.zip ($(stat -c %s dist/android/native-debug-symbols.zip) bytes, unstripped), the Maven repository dist/maven (kotlin-stdlib $kotlin_version)"

@@ -5,6 +5,7 @@ they name (one per line, sorted), after checking that the pod can compile them a
 the flags the Embedded guard passes to swiftc must be the ones the podspec gives Xcode.
 
     podspec_sources.py PACKAGE_DIR            # PACKAGE_DIR holds PayHandoff.podspec
+    podspec_sources.py --headers PACKAGE_DIR  # "public PATH" / "private PATH" per header of the pod
 Exits 1 naming what is missing. Ruby is not needed: the podspec keeps source_files as a literal
 array of strings (a comment in the podspec says so)."""
 import glob, os, re, sys
@@ -16,7 +17,30 @@ def braces(pattern):
         return [pattern]
     return [x for alt in m.group(1).split(",") for x in braces(pattern[:m.start()] + alt + pattern[m.end():])]
 
+def header_globs(spec, attribute):
+    """The globs of s.<attribute> = "a", "b" (string literals; a line ending in a comma goes on)."""
+    m = re.search(rf"s\.{attribute}\s*=\s*((?:[^\n]*,[ \t]*\n)*[^\n]*)", spec)
+    return re.findall(r'"([^"]+)"', m.group(1)) if m else []
+
+def headers(package, spec):
+    """What CocoaPods makes of the header attributes: every .h of source_files is public unless
+    public_header_files is given (then only those) or private_header_files names it."""
+    m = re.search(r"s\.source_files\s*=\s*\[(.*?)\]", spec, re.S)
+    expand = lambda patterns: {os.path.relpath(f, package) for p in patterns for b in braces(p)
+                               for f in glob.glob(os.path.join(package, b), recursive=True) if os.path.isfile(f)}
+    all_headers = {f for f in expand(re.findall(r'"([^"]+)"', m.group(1))) if f.endswith(".h")}
+    public_globs = header_globs(spec, "public_header_files")
+    public = expand(public_globs) & all_headers if public_globs else set(all_headers)
+    private = expand(header_globs(spec, "private_header_files")) & all_headers
+    public -= private
+    for h in sorted(all_headers):
+        print(("public " if h in public else "private ") + h)
+
 def main():
+    if sys.argv[1] == "--headers":
+        package = sys.argv[2]
+        headers(package, open(os.path.join(package, "PayHandoff.podspec")).read())
+        return
     package = sys.argv[1]
     spec = open(os.path.join(package, "PayHandoff.podspec")).read()
     problems = []

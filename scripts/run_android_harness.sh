@@ -6,6 +6,8 @@
 #                the same objects linked without the heap shim must be stopped by the allocator.
 #   armeabi-v7a  under qemu-arm with Debian's armel glibc (soft-float calling convention, the one
 #                Android's armeabi-v7a uses for calls into libc).
+#   x86          in the host's 32-bit mode (i686 glibc of libc6-i386-cross through its loader), or
+#                under qemu-i386 -cpu max (SSSE3) where the kernel runs no 32-bit code.
 #   x86_64       natively.
 # The libraries name Android's libc.so: a directory with libc.so -> the glibc libc.so.6 stands in
 # for it (glibc maps the same file once). The harness links its own cJSON (third_party/cjson) to
@@ -15,7 +17,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 ABIS=("$@")
-((${#ABIS[@]})) || ABIS=(arm64-v8a armeabi-v7a x86_64)
+((${#ABIS[@]})) || ABIS=(arm64-v8a armeabi-v7a x86 x86_64)
 BUILD=.build/android-harness
 HARNESS_FLAGS="-D_FILE_OFFSET_BITS=64 -std=c11 -Wall -Wextra -Werror -pedantic -Iinclude -I$BUILD/include -O1"
 mkdir -p "$BUILD/include"
@@ -62,6 +64,18 @@ for abi in "${ABIS[@]}"; do
     case $abi in
     arm64-v8a) cc=aarch64-linux-gnu-gcc sysroot=/usr/aarch64-linux-gnu qemu=(qemu-aarch64 -L /usr/aarch64-linux-gnu) ;;
     armeabi-v7a) cc=arm-linux-gnueabi-gcc sysroot=/usr/arm-linux-gnueabi qemu=(qemu-arm -L /usr/arm-linux-gnueabi) ;;
+    x86)
+        cc=i686-linux-gnu-gcc sysroot=/usr/i686-linux-gnu
+        # The harness is linked for /lib/ld-linux.so.2, which a 64-bit Debian does not have: the
+        # cross glibc's own loader starts it (qemu=: the command prefix, whichever runs it).
+        printf 'int main(void) { return 0; }\n' > "$BUILD/probe32.c"
+        $cc "$BUILD/probe32.c" -o "$BUILD/probe32"
+        if "$sysroot/lib/ld-linux.so.2" --library-path "$sysroot/lib" "$BUILD/probe32" 2> /dev/null; then
+            qemu=("$sysroot/lib/ld-linux.so.2" --library-path "$sysroot/lib") how="host 32-bit mode"
+        else
+            qemu=(qemu-i386 -cpu max -L "$sysroot") how="qemu-i386"
+        fi
+        ;;
     x86_64) cc=gcc sysroot=/usr qemu=() ;;
     *) echo "run_android_harness: unknown ABI $abi" >&2; exit 2 ;;
     esac
@@ -70,8 +84,15 @@ for abi in "${ABIS[@]}"; do
     ln -sfn "$(readlink -f "$libc")" "$out/libc/libc.so"
     $cc -O1 -fPIC -w -c third_party/cjson/cJSON.c -o "$out/cJSON.o"
     # The library's undefined libc symbols are resolved at run time (its libc.so is Android's name).
+    extra=()
+    if [[ $abi == x86 ]]; then
+        # Bionic's x86 libc.so exports __stack_chk_guard (the Embedded Swift code reads it); i386
+        # glibc keeps its guard in TLS only: the harness exports one, set once as Bionic does.
+        printf '#include <stdint.h>\nuintptr_t __stack_chk_guard = 0x5a3c9e00u;\n' > "$out/stack_chk_guard.c"
+        extra=("$out/stack_chk_guard.c" -Wl,--export-dynamic-symbol=__stack_chk_guard)
+    fi
     # shellcheck disable=SC2086
-    $cc $HARNESS_FLAGS Tests/CHarness/harness.c "$out/cJSON.o" -L"$out/lib" -lpayhandoff -Wl,--allow-shlib-undefined \
+    $cc $HARNESS_FLAGS Tests/CHarness/harness.c "${extra[@]}" "$out/cJSON.o" -L"$out/lib" -lpayhandoff -Wl,--allow-shlib-undefined \
         -pthread -o "$out/harness"
     path=$PWD/$out/lib:$PWD/$out/libc
     case $abi in
@@ -90,6 +111,14 @@ for abi in "${ABIS[@]}"; do
         ;;
     armeabi-v7a)
         run "$abi (qemu-arm, armel glibc)" pass "${qemu[@]}" -E LD_LIBRARY_PATH="$path" "$out/harness" ;;
+    x86)
+        if [[ ${qemu[0]} == qemu-i386 ]]; then
+            run "$abi ($how)" pass "${qemu[@]}" -E LD_LIBRARY_PATH="$path" "$out/harness"
+        else
+            # The loader's --library-path replaces LD_LIBRARY_PATH: the library and libc.so first.
+            run "$abi ($how)" pass "${qemu[0]}" --library-path "$path:$sysroot/lib" "$out/harness"
+        fi
+        ;;
     x86_64)
         run "$abi (native)" pass env LD_LIBRARY_PATH="$path" "$out/harness" ;;
     esac

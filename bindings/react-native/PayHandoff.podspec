@@ -29,8 +29,14 @@ Pod::Spec.new do |s|
     "core/Sources/PayHandoffABI/*.swift",
     "core/third_party/cjson/cJSON.{c,h}"
   ]
-  s.public_header_files = "cpp/PayHandoffBridge.h", "cpp/PayHandoffBridgeCalls.h", "core/include/payhandoff.h"
-  s.private_header_files = "core/third_party/cjson/cJSON.h"
+  # Public: the C header only. With use_frameworks! CocoaPods puts every public header in the
+  # umbrella header of a framework module that Objective-C and Swift importers compile as C/ObjC;
+  # the C++ headers (<optional>, <string>) would fail there ("'optional' file not found"). They
+  # stay private: the pod's own .mm/.cpp reach them through HEADER_SEARCH_PATHS. make ios-check
+  # builds the module CocoaPods would make from these lines and imports it from C, ObjC and ObjC++.
+  s.public_header_files = "core/include/payhandoff.h"
+  s.private_header_files = "cpp/PayHandoffBridge.h", "cpp/PayHandoffBridgeCalls.h", "cpp/NativePayHandoffModule.h",
+                           "core/third_party/cjson/cJSON.h"
   # ios/CcJSON: the module map the Swift files import cJSON through. PayHandoffBridgeCalls.inc:
   # generated forwarding (tools/abigen) that PayHandoffBridge.cpp includes; not compiled on its own.
   s.preserve_paths = "ios/CcJSON/*", "cpp/PayHandoffBridgeCalls.inc"

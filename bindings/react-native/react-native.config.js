@@ -1,7 +1,9 @@
-// Autolinking (React Native CLI): on Android the pure C++ TurboModule is built from
-// android/CMakeLists.txt and registered in the app's generated OnLoad code by
-// cxxModuleHeaderName (the class NativePayHandoffModule, kModuleName 'PayHandoff').
-// iOS uses PayHandoff.podspec and codegenConfig.ios.modulesProvider. Not exercised here.
+// Autolinking (React Native CLI, Expo): on Android this package is a library (android/build.gradle:
+// codegen for src/NativePayHandoff.ts, and PayHandoffPackage, which offers no module) plus the C++
+// TurboModule below: autolinking adds android/CMakeLists.txt to the app's CMake build, links
+// payhandoff_rn, and the generated autolinking.cpp creates NativePayHandoffModule (kModuleName
+// 'PayHandoff') by this header name. README, "Android autolinking"; test/package-layout.test.js.
+// iOS uses PayHandoff.podspec and codegenConfig.ios.modulesProvider.
 module.exports = {
   dependency: {
     platforms: {

@@ -1,7 +1,7 @@
 /*
- * payhandoff_trunc.c — trunc() for the armeabi-v7a library. The Embedded Swift standard library
- * rounds a double when it sizes a hash table; 32-bit ARM has no instruction for that before
- * ARMv8, so LLVM calls trunc(), which lives in libm. Defining it here (hidden, like everything
+ * payhandoff_trunc.c — trunc() for the armeabi-v7a and x86 libraries. The Embedded Swift standard
+ * library rounds a double when it sizes a hash table; 32-bit ARM has no instruction for that before
+ * ARMv8, nor x86 before SSE4.1 (Android's x86 stops at SSSE3), so LLVM calls trunc(), which lives in libm. Defining it here (hidden, like everything
  * the version script does not export) keeps the library's only dependency libc.so.
  */
 #include <stdint.h>
