@@ -83,13 +83,14 @@ final class DoctorRuleTests: XCTestCase {
         add(.androidViewBrowsable, .error, good: good, broken: manifest("android/broken/no-browsable.xml"), file: androidFile)
         add(.androidExported, .error, good: good, broken: manifest("android/broken/not-exported.xml"), file: androidFile)
         add(.androidExported, .error, good: good, broken: manifest("android/broken/exported-false.xml"), file: androidFile)
+        add(.androidPermission, .error, good: good, broken: manifest("android/broken/receiver-permission.xml"), file: androidFile)
         add(.androidLaunchMode, .warning, good: good, broken: manifest("android/broken/launch-standard.xml"), file: androidFile)
         add(.androidLaunchMode, .warning, good: good, broken: manifest("android/broken/launch-single-top.xml"), file: androidFile)
         add(.androidSchemeLowercase, .error, good: good, broken: manifest("android/broken/uppercase-scheme.xml"), file: androidFile)
         add(.androidSchemeLowercase, .error, good: expo("expo/app.json"), broken: expo("expo/broken/uppercase-scheme.json"), file: expoFile)
         add(.androidDataPairings, .warning, good: good, broken: manifest("android/broken/crossed-pairings.xml"), file: androidFile)
         add(.androidQueries, .error, good: good, broken: manifest("android/broken/no-queries.xml"), file: androidFile)
-        add(.androidQueries, .warning, good: good, broken: manifest("android/broken/queries-package-only.xml"), file: androidFile)
+        add(.androidQueries, .error, good: good, broken: manifest("android/broken/queries-package-only.xml"), file: androidFile)
         add(.androidAppLinksVerify, .error, good: goodWeb, broken: manifest("android/broken/no-autoverify.xml", returnURL: https), file: androidFile)
 
         let assetLinks: (Doctor.Input) -> String? = { $0.assetLinks }
