@@ -117,7 +117,8 @@ enum AndroidChecks {
                 continue
             }
             let definiteNames = unique(definite.map { $0.component.name })
-            let possibleNames = unique(candidates.filter { !$0.match.isYes }.map { $0.component.name }).filter { !definiteNames.contains($0) }
+            let possibleNames = unique(candidates.filter { !$0.match.isYes }.map { $0.component.name })
+                .filter { !definiteNames.contains($0) && $0 != best.component.name }
             let filterLine = "intent filter at line \(best.filter.line ?? 0)"
             if definiteNames.count > 1 {
                 findings.append(DoctorFinding(.androidIntentFilter, .warning, file: file,
@@ -132,6 +133,12 @@ enum AndroidChecks {
                 if !resolved.isEmpty { message += "; resolved " + unique(resolved.map { $0.described }).joined(separator: ", ") }
                 if best.filter.matchesOnlyIgnoringSchemeCase(link) { message += ", once its scheme is written in lower case (\(DoctorRule.androidSchemeLowercase.rawValue))" }
                 findings.append(DoctorFinding(.androidIntentFilter, .ok, file: file, message))
+            }
+            let notes = unique(best.filter.data.flatMap { [$0.scheme, $0.host, $0.port, $0.path, $0.pathPrefix, $0.pathPattern] }.compactMap { $0 }.flatMap { $0.notes })
+            if !notes.isEmpty {
+                findings.append(DoctorFinding(.androidIntentFilter, .warning, file: file,
+                    "\(best.component.name)'s \(filterLine) (the \(link.role.name)): " + notes.joined(separator: "; "),
+                    fix: "keep the link's values in res/values/ only, out of the qualified values-*/ folders (no diff: the resource files are not checked as fixes)"))
             }
             if definiteNames.count <= 1 && !possibleNames.isEmpty {
                 let why = candidates.filter { possibleNames.contains($0.component.name) }.flatMap { $0.match.undecided }

@@ -75,6 +75,7 @@ enum AppleChecks {
         guard let (plist, source) = readPropertyList(path, into: &findings) else { return (findings, nil) }
         let types = plist["CFBundleURLTypes"] as? [Any]
         let registered = (types ?? []).flatMap { (($0 as? [String: Any])?["CFBundleURLSchemes"] as? [Any] ?? []).compactMap { $0 as? String } }.map(build.resolve)
+        let missing = customSchemes(links).filter { registers(registered, $0.scheme).isNo }.map { $0.scheme }
         for (scheme, link) in customSchemes(links) {
             switch registers(registered, scheme) {
             case .yes:
@@ -83,14 +84,15 @@ enum AppleChecks {
             case .possibly(let why):
                 findings.append(.undecided(.iosURLSchemes, file: path, "CFBundleURLSchemes possibly registers \(scheme) (the \(link.role.name))", why))
             case .no:
-                let entry = Snippet.urlType(scheme, keyExists: false).components(separatedBy: "\n")
+                // A new CFBundleURLTypes key is written once, with every missing scheme in it.
+                let entry = Snippet.urlType(types == nil ? missing : [scheme], keyExists: false).components(separatedBy: "\n")
                 let dictLines = Array(entry.dropFirst(2).dropLast()).map { String($0.dropFirst(4)) }
                 let edit = types != nil ? source?.append(dictLines, toArrayOf: "CFBundleURLTypes")
-                                        : source?.insert(key: "CFBundleURLTypes", Array(entry.dropFirst()))
+                    : scheme == missing.first ? source?.insert(key: "CFBundleURLTypes", Array(entry.dropFirst())) : nil
                 let resolved = registered.filter { !$0.isLiteral }.map { $0.described }
                 findings.append(DoctorFinding(.iosURLSchemes, .error, file: path,
                     "CFBundleURLTypes does not register \(scheme): iOS hands \(scheme):// links (the \(link.role.name)) to no app\(resolved.isEmpty ? "" : " (resolved: " + resolved.joined(separator: ", ") + ")")",
-                    fix: Snippet.urlType(scheme, keyExists: types != nil), edits: edit.map { [$0] } ?? []))
+                    fix: Snippet.urlType([scheme], keyExists: types != nil), edits: edit.map { [$0] } ?? []))
             }
         }
         if links.usesPOS {

@@ -182,6 +182,21 @@ enum AssociationChecks {
         return nil
     }
 
+    /// What the file answers for `link` and `appID` (any app when `nil`): the first `details`
+    /// entry listing the app whose patterns decide, its place and its app IDs; `nil` when no
+    /// entry decides (not a universal link).
+    static func answer(_ document: Any, appID: String?, link: LinkTarget) -> (offset: Int, ids: [String], decision: Decision)? {
+        let applinks = (document as? [String: Any])?["applinks"] as? [String: Any]
+        let defaults = applinks?["defaults"] as? [String: Any] ?? [:]
+        for (offset, item) in (applinks?["details"] as? [Any] ?? []).enumerated() {
+            guard let detail = item as? [String: Any] else { continue }
+            let ids = appIDs(detail)
+            if let appID, !ids.contains(appID) { continue }
+            if let decision = decision(detail, defaults: defaults, link) { return (offset, ids, decision) }
+        }
+        return nil
+    }
+
     /// Checks an apple-app-site-association for the callback link.
     /// - Parameters:
     ///   - path: The file.
@@ -207,24 +222,10 @@ enum AssociationChecks {
             findings.append(DoctorFinding(.iosAASA, .error, file: path, "has no applinks.details array: no app may open links of \(host)", fix: fixText, edits: edits))
             return (findings, map?.bytes)
         }
-        let defaults = applinks?["defaults"] as? [String: Any] ?? [:]
-        var listed: [String] = []
-        var decided: [(offset: Int, ids: [String], decision: Decision)] = []
-        var ids: [String] = []
-        for (offset, item) in details.enumerated() {
-            guard let detail = item as? [String: Any] else { continue }
-            let entryIDs = appIDs(detail)
-            listed += entryIDs
-            if let appID, !entryIDs.contains(appID) { continue }
-            if ids.isEmpty { ids = entryIDs }
-            if let decision = decision(detail, defaults: defaults, link) {
-                decided.append((offset, entryIDs, decision))
-            }
-        }
+        let listed = details.compactMap { $0 as? [String: Any] }.flatMap(appIDs)
+        let first = answer(document.value, appID: appID, link: link)
         let path_ = link.encodedPath.isEmpty ? "/" : link.encodedPath
         let notCompared = appID == nil ? " (app IDs not compared: pass --ios-app-id TEAMID.bundle.id)" : ""
-        // For one app the first entry that decides is the answer.
-        let first = decided.first
         switch first?.decision {
         case .included(_, let pattern)?:
             findings.append(DoctorFinding(.iosAASA, .ok, file: path,
@@ -273,7 +274,7 @@ enum AssociationChecks {
                 }
             }
         }
-        let excluded = decided.first.flatMap { entry -> String? in
+        let excluded = first.flatMap { entry -> String? in
             if case .excluded(_, let pattern) = entry.decision { return "\(entry.ids.joined(separator: ", ")) by \(pattern)" }
             return nil
         }

@@ -19,11 +19,19 @@ struct BuildReference: Equatable {
     var source: String?
 
     /// The command-line option that gives the value.
+    var option: String {
+        switch kind {
+        case .manifestPlaceholder: return name == "applicationId" || name == "packageName" ? "--android-package" : "--manifest-placeholder"
+        case .stringResource: return "--android-res"
+        case .buildSetting: return "--build-setting"
+        }
+    }
+
+    /// How to give the value: the option with its argument and where the value is found.
     var flag: String {
         switch kind {
         case .manifestPlaceholder:
-            return name == "applicationId" || name == "packageName"
-                ? "--android-package ID (the applicationId of build.gradle)"
+            return option == "--android-package" ? "--android-package ID (the applicationId in build.gradle)"
                 : "--manifest-placeholder \(name)=VALUE (manifestPlaceholders in build.gradle)"
         case .stringResource:
             return "--android-res app/src/main/res (the folder that holds values/strings.xml)"
@@ -69,25 +77,28 @@ struct BuildValue: Equatable {
 
 /// Something that makes a match undecidable, and what would decide it.
 struct Undecided: Equatable {
-    /// What doctor could not evaluate: `"${appAuthRedirectScheme}"`, `pathAdvancedPattern "/cb/[0-9]+"`.
+    /// What doctor could not evaluate: `${appAuthRedirectScheme}`, `pathAdvancedPattern "/cb/[0-9]+"`.
     var what: String
-    /// How to decide it: the flag that gives the value, or how to try the link instead.
+    /// The option that would decide it (`--manifest-placeholder`), if one would.
+    var option: String?
+    /// How to decide it: the option with its argument, or how to try the link instead.
     var resolveBy: String
 
-    init(what: String, resolveBy: String) {
+    init(what: String, option: String? = nil, resolveBy: String) {
         self.what = what
+        self.option = option
         self.resolveBy = resolveBy
     }
 
     init(_ reference: BuildReference) {
-        self.init(what: reference.written, resolveBy: "pass " + reference.flag)
+        self.init(what: reference.written, option: reference.option, resolveBy: reference.flag)
     }
 
-    /// "${a} (pass --manifest-placeholder a=VALUE …); @string/b (pass --android-res …)", without repeats.
+    /// "${a} (--manifest-placeholder), @string/b (--android-res)", without repeats.
     static func describe(_ list: [Undecided]) -> String {
         var seen: [Undecided] = []
         for item in list where !seen.contains(item) { seen.append(item) }
-        return seen.map { "\($0.what) (\($0.resolveBy))" }.joined(separator: "; ")
+        return seen.map { $0.what + ($0.option.map { " (\($0))" } ?? "") }.joined(separator: ", ")
     }
 }
 
@@ -131,7 +142,8 @@ extension DoctorFinding {
     static func undecided(_ rule: DoctorRule, file: String?, _ claim: String, _ why: [Undecided]) -> DoctorFinding {
         var flags: [String] = []
         for item in why where !flags.contains(item.resolveBy) { flags.append(item.resolveBy) }
+        let given = why.contains { $0.option != nil }
         return DoctorFinding(rule, .warning, file: file, "\(claim): it depends on \(Undecided.describe(why))",
-                             fix: "give doctor the values: " + flags.joined(separator: "; "))
+                             fix: (given ? "give doctor the values: " : "") + flags.joined(separator: "; "))
     }
 }

@@ -66,29 +66,25 @@ enum ExpoChecks {
             return value
         }
 
-        /// An edit that adds `item` to the array at `path` (under the config's base): appended
-        /// when the array exists, the key created (with the missing objects on the way) when
-        /// it does not, and a lone string turned into an array holding it and `item`.
-        /// `single` writes a new key as the item itself rather than an array of one.
-        func add(_ item: Any, at path: [String], single: Bool = false) -> TextEdit? {
-            guard let map else { return nil }
-            var node = map.node(base.map { .key($0) })
-            guard node != nil else { return nil }
+        /// The edits that add `items` to the array at `path` (under the config's base):
+        /// appended when the array exists, the key created (with the missing objects on the
+        /// way) when it does not, and a lone string turned into an array holding it and the
+        /// items. `single` writes a new key holding one item as that item, not an array of one.
+        func add(_ items: [Any], at path: [String], single: Bool = false) -> [TextEdit] {
+            guard let map, !items.isEmpty, var node = map.node(base.map { .key($0) }) else { return [] }
             for (offset, key) in path.enumerated() {
-                if let next = node?[key] {
+                if let next = node[key] {
                     node = next
                     continue
                 }
-                guard let parent = node else { return nil }
-                var value: Any = single && offset == path.count - 1 ? item : [item]
+                var value: Any = single && offset == path.count - 1 && items.count == 1 ? items[0] : items
                 for key in path[(offset + 1)...].reversed() { value = [key: value] }
-                return map.insert(key, value, into: parent)
+                return map.insert(key, value, into: node).map { [$0] } ?? []
             }
-            guard let node else { return nil }
             switch node.kind {
-            case .array: return map.append(item, to: node)
-            case .scalar: return self.value(path).map { map.replace(node, with: [$0, item]) }
-            case .object: return nil
+            case .array: return items.compactMap { map.append($0, to: node) }
+            case .scalar: return self.value(path).map { [map.replace(node, with: [$0] + items)] } ?? []
+            case .object: return []
             }
         }
     }
@@ -111,28 +107,26 @@ enum ExpoChecks {
         findings.append(DoctorFinding(.inputReadable, .ok, file: path, "read the Expo config\(root["expo"] == nil ? " (top level)" : " (under \"expo\")")"))
 
         let apple = AppleBuildValues(settings: buildSettings, bundleIdentifier: facts.bundleIdentifier.map { ($0, "Expo ios.bundleIdentifier") })
-        let filters = (config.android["intentFilters"] as? [Any] ?? []).map { ($0 as? [String: Any]).map(intentFilter) }
-        findings += schemes(config, links: links, filters: filters.compactMap { $0 }, apple: apple)
-        findings += lowerCase(config, filters: filters)
-        findings += AndroidChecks.pairings(filters.compactMap { $0 }.map { (owner: "android.intentFilters", filter: $0) }, file: path)
+        let platforms = platforms(expo, apple: apple)
+        findings += schemes(config, links: links, platforms: platforms)
+        findings += lowerCase(config, filters: platforms.intentFilters)
+        findings += AndroidChecks.pairings(platforms.intentFilters.compactMap { $0 }.map { (owner: "android.intentFilters", filter: $0) }, file: path)
 
         if let link = links.targets.first(where: { $0.role == .callback && $0.isWeb }) {
-            findings.append(webIntentFilter(config, filters.compactMap { $0 }, link: link))
-            let explicit = config.ios["associatedDomains"] as? [Any]
-            let entitlement = (config.ios["entitlements"] as? [String: Any])?[AppleChecks.associatedDomainsKey] as? [Any]
-            let key = explicit != nil || entitlement == nil ? ["ios", "associatedDomains"] : ["ios", "entitlements", AppleChecks.associatedDomainsKey]
-            let domains = (explicit ?? entitlement ?? []).compactMap { $0 as? String }
+            findings.append(webIntentFilter(config, platforms.intentFilters.compactMap { $0 }, link: link))
+            let key = platforms.associatedDomainsKey
+            let domains = platforms.associatedDomains
             let entry = "applinks:" + (link.host ?? "")
             findings.append(AppleChecks.associatedDomains(domains.map(apple.resolve), for: link, rule: .expoIOSAssociatedDomains, file: path,
                 fix: "in \"expo\".\"ios\":\n" + Snippet.json([key.last ?? "": domains + [entry]]),
-                edits: config.add(entry, at: key).map { [$0] } ?? []))
+                edits: config.add([entry], at: key)))
         }
         if links.usesPOS {
             let key = AppleChecks.queriesKey
             let queries = (config.infoPlist[key] as? [Any])?.compactMap { $0 as? String }
             findings.append(AppleChecks.querySchemes(queries?.map(apple.resolve), file: path, rule: .expoIOSQueriesSchemes, setting: "ios.infoPlist.\(key)",
                 fix: "in \"expo\".\"ios\":\n" + Snippet.json(["infoPlist": [key: (queries ?? []) + [DoctorLinks.posAppScheme]]]),
-                edits: config.add(DoctorLinks.posAppScheme, at: ["ios", "infoPlist", key]).map { [$0] } ?? []))
+                edits: config.add([DoctorLinks.posAppScheme], at: ["ios", "infoPlist", key])))
             if !hasManifest { findings.append(androidQueries(config)) }
         }
         return (findings, facts, config.map?.bytes)
@@ -151,52 +145,86 @@ enum ExpoChecks {
         (value as? String).map { [$0] } ?? (value as? [Any])?.compactMap { $0 as? String } ?? []
     }
 
-    private static func schemes(_ config: Config, links: DoctorLinks, filters: [IntentFilter], apple: AppleBuildValues) -> [DoctorFinding] {
+    /// What each platform gets from the config, as prebuild writes it.
+    struct Platforms {
+        /// The filters on MainActivity: the schemes' filter, then `android.intentFilters`
+        /// (`nil` where an entry is not an object).
+        var schemeFilter: IntentFilter?
+        var intentFilters: [IntentFilter?]
+        /// The iOS URL schemes, and whether `ios.infoPlist.CFBundleURLTypes` gives them.
+        var iosSchemes: [BuildValue]
+        var iosOverride: Bool
+        /// The iOS associated domains, and the key that holds them.
+        var associatedDomains: [String]
+        var associatedDomainsKey: [String]
+
+        var androidFilters: [IntentFilter] { [schemeFilter].compactMap { $0 } + intentFilters.compactMap { $0 } }
+    }
+
+    /// The platforms of the config `expo` (the object under "expo", or the top level).
+    static func platforms(_ expo: [String: Any], apple: AppleBuildValues) -> Platforms {
+        let android = expo["android"] as? [String: Any] ?? [:]
+        let ios = expo["ios"] as? [String: Any] ?? [:]
+        let top = strings(expo["scheme"])
+        let override = (ios["infoPlist"] as? [String: Any])?["CFBundleURLTypes"] as? [Any]
+        let iosSchemes = override.map { $0.flatMap { strings(($0 as? [String: Any])?["CFBundleURLSchemes"]) }.map(apple.resolve) }
+            ?? (top + strings(ios["scheme"]) + [ios["bundleIdentifier"] as? String].compactMap { $0 }).map(BuildValue.literal)
+        let explicit = ios["associatedDomains"] as? [Any]
+        let entitlement = (ios["entitlements"] as? [String: Any])?[AppleChecks.associatedDomainsKey] as? [Any]
+        return Platforms(
+            schemeFilter: schemeFilter(top + strings(android["scheme"])),
+            intentFilters: (android["intentFilters"] as? [Any] ?? []).map { ($0 as? [String: Any]).map(intentFilter) },
+            iosSchemes: iosSchemes, iosOverride: override != nil,
+            associatedDomains: (explicit ?? entitlement ?? []).compactMap { $0 as? String },
+            associatedDomainsKey: explicit != nil || entitlement == nil ? ["ios", "associatedDomains"] : ["ios", "entitlements", AppleChecks.associatedDomainsKey])
+    }
+
+    private static func schemes(_ config: Config, links: DoctorLinks, platforms: Platforms) -> [DoctorFinding] {
         var findings: [DoctorFinding] = []
         let file = config.file
         let top = strings(config.expo["scheme"])
-        let androidSchemes = top + strings(config.android["scheme"])
-        let androidFilters = [schemeFilter(androidSchemes)].compactMap { $0 } + filters
-        let iosOverride = config.infoPlist["CFBundleURLTypes"] as? [Any]
-        let iosSchemes: [BuildValue]
-        let iosSource: String
-        if let iosOverride {
-            iosSchemes = iosOverride.flatMap { strings(($0 as? [String: Any])?["CFBundleURLSchemes"]) }.map(apple.resolve)
-            iosSource = "ios.infoPlist.CFBundleURLTypes (set, so prebuild ignores \"scheme\" and ios.scheme on iOS)"
-        } else {
-            iosSchemes = (top + strings(config.ios["scheme"]) + [config.ios["bundleIdentifier"] as? String].compactMap { $0 }).map(BuildValue.literal)
-            iosSource = "\"scheme\", ios.scheme and ios.bundleIdentifier"
+        let androidFilters = platforms.androidFilters
+        let iosOverride = platforms.iosOverride
+        let iosSchemes = platforms.iosSchemes
+        let iosSource = platforms.iosOverride ? "ios.infoPlist.CFBundleURLTypes (set, so prebuild ignores \"scheme\" and ios.scheme on iOS)"
+                                              : "\"scheme\", ios.scheme and ios.bundleIdentifier"
+        let needed = AppleChecks.customSchemes(links)
+        func androidMatch(_ link: LinkTarget) -> Tri { Tri.any(androidFilters.filter { $0.hasView }.map { $0.match(link) }) }
+        // Every scheme "scheme" must gain is written in one edit, attached to the first finding
+        // that needs it (two edits creating the key would write it twice).
+        let forTop = needed.filter { androidMatch($0.link).isNo || (!iosOverride && AppleChecks.registers(iosSchemes, $0.scheme).isNo) }.map { $0.scheme }
+        var topEdits = config.add(forTop, at: ["scheme"], single: true)
+        let topFix = "in \"expo\":\n" + Snippet.json(["scheme": top.isEmpty && forTop.count == 1 ? forTop[0] as Any : (top + forTop) as Any])
+        func takeTopEdits() -> [TextEdit] {
+            defer { topEdits = [] }
+            return topEdits
         }
-        for (scheme, link) in AppleChecks.customSchemes(links) {
+        for (scheme, link) in needed {
             // Android: the filters prebuild writes, matched as Android matches them.
-            let android = Tri.any(androidFilters.filter { $0.hasView }.map { $0.match(link) })
-            var schemeEdit = config.add(scheme, at: ["scheme"], single: true)
-            let schemeFix = "in \"expo\":\n" + Snippet.json(["scheme": top.isEmpty ? scheme as Any : (top + [scheme]) as Any])
-            if android.isYes {
+            if androidMatch(link).isYes {
                 findings.append(DoctorFinding(.expoScheme, .ok, file: file, "Android: prebuild's MainActivity receives \(scheme):// (the \(link.role.name)) from \"scheme\", android.scheme or android.intentFilters"))
             } else {
                 findings.append(DoctorFinding(.expoScheme, .error, file: file,
                     "Android: neither \"scheme\", android.scheme nor a custom-scheme android.intentFilters entry gives MainActivity \(scheme):// (the \(link.role.name)): the Android app that prebuild generates never receives it",
-                    fix: schemeFix, edits: schemeEdit.map { [$0] } ?? []))
-                if iosOverride == nil { schemeEdit = nil }  // the same line serves iOS: written once
+                    fix: topFix, edits: takeTopEdits()))
             }
             // iOS: the URL types prebuild writes, compared ignoring case.
             switch AppleChecks.registers(iosSchemes, scheme) {
             case .yes:
-                findings.append(DoctorFinding(.expoScheme, .ok, file: file, "iOS: \(iosSource) register\(iosOverride == nil ? "" : "s") \(scheme) (the \(link.role.name))"))
+                findings.append(DoctorFinding(.expoScheme, .ok, file: file, "iOS: \(iosSource) register\(!iosOverride ? "" : "s") \(scheme) (the \(link.role.name))"))
             case .possibly(let why):
-                findings.append(.undecided(.expoScheme, file: file, "iOS: \(iosSource) possibly register\(iosOverride == nil ? "" : "s") \(scheme)", why))
+                findings.append(.undecided(.expoScheme, file: file, "iOS: \(iosSource) possibly register\(!iosOverride ? "" : "s") \(scheme)", why))
             case .no:
-                if iosOverride != nil {
+                if iosOverride {
                     let entry: [String: Any] = ["CFBundleURLSchemes": [scheme]]
                     findings.append(DoctorFinding(.expoScheme, .error, file: file,
                         "iOS: ios.infoPlist.CFBundleURLTypes is set and does not hold \(scheme) (prebuild then leaves \"scheme\" and ios.scheme out of Info.plist): the iOS app never receives \(scheme):// (the \(link.role.name))",
                         fix: "in \"expo\".\"ios\".\"infoPlist\".\"CFBundleURLTypes\":\n" + Snippet.json(entry),
-                        edits: config.add(entry, at: ["ios", "infoPlist", "CFBundleURLTypes"]).map { [$0] } ?? []))
+                        edits: config.add([entry], at: ["ios", "infoPlist", "CFBundleURLTypes"])))
                 } else {
                     findings.append(DoctorFinding(.expoScheme, .error, file: file,
                         "iOS: neither \"scheme\", ios.scheme nor ios.bundleIdentifier is \(scheme): the iOS app that prebuild generates never receives \(scheme):// (the \(link.role.name))",
-                        fix: schemeFix + (schemeEdit == nil && !android.isYes ? "   (the same line as the Android fix)" : ""), edits: schemeEdit.map { [$0] } ?? []))
+                        fix: topFix, edits: takeTopEdits()))
                 }
             }
         }
@@ -232,7 +260,7 @@ enum ExpoChecks {
                 findings.append(DoctorFinding(.androidSchemeLowercase, .error, file: config.file,
                     "\(key.joined(separator: ".")) \"\(scheme)\": Android matches schemes case-sensitively and browsers send them in lower case, so the Android app never receives \(scheme.lowercased()):// links",
                     fix: "add next to it in \(key.joined(separator: ".")): \"\(scheme.lowercased())\"",
-                    edits: config.add(scheme.lowercased(), at: key).map { [$0] } ?? []))
+                    edits: config.add([scheme.lowercased()], at: key)))
             }
         }
         for (offset, filter) in filters.enumerated() {
@@ -258,7 +286,7 @@ enum ExpoChecks {
         ]
         let fix = "in \"expo\".\"android\".\"intentFilters\":\n" + Snippet.json(entry)
         // A complete entry is added, never a change to an existing one: whatever that one serves stays.
-        let edits = config.add(entry, at: ["android", "intentFilters"]).map { [$0] } ?? []
+        let edits = config.add([entry], at: ["android", "intentFilters"])
         let receiving = filters.filter { $0.hasView && $0.match(link).isYes }
         guard let filter = receiving.max(by: { (AndroidChecks.missingPieces($0, link: link).errors.count + ($0.autoVerify ? 0 : 1)) > (AndroidChecks.missingPieces($1, link: link).errors.count + ($1.autoVerify ? 0 : 1)) }) else {
             let broken = filters.filter { !$0.hasView && $0.match(link).isYes }.map { $0.actions.joined(separator: ", ") }

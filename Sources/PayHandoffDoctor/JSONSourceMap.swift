@@ -79,8 +79,10 @@ struct JSONSourceMap {
     func insert(_ value: Any, before element: Node) -> TextEdit {
         let at = element.range.lowerBound
         if startsLine(at) {
+            // Whole lines before the element's line, so the diff shows only additions.
             let indent = indentation(at: at)
-            return TextEdit(range: at..<at, replacement: render(value, indent: indent) + "," + newline + indent)
+            let start = SourceText(bytes: bytes).lineStart(at)
+            return TextEdit(range: start..<start, replacement: indent + render(value, indent: indent) + "," + newline)
         }
         return TextEdit(range: at..<at, replacement: render(value, indent: indentation(at: at), inline: true) + ", ")
     }
@@ -131,7 +133,7 @@ struct JSONSourceMap {
 
     /// One value on one line, as JSONSerialization writes it.
     static func fragment(_ value: Any) -> String {
-        guard let data = try? JSONSerialization.data(withJSONObject: [value], options: [.sortedKeys, .withoutEscapingSlashes]) else { return "null" }
+        guard JSONSerialization.isValidJSONObject([value]), let data = try? JSONSerialization.data(withJSONObject: [value], options: [.sortedKeys, .withoutEscapingSlashes]) else { return "null" }
         return String(String(decoding: data, as: UTF8.self).dropFirst().dropLast())
     }
 
