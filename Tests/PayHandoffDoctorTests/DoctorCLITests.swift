@@ -5,40 +5,6 @@ import XCTest
 /// `payhandoff doctor` run as a process: arguments, output, exit status; and the README's run,
 /// which must be the tool's real output.
 final class DoctorCLITests: DoctorTestCase {
-    struct Run {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-    }
-
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
-    /// The `payhandoff` next to the test bundle (.build/<triple>/<config>/).
-    static var binary: URL {
-        let bundle = Bundle(for: DoctorCLITests.self).bundleURL
-        let candidates = [bundle.appendingPathComponent("payhandoff"),
-                          bundle.deletingLastPathComponent().appendingPathComponent("payhandoff")]
-        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[0]
-    }
-
-    func run(_ arguments: [String], in directory: URL? = nil, environment: [String: String]? = nil,
-             executable: URL = DoctorCLITests.binary) throws -> Run {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        if let directory { process.currentDirectoryURL = directory }
-        if let environment { process.environment = environment }
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                   stderr: String(decoding: stderr, as: UTF8.self))
-    }
-
     func doctor(_ arguments: [String]) throws -> Run { try run(["doctor"] + arguments) }
 
     let everything = [
@@ -152,14 +118,14 @@ final class DoctorCLITests: DoctorTestCase {
     /// The README's `payhandoff doctor` run is this build's output, byte for byte (refresh it
     /// with `make doctor-readme` when the output changes).
     func testTheREADMERunIsTheToolsOutput() throws {
-        let readme = try String(contentsOf: Self.repository.appendingPathComponent("README.md"), encoding: .utf8)
+        let readme = try String(contentsOf: DoctorTestCase.repository.appendingPathComponent("README.md"), encoding: .utf8)
         let block = try XCTUnwrap(readme.components(separatedBy: "```console\n$ payhandoff doctor ").dropFirst().first?
             .components(separatedBy: "\n```").first, "README has a ```console block running payhandoff doctor")
         var lines = block.components(separatedBy: "\n")
         let arguments = lines.removeFirst().split(separator: " ").map(String.init)
         let status = try XCTUnwrap(lines.popLast())
         XCTAssertEqual(lines.popLast(), "$ echo $?")
-        let result = try run(["doctor"] + arguments, in: Self.repository)
+        let result = try run(["doctor"] + arguments, in: DoctorTestCase.repository)
         XCTAssertEqual(result.stdout, lines.joined(separator: "\n") + "\n", "README's doctor run is stale: run make doctor-readme")
         XCTAssertEqual(String(result.status), status)
         XCTAssertEqual(result.status, 1, "the README shows a broken manifest")
