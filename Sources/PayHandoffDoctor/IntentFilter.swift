@@ -184,7 +184,7 @@ struct IntentFilter {
     func mismatch(_ link: LinkTarget) -> String {
         if data.contains(where: { $0.mimeType != nil }) { return "it declares a mimeType, and a deep link carries none" }
         let schemes = schemes
-        guard schemes.contains(where: { $0.resolved?.lowercased() == link.scheme || $0.resolved == nil }) else {
+        guard schemes.contains(where: { $0.resolved == nil || $0.resolved == link.scheme || ($0.isLiteral && $0.written.lowercased() == link.scheme) }) else {
             if schemes.isEmpty { return "it has no scheme" }
             if let folded = schemes.first(where: { !$0.isLiteral && $0.resolved?.lowercased() == link.scheme }) {
                 return "its scheme \(folded.described) differs from \(link.scheme) in case, and Android compares schemes case-sensitively (browsers send them in lower case)"

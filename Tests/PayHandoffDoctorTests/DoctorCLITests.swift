@@ -67,7 +67,11 @@ final class DoctorCLITests: DoctorTestCase {
 
     func testUsageErrorsExitTwo() throws {
         for arguments in [[], ["--android-manifest", fixture("android/AndroidManifest.xml")], ["--return-url"],
-                          ["--return-url", "fixapp://x", "--manifest", "a.xml"], ["--return-url", "fixapp://x", "extra"]] {
+                          ["--return-url", "fixapp://x", "--manifest", "a.xml"], ["--return-url", "fixapp://x", "extra"],
+                          ["--return-url", "fixapp://x", "--manifest-placeholder", "appAuthRedirectScheme"],
+                          ["--return-url", "fixapp://x", "--build-setting", "=com.fix.app"],
+                          ["--return-url", "fixapp://x", "--target-sdk", "thirty-four"], ["--return-url", "fixapp://x", "--target-sdk", "0"],
+                          ["--return-url", "fixapp://x", "--fix-diff=yes"]] {
             let result = try doctor(arguments)
             XCTAssertEqual(result.status, 2, "\(arguments): \(result.stdout)")
             XCTAssertTrue(result.stderr.hasPrefix("error: usage: "), result.stderr)
@@ -78,6 +82,9 @@ final class DoctorCLITests: DoctorTestCase {
         let help = try doctor(["--help"])
         XCTAssertEqual(help.status, 0)
         XCTAssertTrue(help.stdout.contains("exit status: 0 no error (warnings allowed), 1 at least one error"), help.stdout)
+        for option in ["--manifest-placeholder KEY=VALUE", "--android-res", "--build-setting KEY=VALUE", "--target-sdk N", "--fix-diff"] {
+            XCTAssertTrue(help.stdout.contains(option), option)
+        }
         let rules = try doctor(["--rules"])
         XCTAssertEqual(rules.status, 0)
         for rule in DoctorRule.allCases { XCTAssertTrue(rules.stdout.contains(rule.rawValue + "\n"), rule.rawValue) }

@@ -106,6 +106,74 @@ final class DoctorFixDiffTests: DoctorTestCase {
         }
     }
 
+    // MARK: the file's own layout
+
+    /// Writes `text` as `name` in a folder, runs doctor with `arguments` there with
+    /// `--fix-diff`, applies the diff with `patch -p0`, and returns the diff and the file after.
+    func patched(_ name: String, _ text: String, _ arguments: [String]) throws -> (diff: String, after: String) {
+        let directory = folder.appendingPathComponent(UUID().uuidString)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: directory.appendingPathComponent(name))
+        let diff = try run(["doctor"] + arguments + ["--fix-diff"], in: directory)
+        XCTAssertEqual(diff.stderr, "")
+        let patch = try run(["-p0", "--batch", "--forward", "--no-backup-if-mismatch", "-i", "-"], in: directory,
+                            executable: URL(fileURLWithPath: "/usr/bin/patch"), input: diff.stdout)
+        XCTAssertEqual(patch.status, 0, patch.stdout + patch.stderr + diff.stdout)
+        XCTAssertFalse(patch.stdout.contains("fuzz") || patch.stdout.contains("offset"), patch.stdout)
+        return (diff.stdout, try String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8))
+    }
+
+    /// A self-closing activity gets a body; CRLF line ends and tab indentation are kept; a
+    /// commented-out tag does not shift the map.
+    func testManifestFixesKeepTheFilesLayout() throws {
+        let manifest = [
+            "<?xml version=\"1.0\" encoding=\"utf-8\"?>",
+            "<manifest xmlns:android=\"http://schemas.android.com/apk/res/android\" package=\"com.fix.app\">",
+            "\t<!-- <activity android:name=\".Old\"> was here -->",
+            "\t<application>",
+            "\t\t<activity android:name=\".Main\" android:exported=\"true\" android:launchMode=\"singleTask\" />",
+            "\t</application>",
+            "</manifest>",
+        ].joined(separator: "\r\n")
+        let result = try patched("AndroidManifest.xml", manifest, ["--android-manifest", "AndroidManifest.xml", "--return-url", "fixapp://checkout-callback"])
+        XCTAssertTrue(result.after.contains("\t\t<activity android:name=\".Main\" android:exported=\"true\" android:launchMode=\"singleTask\">\r\n\t\t\t<intent-filter>\r\n\t\t\t\t<action"), result.after)
+        XCTAssertTrue(result.after.contains("\t\t</activity>\r\n\t</application>"), result.after)
+        XCTAssertTrue(result.after.hasSuffix("</manifest>"), "no newline added at the end")
+        XCTAssertFalse(result.after.replacingOccurrences(of: "\r\n", with: "").contains("\n"), "every line ends in CRLF")
+        let path = folder.appendingPathComponent("check.xml")
+        try result.after.write(to: path, atomically: true, encoding: .utf8)
+        var input = Doctor.Input()
+        input.returnURL = "fixapp://checkout-callback"
+        input.androidManifest = path.path
+        XCTAssertEqual(Doctor.check(input).findings.filter { $0.file == path.path && $0.severity != .ok }.map { $0.message }, [])
+    }
+
+    /// A plist whose last line has no line feed, and a JSON file indented with tabs whose
+    /// member names have escapes: the diff says so and patch applies it.
+    func testPlistAndJSONFixesKeepTheFilesLayout() throws {
+        let plist = try String(contentsOfFile: fixture("ios/broken/no-queries-schemes.plist"), encoding: .utf8)
+        let trimmed = String(plist.dropLast(plist.hasSuffix("\n") ? 1 : 0))
+        let fixed = try patched("Info.plist", trimmed, ["--info-plist", "Info.plist", "--pos-scheme", "myapp"])
+        XCTAssertTrue(fixed.after.contains("<string>whatsapp</string>\n\t\t<string>billpocket</string>"), fixed.after)
+        let json = "{\n\t\"expo\": {\n\t\t\"na\\\"me\": \"Fix\",\n\t\t\"scheme\": []\n\t}\n}"
+        let expo = try patched("app.json", json, ["--expo-config", "app.json", "--pos-scheme", "myapp"])
+        let document = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(expo.after.utf8)) as? [String: Any])
+        let config = try XCTUnwrap(document["expo"] as? [String: Any])
+        XCTAssertEqual(config["scheme"] as? [String], ["myapp"])
+        XCTAssertEqual(config["na\"me"] as? String, "Fix")
+        XCTAssertEqual(((config["ios"] as? [String: Any])?["infoPlist"] as? [String: Any])?["LSApplicationQueriesSchemes"] as? [String], ["billpocket"])
+        XCTAssertTrue(expo.after.contains("\n\t\t\"scheme\": [\n\t\t\t\"myapp\"\n\t\t]"), expo.after)
+    }
+
+    /// Edits that overlap are not written as a diff: the note says so.
+    func testOverlappingEditsAreLeftToTheDeveloper() {
+        let findings = [DoctorFinding(.iosURLSchemes, .error, file: "a", "x", edits: [TextEdit(range: 2..<6, replacement: "X")]),
+                        DoctorFinding(.iosURLSchemes, .error, file: "a", "y", edits: [TextEdit(range: 4..<8, replacement: "Y")])]
+        let result = FixDiff.make(findings: findings, sources: ["a": FixDiff.Source(bytes: Array("0123456789\n".utf8), kind: .json)])
+        XCTAssertEqual(result.diff, "")
+        XCTAssertEqual(result.notes, ["a: two fixes touch the same text; apply them by hand"])
+    }
+
     // MARK: probes
 
     /// What the file at `path` (one of `input`'s) routes where: probe → what it reaches.
