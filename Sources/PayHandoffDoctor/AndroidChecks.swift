@@ -177,7 +177,7 @@ enum AndroidChecks {
         var misses: [String] = []
         let all = manifest.components.map { ($0, "") } + manifest.skipped.map { ($0.component, $0.why) }
         for (component, why) in all {
-            for filter in component.filters where filter.schemes.contains(where: { $0.resolved?.lowercased() == link.scheme || !$0.isLiteral }) {
+            for filter in component.filters where filter.schemes.contains(where: { $0.resolved?.lowercased() == link.scheme || $0.resolved == nil }) {
                 let at = "\(component.name)'s intent filter at line \(filter.line ?? 0)"
                 if !filter.match(link).isNo {
                     if !why.isEmpty {

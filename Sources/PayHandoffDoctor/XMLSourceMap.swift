@@ -144,6 +144,12 @@ struct XMLSourceMap {
         let tag = tags[index]
         let indent = startsLine(tag.start) ? indentation(at: tag.start) : ""
         let body = lines.map { indent + reindent($0) }.joined(separator: newline)
+        // When the element ends its line, the new lines go after that line (whole lines in the diff).
+        var end = tag.closeEnd
+        while end < bytes.count && (bytes[end] == 32 || bytes[end] == 9 || bytes[end] == 13) { end += 1 }
+        if end < bytes.count && bytes[end] == 10 {
+            return TextEdit(range: (end + 1)..<(end + 1), replacement: body + newline)
+        }
         return TextEdit(range: tag.closeEnd..<tag.closeEnd, replacement: newline + body)
     }
 

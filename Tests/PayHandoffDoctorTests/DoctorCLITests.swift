@@ -122,20 +122,25 @@ final class DoctorCLITests: DoctorTestCase {
         XCTAssertTrue(callback.hasSuffix("&status=completed&card_id=card_xyz"), callback)
     }
 
-    /// The README's `payhandoff doctor` run is this build's output, byte for byte (refresh it
-    /// with `make doctor-readme` when the output changes).
+    /// The README's `payhandoff doctor` runs (the report, and the same run's --fix-diff) are
+    /// this build's output, byte for byte (refresh them with `make doctor-readme` when the
+    /// output changes).
     func testTheREADMERunIsTheToolsOutput() throws {
         let readme = try String(contentsOf: DoctorTestCase.repository.appendingPathComponent("README.md"), encoding: .utf8)
-        let block = try XCTUnwrap(readme.components(separatedBy: "```console\n$ payhandoff doctor ").dropFirst().first?
-            .components(separatedBy: "\n```").first, "README has a ```console block running payhandoff doctor")
-        var lines = block.components(separatedBy: "\n")
-        let arguments = lines.removeFirst().split(separator: " ").map(String.init)
-        let status = try XCTUnwrap(lines.popLast())
-        XCTAssertEqual(lines.popLast(), "$ echo $?")
-        let result = try run(["doctor"] + arguments, in: DoctorTestCase.repository)
-        XCTAssertEqual(result.stdout, lines.joined(separator: "\n") + "\n", "README's doctor run is stale: run make doctor-readme")
-        XCTAssertEqual(String(result.status), status)
-        XCTAssertEqual(result.status, 1, "the README shows a broken manifest")
+        let blocks = readme.components(separatedBy: "```console\n$ payhandoff doctor ").dropFirst().map { $0.components(separatedBy: "\n```").first ?? "" }
+        XCTAssertEqual(blocks.count, 2, "README has a ```console block running payhandoff doctor, and one with --fix-diff")
+        for block in blocks {
+            var lines = block.components(separatedBy: "\n")
+            let arguments = lines.removeFirst().split(separator: " ").map(String.init)
+            let status = try XCTUnwrap(lines.popLast())
+            XCTAssertEqual(lines.popLast(), "$ echo $?")
+            let result = try run(["doctor"] + arguments, in: DoctorTestCase.repository)
+            XCTAssertEqual(result.stdout, lines.isEmpty ? "" : lines.joined(separator: "\n") + "\n", "README's doctor run is stale: run make doctor-readme")
+            XCTAssertEqual(String(result.status), status)
+            XCTAssertEqual(result.status, 1, "the README shows a broken manifest")
+        }
+        XCTAssertTrue(blocks.last?.hasPrefix(blocks.first?.components(separatedBy: "\n").first ?? "-") ?? false, "the diff is the first run's fixes")
+        XCTAssertTrue(blocks.last?.components(separatedBy: "\n").first?.hasSuffix(" --fix-diff") ?? false)
         for rule in DoctorRule.allCases {
             XCTAssertTrue(readme.contains("`\(rule.rawValue)`"), "README lists the rule \(rule.rawValue)")
         }
