@@ -175,7 +175,9 @@ struct JSONSourceMap {
         return false
     }
 
-    private static func value(_ b: [UInt8], _ i: inout Int) -> Node? {
+    private static func value(_ b: [UInt8], _ i: inout Int, depth: Int = 0) -> Node? {
+        // JSONSerialization refuses documents nested deeper than this too.
+        guard depth < 512 else { return nil }
         skipSpace(b, &i)
         guard i < b.count else { return nil }
         let start = i
@@ -196,7 +198,7 @@ struct JSONSourceMap {
                 skipSpace(b, &i)
                 guard i < b.count, b[i] == 58 else { return nil }
                 i += 1
-                guard let member = value(b, &i) else { return nil }
+                guard let member = value(b, &i, depth: depth + 1) else { return nil }
                 members.append((key, keyStart, member))
                 skipSpace(b, &i)
                 guard i < b.count else { return nil }
@@ -214,7 +216,7 @@ struct JSONSourceMap {
             skipSpace(b, &i)
             if i < b.count && b[i] == 93 { i += 1; return Node(kind: .array, range: start..<i) }
             while i < b.count {
-                guard let element = value(b, &i) else { return nil }
+                guard let element = value(b, &i, depth: depth + 1) else { return nil }
                 elements.append(element)
                 skipSpace(b, &i)
                 guard i < b.count else { return nil }
