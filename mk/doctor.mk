@@ -3,8 +3,8 @@
 #                        fixture (Tests/PayHandoffDoctorTests/Fixtures), bad input, the CLI as a
 #                        process, the README's run (also part of `make test`'s XCTest run)
 #   make doctor-readme   reruns the README's `payhandoff doctor` example and pastes its output
-# Foundation's XMLParser (FoundationXML) loads libxml2 at run time.
-APT_PACKAGES += libxml2
+# Foundation's XMLParser (FoundationXML) loads libxml2 at run time; the --fix-diff test applies diffs with patch.
+APT_PACKAGES += libxml2 patch
 BINDING_TESTS += doctor-test
 
 .PHONY: doctor-test doctor-readme

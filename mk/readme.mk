@@ -1,10 +1,17 @@
 # README snippets (issue 21): every ```swift block of README.md type-checks against the package
 # (scripts/check-readme-swift.py), so the README cannot drift from the API. Part of `make test`.
-BINDING_TESTS += readme-swift-check
+#   make readme-doctor-check   the "Integration check" section documents every option of
+#                              `payhandoff doctor --help` (issue 28); its example runs are held to
+#                              the tool's output by DoctorCLITests (refresh: make doctor-readme)
+BINDING_TESTS += readme-swift-check readme-doctor-check
 
-.PHONY: readme-swift-check
+.PHONY: readme-swift-check readme-doctor-check
 
 readme-swift-check: bootstrap
 	@$(SWIFT) build --product PayHandoffFoundation >/dev/null
 	@$(SWIFT) build --product PayHandoff >/dev/null
 	@python3 scripts/check-readme-swift.py "$$($(SWIFT) build --show-bin-path)/Modules" .build/readme-swift
+
+readme-doctor-check: bootstrap
+	@$(SWIFT) build --product payhandoff >/dev/null
+	@python3 scripts/update-readme-doctor-run.py --check "$$($(SWIFT) build --show-bin-path)/payhandoff"

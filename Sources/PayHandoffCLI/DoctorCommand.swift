@@ -3,7 +3,7 @@ import PayHandoffDoctor
 
 /// `payhandoff doctor`: the command line of ``Doctor``; the checks live in PayHandoffDoctor.
 enum DoctorCommand {
-    /// `--option` → the input member it sets.
+    /// `--option` → the input member it sets (the last one given wins).
     static var options: [(name: String, member: WritableKeyPath<Doctor.Input, String?>)] { [
         ("android-manifest", \.androidManifest),
         ("info-plist", \.infoPlist),
@@ -18,11 +18,20 @@ enum DoctorCommand {
         ("ios-app-id", \.iosAppID),
     ] }
 
-    static var optionNames: Set<String> { Set(options.map { $0.name }) }
+    /// Options that may be repeated, each value kept.
+    static var repeatable: [(name: String, member: WritableKeyPath<Doctor.Input, [String: String]>)] { [
+        ("manifest-placeholder", \.manifestPlaceholders),
+        ("build-setting", \.buildSettings),
+    ] }
 
-    /// Runs the checks and prints the report.
+    static var optionNames: Set<String> {
+        Set(options.map { $0.name } + repeatable.map { $0.name } + ["android-res", "target-sdk"])
+    }
+
+    /// Runs the checks and prints the report (or, with `--fix-diff`, the fixes as a diff).
     /// - Returns: 0 when no check failed (warnings allowed), 1 when one did (including a file
-    ///   that cannot be read), 2 for a command line without a return URL or POS scheme.
+    ///   that cannot be read), 2 for a command line without a return URL or POS scheme, or
+    ///   with a malformed `KEY=VALUE` or target SDK.
     static func run(_ args: Arguments) -> Int32 {
         if args.has("rules") {
             for rule in DoctorRule.allCases { print("\(rule.rawValue)\n    \(rule.summary)") }
@@ -35,8 +44,29 @@ enum DoctorCommand {
         for (name, member) in options {
             if let value = args.value(name) { input[keyPath: member] = value }
         }
+        for (name, member) in repeatable {
+            for pair in args.options[name] ?? [] {
+                guard let equals = pair.firstIndex(of: "="), equals != pair.startIndex else {
+                    return usage("doctor", "--\(name) takes KEY=VALUE, got '\(pair)'")
+                }
+                input[keyPath: member][String(pair[..<equals])] = String(pair[pair.index(after: equals)...])
+            }
+        }
+        input.androidResources = args.options["android-res"] ?? []
+        if let target = args.value("target-sdk") {
+            guard let level = Int(target), level > 0, level < 1000 else {
+                return usage("doctor", "--target-sdk takes an API level such as 34, got '\(target)'")
+            }
+            input.targetSDK = level
+        }
         let report = Doctor.check(input)
-        print(args.has("json") ? JSONText.render(report.json) : report.text)
+        if args.has("fix-diff") {
+            let fixes = report.fixDiff
+            for note in fixes.notes { printError("note: " + note) }
+            print(fixes.diff, terminator: "")
+        } else {
+            print(args.has("json") ? JSONText.render(report.json) : report.text)
+        }
         return report.hasErrors ? ExitStatus.rejected : ExitStatus.ok
     }
 }

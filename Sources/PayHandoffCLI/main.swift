@@ -71,11 +71,18 @@ let help: [String: String] = [
                              [--entitlements App.entitlements] [--expo-config app.json]
                              [--assetlinks assetlinks.json] [--aasa apple-app-site-association]
                              [--android-package ID] [--android-cert-sha256 AA:BB:…] [--ios-app-id TEAMID.bundle.id]
-                             [--json] [--rules]
+                             [--manifest-placeholder KEY=VALUE]… [--android-res app/src/main/res]…
+                             [--build-setting KEY=VALUE]… [--target-sdk N]
+                             [--json | --fix-diff] [--rules]
     checks the app's configuration files against the return URL (the callback the gateway
     redirects to, derived by the core) and the POS answer scheme; prints each check as
     ok / warning / error with the exact lines to add, and commands to try the links
     (--return-url or --pos-scheme is required; --rules lists the checks)
+    values the build fills in are resolved from: --android-package (${applicationId}; else the
+    manifest's package or Expo's android.package), --manifest-placeholder (${name}),
+    --android-res (@string/name), --build-setting ($(NAME) in plists), --target-sdk (else <uses-sdk>);
+    a value still unresolved makes its check a warning that names the flag
+    --fix-diff prints the fixes as a unified diff instead of the report: | patch -p0
     exit status: 0 no error (warnings allowed), 1 at least one error (a file that cannot be
     read or parsed is one), 2 usage error
     """,
@@ -123,7 +130,7 @@ func run(_ words: [String]) -> Int32 {
     case "checkout request": valued = Commands.requestOptions; switches = ["iframe", "show-secrets"]
     case "checkout callback": valued = ["return-url", "nonce", "kind", "expected-id"]; switches = ["accept-unverified"]
     case "route", "send": valued = ["state", "now"]; switches = ["show-secrets"]
-    case "doctor": valued = DoctorCommand.optionNames; switches = ["rules"]
+    case "doctor": valued = DoctorCommand.optionNames; switches = ["rules", "fix-diff"]
     default: valued = []
     }
     let args: Arguments

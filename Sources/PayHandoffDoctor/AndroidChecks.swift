@@ -1,116 +1,151 @@
-/// An AndroidManifest.xml reduced to what the checks read: the package, the activities and
-/// activity aliases with their intent filters, and the `<queries>` entries.
-struct AndroidManifest {
-    /// An `<activity>` or `<activity-alias>`.
-    struct Component {
-        var kind: String
-        var name: String
-        var exported: String?
-        /// For an alias, its target activity's (an alias has none of its own).
-        var launchMode: String?
-        var line: Int
-        var filters: [IntentFilter]
-    }
+import Foundation
 
-    static let namespace = "http://schemas.android.com/apk/res/android"
-
-    var package: String?
-    var components: [Component] = []
-    var queryIntents: [IntentFilter] = []
-    var queryPackages: [String] = []
-
-    /// Reads the tree of a `<manifest>`.
-    init(_ root: XMLTreeElement) {
-        // Attributes are read as written (`android:scheme`); the prefix is whatever the file
-        // binds to the Android namespace, "android" by convention.
-        let prefix = root.attributes.first { $0.key.hasPrefix("xmlns:") && $0.value == AndroidManifest.namespace }
-            .map { String($0.key.dropFirst("xmlns:".count)) } ?? "android"
-        func attribute(_ element: XMLTreeElement, _ name: String) -> String? { element.attributes[prefix + ":" + name] }
-        func filter(_ element: XMLTreeElement) -> IntentFilter {
-            IntentFilter(
-                actions: element.children("action").compactMap { attribute($0, "name") },
-                categories: element.children("category").compactMap { attribute($0, "name") },
-                data: element.children("data").map { data in
-                    IntentFilter.DataElement(
-                        scheme: attribute(data, "scheme"), host: attribute(data, "host"), port: attribute(data, "port"),
-                        path: attribute(data, "path"), pathPrefix: attribute(data, "pathPrefix"),
-                        pathPattern: attribute(data, "pathPattern"), pathSuffix: attribute(data, "pathSuffix"),
-                        pathAdvancedPattern: attribute(data, "pathAdvancedPattern"), mimeType: attribute(data, "mimeType"),
-                        line: data.line)
-                },
-                autoVerify: attribute(element, "autoVerify") == "true",
-                line: element.line)
-        }
-
-        package = root.attributes["package"]
-        let application = root.children("application")
-        let activities = application.flatMap { $0.children("activity") }
-        for element in application.flatMap({ $0.children.filter { $0.name == "activity" || $0.name == "activity-alias" } }) {
-            var launchMode = attribute(element, "launchMode")
-            if element.name == "activity-alias", let target = attribute(element, "targetActivity") {
-                launchMode = activities.first { attribute($0, "name") == target }.flatMap { attribute($0, "launchMode") }
-            }
-            components.append(Component(
-                kind: element.name, name: attribute(element, "name") ?? "(unnamed)", exported: attribute(element, "exported"),
-                launchMode: launchMode, line: element.line, filters: element.children("intent-filter").map(filter)))
-        }
-        for queries in root.children("queries") {
-            queryIntents += queries.children("intent").map(filter)
-            queryPackages += queries.children("package").compactMap { attribute($0, "name") }
-        }
-    }
+/// What the Android build contributes to a manifest check (command-line flags and the Expo config).
+struct AndroidBuildInputs {
+    /// `--manifest-placeholder KEY=VALUE`, in order.
+    var placeholders: [(key: String, value: String)] = []
+    /// `--android-package`: the applicationId.
+    var androidPackage: String?
+    /// Expo's `android.package`, the last source of the applicationId.
+    var expoPackage: String?
+    /// The string resources of `--android-res`, when given.
+    var resources: [String: AndroidBuildValues.StringResource]?
+    /// `--target-sdk`.
+    var targetSDK: Int?
 }
 
 /// The Android rules, for a manifest (and the parts Expo's `android.intentFilters` share).
 enum AndroidChecks {
+    /// Android 12 (API 31): components with intent filters must set `android:exported`
+    /// (developer.android.com/guide/topics/manifest/activity-element#exported).
+    static let exportedRequiredFrom = 31
+    /// Android 11 (API 30): package visibility; `<queries>` needed to see another app
+    /// (developer.android.com/training/package-visibility).
+    static let queriesRequiredFrom = 30
+    /// The Billpocket POS app's package (issue 30: named by integrations' constants).
+    static let billpocketPackage = "com.billpocket.billpocket"
+    /// Both intent actions that start the Billpocket POS app in the wild (issue 30).
+    static let billpocketActions = ["com.billpocket.payments.START", "billpocket.payments.START"]
+
+    /// The target SDK doctor goes by, and where it comes from.
+    struct TargetSDK {
+        var value: Int?
+        var source: String
+
+        /// "targetSdkVersion 22 (<uses-sdk>, line 5)".
+        var described: String { value.map { "targetSdkVersion \($0) (\(source))" } ?? "targetSdkVersion not given" }
+        /// " (targetSdkVersion 34, --target-sdk)" when known, else nothing.
+        var note: String { value.map { " (targetSdkVersion \($0), \(source))" } ?? "" }
+        /// Whether a rule from `level` on applies; an unknown target is taken as current (Google
+        /// Play requires a recent one of new apps and updates).
+        func atLeast(_ level: Int) -> Bool { (value ?? Int.max) >= level }
+    }
+
     /// Checks the manifest at `path` against the links.
     /// - Parameters:
     ///   - path: The AndroidManifest.xml.
     ///   - links: The links the app must receive.
-    /// - Returns: The findings, and the manifest's package when it names one.
-    static func check(manifestAt path: String, links: DoctorLinks) -> (findings: [DoctorFinding], package: String?) {
+    ///   - build: The placeholders, resources and target SDK of the build.
+    /// - Returns: The findings, the applicationId when known, and the file's bytes (for `--fix-diff`).
+    static func check(manifestAt path: String, links: DoctorLinks, build: AndroidBuildInputs) -> (findings: [DoctorFinding], package: String?, contents: [UInt8]?) {
         var findings: [DoctorFinding] = []
-        guard let root = InputFile.read(path, into: &findings, { path throws(InputError) in try InputFile.xml(at: path, root: "manifest") }) else {
-            return (findings, nil)
+        guard let document = InputFile.read(path, into: &findings, { path throws(InputError) in try InputFile.xmlDocument(at: path, root: "manifest") }) else {
+            return (findings, nil, nil)
         }
-        let manifest = AndroidManifest(root)
+        let root = document.root
+        let applicationId: (value: String, source: String)? = build.androidPackage.map { ($0, "--android-package") }
+            ?? root.attributes["package"].map { ($0, "<manifest package>") }
+            ?? build.expoPackage.map { ($0, "Expo android.package") }
+        let values = AndroidBuildValues(placeholders: build.placeholders, applicationId: applicationId, resources: build.resources)
+        let manifest = AndroidManifest(root, build: values)
+        let map = XMLSourceMap(document.contents, root: root)
+        let targetSDK: TargetSDK
+        if let flag = build.targetSDK {
+            targetSDK = TargetSDK(value: flag, source: "--target-sdk")
+        } else if let usesSDK = manifest.usesSDKTarget {
+            targetSDK = TargetSDK(value: usesSDK.value, source: "<uses-sdk>, line \(usesSDK.line)")
+        } else {
+            targetSDK = TargetSDK(value: nil, source: "")
+        }
+        let context = Context(manifest: manifest, map: map, file: path, targetSDK: targetSDK)
+
         let components = manifest.components.count, filters = manifest.components.reduce(0) { $0 + $1.filters.count }
-        findings.append(DoctorFinding(.inputReadable, .ok, file: path,
-            "read \(components) activit\(components == 1 ? "y" : "ies") (aliases included), \(filters) intent filter\(filters == 1 ? "" : "s")"))
-        findings += receivers(manifest, links: links, file: path)
-        findings += lowerCaseSchemes(manifest.components.flatMap { $0.filters }, file: path)
+        var read = "read \(components) activit\(components == 1 ? "y" : "ies") (aliases included), \(filters) intent filter\(filters == 1 ? "" : "s")"
+        if !manifest.skipped.isEmpty {
+            read += "; set aside as the package manager will: " + manifest.skipped.map { "\($0.component.name), \($0.why)" }.joined(separator: "; ")
+        }
+        if map == nil { read += " (its markup could not be mapped: fixes are printed, not offered as a diff)" }
+        findings.append(DoctorFinding(.inputReadable, .ok, file: path, read))
+        findings += receivers(context, links: links)
+        findings += lowerCase(context)
         findings += pairings(manifest.components.flatMap { component in component.filters.map { (component.name, $0) } }, file: path)
-        if links.usesPOS { findings.append(queries(manifest, file: path)) }
-        return (findings, manifest.package)
+        if links.usesPOS { findings.append(queries(context)) }
+        return (findings, applicationId?.value, map?.bytes)
+    }
+
+    /// What every manifest rule needs.
+    private struct Context {
+        var manifest: AndroidManifest
+        var map: XMLSourceMap?
+        var file: String
+        var targetSDK: TargetSDK
     }
 
     // MARK: receivers
 
-    private static func receivers(_ manifest: AndroidManifest, links: DoctorLinks, file: String) -> [DoctorFinding] {
+    private struct Candidate {
+        var component: AndroidManifest.Component
+        var filter: IntentFilter
+        var match: Tri
+    }
+
+    private static func receivers(_ context: Context, links: DoctorLinks) -> [DoctorFinding] {
+        let manifest = context.manifest, file = context.file
         var findings: [DoctorFinding] = []
         var chosen: [(component: AndroidManifest.Component, roles: [LinkRole])] = []
         for link in links.targets {
+            // Only VIEW filters receive links (IntentFilter.hasView); of those, the data decides.
             let candidates = manifest.components.flatMap { component in
-                component.filters.filter { $0.mismatch(link) == nil }.map { (component: component, filter: $0) }
-            }
-            guard let best = candidates.max(by: { score($0.component, $0.filter) < score($1.component, $1.filter) }) else {
+                component.filters.filter { $0.hasView }.map { Candidate(component: component, filter: $0, match: $0.match(link)) }
+            }.filter { !$0.match.isNo }
+            let definite = candidates.filter { $0.match.isYes }
+            guard let best = (definite.isEmpty ? candidates : definite).max(by: { score($0) < score($1) }) else {
+                let fix = receiverFix(context, link)
                 findings.append(DoctorFinding(.androidIntentFilter, .error, file: file,
                     "no activity receives the \(link.role.name) \(link.url): \(nearMisses(manifest, link))",
-                    fix: receiverFix(manifest, link)))
+                    fix: fix.text, edits: fix.edits))
                 continue
             }
-            let names = Set(candidates.map { $0.component.name })
-            if names.count > 1 {
+            let definiteNames = unique(definite.map { $0.component.name })
+            let possibleNames = unique(candidates.filter { !$0.match.isYes }.map { $0.component.name })
+                .filter { !definiteNames.contains($0) && $0 != best.component.name }
+            let filterLine = "intent filter at line \(best.filter.line ?? 0)"
+            if definiteNames.count > 1 {
                 findings.append(DoctorFinding(.androidIntentFilter, .warning, file: file,
-                    "\(names.sorted().joined(separator: " and ")) \(names.count == 2 ? "both" : "all") receive the \(link.role.name) \(link.url): Android asks the user which one to open",
-                    fix: "keep the link's <intent-filter> on one activity only"))
+                    "\(definiteNames.joined(separator: " and ")) \(definiteNames.count == 2 ? "both" : "all") receive the \(link.role.name) \(link.url): Android asks the user which one to open",
+                    fix: "keep the link's <intent-filter> on one activity only (doctor does not choose which: no diff)"))
+            } else if case .possibly(let why) = best.match {
+                findings.append(.undecided(.androidIntentFilter, file: file,
+                    "\(best.component.name) possibly receives the \(link.role.name) \(link.url) (\(filterLine))", why))
             } else {
-                var message = "\(best.component.name) receives the \(link.role.name) \(link.url) (intent filter at line \(best.filter.line ?? 0))"
-                if best.filter.hasAdvancedPatterns { message += "; its pathAdvancedPattern entries were not evaluated" }
-                if !best.filter.schemes.contains(link.scheme) { message += ", once its scheme is written in lower case (\(DoctorRule.androidSchemeLowercase.rawValue))" }
+                var message = "\(best.component.name) receives the \(link.role.name) \(link.url) (\(filterLine))"
+                let resolved = best.filter.data.flatMap { [$0.scheme, $0.host, $0.port, $0.path, $0.pathPrefix, $0.pathPattern] }.compactMap { $0 }.filter { !$0.isLiteral }
+                if !resolved.isEmpty { message += "; resolved " + unique(resolved.map { $0.described }).joined(separator: ", ") }
+                if best.filter.matchesOnlyIgnoringSchemeCase(link) { message += ", once its scheme is written in lower case (\(DoctorRule.androidSchemeLowercase.rawValue))" }
                 findings.append(DoctorFinding(.androidIntentFilter, .ok, file: file, message))
             }
-            findings += filterFindings(best.filter, owner: best.component.name, link: link, file: file)
+            let notes = unique(best.filter.data.flatMap { [$0.scheme, $0.host, $0.port, $0.path, $0.pathPrefix, $0.pathPattern] }.compactMap { $0 }.flatMap { $0.notes })
+            if !notes.isEmpty {
+                findings.append(DoctorFinding(.androidIntentFilter, .warning, file: file,
+                    "\(best.component.name)'s \(filterLine) (the \(link.role.name)): " + notes.joined(separator: "; "),
+                    fix: "keep the link's values in res/values/ only, out of the qualified values-*/ folders (no diff: the resource files are not checked as fixes)"))
+            }
+            if definiteNames.count <= 1 && !possibleNames.isEmpty {
+                let why = candidates.filter { possibleNames.contains($0.component.name) }.flatMap { $0.match.undecided }
+                findings.append(.undecided(.androidIntentFilter, file: file,
+                    "\(possibleNames.joined(separator: " and ")) may also receive the \(link.role.name) (then Android asks the user which screen to open)", why))
+            }
+            findings += filterFindings(best.filter, owner: best.component.name, link: link, context)
             if let index = chosen.firstIndex(where: { $0.component.name == best.component.name }) {
                 chosen[index].roles.append(link.role)
             } else {
@@ -119,30 +154,39 @@ enum AndroidChecks {
         }
         for (component, roles) in chosen {
             let what = roles.map { $0.name }.joined(separator: " and ")
-            findings.append(exported(component, receiving: what, file: file))
-            findings.append(launchMode(component, receiving: what, file: file))
+            findings.append(exported(component, receiving: what, context))
+            findings.append(permission(component, receiving: what, context))
+            findings.append(launchMode(component, receiving: what, context))
         }
         return findings
     }
 
     /// How well a candidate is set up, to report on the best one when several match.
-    private static func score(_ component: AndroidManifest.Component, _ filter: IntentFilter) -> Int {
+    private static func score(_ candidate: Candidate) -> Int {
         var score = 0
-        if filter.actions.contains(IntentFilter.view) { score += 8 }
-        if filter.categories.contains(IntentFilter.defaultCategory) { score += 4 }
-        if filter.categories.contains(IntentFilter.browsable) { score += 4 }
-        if component.exported == "true" { score += 2 }
-        if filter.autoVerify { score += 1 }
+        if candidate.filter.categories.contains(IntentFilter.defaultCategory) { score += 4 }
+        if candidate.filter.categories.contains(IntentFilter.browsable) { score += 4 }
+        if candidate.component.exported?.resolved == "true" { score += 2 }
+        if candidate.filter.autoVerify { score += 1 }
         return score
     }
 
-    /// Filters that have the link's scheme but miss it on host, port or path: the likely culprits.
+    /// Filters that have the link's scheme but miss it, and components that would receive it
+    /// but are not used for links: the likely culprits.
     private static func nearMisses(_ manifest: AndroidManifest, _ link: LinkTarget) -> String {
         var misses: [String] = []
-        for component in manifest.components {
-            for filter in component.filters where filter.schemes.contains(where: { $0.lowercased() == link.scheme }) {
-                if let reason = filter.mismatch(link) {
-                    misses.append("\(component.name)'s intent filter at line \(filter.line ?? 0): \(reason)")
+        let all = manifest.components.map { ($0, "") } + manifest.skipped.map { ($0.component, $0.why) }
+        for (component, why) in all {
+            for filter in component.filters where filter.schemes.contains(where: { $0.resolved?.lowercased() == link.scheme || $0.resolved == nil }) {
+                let at = "\(component.name)'s intent filter at line \(filter.line ?? 0)"
+                if !filter.match(link).isNo {
+                    if !why.isEmpty {
+                        misses.append("\(at) matches, but \(component.name) is \(why)")
+                    } else if !filter.hasView {
+                        misses.append("\(at) matches the link's data but has no action VIEW (\(filter.actions.joined(separator: ", "))): it is not a link receiver")
+                    }
+                } else {
+                    misses.append("\(at): \(filter.mismatch(link))")
                 }
             }
         }
@@ -150,34 +194,28 @@ enum AndroidChecks {
         return misses.joined(separator: "; ")
     }
 
-    /// Where to put the missing filter: the activity whose filter nearly matched, or else the
-    /// one with the other deep links; a scheme written alone in another link's filter (where
-    /// it borrowed that filter's host) moves out.
-    private static func receiverFix(_ manifest: AndroidManifest, _ link: LinkTarget) -> String {
-        var home = "the <activity> that handles deep links"
-        var move = ""
-        let linked = manifest.components.first { component in component.filters.contains { $0.actions.contains(IntentFilter.view) } }
-        if let component = manifest.components.first(where: { $0.filters.contains { $0.schemes.contains { $0.lowercased() == link.scheme } } }) ?? linked {
-            home = "<\(component.kind) android:name=\"\(Snippet.xml(component.name))\"> (line \(component.line))"
-            for filter in component.filters where !filter.authorities.isEmpty {
-                if let element = filter.data.first(where: { $0.scheme?.lowercased() == link.scheme && $0.host == nil }) {
-                    move = "take <data android:scheme=\"\(Snippet.xml(element.scheme ?? ""))\" /> out of the intent filter at line \(filter.line ?? 0), and "
-                }
-            }
-        }
-        return move + "add inside \(home):\n" + Snippet.intentFilter(for: link)
+    /// A new filter for the link, added to the activity whose filter nearly matched, or else
+    /// the one with the other deep links: additive, so nothing another link uses is removed
+    /// (a scheme written alone next to another link's host keeps claiming that pairing,
+    /// which is harmless).
+    private static func receiverFix(_ context: Context, _ link: LinkTarget) -> (text: String, edits: [TextEdit]) {
+        let manifest = context.manifest
+        let snippet = Snippet.intentFilter(for: link)
+        let home = manifest.components.first { $0.filters.contains { $0.hasView && $0.schemes.contains { $0.resolved?.lowercased() == link.scheme } } }
+            ?? manifest.components.first { $0.filters.contains { $0.hasView } }
+            ?? manifest.components.first { !$0.isAlias }
+        guard let home else { return ("add inside the <activity> that handles deep links:\n" + snippet, []) }
+        let edits = context.map.map { [$0.insertChildren(snippet.components(separatedBy: "\n"), in: home.index, children: home.childIndexes)] } ?? []
+        return ("add inside <\(home.kind) android:name=\"\(Snippet.xml(home.name))\"> (line \(home.line)):\n" + snippet, edits)
     }
 
-    /// VIEW + DEFAULT + BROWSABLE on the filter that receives `link`, and `autoVerify` for an
-    /// https link (shared with the Expo check, which reports them under its own rule).
+    /// DEFAULT and BROWSABLE on a VIEW filter that receives `link` (shared with the Expo check,
+    /// which reports them under its own rule): `startActivity` adds DEFAULT to every implicit
+    /// intent, and browsers add BROWSABLE ([intents-filters], "Category test").
     static func missingPieces(_ filter: IntentFilter, link: LinkTarget) -> (errors: [String], warnings: [String], lines: [String]) {
         var errors: [String] = []
         var warnings: [String] = []
         var lines: [String] = []
-        if !filter.actions.contains(IntentFilter.view) {
-            errors.append("no action VIEW (links arrive as ACTION_VIEW intents)")
-            lines.append("<action android:name=\"android.intent.action.VIEW\" />")
-        }
         if !filter.categories.contains(IntentFilter.defaultCategory) {
             errors.append("no category DEFAULT (startActivity adds it to every implicit intent, so a filter without it receives none)")
             lines.append("<category android:name=\"android.intent.category.DEFAULT\" />")
@@ -193,14 +231,18 @@ enum AndroidChecks {
         return (errors, warnings, lines)
     }
 
-    private static func filterFindings(_ filter: IntentFilter, owner: String, link: LinkTarget, file: String) -> [DoctorFinding] {
+    private static func filterFindings(_ filter: IntentFilter, owner: String, link: LinkTarget, _ context: Context) -> [DoctorFinding] {
+        let file = context.file
         var findings: [DoctorFinding] = []
         let where_ = "\(owner)'s intent filter at line \(filter.line ?? 0)"
         let missing = missingPieces(filter, link: link)
         if !missing.errors.isEmpty || !missing.warnings.isEmpty {
+            let edits = filter.index.flatMap { index in context.map.map { map in
+                [filter.anchorIndex.map { map.insertAfter(missing.lines, element: $0) } ?? map.insertChildren(missing.lines, in: index, children: filter.childIndexes)]
+            } } ?? []
             findings.append(DoctorFinding(.androidViewBrowsable, missing.errors.isEmpty ? .warning : .error, file: file,
                 "\(where_) (the \(link.role.name)) has " + (missing.errors + missing.warnings).joined(separator: "; "),
-                fix: "add inside that <intent-filter>:\n" + missing.lines.map { "    " + $0 }.joined(separator: "\n")))
+                fix: "add inside that <intent-filter>:\n" + missing.lines.map { "    " + $0 }.joined(separator: "\n"), edits: edits))
         } else {
             findings.append(DoctorFinding(.androidViewBrowsable, .ok, file: file,
                 "\(where_) (the \(link.role.name)) has action VIEW and categories DEFAULT and BROWSABLE"))
@@ -210,69 +252,128 @@ enum AndroidChecks {
                 findings.append(DoctorFinding(.androidAppLinksVerify, .ok, file: file,
                     "\(where_) has android:autoVerify=\"true\": Android verifies \(link.host ?? "") against its assetlinks.json"))
             } else {
+                let edits = filter.index.flatMap { index in context.map.map { [$0.setAttribute("android:autoVerify", "true", in: index)] } } ?? []
                 findings.append(DoctorFinding(.androidAppLinksVerify, .error, file: file,
-                    "\(where_) receives https://\(link.host ?? "") without android:autoVerify=\"true\": from Android 12 an https link that is not a verified App Link opens in the browser, so the gateway's redirect stays in the tab",
-                    fix: "<intent-filter android:autoVerify=\"true\">   (line \(filter.line ?? 0); and publish https://\(link.host ?? "")/.well-known/assetlinks.json)"))
+                    "\(where_) receives https://\(link.host ?? "") without android:autoVerify=\"true\": from Android 12 an https link that is not a verified App Link opens in the browser, so the gateway's redirect stays in the tab (Android 6 to 11 verify every host of the app's autoVerify filters together: each needs its assetlinks.json)",
+                    fix: "<intent-filter android:autoVerify=\"true\">   (line \(filter.line ?? 0); and publish https://\(link.host ?? "")/.well-known/assetlinks.json)",
+                    edits: edits))
             }
         }
         return findings
     }
 
-    private static func exported(_ component: AndroidManifest.Component, receiving what: String, file: String) -> DoctorFinding {
-        let element = "<\(component.kind) android:name=\"\(Snippet.xml(component.name))\"> (line \(component.line))"
-        switch component.exported {
-        case "true"?:
-            return DoctorFinding(.androidExported, .ok, file: file, "\(component.name) (the \(what)) is exported")
-        case nil:
+    private static func element(_ component: AndroidManifest.Component) -> String {
+        "<\(component.kind) android:name=\"\(Snippet.xml(component.name))\"> (line \(component.line))"
+    }
+
+    private static func exported(_ component: AndroidManifest.Component, receiving what: String, _ context: Context) -> DoctorFinding {
+        let file = context.file
+        let fix = "on \(element(component)):\n    android:exported=\"true\""
+        let edits = context.map.map { [$0.setAttribute("android:exported", "true", in: component.index)] } ?? []
+        guard let exported = component.exported else {
+            if !context.targetSDK.atLeast(exportedRequiredFrom) {
+                return DoctorFinding(.androidExported, .warning, file: file,
+                    "\(component.name) (the \(what)) has intent filters but no android:exported: with \(context.targetSDK.described) it is exported, but from targetSdkVersion \(exportedRequiredFrom) the build and the install fail until it says so",
+                    fix: fix, edits: edits)
+            }
             return DoctorFinding(.androidExported, .error, file: file,
-                "\(component.name) (the \(what)) has intent filters but no android:exported: apps targeting Android 12 (API 31) or later must say it, or the build and the install fail",
-                fix: "on \(element):\n    android:exported=\"true\"")
+                "\(component.name) (the \(what)) has intent filters but no android:exported: apps targeting Android 12 (API 31) or later must say it, or the build and the install fail\(context.targetSDK.note)",
+                fix: fix, edits: edits)
+        }
+        switch exported.resolved {
+        case "true"?:
+            return DoctorFinding(.androidExported, .ok, file: file, "\(component.name) (the \(what)) is exported\(exported.isLiteral ? "" : " (\(exported.described))")")
+        case nil:
+            return .undecided(.androidExported, file: file,
+                "\(component.name) (the \(what)) has android:exported=\(exported.described), so whether the browser and the POS app may start it is not known", exported.unresolved.map(Undecided.init))
         case let value?:
             return DoctorFinding(.androidExported, .error, file: file,
                 "\(component.name) (the \(what)) has android:exported=\"\(value)\": other apps (the browser tab, the POS app) cannot start it, so the link never arrives",
-                fix: "on \(element):\n    android:exported=\"true\"")
+                fix: fix, edits: exported.isLiteral ? edits : [])
         }
     }
 
-    private static func launchMode(_ component: AndroidManifest.Component, receiving what: String, file: String) -> DoctorFinding {
-        let element = "<activity android:name=\"\(Snippet.xml(component.name))\">"
-        let fix = "on \(element)\(component.kind == "activity-alias" ? " (the alias's targetActivity)" : " (line \(component.line))"):\n    android:launchMode=\"singleTask\""
+    private static func permission(_ component: AndroidManifest.Component, receiving what: String, _ context: Context) -> DoctorFinding {
+        guard let permission = component.permission else {
+            return DoctorFinding(.androidPermission, .ok, file: context.file, "\(component.name) (the \(what)) requires no permission to start")
+        }
+        let own = permission.owner.hasPrefix("its own")
+        let edits: [TextEdit]
+        if own {
+            edits = context.map.flatMap { $0.removeAttribute("android:permission", in: component.index) }.map { [$0] } ?? []
+        } else {
+            edits = context.map.map { [$0.insertAttribute("android:permission", "", in: component.index)] } ?? []
+        }
+        return DoctorFinding(.androidPermission, .error, file: context.file,
+            "\(component.name) (the \(what)) requires the permission \(permission.value) (\(permission.owner)): only apps that hold it may start it, and the browser tab and the POS app do not, so the link never arrives",
+            fix: own ? "on \(element(component)): remove android:permission=\"\(Snippet.xml(permission.value))\" (or receive the link on an activity that needs none)"
+                     : "on \(element(component)):\n    android:permission=\"\"   (an empty permission clears the application's for this activity)",
+            edits: edits)
+    }
+
+    private static func launchMode(_ component: AndroidManifest.Component, receiving what: String, _ context: Context) -> DoctorFinding {
+        let file = context.file
+        if component.isAlias && component.target == nil {
+            return DoctorFinding(.androidLaunchMode, .warning, file: file,
+                "\(component.name) (the \(what)) is an activity-alias whose targetActivity is not declared in this manifest (a library's?): its launchMode, which the alias takes from it, is not known",
+                fix: "pass the merged manifest (app/build/intermediates/merged_manifest*/…/AndroidManifest.xml), or give the target android:launchMode=\"singleTask\"")
+        }
+        let owner = component.target.map { "<activity android:name=\"\(Snippet.xml($0.name))\"> (line \($0.line), the alias's targetActivity)" } ?? element(component)
+        let ownerIndex = component.target?.index ?? component.index
+        let fix = "on \(owner):\n    android:launchMode=\"singleTask\""
+        let edits = context.map.map { [$0.setAttribute("android:launchMode", "singleTask", in: ownerIndex)] } ?? []
+        let from = component.target.map { " (from its target \($0.name))" } ?? ""
         switch component.launchMode ?? "standard" {
         case "singleTask", "singleInstance", "singleInstancePerTask":
             return DoctorFinding(.androidLaunchMode, .ok, file: file,
-                "\(component.name) (the \(what)) is \(component.launchMode ?? ""): a link goes to the running instance's onNewIntent, and the browser tab or POS app above it in its task is closed")
+                "\(component.name) (the \(what)) is \(component.launchMode ?? "")\(from): a link goes to the running instance's onNewIntent, and the browser tab or POS app above it in its task is closed")
         case "singleTop":
             return DoctorFinding(.androidLaunchMode, .warning, file: file,
-                "\(component.name) (the \(what)) is singleTop: the link reaches onNewIntent only while \(component.name) is at the top of its task; with the browser tab (Custom Tab) or the POS app above it, Android creates a second instance (onCreate, link in getIntent()) and the tab stays open beneath it",
-                fix: fix)
+                "\(component.name) (the \(what)) is singleTop\(from): the link reaches onNewIntent only while \(component.name) is at the top of its task; with the browser tab (Custom Tab) or the POS app above it, Android creates a second instance (onCreate, link in getIntent()) and the tab stays open beneath it",
+                fix: fix, edits: edits)
         default:
             return DoctorFinding(.androidLaunchMode, .warning, file: file,
-                "\(component.name) (the \(what)) has launchMode standard: every link creates a new instance on top of the browser tab (onCreate with the link in getIntent(); onNewIntent is never called), the tab stays in the back stack and the screen that started the payment is another instance: read the link in onCreate too and restore the flow from the coordinator's snapshot, or use singleTask",
-                fix: fix)
+                "\(component.name) (the \(what)) has launchMode standard\(from): every link creates a new instance on top of the browser tab (onCreate with the link in getIntent(); onNewIntent is never called), the tab stays in the back stack and the screen that started the payment is another instance: read the link in onCreate too and restore the flow from the coordinator's snapshot, or use singleTask",
+                fix: fix, edits: edits)
         }
     }
 
     // MARK: schemes and pairings
 
     /// Upper-case schemes never match: Android compares schemes case-sensitively and the
-    /// browser (and Billpocket's sample code) send them in lower case.
-    static func lowerCaseSchemes(_ filters: [IntentFilter], file: String, setting: String = "<data android:scheme>") -> [DoctorFinding] {
+    /// browser (and Billpocket's sample code) send them in lower case. The fix adds the
+    /// lower-case scheme next to it (the elements of a filter combine, so it gets the same
+    /// hosts and paths) rather than changing it: whatever sends the upper-case form still works.
+    private static func lowerCase(_ context: Context) -> [DoctorFinding] {
         var findings: [DoctorFinding] = []
-        for filter in filters {
-            for element in filter.data {
-                guard let scheme = element.scheme, scheme != scheme.lowercased() else { continue }
-                findings.append(DoctorFinding(.androidSchemeLowercase, .error, file: file,
-                    "\(setting) \"\(scheme)\"\(element.line.map { " (line \($0))" } ?? ""): Android matches schemes case-sensitively and browsers send them in lower case, so this filter never receives \(scheme.lowercased()):// links",
-                    fix: setting.hasPrefix("<data") ? "android:scheme=\"\(Snippet.xml(scheme.lowercased()))\"" : "\"scheme\": \"\(scheme.lowercased())\""))
+        for component in context.manifest.components {
+            for filter in component.filters {
+                for (element, scheme) in filter.upperCaseSchemes() {
+                    let line = "<data android:scheme=\"\(Snippet.xml(scheme.lowercased()))\" />"
+                    let edits = element.index.flatMap { index in context.map.map { [$0.insertAfter([line], element: index)] } } ?? []
+                    findings.append(DoctorFinding(.androidSchemeLowercase, .error, file: context.file,
+                        "<data android:scheme> \"\(scheme)\"\(element.line.map { " (line \($0))" } ?? ""): Android matches schemes case-sensitively and browsers send them in lower case, so this filter never receives \(scheme.lowercased()):// links",
+                        fix: "add next to it, in the same <intent-filter>:\n" + line, edits: edits))
+                }
+                for (element, host) in filter.upperCaseHosts() {
+                    var line = "<data android:host=\"\(Snippet.xml(host.lowercased()))\""
+                    if let port = element.port?.written { line += " android:port=\"\(Snippet.xml(port))\"" }
+                    line += " />"
+                    let edits = element.index.flatMap { index in context.map.map { [$0.insertAfter([line], element: index)] } } ?? []
+                    findings.append(DoctorFinding(.androidSchemeLowercase, .warning, file: context.file,
+                        "<data android:host> \"\(host)\"\(element.line.map { " (line \($0))" } ?? ""): Android's documentation calls host matching case-sensitive and asks for lower case (today's IntentFilter compares hosts ignoring case, so the link still arrives)",
+                        fix: "add next to it, in the same <intent-filter>:\n" + line, edits: edits))
+                }
             }
         }
         if findings.isEmpty {
-            findings.append(DoctorFinding(.androidSchemeLowercase, .ok, file: file, "every scheme is lower case"))
+            findings.append(DoctorFinding(.androidSchemeLowercase, .ok, file: context.file, "every scheme and host written in the manifest is lower case"))
         }
         return findings
     }
 
-    /// Filters whose `<data>` pairs cross into pairings nobody wrote.
+    /// Filters whose `<data>` pairs cross into pairings nobody wrote. Advice only: splitting
+    /// the filter would drop the crossed pairings, which the app may rely on (no diff).
     static func pairings(_ filters: [(owner: String, filter: IntentFilter)], file: String) -> [DoctorFinding] {
         var findings: [DoctorFinding] = []
         for (owner, filter) in filters {
@@ -280,7 +381,7 @@ enum AndroidChecks {
             guard !crossed.isEmpty else { continue }
             findings.append(DoctorFinding(.androidDataPairings, .warning, file: file,
                 "\(owner)'s intent filter\(filter.line.map { " at line \($0)" } ?? "") also claims \(crossed.joined(separator: ", ")): the <data> elements of one filter combine into every scheme/host pairing, not the pairs as written",
-                fix: "give each scheme/host pair its own <intent-filter> (each with the same <action> and <category> lines)"))
+                fix: "give each scheme/host pair its own <intent-filter> (each with the same <action> and <category> lines), if nothing relies on the crossed pairings (no diff: doctor cannot tell)"))
         }
         if findings.isEmpty {
             findings.append(DoctorFinding(.androidDataPairings, .ok, file: file, "no intent filter claims pairings that were not written"))
@@ -290,30 +391,64 @@ enum AndroidChecks {
 
     // MARK: queries
 
-    private static func queries(_ manifest: AndroidManifest, file: String) -> DoctorFinding {
+    /// Whether `<queries>` makes the Billpocket app visible (Android 11+ package visibility:
+    /// developer.android.com/training/package-visibility/declaring): by its package name, by
+    /// either intent action that starts it (issue 30), or by a VIEW intent for `billpocket://`.
+    static func queriesCover(intents: [IntentFilter], packages: [String]) -> String? {
         let scheme = DoctorLinks.posAppScheme
-        let byURL = manifest.queryIntents.contains { $0.actions.contains(IntentFilter.view) && $0.schemes.contains(scheme) }
-        let byIntent = manifest.queryIntents.contains { $0.actions.contains("com.billpocket.payments.START") }
-        if byURL || byIntent {
-            return DoctorFinding(.androidQueries, .ok, file: file,
-                "<queries> declares \(byURL ? "VIEW \(scheme)://" : "com.billpocket.payments.START"): on Android 11+ the app can see the Billpocket app")
+        if packages.contains(billpocketPackage) { return "<package android:name=\"\(billpocketPackage)\">" }
+        if let action = billpocketActions.first(where: { action in intents.contains { $0.actions.contains(action) } }) { return "the action \(action)" }
+        if intents.contains(where: { $0.hasView && $0.schemes.contains { $0.resolved == scheme } }) { return "VIEW \(scheme)://" }
+        return nil
+    }
+
+    /// The `<queries>` entries doctor suggests: the package (it covers both intent actions and
+    /// the URL) and the VIEW intent for the documented URL scheme.
+    static let queriesLines = [
+        "<package android:name=\"\(billpocketPackage)\" />",
+        "<intent>",
+        "    <action android:name=\"android.intent.action.VIEW\" />",
+        "    <data android:scheme=\"\(DoctorLinks.posAppScheme)\" />",
+        "</intent>",
+    ]
+
+    private static func queries(_ context: Context) -> DoctorFinding {
+        let manifest = context.manifest
+        let scheme = DoctorLinks.posAppScheme
+        if let covering = queriesCover(intents: manifest.queryIntents, packages: manifest.queryPackages) {
+            return DoctorFinding(.androidQueries, .ok, file: context.file,
+                "<queries> declares \(covering): on Android 11+ the app can see the Billpocket app")
         }
-        let fix = """
-        in <manifest>, next to <application>:
-        <queries>
-            <intent>
-                <action android:name="android.intent.action.VIEW" />
-                <data android:scheme="\(scheme)" />
-            </intent>
-        </queries>
-        """
-        if !manifest.queryPackages.isEmpty {
-            return DoctorFinding(.androidQueries, .warning, file: file,
-                "<queries> names the package\(manifest.queryPackages.count > 1 ? "s" : "") \(manifest.queryPackages.joined(separator: ", ")); doctor cannot tell whether one is Billpocket's (its package name is not in the integration guides): declaring the intent is certain",
-                fix: fix)
+        var edits: [TextEdit] = []
+        let fix: String
+        if let queries = manifest.queriesIndex {
+            fix = "inside the existing <queries>:\n" + queriesLines.joined(separator: "\n")
+            if let map = context.map { edits = [map.insertChildren(queriesLines, in: queries, children: manifest.queriesChildren)] }
+        } else {
+            let block = ["<queries>"] + queriesLines.map { "    " + $0 } + ["</queries>"]
+            fix = "in <manifest>, next to <application>:\n" + block.joined(separator: "\n")
+            if let map = context.map {
+                if let application = manifest.applicationIndex {
+                    edits = [map.insertBefore(block, element: application)]
+                } else {
+                    edits = [map.insertChildren(block, in: 0, children: manifest.rootChildren)]
+                }
+            }
         }
-        return DoctorFinding(.androidQueries, .error, file: file,
-            "no <queries> entry for \(scheme)://: on Android 11+ (targetSdk 30 or later) the Billpocket app is invisible to this app, so resolveActivity, queryIntentActivities and React Native's Linking.canOpenURL answer \"not installed\" and a check-then-open hand-off never opens it (a bare startActivity still would; catch ActivityNotFoundException). With the intent hand-off, declare <action android:name=\"com.billpocket.payments.START\" /> instead",
-            fix: fix)
+        let others = manifest.queryPackages.isEmpty ? "" : " (it names \(manifest.queryPackages.joined(separator: ", ")), not \(billpocketPackage))"
+        let consequence = "the Billpocket app is invisible to this app, so resolveActivity, queryIntentActivities and React Native's Linking.canOpenURL answer \"not installed\" and a check-then-open hand-off never opens it (a bare startActivity still would; catch ActivityNotFoundException)"
+        if !context.targetSDK.atLeast(queriesRequiredFrom) {
+            return DoctorFinding(.androidQueries, .warning, file: context.file,
+                "no <queries> entry for Billpocket\(others): with \(context.targetSDK.described) every app is visible, but from targetSdkVersion \(queriesRequiredFrom) (Android 11) \(consequence)",
+                fix: fix, edits: edits)
+        }
+        return DoctorFinding(.androidQueries, .error, file: context.file,
+            "no <queries> entry for Billpocket\(others) (its package \(billpocketPackage), the action \(billpocketActions.joined(separator: " or ")), or VIEW \(scheme)://): on Android 11+\(context.targetSDK.note) \(consequence)",
+            fix: fix, edits: edits)
+    }
+
+    private static func unique(_ values: [String]) -> [String] {
+        var seen: Set<String> = []
+        return values.filter { seen.insert($0).inserted }
     }
 }

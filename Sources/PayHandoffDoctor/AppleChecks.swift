@@ -1,6 +1,19 @@
-/// The iOS rules: Info.plist (XML or binary) and the app's entitlements.
+import Foundation
+
+/// The iOS rules: Info.plist (XML or binary) and the app's entitlements. The iOS matching
+/// rules are written here once (Expo's checks call them), each citing where Apple states it:
+///
+/// - [url-scheme]: developer.apple.com/documentation/xcode/defining-a-custom-url-scheme-for-your-app,
+///   and RFC 3986 section 3.1 ("schemes are case-insensitive")
+/// - [canOpenURL]: developer.apple.com/documentation/uikit/uiapplication/canopenurl(_:)
+/// - [associated-domains]: developer.apple.com/documentation/bundleresources/entitlements/com.apple.developer.associated-domains
+///   and developer.apple.com/documentation/xcode/supporting-associated-domains
 enum AppleChecks {
     static let associatedDomainsKey = "com.apple.developer.associated-domains"
+    static let queriesKey = "LSApplicationQueriesSchemes"
+    /// [canOpenURL]: "If your app is linked on or after iOS 15, … the system limits the number
+    /// of schemes … to 50"; entries past the 50th are ignored.
+    static let queriesLimit = 50
 
     /// The custom schemes iOS must route to the app: the callback's (unless it is https) and
     /// the POS answer's, each with the link it is for.
@@ -12,71 +25,144 @@ enum AppleChecks {
         return schemes
     }
 
-    /// Checks the Info.plist at `path`.
-    static func check(infoPlistAt path: String, links: DoctorLinks) -> [DoctorFinding] {
+    // MARK: the iOS matching rules
+
+    /// Whether `registered` (CFBundleURLSchemes, resolved) routes `scheme` to the app: schemes
+    /// compare ignoring case ([url-scheme]).
+    static func registers(_ registered: [BuildValue], _ scheme: String) -> Tri {
+        Tri.any(registered.map { Tri.test($0) { $0.lowercased() == scheme.lowercased() } })
+    }
+
+    /// Where `scheme` sits in LSApplicationQueriesSchemes (case ignored), and whether iOS reads
+    /// that far ([canOpenURL]: the first ``queriesLimit`` entries).
+    static func queryPosition(_ entries: [BuildValue], _ scheme: String) -> (found: Tri, position: Int?) {
+        let position = entries.firstIndex { $0.resolved?.lowercased() == scheme }
+        if position != nil { return (.yes, position) }
+        return (Tri.any(entries.map { Tri.test($0) { $0.lowercased() == scheme } }), nil)
+    }
+
+    /// How an associated-domains entry covers `host` ([associated-domains]): the entry is
+    /// `applinks:<fully qualified domain>` with no port, path or scheme; `*.` before a domain
+    /// matches its subdomains but not the domain itself; `?mode=developer` / `managed` /
+    /// `developer+managed` limit it to devices in developer mode or managed by MDM. Domain
+    /// names compare ignoring case (DNS, RFC 4343).
+    static func covers(_ entry: String, host: String) -> (covers: Bool, mode: String?) {
+        guard entry.hasPrefix("applinks:") else { return (false, nil) }
+        let rest = entry.dropFirst("applinks:".count)
+        let domain = rest.prefix { $0 != "?" }.lowercased()
+        let mode = rest.drop { $0 != "?" }.dropFirst().split(separator: "&").first { $0.hasPrefix("mode=") }.map { String($0.dropFirst(5)) }
+        let host = host.lowercased()
+        if domain.hasPrefix("*.") { return (host.hasSuffix(domain.dropFirst(1)) && host.count > domain.count - 1, mode) }
+        return (domain == host, mode)
+    }
+
+    // MARK: Info.plist
+
+    /// The property list at `path` and its text for fixes (`nil` for a binary plist), with the
+    /// `input.readable` finding.
+    private static func readPropertyList(_ path: String, into findings: inout [DoctorFinding]) -> (dictionary: [String: Any], source: PlistSource?)? {
+        guard let document = InputFile.read(path, into: &findings, InputFile.propertyListDocument(at:)) else { return nil }
+        let source = PlistSource(document.contents, path: path)
+        findings.append(DoctorFinding(.inputReadable, .ok, file: path,
+            "read a property list of \(document.dictionary.count) keys" + (source == nil ? " (binary: fixes are printed, not offered as a diff; plutil -convert xml1 makes it editable)" : "")))
+        return (document.dictionary, source)
+    }
+
+    /// Checks the Info.plist at `path`, expanding build settings with `build`.
+    /// - Returns: The findings, and the file's bytes when it is an XML plist (for `--fix-diff`).
+    static func check(infoPlistAt path: String, links: DoctorLinks, build: AppleBuildValues) -> (findings: [DoctorFinding], contents: [UInt8]?) {
         var findings: [DoctorFinding] = []
-        guard let plist = InputFile.read(path, into: &findings, InputFile.propertyList(at:)) else { return findings }
-        findings.append(DoctorFinding(.inputReadable, .ok, file: path, "read a property list of \(plist.count) keys"))
+        guard let (plist, source) = readPropertyList(path, into: &findings) else { return (findings, nil) }
         let types = plist["CFBundleURLTypes"] as? [Any]
-        let registered = (types ?? []).flatMap { (($0 as? [String: Any])?["CFBundleURLSchemes"] as? [Any] ?? []).compactMap { $0 as? String } }
+        let registered = (types ?? []).flatMap { (($0 as? [String: Any])?["CFBundleURLSchemes"] as? [Any] ?? []).compactMap { $0 as? String } }.map(build.resolve)
+        let missing = customSchemes(links).filter { registers(registered, $0.scheme).isNo }.map { $0.scheme }
         for (scheme, link) in customSchemes(links) {
-            // iOS compares schemes ignoring case.
-            if registered.contains(where: { $0.lowercased() == scheme }) {
-                findings.append(DoctorFinding(.iosURLSchemes, .ok, file: path, "CFBundleURLSchemes registers \(scheme) (the \(link.role.name))"))
-            } else {
-                var message = "CFBundleURLTypes does not register \(scheme): iOS hands \(scheme):// links (the \(link.role.name)) to no app"
-                if registered.contains(where: { $0.contains("$(") }) {
-                    message += " (schemes written as build settings, $(…), are not expanded by doctor)"
-                }
-                findings.append(DoctorFinding(.iosURLSchemes, .error, file: path, message,
-                                              fix: Snippet.urlType(scheme, keyExists: types != nil)))
+            switch registers(registered, scheme) {
+            case .yes:
+                let via = registered.first { $0.resolved?.lowercased() == scheme }.flatMap { $0.isLiteral ? nil : $0.described }
+                findings.append(DoctorFinding(.iosURLSchemes, .ok, file: path, "CFBundleURLSchemes registers \(scheme) (the \(link.role.name))\(via.map { ": " + $0 } ?? "")"))
+            case .possibly(let why):
+                findings.append(.undecided(.iosURLSchemes, file: path, "CFBundleURLSchemes possibly registers \(scheme) (the \(link.role.name))", why))
+            case .no:
+                // A new CFBundleURLTypes key is written once, with every missing scheme in it.
+                let entry = Snippet.urlType(types == nil ? missing : [scheme], keyExists: false).components(separatedBy: "\n")
+                let dictLines = Array(entry.dropFirst(2).dropLast()).map { String($0.dropFirst(4)) }
+                let edit = types != nil ? source?.append(dictLines, toArrayOf: "CFBundleURLTypes")
+                    : scheme == missing.first ? source?.insert(key: "CFBundleURLTypes", Array(entry.dropFirst())) : nil
+                let resolved = registered.filter { !$0.isLiteral }.map { $0.described }
+                findings.append(DoctorFinding(.iosURLSchemes, .error, file: path,
+                    "CFBundleURLTypes does not register \(scheme): iOS hands \(scheme):// links (the \(link.role.name)) to no app\(resolved.isEmpty ? "" : " (resolved: " + resolved.joined(separator: ", ") + ")")",
+                    fix: Snippet.urlType([scheme], keyExists: types != nil), edits: edit.map { [$0] } ?? []))
             }
         }
         if links.usesPOS {
-            let key = "LSApplicationQueriesSchemes"
-            let queries = (plist[key] as? [Any])?.compactMap { $0 as? String }
-            let scheme = DoctorLinks.posAppScheme
-            if (queries ?? []).contains(where: { $0.lowercased() == scheme }) {
-                findings.append(DoctorFinding(.iosQueriesSchemes, .ok, file: path, "\(key) holds \(scheme): canOpenURL can see the POS app"))
-            } else {
-                findings.append(DoctorFinding(.iosQueriesSchemes, .error, file: path,
-                    "\(key) does not hold \(scheme): canOpenURL(\(scheme)://…) answers false even with the POS app installed, so an app that checks before opening reports it missing",
-                    fix: Snippet.plistStrings(key: key, [scheme], keyExists: queries != nil)))
-            }
+            let entries = (plist[queriesKey] as? [Any])?.compactMap { $0 as? String }.map(build.resolve)
+            findings.append(querySchemes(entries, file: path, rule: .iosQueriesSchemes, setting: queriesKey,
+                fix: Snippet.plistStrings(key: queriesKey, [DoctorLinks.posAppScheme], keyExists: entries != nil),
+                edits: source?.appendString(DoctorLinks.posAppScheme, to: queriesKey).map { [$0] } ?? []))
         }
-        return findings
+        return (findings, source?.map.bytes)
     }
+
+    /// The LSApplicationQueriesSchemes finding (shared with Expo's `ios.infoPlist`).
+    static func querySchemes(_ entries: [BuildValue]?, file: String, rule: DoctorRule, setting: String, fix: String, edits: [TextEdit]) -> DoctorFinding {
+        let scheme = DoctorLinks.posAppScheme
+        let (found, position) = queryPosition(entries ?? [], scheme)
+        if let position {
+            if position >= queriesLimit {
+                return DoctorFinding(rule, .error, file: file,
+                    "\(setting) holds \(scheme) as entry \(position + 1) of \(entries?.count ?? 0): apps built for iOS 15 or later read only the first \(queriesLimit), so canOpenURL(\(scheme)://…) answers false",
+                    fix: "move \(scheme) among the first \(queriesLimit) entries, dropping a scheme the app no longer queries (doctor does not choose which: no diff)")
+            }
+            return DoctorFinding(rule, .ok, file: file, "\(setting) holds \(scheme): canOpenURL can see the POS app")
+        }
+        if case .possibly(let why) = found {
+            return .undecided(rule, file: file, "\(setting) possibly holds \(scheme)", why)
+        }
+        return DoctorFinding(rule, .error, file: file,
+            "\(setting) does not hold \(scheme): canOpenURL(\(scheme)://…) answers false even with the POS app installed, so an app that checks before opening reports it missing",
+            fix: fix, edits: edits)
+    }
+
+    // MARK: entitlements
 
     /// Checks the entitlements file (a plist) at `path`: the associated domains an https
     /// return URL needs.
-    static func check(entitlementsAt path: String, links: DoctorLinks) -> [DoctorFinding] {
+    static func check(entitlementsAt path: String, links: DoctorLinks, build: AppleBuildValues) -> (findings: [DoctorFinding], contents: [UInt8]?) {
         var findings: [DoctorFinding] = []
-        guard let plist = InputFile.read(path, into: &findings, InputFile.propertyList(at:)) else { return findings }
-        findings.append(DoctorFinding(.inputReadable, .ok, file: path, "read a property list of \(plist.count) keys"))
+        guard let (plist, source) = readPropertyList(path, into: &findings) else { return (findings, nil) }
         if let link = links.targets.first(where: { $0.role == .callback && $0.isWeb }) {
             let domains = plist[associatedDomainsKey] as? [Any]
-            findings.append(associatedDomains((domains ?? []).compactMap { $0 as? String }, for: link, rule: .iosAssociatedDomains, file: path,
-                fix: Snippet.plistStrings(key: associatedDomainsKey, ["applinks:" + (link.host ?? "")], keyExists: domains != nil)))
+            let entry = "applinks:" + (link.host ?? "")
+            findings.append(associatedDomains((domains ?? []).compactMap { $0 as? String }.map(build.resolve), for: link, rule: .iosAssociatedDomains, file: path,
+                fix: Snippet.plistStrings(key: associatedDomainsKey, [entry], keyExists: domains != nil),
+                edits: source?.appendString(entry, to: associatedDomainsKey).map { [$0] } ?? []))
         }
-        return findings
+        return (findings, source?.map.bytes)
     }
 
-    /// Whether `domains` (`applinks:host`, `applinks:*.example.com`, optionally `?mode=…`)
-    /// cover the link's host (shared with Expo's `ios.associatedDomains`).
-    static func associatedDomains(_ domains: [String], for link: LinkTarget, rule: DoctorRule, file: String, fix: String) -> DoctorFinding {
+    /// Whether `domains` cover the link's host (shared with Expo's `ios.associatedDomains`).
+    static func associatedDomains(_ domains: [BuildValue], for link: LinkTarget, rule: DoctorRule, file: String, fix: String, edits: [TextEdit]) -> DoctorFinding {
         let host = (link.host ?? "").lowercased()
-        let covering = domains.first { entry in
-            guard entry.hasPrefix("applinks:") else { return false }
-            let domain = entry.dropFirst("applinks:".count).prefix { $0 != "?" }.lowercased()
-            // A wildcard covers subdomains, not the domain itself.
-            if domain.hasPrefix("*.") { return host.hasSuffix(domain.dropFirst(1)) }
-            return domain == host
+        let covering = domains.compactMap { value -> (entry: String, mode: String?)? in
+            guard let resolved = value.resolved else { return nil }
+            let result = covers(resolved, host: host)
+            return result.covers ? (resolved, result.mode) : nil
         }
-        if let covering {
-            return DoctorFinding(rule, .ok, file: file, "associated domains hold \(covering): iOS asks \(host) for its apple-app-site-association")
+        if let full = covering.first(where: { $0.mode == nil }) {
+            return DoctorFinding(rule, .ok, file: file, "associated domains hold \(full.entry): iOS asks \(host) for its apple-app-site-association")
+        }
+        if let limited = covering.first {
+            return DoctorFinding(rule, .warning, file: file,
+                "associated domains hold \(limited.entry) only: with mode=\(limited.mode ?? "") iOS uses it only on devices in that mode (developer mode, or managed by MDM), not on the users' phones",
+                fix: fix, edits: edits)
+        }
+        let why = domains.filter { $0.resolved == nil }.flatMap { $0.unresolved.map(Undecided.init) }
+        if !why.isEmpty {
+            return .undecided(rule, file: file, "associated domains possibly hold applinks:\(host)", why)
         }
         return DoctorFinding(rule, .error, file: file,
             "no applinks:\(host) in the associated domains: iOS never treats https://\(host) as a Universal Link of this app, so the gateway's redirect stays in the browser",
-            fix: fix)
+            fix: fix, edits: edits)
     }
 }

@@ -31,8 +31,18 @@ public enum Doctor {
         public var androidPackage: String?
         /// The SHA-256 fingerprint of the Android signing certificate, to look for in assetlinks.json.
         public var androidCertificateSHA256: String?
-        /// `TEAMID.bundle.id`, to look for in apple-app-site-association.
+        /// `TEAMID.bundle.id`, to look for in apple-app-site-association (its bundle part is
+        /// also `$(PRODUCT_BUNDLE_IDENTIFIER)` unless a build setting says otherwise).
         public var iosAppID: String?
+        /// Gradle manifest placeholders (`manifestPlaceholders` of build.gradle), for `${name}` in the manifest.
+        public var manifestPlaceholders: [String: String] = [:]
+        /// `res` folders whose `values*/` string resources resolve `@string/name` in the manifest
+        /// (a later folder overrides an earlier one, as a flavor's overrides `main`'s).
+        public var androidResources: [String] = []
+        /// Xcode build settings, for `$(NAME)` and `${NAME}` in Info.plist, the entitlements and Expo's `ios.infoPlist`.
+        public var buildSettings: [String: String] = [:]
+        /// The app's targetSdkVersion (in build.gradle); wins over `<uses-sdk>`.
+        public var targetSDK: Int?
 
         /// An empty input; set the members to check.
         public init() {}
@@ -44,52 +54,79 @@ public enum Doctor {
     public static func check(_ input: Input) -> DoctorReport {
         let links = DoctorLinks(returnURL: input.returnURL, posScheme: input.posScheme)
         var findings = links.findings()
+        var sources: [String: FixDiff.Source] = [:]
+        let expoFacts = input.expoConfig.map(ExpoChecks.facts(configAt:)) ?? ExpoChecks.Facts()
         var package = input.androidPackage
+        let buildSettings = input.buildSettings.sorted { $0.key < $1.key }.map { (key: $0.key, value: $0.value) }
+        var resources: [String: AndroidBuildValues.StringResource]? = nil
+        if !input.androidResources.isEmpty {
+            let read = AndroidBuildValues.readResources(input.androidResources)
+            findings += read.findings
+            resources = read.strings
+        }
         if let path = input.androidManifest {
-            let result = AndroidChecks.check(manifestAt: path, links: links)
+            let build = AndroidBuildInputs(
+                placeholders: input.manifestPlaceholders.sorted { $0.key < $1.key }.map { (key: $0.key, value: $0.value) },
+                androidPackage: input.androidPackage, expoPackage: expoFacts.androidPackage, resources: resources, targetSDK: input.targetSDK)
+            let result = AndroidChecks.check(manifestAt: path, links: links, build: build)
             findings += result.findings
             package = package ?? result.package
+            if let contents = result.contents { sources[path] = FixDiff.Source(bytes: contents, kind: .xml(root: "manifest")) }
         }
-        if let path = input.infoPlist { findings += AppleChecks.check(infoPlistAt: path, links: links) }
-        if let path = input.entitlements { findings += AppleChecks.check(entitlementsAt: path, links: links) }
+        // $(PRODUCT_BUNDLE_IDENTIFIER): a build setting given, else --ios-app-id's bundle part, else Expo's.
+        let bundleIdentifier: (value: String, source: String)? = input.iosAppID.flatMap { id in
+            id.firstIndex(of: ".").map { (String(id[id.index(after: $0)...]), "--ios-app-id") }
+        } ?? expoFacts.bundleIdentifier.map { ($0, "Expo ios.bundleIdentifier") }
+        let apple = AppleBuildValues(settings: buildSettings, bundleIdentifier: bundleIdentifier)
+        if let path = input.infoPlist {
+            let result = AppleChecks.check(infoPlistAt: path, links: links, build: apple)
+            findings += result.findings
+            if let contents = result.contents { sources[path] = FixDiff.Source(bytes: contents, kind: .propertyList) }
+        }
+        if let path = input.entitlements {
+            let result = AppleChecks.check(entitlementsAt: path, links: links, build: apple)
+            findings += result.findings
+            if let contents = result.contents { sources[path] = FixDiff.Source(bytes: contents, kind: .propertyList) }
+        }
         if let path = input.expoConfig {
-            let result = ExpoChecks.check(configAt: path, links: links)
+            let result = ExpoChecks.check(configAt: path, links: links, hasManifest: input.androidManifest != nil, buildSettings: buildSettings)
             findings += result.findings
             package = package ?? result.facts.androidPackage
-            if links.usesPOS && input.androidManifest == nil && result.facts.readable {
-                findings.append(DoctorFinding(.androidQueries, .warning, file: path,
-                    "app.json cannot declare <queries> (it takes a config plugin), so the Billpocket app's visibility on Android 11+ is not checked: run npx expo prebuild and pass android/app/src/main/AndroidManifest.xml with --android-manifest"))
-            }
+            if let contents = result.contents { sources[path] = FixDiff.Source(bytes: contents, kind: .json) }
         }
 
-        let android = input.androidManifest != nil || input.expoConfig != nil || input.assetLinks != nil
-        let apple = input.infoPlist != nil || input.entitlements != nil || input.expoConfig != nil || input.appleAppSiteAssociation != nil
+        let usesAndroid = input.androidManifest != nil || input.expoConfig != nil || input.assetLinks != nil
+        let usesApple = input.infoPlist != nil || input.entitlements != nil || input.expoConfig != nil || input.appleAppSiteAssociation != nil
         let web = links.targets.first { $0.role == .callback && $0.isWeb }
         if let path = input.assetLinks {
             if let web {
-                findings += AssociationChecks.assetLinks(at: path, link: web, package: package, certificate: input.androidCertificateSHA256)
+                let result = AssociationChecks.assetLinks(at: path, link: web, package: package, certificate: input.androidCertificateSHA256)
+                findings += result.findings
+                if let contents = result.contents { sources[path] = FixDiff.Source(bytes: contents, kind: .json) }
             } else {
                 findings += readable(path)
             }
-        } else if let web, android {
+        } else if let web, usesAndroid {
             findings.append(DoctorFinding(.androidAssetLinks, .warning, file: nil,
                 "not checked: pass a copy of https://\(web.host ?? "")/.well-known/assetlinks.json with --assetlinks"))
         }
         if let path = input.appleAppSiteAssociation {
             if let web {
-                findings += AssociationChecks.appleAppSiteAssociation(at: path, link: web, appID: input.iosAppID)
+                let result = AssociationChecks.appleAppSiteAssociation(at: path, link: web, appID: input.iosAppID)
+                findings += result.findings
+                if let contents = result.contents { sources[path] = FixDiff.Source(bytes: contents, kind: .json) }
             } else {
                 findings += readable(path)
             }
-        } else if let web, apple {
+        } else if let web, usesApple {
             findings.append(DoctorFinding(.iosAASA, .warning, file: nil,
                 "not checked: pass a copy of https://\(web.host ?? "")/.well-known/apple-app-site-association with --aasa"))
         }
-        if let web, apple, input.entitlements == nil, input.expoConfig == nil {
+        if let web, usesApple, input.entitlements == nil, input.expoConfig == nil {
             findings.append(DoctorFinding(.iosAssociatedDomains, .warning, file: nil,
                 "not checked: pass the app's .entitlements file with --entitlements (applinks:\(web.host ?? "") must be in it)"))
         }
-        return DoctorReport(links: links, findings: findings, tryCommands: links.tryCommands(androidPackage: package))
+        return DoctorReport(links: links, findings: findings, tryCommands: links.tryCommands(androidPackage: package), sources: sources)
     }
 
     /// `input.readable` for an association file no rule needs (the return URL is not https).
@@ -122,11 +159,21 @@ public struct DoctorReport: Sendable {
     /// The commands to try the links.
     public let tryCommands: [TryCommand]
 
-    init(links: DoctorLinks, findings: [DoctorFinding], tryCommands: [(platform: String, link: String, command: String)]) {
+    /// The files read, for the fixes' diff.
+    let sources: [String: FixDiff.Source]
+
+    init(links: DoctorLinks, findings: [DoctorFinding], tryCommands: [(platform: String, link: String, command: String)], sources: [String: FixDiff.Source] = [:]) {
         self.links = links
         self.findings = findings
         self.tryCommands = tryCommands.map { TryCommand(platform: $0.platform, link: $0.link, command: $0.command) }
+        self.sources = sources
     }
+
+    /// Every fix that can be written into its file, as a unified diff against the files as
+    /// given (`--fix-diff`; apply it with `patch -p0` from the directory doctor ran in), and
+    /// notes on files whose fixes could not be written so. Warnings' fixes are included;
+    /// fixes that need a choice (which activity keeps a link, which query scheme goes) are not.
+    public var fixDiff: (diff: String, notes: [String]) { FixDiff.make(findings: findings, sources: sources) }
 
     /// How many findings came out as `severity`.
     /// - Parameter severity: The severity to count.

@@ -83,7 +83,7 @@ public struct DoctorLinks: Sendable {
     /// The links as the OS sees them (scheme, host, port, path), for the platform checks.
     var targets: [LinkTarget] {
         var targets: [LinkTarget] = []
-        if let callbackURL, let returnURL, let target = LinkTarget(.callback, callbackURL, returnURL: returnURL) { targets.append(target) }
+        if let callbackURL, let returnURL, let target = LinkTarget(.callback, callbackURL, returnURL: returnURL, nonce: sampleNonce) { targets.append(target) }
         if let posAnswerURL, let target = LinkTarget(.posAnswer, posAnswerURL, returnURL: nil) { targets.append(target) }
         return targets
     }
@@ -186,10 +186,16 @@ struct LinkTarget {
     let path: String
     let encodedPath: String
     let queryItems: [(name: String, value: String)]
+    /// What Android's `Uri.getSchemeSpecificPart()` gives: everything between `scheme:` and
+    /// `#`, percent-decoded (`//host/path?query`).
+    let schemeSpecificPart: String
     /// The return URL's own path: what a path prefix must cover (the core adds to it).
     let registeredPath: String
+    /// The narrowest path pattern (Apple's wildcards) that covers every callback the core can
+    /// hand out: the percent-encoded path up to the sample nonce, then `*`.
+    let callbackPathPattern: String
 
-    init?(_ role: LinkRole, _ url: String, returnURL: ReturnURL?) {
+    init?(_ role: LinkRole, _ url: String, returnURL: ReturnURL?, nonce: String? = nil) {
         guard let components = URLComponents(string: url), let scheme = components.scheme else { return nil }
         self.role = role
         self.url = url
@@ -199,10 +205,17 @@ struct LinkTarget {
         path = components.path
         encodedPath = components.percentEncodedPath
         queryItems = (components.queryItems ?? []).map { (name: $0.name, value: $0.value ?? "") }
+        let afterScheme = url.drop { $0 != ":" }.dropFirst().prefix { $0 != "#" }
+        schemeSpecificPart = String(afterScheme).removingPercentEncoding ?? String(afterScheme)
         if let returnURL, let registered = URLComponents(string: returnURL.text) {
             registeredPath = registered.path
         } else {
             registeredPath = components.path
+        }
+        if let nonce, let at = encodedPath.range(of: nonce) {
+            callbackPathPattern = encodedPath[..<at.lowerBound] + "*"
+        } else {
+            callbackPathPattern = (registeredPath.isEmpty ? "/" : registeredPath) + "*"
         }
     }
 

@@ -9,6 +9,7 @@ public enum DoctorRule: String, CaseIterable, Sendable {
     case androidIntentFilter = "android.intent-filter"
     case androidViewBrowsable = "android.view-browsable"
     case androidExported = "android.exported"
+    case androidPermission = "android.permission"
     case androidLaunchMode = "android.launch-mode"
     case androidSchemeLowercase = "android.scheme-lowercase"
     case androidDataPairings = "android.data-pairings"
@@ -41,6 +42,8 @@ public enum DoctorRule: String, CaseIterable, Sendable {
             return "that filter has action VIEW and categories DEFAULT and BROWSABLE"
         case .androidExported:
             return "that activity has android:exported=\"true\" (required from API 31 for components with intent filters)"
+        case .androidPermission:
+            return "that activity requires no android:permission to start (the browser and the POS app hold none)"
         case .androidLaunchMode:
             return "that activity's launchMode delivers the link to the running instance (singleTask), or a note of what happens otherwise"
         case .androidSchemeLowercase:
@@ -95,6 +98,9 @@ public struct DoctorFinding: Equatable, Sendable {
     public var message: String
     /// The exact lines to add or change (XML, plist or JSON), when there is a fix.
     public var fix: String?
+    /// The fix as edits of ``file``'s text (`--fix-diff`), when it can be written into the
+    /// file: every one adds to the file or changes one value, never removes what other links use.
+    public var edits: [TextEdit] = []
 
     /// Creates a finding.
     /// - Parameters:
@@ -103,11 +109,13 @@ public struct DoctorFinding: Equatable, Sendable {
     ///   - file: The file it is about, if any.
     ///   - message: What was found.
     ///   - fix: The lines to add or change.
-    public init(_ rule: DoctorRule, _ severity: DoctorSeverity, file: String?, _ message: String, fix: String? = nil) {
+    ///   - edits: The fix as edits of the file's text.
+    public init(_ rule: DoctorRule, _ severity: DoctorSeverity, file: String?, _ message: String, fix: String? = nil, edits: [TextEdit] = []) {
         self.rule = rule
         self.severity = severity
         self.file = file
         self.message = message
         self.fix = fix
+        self.edits = edits
     }
 }

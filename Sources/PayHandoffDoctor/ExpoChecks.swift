@@ -1,109 +1,329 @@
-/// The Expo rules: `app.json` / `app.config.json` (the config under `expo`, or at the top level).
+import Foundation
+
+/// The Expo rules: `app.json` / `app.config.json` (the config under `expo`, or at the top
+/// level), checked per platform as `npx expo prebuild` turns it into each platform's files.
 ///
-/// What `npx expo prebuild` generates from it: each `scheme` becomes an intent filter on
-/// MainActivity (exported, singleTask in Expo's template) and a CFBundleURLTypes entry;
-/// `android.intentFilters` are added to MainActivity as written; `ios.infoPlist` is merged into
-/// Info.plist; `ios.associatedDomains` becomes the entitlement. `<queries>` cannot be written
-/// in app.json (it takes a config plugin), so that rule needs the generated manifest.
+/// What prebuild does, confirmed in expo/expo's source (packages/@expo/config-plugins and
+/// packages/@expo/prebuild-config; read, not copied):
+///
+/// - iOS URL schemes (`ios/Scheme.ts` `setScheme`): `CFBundleURLTypes` becomes one entry
+///   holding `scheme` + `ios.scheme` + `ios.bundleIdentifier`; the plugin is created with
+///   `createInfoPlistPluginWithPropertyGuard` (`plugins/ios-plugins.ts`), so when
+///   `ios.infoPlist.CFBundleURLTypes` is set it leaves that alone and the config's are the only ones.
+/// - `ios.infoPlist` is merged over the generated Info.plist (`withIosBaseMods.ts`, the
+///   `infoPlist` provider), so `ios.infoPlist.LSApplicationQueriesSchemes` is what iOS reads.
+/// - Associated domains (`ios/Entitlements.ts` `setAssociatedDomains`): `ios.associatedDomains`
+///   replaces the entitlement when set; otherwise `ios.entitlements` (merged by the
+///   `entitlements` provider) keeps its `com.apple.developer.associated-domains`.
+/// - Android schemes (`android/Scheme.ts` `setScheme`): `scheme` + `android.scheme` (not the
+///   package) are added as scheme-only `<data>` to the VIEW filters of the first singleTask
+///   activity (MainActivity in Expo's template), which gets a VIEW + DEFAULT + BROWSABLE filter
+///   when it has none (`ensureManifestHasValidIntentFilter`).
+/// - `android.intentFilters` (`android/IntentFilters.ts`): each becomes an `<intent-filter>` on
+///   MainActivity with `android.intent.action.` + `action` and `android.intent.category.` +
+///   each category (always prefixed: `"action": "android.intent.action.VIEW"` makes a broken
+///   action), `data` attributes as written, `autoVerify`. The default plugins register
+///   `withAndroidIntentFilters` before `withScheme` and mods run last-registered first
+///   (`plugins/withMod.ts`), so the schemes are not added to these filters.
+/// - `<queries>`: app.json has no key for it; the `expo-build-properties` plugin's
+///   `android.manifestQueries` (`package`, `intent`, `provider`) adds entries
+///   (`expo-build-properties/src/android.ts` `withAndroidQueries`), its intents' actions also
+///   prefixed with `android.intent.action.`.
 enum ExpoChecks {
     /// What the orchestrator needs from the config besides the findings.
     struct Facts {
         var readable = false
         var androidPackage: String?
+        var bundleIdentifier: String?
+    }
+
+    /// The package and bundle identifier of the config at `path`, read quietly (the check
+    /// reports what is wrong with the file): the applicationId and `PRODUCT_BUNDLE_IDENTIFIER`
+    /// for the other files' checks.
+    static func facts(configAt path: String) -> Facts {
+        guard let document = try? InputFile.json(at: path), let root = document as? [String: Any] else { return Facts() }
+        let expo = root["expo"] as? [String: Any] ?? root
+        return Facts(readable: true, androidPackage: (expo["android"] as? [String: Any])?["package"] as? String,
+                     bundleIdentifier: (expo["ios"] as? [String: Any])?["bundleIdentifier"] as? String)
+    }
+
+    /// The parts of the config the checks read, and where they sit in the file.
+    private struct Config {
+        var root: [String: Any]
+        var expo: [String: Any]
+        var base: [String]
+        var map: JSONSourceMap?
+        var file: String
+
+        var android: [String: Any] { expo["android"] as? [String: Any] ?? [:] }
+        var ios: [String: Any] { expo["ios"] as? [String: Any] ?? [:] }
+        var infoPlist: [String: Any] { ios["infoPlist"] as? [String: Any] ?? [:] }
+
+        /// The value at `path` (under the config's base) in the parsed document.
+        func value(_ path: [String]) -> Any? {
+            var value: Any? = expo
+            for key in path { value = (value as? [String: Any])?[key] }
+            return value
+        }
+
+        /// The edits that add `items` to the array at `path` (under the config's base):
+        /// appended when the array exists, the key created (with the missing objects on the
+        /// way) when it does not, and a lone string turned into an array holding it and the
+        /// items. `single` writes a new key holding one item as that item, not an array of one.
+        func add(_ items: [Any], at path: [String], single: Bool = false) -> [TextEdit] {
+            guard let map, !items.isEmpty, var node = map.node(base.map { .key($0) }) else { return [] }
+            for (offset, key) in path.enumerated() {
+                if let next = node[key] {
+                    node = next
+                    continue
+                }
+                var value: Any = single && offset == path.count - 1 && items.count == 1 ? items[0] : items
+                for key in path[(offset + 1)...].reversed() { value = [key: value] }
+                return map.insert(key, value, into: node).map { [$0] } ?? []
+            }
+            switch node.kind {
+            case .array: return items.compactMap { map.append($0, to: node) }
+            case .scalar: return self.value(path).map { [map.replace(node, with: [$0] + items)] } ?? []
+            case .object: return []
+            }
+        }
     }
 
     /// Checks the Expo config at `path` against the links.
-    static func check(configAt path: String, links: DoctorLinks) -> (findings: [DoctorFinding], facts: Facts) {
+    /// - Parameters:
+    ///   - hasManifest: Whether the generated AndroidManifest.xml is checked too (it then
+    ///     answers for `<queries>`).
+    ///   - buildSettings: `--build-setting` values, for `$(…)` in `ios.infoPlist`.
+    /// - Returns: The findings, the facts, and the file's bytes (for `--fix-diff`).
+    static func check(configAt path: String, links: DoctorLinks, hasManifest: Bool, buildSettings: [(key: String, value: String)]) -> (findings: [DoctorFinding], facts: Facts, contents: [UInt8]?) {
         var findings: [DoctorFinding] = []
-        guard let document = InputFile.read(path, into: &findings, InputFile.json(at:)) else { return (findings, Facts()) }
-        guard let root = document as? [String: Any] else {
-            return ([DoctorFinding(.inputReadable, .error, file: path, "\(path): the top level is not a JSON object")], Facts())
+        guard let document = InputFile.read(path, into: &findings, InputFile.jsonDocument(at:)) else { return (findings, Facts(), nil) }
+        guard let root = document.value as? [String: Any] else {
+            return ([DoctorFinding(.inputReadable, .error, file: path, "\(path): the top level is not a JSON object")], Facts(), nil)
         }
         let expo = root["expo"] as? [String: Any] ?? root
-        let android = expo["android"] as? [String: Any] ?? [:]
-        let ios = expo["ios"] as? [String: Any] ?? [:]
+        let config = Config(root: root, expo: expo, base: root["expo"] is [String: Any] ? ["expo"] : [], map: JSONSourceMap(document.contents), file: path)
+        let facts = Facts(readable: true, androidPackage: config.android["package"] as? String, bundleIdentifier: config.ios["bundleIdentifier"] as? String)
         findings.append(DoctorFinding(.inputReadable, .ok, file: path, "read the Expo config\(root["expo"] == nil ? " (top level)" : " (under \"expo\")")"))
 
-        // scheme: a string or an array of strings.
-        let schemes = (expo["scheme"] as? String).map { [$0] } ?? (expo["scheme"] as? [Any])?.compactMap { $0 as? String } ?? []
-        let needed = AppleChecks.customSchemes(links)
-        for (scheme, link) in needed {
-            if schemes.contains(where: { $0.lowercased() == scheme }) {
-                findings.append(DoctorFinding(.expoScheme, .ok, file: path, "\"scheme\" holds \(scheme) (the \(link.role.name)): prebuild registers it on Android and iOS"))
-            } else {
-                let all = schemes + needed.map { $0.scheme }.filter { wanted in !schemes.contains { $0.lowercased() == wanted } }
-                findings.append(DoctorFinding(.expoScheme, .error, file: path,
-                    "\"scheme\" does not hold \(scheme): neither the Android manifest nor Info.plist that prebuild generates will receive \(scheme):// links (the \(link.role.name))",
-                    fix: "in \"expo\":\n" + Snippet.json(["scheme": all.count == 1 ? all[0] as Any : all as Any])))
-            }
-        }
-        let filters = (android["intentFilters"] as? [Any] ?? []).compactMap { $0 as? [String: Any] }.map(intentFilter)
-        let schemeFilter = IntentFilter(actions: [], categories: [], data: schemes.map { IntentFilter.DataElement(scheme: $0) },
-                                        autoVerify: false, line: nil)
-        findings += AndroidChecks.lowerCaseSchemes([schemeFilter] + filters, file: path, setting: "Expo scheme or intentFilters scheme")
-        findings += AndroidChecks.pairings(filters.map { (owner: "android.intentFilters", filter: $0) }, file: path)
+        let apple = AppleBuildValues(settings: buildSettings, bundleIdentifier: facts.bundleIdentifier.map { ($0, "Expo ios.bundleIdentifier") })
+        let platforms = platforms(expo, apple: apple)
+        findings += schemes(config, links: links, platforms: platforms)
+        findings += lowerCase(config, filters: platforms.intentFilters)
+        findings += AndroidChecks.pairings(platforms.intentFilters.compactMap { $0 }.map { (owner: "android.intentFilters", filter: $0) }, file: path)
 
         if let link = links.targets.first(where: { $0.role == .callback && $0.isWeb }) {
-            findings.append(webIntentFilter(filters, link: link, file: path))
-            let domains = ios["associatedDomains"] as? [Any]
-            findings.append(AppleChecks.associatedDomains((domains ?? []).compactMap { $0 as? String }, for: link,
-                rule: .expoIOSAssociatedDomains, file: path,
-                fix: "in \"expo\".\"ios\":\n" + Snippet.json(["associatedDomains": ((domains ?? []).compactMap { $0 as? String }) + ["applinks:" + (link.host ?? "")]])))
+            findings.append(webIntentFilter(config, platforms.intentFilters.compactMap { $0 }, link: link))
+            let key = platforms.associatedDomainsKey
+            let domains = platforms.associatedDomains
+            let entry = "applinks:" + (link.host ?? "")
+            findings.append(AppleChecks.associatedDomains(domains.map(apple.resolve), for: link, rule: .expoIOSAssociatedDomains, file: path,
+                fix: "in \"expo\".\"ios\":\n" + Snippet.json([key.last ?? "": domains + [entry]]),
+                edits: config.add([entry], at: key)))
         }
         if links.usesPOS {
-            let key = "LSApplicationQueriesSchemes"
-            let infoPlist = ios["infoPlist"] as? [String: Any] ?? [:]
-            let queries = (infoPlist[key] as? [Any] ?? []).compactMap { $0 as? String }
-            if queries.contains(where: { $0.lowercased() == DoctorLinks.posAppScheme }) {
-                findings.append(DoctorFinding(.expoIOSQueriesSchemes, .ok, file: path, "ios.infoPlist.\(key) holds \(DoctorLinks.posAppScheme)"))
-            } else {
-                findings.append(DoctorFinding(.expoIOSQueriesSchemes, .error, file: path,
-                    "ios.infoPlist.\(key) does not hold \(DoctorLinks.posAppScheme): on iOS canOpenURL(\(DoctorLinks.posAppScheme)://…) answers false even with the POS app installed",
-                    fix: "in \"expo\".\"ios\":\n" + Snippet.json(["infoPlist": [key: queries + [DoctorLinks.posAppScheme]]])))
-            }
+            let key = AppleChecks.queriesKey
+            let queries = (config.infoPlist[key] as? [Any])?.compactMap { $0 as? String }
+            findings.append(AppleChecks.querySchemes(queries?.map(apple.resolve), file: path, rule: .expoIOSQueriesSchemes, setting: "ios.infoPlist.\(key)",
+                fix: "in \"expo\".\"ios\":\n" + Snippet.json(["infoPlist": [key: (queries ?? []) + [DoctorLinks.posAppScheme]]]),
+                edits: config.add([DoctorLinks.posAppScheme], at: ["ios", "infoPlist", key])))
+            if !hasManifest { findings.append(androidQueries(config)) }
         }
-        return (findings, Facts(readable: true, androidPackage: android["package"] as? String))
+        return (findings, facts, config.map?.bytes)
     }
 
-    /// An Expo intent filter as the manifest entry prebuild writes: `action` and `category`
-    /// without their `android.intent.` prefixes, `data` an object or an array of objects.
-    private static func intentFilter(_ object: [String: Any]) -> IntentFilter {
-        func strings(_ value: Any?) -> [String] {
-            (value as? String).map { [$0] } ?? (value as? [Any])?.compactMap { $0 as? String } ?? []
+    // MARK: schemes, per platform
+
+    /// The filters prebuild puts on MainActivity for `scheme` + `android.scheme`.
+    private static func schemeFilter(_ schemes: [String]) -> IntentFilter? {
+        guard !schemes.isEmpty else { return nil }
+        return IntentFilter(actions: [IntentFilter.view], categories: [IntentFilter.defaultCategory, IntentFilter.browsable],
+                            data: schemes.map { IntentFilter.DataElement(scheme: $0) }, autoVerify: false, line: nil)
+    }
+
+    private static func strings(_ value: Any?) -> [String] {
+        (value as? String).map { [$0] } ?? (value as? [Any])?.compactMap { $0 as? String } ?? []
+    }
+
+    /// What each platform gets from the config, as prebuild writes it.
+    struct Platforms {
+        /// The filters on MainActivity: the schemes' filter, then `android.intentFilters`
+        /// (`nil` where an entry is not an object).
+        var schemeFilter: IntentFilter?
+        var intentFilters: [IntentFilter?]
+        /// The iOS URL schemes, and whether `ios.infoPlist.CFBundleURLTypes` gives them.
+        var iosSchemes: [BuildValue]
+        var iosOverride: Bool
+        /// The iOS associated domains, and the key that holds them.
+        var associatedDomains: [String]
+        var associatedDomainsKey: [String]
+
+        var androidFilters: [IntentFilter] { [schemeFilter].compactMap { $0 } + intentFilters.compactMap { $0 } }
+    }
+
+    /// The platforms of the config `expo` (the object under "expo", or the top level).
+    static func platforms(_ expo: [String: Any], apple: AppleBuildValues) -> Platforms {
+        let android = expo["android"] as? [String: Any] ?? [:]
+        let ios = expo["ios"] as? [String: Any] ?? [:]
+        let top = strings(expo["scheme"])
+        let override = (ios["infoPlist"] as? [String: Any])?["CFBundleURLTypes"] as? [Any]
+        let iosSchemes = override.map { $0.flatMap { strings(($0 as? [String: Any])?["CFBundleURLSchemes"]) }.map(apple.resolve) }
+            ?? (top + strings(ios["scheme"]) + [ios["bundleIdentifier"] as? String].compactMap { $0 }).map(BuildValue.literal)
+        let explicit = ios["associatedDomains"] as? [Any]
+        let entitlement = (ios["entitlements"] as? [String: Any])?[AppleChecks.associatedDomainsKey] as? [Any]
+        return Platforms(
+            schemeFilter: schemeFilter(top + strings(android["scheme"])),
+            intentFilters: (android["intentFilters"] as? [Any] ?? []).map { ($0 as? [String: Any]).map(intentFilter) },
+            iosSchemes: iosSchemes, iosOverride: override != nil,
+            associatedDomains: (explicit ?? entitlement ?? []).compactMap { $0 as? String },
+            associatedDomainsKey: explicit != nil || entitlement == nil ? ["ios", "associatedDomains"] : ["ios", "entitlements", AppleChecks.associatedDomainsKey])
+    }
+
+    private static func schemes(_ config: Config, links: DoctorLinks, platforms: Platforms) -> [DoctorFinding] {
+        var findings: [DoctorFinding] = []
+        let file = config.file
+        let top = strings(config.expo["scheme"])
+        let androidFilters = platforms.androidFilters
+        let iosOverride = platforms.iosOverride
+        let iosSchemes = platforms.iosSchemes
+        let iosSource = platforms.iosOverride ? "ios.infoPlist.CFBundleURLTypes (set, so prebuild ignores \"scheme\" and ios.scheme on iOS)"
+                                              : "\"scheme\", ios.scheme and ios.bundleIdentifier"
+        let needed = AppleChecks.customSchemes(links)
+        func androidMatch(_ link: LinkTarget) -> Tri { Tri.any(androidFilters.filter { $0.hasView }.map { $0.match(link) }) }
+        // Every scheme "scheme" must gain is written in one edit, attached to the first finding
+        // that needs it (two edits creating the key would write it twice).
+        let forTop = needed.filter { androidMatch($0.link).isNo || (!iosOverride && AppleChecks.registers(iosSchemes, $0.scheme).isNo) }.map { $0.scheme }
+        var topEdits = config.add(forTop, at: ["scheme"], single: true)
+        let topFix = "in \"expo\":\n" + Snippet.json(["scheme": top.isEmpty && forTop.count == 1 ? forTop[0] as Any : (top + forTop) as Any])
+        func takeTopEdits() -> [TextEdit] {
+            defer { topEdits = [] }
+            return topEdits
         }
-        func qualified(_ name: String, _ prefix: String) -> String { name.contains(".") ? name : prefix + name }
+        for (scheme, link) in needed {
+            // Android: the filters prebuild writes, matched as Android matches them.
+            if androidMatch(link).isYes {
+                findings.append(DoctorFinding(.expoScheme, .ok, file: file, "Android: prebuild's MainActivity receives \(scheme):// (the \(link.role.name)) from \"scheme\", android.scheme or android.intentFilters"))
+            } else {
+                findings.append(DoctorFinding(.expoScheme, .error, file: file,
+                    "Android: neither \"scheme\", android.scheme nor a custom-scheme android.intentFilters entry gives MainActivity \(scheme):// (the \(link.role.name)): the Android app that prebuild generates never receives it",
+                    fix: topFix, edits: takeTopEdits()))
+            }
+            // iOS: the URL types prebuild writes, compared ignoring case.
+            switch AppleChecks.registers(iosSchemes, scheme) {
+            case .yes:
+                findings.append(DoctorFinding(.expoScheme, .ok, file: file, "iOS: \(iosSource) register\(!iosOverride ? "" : "s") \(scheme) (the \(link.role.name))"))
+            case .possibly(let why):
+                findings.append(.undecided(.expoScheme, file: file, "iOS: \(iosSource) possibly register\(!iosOverride ? "" : "s") \(scheme)", why))
+            case .no:
+                if iosOverride {
+                    let entry: [String: Any] = ["CFBundleURLSchemes": [scheme]]
+                    findings.append(DoctorFinding(.expoScheme, .error, file: file,
+                        "iOS: ios.infoPlist.CFBundleURLTypes is set and does not hold \(scheme) (prebuild then leaves \"scheme\" and ios.scheme out of Info.plist): the iOS app never receives \(scheme):// (the \(link.role.name))",
+                        fix: "in \"expo\".\"ios\".\"infoPlist\".\"CFBundleURLTypes\":\n" + Snippet.json(entry),
+                        edits: config.add([entry], at: ["ios", "infoPlist", "CFBundleURLTypes"])))
+                } else {
+                    findings.append(DoctorFinding(.expoScheme, .error, file: file,
+                        "iOS: neither \"scheme\", ios.scheme nor ios.bundleIdentifier is \(scheme): the iOS app that prebuild generates never receives \(scheme):// (the \(link.role.name))",
+                        fix: topFix, edits: takeTopEdits()))
+                }
+            }
+        }
+        return findings
+    }
+
+    /// An Expo intent filter as prebuild renders it (confirmed in IntentFilters.ts: the action
+    /// and each category always get their `android.intent.` prefix).
+    private static func intentFilter(_ object: [String: Any]) -> IntentFilter {
         let data = (object["data"] as? [String: Any]).map { [$0] } ?? (object["data"] as? [Any])?.compactMap { $0 as? [String: Any] } ?? []
+        func string(_ value: Any?) -> String? { (value as? String) ?? (value as? Int).map(String.init) }
         return IntentFilter(
-            actions: strings(object["action"]).map { qualified($0, "android.intent.action.") },
-            categories: strings(object["category"]).map { qualified($0, "android.intent.category.") },
+            actions: [object["action"] as? String].compactMap { $0 }.map { "android.intent.action." + $0 },
+            categories: strings(object["category"]).map { "android.intent.category." + $0 },
             data: data.map { element in
                 IntentFilter.DataElement(
-                    scheme: element["scheme"] as? String, host: element["host"] as? String,
-                    port: (element["port"] as? String) ?? (element["port"] as? Int).map(String.init),
-                    path: element["path"] as? String, pathPrefix: element["pathPrefix"] as? String,
-                    pathPattern: element["pathPattern"] as? String, mimeType: element["mimeType"] as? String)
+                    scheme: string(element["scheme"]), host: string(element["host"]), port: string(element["port"]),
+                    path: string(element["path"]), pathPrefix: string(element["pathPrefix"]),
+                    pathPattern: string(element["pathPattern"]), pathSuffix: string(element["pathSuffix"]),
+                    pathAdvancedPattern: string(element["pathAdvancedPattern"]), mimeType: string(element["mimeType"]))
             },
             autoVerify: object["autoVerify"] as? Bool ?? false,
             line: nil)
     }
 
-    private static func webIntentFilter(_ filters: [IntentFilter], link: LinkTarget, file: String) -> DoctorFinding {
-        let fix = "in \"expo\".\"android\":\n" + Snippet.json(["intentFilters": [[
+    /// Android's lower-case rule on the schemes prebuild writes; the fix adds the lower-case
+    /// scheme next to the upper-case one (additive, as in the manifest).
+    private static func lowerCase(_ config: Config, filters: [IntentFilter?]) -> [DoctorFinding] {
+        var findings: [DoctorFinding] = []
+        for key in [["scheme"], ["android", "scheme"]] {
+            let written = strings(config.value(key))
+            for scheme in written where scheme != scheme.lowercased() && !written.contains(scheme.lowercased()) {
+                findings.append(DoctorFinding(.androidSchemeLowercase, .error, file: config.file,
+                    "\(key.joined(separator: ".")) \"\(scheme)\": Android matches schemes case-sensitively and browsers send them in lower case, so the Android app never receives \(scheme.lowercased()):// links",
+                    fix: "add next to it in \(key.joined(separator: ".")): \"\(scheme.lowercased())\"",
+                    edits: config.add([scheme.lowercased()], at: key)))
+            }
+        }
+        for (offset, filter) in filters.enumerated() {
+            guard let filter else { continue }
+            for (_, scheme) in filter.upperCaseSchemes() {
+                let dataPath: [JSONPath] = config.base.map { .key($0) } + [.key("android"), .key("intentFilters"), .index(offset), .key("data")]
+                let edits = config.map.flatMap { map in map.node(dataPath).flatMap { map.append(["scheme": scheme.lowercased()], to: $0) } }.map { [$0] } ?? []
+                findings.append(DoctorFinding(.androidSchemeLowercase, .error, file: config.file,
+                    "android.intentFilters[\(offset)] scheme \"\(scheme)\": Android matches schemes case-sensitively and browsers send them in lower case, so this filter never receives \(scheme.lowercased()):// links",
+                    fix: "add to that entry's \"data\": {\"scheme\": \"\(scheme.lowercased())\"}", edits: edits))
+            }
+        }
+        if findings.isEmpty {
+            findings.append(DoctorFinding(.androidSchemeLowercase, .ok, file: config.file, "every scheme Expo writes into the Android manifest is lower case"))
+        }
+        return findings
+    }
+
+    private static func webIntentFilter(_ config: Config, _ filters: [IntentFilter], link: LinkTarget) -> DoctorFinding {
+        let entry: [String: Any] = [
             "action": "VIEW", "autoVerify": true, "category": ["BROWSABLE", "DEFAULT"],
             "data": [["scheme": "https", "host": link.host ?? "", "pathPrefix": link.registeredPath.isEmpty ? "/" : link.registeredPath]],
-        ]]])
-        guard let filter = filters.first(where: { $0.mismatch(link) == nil }) else {
-            return DoctorFinding(.expoAndroidIntentFilters, .error, file: file,
-                "no android.intentFilters entry receives the \(link.role.name) \(link.url) (https host \(link.host ?? ""), a path prefix covering \(link.path.isEmpty ? "/" : link.path))",
-                fix: fix)
+        ]
+        let fix = "in \"expo\".\"android\".\"intentFilters\":\n" + Snippet.json(entry)
+        // A complete entry is added, never a change to an existing one: whatever that one serves stays.
+        let edits = config.add([entry], at: ["android", "intentFilters"])
+        let receiving = filters.filter { $0.hasView && $0.match(link).isYes }
+        guard let filter = receiving.max(by: { (AndroidChecks.missingPieces($0, link: link).errors.count + ($0.autoVerify ? 0 : 1)) > (AndroidChecks.missingPieces($1, link: link).errors.count + ($1.autoVerify ? 0 : 1)) }) else {
+            let broken = filters.filter { !$0.hasView && $0.match(link).isYes }.map { $0.actions.joined(separator: ", ") }
+            return DoctorFinding(.expoAndroidIntentFilters, .error, file: config.file,
+                "no android.intentFilters entry receives the \(link.role.name) \(link.url) (https host \(link.host ?? ""), a path prefix covering \(link.path.isEmpty ? "/" : link.path))"
+                    + (broken.isEmpty ? "" : "; an entry with the action \(broken.joined(separator: "; ")) matches the data but is no VIEW filter (prebuild prefixes \"action\" with android.intent.action.: write \"VIEW\")"),
+                fix: fix, edits: edits)
         }
         var problems = AndroidChecks.missingPieces(filter, link: link).errors
         if !filter.autoVerify { problems.append("no \"autoVerify\": true (from Android 12 an unverified https link opens in the browser)") }
         guard problems.isEmpty else {
-            return DoctorFinding(.expoAndroidIntentFilters, .error, file: file,
-                "the android.intentFilters entry for \(link.host ?? "") has " + problems.joined(separator: "; "), fix: fix)
+            return DoctorFinding(.expoAndroidIntentFilters, .error, file: config.file,
+                "the android.intentFilters entry for \(link.host ?? "") has " + problems.joined(separator: "; "), fix: fix, edits: edits)
         }
-        return DoctorFinding(.expoAndroidIntentFilters, .ok, file: file,
+        return DoctorFinding(.expoAndroidIntentFilters, .ok, file: config.file,
             "an android.intentFilters entry receives \(link.url) as a verified App Link (VIEW, BROWSABLE, DEFAULT, autoVerify)")
+    }
+
+    /// `<queries>` from the `expo-build-properties` plugin, when the generated manifest is not given.
+    private static func androidQueries(_ config: Config) -> DoctorFinding {
+        let plugins = config.expo["plugins"] as? [Any] ?? []
+        let options = plugins.compactMap { plugin -> [String: Any]? in
+            guard let pair = plugin as? [Any], pair.first as? String == "expo-build-properties" else { return nil }
+            return pair.dropFirst().first as? [String: Any]
+        }
+        let manifestQueries = options.compactMap { ($0["android"] as? [String: Any])?["manifestQueries"] as? [String: Any] }
+        let intents = manifestQueries.flatMap { ($0["intent"] as? [Any] ?? []).compactMap { $0 as? [String: Any] }.map(intentFilter) }
+        let packages = manifestQueries.flatMap { strings($0["package"]) }
+        let suggestion: [String: Any] = ["android": ["manifestQueries": ["package": [AndroidChecks.billpocketPackage]]]]
+        let fix = "in \"expo\".\"plugins\" (the expo-build-properties plugin; its intent actions get android.intent.action. prepended, so Billpocket's own actions cannot be declared there):\n"
+            + Snippet.json([["expo-build-properties", suggestion]]) + "\nor check the generated manifest: npx expo prebuild, then --android-manifest android/app/src/main/AndroidManifest.xml"
+        if let covering = AndroidChecks.queriesCover(intents: intents, packages: packages) {
+            return DoctorFinding(.androidQueries, .ok, file: config.file,
+                "the expo-build-properties plugin's android.manifestQueries declares \(covering): on Android 11+ the app can see the Billpocket app")
+        }
+        return DoctorFinding(.androidQueries, .warning, file: config.file,
+            "no expo-build-properties android.manifestQueries entry for Billpocket (app.json itself cannot declare <queries>; another config plugin might, which doctor cannot see), so the Billpocket app's visibility on Android 11+ is not confirmed",
+            fix: fix)
     }
 }

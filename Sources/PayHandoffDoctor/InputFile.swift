@@ -9,11 +9,16 @@ struct InputError: Error {
 }
 
 /// One XML element of a parsed file: its name, attributes as written (`android:name`), the
-/// line it starts on, and its child elements. Text content is not kept: no check reads it.
+/// line it starts on, its place in document order (what ``XMLSourceMap`` pairs it with to
+/// edit the file), its text (string resources and plist keys are text) and its children.
 struct XMLTreeElement {
     var name: String
     var attributes: [String: String]
     var line: Int
+    /// 0 for the root, then 1, 2, … in the order the start tags appear in the file.
+    var index: Int = 0
+    /// The character data directly inside the element (entities decoded by the parser).
+    var text: String = ""
     var children: [XMLTreeElement] = []
 
     /// The child elements named `name`.
@@ -83,7 +88,18 @@ enum InputFile {
 
     /// The root element of the XML file at `path`, which must be named `root`.
     static func xml(at path: String, root: String) throws(InputError) -> XMLTreeElement {
+        try xmlDocument(at: path, root: root).root
+    }
+
+    /// The root element of the XML file at `path` (named `root`) and the file's bytes, which
+    /// the fixes are written against.
+    static func xmlDocument(at path: String, root: String) throws(InputError) -> (root: XMLTreeElement, contents: Data) {
         let contents = try data(at: path)
+        return (try xml(contents, path: path, root: root), contents)
+    }
+
+    /// The root element of `contents`, the XML file at `path`, which must be named `root`.
+    static func xml(_ contents: Data, path: String, root: String) throws(InputError) -> XMLTreeElement {
         // aapt2 compiles AndroidManifest.xml into binary XML (chunk type 0x0003, header size 8).
         if contents.starts(with: [0x03, 0x00, 0x08, 0x00]) {
             throw InputError(message: "\(path): is a compiled binary manifest (from an APK), not XML; pass the source android/app/src/main/AndroidManifest.xml or the merged one under app/build/intermediates/merged_manifest*/")
@@ -117,7 +133,17 @@ enum InputFile {
 
     /// The top-level dictionary of the property list at `path` (XML or binary, as Xcode writes them).
     static func propertyList(at path: String) throws(InputError) -> [String: Any] {
+        try propertyListDocument(at: path).dictionary
+    }
+
+    /// The top-level dictionary of the property list at `path` and the file's bytes.
+    static func propertyListDocument(at path: String) throws(InputError) -> (dictionary: [String: Any], contents: Data) {
         let contents = try data(at: path)
+        return (try propertyList(contents, path: path), contents)
+    }
+
+    /// The top-level dictionary of `contents`, the property list at `path`.
+    static func propertyList(_ contents: Data, path: String) throws(InputError) -> [String: Any] {
         let value: Any
         do {
             var format = PropertyListSerialization.PropertyListFormat.xml
@@ -138,7 +164,17 @@ enum InputFile {
 
     /// The JSON document in the file at `path`.
     static func json(at path: String) throws(InputError) -> Any {
+        try jsonDocument(at: path).value
+    }
+
+    /// The JSON document in the file at `path` and the file's bytes.
+    static func jsonDocument(at path: String) throws(InputError) -> (value: Any, contents: Data) {
         let contents = try data(at: path)
+        return (try json(contents, path: path), contents)
+    }
+
+    /// The JSON document `contents`, the file at `path`.
+    static func json(_ contents: Data, path: String) throws(InputError) -> Any {
         do {
             return try JSONSerialization.jsonObject(with: contents, options: [])
         } catch {
@@ -175,7 +211,17 @@ private final class XMLTreeBuilder: NSObject, XMLParserDelegate {
             parser.abortParsing()
             return
         }
-        open.append(XMLTreeElement(name: elementName, attributes: attributes, line: parser.lineNumber))
+        open.append(XMLTreeElement(name: elementName, attributes: attributes, line: parser.lineNumber, index: count - 1))
+    }
+
+    func parser(_ parser: XMLParser, foundCharacters string: String) {
+        guard !open.isEmpty else { return }
+        open[open.count - 1].text += string
+    }
+
+    func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) {
+        guard !open.isEmpty else { return }
+        open[open.count - 1].text += String(decoding: CDATABlock, as: UTF8.self)
     }
 
     func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName: String?) {

@@ -1,24 +1,71 @@
-/// An Android intent filter as the platform matches it: from a manifest's `<intent-filter>` or
-/// from Expo's `android.intentFilters`.
+/// An Android intent filter, and how Android decides whether it receives a link. This file is
+/// the one place doctor's Android matching is written; each rule cites where Android states it:
 ///
-/// Android merges every `<data>` element of one filter into one matcher: a set of schemes, a
-/// set of authorities (host + port) and a set of paths, and a URI matches when its scheme is in
-/// the first, its authority in the second (if the filter has any) and its path in the third
-/// (if the filter has authorities and paths: without a host, paths are ignored). So two
-/// `<data>` elements written as pairs also claim the crossed pairs.
+/// - [data-element]: developer.android.com/guide/topics/manifest/data-element
+/// - [intents-filters]: developer.android.com/guide/components/intents-filters ("Data test")
+/// - [IntentFilter.java]: AOSP frameworks/base, core/java/android/content/IntentFilter.java
+///   (`matchData`, `AuthorityEntry.match`), the code that runs on the device
+/// - [PatternMatcher.java]: AOSP frameworks/base, core/java/android/os/PatternMatcher.java
+///
+/// Values are ``BuildValue``s: what the manifest merger and aapt2 make of placeholders and
+/// resources. Where a deciding value is unresolved, the answer is ``Tri/possibly(_:)``.
 struct IntentFilter {
     /// One `<data>` element's URI attributes (`nil` when absent).
     struct DataElement {
-        var scheme: String?
-        var host: String?
-        var port: String?
-        var path: String?
-        var pathPrefix: String?
-        var pathPattern: String?
-        var pathSuffix: String?
-        var pathAdvancedPattern: String?
-        var mimeType: String?
+        var scheme: BuildValue?
+        var host: BuildValue?
+        var port: BuildValue?
+        var path: BuildValue?
+        var pathPrefix: BuildValue?
+        var pathPattern: BuildValue?
+        var pathSuffix: BuildValue?
+        var pathAdvancedPattern: BuildValue?
+        var ssp: BuildValue?
+        var sspPrefix: BuildValue?
+        var sspPattern: BuildValue?
+        var sspSuffix: BuildValue?
+        var mimeType: BuildValue?
         var line: Int?
+        /// The element's place in its file (``XMLTreeElement/index``), for fixes.
+        var index: Int?
+
+        /// An element of literal values (Expo's `intentFilters`, tests).
+        init(scheme: String? = nil, host: String? = nil, port: String? = nil, path: String? = nil, pathPrefix: String? = nil,
+             pathPattern: String? = nil, pathSuffix: String? = nil, pathAdvancedPattern: String? = nil, mimeType: String? = nil,
+             line: Int? = nil) {
+            self.scheme = scheme.map(BuildValue.literal)
+            self.host = host.map(BuildValue.literal)
+            self.port = port.map(BuildValue.literal)
+            self.path = path.map(BuildValue.literal)
+            self.pathPrefix = pathPrefix.map(BuildValue.literal)
+            self.pathPattern = pathPattern.map(BuildValue.literal)
+            self.pathSuffix = pathSuffix.map(BuildValue.literal)
+            self.pathAdvancedPattern = pathAdvancedPattern.map(BuildValue.literal)
+            self.mimeType = mimeType.map(BuildValue.literal)
+            self.line = line
+        }
+
+        /// An element whose attributes are read through `value` (the manifest's resolver).
+        init(line: Int?, index: Int?, _ value: (String) -> BuildValue?) {
+            scheme = value("scheme")
+            host = value("host")
+            port = value("port")
+            path = value("path")
+            pathPrefix = value("pathPrefix")
+            pathPattern = value("pathPattern")
+            pathSuffix = value("pathSuffix")
+            pathAdvancedPattern = value("pathAdvancedPattern")
+            ssp = value("ssp")
+            sspPrefix = value("sspPrefix")
+            sspPattern = value("sspPattern")
+            sspSuffix = value("sspSuffix")
+            mimeType = value("mimeType")
+            self.line = line
+            self.index = index
+        }
+
+        var hasPath: Bool { path != nil || pathPrefix != nil || pathPattern != nil || pathSuffix != nil || pathAdvancedPattern != nil }
+        var hasSSP: Bool { ssp != nil || sspPrefix != nil || sspPattern != nil || sspSuffix != nil }
     }
 
     static let view = "android.intent.action.VIEW"
@@ -31,82 +78,173 @@ struct IntentFilter {
     var autoVerify: Bool
     /// Where the filter starts (manifest line), if known.
     var line: Int?
+    /// The `<intent-filter>` element's place in its file, and its children's, for fixes.
+    var index: Int? = nil
+    var childIndexes: [Int] = []
+    /// The last `<category>` (else `<action>`) child, after which new categories go.
+    var anchorIndex: Int? = nil
 
-    var schemes: [String] { unique(data.compactMap { $0.scheme }) }
-    /// Android ignores a port written without a host.
-    var authorities: [(host: String, port: String?)] {
+    init(actions: [String], categories: [String], data: [DataElement], autoVerify: Bool, line: Int?, index: Int? = nil) {
+        self.actions = actions
+        self.categories = categories
+        self.data = data
+        self.autoVerify = autoVerify
+        self.line = line
+        self.index = index
+    }
+
+    /// Links arrive as `ACTION_VIEW` intents: a filter without that action never receives
+    /// one, whatever its data ([intents-filters], "Action test": the intent's action must be
+    /// listed). NFC's `NDEF_DISCOVERED` filters carry the same `<data>` and are not receivers.
+    var hasView: Bool { actions.contains(IntentFilter.view) }
+
+    var schemes: [BuildValue] { data.compactMap { $0.scheme } }
+    /// The written schemes, for messages.
+    var schemeList: String { schemes.map { $0.isLiteral ? $0.written : $0.described }.joined(separator: ", ") }
+    /// [data-element]: "If a host is not specified, the port attribute … ignored": a port only counts next to a host.
+    var authorities: [(host: BuildValue, port: BuildValue?)] {
         data.compactMap { element in element.host.map { (host: $0, port: element.port) } }
     }
-    var hasPaths: Bool {
-        data.contains { $0.path != nil || $0.pathPrefix != nil || $0.pathPattern != nil || $0.pathSuffix != nil || $0.pathAdvancedPattern != nil }
-    }
+    var hasPaths: Bool { data.contains { $0.hasPath } }
+    var hasSSPs: Bool { data.contains { $0.hasSSP } }
 
-    /// Why the filter does not receive a link, or `nil` when it does. Schemes are compared
-    /// ignoring case here: a filter meant for the link but spelled in upper case is reported
-    /// once, by the lower-case rule, not twice.
-    func mismatch(_ link: LinkTarget) -> String? {
-        if data.contains(where: { $0.mimeType != nil }) { return "it declares a mimeType, and a deep link carries none" }
-        guard schemes.contains(where: { $0.lowercased() == link.scheme }) else {
-            return schemes.isEmpty ? "it has no scheme" : "its schemes are " + schemes.joined(separator: ", ")
+    /// Whether the filter's data accepts `link`, as [IntentFilter.java] `matchData` decides:
+    ///
+    /// 1. Every `<data>` element of one filter adds to the same sets ([data-element]: "all the
+    ///    `<data>` elements contained within the same `<intent-filter>` element contribute to
+    ///    the same filter"): schemes, authorities (host + port), paths, scheme-specific parts.
+    /// 2. A filter with a MIME type needs a typed intent; a link has none.
+    /// 3. No scheme: only content:/file: URIs match ([data-element]: "If a scheme is not
+    ///    specified …, all the other URI attributes are ignored").
+    /// 4. The scheme must be in the set, compared case-sensitively ([data-element]: "Scheme
+    ///    matching in the Android framework is case-sensitive"). A literal spelled in another
+    ///    case counts here, reported once by `android.scheme-lowercase`.
+    /// 5. A matching scheme-specific part (`ssp*`) decides; otherwise, if there are
+    ///    authorities, one must match, and then, if there are paths, one must match
+    ///    (paths without a host are ignored).
+    func match(_ link: LinkTarget) -> Tri {
+        if data.contains(where: { $0.mimeType != nil }) { return .no }
+        let schemes = schemes
+        guard !schemes.isEmpty else { return .no }
+        let scheme = Tri.any(schemes.map { value in
+            Tri.test(value) { $0 == link.scheme || (value.isLiteral && $0.lowercased() == link.scheme) }
+        })
+        guard !scheme.isNo else { return .no }
+        var ssp: Tri = .no
+        if hasSSPs {
+            ssp = Tri.any(data.map { element in
+                Tri.any([
+                    element.ssp.map { Tri.test($0) { $0 == link.schemeSpecificPart } },
+                    element.sspPrefix.map { Tri.test($0) { link.schemeSpecificPart.hasPrefix($0) } },
+                    element.sspSuffix.map { Tri.test($0) { link.schemeSpecificPart.hasSuffix($0) } },
+                    element.sspPattern.map { Tri.test($0) { IntentFilter.simpleGlobMatches($0, link.schemeSpecificPart) } },
+                ].compactMap { $0 })
+            })
+            if ssp.isYes { return scheme }
         }
         let authorities = authorities
-        guard !authorities.isEmpty else { return nil }
-        guard let host = link.host else { return "it requires a host and the link has none" }
-        guard authorities.contains(where: { IntentFilter.hostMatches($0.host, host) && IntentFilter.portMatches($0.port, link.port) }) else {
-            let written = authorities.map { $0.host + ($0.port.map { ":" + $0 } ?? "") }.joined(separator: ", ")
+        guard !authorities.isEmpty else {
+            // Scheme-specific parts given and none matched, and no authority to fall back on.
+            return hasSSPs ? Tri.all([scheme, ssp]) : scheme
+        }
+        let authority = Tri.any(authorities.map { entry in
+            Tri.all([Tri.test(entry.host) { IntentFilter.hostMatches($0, link.host) },
+                     entry.port.map { Tri.test($0) { IntentFilter.portMatches($0, link.port) } } ?? .yes])
+        })
+        var result = Tri.all([scheme, authority])
+        if hasPaths {
+            result = Tri.all([result, pathMatch(link)])
+        }
+        // A scheme-specific part that might match leaves a miss undecided.
+        return hasSSPs && !ssp.isNo && result.isNo ? ssp : result
+    }
+
+    /// The path sets of [IntentFilter.java] `hasDataPath`: any entry may match.
+    private func pathMatch(_ link: LinkTarget) -> Tri {
+        Tri.any(data.map { element in
+            Tri.any([
+                element.path.map { Tri.test($0) { $0 == link.path } },
+                element.pathPrefix.map { Tri.test($0) { link.path.hasPrefix($0) } },
+                element.pathSuffix.map { Tri.test($0) { link.path.hasSuffix($0) } },
+                element.pathPattern.map { Tri.test($0) { IntentFilter.simpleGlobMatches($0, link.path) } },
+                // PATTERN_ADVANCED_GLOB (API 31): not evaluated here, so it can only leave the answer open.
+                element.pathAdvancedPattern.map { .possibly([Undecided(what: "pathAdvancedPattern \"\($0.written)\"",
+                                                                       resolveBy: "doctor does not evaluate pathAdvancedPattern: try the link with the adb command below")]) },
+            ].compactMap { $0 })
+        })
+    }
+
+    /// Whether `link` reaches this filter only because a literal scheme is compared ignoring
+    /// case (the device would not deliver it until the scheme is written in lower case).
+    func matchesOnlyIgnoringSchemeCase(_ link: LinkTarget) -> Bool {
+        !schemes.contains { $0.resolved == link.scheme } && schemes.contains { $0.isLiteral && $0.written.lowercased() == link.scheme }
+    }
+
+    /// Why the filter does not receive `link` (for a filter whose ``match(_:)`` is `no`).
+    func mismatch(_ link: LinkTarget) -> String {
+        if data.contains(where: { $0.mimeType != nil }) { return "it declares a mimeType, and a deep link carries none" }
+        let schemes = schemes
+        guard schemes.contains(where: { $0.resolved == nil || $0.resolved == link.scheme || ($0.isLiteral && $0.written.lowercased() == link.scheme) }) else {
+            if schemes.isEmpty { return "it has no scheme" }
+            if let folded = schemes.first(where: { !$0.isLiteral && $0.resolved?.lowercased() == link.scheme }) {
+                return "its scheme \(folded.described) differs from \(link.scheme) in case, and Android compares schemes case-sensitively (browsers send them in lower case)"
+            }
+            return "its schemes are " + schemeList
+        }
+        if hasSSPs && authorities.isEmpty { return "none of its scheme-specific parts (ssp*) matches \(link.schemeSpecificPart)" }
+        let written = authorities.map { $0.host.written + ($0.port.map { ":" + $0.written } ?? "") }.joined(separator: ", ")
+        let authority = Tri.any(authorities.map { entry in
+            Tri.all([Tri.test(entry.host) { IntentFilter.hostMatches($0, link.host) },
+                     entry.port.map { Tri.test($0) { IntentFilter.portMatches($0, link.port) } } ?? .yes])
+        })
+        if authority.isNo {
+            guard let host = link.host else { return "it requires a host and the link has none" }
             // The classic trap: a scheme written alone, next to another <data> with a host.
-            let borrowed = data.contains { $0.scheme?.lowercased() == link.scheme && $0.host == nil }
+            let borrowed = data.contains { $0.scheme?.resolved?.lowercased() == link.scheme && $0.host == nil }
                 ? " (a host written on another <data> element of the same filter: the elements combine)" : ""
             if link.role == .posAnswer {
                 return "it restricts the host to \(written)\(borrowed), and the POS app writes its answer where a host would be (\(host))"
             }
             return "its hosts are \(written)\(borrowed), the link's is \(host)\(link.port.map { ":" + String($0) } ?? "")"
         }
-        guard hasPaths else { return nil }
-        if data.contains(where: { element in pathMatches(element, link.path) }) { return nil }
         return "none of its paths (\(pathList)) matches the path \(link.path.isEmpty ? "(empty)" : link.path)"
     }
-
-    /// Whether a `pathAdvancedPattern` was skipped (doctor does not evaluate them).
-    var hasAdvancedPatterns: Bool { data.contains { $0.pathAdvancedPattern != nil } }
 
     private var pathList: String {
         data.flatMap { element -> [String] in
             var list: [String] = []
-            if let p = element.path { list.append("path \(p)") }
-            if let p = element.pathPrefix { list.append("pathPrefix \(p)") }
-            if let p = element.pathPattern { list.append("pathPattern \(p)") }
-            if let p = element.pathSuffix { list.append("pathSuffix \(p)") }
-            if let p = element.pathAdvancedPattern { list.append("pathAdvancedPattern \(p), not evaluated") }
+            if let p = element.path { list.append("path \(p.written)") }
+            if let p = element.pathPrefix { list.append("pathPrefix \(p.written)") }
+            if let p = element.pathPattern { list.append("pathPattern \(p.written)") }
+            if let p = element.pathSuffix { list.append("pathSuffix \(p.written)") }
+            if let p = element.pathAdvancedPattern { list.append("pathAdvancedPattern \(p.written), not evaluated") }
             return list
         }.joined(separator: ", ")
     }
 
-    private func pathMatches(_ element: DataElement, _ path: String) -> Bool {
-        if let literal = element.path, path == literal { return true }
-        if let prefix = element.pathPrefix, path.hasPrefix(prefix) { return true }
-        if let suffix = element.pathSuffix, path.hasSuffix(suffix) { return true }
-        if let pattern = element.pathPattern, IntentFilter.simpleGlobMatches(pattern, path) { return true }
-        return false
-    }
-
-    /// Android's host rule: a leading `*` matches any prefix (`*.example.com`), `*` alone any
-    /// host; otherwise equal, ignoring case.
-    static func hostMatches(_ pattern: String, _ host: String) -> Bool {
+    /// The host rule of [IntentFilter.java] `AuthorityEntry`: a host written with a leading
+    /// `*` matches any host that ends with the rest (`*.example.com` matches
+    /// `fix.example.com`, not `example.com`; `*` alone matches any host); a `*` anywhere else is
+    /// an ordinary character. The comparison ignores case (`compareToIgnoreCase`), although
+    /// [data-element] calls host matching case-sensitive and asks for lower case: doctor
+    /// follows the code and reports upper-case hosts as a warning (`android.scheme-lowercase`).
+    static func hostMatches(_ pattern: String, _ host: String?) -> Bool {
+        guard let host else { return false }
         if pattern.hasPrefix("*") {
-            let suffix = pattern.dropFirst().lowercased()
-            return host.lowercased().hasSuffix(suffix)
+            let suffix = pattern.dropFirst()
+            return host.count >= suffix.count && host.lowercased().hasSuffix(suffix.lowercased())
         }
         return pattern.lowercased() == host.lowercased()
     }
 
-    /// A port written in the filter must equal the link's; an absent one matches any.
+    /// [IntentFilter.java] `AuthorityEntry.match`: a port written in the filter must equal the
+    /// link's (a link without a port has none, not 443); an absent one matches any.
     static func portMatches(_ pattern: String?, _ port: Int?) -> Bool {
         guard let pattern else { return true }
         return Int(pattern) == port
     }
 
-    /// `android:pathPattern` as Android's PatternMatcher (PATTERN_SIMPLE_GLOB) reads it:
+    /// `android:pathPattern` as [PatternMatcher.java] reads it (PATTERN_SIMPLE_GLOB):
     /// `.` any character, `x*` zero or more of `x`, `.*` any run of characters up to the
     /// first occurrence of the character after it (it does not backtrack), `\` escapes.
     /// The whole path must match; once the path is used up, only a remaining `.*` still
@@ -149,18 +287,42 @@ struct IntentFilter {
         return j >= s.count && i == p.count - 2 && p[i] == "." && p[i + 1] == "*"
     }
 
+    /// Literal `<data android:scheme>` values with upper-case letters that have no lower-case
+    /// twin in the filter: they never receive a browser's link (rule 4 of ``match(_:)``).
+    /// A placeholder or resource is never reported: its value is not written here.
+    func upperCaseSchemes() -> [(element: DataElement, scheme: String)] {
+        data.compactMap { element in
+            guard let scheme = element.scheme, scheme.isLiteral, scheme.written != scheme.written.lowercased(),
+                  !data.contains(where: { $0.scheme?.written == scheme.written.lowercased() }) else { return nil }
+            return (element, scheme.written)
+        }
+    }
+
+    /// Literal hosts with upper-case letters and no lower-case twin in the filter: Android
+    /// matches them today (``hostMatches(_:_:)``) but documents the comparison as
+    /// case-sensitive and asks for lower case.
+    func upperCaseHosts() -> [(element: DataElement, host: String)] {
+        data.compactMap { element in
+            guard let host = element.host, host.isLiteral, host.written != host.written.lowercased(),
+                  !data.contains(where: { $0.host?.written == host.written.lowercased() }) else { return nil }
+            return (element, host.written)
+        }
+    }
+
     /// Scheme/host pairings the filter claims that no `<data>` element wrote together: when
     /// two elements each name a scheme and a host, Android also matches each scheme with the
-    /// other's host. (Elements that name only a scheme or only a host are meant to combine.)
+    /// other's host (rule 1 of ``match(_:)``). Elements that name only a scheme or only a host
+    /// are meant to combine.
     func crossedPairings() -> [String] {
+        func text(_ value: BuildValue?) -> String? { value.map { $0.resolved ?? $0.written } }
         let written = data.filter { $0.scheme != nil && $0.host != nil }
-        let schemes = unique(written.compactMap { $0.scheme })
-        let hosts = unique(written.compactMap { $0.host })
+        let schemes = unique(written.compactMap { text($0.scheme) })
+        let hosts = unique(written.compactMap { text($0.host) })
         guard schemes.count > 1 && hosts.count > 1 else { return [] }
         var crossed: [String] = []
-        for scheme in self.schemes {
-            for authority in unique(authorities.map { $0.host }) {
-                let wrote = written.contains { $0.scheme == scheme && $0.host == authority }
+        for scheme in unique(self.schemes.map { $0.resolved ?? $0.written }) {
+            for authority in unique(authorities.map { $0.host.resolved ?? $0.host.written }) {
+                let wrote = written.contains { text($0.scheme) == scheme && text($0.host) == authority }
                 if !wrote { crossed.append(scheme + "://" + authority) }
             }
         }

@@ -37,13 +37,13 @@ enum Snippet {
         return "<key>\(key)</key>\n<array>\n" + strings.map { "    " + $0 }.joined(separator: "\n") + "\n</array>"
     }
 
-    /// The CFBundleURLTypes entry that registers `scheme`.
-    static func urlType(_ scheme: String, keyExists: Bool) -> String {
+    /// The CFBundleURLTypes entry that registers `schemes`.
+    static func urlType(_ schemes: [String], keyExists: Bool) -> String {
         let entry = """
         <dict>
             <key>CFBundleURLSchemes</key>
             <array>
-                <string>\(xml(scheme))</string>
+        \(schemes.map { "        <string>\(xml($0))</string>" }.joined(separator: "\n"))
             </array>
         </dict>
         """
@@ -54,6 +54,9 @@ enum Snippet {
     /// `value` (arrays, dictionaries, strings, booleans) as pretty JSON text with sorted keys,
     /// printed by Foundation.
     static func json(_ value: Any) -> String {
+        // Foundation traps (rather than throws) on a top-level string or number: those are
+        // written as fragments.
+        guard JSONSerialization.isValidJSONObject(value) else { return JSONSourceMap.fragment(value) }
         guard let data = try? JSONSerialization.data(withJSONObject: value, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]) else {
             return ""
         }

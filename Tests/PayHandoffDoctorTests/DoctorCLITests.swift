@@ -5,40 +5,6 @@ import XCTest
 /// `payhandoff doctor` run as a process: arguments, output, exit status; and the README's run,
 /// which must be the tool's real output.
 final class DoctorCLITests: DoctorTestCase {
-    struct Run {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-    }
-
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
-    /// The `payhandoff` next to the test bundle (.build/<triple>/<config>/).
-    static var binary: URL {
-        let bundle = Bundle(for: DoctorCLITests.self).bundleURL
-        let candidates = [bundle.appendingPathComponent("payhandoff"),
-                          bundle.deletingLastPathComponent().appendingPathComponent("payhandoff")]
-        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[0]
-    }
-
-    func run(_ arguments: [String], in directory: URL? = nil, environment: [String: String]? = nil,
-             executable: URL = DoctorCLITests.binary) throws -> Run {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        if let directory { process.currentDirectoryURL = directory }
-        if let environment { process.environment = environment }
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                   stderr: String(decoding: stderr, as: UTF8.self))
-    }
-
     func doctor(_ arguments: [String]) throws -> Run { try run(["doctor"] + arguments) }
 
     let everything = [
@@ -51,7 +17,7 @@ final class DoctorCLITests: DoctorTestCase {
     func testGoodFilesExitZero() throws {
         let good = try doctor(everything + ["--return-url", "https://fix.example.com/checkout-callback"])
         XCTAssertEqual(good.status, 0, good.stdout + good.stderr)
-        XCTAssertTrue(good.stdout.hasSuffix("0 errors, 0 warnings, 30 ok: exit status 0\n"), good.stdout)
+        XCTAssertTrue(good.stdout.hasSuffix("0 errors, 0 warnings, 32 ok: exit status 0\n"), good.stdout)
         // Warnings alone do not fail the run.
         let warned = try doctor(["--android-manifest", fixture("android/broken/launch-standard.xml"), "--return-url", "fixapp://checkout-callback"])
         XCTAssertEqual(warned.status, 0, warned.stdout)
@@ -101,7 +67,11 @@ final class DoctorCLITests: DoctorTestCase {
 
     func testUsageErrorsExitTwo() throws {
         for arguments in [[], ["--android-manifest", fixture("android/AndroidManifest.xml")], ["--return-url"],
-                          ["--return-url", "fixapp://x", "--manifest", "a.xml"], ["--return-url", "fixapp://x", "extra"]] {
+                          ["--return-url", "fixapp://x", "--manifest", "a.xml"], ["--return-url", "fixapp://x", "extra"],
+                          ["--return-url", "fixapp://x", "--manifest-placeholder", "appAuthRedirectScheme"],
+                          ["--return-url", "fixapp://x", "--build-setting", "=com.fix.app"],
+                          ["--return-url", "fixapp://x", "--target-sdk", "thirty-four"], ["--return-url", "fixapp://x", "--target-sdk", "0"],
+                          ["--return-url", "fixapp://x", "--fix-diff=yes"]] {
             let result = try doctor(arguments)
             XCTAssertEqual(result.status, 2, "\(arguments): \(result.stdout)")
             XCTAssertTrue(result.stderr.hasPrefix("error: usage: "), result.stderr)
@@ -112,6 +82,9 @@ final class DoctorCLITests: DoctorTestCase {
         let help = try doctor(["--help"])
         XCTAssertEqual(help.status, 0)
         XCTAssertTrue(help.stdout.contains("exit status: 0 no error (warnings allowed), 1 at least one error"), help.stdout)
+        for option in ["--manifest-placeholder KEY=VALUE", "--android-res", "--build-setting KEY=VALUE", "--target-sdk N", "--fix-diff"] {
+            XCTAssertTrue(help.stdout.contains(option), option)
+        }
         let rules = try doctor(["--rules"])
         XCTAssertEqual(rules.status, 0)
         for rule in DoctorRule.allCases { XCTAssertTrue(rules.stdout.contains(rule.rawValue + "\n"), rule.rawValue) }
@@ -149,20 +122,25 @@ final class DoctorCLITests: DoctorTestCase {
         XCTAssertTrue(callback.hasSuffix("&status=completed&card_id=card_xyz"), callback)
     }
 
-    /// The README's `payhandoff doctor` run is this build's output, byte for byte (refresh it
-    /// with `make doctor-readme` when the output changes).
+    /// The README's `payhandoff doctor` runs (the report, and the same run's --fix-diff) are
+    /// this build's output, byte for byte (refresh them with `make doctor-readme` when the
+    /// output changes).
     func testTheREADMERunIsTheToolsOutput() throws {
-        let readme = try String(contentsOf: Self.repository.appendingPathComponent("README.md"), encoding: .utf8)
-        let block = try XCTUnwrap(readme.components(separatedBy: "```console\n$ payhandoff doctor ").dropFirst().first?
-            .components(separatedBy: "\n```").first, "README has a ```console block running payhandoff doctor")
-        var lines = block.components(separatedBy: "\n")
-        let arguments = lines.removeFirst().split(separator: " ").map(String.init)
-        let status = try XCTUnwrap(lines.popLast())
-        XCTAssertEqual(lines.popLast(), "$ echo $?")
-        let result = try run(["doctor"] + arguments, in: Self.repository)
-        XCTAssertEqual(result.stdout, lines.joined(separator: "\n") + "\n", "README's doctor run is stale: run make doctor-readme")
-        XCTAssertEqual(String(result.status), status)
-        XCTAssertEqual(result.status, 1, "the README shows a broken manifest")
+        let readme = try String(contentsOf: DoctorTestCase.repository.appendingPathComponent("README.md"), encoding: .utf8)
+        let blocks = readme.components(separatedBy: "```console\n$ payhandoff doctor ").dropFirst().map { $0.components(separatedBy: "\n```").first ?? "" }
+        XCTAssertEqual(blocks.count, 2, "README has a ```console block running payhandoff doctor, and one with --fix-diff")
+        for block in blocks {
+            var lines = block.components(separatedBy: "\n")
+            let arguments = lines.removeFirst().split(separator: " ").map(String.init)
+            let status = try XCTUnwrap(lines.popLast())
+            XCTAssertEqual(lines.popLast(), "$ echo $?")
+            let result = try run(["doctor"] + arguments, in: DoctorTestCase.repository)
+            XCTAssertEqual(result.stdout, lines.isEmpty ? "" : lines.joined(separator: "\n") + "\n", "README's doctor run is stale: run make doctor-readme")
+            XCTAssertEqual(String(result.status), status)
+            XCTAssertEqual(result.status, 1, "the README shows a broken manifest")
+        }
+        XCTAssertTrue(blocks.last?.hasPrefix(blocks.first?.components(separatedBy: "\n").first ?? "-") ?? false, "the diff is the first run's fixes")
+        XCTAssertTrue(blocks.last?.components(separatedBy: "\n").first?.hasSuffix(" --fix-diff") ?? false)
         for rule in DoctorRule.allCases {
             XCTAssertTrue(readme.contains("`\(rule.rawValue)`"), "README lists the rule \(rule.rawValue)")
         }

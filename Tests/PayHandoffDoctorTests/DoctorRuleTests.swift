@@ -18,6 +18,9 @@ final class DoctorRuleTests: XCTestCase {
         var good: Doctor.Input
         var broken: Doctor.Input
         var file: (Doctor.Input) -> String?
+        /// Why the broken fixture's fix is not offered as a diff (`nil`: it is, and
+        /// DoctorFixDiffTests applies it).
+        var noDiff: String?
         var line: UInt
     }
 
@@ -35,9 +38,9 @@ final class DoctorRuleTests: XCTestCase {
 
     static func plist(_ path: String) -> Doctor.Input { input { $0.infoPlist = fixture(path) } }
 
-    static func expo(_ path: String) -> Doctor.Input {
+    static func expo(_ path: String, returnURL: String = https) -> Doctor.Input {
         // With the generated manifest, so the Expo file is the only one that can fail.
-        input(returnURL: https) {
+        input(returnURL: returnURL) {
             $0.expoConfig = fixture(path)
             $0.androidManifest = fixture("android/AndroidManifest.xml")
         }
@@ -54,9 +57,11 @@ final class DoctorRuleTests: XCTestCase {
     static var cases: [Case] {
         var cases: [Case] = []
         func add(_ rule: DoctorRule, _ severity: DoctorSeverity, good: Doctor.Input, broken: Doctor.Input,
-                 file: @escaping (Doctor.Input) -> String?, line: UInt = #line) {
-            cases.append(Case(rule: rule, severity: severity, good: good, broken: broken, file: file, line: line))
+                 file: @escaping (Doctor.Input) -> String?, noDiff: String? = nil, line: UInt = #line) {
+            cases.append(Case(rule: rule, severity: severity, good: good, broken: broken, file: file, noDiff: noDiff, line: line))
         }
+        let flagOnly = "the fix is a flag that gives doctor the value, not an edit"
+        let advice = "advice: which activity keeps the link, or whether crossed pairings are used, is the developer's choice"
         let arguments: (Doctor.Input) -> String? = { _ in nil }
         let androidFile: (Doctor.Input) -> String? = { $0.androidManifest }
         let plistFile: (Doctor.Input) -> String? = { $0.infoPlist }
@@ -64,9 +69,10 @@ final class DoctorRuleTests: XCTestCase {
         let good = manifest("android/AndroidManifest.xml")
         let goodWeb = manifest("android/AndroidManifest.xml", returnURL: https)
 
-        add(.inputReadable, .error, good: good, broken: manifest("android/bad/truncated.xml"), file: androidFile)
-        add(.inputReadable, .error, good: plist("ios/Info-binary.plist"), broken: plist("ios/bad/corrupt-binary.plist"), file: plistFile)
-        add(.inputReadable, .error, good: expo("expo/app.json"), broken: expo("expo/bad/app.config.js"), file: expoFile)
+        let unreadable = "bad input: nothing to edit"
+        add(.inputReadable, .error, good: good, broken: manifest("android/bad/truncated.xml"), file: androidFile, noDiff: unreadable)
+        add(.inputReadable, .error, good: plist("ios/Info-binary.plist"), broken: plist("ios/bad/corrupt-binary.plist"), file: plistFile, noDiff: unreadable)
+        add(.inputReadable, .error, good: expo("expo/app.json"), broken: expo("expo/bad/app.config.js"), file: expoFile, noDiff: unreadable)
 
         add(.returnURLValid, .error, good: input(returnURL: reverseDNS), broken: input(returnURL: "javascript:alert(1)"), file: arguments)
         add(.returnURLValid, .error, good: input(returnURL: reverseDNS + "?order=42"), broken: input(returnURL: reverseDNS + "#done"), file: arguments)
@@ -79,18 +85,59 @@ final class DoctorRuleTests: XCTestCase {
         add(.androidIntentFilter, .error, good: good, broken: manifest("android/broken/callback-wrong-host.xml"), file: androidFile)
         add(.androidIntentFilter, .error, good: goodWeb, broken: manifest("android/broken/https-wrong-path.xml", returnURL: https), file: androidFile)
         add(.androidIntentFilter, .error, good: good, broken: manifest("android/broken/pos-filter-with-host.xml"), file: androidFile)
-        add(.androidIntentFilter, .warning, good: good, broken: manifest("android/broken/two-receivers.xml"), file: androidFile)
+        add(.androidIntentFilter, .warning, good: good, broken: manifest("android/broken/two-receivers.xml"), file: androidFile, noDiff: advice)
         add(.androidViewBrowsable, .error, good: good, broken: manifest("android/broken/no-browsable.xml"), file: androidFile)
         add(.androidExported, .error, good: good, broken: manifest("android/broken/not-exported.xml"), file: androidFile)
         add(.androidExported, .error, good: good, broken: manifest("android/broken/exported-false.xml"), file: androidFile)
+        add(.androidPermission, .error, good: good, broken: manifest("android/broken/receiver-permission.xml"), file: androidFile)
         add(.androidLaunchMode, .warning, good: good, broken: manifest("android/broken/launch-standard.xml"), file: androidFile)
         add(.androidLaunchMode, .warning, good: good, broken: manifest("android/broken/launch-single-top.xml"), file: androidFile)
         add(.androidSchemeLowercase, .error, good: good, broken: manifest("android/broken/uppercase-scheme.xml"), file: androidFile)
         add(.androidSchemeLowercase, .error, good: expo("expo/app.json"), broken: expo("expo/broken/uppercase-scheme.json"), file: expoFile)
-        add(.androidDataPairings, .warning, good: good, broken: manifest("android/broken/crossed-pairings.xml"), file: androidFile)
+        add(.androidDataPairings, .warning, good: good, broken: manifest("android/broken/crossed-pairings.xml"), file: androidFile, noDiff: advice)
         add(.androidQueries, .error, good: good, broken: manifest("android/broken/no-queries.xml"), file: androidFile)
-        add(.androidQueries, .warning, good: good, broken: manifest("android/broken/queries-package-only.xml"), file: androidFile)
+        add(.androidQueries, .error, good: good, broken: manifest("android/broken/queries-package-only.xml"), file: androidFile)
         add(.androidAppLinksVerify, .error, good: goodWeb, broken: manifest("android/broken/no-autoverify.xml", returnURL: https), file: androidFile)
+
+        // Issue 28: values the build resolves. A deciding value left unresolved is a warning
+        // naming the flag; resolved, it is matched like a literal.
+        let placeholders = input(returnURL: "com.fix.app://checkout-callback", posScheme: "com.fix.app.pos") {
+            $0.androidManifest = fixture("android/gradle-placeholders.xml")
+            $0.androidPackage = "com.fix.app"
+            $0.manifestPlaceholders = ["posAnswerScheme": "com.fix.app.pos", "appAuthRedirectScheme": "com.fix.app.oauth"]
+        }
+        var unresolvedPlaceholders = placeholders
+        unresolvedPlaceholders.androidPackage = nil
+        unresolvedPlaceholders.manifestPlaceholders = [:]
+        var otherPlaceholder = placeholders
+        otherPlaceholder.manifestPlaceholders["posAnswerScheme"] = "com.fix.app.payments"
+        add(.androidIntentFilter, .warning, good: placeholders, broken: unresolvedPlaceholders, file: androidFile, noDiff: flagOnly)
+        add(.androidIntentFilter, .error, good: placeholders, broken: otherPlaceholder, file: androidFile)
+        var resources = manifest("android/string-resources.xml")
+        resources.androidResources = [fixture("android/res")]
+        var qualified = resources
+        qualified.androidResources = [fixture("android/res-qualified")]
+        add(.androidIntentFilter, .warning, good: resources, broken: manifest("android/string-resources.xml"), file: androidFile, noDiff: flagOnly)
+        add(.androidIntentFilter, .warning, good: resources, broken: qualified, file: androidFile, noDiff: "the value to change is in a values-*/ resource file")
+        add(.androidExported, .warning, good: good, broken: manifest("android/broken/target-sdk-22-no-exported.xml"), file: androidFile)
+        var legacyQueries = manifest("android/broken/no-queries.xml")
+        legacyQueries.targetSDK = 29
+        add(.androidQueries, .warning, good: good, broken: legacyQueries, file: androidFile)
+        // Issue 28: components Android does not use for links, and its host rules.
+        add(.androidIntentFilter, .warning, good: manifest("android/nfc-alias.xml"), broken: manifest("android/broken/two-receivers.xml"), file: androidFile, noDiff: advice)
+        add(.androidIntentFilter, .error, good: good, broken: manifest("android/broken/no-view-action.xml"), file: androidFile)
+        add(.androidIntentFilter, .warning, good: manifest("android/disabled-and-removed.xml"), broken: manifest("android/broken/two-receivers.xml"), file: androidFile, noDiff: advice)
+        add(.androidIntentFilter, .error, good: good, broken: manifest("android/broken/receiver-disabled.xml"), file: androidFile)
+        add(.androidLaunchMode, .warning, good: manifest("android/activity-alias.xml"), broken: manifest("android/broken/alias-target-standard.xml"), file: androidFile)
+        add(.androidIntentFilter, .error, good: manifest("android/app-links-main-filter.xml", returnURL: https),
+            broken: manifest("android/broken/app-links-main-filter-no-callback.xml", returnURL: https), file: androidFile)
+        add(.androidIntentFilter, .error, good: manifest("android/host-wildcard.xml", returnURL: https),
+            broken: manifest("android/broken/host-wildcard-apex.xml", returnURL: https), file: androidFile)
+        add(.androidSchemeLowercase, .warning, good: good, broken: manifest("android/broken/uppercase-host.xml"), file: androidFile)
+        // Issue 30: <queries> by package or by either action.
+        for accepted in ["queries-package.xml", "queries-start-action.xml", "queries-com-start-action.xml"] {
+            add(.androidQueries, .error, good: manifest("android/" + accepted), broken: manifest("android/broken/no-queries.xml"), file: androidFile)
+        }
 
         let assetLinks: (Doctor.Input) -> String? = { $0.assetLinks }
         for broken in ["assetlinks-other-package.json", "assetlinks-short-fingerprint.json", "assetlinks-login-only.json"] {
@@ -105,9 +152,31 @@ final class DoctorRuleTests: XCTestCase {
         add(.iosURLSchemes, .error, good: plist("ios/Info.plist"), broken: plist("ios/broken/no-pos-scheme.plist"), file: plistFile)
         add(.iosURLSchemes, .error, good: plist("ios/Info-binary.plist"), broken: plist("ios/broken/no-url-types.plist"), file: plistFile)
         add(.iosQueriesSchemes, .error, good: plist("ios/Info.plist"), broken: plist("ios/broken/no-queries-schemes.plist"), file: plistFile)
+        add(.iosQueriesSchemes, .error, good: plist("ios/Info.plist"), broken: plist("ios/broken/queries-over-50.plist"), file: plistFile,
+            noDiff: "making room among the first 50 means dropping a scheme the developer chooses")
+        let settingsPlist = input(returnURL: "com.fix.app://checkout-callback", posScheme: "com.fix.app.pos") {
+            $0.infoPlist = fixture("ios/Info-build-settings.plist")
+            $0.iosAppID = appID
+            $0.buildSettings = ["POS_ANSWER_SCHEME": "com.fix.app.pos", "OIDC_REDIRECT_URI_SCHEME": "com.fix.app.oidc"]
+        }
+        var unresolvedSettings = settingsPlist
+        unresolvedSettings.iosAppID = nil
+        unresolvedSettings.buildSettings = [:]
+        var otherSetting = settingsPlist
+        otherSetting.buildSettings["POS_ANSWER_SCHEME"] = "com.fix.app.payments"
+        add(.iosURLSchemes, .warning, good: settingsPlist, broken: unresolvedSettings, file: plistFile, noDiff: flagOnly)
+        add(.iosURLSchemes, .error, good: settingsPlist, broken: otherSetting, file: plistFile)
         add(.iosAssociatedDomains, .error, good: web { $0.entitlements = fixture("ios/App.entitlements") },
             broken: web { $0.entitlements = fixture("ios/broken/www-only.entitlements") }, file: { $0.entitlements })
+        add(.iosAssociatedDomains, .warning, good: web { $0.entitlements = fixture("ios/App.entitlements") },
+            broken: web { $0.entitlements = fixture("ios/broken/developer-mode.entitlements") }, file: { $0.entitlements })
+        add(.iosAssociatedDomains, .warning, good: web { $0.entitlements = fixture("ios/App-build-settings.entitlements"); $0.buildSettings = ["ASSOCIATED_DOMAIN": "fix.example.com"] },
+            broken: web { $0.entitlements = fixture("ios/App-build-settings.entitlements") }, file: { $0.entitlements }, noDiff: flagOnly)
         let aasa: (Doctor.Input) -> String? = { $0.appleAppSiteAssociation }
+        add(.iosAASA, .error, good: web { $0.appleAppSiteAssociation = fixture("association/apple-app-site-association-paths") },
+            broken: web { $0.appleAppSiteAssociation = fixture("association/broken/aasa-paths-other-path.json") }, file: aasa)
+        add(.iosAASA, .error, good: web { $0.appleAppSiteAssociation = fixture("association/apple-app-site-association-defaults") },
+            broken: web { $0.appleAppSiteAssociation = fixture("association/broken/aasa-case-sensitive.json") }, file: aasa)
         for good in ["apple-app-site-association", "apple-app-site-association-paths"] {
             for broken in ["aasa-other-path.json", "aasa-excluded.json", "aasa-other-team.json"] {
                 add(.iosAASA, .error, good: web { $0.appleAppSiteAssociation = fixture("association/" + good) },
@@ -120,6 +189,17 @@ final class DoctorRuleTests: XCTestCase {
         add(.expoAndroidIntentFilters, .error, good: expo("expo/app.json"), broken: expo("expo/broken/intent-filter-no-autoverify.json"), file: expoFile)
         add(.expoIOSQueriesSchemes, .error, good: expo("expo/app.json"), broken: expo("expo/broken/no-queries-schemes.json"), file: expoFile)
         add(.expoIOSAssociatedDomains, .error, good: expo("expo/app.json"), broken: expo("expo/broken/no-associated-domains.json"), file: expoFile)
+        // Issue 28: Expo per platform, as prebuild writes each.
+        add(.expoScheme, .error, good: expo("expo/per-platform.json", returnURL: custom), broken: expo("expo/broken/ios-url-types-override.json", returnURL: custom), file: expoFile)
+        add(.expoScheme, .error, good: expo("expo/per-platform.json", returnURL: custom), broken: expo("expo/broken/android-missing-scheme.json", returnURL: custom), file: expoFile)
+        add(.expoScheme, .error, good: expo("expo/bundle-identifier-scheme.json", returnURL: reverseDNS), broken: expo("expo/app.json", returnURL: reverseDNS), file: expoFile)
+        add(.expoAndroidIntentFilters, .error, good: expo("expo/per-platform.json"), broken: expo("expo/broken/intent-filter-prefixed-action.json"), file: expoFile)
+        var expoAlone = expo("expo/per-platform.json")
+        expoAlone.androidManifest = nil
+        var expoAloneBroken = expo("expo/broken/no-manifest-queries.json")
+        expoAloneBroken.androidManifest = nil
+        add(.androidQueries, .warning, good: expoAlone, broken: expoAloneBroken, file: expoFile,
+            noDiff: "the plugin's options are in an array; the printed snippet says where, and another plugin may declare <queries>")
         return cases
     }
 
