@@ -37,10 +37,15 @@ public enum JSONValue: Equatable, Sendable {
         }
     }
 
+    // The readers below are `@inline(never)`: every document reader calls them dozens of times,
+    // and inlined each call site carried its own switch and error construction (−20.5 KB of the
+    // Embedded library, issue 26).
+
     /// The value at a dot-separated path of object keys (`"data.checkout.checkout_url"`),
     /// or `nil` when any step is missing or not an object. The empty path is `self`.
     /// - Parameter path: Keys separated by `.`.
     /// - Returns: The value found, or `nil`.
+    @inline(never)
     public func value(at path: String) -> JSONValue? {
         if path.isEmpty { return self }
         // Each step is looked up by its bytes in the path's UTF-8: no split, no substrings.
@@ -65,6 +70,7 @@ public enum JSONValue: Equatable, Sendable {
     /// Whether a non-null value is at `path` (JSON `null` counts as absent everywhere).
     /// - Parameter path: Dot-separated keys.
     /// - Returns: `true` when present and not `null`.
+    @inline(never)
     public func isPresent(at path: String) -> Bool {
         switch value(at: path) {
         case nil, .null?: return false
@@ -76,6 +82,7 @@ public enum JSONValue: Equatable, Sendable {
     /// - Parameter path: Dot-separated keys.
     /// - Returns: The string.
     /// - Throws: `validation` (naming `path`) when missing or null, `invalid_json` when not a string.
+    @inline(never)
     public func string(at path: String) throws(PayHandoffError) -> String {
         guard let value = try optionalString(at: path) else { throw JSONValue.missing(path) }
         return value
@@ -85,6 +92,7 @@ public enum JSONValue: Equatable, Sendable {
     /// - Parameter path: Dot-separated keys.
     /// - Returns: The string, or `nil`.
     /// - Throws: `invalid_json` naming `path` when present but not a string.
+    @inline(never)
     public func optionalString(at path: String) throws(PayHandoffError) -> String? {
         switch value(at: path) {
         case nil, .null?: return nil
@@ -97,6 +105,7 @@ public enum JSONValue: Equatable, Sendable {
     /// - Parameter path: Dot-separated keys.
     /// - Returns: The integer.
     /// - Throws: `validation` when missing or null, `invalid_json` when not an integer.
+    @inline(never)
     public func integer(at path: String) throws(PayHandoffError) -> Int64 {
         guard let value = try optionalInteger(at: path) else { throw JSONValue.missing(path) }
         return value
@@ -106,6 +115,7 @@ public enum JSONValue: Equatable, Sendable {
     /// - Parameter path: Dot-separated keys.
     /// - Returns: The integer, or `nil`.
     /// - Throws: `invalid_json` naming `path` when present but not an integer.
+    @inline(never)
     public func optionalInteger(at path: String) throws(PayHandoffError) -> Int64? {
         switch value(at: path) {
         case nil, .null?: return nil
@@ -118,6 +128,7 @@ public enum JSONValue: Equatable, Sendable {
     /// - Parameter path: Dot-separated keys.
     /// - Returns: The boolean, or `nil`.
     /// - Throws: `invalid_json` naming `path` when present but not a boolean.
+    @inline(never)
     public func optionalBool(at path: String) throws(PayHandoffError) -> Bool? {
         switch value(at: path) {
         case nil, .null?: return nil
@@ -130,6 +141,7 @@ public enum JSONValue: Equatable, Sendable {
     /// - Parameter path: Dot-separated keys; empty for `self`.
     /// - Returns: The object.
     /// - Throws: `validation` when missing or null, `invalid_json` when not an object.
+    @inline(never)
     public func object(at path: String) throws(PayHandoffError) -> JSONObject {
         guard let value = try optionalObject(at: path) else { throw JSONValue.missing(path) }
         return value
@@ -139,6 +151,7 @@ public enum JSONValue: Equatable, Sendable {
     /// - Parameter path: Dot-separated keys; empty for `self`.
     /// - Returns: The object, or `nil`.
     /// - Throws: `invalid_json` naming `path` when present but not an object.
+    @inline(never)
     public func optionalObject(at path: String) throws(PayHandoffError) -> JSONObject? {
         switch value(at: path) {
         case nil, .null?: return nil
@@ -151,6 +164,7 @@ public enum JSONValue: Equatable, Sendable {
     /// - Parameter path: Dot-separated keys.
     /// - Returns: The array, or `nil`.
     /// - Throws: `invalid_json` naming `path` when present but not an array.
+    @inline(never)
     public func optionalArray(at path: String) throws(PayHandoffError) -> [JSONValue]? {
         switch value(at: path) {
         case nil, .null?: return nil
@@ -163,6 +177,7 @@ public enum JSONValue: Equatable, Sendable {
     /// - Parameter path: Dot-separated keys.
     /// - Returns: The amount, or `nil` when missing or `null`.
     /// - Throws: `validation` for bad text or range, `invalid_json` for any other JSON type.
+    @inline(never)
     public func optionalAmount(at path: String) throws(PayHandoffError) -> Amount? {
         switch value(at: path) {
         case nil, .null?: return nil
