@@ -144,7 +144,7 @@ class DriftCheckTests(unittest.TestCase):
         self.assertIn('no @_cdecl("payhandoff_pos_refund_check")', stderr)
 
     def test_literal_version_in_a_binding_is_named(self):
-        self.edit("bindings/react-native/src/PayHandoff.ts", "export { ABI_VERSION };", "export const ABI_VERSION = 2;")
+        self.edit("bindings/react-native/src/PayHandoff.ts", "export { ABI_VERSION, ", "export const ABI_VERSION = 2;\nexport { ")
         self.check_fails_naming("bindings/react-native/src/PayHandoff.ts", "writes the ABI version literally")
 
     def test_version_mention_in_docs_is_named(self):
