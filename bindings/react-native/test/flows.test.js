@@ -378,7 +378,7 @@ function ledgerSnapshot(sales) {
 
 test('snapshots over 64 KiB cross the bridge both ways; other JSON stays within MAX_JSON_BYTES', () => {
   assert.deepEqual([api.MAX_JSON_BYTES, api.MAX_SNAPSHOT_BYTES, api.MAX_URL_BYTES, api.MAX_JSON_DEPTH], [65536, 262144, 8192, 64]);
-  // 3000 sales of one day: about 125 KB of snapshot.
+  // 3000 sales of one day: about 111 KB of snapshot.
   const text = ledgerSnapshot(3000);
   assert.ok(text.length > api.MAX_JSON_BYTES && text.length < api.MAX_SNAPSHOT_BYTES, `${text.length}`);
   const c = payhandoff.restoreCoordinator(text);

@@ -147,7 +147,7 @@ test('a damaged snapshot: restoreCoordinatorSalvage keeps what is intact; saved 
 
 test('snapshots over 64 KiB: through the module\'s memory both ways and kept in storage', (t) => {
   assert.deepEqual([api.MAX_JSON_BYTES, api.MAX_SNAPSHOT_BYTES], [65536, 262144]);
-  // 3000 sales of one day in the ledger: about 125 KB.
+  // 3000 sales of one day in the ledger: about 111 KB.
   const sales = Array.from({ length: 3000 }, (_, i) => [String(7200000000 + i), 10000, 0, T0 + i]);
   const text = JSON.stringify({ version: 3, config: {}, flows: [], ledger: { pruned_through: 0, sales, refunds: [], unknown: [] } });
   assert.ok(text.length > api.MAX_JSON_BYTES);

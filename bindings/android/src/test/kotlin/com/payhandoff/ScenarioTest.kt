@@ -458,7 +458,7 @@ class ScenarioTest {
 
     @Test
     fun snapshotsOver64KiBCrossBothWays() {
-        // 3000 sales of one day: about 125 KB, over PAYHANDOFF_MAX_JSON_BYTES and within
+        // 3000 sales of one day: about 111 KB, over PAYHANDOFF_MAX_JSON_BYTES and within
         // PAYHANDOFF_MAX_SNAPSHOT_BYTES, through the JNI byte arrays in and out.
         val text = ledgerSnapshot(3000)
         assertTrue(text.length in (PayHandoff.MAX_JSON_BYTES + 1)..PayHandoff.MAX_SNAPSHOT_BYTES)
