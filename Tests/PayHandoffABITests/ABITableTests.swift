@@ -82,6 +82,19 @@ final class ABITableTests: XCTestCase {
         XCTAssertEqual(words("RefundWarning"), RefundEligibility.Warning.allCases.map(\.rawValue))
     }
 
+    /// The table's `limits` (generated into the bindings, checked against the header's #defines by
+    /// tools/abigen) are the ones the ABI layer enforces.
+    func testLimitsAreTheABILayers() throws {
+        let limits = try XCTUnwrap(Self.table["limits"] as? [String: Any])
+        func value(_ name: String) -> Int? { (limits[name] as? [String: Any])?["value"] as? Int }
+        XCTAssertEqual(value("PAYHANDOFF_MAX_JSON_BYTES"), JSONText.maxJSONBytes)
+        XCTAssertEqual(value("PAYHANDOFF_MAX_URL_BYTES"), JSONText.maxURLBytes)
+        XCTAssertEqual(value("PAYHANDOFF_MAX_SNAPSHOT_BYTES"), JSONText.maxSnapshotBytes)
+        XCTAssertEqual(value("PAYHANDOFF_MAX_SNAPSHOT_BYTES"), Coordinator.maxSnapshotBytes)
+        XCTAssertEqual(value("PAYHANDOFF_MAX_JSON_DEPTH"), JSONText.maxDepth)
+        XCTAssertEqual(limits.keys.filter { $0 != "//" }.count, 4, "a new limit needs its line here")
+    }
+
     func testFlowTypesAreTheCoordinatorsFlows() throws {
         // One flow of each kind, started through the C ABI; the snapshot names their types.
         var handle: OpaquePointer?

@@ -82,6 +82,14 @@ def check_header(table, root):
     if not m or int(m.group(1)) != table.abi_version:
         problems.append(f"{HEADER}: PAYHANDOFF_ABI_VERSION is {m.group(1) if m else 'missing'}, "
                         f"the table's abi_version is {table.abi_version}")
+    defined = {name: int(n) for name, n in re.findall(r"#define\s+(PAYHANDOFF_MAX_\w+)\s+(\d+)\b", bare)}
+    for limit in table.limits:
+        if limit.name not in defined:
+            problems.append(f"{HEADER}: no '#define {limit.name} {limit.value}' for the table's limits.{limit.name}")
+        elif defined[limit.name] != limit.value:
+            problems.append(f"{HEADER}: {limit.name} is {defined[limit.name]}, the table's limits.{limit.name} is {limit.value}")
+    for name in sorted(set(defined) - {limit.name for limit in table.limits}):
+        problems.append(f"{HEADER}: {name} is defined but not in abi/payhandoff.json's limits (add it there)")
     macros = {name: int(n) for name, n in re.findall(r"#define\s+(PAYHANDOFF_(?:OK|ERR_\w+))\s+(\d+)", bare)}
     want = {("PAYHANDOFF_OK" if w == "ok" else "PAYHANDOFF_ERR_" + constant_name(w)): n
             for w, n in table.vocabularies["Status"].codes.items()}

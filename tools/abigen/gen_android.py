@@ -170,15 +170,20 @@ def vocabulary_kt(table):
 
 
 def versions_kt(table):
+    limits = "".join(f"\n{doc_comment(limit.comment, '    ')}\n    const val {limit.constant}: Int = {limit.value}\n"
+                     for limit in table.limits)
     return f"""// {GENERATED_NOTICE}.
 package com.payhandoff
 
-/** The versions of abi/payhandoff.json this binding was generated with (PayHandoff.ABI_VERSION reads [ABI]). */
+/**
+ * The versions and input limits of abi/payhandoff.json this binding was generated with
+ * (PayHandoff.ABI_VERSION reads [ABI], PayHandoff.MAX_SNAPSHOT_BYTES [MAX_SNAPSHOT_BYTES], ...).
+ */
 internal object Versions {{
     /** `PAYHANDOFF_ABI_VERSION` of the include/payhandoff.h this binding was written against. */
     const val ABI: Int = {table.abi_version}
 
     /** The PayHandoff release this binding belongs to (the AAR's version; payhandoff_version() of its library). */
     const val LIBRARY: String = "{table.library_version}"
-}}
+{limits}}}
 """

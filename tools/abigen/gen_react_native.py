@@ -264,13 +264,15 @@ def vocabulary_ts(table):
 
 
 def versions_ts(table):
+    limits = "".join(f"\n{doc_comment(limit.comment)}\nexport const {limit.constant} = {limit.value};\n"
+                     for limit in table.limits)
     return f"""// {GENERATED_NOTICE}.
 //
-// The versions of abi/payhandoff.json (bindings/web shares this file).
+// The versions and input limits of abi/payhandoff.json (bindings/web shares this file).
 
 /** The C ABI version (PAYHANDOFF_ABI_VERSION) this package was written for. */
 export const ABI_VERSION = {table.abi_version};
 
 /** The PayHandoff release this package belongs to (payhandoff_version() of the library built with it). */
 export const LIBRARY_VERSION = '{table.library_version}';
-"""
+{limits}"""

@@ -141,6 +141,38 @@ class Vocabulary:
             raise TableError(f"vocabulary {name}: two words give the same constant name")
 
 
+class Limit:
+    """One member of `limits`: the header's macro name (PAYHANDOFF_MAX_...), its value and doc comment."""
+
+    def __init__(self, name, entry):
+        self.name = name
+        if not re.fullmatch(r"PAYHANDOFF_MAX_[A-Z0-9_]+", name):
+            raise TableError(f"limits.{name}: a limit is named like its header macro, PAYHANDOFF_MAX_<WORDS>")
+        self.value = entry.get("value") if isinstance(entry, dict) else None
+        self.doc = entry.get("doc", "") if isinstance(entry, dict) else ""
+        if not isinstance(self.value, int) or isinstance(self.value, bool) or self.value < 1:
+            raise TableError(f"limits.{name}: value must be a positive integer")
+        if not self.doc:
+            raise TableError(f"limits.{name}: doc is required")
+
+    @property
+    def comment(self):
+        """The doc comment of its constant: the doc and the macro it mirrors."""
+        return f"`{self.name}`: {self.doc[:1].lower()}{self.doc[1:]}"
+
+    @property
+    def constant(self):
+        """MAX_JSON_BYTES from PAYHANDOFF_MAX_JSON_BYTES: the bindings' name (their namespace says PayHandoff)."""
+        return self.name[len("PAYHANDOFF_"):]
+
+
+def _limits(section):
+    """The `limits` section ("//" is a comment), in the table's order."""
+    if not isinstance(section, dict) or not [name for name in section if name != "//"]:
+        raise TableError("limits must be an object of the header's PAYHANDOFF_MAX_* limits")
+    return [Limit(name, entry) for name, entry in section.items() if name != "//"]
+
+
 class Table:
     def __init__(self, path):
         self.path = path
@@ -156,6 +188,7 @@ class Table:
             raise TableError("library_version must be MAJOR.MINOR.PATCH text")
         if not isinstance(self.abi_version, int) or isinstance(self.abi_version, bool) or self.abi_version < 1:
             raise TableError("abi_version must be a positive integer")
+        self.limits = _limits(data.get("limits"))
         self.handles = data.get("handles", {})
         self.functions = [Function(row, self.handles) for row in data.get("functions", [])]
         names = [f.name for f in self.functions]

@@ -112,6 +112,31 @@ class DriftCheckTests(unittest.TestCase):
         self.edit("include/payhandoff.h", "#define PAYHANDOFF_ABI_VERSION ", "#define PAYHANDOFF_ABI_VERSION 9")
         self.check_fails_naming("include/payhandoff.h", "PAYHANDOFF_ABI_VERSION")
 
+    def test_header_limit_must_match_the_table(self):
+        self.edit("include/payhandoff.h", "#define PAYHANDOFF_MAX_SNAPSHOT_BYTES 262144", "#define PAYHANDOFF_MAX_SNAPSHOT_BYTES 65536")
+        self.check_fails_naming("include/payhandoff.h", "PAYHANDOFF_MAX_SNAPSHOT_BYTES is 65536, the table's "
+                                "limits.PAYHANDOFF_MAX_SNAPSHOT_BYTES is 262144")
+
+    def test_header_limit_missing_or_extra_is_named(self):
+        self.edit("include/payhandoff.h", "#define PAYHANDOFF_MAX_JSON_DEPTH 64", "#define PAYHANDOFF_MAX_NESTING 64")
+        self.check_fails_naming("include/payhandoff.h", "no '#define PAYHANDOFF_MAX_JSON_DEPTH 64'",
+                                "PAYHANDOFF_MAX_NESTING is defined but not in abi/payhandoff.json's limits")
+
+    def test_table_limit_reaches_the_generated_constants(self):
+        self.edit("abi/payhandoff.json", '"PAYHANDOFF_MAX_URL_BYTES": {"value": 8192', '"PAYHANDOFF_MAX_URL_BYTES": {"value": 4096')
+        stderr = run("--check", "--root", self.root).stderr
+        for path in ("bindings/android/src/main/kotlin/com/payhandoff/Versions.kt", "bindings/react-native/src/versions.ts"):
+            self.assertIn(f"abigen: {path}:", stderr)
+        self.assertIn("+export const MAX_URL_BYTES = 4096;", stderr)
+        self.assertIn("include/payhandoff.h: PAYHANDOFF_MAX_URL_BYTES is 8192, the table's limits.PAYHANDOFF_MAX_URL_BYTES is 4096",
+                      stderr)
+
+    def test_bad_limit_is_refused_naming_it(self):
+        self.edit("abi/payhandoff.json", '"PAYHANDOFF_MAX_JSON_DEPTH": {"value": 64', '"PAYHANDOFF_MAX_JSON_DEPTH": {"value": "64"')
+        result = run("--check", "--root", self.root)
+        self.assertNotEqual(result.returncode, 0)
+        self.assertIn("limits.PAYHANDOFF_MAX_JSON_DEPTH: value must be a positive integer", result.stderr)
+
     def test_cdecl_exports_must_match(self):
         self.edit("Sources/PayHandoffABI/Exports.swift", '@_cdecl("payhandoff_pos_refund_check")',
                   '@_cdecl("payhandoff_pos_refund_checks")')
@@ -119,7 +144,7 @@ class DriftCheckTests(unittest.TestCase):
         self.assertIn('no @_cdecl("payhandoff_pos_refund_check")', stderr)
 
     def test_literal_version_in_a_binding_is_named(self):
-        self.edit("bindings/react-native/src/PayHandoff.ts", "export { ABI_VERSION };", "export const ABI_VERSION = 2;")
+        self.edit("bindings/react-native/src/PayHandoff.ts", "export { ABI_VERSION, ", "export const ABI_VERSION = 2;\nexport { ")
         self.check_fails_naming("bindings/react-native/src/PayHandoff.ts", "writes the ABI version literally")
 
     def test_version_mention_in_docs_is_named(self):
@@ -135,7 +160,8 @@ class DriftCheckTests(unittest.TestCase):
             self.assertIn(f"abigen: {path}:", stderr)
         written = run("--write", "--root", self.root)
         self.assertIn("abigen: wrote abi/android.map", written.stdout)
-        self.assertIn("include/payhandoff.h: PAYHANDOFF_ABI_VERSION is 2, the table's abi_version is 12", written.stderr)
+        abi = run("--get", "abi_version", "--root", ROOT).stdout.strip()
+        self.assertIn(f"include/payhandoff.h: PAYHANDOFF_ABI_VERSION is {abi}, the table's abi_version is 1{abi}", written.stderr)
 
     def test_bad_table_is_refused_naming_the_function(self):
         self.edit("abi/payhandoff.json", '"kind": "handle",', '"kind": "stateless",')

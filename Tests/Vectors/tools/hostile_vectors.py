@@ -21,6 +21,10 @@ cJSON, which refuse them, or JSON cannot carry them): 10 000-deep JSON, JSON num
 fraction ("floats as amounts"), lone-surrogate `\\ud800` escapes in JSON text, raw invalid UTF-8
 bytes, JSON text over 64 KiB. Those are tested directly against the C ABI in
 Tests/CHarness/harness.c (`hostile_direct`) and in Tests/PayHandoffABITests/HostileABITests.swift.
+
+Host strings (`host_strings_*.json`): lone UTF-16 surrogates in the strings a Kotlin or JavaScript
+host passes, refused by the bindings' glue before any C call; the Swift and C runners skip them
+(the `skip` member of each vector says why: their strings cannot hold one).
 """
 
 from __future__ import annotations
@@ -669,8 +673,109 @@ def coordinator_cases() -> FlowSuite:
     return s
 
 
+# ---------------------------------------------------------------------------------------
+# Host strings: lone UTF-16 surrogates (issue 24)
+#
+# A string of the host language (Kotlin, JavaScript) may hold a lone UTF-16 surrogate, which has
+# no UTF-8 form. The glue that turns host strings into UTF-8 refuses it, naming the C parameter
+# (`invalid_argument`), before any C call: one answer in Kotlin, React Native and the web, instead
+# of '?' in one, U+FFFD in another and invalid bytes in a third. Swift and C strings cannot hold
+# one, so their runners skip these vectors, with the reason written in each (vectorlib.LONE_SURROGATE_SKIPS).
+
+HIGH, LOW = "\ud800", "\udfff"
+
+
+def host_check(parameters: list[tuple[str, object]]) -> None:
+    """The glue's rule: the first parameter, in the C function's order, holding a lone surrogate
+    anywhere (keys of JSON objects included) is `invalid_argument` naming that parameter."""
+    for name, value in parameters:
+        if vectorlib.has_lone_surrogate(value):
+            raise vectorlib.Fail("invalid_argument", name)
+
+
+def host_skip(input_) -> dict | None:
+    return vectorlib.LONE_SURROGATE_SKIPS if vectorlib.has_lone_surrogate(input_) else None
+
+
+def host_pos_parse_cases() -> Suite:
+    def oracle(i):
+        host_check([("url", i["url"]), ("options_json", i["options"])])
+        return pos.parse_response(i["url"], i["options"])
+
+    s = Suite("pos.parse_response", "hostile-host", oracle)
+
+    def add(id_, note, url, options=POS_OPTS, error=None):
+        input_ = {"url": url, "options": options}
+        s.add("hostile-host-" + id_, note, input_, error, skip=host_skip(input_))
+
+    ok = answer("result=aprobada", "identifier=ord-1", OK_TAIL)
+    add("url-lone-high", "a lone high surrogate in the URL (a value): refused by the glue, naming url",
+        ok + "&name=x" + HIGH + "y", error=("invalid_argument", "url"))
+    add("url-lone-low-at-end", "a lone low surrogate as the URL's last code unit", ok + "&name=x" + LOW,
+        error=("invalid_argument", "url"))
+    add("url-reversed-pair", "a low surrogate before a high one is two lone surrogates, not a pair",
+        ok + "&name=" + LOW + HIGH, error=("invalid_argument", "url"))
+    add("url-lone-high-in-key", "a lone high surrogate in a parameter name", ok + "&k" + HIGH + "=v",
+        error=("invalid_argument", "url"))
+    add("options-lone-surrogate", "a lone surrogate in the options document (identifier): names options_json",
+        ok, {"urlScheme": "myapp", "identifier": "ord-1" + HIGH}, error=("invalid_argument", "options_json"))
+    add("options-key-lone-surrogate", "a lone surrogate in a key of the options document",
+        ok, {"urlScheme": "myapp", "identifier": "ord-1", "x" + LOW: "y"}, error=("invalid_argument", "options_json"))
+    add("both-parameters", "both parameters hold one: the first parameter (url) is named", ok + "&name=" + HIGH,
+        {"urlScheme": "myapp", "identifier": "ord-1" + LOW}, error=("invalid_argument", "url"))
+    add("url-pair-is-fine", "a surrogate pair (U+1F600 written raw) is one character: it crosses as 4 UTF-8 bytes "
+        "and the core reads it (every runner runs this control)", ok + "&name=\U0001F600")
+    assert s.vectors[-1]["expect"]["ok"]["name"] == "\U0001F600"
+    assert "skip" not in s.vectors[-1] and all("skip" in v for v in s.vectors[:-1])
+    return s
+
+
+class HostFlowSuite(FlowSuite):
+    """coordinator.script with steps the glue refuses: an event or URL holding a lone surrogate is
+    `invalid_event` with `invalid_argument` naming `event_json` or `url` (nothing is sent); the
+    model runs every other step."""
+
+    def script(self, id_: str, note: str, steps: list, last: str, error: tuple | None = None, config=None):
+        model = fl.Model(config or {})
+        summaries = []
+        for step in steps:
+            parameter = "url" if "url" in step else "event_json"
+            if not step.get("restore") and vectorlib.has_lone_surrogate(step.get("url", step.get("event"))):
+                summaries.append(model.summary("invalid_event", error=("invalid_argument", parameter)))
+            else:
+                summaries.append(model.step(step))
+        final = summaries[-1]
+        if final["outcome"] != last or (error is not None and final.get("error") != {"code": error[0], "field": error[1]}):
+            raise AssertionError(f"{id_}: table expects {last} {error}, the model says {final}")
+        self._add(id_, note, config or {}, steps, summaries)
+        vectorlib.with_skip(self.vectors[-1], host_skip(self.vectors[-1]["input"]))
+
+
+def host_coordinator_cases() -> HostFlowSuite:
+    s = HostFlowSuite(fl.SUITE)
+    sold = [fl.p_start(T0), fl.p_launched(T0 + 1000)]
+    s.script("flow-hostile-host-event-lone-surrogate", "a pos.start whose identifier holds a lone surrogate: refused "
+             "before it is sent (invalid_argument, event_json), nothing changes; the same start without it is accepted",
+             [fl.p_start(T0, request=fl.sale_request("ord-1" + HIGH)), fl.p_start(T0 + 1)], "accepted")
+    assert s.vectors[-1]["expect"]["ok"]["steps"][0] == {
+        "outcome": "invalid_event", "flows": {}, "effects": [], "error": {"code": "invalid_argument", "field": "event_json"}}
+    s.script("flow-hostile-host-extras-key-lone-surrogate", "pos.result extras with a lone surrogate in a key: "
+             "refused as event_json, the sale still launched",
+             sold + [fl.p_result(T0 + 2000, {**fl.RES_APPROVED, "x" + LOW: "1"})], "invalid_event",
+             ("invalid_argument", "event_json"))
+    assert s.vectors[-1]["expect"]["ok"]["steps"][-1]["flows"] == {"p1": "launched"}
+    s.script("flow-hostile-host-url-lone-surrogate", "the genuine approval with a lone surrogate appended: refused as "
+             "url before routing; the genuine approval still approves after it",
+             sold + [fl.at(fl.ANS_APPROVED + "&name=" + HIGH, T0 + 2000), fl.at(fl.ANS_APPROVED, T0 + 3000)], "accepted")
+    assert s.vectors[-1]["expect"]["ok"]["steps"][-2]["error"] == {"code": "invalid_argument", "field": "url"}
+    assert all("skip" in v for v in s.vectors)
+    return s
+
+
 def main(argv: list[str]) -> int:
     suites = {
+        "host_strings_pos_parse_response.json": host_pos_parse_cases(),
+        "host_strings_coordinator_script.json": host_coordinator_cases(),
         "pos_parse_response.json": pos_parse_cases(),
         "pos_parse_result.json": pos_result_cases(),
         "checkout_parse_callback.json": checkout_callback_cases(),

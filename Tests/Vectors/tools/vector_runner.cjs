@@ -11,6 +11,9 @@ const path = require('node:path');
 
 const NUL_REASON = 'a C string cannot carry U+0000 (the URL would end there)';
 
+/** This runner's name in a vector's `skip` member (Tests/Vectors/README.md, "Skips"). */
+const RUNNER = 'javascript';
+
 /** Thrown when a vector cannot be expressed through the C ABI; counted as skipped. */
 class Skip extends Error {}
 
@@ -49,16 +52,13 @@ function runScript(payhandoff, PayHandoffError, input) {
         continue;
       }
       let answer;
-      if (typeof step.url === 'string') {
-        answer = coordinator.handleUrl(step.url, step.now);
-      } else {
-        try {
-          answer = coordinator.send(step.event);
-        } catch (error) {
-          if (!(error instanceof PayHandoffError)) throw error;
-          steps.push(summary('invalid_event', coordinator, null, error));
-          continue;
-        }
+      try {
+        answer = typeof step.url === 'string' ? coordinator.handleUrl(step.url, step.now) : coordinator.send(step.event);
+      } catch (error) {
+        // The event or URL itself was refused (as harness.c and VectorTest.kt report it): nothing was sent.
+        if (!(error instanceof PayHandoffError)) throw error;
+        steps.push(summary('invalid_event', coordinator, null, error));
+        continue;
       }
       steps.push(summary(answer.outcome, coordinator, answer, answer.outcome === 'rejected' ? answer.error : null));
     }
@@ -126,12 +126,19 @@ function vectorFiles(root) {
   return files;
 }
 
-/** Runs every vector of a document; {passed, failures, skipped: [{id, reason}]}. */
+/** Runs every vector of a document; {passed, failures, skipped: [{id, reason}]}. A vector whose
+ *  `skip` names this runner is skipped with its reason, as is one a JavaScript string cannot hand
+ *  to the C ABI (U+0000 in a URL); neither counts as passed. */
 function runDocument(run, document, PayHandoffError) {
   const failures = [];
   const skipped = [];
   let passed = 0;
   for (const vector of document.vectors) {
+    const reason = vector.skip && vector.skip[RUNNER];
+    if (reason !== undefined) {
+      skipped.push({ id: vector.id, reason });
+      continue;
+    }
     let problem;
     try {
       problem = runVector(run, vector, PayHandoffError);
@@ -178,5 +185,5 @@ function mutate(text, random) {
 }
 
 module.exports = {
-  NUL_REASON, Skip, urlArgument, summary, runScript, typedSuites, runVector, runDocument, vectorFiles, generator, mutate,
+  NUL_REASON, RUNNER, Skip, urlArgument, summary, runScript, typedSuites, runVector, runDocument, vectorFiles, generator, mutate,
 };

@@ -229,9 +229,10 @@ class Suite:
         self.vectors: list[dict] = []
 
     def add(self, id_: str, note: str, input_: dict, error: tuple[str, str | None] | None = None,
-            check=None):
+            check=None, skip: dict[str, str] | None = None):
         """Adds a vector; `error` is the error the case is written to provoke (None: ok).
-        `check(result)` may assert literal facts about an ok result."""
+        `check(result)` may assert literal facts about an ok result. `skip` names the runners
+        that cannot express the vector, each with its reason (see `skips`)."""
         assert id_.startswith(self.prefix + "-"), id_
         assert re.fullmatch(r"[a-z0-9]+(?:-[a-z0-9]+)*", id_), id_
         assert "\n" not in note and note, id_
@@ -253,15 +254,53 @@ class Suite:
             raise AssertionError(f"{id_}: table expects ok, oracle says {outcome}")
         if check is not None:
             check(outcome["ok"])
-        self.vectors.append({"id": id_, "note": note, "input": input_, "expect": outcome})
+        self.vectors.append(with_skip({"id": id_, "note": note, "input": input_, "expect": outcome}, skip))
+
+
+# ---------------------------------------------------------------------------------------
+# Runners that cannot express a vector (Tests/Vectors/README.md, "Skips")
+
+RUNNERS = ("swift", "c", "kotlin", "javascript")
+
+LONE_SURROGATE_SKIPS = {
+    "swift": "a Swift String cannot hold a lone UTF-16 surrogate (Foundation's JSONDecoder reads this file with "
+             "U+FFFD in its place): only the Kotlin and JavaScript glue ever meets one",
+    "c": "C strings are UTF-8, which has no lone UTF-16 surrogate (cJSON reads this file with U+FFFD in its place): "
+         "only the Kotlin and JavaScript glue ever meets one",
+}
+
+
+def with_skip(vector: dict, skip: dict[str, str] | None) -> dict:
+    """`vector` with its `skip` member ({runner: reason}), when it has one."""
+    if skip:
+        assert set(skip) <= set(RUNNERS) and all(isinstance(r, str) and r for r in skip.values()), skip
+        assert set(skip) != set(RUNNERS), "a vector no runner runs"
+        vector["skip"] = dict(skip)
+    return vector
+
+
+def has_lone_surrogate(value) -> bool:
+    """Whether a string of `value` (keys included) holds a lone UTF-16 surrogate. A Python str
+    holds every character whole (a pair read from JSON is one code point), so any code point
+    U+D800..U+DFFF in one is lone."""
+    if isinstance(value, str):
+        return any(0xD800 <= ord(c) <= 0xDFFF for c in value)
+    if isinstance(value, dict):
+        return any(has_lone_surrogate(k) or has_lone_surrogate(v) for k, v in value.items())
+    if isinstance(value, list):
+        return any(has_lone_surrogate(v) for v in value)
+    return False
 
 
 # ---------------------------------------------------------------------------------------
 # Output
 
 def render(suite) -> str:
-    """The file text of a suite (anything with `name` and `vectors`)."""
-    return json.dumps({"suite": suite.name, "vectors": suite.vectors}, indent=2, ensure_ascii=False) + "\n"
+    """The file text of a suite (anything with `name` and `vectors`). A lone surrogate has no
+    UTF-8 form: it is written as its JSON escape (\\ud800), which JSON.parse and org.json read
+    back as that code unit."""
+    text = json.dumps({"suite": suite.name, "vectors": suite.vectors}, indent=2, ensure_ascii=False) + "\n"
+    return re.sub("[\ud800-\udfff]", lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 def count_errors(suite) -> int:

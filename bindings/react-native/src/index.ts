@@ -11,7 +11,16 @@ import { PayHandoff } from './PayHandoff';
 export * from './types';
 export * from './vocabulary';
 export type { Spec as NativePayHandoffSpec } from './NativePayHandoff';
-export { ABI_VERSION, Coordinator, PayHandoff, PayHandoffError } from './PayHandoff';
+export {
+  ABI_VERSION,
+  Coordinator,
+  MAX_JSON_BYTES,
+  MAX_JSON_DEPTH,
+  MAX_SNAPSHOT_BYTES,
+  MAX_URL_BYTES,
+  PayHandoff,
+  PayHandoffError,
+} from './PayHandoff';
 
 export const payhandoff = new PayHandoff(NativePayHandoff);
 export { browserClosedEvent, listenForDeepLinks } from './host';

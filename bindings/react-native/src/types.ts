@@ -370,7 +370,9 @@ export type CoordinatorEvent =
 
 export type CoordinatorEventType = CoordinatorEvent['type'];
 
-/** What the host must do, in order; discriminated by `type`. */
+/** What the host must do, in order; discriminated by `type`. Secret-bearing, never to be logged:
+ *  `send_request` (the API key), `create_session` (its return_url holds the nonce) and
+ *  `open_pos_app` (the user token and the flow's token). */
 export type Effect =
   | { type: 'send_request'; request: HttpRequest }
   | { type: 'create_session'; kind: CheckoutKind; return_url: string }
@@ -382,25 +384,26 @@ export type Effect =
   | { type: 'reconcile'; reason: string }
   | { type: 'persist' };
 
-
-/** A checkout flow as the snapshot holds it. */
+/** A checkout flow as a transition's `details` show it: no nonce (details may be logged). */
 export interface CheckoutFlowDetails {
   id: string;
   type: 'checkout';
   state: CheckoutState;
   kind: CheckoutKind;
+  /** As registered, without the nonce. */
   return_url: string;
-  nonce?: string;
   deadline: EpochMs;
   session?: CheckoutSession;
+  /** The verified callback or, until one arrives, the latest claim (`verified: false`). */
   callback?: CheckoutCallback;
   /** The relayed webhook, as received. */
   confirmation?: ConfirmationEvent;
+  /** Why the session could not be created (a failed callback's reason is in `callback`). */
   failure_reason?: string;
   [member: string]: unknown;
 }
 
-/** A POS flow as the snapshot holds it. */
+/** A POS flow as a transition's `details` show it: no token (details may be logged). */
 export interface PosFlowDetails {
   id: string;
   type: 'pos';
@@ -408,11 +411,11 @@ export interface PosFlowDetails {
   operation: PosOperation;
   /** The app's identifier; the POS app is sent `<identifier>~<token>`. */
   identifier: string;
-  token: string;
   answer_scheme: string;
   amount?: string;
   grace_ms: number;
   foregrounded_at?: EpochMs;
+  /** The answer's stored copy; its `identifier` is the app's, without the token. */
   response?: PosResponse;
   answered_at?: EpochMs;
   sale_transactionid?: string;
@@ -421,6 +424,20 @@ export interface PosFlowDetails {
 }
 
 export type FlowDetails = CheckoutFlowDetails | PosFlowDetails;
+
+/** A checkout flow in a snapshot: its details and its nonce (absent only for a checkout started
+ *  without one under `accept_unverified_callbacks`). */
+export interface CheckoutFlowSnapshot extends CheckoutFlowDetails {
+  nonce?: string;
+}
+
+/** A POS flow in a snapshot: its details and its token (the answer must echo `<identifier>~<token>`). */
+export interface PosFlowSnapshot extends PosFlowDetails {
+  token: string;
+}
+
+/** A flow as the (secret-bearing) snapshot holds it. */
+export type FlowSnapshot = CheckoutFlowSnapshot | PosFlowSnapshot;
 
 /** One flow's step, discriminated by `flow`. */
 export type Transition =
@@ -432,6 +449,9 @@ interface AnswerBase {
   /** The snapshot changed: save it now (Coordinator.snapshotJson()). */
   persist: boolean;
   transitions: Transition[];
+  /** Ended flows a start forgot to make room in the snapshot, oldest first (their results were
+   *  handed out already; their ledger entries stay). Absent when none was. */
+  forgotten?: string[];
 }
 
 /** The coordinator's answer to an event or URL, discriminated by `outcome`. */
@@ -445,23 +465,59 @@ export type CoordinatorAnswer =
 
 export type Outcome = CoordinatorAnswer['outcome'];
 
-/** One booked approval of the refund ledger (dropped when the sale's refund window closes). */
-export interface LedgerEntry {
-  transactionid: string;
-  /** The flow that booked it; null for a sale known only from a refund's `sale` document. */
-  flow_id: string | null;
-  operation: PosOperation;
-  amount: string;
-  refunded: string;
-  approved_at: EpochMs;
-  expires_at: EpochMs;
+/** An approved sale in the ledger: `[transactionid, amount, refunded, approved_at]`, amounts in
+ *  centavos (refunded: what approved refunds paid back). */
+export type LedgerSale = [transactionid: string, amount: number, refunded: number, approved_at: EpochMs];
+
+/** An approved refund in the ledger: `[transactionid, amount, approved_at]` (amount in centavos). */
+export type LedgerRefund = [transactionid: string, amount: number, approved_at: EpochMs];
+
+/** A sale whose balance is unknown (a salvaged snapshot lost its record): `[transactionid, until]`;
+ *  its refunds are refused (`ledger_pruned`) until then. */
+export type LedgerUnknown = [transactionid: string, until: EpochMs];
+
+/** The refund ledger (snapshot format 3): what approved sales may still refund, to the centavo,
+ *  until 23:00 Mexico City on the sale's day. */
+export interface RefundLedger {
+  /** Every entry whose window closed at or before this time may have been dropped (0: none was). */
+  pruned_through: EpochMs;
+  sales: LedgerSale[];
+  refunds: LedgerRefund[];
+  unknown: LedgerUnknown[];
 }
 
-/** The coordinator's versioned snapshot: no API key or user token (it holds the flows' nonces
- *  and tokens: store it privately); save it, restore it after process death. */
+/** The coordinator's versioned snapshot: no API key or user token, but the flows' nonces and
+ *  tokens (secret-bearing: store it privately, in a file written atomically); at most
+ *  MAX_SNAPSHOT_BYTES (versions.ts) of JSON text. Save it, restore it after process death. */
 export interface CoordinatorSnapshot {
-  version: 2;
+  version: 3;
   config: Required<CoordinatorConfig>;
-  flows: FlowDetails[];
-  ledger: LedgerEntry[];
+  flows: FlowSnapshot[];
+  ledger: RefundLedger;
+}
+
+/** One member a salvage left out: `member` by its path (`flows[2]`, `ledger.sales[0]`,
+ *  `config`), and why, as restore would have refused it. */
+export interface SalvageDropped {
+  member: string;
+  code: ErrorCode;
+  field: string | null;
+  message: string;
+}
+
+/** payhandoff_coordinator_restore_salvage's document. */
+export interface SalvageDocument {
+  version: 1;
+  /** The salvaged coordinator's snapshot: save it in place of the damaged one. */
+  snapshot: CoordinatorSnapshot;
+  /** In document order; empty for an intact snapshot. */
+  dropped: SalvageDropped[];
+}
+
+/** What restoreCoordinatorSalvage kept: the coordinator (dispose it as any other), its snapshot,
+ *  and what was dropped (show or log it: those flows are gone). `C` is the package's Coordinator. */
+export interface Salvage<C> {
+  coordinator: C;
+  snapshot: CoordinatorSnapshot;
+  dropped: SalvageDropped[];
 }

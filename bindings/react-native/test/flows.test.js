@@ -131,9 +131,15 @@ test('checkout: with accept_unverified_callbacks a callback without the nonce is
   assert.equal(c.snapshot().config.accept_unverified_callbacks, true);
   c.send({ type: 'checkout.start', flow_id: 'c1', now: T0, nonce: NONCE, kind: 'payments', return_url: RETURN_URL });
   let a = c.handleUrl(callbackUrl(RETURN_URL, 'completed', '&payment_id=pay_1'), T0 + 1000);
-  // Pending, but the browser stays open and nothing is confirmed: anyone can send this URL.
-  assert.deepEqual(steps(a), [['c1', 'awaiting_confirmation', ['show_pending', 'persist']]]);
+  // Anyone can send this URL: the claim is kept and may show "confirming…", but it never moves
+  // the flow, so the genuine session still opens the browser.
+  assert.deepEqual(steps(a), [['c1', 'awaiting_session', ['show_pending', 'persist']]]);
   assert.equal(a.transitions[0].details.callback.verified, false);
+  a = c.send({
+    type: 'checkout.session', flow_id: 'c1', now: T0 + 1500,
+    session: { kind: 'payments', checkout_url: 'https://checkout.pay.ingalca.com/p/1', payment_id: 'pay_1' },
+  });
+  assert.deepEqual(steps(a), [['c1', 'ready', ['open_browser', 'persist']]]);
   // A flow still waiting is removed only when the app gives it up.
   a = c.send({ type: 'flow.remove', flow_id: 'c1', now: T0 + 2000 });
   assert.deepEqual([a.outcome, a.error && a.error.code], ['rejected', 'invalid_state']);
@@ -155,7 +161,10 @@ test('POS sale: launched, came back without an answer (unknown, reconcile), late
   const built = payhandoff.buildPosUrl({ ...SALE, token: TOKEN });
   assert.equal(a.transitions[0].effects[0].url, built.url);
   assert.deepEqual([built.identifier, built.token], [`ord-1~${TOKEN}`, TOKEN]);
-  assert.deepEqual([a.transitions[0].details.identifier, a.transitions[0].details.token], ['ord-1', TOKEN]);
+  // Details may be logged: the app's identifier, never the token (it is in the snapshot only).
+  assert.equal(a.transitions[0].details.identifier, 'ord-1');
+  assert.ok(!JSON.stringify(a.transitions[0].details).includes(TOKEN));
+  assert.equal(c.snapshot().flows[0].token, TOKEN);
   c.send({ type: 'pos.launched', flow_id: 'p1', now: T0 + 1000 });
   c.send({ type: 'app.foregrounded', now: T0 + 30000 });
   a = c.send({ type: 'tick', now: T0 + 34000 });
@@ -167,6 +176,7 @@ test('POS sale: launched, came back without an answer (unknown, reconcile), late
   const response = a.transitions[0].details.response;
   assert.equal(response.result, 'approved');
   assert.equal(response.transactionid, '720371');
+  assert.equal(response.identifier, 'ord-1', 'the answer echoed ord-1~TOKEN; details show the app\'s identifier');
 
   const refund = (flowId, now) => c.send({
     type: 'pos.start', flow_id: flowId, now, sale_flow_id: 'p1', token: TOKEN,
@@ -182,11 +192,14 @@ test('POS sale: launched, came back without an answer (unknown, reconcile), late
     extras: { result: 'aprobada', amount: '40.00', transactionid: '990001', identifier: `ref-1~${TOKEN}` },
   });
   assert.deepEqual(steps(a), [['r1', 'approved', ['persist']]]);
+  // The ledger to the centavo: the sale and what its refunds paid back, the refund.
   const ledger = c.snapshot().ledger;
-  assert.deepEqual(ledger.map((e) => [e.transactionid, e.flow_id, e.operation, e.amount, e.refunded]), [
-    ['720371', 'p1', 'venta', '100.00', '40.00'],
-    ['990001', 'r1', 'devolucion', '40.00', '0.00'],
-  ]);
+  assert.deepEqual(ledger, {
+    pruned_through: 0,
+    sales: [['720371', 10000, 4000, T0 + 40000]],
+    refunds: [['990001', 4000, T0 + 130000]],
+    unknown: [],
+  });
   // The same transactionid is never booked twice; a second refund of the rest opens the POS app with 60.00.
   a = c.send({ type: 'flow.remove', flow_id: 'r1', now: T0 + 131000 });
   assert.equal(a.outcome, 'accepted');
@@ -208,9 +221,14 @@ test('POS: a declined answer, and answers for another request or without the tok
     assert.deepEqual([a.error.code, a.error.field], ['callback_mismatch', 'identifier']);
     assert.equal(c.snapshot().flows[0].state, 'ready');
   }
-  // A second sale for the same order while the first still waits: one answer could fit both.
-  const twin = c.send({ type: 'pos.start', flow_id: 'p2', now: T0 + 1500, request: SALE });
-  assert.deepEqual([twin.outcome, twin.error.code, twin.error.field], ['rejected', 'conflict', 'request.identifier']);
+  // A second sale for the same order with the same token: one answer could fit both.
+  const twin = c.send({ type: 'pos.start', flow_id: 'p2', now: T0 + 1500, token: TOKEN, request: SALE });
+  assert.deepEqual([twin.outcome, twin.error.code, twin.error.field], ['rejected', 'conflict', 'token']);
+  // With its own token it is another hand-off: each answer names exactly one of them.
+  assert.equal(c.send({ type: 'pos.start', flow_id: 'p3', now: T0 + 1600, request: SALE }).outcome, 'accepted');
+  // A token may not hold '~' (the identifier sent splits at its last '~').
+  assert.throws(() => c.send({ type: 'pos.start', flow_id: 'p4', now: T0 + 1700, token: 'abcdefgh~ijklmnop', request: SALE }),
+    { code: 'validation', field: 'token' });
   let a = c.handleUrl(`myapp://result=rechazada&amount=100.00&identifier=ord-1~${TOKEN}&statusinfo=Fondos%20insuficientes`, T0 + 2000);
   assert.deepEqual(steps(a), [['p1', 'declined', ['persist']]]);
   assert.equal(a.transitions[0].details.response.statusinfo, 'Fondos insuficientes');
@@ -283,9 +301,9 @@ test('snapshot/restore across process death: same behaviour, no secrets, duplica
   c = payhandoff.restoreCoordinator(saved);
   t.after(() => c.dispose());
   const snapshot = c.snapshot();
-  assert.equal(snapshot.version, 2);
+  assert.equal(snapshot.version, 3);
   assert.equal(snapshot.config.pos_grace_ms, 5000);
-  assert.deepEqual(snapshot.ledger.map((e) => [e.transactionid, e.flow_id, e.refunded]), [['720371', 'p1', '0.00']]);
+  assert.deepEqual(snapshot.ledger.sales, [['720371', 10000, 0, T0 + 5000]]);
   assert.deepEqual(snapshot.flows.map((f) => [f.id, f.state]), [['c1', 'in_browser'], ['p1', 'approved']]);
   assert.deepEqual(JSON.parse(saved), snapshot);
   assert.equal(c.handleUrl(SALE_ANSWER, T0 + 6000).outcome, 'duplicate');
@@ -308,16 +326,122 @@ test('restore refuses damaged and newer snapshots, all or nothing', () => {
       return true;
     });
   const damaged = {
-    version: 2, config: {}, ledger: [],
+    version: 3, config: {}, ledger: { pruned_through: 0, sales: [], refunds: [], unknown: [] },
     flows: [{ id: 'p1', type: 'pos', state: 'no_such_state', operation: 'venta', identifier: 'o', token: TOKEN, answer_scheme: 'myapp', grace_ms: 0 }],
   };
   check(damaged, 'validation', 'flows[0].state');
-  check({ version: 3, config: {}, flows: [], ledger: [] }, 'unsupported_version', 'version');
+  // PayHandoff 0.2's format 2 is read (converted), by the same rules.
+  check({ ...damaged, version: 2, ledger: [] }, 'validation', 'flows[0].state');
+  check({ version: 4, config: {}, flows: [], ledger: {} }, 'unsupported_version', 'version');
   // Format 1 (before the refund ledger) is not read either.
   check({ version: 1, config: {}, flows: [], refunded: {} }, 'unsupported_version', 'version');
   check('{"version": 1,', 'invalid_json');
   check('', 'invalid_json');
   assert.equal(addon.openCoordinators(), open, 'a refused restore registers nothing');
+});
+
+test('restoreCoordinatorSalvage keeps what is intact of a damaged snapshot and lists what it dropped', (t) => {
+  const open = addon.openCoordinators();
+  const first = payhandoff.createCoordinator();
+  first.send({ type: 'pos.start', flow_id: 'p1', now: T0, token: TOKEN, request: SALE });
+  first.send({ type: 'pos.launched', flow_id: 'p1', now: T0 + 1000 });
+  first.send({ type: 'checkout.start', flow_id: 'c1', now: T0 + 2000, nonce: NONCE, kind: 'cards', return_url: RETURN_URL });
+  const saved = first.snapshotJson();
+  first.dispose();
+  // A hand edit broke the checkout: restore refuses the whole snapshot, naming the member.
+  const damaged = JSON.parse(saved);
+  damaged.flows[1].state = 'no_such_state';
+  assert.throws(() => payhandoff.restoreCoordinator(damaged), { code: 'validation', field: 'flows[1].state' });
+  const salvage = payhandoff.restoreCoordinatorSalvage(JSON.stringify(damaged));
+  t.after(() => salvage.coordinator.dispose());
+  assert.ok(salvage.coordinator instanceof api.Coordinator);
+  assert.deepEqual(salvage.dropped.map((d) => [d.member, d.code, d.field]), [['flows[1]', 'validation', 'flows[1].state']]);
+  assert.equal(typeof salvage.dropped[0].message, 'string');
+  assert.deepEqual(salvage.coordinator.snapshot(), salvage.snapshot);
+  assert.deepEqual(salvage.snapshot.flows.map((f) => [f.id, f.state]), [['p1', 'launched']]);
+  // The kept sale still takes its genuine answer.
+  assert.deepEqual(steps(salvage.coordinator.handleUrl(SALE_ANSWER, T0 + 5000)), [['p1', 'approved', ['persist']]]);
+  // An intact snapshot (text or document) drops nothing; a torn write or another format salvages nothing.
+  const intact = payhandoff.restoreCoordinatorSalvage(JSON.parse(saved));
+  assert.deepEqual(intact.dropped, []);
+  intact.coordinator.dispose();
+  assert.throws(() => payhandoff.restoreCoordinatorSalvage(saved.slice(0, saved.length / 2)), { code: 'invalid_json' });
+  assert.throws(() => payhandoff.restoreCoordinatorSalvage('{"version": 9}'), { code: 'unsupported_version' });
+  assert.equal(addon.openCoordinators(), open + 1, 'only the salvaged coordinator is open');
+});
+
+/** A format-3 snapshot whose ledger holds `sales` approved sales of 100.00 on one day. */
+function ledgerSnapshot(sales) {
+  const entries = Array.from({ length: sales }, (_, i) => [String(7200000000 + i), 10000, 0, T0 + i]);
+  return JSON.stringify({ version: 3, config: {}, flows: [], ledger: { pruned_through: 0, sales: entries, refunds: [], unknown: [] } });
+}
+
+test('snapshots over 64 KiB cross the bridge both ways; other JSON stays within MAX_JSON_BYTES', () => {
+  assert.deepEqual([api.MAX_JSON_BYTES, api.MAX_SNAPSHOT_BYTES, api.MAX_URL_BYTES, api.MAX_JSON_DEPTH], [65536, 262144, 8192, 64]);
+  // 3000 sales of one day: about 111 KB of snapshot.
+  const text = ledgerSnapshot(3000);
+  assert.ok(text.length > api.MAX_JSON_BYTES && text.length < api.MAX_SNAPSHOT_BYTES, `${text.length}`);
+  const c = payhandoff.restoreCoordinator(text);
+  try {
+    const saved = c.snapshotJson();
+    assert.ok(Buffer.byteLength(saved) > api.MAX_JSON_BYTES);
+    assert.equal(c.snapshot().ledger.sales.length, 3000);
+    const again = payhandoff.restoreCoordinator(saved);
+    assert.equal(again.snapshotJson(), saved);
+    again.dispose();
+    const refund = c.send({
+      type: 'pos.start', flow_id: 'r1', now: T0 + 3600000, token: TOKEN,
+      sale: { transactionid: '7200001234', amount: '100.00', approved_at: Math.floor((T0 + 1234) / 1000) },
+      request: { transaction: 'devolucion', usertoken: 'tok_secret_1', identifier: 'ref-1', urlScheme: 'myapp', transactionId: '7200001234' },
+    });
+    assert.equal(refund.outcome, 'accepted');
+  } finally {
+    c.dispose();
+  }
+  assert.throws(() => payhandoff.restoreCoordinator(text.replace('"flows":[]', `"flows":[]${' '.repeat(api.MAX_SNAPSHOT_BYTES)}`)),
+    { code: 'limit_exceeded', field: 'snapshot_json' });
+  assert.throws(() => payhandoff.parseConfirmation({ type: 'card.registered', data: { card_id: 'x'.repeat(api.MAX_JSON_BYTES) } }),
+    { code: 'limit_exceeded' });
+});
+
+test('a start forgets ended flows when the snapshot is full, and says which (forgotten)', (t) => {
+  const c = coordinator(t);
+  let forgotten;
+  let started = 0;
+  // Declined sales end at once; each start reserves room for everything its flow may still receive.
+  for (; forgotten === undefined && started < 2000; started++) {
+    const token = started.toString(16).padStart(32, '0');
+    const a = c.send({ type: 'pos.start', flow_id: `p${started}`, now: T0 + started, token, request: { ...SALE, identifier: `ord-${started}` } });
+    assert.equal(a.outcome, 'accepted', `start ${started}`);
+    forgotten = a.forgotten;
+    assert.equal(c.handleUrl(`myapp://result=rechazada&identifier=ord-${started}~${token}`, T0 + started).transitions[0].state, 'declined');
+  }
+  assert.deepEqual(forgotten, ['p0']);
+  assert.equal(c.snapshot().flows[0].id, 'p1');
+  assert.ok(Buffer.byteLength(c.snapshotJson()) <= api.MAX_SNAPSHOT_BYTES);
+  payhandoff.restoreCoordinator(c.snapshotJson()).dispose();
+});
+
+test('lone UTF-16 surrogates are refused before the call, naming the parameter (as Kotlin and the web do)', (t) => {
+  const lone = (field) => ({ name: 'PayHandoffError', code: 'invalid_argument', field, status: 1 });
+  const answer = 'myapp://result=aprobada&amount=100.00&transactionid=720371&identifier=ord-1';
+  assert.throws(() => payhandoff.parsePosResponse(`${answer}&name=\ud800`, { urlScheme: 'myapp' }), lone('url'));
+  assert.throws(() => payhandoff.parsePosResponse(`${answer}&name=\udc00\ud800`, { urlScheme: 'myapp' }), lone('url'));
+  assert.throws(() => payhandoff.parsePosResponse(answer, { urlScheme: 'myapp', identifier: 'ord-1\udfff' }), lone('options_json'));
+  assert.throws(() => payhandoff.parsePosResult({ result: 'aprobada', ['k\ud800']: 'v' }), lone('extras_json'));
+  assert.throws(() => payhandoff.buildPosUrl({ ...SALE, reference: 'caf\u00e9 \ud83d' }), lone('request_json'));
+  assert.throws(() => payhandoff.restoreCoordinator('{"version": 3}\udc00'), lone('snapshot_json'));
+  assert.throws(() => payhandoff.restoreCoordinatorSalvage('\ud800'), lone('snapshot_json'));
+  assert.throws(() => payhandoff.createCoordinator({ ['\ud800']: true }), lone('config_json'));
+  const c = coordinator(t);
+  assert.throws(() => c.send({ type: 'pos.start', flow_id: 'p1', now: T0, request: { ...SALE, identifier: 'ord\ud800' } }), lone('event_json'));
+  assert.throws(() => c.handleUrl(`${SALE_ANSWER}\ud800`, T0), lone('url'));
+  assert.deepEqual(c.snapshot().flows, []);
+  // A surrogate pair is one character: it crosses as 4 UTF-8 bytes and comes back whole.
+  const reference = 'caf\u00e9 \ud83d\udcb3';
+  const built = payhandoff.buildPosUrl({ ...SALE, reference });
+  assert.equal(built.fields.find((f) => f.key === 'reference').value, reference);
+  assert.equal(payhandoff.parsePosResponse(`${answer}&reference=${encodeURIComponent(reference)}`, { urlScheme: 'myapp' }).reference, reference);
 });
 
 test('errors: one PayHandoffError with code, field, message and status', () => {

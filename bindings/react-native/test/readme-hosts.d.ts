@@ -18,12 +18,16 @@ declare module 'react-native-inappbrowser-reborn' {
   };
 }
 
-declare module '@react-native-async-storage/async-storage' {
-  const AsyncStorage: {
-    getItem(key: string): Promise<string | null>;
-    setItem(key: string, value: string): Promise<void>;
+declare module 'react-native-fs' {
+  const RNFS: {
+    DocumentDirectoryPath: string;
+    exists(path: string): Promise<boolean>;
+    readFile(path: string, encoding: 'utf8'): Promise<string>;
+    writeFile(path: string, contents: string, encoding: 'utf8'): Promise<void>;
+    unlink(path: string): Promise<void>;
+    moveFile(from: string, to: string): Promise<void>;
   };
-  export default AsyncStorage;
+  export default RNFS;
 }
 
 declare function fetch(url: string, init: { method: string; headers: Record<string, string>; body: string }): Promise<{ status: number; json(): Promise<unknown> }>;

@@ -15,7 +15,7 @@ const CODES = new Set([
   'duplicate', 'invalid_state', 'unsupported_version', 'limit_exceeded', 'gateway_error', 'conflict', 'not_eligible',
 ]);
 
-/** version: the document's format (1; a coordinator snapshot's is 2). */
+/** version: the document's format (1; a coordinator snapshot's is 3). */
 function checkEnvelope(reply, what, version = 1) {
   assert.equal(typeof reply, 'string', what);
   const envelope = JSON.parse(reply);
@@ -39,6 +39,7 @@ const SEEDS = [
   '{"kind":"cards","return_url":"fixapp://checkout-callback","nonce":"0123456789abcdef0123"}',
   `{"type":"checkout.start","flow_id":"c1","now":${T0},"kind":"cards","return_url":"fixapp://checkout-callback"}`,
   '{"version":2,"config":{},"flows":[],"ledger":[]}',
+  '{"version":3,"config":{},"flows":[],"ledger":{"pruned_through":0,"sales":[["7203710000",10000,0,1796054400000]],"refunds":[],"unknown":[]}}',
   '{"result":"aprobada","identifier":"o~0123456789abcdef","amount":"1.00","transactionid":"7"}',
   '{"identifier":"o","token":"0123456789abcdef"}',
   `{"type":"pos.result","flow_id":"p1","now":${T0},"extras":{"result":"rechazada","identifier":"o~0123456789abcdef"}}`,
@@ -59,7 +60,7 @@ test('every method answers a well-formed envelope for 3000 rounds of mutated inp
   const m = tracked(addon, called);
   assert.equal(m.abiVersion(), api.ABI_VERSION);
   assert.equal(typeof m.version(), 'string');
-  const created = checkEnvelope(m.coordinatorCreate(null), 'create', 2);
+  const created = checkEnvelope(m.coordinatorCreate(null), 'create', 3);
   const id = created.coordinator;
   let calls = 0;
   for (let i = 0; i < 3000; i++) {
@@ -71,11 +72,18 @@ test('every method answers a well-formed envelope for 3000 rounds of mutated inp
       m.checkoutParseConfirmation(a), m.coordinatorSend(id, a), m.coordinatorHandleUrl(id, a, T0 + i),
     ];
     for (const reply of replies) checkEnvelope(reply, `input ${JSON.stringify(a)} / ${JSON.stringify(b)}`);
-    const restored = checkEnvelope(m.coordinatorRestore(a), `restore ${JSON.stringify(a)}`, 2);
+    const restored = checkEnvelope(m.coordinatorRestore(a), `restore ${JSON.stringify(a)}`, 3);
     if (restored.status === 0) assert.equal(m.coordinatorDispose(restored.coordinator), true);
-    calls += replies.length + 1;
+    // A salvage answers {"version": 1, "snapshot", "dropped"} and registers a coordinator, or refuses.
+    const salvaged = checkEnvelope(m.coordinatorRestoreSalvage(a), `salvage ${JSON.stringify(a)}`, 1);
+    if (salvaged.status === 0) {
+      assert.equal(salvaged.body.snapshot.version, 3);
+      assert.ok(Array.isArray(salvaged.body.dropped));
+      assert.equal(m.coordinatorDispose(salvaged.coordinator), true);
+    }
+    calls += replies.length + 2;
   }
-  checkEnvelope(m.coordinatorSnapshot(id), 'snapshot', 2);
+  checkEnvelope(m.coordinatorSnapshot(id), 'snapshot', 3);
   assert.equal(m.coordinatorDispose(id), true);
   assert.equal(addon.openCoordinators(), open);
   assert.ok(calls >= 30000, `${calls} calls`);

@@ -12,7 +12,9 @@ import {
   CheckoutCallback,
   Confirmation,
   CoordinatorSnapshot,
-  LedgerEntry,
+  LedgerSale,
+  MAX_SNAPSHOT_BYTES,
+  Salvage,
   Transition,
   browserClosedEvent,
 } from '../src/index';
@@ -93,9 +95,42 @@ export function results(pos: PosResponse, verdict: RefundVerdict, callback: Chec
 }
 
 export function ledger(snapshot: CoordinatorSnapshot): string[] {
-  const version: 2 = snapshot.version;
+  const version: 3 = snapshot.version;
   void version;
-  return snapshot.ledger.map((entry: LedgerEntry) => `${entry.transactionid} ${entry.flow_id ?? '-'} ${entry.operation} ${entry.refunded}`);
+  const watermark: number = snapshot.ledger.pruned_through;
+  const sales = snapshot.ledger.sales.map(([id, amount, refunded, approvedAt]: LedgerSale) => `${id} ${amount - refunded} ${approvedAt}`);
+  const refunds = snapshot.ledger.refunds.map(([id, amount]) => `${id} -${amount}`);
+  const unknown = snapshot.ledger.unknown.map(([id, until]) => `${id} until ${until}`);
+  // Snapshot flows hold their secrets; details do not.
+  const secrets = snapshot.flows.map((flow) => (flow.type === 'pos' ? flow.token : flow.nonce ?? ''));
+  return [String(watermark), ...sales, ...refunds, ...unknown, ...secrets];
+}
+
+export function details(transition: Transition, answer: CoordinatorAnswer): string[] {
+  const forgotten: string[] = answer.forgotten ?? [];
+  if (transition.flow === 'pos') {
+    // @ts-expect-error details carry no token (answers may be logged): it is only in the snapshot
+    const token: string = transition.details.token;
+    void token;
+    return [...forgotten, transition.details.identifier];
+  }
+  // @ts-expect-error details carry no nonce
+  const nonce: string | undefined = transition.details.nonce;
+  void nonce;
+  return [...forgotten, transition.details.return_url];
+}
+
+export function salvage(payhandoff: PayHandoff, saved: string, log: (line: string) => void): Coordinator {
+  if (saved.length > MAX_SNAPSHOT_BYTES) throw new Error('not a snapshot');
+  try {
+    return payhandoff.restoreCoordinator(saved);
+  } catch {
+    const salvaged: Salvage<Coordinator> = payhandoff.restoreCoordinatorSalvage(saved);
+    for (const d of salvaged.dropped) log(`${d.member}: ${d.code} ${d.field ?? ''} ${d.message}`);
+    const version: 3 = salvaged.snapshot.version;
+    void version;
+    return salvaged.coordinator;
+  }
 }
 
 export function usage(payhandoff: PayHandoff, coordinator: Coordinator): void {

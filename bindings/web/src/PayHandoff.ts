@@ -25,11 +25,13 @@ import type {
   PosUrl,
   RefundCheckInput,
   RefundVerdict,
+  Salvage,
+  SalvageDocument,
 } from '../../react-native/src/types.js';
 import type { ErrorCode } from '../../react-native/src/vocabulary.js';
 import * as c from './calls.js';
 import { ABI_STATUS, PayHandoffError, describe, invalidArgument } from './errors.js';
-import { WasmLibrary, defaultWasmUrl } from './library.js';
+import { WasmLibrary, defaultWasmUrl, hasLoneSurrogate, loneSurrogate } from './library.js';
 import type { CResult, WasmSource } from './library.js';
 
 /** Where openCoordinator keeps the snapshot unless told otherwise. */
@@ -60,15 +62,30 @@ export interface OpenCoordinatorOptions {
   onStorageError?(error: PayHandoffError): void;
 }
 
-/** The JSON text of a value for a C parameter; `undefined` (which JSON cannot spell) is `null`. */
+/** The JSON text of a value for a C parameter; `undefined` (which JSON cannot spell) is `null`.
+ *  Its strings and keys are host strings: one holding a lone surrogate is refused as the glue
+ *  refuses a string parameter (JSON.stringify would write an escape the core refuses as
+ *  invalid_json, naming no parameter). */
 function json(value: unknown, field: string): string {
   let text: string | undefined;
   try {
-    text = JSON.stringify(value);
+    text = JSON.stringify(value, (key: string, member: unknown) => {
+      if (hasLoneSurrogate(key) || (typeof member === 'string' && hasLoneSurrogate(member))) throw loneSurrogate(field);
+      return member;
+    });
   } catch (error) {
+    if (error instanceof PayHandoffError) throw error;
     throw new PayHandoffError('invalid_json', field, `cannot be written as JSON (${describe(error)})`, ABI_STATUS.invalidJson);
   }
   return text === undefined ? 'null' : text;
+}
+
+/** A string parameter checked for lone surrogates now, before the parameters after it are written
+ *  as JSON: the first parameter in the C function's order is the one named, as in Kotlin and React
+ *  Native (the glue checks it again, with its other rules, when it copies it). */
+function text(value: string, field: string): string {
+  if (typeof value === 'string' && hasLoneSurrogate(value)) throw loneSurrogate(field);
+  return value;
 }
 
 function errorOf(result: CResult, body: unknown): PayHandoffError {
@@ -133,6 +150,12 @@ export class Coordinator {
     return new Coordinator(library, result.handle, store);
   }
 
+  /** @internal A salvage's coordinator, its snapshot and what it dropped. */
+  static salvaged(library: WasmLibrary, result: CResult): Salvage<Coordinator> {
+    const document = documentOf<SalvageDocument>(result);
+    return { coordinator: new Coordinator(library, result.handle, null), snapshot: document.snapshot, dropped: document.dropped };
+  }
+
   /** Sends an event. A rejected event is an answer (`outcome: 'rejected'`, nothing changed); an
    *  event document that cannot be read throws PayHandoffError. Saves the snapshot when the
    *  answer says `persist` (coordinators from openCoordinator). */
@@ -147,7 +170,8 @@ export class Coordinator {
     return this.persisting(c.coordinatorHandleUrl(this.library, this.live(), url, now));
   }
 
-  /** The versioned snapshot (no secrets). */
+  /** The versioned snapshot: no API key or user token, but the flows' nonces and tokens
+   *  (secret-bearing: keep it in the page's own storage). */
   snapshot(): CoordinatorSnapshot {
     return JSON.parse(this.snapshotJson()) as CoordinatorSnapshot;
   }
@@ -205,7 +229,7 @@ export class PayHandoff {
 
   /** The POS app's answer URL (myapp://result=aprobada&…). */
   parsePosResponse(url: string, options: PosParseOptions): PosResponse {
-    return documentOf(c.posParseResponse(this.library, url, json(options, 'options_json')));
+    return documentOf(c.posParseResponse(this.library, text(url, 'url'), json(options, 'options_json')));
   }
 
   /** The POS app's answer as Android result extras (onActivityResult): the same rules as an
@@ -231,7 +255,7 @@ export class PayHandoff {
 
   /** A checkout return URL checked against the registered return URL and nonce. */
   parseCheckoutCallback(url: string, options: CheckoutCallbackOptions): CheckoutCallback {
-    return documentOf(c.checkoutParseCallback(this.library, url, json(options, 'options_json')));
+    return documentOf(c.checkoutParseCallback(this.library, text(url, 'url'), json(options, 'options_json')));
   }
 
   /** A relayed webhook (card.registered / payment.confirmed). */
@@ -244,9 +268,20 @@ export class PayHandoff {
     return Coordinator.adopt(this.library, this.create(config), null);
   }
 
-  /** A coordinator restored from a snapshot (its JSON text or the document), all or nothing. */
+  /** A coordinator restored from a snapshot (its JSON text, up to MAX_SNAPSHOT_BYTES, or the
+   *  document), all or nothing: a damaged one throws naming the member (then
+   *  restoreCoordinatorSalvage keeps what is intact). Formats 3 and 2 (PayHandoff 0.2) are read. */
   restoreCoordinator(snapshot: string | CoordinatorSnapshot): Coordinator {
     return Coordinator.adopt(this.library, this.restore(snapshot), null);
+  }
+
+  /** What is intact of a snapshot damaged outside the library: every valid flow and ledger
+   *  entry, and what was `dropped` (show or log it). Use it only after restoreCoordinator (or
+   *  openCoordinator) refused; the coordinator is held in memory only: to keep it in storage,
+   *  save its snapshotJson() under the key and open the coordinator again. */
+  restoreCoordinatorSalvage(snapshot: string | CoordinatorSnapshot): Salvage<Coordinator> {
+    const text = typeof snapshot === 'string' ? snapshot : json(snapshot, 'snapshot_json');
+    return Coordinator.salvaged(this.library, c.coordinatorRestoreSalvage(this.library, text));
   }
 
   /**

@@ -10,6 +10,7 @@
 export * from '../../react-native/src/types.js';
 export * from '../../react-native/src/vocabulary.js';
 export { ABI_VERSION } from './library.js';
+export { MAX_JSON_BYTES, MAX_JSON_DEPTH, MAX_SNAPSHOT_BYTES, MAX_URL_BYTES } from '../../react-native/src/versions.js';
 export type { WasmSource } from './library.js';
 export { PayHandoffError } from './errors.js';
 export type { WebErrorCode } from './errors.js';

@@ -2,7 +2,7 @@
 // way a C program calls include/payhandoff.h: UTF-8 strings copied into the module's memory
 // with its malloc, `char **out` read back and released with payhandoff_string_free. Nothing is
 // parsed or checked here beyond what C itself cannot carry (a JavaScript value that is not a
-// string, U+0000 inside a string, a time that is not an integer).
+// string, U+0000 or a lone UTF-16 surrogate inside a string, a time that is not an integer).
 import { ABI_VERSION } from '../../react-native/src/versions.js';
 import type { CExports } from './calls.js';
 import { GLUE_STATUS, PayHandoffError, describe, invalidArgument } from './errors.js';
@@ -46,6 +46,21 @@ interface Exports extends CExports {
 }
 
 const REQUIRED = ['memory', 'malloc', 'free', 'payhandoff_abi_version', 'payhandoff_version', 'payhandoff_string_free'];
+
+/** A lone UTF-16 surrogate: a high one not followed by a low one, or a low one not preceded by a
+ *  high one (code units, no `u` flag: the pairs are what is checked). */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?:^|[^\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** Whether `text` holds a lone UTF-16 surrogate, which has no UTF-8 form (TextEncoder would write
+ *  U+FFFD for it, Kotlin invalid bytes): the glue refuses it, naming the parameter. */
+export function hasLoneSurrogate(text: string): boolean {
+  return LONE_SURROGATE.test(text);
+}
+
+/** The error for a parameter holding a lone surrogate (the same in Kotlin and React Native). */
+export function loneSurrogate(field: string): PayHandoffError {
+  return invalidArgument(field, 'holds a lone UTF-16 surrogate, which has no UTF-8 form');
+}
 
 function loadFailed(message: string): PayHandoffError {
   return new PayHandoffError('load_failed', null, message, GLUE_STATUS.loadFailed);
@@ -226,13 +241,14 @@ export class WasmLibrary {
     if (arg.text === null) return 0;
     if (typeof arg.text !== 'string') throw invalidArgument(arg.name, `must be a string, not ${typeName(arg.text)}`);
     if (arg.text.includes('\u0000')) throw invalidArgument(arg.name, 'contains U+0000, which a C string cannot carry');
+    if (hasLoneSurrogate(arg.text)) throw loneSurrogate(arg.name);
     const pointer = this.cString(arg.text, arg.name);
     copies.push(pointer);
     return pointer;
   }
 
-  /** A NUL-terminated UTF-8 copy of `text` in the module's memory (lone surrogates become
-   *  U+FFFD, as TextEncoder and Node-API write them). */
+  /** A NUL-terminated UTF-8 copy of `text` (no lone surrogate: `parameter` refused those) in the
+   *  module's memory, which grows as its malloc needs (no cap: a snapshot may be 256 KiB). */
   private cString(text: string, field: string): number {
     const capacity = text.length * 3 + 1;
     const pointer = this.guard('malloc', () => this.exports.malloc(capacity)) as number;

@@ -1,13 +1,13 @@
 // Compile-time only (tsc --noEmit, make web-test): the web API has every method of the React
 // Native API with the same parameter and result types (the shared types.ts makes them the same
 // documents), and a page's use of it type-checks. Coordinators are each package's own class,
-// so results are compared with Coordinator swapped for a marker.
+// so results are compared with Coordinator swapped for a marker (also inside a Salvage).
 import type { Coordinator as NativeCoordinator, PayHandoff as NativePayHandoff } from '../../react-native/src/PayHandoff';
-import type { CoordinatorAnswer, Effect } from '../../react-native/src/types.js';
+import type { CoordinatorAnswer, Effect, Salvage } from '../../react-native/src/types.js';
 import { handleReturnPage, loadPayHandoff, PayHandoffError } from '../src/index.js';
 import type { Coordinator, PayHandoff, WebErrorCode } from '../src/index.js';
 
-type Swap<R> = R extends NativeCoordinator | Coordinator ? 'coordinator' : R;
+type Swap<R> = R extends NativeCoordinator | Coordinator ? 'coordinator' : R extends Salvage<infer C> ? Salvage<Swap<C>> : R;
 type Shape<T> = { [K in keyof T]: T[K] extends (...args: infer A) => infer R ? (...args: A) => Swap<R> : T[K] };
 
 // Every public member of the React Native classes exists on the web ones with the same type.

@@ -122,6 +122,51 @@ test('a damaged or newer snapshot in storage: the core\'s error, and the snapsho
   }
 });
 
+test('a damaged snapshot: restoreCoordinatorSalvage keeps what is intact; saved back, the page opens it', () => {
+  const storage = new MemoryStorage();
+  const first = payhandoff.openCoordinator({ storage });
+  first.send({ type: 'checkout.start', flow_id: 'c1', now: T0, kind: 'cards', return_url: RETURN_URL });
+  first.send({ type: 'checkout.start', flow_id: 'c2', now: T0 + 1, kind: 'payments', return_url: RETURN_URL });
+  first.dispose();
+  const damaged = JSON.parse(storage.getItem(KEY));
+  damaged.flows[1].deadline = 'soon';
+  storage.setItem(KEY, JSON.stringify(damaged));
+  assert.throws(() => payhandoff.openCoordinator({ storage }), { code: 'invalid_json', field: 'flows[1].deadline' });
+  const salvage = payhandoff.restoreCoordinatorSalvage(storage.getItem(KEY));
+  assert.deepEqual(salvage.dropped.map((d) => [d.member, d.code, d.field]), [['flows[1]', 'invalid_json', 'flows[1].deadline']]);
+  assert.deepEqual(salvage.snapshot.flows.map((f) => f.id), ['c1']);
+  assert.deepEqual(salvage.coordinator.snapshot(), salvage.snapshot);
+  storage.setItem(KEY, salvage.coordinator.snapshotJson());
+  salvage.coordinator.dispose();
+  const reopened = payhandoff.openCoordinator({ storage });
+  assert.equal(state(reopened, 'c1'), 'awaiting_session');
+  reopened.dispose();
+  // A torn write salvages nothing.
+  assert.throws(() => payhandoff.restoreCoordinatorSalvage('{"version":3,"flows":['), { code: 'invalid_json' });
+});
+
+test('snapshots over 64 KiB: through the module\'s memory both ways and kept in storage', (t) => {
+  assert.deepEqual([api.MAX_JSON_BYTES, api.MAX_SNAPSHOT_BYTES], [65536, 262144]);
+  // 3000 sales of one day in the ledger: about 111 KB.
+  const sales = Array.from({ length: 3000 }, (_, i) => [String(7200000000 + i), 10000, 0, T0 + i]);
+  const text = JSON.stringify({ version: 3, config: {}, flows: [], ledger: { pruned_through: 0, sales, refunds: [], unknown: [] } });
+  assert.ok(text.length > api.MAX_JSON_BYTES);
+  const storage = new MemoryStorage([[KEY, text]]);
+  const coordinator = payhandoff.openCoordinator({ storage });
+  t.after(() => coordinator.dispose());
+  assert.equal(coordinator.snapshot().ledger.sales.length, 3000);
+  const a = coordinator.send({ type: 'checkout.start', flow_id: 'c1', now: T0, kind: 'cards', return_url: RETURN_URL });
+  assert.equal(a.outcome, 'accepted');
+  const saved = storage.getItem(KEY);
+  assert.ok(new TextEncoder().encode(saved).length > api.MAX_JSON_BYTES, 'the whole snapshot was saved');
+  assert.equal(saved, coordinator.snapshotJson());
+  const again = payhandoff.restoreCoordinator(saved);
+  assert.equal(again.snapshotJson(), saved);
+  again.dispose();
+  assert.throws(() => payhandoff.restoreCoordinator(text.replace('"flows":[]', `"flows":[]${' '.repeat(api.MAX_SNAPSHOT_BYTES)}`)),
+    { code: 'limit_exceeded', field: 'snapshot_json' });
+});
+
 test('storage that cannot be read or written: invalid_argument (storage); a failed save is reported, not thrown', (t) => {
   const blocked = new MemoryStorage();
   blocked.failReads = true;

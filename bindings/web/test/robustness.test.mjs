@@ -62,16 +62,25 @@ test('every method answers or throws a typed error for 1500 rounds of mutated in
       };
       for (const [name, call] of Object.entries(calls)) expectTyped(`${name} round ${i}`, call);
     }
-    assert.equal(coordinator.snapshot().version, 2, 'the module still answers');
+    assert.equal(coordinator.snapshot().version, 3, 'the module still answers');
   } finally {
     coordinator.dispose();
   }
 });
 
-test('lone surrogates reach the core as U+FFFD, as Node-API hands them to the React Native bridge', () => {
-  const url = 'myapp://result=aprobada&amount=1.00&identifier=o&name=\ud800x';
-  const replaced = 'myapp://result=aprobada&amount=1.00&identifier=o&name=\ufffdx';
-  assert.deepEqual(payhandoff.parsePosResponse(url, { urlScheme: 'myapp' }), payhandoff.parsePosResponse(replaced, { urlScheme: 'myapp' }));
+test('lone surrogates are refused before TextEncoder, naming the parameter (as Kotlin and React Native do)', () => {
+  const lone = (field) => ({ name: 'PayHandoffError', code: 'invalid_argument', field, status: 1 });
+  const answer = 'myapp://result=aprobada&amount=1.00&identifier=o';
+  assert.throws(() => payhandoff.parsePosResponse(`${answer}&name=\ud800x`, { urlScheme: 'myapp' }), lone('url'));
+  assert.throws(() => payhandoff.parsePosResponse(`${answer}&name=x\udfff`, { urlScheme: 'myapp' }), lone('url'));
+  assert.throws(() => payhandoff.parsePosResponse(answer, { urlScheme: 'myapp', identifier: 'o\ud800' }), lone('options_json'));
+  assert.throws(() => payhandoff.parsePosResult({ result: 'aprobada', ['\udc00']: 'v' }), lone('extras_json'));
+  assert.throws(() => payhandoff.restoreCoordinator('{"version":3}\ud800'), lone('snapshot_json'));
+  assert.throws(() => payhandoff.restoreCoordinatorSalvage({ version: 3, config: {}, flows: [{ id: '\ud800' }] }), lone('snapshot_json'));
+  // The raw C call through the glue refuses it the same way (nothing is allocated or called).
+  assert.throws(() => payhandoff.library.call('payhandoff_pos_build_url', [{ name: 'request_json', text: '{"a":"\udbff"}' }]), lone('request_json'));
+  // A pair is one character: it crosses as 4 UTF-8 bytes.
+  assert.equal(payhandoff.parsePosResponse(`${answer}&name=\ud83d\udcb3`, { urlScheme: 'myapp' }).name, '\ud83d\udcb3');
 });
 
 test('large inputs: a 4 MB URL is refused with limit_exceeded and the module keeps working', () => {

@@ -39,8 +39,13 @@ sealed class Effect(val type: EffectType) {
     class SendRequest(val request: HttpRequest) : Effect(EffectType.SEND_REQUEST) {
         override fun toString(): String = "SendRequest(<holds the API key>)"
     }
-    /** Ask the merchant backend to create the session with this return URL, then send `checkout.session`. */
-    data class CreateSession(val kind: CheckoutKind, val returnUrl: String) : Effect(EffectType.CREATE_SESSION)
+    /**
+     * Ask the merchant backend to create the session with this return URL, then send `checkout.session`
+     * ([returnUrl] carries the flow's nonce: do not log it).
+     */
+    data class CreateSession(val kind: CheckoutKind, val returnUrl: String) : Effect(EffectType.CREATE_SESSION) {
+        override fun toString(): String = "CreateSession($kind, <the return URL holds the nonce>)"
+    }
     /** Open the checkout in the system browser tab (Custom Tabs). */
     data class OpenBrowser(val url: String) : Effect(EffectType.OPEN_BROWSER)
     /** Close the browser tab if it is still open. */
@@ -79,13 +84,15 @@ sealed class Effect(val type: EffectType) {
 
 /**
  * One flow after an event: its [state] (a [CheckoutState] or [PosState], as [flow] says), the
- * [effects] to perform in order, and the flow's whole stored document as [details].
+ * [effects] to perform in order, and the flow's stored document as [details], without its nonce
+ * or token (details may be logged; the effects [Effect.SendRequest], [Effect.CreateSession] and
+ * [Effect.OpenPosApp] carry secrets and must not be).
  */
 class Transition internal constructor(val json: JSONObject) {
     val flowId: String = json.getString("flow_id")
     val flow: FlowType = Words.read(json, "flow") { FlowType.of(it) }
     val effects: List<Effect> = json.objects("effects") { Effect.of(it) }
-    /** The flow as the snapshot holds it: [CheckoutFlowDetails] or [PosFlowDetails]. */
+    /** The flow as the snapshot holds it, without its nonce or token: [CheckoutFlowDetails] or [PosFlowDetails]. */
     val details: FlowDetails = FlowDetails.of(json.getJSONObject("details"))
     /** The flow's state after the event: the [CheckoutState] or [PosState] of [details]. */
     val state: Enum<*> = Words.read(json, "state") { details.stateOf(it) }
@@ -101,6 +108,11 @@ class Answer internal constructor(val json: JSONObject) {
     /** Whether the snapshot changed and should be saved now. */
     val persist: Boolean = json.getBoolean("persist")
     val transitions: List<Transition> = json.objects("transitions") { Transition(it) }
+    /**
+     * Ended flows a start forgot to make room in the snapshot, oldest first (their results were
+     * handed out already; their ledger entries stay); usually empty.
+     */
+    val forgotten: List<String> = json.stringList("forgotten")
 
-    override fun toString(): String = "Answer($outcome, $transitions)"
+    override fun toString(): String = "Answer($outcome, $transitions${if (forgotten.isEmpty()) "" else ", forgotten $forgotten"})"
 }

@@ -2,16 +2,14 @@ package com.payhandoff
 
 import org.json.JSONArray
 import org.json.JSONObject
-import java.io.ByteArrayOutputStream
 
 /** The Kotlin side of every call: text to UTF-8 bytes, and a returned document to a value or an exception. */
 internal object Call {
     /**
-     * [text] as UTF-8 for the C ABI. U+0000 cannot cross (a C string ends there), so it is refused
-     * here as `invalid_argument` naming [parameter] rather than silently cutting the text. An
-     * unpaired surrogate has no UTF-8 form: it is written as its 3-byte generalized form (0xED
-     * 0xA0..0xBF …), which is invalid UTF-8, so the core refuses it exactly as any invalid UTF-8
-     * (`invalid_json`, `malformed_url`) instead of it turning into '?'.
+     * [text] as UTF-8 for the C ABI: the one place a Kotlin string becomes C text. What UTF-8 or a
+     * C string cannot carry is refused here as `invalid_argument` naming [parameter], before any
+     * C call: U+0000 (a C string ends there) and a lone UTF-16 surrogate (it has no UTF-8 form;
+     * `toByteArray` would send '?'). React Native and the web refuse both the same way.
      */
     fun utf8(text: String?, parameter: String): ByteArray? {
         if (text == null) return null
@@ -19,8 +17,17 @@ internal object Call {
             throw PayHandoffException(ErrorCode.INVALID_ARGUMENT, parameter,
                 "contains U+0000, which the C ABI cannot carry (a C string ends there)")
         }
-        val out = ByteArrayOutputStream(text.length + 16)
-        var start = 0
+        val lone = loneSurrogateAt(text)
+        if (lone >= 0) {
+            throw PayHandoffException(ErrorCode.INVALID_ARGUMENT, parameter,
+                "holds a lone UTF-16 surrogate (U+${Integer.toHexString(text[lone].toInt()).toUpperCase()} at index $lone), " +
+                    "which has no UTF-8 form")
+        }
+        return text.toByteArray(Charsets.UTF_8)
+    }
+
+    /** The index of the first surrogate of [text] that is not half of a pair, or -1. */
+    fun loneSurrogateAt(text: String): Int {
         var i = 0
         while (i < text.length) {
             val c = text[i]
@@ -28,21 +35,10 @@ internal object Call {
                 i += 2
                 continue
             }
-            if (Character.isSurrogate(c)) {
-                val encoded = text.substring(start, i).toByteArray(Charsets.UTF_8)
-                out.write(encoded, 0, encoded.size)
-                val unit = Character.codePointAt(text, i)
-                out.write(0xE0 or (unit shr 12))
-                out.write(0x80 or ((unit shr 6) and 0x3F))
-                out.write(0x80 or (unit and 0x3F))
-                start = i + 1
-            }
+            if (Character.isSurrogate(c)) return i
             i++
         }
-        if (start == 0) return text.toByteArray(Charsets.UTF_8)
-        val rest = text.substring(start).toByteArray(Charsets.UTF_8)
-        out.write(rest, 0, rest.size)
-        return out.toByteArray()
+        return -1
     }
 
     /** The document a call wrote: the result on status 0, otherwise thrown as [PayHandoffException]. */

@@ -35,7 +35,7 @@ class Coordinator private constructor(private var handle: Long) : Closeable {
      * null for the defaults.
      */
     @JvmOverloads
-    constructor(configJson: String? = null) : this(open(configJson, restore = false))
+    constructor(configJson: String? = null) : this(open(configJson))
 
     /** A new, empty coordinator with [config]. */
     constructor(config: CoordinatorConfig) : this(config.toJson().toString())
@@ -63,7 +63,10 @@ class Coordinator private constructor(private var handle: Long) : Closeable {
 
     /**
      * The versioned snapshot to save; [restore] reads it after process death. No API key or POS
-     * user token, but the flows' nonces and tokens: keep it in app-private storage.
+     * user token, but the flows' nonces and tokens (secret-bearing): keep it in a file of the
+     * app's private storage, written atomically (a temporary file renamed into place), not in a
+     * `Bundle` (it may take up to [PayHandoff.MAX_SNAPSHOT_BYTES]: over ~100 KB `onSaveInstanceState`
+     * risks `TransactionTooLargeException`).
      */
     fun snapshot(): String = synchronized(this) {
         val status = IntArray(1)
@@ -116,26 +119,82 @@ class Coordinator private constructor(private var handle: Long) : Closeable {
         Answer(Call.document(status, bytes))
     }
 
-    companion object {
-        /** A coordinator from a [snapshot] (all or nothing); another format than this library's is `unsupported_version`. */
-        @JvmStatic
-        fun restore(snapshot: String): Coordinator = Coordinator(open(snapshot, restore = true))
+    /**
+     * What [restoreSalvage] kept of a damaged snapshot: the [coordinator] (every flow and ledger
+     * entry that reads by [restore]'s rules; close it as any other) and what was [dropped], in
+     * document order (empty for an intact snapshot). Show or log [dropped]: those flows are gone.
+     */
+    class Salvage internal constructor(val coordinator: Coordinator, val json: JSONObject) {
+        /** One member left out: [member] by its path (`flows[2]`, `ledger.sales[0]`, `config`), and why, as [restore] would have refused it. */
+        class Dropped internal constructor(val json: JSONObject) {
+            val member: String = json.getString("member")
+            val code: ErrorCode = Words.read(json, "code") { ErrorCode.of(it) }
+            val field: String? = json.stringOrNull("field")
+            val message: String = json.getString("message")
 
-        private fun open(text: String?, restore: Boolean): Long {
+            /** The reason as the exception [restore] would have thrown. */
+            val error: PayHandoffException
+                get() = PayHandoffException(code, this.field, message)
+
+            override fun toString(): String = "Dropped($member: ${error.message})"
+        }
+
+        val version: Int = json.getInt("version")
+        /** The salvaged coordinator's snapshot (save it in place of the damaged one). */
+        val snapshot: CoordinatorSnapshot = CoordinatorSnapshot(json.getJSONObject("snapshot"))
+        val dropped: List<Dropped> = json.objects("dropped") { Dropped(it) }
+
+        override fun toString(): String = "Salvage(${dropped.size} dropped: $dropped)"
+    }
+
+    companion object {
+        /**
+         * A coordinator from a [snapshot] (all or nothing); reads up to [PayHandoff.MAX_SNAPSHOT_BYTES]
+         * of it, format 3 and PayHandoff 0.2's format 2. Another format is `unsupported_version`; a
+         * damaged one throws naming the member (then [restoreSalvage] keeps what is intact).
+         */
+        @JvmStatic
+        fun restore(snapshot: String): Coordinator = Coordinator(open(snapshot, Native::coordinatorRestore).first)
+
+        /**
+         * payhandoff_coordinator_restore_salvage: what is intact of a [snapshot] damaged outside the
+         * library (a hand edit, a file mixed from two versions). Use it only after [restore] refused:
+         * it keeps every valid flow and ledger entry, never widens what may be refunded (a lost
+         * ledger record keeps its sale's refunds refused until its window closes), and lists what it
+         * [Salvage.dropped]. Text that is not JSON (a torn write) or another format salvages nothing:
+         * it throws as [restore] does.
+         */
+        @JvmStatic
+        fun restoreSalvage(snapshot: String): Salvage {
+            val (handle, document) = open(snapshot, Native::coordinatorRestoreSalvage)
+            val coordinator = Coordinator(handle)
+            try {
+                return Salvage(coordinator, document)
+            } catch (e: Throwable) {
+                coordinator.close()
+                throw e
+            }
+        }
+
+        private fun open(text: String?, restore: (ByteArray?, LongArray, IntArray) -> ByteArray?): Pair<Long, JSONObject> {
+            val bytes = Call.utf8(text, "snapshot_json")
+            return created { handle, status -> restore(bytes, handle, status) }
+        }
+
+        private fun open(configJson: String?): Long =
+            created { handle, status -> Native.coordinatorNew(Call.utf8(configJson, "config_json"), handle, status) }.first
+
+        /** Runs a handle-creating call; on any failure the handle it may have written is freed. */
+        private inline fun created(call: (LongArray, IntArray) -> ByteArray?): Pair<Long, JSONObject> {
             val handle = LongArray(1)
             val status = IntArray(1)
-            val bytes = if (restore) {
-                Native.coordinatorRestore(Call.utf8(text, "snapshot_json"), handle, status)
-            } else {
-                Native.coordinatorNew(Call.utf8(text, "config_json"), handle, status)
-            }
             try {
-                Call.document(status, bytes)
+                val document = Call.document(status, call(handle, status))
+                return handle[0] to document
             } catch (e: Throwable) {
                 if (handle[0] != 0L) Native.coordinatorFree(handle[0])
                 throw e
             }
-            return handle[0]
         }
     }
 }

@@ -3,9 +3,10 @@ package com.payhandoff
 import org.json.JSONObject
 
 /**
- * A flow as the coordinator's snapshot holds it (a transition's `details`, a snapshot's `flows`):
- * [CheckoutFlowDetails] or [PosFlowDetails]. Copies of what came from outside are bounded (docs/abi.md).
- * Holds the flow's nonce or token, which make its answers genuine: [toString] leaves them out.
+ * A flow as a transition's `details` show it (and a snapshot's `flows`): [CheckoutFlowDetails] or
+ * [PosFlowDetails]. Copies of what came from outside are bounded (docs/abi.md). Details carry no
+ * correlation secret (no checkout nonce, no POS token), so an app may log them; a snapshot's
+ * flows do hold them, in [json] only (the snapshot is secret-bearing).
  */
 sealed class FlowDetails(val json: JSONObject) {
     val id: String = json.getString("id")
@@ -32,14 +33,13 @@ class CheckoutFlowDetails internal constructor(json: JSONObject) : FlowDetails(j
     val kind: CheckoutKind = Words.read(json, "kind") { CheckoutKind.of(it) }
     /** The return URL as registered (without the nonce). */
     val returnUrl: String = json.getString("return_url")
-    /** Null only for a checkout started without one under `accept_unverified_callbacks`. */
-    val nonce: String? = json.stringOrNull("nonce")
     /** When the flow expires, epoch ms. */
     val deadlineMs: Long = json.getLong("deadline")
     val session: CheckoutSession? = json.objectOrNull("session") { CheckoutSession(it) }
     val callback: CheckoutCallback? = json.objectOrNull("callback") { CheckoutCallback(it) }
     /** The relayed webhook, as received. */
     val confirmation: ConfirmationEvent? = json.objectOrNull("confirmation") { ConfirmationEvent.read(it) }
+    /** Why the session could not be created (`checkout.session_failed`); a failed callback's reason is in [callback]. */
     val failureReason: String? = json.stringOrNull("failure_reason")
 
     override fun stateOf(word: String): Enum<*>? = CheckoutState.of(word)
@@ -49,10 +49,8 @@ class CheckoutFlowDetails internal constructor(json: JSONObject) : FlowDetails(j
 class PosFlowDetails internal constructor(json: JSONObject) : FlowDetails(json) {
     override val state: PosState = Words.read(json, "state") { PosState.of(it) }
     val operation: PosOperation = Words.read(json, "operation") { PosOperation.of(it) }
-    /** The app's identifier; the POS app is sent `<identifier>~<token>`. */
+    /** The app's identifier; the POS app is sent `<identifier>~<token>` (the token is not shown here). */
     val identifier: String = json.getString("identifier")
-    /** The flow's token (what makes its answer genuine). */
-    val token: String = json.getString("token")
     /** The `urlScheme` the answer comes back on. */
     val answerScheme: String = json.getString("answer_scheme")
     /** The amount sent, as the core prints it. */
@@ -62,7 +60,7 @@ class PosFlowDetails internal constructor(json: JSONObject) : FlowDetails(json) 
     val graceMs: Long = json.getLong("grace_ms")
     /** When the app came back to the front, epoch ms (the grace period's start). */
     val foregroundedAtMs: Long? = json.longOrNull("foregrounded_at")
-    /** The answer (its stored copy: see [PosResponse.truncated]). */
+    /** The answer (its stored copy: see [PosResponse.truncated]; its identifier is the app's, without the token). */
     val response: PosResponse? = json.objectOrNull("response") { PosResponse(it) }
     val answeredAtMs: Long? = json.longOrNull("answered_at")
     val launchFailure: String? = json.stringOrNull("launch_failure")
@@ -70,24 +68,46 @@ class PosFlowDetails internal constructor(json: JSONObject) : FlowDetails(json) 
     override fun stateOf(word: String): Enum<*>? = PosState.of(word)
 }
 
-/** One booked approval of the refund ledger (dropped when the sale's refund window closes). */
-class LedgerEntry internal constructor(val json: JSONObject) {
-    val transactionId: String = json.getString("transactionid")
-    /** The flow that booked it; null for a sale known only from a refund's `sale` document. */
-    val flowId: String? = json.stringOrNull("flow_id")
-    val operation: PosOperation = Words.read(json, "operation") { PosOperation.of(it) }
-    /** A sale's refundable amount, or what a refund booked. */
-    val amount: String = json.getString("amount")
-    val refunded: String = json.getString("refunded")
-    val approvedAtMs: Long = json.getLong("approved_at")
-    val expiresAtMs: Long = json.getLong("expires_at")
+/**
+ * The refund ledger of a snapshot (format 3): what approved sales may still refund, tracked to the
+ * centavo until 23:00 Mexico City on the sale's day. Amounts are integer centavos.
+ */
+class RefundLedger internal constructor(val json: JSONObject) {
+    /** An approved sale: [amountMinor] refundable, [refundedMinor] of it paid back by approved refunds. */
+    class Sale internal constructor(val transactionId: String, val amountMinor: Long, val refundedMinor: Long, val approvedAtMs: Long) {
+        override fun toString(): String = "Sale($transactionId: $refundedMinor of $amountMinor refunded)"
+    }
 
-    override fun toString(): String = "LedgerEntry($json)"
+    /** An approved refund and what it took from its sale. */
+    class Refund internal constructor(val transactionId: String, val amountMinor: Long, val approvedAtMs: Long) {
+        override fun toString(): String = "Refund($transactionId: $amountMinor)"
+    }
+
+    /** A sale whose balance is unknown (a salvaged snapshot lost its record): its refunds are refused until [untilMs]. */
+    class Unknown internal constructor(val transactionId: String, val untilMs: Long) {
+        override fun toString(): String = "Unknown($transactionId until $untilMs)"
+    }
+
+    /** Every entry whose window closed at or before this time (epoch ms) may have been dropped; 0 when none was. */
+    val prunedThroughMs: Long = json.optLong("pruned_through", 0L)
+    /** `[transactionid, amount, refunded, approved_at]` each. */
+    val sales: List<Sale> = json.listOf("sales") { a, i ->
+        a.getJSONArray(i).let { Sale(it.getString(0), it.getLong(1), it.getLong(2), it.getLong(3)) }
+    }
+    /** `[transactionid, amount, approved_at]` each. */
+    val refunds: List<Refund> = json.listOf("refunds") { a, i ->
+        a.getJSONArray(i).let { Refund(it.getString(0), it.getLong(1), it.getLong(2)) }
+    }
+    /** `[transactionid, until]` each. */
+    val unknown: List<Unknown> = json.listOf("unknown") { a, i -> a.getJSONArray(i).let { Unknown(it.getString(0), it.getLong(1)) } }
+
+    override fun toString(): String = "RefundLedger(${sales.size} sales, ${refunds.size} refunds, ${unknown.size} unknown)"
 }
 
 /**
  * The coordinator's snapshot as a document ([Coordinator.snapshotDocument]): its configuration,
- * every flow and the refund ledger. No API key or user token, but the flows' nonces and tokens.
+ * every flow and the refund ledger. No API key or user token, but the flows' nonces and tokens (in
+ * [json]): secret-bearing, keep it in the app's private storage.
  */
 class CoordinatorSnapshot internal constructor(val json: JSONObject) {
     /** The configuration in force, every member filled in. */
@@ -98,11 +118,11 @@ class CoordinatorSnapshot internal constructor(val json: JSONObject) {
         val acceptUnverifiedCallbacks: Boolean = json.getBoolean("accept_unverified_callbacks")
     }
 
-    /** The snapshot format (2 for this library). */
+    /** The snapshot format (3 for this library). */
     val version: Int = json.getInt("version")
     val config: Config = Config(json.getJSONObject("config"))
     val flows: List<FlowDetails> = json.objects("flows") { FlowDetails.of(it) }
-    val ledger: List<LedgerEntry> = json.objects("ledger") { LedgerEntry(it) }
+    val ledger: RefundLedger = RefundLedger(json.optJSONObject("ledger") ?: JSONObject())
 
-    override fun toString(): String = "CoordinatorSnapshot(flows=$flows, ledger=${ledger.size} entries)"
+    override fun toString(): String = "CoordinatorSnapshot(flows=$flows, $ledger)"
 }

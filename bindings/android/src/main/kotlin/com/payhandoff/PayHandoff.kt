@@ -13,6 +13,18 @@ object PayHandoff {
     /** `PAYHANDOFF_ABI_VERSION` of the include/payhandoff.h this binding was written against. */
     const val ABI_VERSION: Int = Versions.ABI
 
+    /** The most bytes of JSON text a call reads (`PAYHANDOFF_MAX_JSON_BYTES`; a snapshot may have [MAX_SNAPSHOT_BYTES]). */
+    const val MAX_JSON_BYTES: Int = Versions.MAX_JSON_BYTES
+
+    /** The most bytes of a URL a call reads (`PAYHANDOFF_MAX_URL_BYTES`). */
+    const val MAX_URL_BYTES: Int = Versions.MAX_URL_BYTES
+
+    /**
+     * The most bytes a coordinator snapshot takes (`PAYHANDOFF_MAX_SNAPSHOT_BYTES`, 256 KiB): what
+     * [Coordinator.snapshot] may write and [Coordinator.restore] reads. Size files and buffers for it.
+     */
+    const val MAX_SNAPSHOT_BYTES: Int = Versions.MAX_SNAPSHOT_BYTES
+
     /** The name passed to System.loadLibrary: the AAR's one library. */
     const val LIBRARY: String = "payhandoff"
 

@@ -128,7 +128,10 @@ class PosResponse internal constructor(val json: JSONObject) {
     val version: Int = json.getInt("version")
     /** `result`: approved, declined or error. */
     val result: PosResult = Words.read(json, "result") { PosResult.of(it) }
-    /** `identifier` as echoed: `<identifier>~<token>` when the request carried a token. */
+    /**
+     * `identifier` as echoed: `<identifier>~<token>` when the request carried a token; in a
+     * transition's details ([PosFlowDetails.response]) the app's identifier alone.
+     */
     val identifier: String = json.getString("identifier")
     /** `statusinfo`: why, typically on error or decline. */
     val statusInfo: String? = json.stringOrNull("statusinfo")

@@ -67,7 +67,9 @@ class ScenarioTest {
             assertEquals(Effect.OpenBrowser("https://checkout.pay.ingalca.com/r/9f8e"), a.transitions[0].effects[0])
             val details = a.transitions[0].details as CheckoutFlowDetails
             assertEquals("https://checkout.pay.ingalca.com/r/9f8e", details.session!!.checkoutUrl)
-            assertEquals(nonce, details.nonce)
+            // Details may be logged: the nonce is only in the (secret-bearing) snapshot.
+            assertFalse(details.json.toString().contains(nonce))
+            assertEquals(nonce, c.snapshotDocument().flows[0].json.getString("nonce"))
 
             a = c.send(Event.CheckoutBrowserOpened("c1", t0 + 2000))
             assertEquals(step("c1", CheckoutState.IN_BROWSER, EffectType.PERSIST), steps(a))
@@ -141,10 +143,14 @@ class ScenarioTest {
         Coordinator(CoordinatorConfig(acceptUnverifiedCallbacks = true)).use { c ->
             assertTrue(c.snapshotDocument().config.acceptUnverifiedCallbacks)
             c.send(Event.CheckoutStart("c1", Event.CheckoutStart.Start.Backend(CheckoutKind.PAYMENTS, returnUrl), nonce = nonce, nowMs = t0))
-            // Pending, but the browser stays open and nothing is confirmed: anyone can send this URL.
+            // Anyone can send this URL: the claim is kept and may show "confirming…", but it never
+            // moves the flow, so the genuine session still opens the browser.
             var a = c.handleUrl(callbackUrl(returnUrl, CheckoutStatus.COMPLETED, "&payment_id=pay_1"), t0 + 1000)
-            assertEquals(step("c1", CheckoutState.AWAITING_CONFIRMATION, EffectType.SHOW_PENDING, EffectType.PERSIST), steps(a))
+            assertEquals(step("c1", CheckoutState.AWAITING_SESSION, EffectType.SHOW_PENDING, EffectType.PERSIST), steps(a))
             assertFalse((a.transitions[0].details as CheckoutFlowDetails).callback!!.verified)
+            a = c.send(Event.CheckoutSession("c1", CheckoutSessionInput.Backend(CheckoutKind.PAYMENTS,
+                "https://checkout.pay.ingalca.com/p/1", paymentId = "pay_1"), t0 + 1500))
+            assertEquals(step("c1", CheckoutState.READY, EffectType.OPEN_BROWSER, EffectType.PERSIST), steps(a))
             // A flow still waiting is removed only when the app gives it up.
             a = c.send(Event.FlowRemove("c1", nowMs = t0 + 2000))
             assertEquals(ErrorCode.INVALID_STATE, (a.outcome as Outcome.Rejected).error.code)
@@ -163,7 +169,8 @@ class ScenarioTest {
             assertEquals(Effect.OpenPosApp(built.url), a.transitions[0].effects[0])
             assertEquals("ord-1~$token" to token, built.identifier to built.token)
             val details = a.transitions[0].details as PosFlowDetails
-            assertEquals(Triple("ord-1", token, PosOperation.VENTA), Triple(details.identifier, details.token, details.operation))
+            assertEquals("ord-1" to PosOperation.VENTA, details.identifier to details.operation)
+            assertFalse("details may be logged: no token", details.json.toString().contains(token))
             assertEquals("100.00", details.amount)
             c.send(Event.PosLaunched("p1", t0 + 1000))
             c.send(Event.AppForegrounded(t0 + 30000))
@@ -178,6 +185,8 @@ class ScenarioTest {
             val response = approved.response!!
             assertEquals(PosResult.APPROVED, response.result)
             assertEquals("720371" to "4242", response.transactionId to response.creditCard)
+            // The answer echoed ord-1~token; details show the app's identifier alone.
+            assertEquals("ord-1", response.identifier)
             assertEquals(t0 + 40000, approved.answeredAtMs)
 
             fun refund(flowId: String, nowMs: Long, amount: Amount?) = c.send(Event.PosStart(flowId,
@@ -193,11 +202,12 @@ class ScenarioTest {
             a = c.send(Event.PosResult("r1", mapOf("result" to "aprobada", "amount" to "40.00", "transactionid" to "990001",
                 "identifier" to "ref-1~$token"), t0 + 130000))
             assertEquals(step("r1", PosState.APPROVED, EffectType.PERSIST), steps(a))
+            // The ledger to the centavo: the sale, what its refunds paid back, the refund.
             val ledger = c.snapshotDocument().ledger
-            assertEquals(listOf(listOf("720371", "p1", PosOperation.VENTA, "100.00", "40.00"), listOf("990001", "r1", PosOperation.DEVOLUCION, "40.00", "0.00")),
-                ledger.map { listOf(it.transactionId, it.flowId, it.operation, it.amount, it.refunded) })
-            assertEquals(t0 + 40000, ledger[0].approvedAtMs)
-            assertTrue(ledger[0].expiresAtMs > ledger[0].approvedAtMs)
+            assertEquals(listOf(listOf<Any>("720371", 10000L, 4000L, t0 + 40000)),
+                ledger.sales.map { listOf<Any>(it.transactionId, it.amountMinor, it.refundedMinor, it.approvedAtMs) })
+            assertEquals(listOf(listOf<Any>("990001", 4000L, t0 + 130000)), ledger.refunds.map { listOf<Any>(it.transactionId, it.amountMinor, it.approvedAtMs) })
+            assertEquals(0L to 0, ledger.prunedThroughMs to ledger.unknown.size)
             // Ended flows are removed without giving anything up; a second refund without an amount refunds the rest.
             assertEquals(Outcome.Accepted, c.send(Event.FlowRemove("r1", nowMs = t0 + 131000)).outcome)
             a = refund("r2", t0 + 140000, null)
@@ -217,13 +227,19 @@ class ScenarioTest {
                 assertEquals(ErrorCode.CALLBACK_MISMATCH to "identifier", error.code to error.field)
                 assertEquals(PosState.READY, c.snapshotDocument().flows[0].state)
             }
-            // A second sale for the same order while the first still waits: one answer could fit both.
-            val twin = (c.send(Event.PosStart("p2", sale, nowMs = t0 + 1500)).outcome as Outcome.Rejected).error
-            assertEquals(ErrorCode.CONFLICT to "request.identifier", twin.code to twin.field)
+            // A second sale for the same order with the same token: one answer could fit both.
+            val twin = (c.send(Event.PosStart("p2", sale, token = token, nowMs = t0 + 1500)).outcome as Outcome.Rejected).error
+            assertEquals(ErrorCode.CONFLICT to "token", twin.code to twin.field)
+            // With its own token it is another hand-off: each answer names exactly one of them.
+            assertEquals(Outcome.Accepted, c.send(Event.PosStart("p3", sale, nowMs = t0 + 1600)).outcome)
+            // A token may not hold '~' (the identifier sent splits at its last '~').
+            val tilde = expect { c.send(Event.PosStart("p4", sale, token = "abcdefgh~ijklmnop", nowMs = t0 + 1700)) }
+            assertEquals(ErrorCode.VALIDATION to "token", tilde.code to tilde.field)
             val a = c.handleUrl("myapp://result=rechazada&amount=100.00&identifier=ord-1~$token&statusinfo=Fondos%20insuficientes", t0 + 2000)
             assertEquals(step("p1", PosState.DECLINED, EffectType.PERSIST), steps(a))
             val response = (a.transitions[0].details as PosFlowDetails).response!!
             assertEquals(PosResult.DECLINED to "Fondos insuficientes", response.result to response.statusInfo)
+            assertEquals(PosState.READY, c.snapshotDocument().flows.first { it.id == "p3" }.state)
         }
     }
 
@@ -264,9 +280,9 @@ class ScenarioTest {
 
         Coordinator.restore(saved).use { c ->
             val snapshot = c.snapshotDocument()
-            assertEquals(2, snapshot.version)
+            assertEquals(3, snapshot.version)
             assertEquals(5000L, snapshot.config.posGraceMs)
-            assertEquals(listOf(Triple("720371", "p1", "0.00")), snapshot.ledger.map { Triple(it.transactionId, it.flowId, it.refunded) })
+            assertEquals(listOf(Triple("720371", 10000L, 0L)), snapshot.ledger.sales.map { Triple(it.transactionId, it.amountMinor, it.refundedMinor) })
             assertEquals(listOf("c1" to CheckoutState.IN_BROWSER, "p1" to PosState.APPROVED), snapshot.flows.map { it.id to it.state })
             assertEquals(listOf(FlowType.CHECKOUT, FlowType.POS), snapshot.flows.map { it.type })
             assertTrue(TestJson.same(JSONObject(saved), snapshot.json))
@@ -282,10 +298,14 @@ class ScenarioTest {
             val e = expect { Coordinator.restore(snapshot) }
             assertEquals(snapshot, code to field, e.code to e.field)
         }
+        check("""{"version": 3, "config": {}, "ledger": {}, "flows": [{"id": "p1", "type": "pos", "state": "no_such_state",
+            "operation": "venta", "identifier": "o", "token": "$token", "answer_scheme": "myapp", "grace_ms": 0}]}""",
+            ErrorCode.VALIDATION, "flows[0].state")
+        // PayHandoff 0.2's format 2 is read (converted), with the same rules.
         check("""{"version": 2, "config": {}, "ledger": [], "flows": [{"id": "p1", "type": "pos", "state": "no_such_state",
             "operation": "venta", "identifier": "o", "token": "$token", "answer_scheme": "myapp", "grace_ms": 0}]}""",
             ErrorCode.VALIDATION, "flows[0].state")
-        check("""{"version": 3, "config": {}, "flows": [], "ledger": []}""", ErrorCode.UNSUPPORTED_VERSION, "version")
+        check("""{"version": 4, "config": {}, "flows": [], "ledger": {}}""", ErrorCode.UNSUPPORTED_VERSION, "version")
         // Format 1 (before the refund ledger) is not read either.
         check("""{"version": 1, "config": {}, "flows": [], "refunded": {}}""", ErrorCode.UNSUPPORTED_VERSION, "version")
         assertEquals(ErrorCode.INVALID_JSON, expect { Coordinator.restore("""{"version": 1,""") }.code)
@@ -406,9 +426,21 @@ class ScenarioTest {
         assertEquals(reference, url.fields.first { it.key == "reference" }.value)
         val response = Pos.parseResponse(url.url.replace("billpocket://transaction=venta&usertoken=tok_1", "myapp://result=aprobada"), "myapp")
         assertEquals(reference, response.reference)
-        // An unpaired surrogate has no UTF-8 form: the core refuses it as invalid UTF-8, it never becomes '?'.
-        assertEquals(ErrorCode.MALFORMED_URL, expect { Pos.parseResponse("myapp://result=aprobada&reference=\ud83d", "myapp") }.code)
-        assertEquals(ErrorCode.INVALID_JSON, expect { Pos.buildUrlJson("{\"reference\": \"\ud83d\"}") }.code)
+        // A lone surrogate has no UTF-8 form: refused before the call, naming the parameter (never '?'),
+        // as React Native and the web refuse it; a typed request's document is the parameter.
+        val lone = expect { Pos.parseResponse("myapp://result=aprobada&reference=\ud83d", "myapp") }
+        assertEquals(ErrorCode.INVALID_ARGUMENT to "url", lone.code to lone.field)
+        assertEquals(ErrorCode.INVALID_ARGUMENT to "request_json", expect { Pos.buildUrlJson("{\"reference\": \"\ud83d\"}") }.let { it.code to it.field })
+        val typed = expect { Pos.buildUrl(PosRequest.sale("tok_1", "ord-1\udc00", "1.00", "myapp")) }
+        assertEquals(ErrorCode.INVALID_ARGUMENT to "request_json", typed.code to typed.field)
+        Coordinator().use { c ->
+            val event = expect { c.send(Event.PosStart("p1", PosRequest.sale("tok_1", "\ud83d", "1.00", "myapp"), nowMs = t0)) }
+            assertEquals(ErrorCode.INVALID_ARGUMENT to "event_json", event.code to event.field)
+            assertEquals(emptyList<FlowDetails>(), c.snapshotDocument().flows)
+            // A surrogate pair in the same place is an ordinary character.
+            assertEquals(Outcome.Accepted, c.send(Event.PosStart("p1", PosRequest.sale("tok_1", "\ud83d\udcb3", "1.00", "myapp"), nowMs = t0)).outcome)
+        }
+        assertEquals(ErrorCode.INVALID_ARGUMENT to "snapshot_json", expect { Coordinator.restore("\udfff") }.let { it.code to it.field })
         // U+0000 cannot cross a C string: refused before the call, naming the parameter.
         val nul = expect { Pos.parseResponse("myapp://result=aprobada\u0000&x=1", "myapp") }
         assertEquals(ErrorCode.INVALID_ARGUMENT to "url", nul.code to nul.field)
@@ -416,6 +448,92 @@ class ScenarioTest {
         // request refuses it (its answer could never be read back).
         val inDocument = expect { Pos.buildUrl(PosRequest.sale("tok_1", "ord\u0000", "1.00", "myapp")) }
         assertEquals(ErrorCode.VALIDATION to "identifier", inDocument.code to inDocument.field)
+    }
+
+    /** A snapshot of the shape restore reads (format 3) whose ledger holds [sales] approved sales, [minor] centavos each. */
+    private fun ledgerSnapshot(sales: Int, minor: Long = 10000L): String {
+        val entries = (0 until sales).joinToString(",") { """["${7200000000L + it}",$minor,0,${t0 + it}]""" }
+        return """{"version":3,"config":{},"flows":[],"ledger":{"pruned_through":0,"sales":[$entries],"refunds":[],"unknown":[]}}"""
+    }
+
+    @Test
+    fun snapshotsOver64KiBCrossBothWays() {
+        // 3000 sales of one day: about 111 KB, over PAYHANDOFF_MAX_JSON_BYTES and within
+        // PAYHANDOFF_MAX_SNAPSHOT_BYTES, through the JNI byte arrays in and out.
+        val text = ledgerSnapshot(3000)
+        assertTrue(text.length in (PayHandoff.MAX_JSON_BYTES + 1)..PayHandoff.MAX_SNAPSHOT_BYTES)
+        assertEquals(262144, PayHandoff.MAX_SNAPSHOT_BYTES)
+        Coordinator.restore(text).use { c ->
+            val saved = c.snapshot()
+            assertTrue("${saved.length} bytes", saved.toByteArray(Charsets.UTF_8).size > PayHandoff.MAX_JSON_BYTES)
+            assertEquals(3000, c.snapshotDocument().ledger.sales.size)
+            Coordinator.restore(saved).use { again -> assertEquals(saved, again.snapshot()) }
+            // A refund of one of those sales reads its balance from the restored ledger.
+            val refund = c.send(Event.PosStart("r1", PosRequest.refund("tok_1", "ref-1", "7200001234", "myapp"),
+                refundOf = Event.PosStart.RefundOf.Sale(PosSale("7200001234", Amount.of("100.00"), (t0 + 1234) / 1000)), nowMs = t0 + 3600000))
+            assertEquals(Outcome.Accepted, refund.outcome)
+        }
+        // Every other JSON input stays within PAYHANDOFF_MAX_JSON_BYTES.
+        val big = expect { Pos.buildUrlJson("{\"reference\": \"${"x".repeat(PayHandoff.MAX_JSON_BYTES)}\"}") }
+        assertEquals(ErrorCode.LIMIT_EXCEEDED, big.code)
+        // Over PAYHANDOFF_MAX_SNAPSHOT_BYTES a snapshot is not read.
+        val over = ledgerSnapshot(3000).replace("\"flows\":[]", "\"flows\":[]" + " ".repeat(PayHandoff.MAX_SNAPSHOT_BYTES))
+        assertEquals(ErrorCode.LIMIT_EXCEEDED to "snapshot_json", expect { Coordinator.restore(over) }.let { it.code to it.field })
+    }
+
+    @Test
+    fun restoreSalvageKeepsWhatIsIntact() {
+        val saved = Coordinator().use { c ->
+            c.send(Event.PosStart("p1", sale, token = token, nowMs = t0))
+            c.send(Event.PosLaunched("p1", t0 + 1000))
+            c.send(Event.CheckoutStart("c1", Event.CheckoutStart.Start.Backend(CheckoutKind.CARDS, returnUrl), nonce = nonce, nowMs = t0 + 2000))
+            c.snapshot()
+        }
+        // A hand edit broke the checkout: restore refuses the whole snapshot, naming the member.
+        val damaged = JSONObject(saved).also { it.getJSONArray("flows").getJSONObject(1).put("state", "no_such_state") }.toString()
+        val refused = expect { Coordinator.restore(damaged) }
+        assertEquals(ErrorCode.VALIDATION to "flows[1].state", refused.code to refused.field)
+        val salvage = Coordinator.restoreSalvage(damaged)
+        salvage.coordinator.use { c ->
+            assertEquals(1, salvage.dropped.size)
+            val dropped = salvage.dropped[0]
+            assertEquals(listOf("flows[1]", ErrorCode.VALIDATION, "flows[1].state"), listOf(dropped.member, dropped.code, dropped.field))
+            assertEquals(ErrorCode.VALIDATION to "flows[1].state", dropped.error.code to dropped.error.field)
+            assertEquals(listOf("p1" to PosState.LAUNCHED), c.snapshotDocument().flows.map { it.id to it.state })
+            assertTrue(TestJson.same(salvage.snapshot.json, JSONObject(c.snapshot())))
+            Typed.check("the salvage (typed)", Typed.salvage(salvage), salvage.json)
+            // The kept sale still takes its genuine answer.
+            assertEquals(step("p1", PosState.APPROVED, EffectType.PERSIST), steps(c.handleUrl(saleAnswer, t0 + 5000)))
+        }
+        // An intact snapshot drops nothing; a torn write (not JSON) salvages nothing.
+        Coordinator.restoreSalvage(saved).let { it.coordinator.close(); assertEquals(emptyList<Coordinator.Salvage.Dropped>(), it.dropped) }
+        assertEquals(ErrorCode.INVALID_JSON, expect { Coordinator.restoreSalvage(saved.substring(0, saved.length / 2)) }.code)
+        assertEquals(ErrorCode.UNSUPPORTED_VERSION, expect { Coordinator.restoreSalvage("""{"version": 9}""") }.code)
+    }
+
+    @Test
+    fun aStartForgetsEndedFlowsWhenTheSnapshotIsFull() {
+        Coordinator().use { c ->
+            var forgotten = emptyList<String>()
+            var started = 0
+            // Declined sales end at once; each start reserves room for everything its flow may
+            // still receive, so the snapshot fills up with ended flows long before 256 KiB of text.
+            while (forgotten.isEmpty() && started < 2000) {
+                val id = "p$started"
+                val flowToken = "%032x".format(started)
+                val a = c.send(Event.PosStart(id, PosRequest.sale("tok_1", "ord-$started", "1.00", "myapp"), token = flowToken, nowMs = t0 + started))
+                assertEquals("start $started: ${a.outcome}", Outcome.Accepted, a.outcome)
+                forgotten = a.forgotten
+                Typed.check("start $started (typed)", Typed.answer(a), a.json)
+                val declined = c.handleUrl("myapp://result=rechazada&identifier=ord-$started~$flowToken", t0 + started)
+                assertEquals(PosState.DECLINED, declined.transitions[0].state)
+                started++
+            }
+            assertEquals(listOf("p0"), forgotten)
+            assertEquals("p1", c.snapshotDocument().flows.first().id)
+            assertTrue(c.snapshot().length <= PayHandoff.MAX_SNAPSHOT_BYTES)
+            Coordinator.restore(c.snapshot()).close()
+        }
     }
 
     @Test

@@ -107,14 +107,21 @@ object Typed {
         else -> throw AssertionError("a state that is neither a CheckoutState nor a PosState: $state")
     }
 
-    fun flow(f: FlowDetails): JSONObject {
+    /**
+     * A flow's details from its typed properties. Details carry no nonce or token; a snapshot's
+     * flows do ([withSecrets]), and those are deliberately left untyped: they are copied from the
+     * document, so the rebuild still proves every other member typed.
+     */
+    fun flow(f: FlowDetails, withSecrets: Boolean = false): JSONObject {
         val o = JSONObject().put("id", f.id).put("type", f.type.wire).put("state", stateWord(f.state))
         when (f) {
-            is CheckoutFlowDetails -> o.put("kind", f.kind.wire).put("return_url", f.returnUrl).putOpt("nonce", f.nonce)
+            is CheckoutFlowDetails -> o.put("kind", f.kind.wire).put("return_url", f.returnUrl)
+                .putOpt("nonce", if (withSecrets) f.json.opt("nonce") else null)
                 .put("deadline", f.deadlineMs).putOpt("session", f.session?.let { session(it) })
                 .putOpt("callback", f.callback?.let { callback(it) }).putOpt("confirmation", f.confirmation?.toJson())
                 .putOpt("failure_reason", f.failureReason)
-            is PosFlowDetails -> o.put("operation", f.operation.wire).put("identifier", f.identifier).put("token", f.token)
+            is PosFlowDetails -> o.put("operation", f.operation.wire).put("identifier", f.identifier)
+                .putOpt("token", if (withSecrets) f.json.opt("token") else null)
                 .put("answer_scheme", f.answerScheme).putOpt("amount", f.amount).putOpt("sale_transactionid", f.saleTransactionId)
                 .put("grace_ms", f.graceMs).putOpt("foregrounded_at", f.foregroundedAtMs).putOpt("response", f.response?.let { posResponse(it) })
                 .putOpt("answered_at", f.answeredAtMs).putOpt("launch_failure", f.launchFailure)
@@ -128,6 +135,7 @@ object Typed {
                 JSONObject().put("flow_id", t.flowId).put("flow", t.flow.wire).put("state", stateWord(t.state))
                     .put("effects", JSONArray(t.effects.map { effect(it) })).put("details", flow(t.details))
             }))
+        if (a.forgotten.isNotEmpty()) o.put("forgotten", JSONArray(a.forgotten))
         val outcome = a.outcome
         if (outcome is Outcome.Rejected) {
             o.put("error", JSONObject().put("code", outcome.error.code.wire).put("field", outcome.error.field ?: JSONObject.NULL)
@@ -140,10 +148,14 @@ object Typed {
         .put("config", JSONObject().put("single_pending_per_kind", s.config.singlePendingPerKind)
             .put("checkout_timeout_ms", s.config.checkoutTimeoutMs).put("pos_grace_ms", s.config.posGraceMs)
             .put("accept_unverified_callbacks", s.config.acceptUnverifiedCallbacks))
-        .put("flows", JSONArray(s.flows.map { flow(it) }))
-        .put("ledger", JSONArray(s.ledger.map { e ->
-            JSONObject().put("transactionid", e.transactionId).put("flow_id", e.flowId ?: JSONObject.NULL)
-                .put("operation", e.operation.wire).put("amount", e.amount).put("refunded", e.refunded)
-                .put("approved_at", e.approvedAtMs).put("expires_at", e.expiresAtMs)
+        .put("flows", JSONArray(s.flows.map { flow(it, withSecrets = true) }))
+        .put("ledger", JSONObject().put("pruned_through", s.ledger.prunedThroughMs)
+            .put("sales", JSONArray(s.ledger.sales.map { JSONArray(listOf(it.transactionId, it.amountMinor, it.refundedMinor, it.approvedAtMs)) }))
+            .put("refunds", JSONArray(s.ledger.refunds.map { JSONArray(listOf(it.transactionId, it.amountMinor, it.approvedAtMs)) }))
+            .put("unknown", JSONArray(s.ledger.unknown.map { JSONArray(listOf(it.transactionId, it.untilMs)) })))
+
+    fun salvage(s: Coordinator.Salvage): JSONObject = JSONObject().put("version", s.version).put("snapshot", snapshot(s.snapshot))
+        .put("dropped", JSONArray(s.dropped.map { d ->
+            JSONObject().put("member", d.member).put("code", d.code.wire).put("field", d.field ?: JSONObject.NULL).put("message", d.message)
         }))
 }

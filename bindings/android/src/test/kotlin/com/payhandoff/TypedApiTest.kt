@@ -114,10 +114,10 @@ class TypedApiTest {
                 "r2", PosState.READY)
             send(Event.FlowRemove("c2", nowMs = t0 + 130000), null, null)
             send(Event.FlowRemove("r1", giveUp = true, nowMs = t0 + 131000), null, null)
-            val ledger = c.snapshotDocument().ledger.associate { it.transactionId to it }
-            assertEquals("10.00", ledger.getValue("720371").refunded)      // a given-up refund counts as refunded
-            assertEquals(null, ledger.getValue("555").flowId)
-            assertEquals("50.00", ledger.getValue("555").amount)
+            val ledger = c.snapshotDocument().ledger.sales.associateBy { it.transactionId }
+            assertEquals(1000L, ledger.getValue("720371").refundedMinor)      // a given-up refund counts as refunded
+            assertEquals(10000L, ledger.getValue("720371").amountMinor)
+            assertEquals(5000L, ledger.getValue("555").amountMinor)             // a sale known from its document
         }
         assertEquals(EventType.values().toSet(), sent)
     }
@@ -175,14 +175,17 @@ class TypedApiTest {
 
     @Test
     fun secretsAreNotInToString() {
-        val secrets = listOf("sk_test_SECRET", "tok_SECRET", nonce, token)
+        val secrets = listOf("sk_test_SECRET", "tok_SECRET", nonce, token, "1123456789abcdef0123")
         val request = PosRequest.sale("tok_SECRET", "ord-1", "1.00", "myapp")
         val card = CheckoutRequest.Cards("sk_test_SECRET", "dinelco", "cus_1", listOf("https://fix.example.com"), CheckoutRequest.Customer("Juan", "Pérez", "j@example.com"), "fixapp://cb")
         val built = Checkout.buildRequest(card, nonce)
         val posUrl = Pos.buildUrl(request, token)
-        val answer = Coordinator().use { c ->
-            c.send(Event.CheckoutStart("c1", Event.CheckoutStart.Start.Request(CheckoutRequest.Payments("sk_test_SECRET", "fixapp://cb")), nonce, nowMs = t0))
+        val (answer, backend) = Coordinator().use { c ->
+            c.send(Event.CheckoutStart("c1", Event.CheckoutStart.Start.Request(CheckoutRequest.Payments("sk_test_SECRET", "fixapp://cb")), nonce, nowMs = t0)) to
+                c.send(Event.CheckoutStart("c2", Event.CheckoutStart.Start.Backend(CheckoutKind.CARDS, "fixapp://cb2"), "1123456789abcdef0123", nowMs = t0))
         }
+        val createSession = backend.transitions[0].effects[0] as Effect.CreateSession
+        assertTrue("the effect holds the nonce", createSession.returnUrl.contains("1123456789abcdef0123"))
         val shown = listOf<Any>(
             request, card, CheckoutRequest.Payments("sk_test_SECRET"), built, built.request, built.request.headers, posUrl, posUrl.intent,
             Event.PosStart("p1", request, token = token, nowMs = t0),
@@ -191,7 +194,8 @@ class TypedApiTest {
             Event.CheckoutStart("c1", Event.CheckoutStart.Start.Backend(CheckoutKind.CARDS, "fixapp://cb"), nonce, nowMs = t0),
             Event.Url("myapp://result=aprobada&identifier=ord-1~$token&usertoken=tok_SECRET", t0),
             Event.PosResult("p1", mapOf("identifier" to "ord-1~$token", "userToken" to "tok_SECRET"), t0),
-            Effect.OpenPosApp(posUrl.url), answer, answer.transitions[0], answer.transitions[0].effects, answer.transitions[0].details)
+            Effect.OpenPosApp(posUrl.url), answer, answer.transitions[0], answer.transitions[0].effects, answer.transitions[0].details,
+            createSession, backend)
         for (value in shown) {
             val text = value.toString()
             for (secret in secrets) assertFalse("${value.javaClass.simpleName}.toString() shows '$secret': $text", text.contains(secret))
