@@ -38,7 +38,7 @@ struct CheckoutAnswer {
         // before it (with or without its slash) plus the query is the registered URL whenever
         // the core hands out this very text for it; the core decides, not this split.
         let bytes = Array(url.utf8)
-        let pathEnd = bytes.firstIndex(of: UInt8(ascii: "?")) ?? bytes.count
+        let pathEnd = bytes.firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? bytes.count
         let marker = Array(("/" + ReturnURL.nonceSegmentPrefix).utf8)
         let start = pathEnd >= marker.count
             ? stride(from: pathEnd - marker.count, through: 0, by: -1).first { bytes[$0..<($0 + marker.count)].elementsEqual(marker) }
