@@ -13,6 +13,10 @@ enum AnswerCommands {
     static let posOptions = Set<String>(["result", "amount", "tip", "transaction-id", "statusinfo", "as", "state", "flow-id"])
         .union(Delivery.options)
 
+    /// `payhandoff pos answer BILLPOCKET_URL --result …`: prints the answer (URL, extras or
+    /// event) or delivers it.
+    /// - Returns: The exit status.
+    /// - Throws: A typed error for bad input, ``Arguments/usageError(_:)`` for a wrong command line.
     static func posAnswer(_ args: Arguments, url requestURL: String) throws(PayHandoffError) -> Int32 {
         let resultWord = try args.requiredOption("result")
         guard let result = POSResponse.Result(rawValue: resultWord) else {
@@ -78,6 +82,10 @@ enum AnswerCommands {
     static let checkoutOptions = Set<String>(["status", "kind", "card-id", "payment-id", "reason", "gateway", "state"])
         .union(Delivery.options)
 
+    /// `payhandoff checkout answer RETURN_URL --status …`: prints the redirect (or its `url`
+    /// event) or delivers it.
+    /// - Returns: The exit status.
+    /// - Throws: A typed error for bad input, ``Arguments/usageError(_:)`` for a wrong command line.
     static func checkoutAnswer(_ args: Arguments, url handedOut: String) throws(PayHandoffError) -> Int32 {
         let statusWord = try args.requiredOption("status")
         guard let status = CheckoutCallback.Status(rawValue: statusWord) else {

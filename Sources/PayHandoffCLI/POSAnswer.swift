@@ -27,12 +27,14 @@ struct POSAnswer {
     /// `transactionid`: a fresh numeric one on approval unless told.
     var transactionID: String?
 
-    /// What an approval carries besides the request's values. `bp_version` is the first version
-    /// whose refunds the iOS POS app takes (see `RefundEligibility`), so a composed sale can be
-    /// refunded in turn.
+    /// What an approval carries besides the request's values, in the table's order: these after
+    /// `msi`, ``approvalTrailer`` after `identifier`. `bp_version` is the first version whose
+    /// refunds the iOS POS app takes (see `RefundEligibility`), so a composed sale can be refunded
+    /// in turn.
     static let approvalDetails = [
         QueryItem(key: "authorization", value: "A1B2C3"), QueryItem(key: "creditcard", value: "************4242"),
     ]
+    /// The last fields of an approval (see ``approvalDetails``).
     static let approvalTrailer = [QueryItem(key: "accountType", value: "credit"), QueryItem(key: "bp_version", value: "4.3.24")]
     /// The `statusinfo` of the POS app's answer when a sale is cancelled in it (issue 30's answer seen in the wild).
     static let cancelledStatusInfo = "La transacción fue cancelada"
