@@ -13,14 +13,18 @@ enum AnswerCommands {
     static let posOptions = Set<String>(["result", "amount", "tip", "transaction-id", "statusinfo", "as", "state", "flow-id"])
         .union(Delivery.options)
 
+    /// The `--result` words and what each composes (the answer's own word is
+    /// ``POSAnswer/resultWord``, Billpocket's for the result unless set).
+    static let posResults: [String: POSResponse.Result] = ["approved": .approved, "declined": .declined, "error": .error]
+
     /// `payhandoff pos answer BILLPOCKET_URL --result …`: prints the answer (URL, extras or
     /// event) or delivers it.
     /// - Returns: The exit status.
     /// - Throws: A typed error for bad input, ``Arguments/usageError(_:)`` for a wrong command line.
     static func posAnswer(_ args: Arguments, url requestURL: String) throws(PayHandoffError) -> Int32 {
-        let resultWord = try args.requiredOption("result")
-        guard let result = POSResponse.Result(rawValue: resultWord) else {
-            throw Arguments.usageError("--result takes approved, declined or error, not '\(resultWord)'")
+        let resultName = try args.requiredOption("result")
+        guard let result = posResults[resultName] else {
+            throw Arguments.usageError("--result takes approved, declined or error, not '\(resultName)'")
         }
         let android: Bool
         switch args.value("as") ?? "ios" {
