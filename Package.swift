@@ -43,10 +43,11 @@ let package = Package(
             dependencies: ["PayHandoff"]
         ),
         .testTarget(name: "PayHandoffFoundationTests", dependencies: ["PayHandoffFoundation"]),
-        // Runs the built `payhandoff` binary as a user would (depends on it so it is built).
+        // Runs the built `payhandoff` binary as a user would (depends on it so it is built), and
+        // feeds what `pos answer`/`checkout answer` compose to the coordinator in Swift and the C ABI.
         .testTarget(
             name: "PayHandoffCLITests",
-            dependencies: ["PayHandoffCLI"]
+            dependencies: ["PayHandoffCLI", "PayHandoff", "PayHandoffABI"]
         ),
         // The doctor's checks against its fixtures, and the `payhandoff doctor` process (so it
         // is built); runs alone with `make doctor-test`.

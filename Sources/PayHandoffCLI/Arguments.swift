@@ -1,3 +1,5 @@
+import PayHandoff
+
 /// The command line, parsed by hand (no outside packages): positional words and `--name value`
 /// / `--name=value` options, plus `--flag` switches. Only names the command declares are
 /// accepted, so a typo is a usage error rather than an ignored option.
@@ -65,6 +67,24 @@ struct Arguments: Equatable {
 
     /// Whether `--name` was given.
     func has(_ name: String) -> Bool { flags.contains(name) }
+
+    /// The `field` of a ``PayHandoffError`` that is a usage error (exit status 2): commands throw
+    /// one error type, and `run` tells the two apart by it.
+    static let usageField = "usage"
+
+    /// A usage error as a ``PayHandoffError``.
+    /// - Parameter message: What is wrong with the command line.
+    /// - Returns: The error (`invalid_argument`, field ``usageField``).
+    static func usageError(_ message: String) -> PayHandoffError {
+        PayHandoffError(.invalidArgument, field: usageField, message)
+    }
+
+    /// The value of `name`, which the command needs.
+    /// - Throws: ``usageError(_:)`` when missing.
+    func requiredOption(_ name: String) throws(PayHandoffError) -> String {
+        guard let value = value(name) else { throw Arguments.usageError("--\(name) is required") }
+        return value
+    }
 
     /// The only positional word.
     /// - Parameter what: What it is, for the error message.

@@ -13,13 +13,15 @@ import PayHandoffABI
 /// is synced, so after a crash the file holds either the old or the new snapshot, never half.
 enum StateFile {
     /// Reads the snapshot at `path`, or an empty coordinator when the file does not exist.
-    /// - Parameter path: The state file.
+    /// - Parameters:
+    ///   - path: The state file.
+    ///   - mustExist: Whether a missing file is an error (a command that looks flows up in it).
     /// - Returns: The coordinator.
     /// - Throws: The core's error for a damaged or newer snapshot; `invalid_argument` when the
-    ///   file exists but cannot be read.
-    static func load(_ path: String) throws(PayHandoffError) -> Coordinator {
+    ///   file exists but cannot be read, or is missing and `mustExist`.
+    static func load(_ path: String, mustExist: Bool = false) throws(PayHandoffError) -> Coordinator {
         guard let file = fopen(path, "rb") else {
-            if errno == ENOENT { return Coordinator() }
+            if errno == ENOENT && !mustExist { return Coordinator() }
             throw PayHandoffError(.invalidArgument, field: "state", "cannot read " + path)
         }
         defer { fclose(file) }

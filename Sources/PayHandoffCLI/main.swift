@@ -13,7 +13,9 @@ let help: [String: String] = [
 
     usage:
       payhandoff pos sale|refund|parse|refund-check …   Billpocket POS app-to-app
+      payhandoff pos answer BILLPOCKET_URL …            what the POS app would answer (no card reader needed)
       payhandoff checkout request|callback …            hosted checkout in the browser tab
+      payhandoff checkout answer RETURN_URL …           the gateway's redirect (no gateway account needed)
       payhandoff route URL --state FILE                 route a deep link through a saved coordinator
       payhandoff send EVENT_JSON --state FILE           send an event to a saved coordinator
       payhandoff demo                                   both flows end to end on sample data
@@ -37,6 +39,26 @@ let help: [String: String] = [
     parses the POS app's answer; with --identifier, an answer for another request is rejected
     (with --token, the answer must echo ID~T, as a request built with --token sends it)
     """,
+    "pos answer": """
+    usage: payhandoff pos answer BILLPOCKET_URL --result approved|declined|error [--amount A] [--tip T]
+                                 [--transaction-id ID] [--statusinfo TEXT] [--as ios|android] [--json]
+                                 [--state FILE | --flow-id ID] [--deliver ios|android [--package ID] [--run]]
+    prints what the Billpocket POS app would send back to the sale or refund the app opened (the
+    billpocket:// URL from the app's log; usertoken=<redacted> or no token is fine, and the token
+    is never printed):
+      --as ios (default)  the answer URL, urlScheme://result=…, as the POS app writes it, echoing
+                          the identifier (token included)
+      --as android        the result extras ({"result": "aprobada", …}) of onActivityResult
+      --json              the event for `payhandoff send`: {"type": "url", …}; with --as android
+                          {"type": "pos.result", "flow_id", "extras"}, the flow given by --flow-id
+                          or found in --state FILE (the one that sent the request)
+    defaults: the request's amount and tip; statusinfo empty ("La transacción fue cancelada" on
+    error); on approval a fresh transactionid, authorization A1B2C3, card ************4242, credit,
+    bp_version 4.3.24 (refunds need it)
+    --deliver prints the one command that opens the answer in a booted iOS simulator (xcrun simctl
+    openurl) or a running Android emulator (adb shell am start, to --package when given); --run
+    runs it (the tool must be on PATH); URL answers only, so not with --as android
+    """,
     "pos refund-check": """
     usage: payhandoff pos refund-check --transaction-id ID --sale-amount 100.00 --approved-at EPOCH_S
                                        [--amount 40.00] [--bp-version 4.3.24] [--now EPOCH_S] [--json]
@@ -54,6 +76,22 @@ let help: [String: String] = [
     checks a checkout deep link; prints it parsed, or the exact rule it broke (exit 1)
     (--kind defaults to payments when the URL carries payment_id, else cards; a callback without
     the nonce is refused unless --accept-unverified)
+    """,
+    "checkout answer": """
+    usage: payhandoff checkout answer RETURN_URL --status completed|failed|cancelled [--kind cards|payments]
+                                      [--card-id ID | --payment-id ID] [--reason TEXT]
+                                      [--gateway append|append-qmark|append-amp|replace-query] [--state FILE]
+                                      [--json] [--deliver ios|android [--package ID] [--run]]
+    prints the redirect the gateway would send to the return URL the app handed out (the
+    return_url of create_session, …/ph_<nonce> included), its status and id in the query:
+      --gateway append         (default) '?', or '&' when the URL has a query: a careful gateway
+                append-qmark   a blind '?'           append-amp  a blind '&'
+                replace-query  the URL's own query dropped
+    with --state FILE the kind and the session's id come from the flow whose nonce the URL
+    carries; without it, completed needs --card-id or --payment-id (--kind defaults to payments
+    with --payment-id, else cards)
+    --json prints the event for `payhandoff send` ({"type": "url", …}); --deliver prints the one
+    command that opens it in a booted iOS simulator or a running Android emulator; --run runs it
     """,
     "route": """
     usage: payhandoff route URL --state FILE [--now EPOCH_MS] [--show-secrets] [--json]
@@ -107,8 +145,8 @@ func run(_ words: [String]) -> Int32 {
     let command: String
     var rest = words
     switch (words.first, words.dropFirst().first) {
-    case ("pos"?, let sub?) where ["sale", "refund", "parse", "refund-check"].contains(sub),
-         ("checkout"?, let sub?) where ["request", "callback"].contains(sub):
+    case ("pos"?, let sub?) where ["sale", "refund", "parse", "refund-check", "answer"].contains(sub),
+         ("checkout"?, let sub?) where ["request", "callback", "answer"].contains(sub):
         command = "\(words[0]) \(sub)"
         rest = Array(words.dropFirst(2))
     case ("route"?, _), ("send"?, _), ("demo"?, _), ("doctor"?, _):
@@ -128,7 +166,9 @@ func run(_ words: [String]) -> Int32 {
     case "pos parse": valued = ["url-scheme", "identifier", "token"]
     case "pos refund-check": valued = ["transaction-id", "sale-amount", "approved-at", "amount", "bp-version", "now"]
     case "checkout request": valued = Commands.requestOptions; switches = ["iframe", "show-secrets"]
+    case "pos answer": valued = AnswerCommands.posOptions; switches = Delivery.switches
     case "checkout callback": valued = ["return-url", "nonce", "kind", "expected-id"]; switches = ["accept-unverified"]
+    case "checkout answer": valued = AnswerCommands.checkoutOptions; switches = Delivery.switches
     case "route", "send": valued = ["state", "now"]; switches = ["show-secrets"]
     case "doctor": valued = DoctorCommand.optionNames; switches = ["rules", "fix-diff"]
     default: valued = []
@@ -151,6 +191,8 @@ func run(_ words: [String]) -> Int32 {
         let positional: String
         switch command {
         case "pos parse", "checkout callback", "route": positional = try oneWord(args, "URL")
+        case "pos answer": positional = try oneWord(args, "BILLPOCKET_URL")
+        case "checkout answer": positional = try oneWord(args, "RETURN_URL")
         case "checkout request": positional = try oneWord(args, "cards or payments")
         case "send": positional = try oneWord(args, "EVENT_JSON")
         default:
@@ -162,19 +204,21 @@ func run(_ words: [String]) -> Int32 {
         case "pos refund": return try Commands.posRefund(args)
         case "pos parse": return try Commands.posParse(args, url: positional)
         case "pos refund-check": return try Commands.posRefundCheck(args)
+        case "pos answer": return try AnswerCommands.posAnswer(args, url: positional)
         case "checkout request":
             guard positional == "cards" || positional == "payments" else {
                 return usage(command, "the session kind is cards or payments, not '\(positional)'")
             }
             return try Commands.checkoutRequest(args, kind: positional)
         case "checkout callback": return try Commands.checkoutCallback(args, url: positional)
+        case "checkout answer": return try AnswerCommands.checkoutAnswer(args, url: positional)
         case "route": return try Commands.route(args, url: positional)
         case "send": return try Commands.send(args, eventText: positional)
         default:
             try Demo.run()
             return ExitStatus.ok
         }
-    } catch where error.code == .invalidArgument && error.field == "positional" {
+    } catch where error.code == .invalidArgument && error.field == Arguments.usageField {
         return usage(command, error.message)
     } catch {
         printError("error: \(error)")
@@ -186,7 +230,7 @@ func oneWord(_ args: Arguments, _ what: String) throws(PayHandoffError) -> Strin
     do throws(Arguments.UsageError) {
         return try args.single(what)
     } catch {
-        throw PayHandoffError(.invalidArgument, field: "positional", error.message)
+        throw Arguments.usageError(error.message)
     }
 }
 

@@ -54,10 +54,8 @@ public struct DoctorLinks: Sendable {
         returnURLError = refusal
         if let valid {
             // The gateway appends its query as the guide shows: `?status=…`, or `&status=…`
-            // when the URL it was given already has a query.
-            let withNonce = valid.adding(nonce: sampleNonce)
-            let separator = !withNonce.contains("?") ? "?" : (withNonce.hasSuffix("?") || withNonce.hasSuffix("&") ? "" : "&")
-            callbackURL = withNonce + separator + DoctorLinks.sampleCallbackQuery
+            // when the URL it was given already has a query (`GatewayRedirect.append`).
+            callbackURL = GatewayRedirect.append.url(valid.adding(nonce: sampleNonce), query: DoctorLinks.sampleCallbackQuery)
         } else {
             callbackURL = nil
         }
@@ -156,12 +154,15 @@ public struct DoctorLinks: Sendable {
     /// - Parameter androidPackage: When known, `adb` targets the app's package (no chooser).
     func tryCommands(androidPackage: String?) -> [(platform: String, link: String, command: String)] {
         var commands: [(platform: String, link: String, command: String)] = []
+        // A package that is not an application id is left out rather than quoted: the device's
+        // shell would read it again.
+        let package = androidPackage.flatMap { DeviceCommand.isAndroidPackage($0) ? $0 : nil }
         for (name, url) in [("callback", callbackURL), ("pos_answer", posAnswerURL)] {
             guard let url else { continue }
-            var adb = "adb shell am start -W -a android.intent.action.VIEW -d " + ShellQuoting.throughADBShell(url)
-            if let androidPackage, ShellQuoting.isPlain(androidPackage) { adb += " " + androidPackage }
-            commands.append((platform: "android", link: name, command: adb))
-            commands.append((platform: "ios", link: name, command: "xcrun simctl openurl booted " + ShellQuoting.quoted(url)))
+            for platform in [DeviceCommand.Platform.android, .ios] {
+                guard let command = try? DeviceCommand(platform, url: url, package: platform == .android ? package : nil) else { continue }
+                commands.append((platform: platform.rawValue, link: name, command: command.commandLine))
+            }
         }
         return commands
     }
@@ -226,25 +227,4 @@ struct LinkTarget {
 /// `payhandoff doctor` is the same on every run (the core formats them).
 private struct FixedDigits: RandomNumberGenerator {
     mutating func next() -> UInt64 { 0x0123_4567_89ab_cdef }
-}
-
-/// Quoting for the printed commands: POSIX `sh` rules.
-enum ShellQuoting {
-    /// Characters that need no quoting at all.
-    static func isPlain(_ text: String) -> Bool {
-        !text.isEmpty && text.unicodeScalars.allSatisfy { CharacterSet.alphanumerics.contains($0) && $0.isASCII || "._-/:".unicodeScalars.contains($0) }
-    }
-
-    /// `text` as one word for `sh`: single quotes, a `'` inside written `'\''`.
-    static func quoted(_ text: String) -> String {
-        "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
-    }
-
-    /// `text` as one word after two shells: the local one and the device's, which
-    /// `adb shell` hands its joined arguments to (where `&` would end the command).
-    static func throughADBShell(_ text: String) -> String {
-        // Readable form for the usual URL: double quotes here, single quotes on the device.
-        if !text.contains(where: { "'\"$`\\!".contains($0) }) { return "\"'" + text + "'\"" }
-        return quoted(quoted(text))
-    }
 }

@@ -1,55 +1,8 @@
 import Foundation
 import XCTest
 
-/// Runs the built `payhandoff` binary as a user would: a process, its arguments, stdout,
-/// stderr and exit status.
-final class CLITests: XCTestCase {
-    struct Run {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-    }
-
-    /// The `payhandoff` next to the test bundle (.build/<triple>/<config>/), wherever the
-    /// platform puts the bundle itself (a folder on Linux, a .xctest bundle on macOS).
-    static var binary: URL {
-        let bundle = Bundle(for: CLITests.self).bundleURL
-        let candidates = [bundle.appendingPathComponent("payhandoff"),
-                          bundle.deletingLastPathComponent().appendingPathComponent("payhandoff")]
-        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[0]
-    }
-
-    var folder: URL!
-
-    override func setUpWithError() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("payhandoff-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: folder)
-    }
-
-    @discardableResult
-    func run(_ arguments: [String], file: StaticString = #filePath, line: UInt = #line) throws -> Run {
-        let process = Process()
-        process.executableURL = Self.binary
-        process.arguments = arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                   stderr: String(decoding: stderr, as: UTF8.self))
-    }
-
-    func json(_ text: String) throws -> [String: Any] {
-        try XCTUnwrap(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
-    }
-
+/// The commands as a user runs them (see ``CLITestCase``).
+final class CLITests: CLITestCase {
     let seedAnswer = "myapp://result=aprobada&statusinfo=&amount=100.00&tip=15.00&reference=Pago%20%26%20%25%20%23%20(%20)%20/%20@%20con%20propina&transactionid=720371&identifier=ord-1"
 
     func testPOSSaleAndRefundPrintTheURL() throws {

@@ -172,6 +172,43 @@ final class DoctorLinksTests: DoctorTestCase {
         }
     }
 
+    /// The device commands (shared with `payhandoff … answer --deliver`): the printed line, read
+    /// by a shell, is the argument vector `--run` executes; for `adb`, the device's shell turns
+    /// the joined arguments back into the URL — for URLs with `'`, `;`, `$()`, newlines, `&`,
+    /// backquotes, `"`, `\` and `!`. A package that is not an application id is refused.
+    func testDeviceCommandsKeepHostileURLsWhole() throws {
+        func words(_ line: String) throws -> [String] {
+            var words = try sh("set -- " + line + "; printf '%s\\0' \"$@\"").components(separatedBy: "\0")
+            XCTAssertEqual(words.popLast(), "")
+            return words
+        }
+        for url in ["myapp://result=aprobada&identifier=o~t&reference=it's", "fixapp://cb/ph_x?a=1;b=$(touch /tmp/PWNED-doctor)",
+                    "myapp://result=error&statusinfo=a\nb&c", "x`id`\"q\"\\!y", "plain://x"] {
+            for platform in DeviceCommand.Platform.allCases {
+                let command = try DeviceCommand(platform, url: url, package: platform == .android ? "com.fix.app" : nil)
+                XCTAssertEqual(try words(command.commandLine), command.arguments, command.commandLine)
+                XCTAssertEqual(command.tool, platform == .ios ? "xcrun" : "adb")
+                guard platform == .android else {
+                    XCTAssertEqual(command.arguments, ["xcrun", "simctl", "openurl", "booted", url])
+                    continue
+                }
+                XCTAssertEqual(Array(command.arguments.prefix(2)), ["adb", "shell"])
+                let onDevice = try words(command.arguments.dropFirst(2).joined(separator: " "))
+                XCTAssertEqual(onDevice, ["am", "start", "-W", "-a", "android.intent.action.VIEW", "-d", url, "com.fix.app"], url)
+            }
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: "/tmp/PWNED-doctor"))
+        for package in ["com.fix.app", "com.fix_app.x2", "A.b"] {
+            XCTAssertNoThrow(try DeviceCommand(.android, url: "x://y", package: package), package)
+        }
+        for package in ["com.fix;reboot", "com.fix app", "$(id)", "fix", "1com.fix", "com..fix", "com.fix-app", "com.fíx", ""] {
+            XCTAssertThrowsError(try DeviceCommand(.android, url: "x://y", package: package), package) { error in
+                XCTAssertEqual((error as? PayHandoffError)?.field, "package")
+            }
+        }
+        XCTAssertThrowsError(try DeviceCommand(.ios, url: "x://y", package: "com.fix.app"))
+    }
+
     /// Runs `command` with /bin/sh and returns its standard output.
     func sh(_ command: String) throws -> String {
         let process = Process()

@@ -1,0 +1,158 @@
+import PayHandoff
+import PayHandoffABI
+import PayHandoffDoctor
+
+/// `payhandoff pos answer` and `payhandoff checkout answer`: the tool plays the other side of
+/// each hand-off — the Billpocket POS app, the gateway's redirect — so that an app can be seen
+/// receiving an answer without a card reader or a gateway account. Composing is ``POSAnswer`` /
+/// ``CheckoutAnswer``; delivering to a simulator or emulator is ``Delivery``.
+enum AnswerCommands {
+    // MARK: pos answer
+
+    /// The options of `pos answer` that take a value.
+    static let posOptions = Set<String>(["result", "amount", "tip", "transaction-id", "statusinfo", "as", "state", "flow-id"])
+        .union(Delivery.options)
+
+    /// The `--result` words and what each composes (the answer's own word is
+    /// ``POSAnswer/resultWord``, Billpocket's for the result unless set).
+    static let posResults: [String: POSResponse.Result] = ["approved": .approved, "declined": .declined, "error": .error]
+
+    /// `payhandoff pos answer BILLPOCKET_URL --result …`: prints the answer (URL, extras or
+    /// event) or delivers it.
+    /// - Returns: The exit status.
+    /// - Throws: A typed error for bad input, ``Arguments/usageError(_:)`` for a wrong command line.
+    static func posAnswer(_ args: Arguments, url requestURL: String) throws(PayHandoffError) -> Int32 {
+        let resultName = try args.requiredOption("result")
+        guard let result = posResults[resultName] else {
+            throw Arguments.usageError("--result takes approved, declined or error, not '\(resultName)'")
+        }
+        let android: Bool
+        switch args.value("as") ?? "ios" {
+        case "ios": android = false
+        case "android": android = true
+        case let other: throw Arguments.usageError("--as takes ios or android, not '\(other)'")
+        }
+        if android, let platform = args.value("deliver") {
+            throw Arguments.usageError(platform == "android"
+                ? "--deliver android carries URL answers only: adb can open a link in the app, but it cannot produce the data of onActivityResult that --as android describes (send it as a pos.result event with --json)"
+                : "--deliver \(platform) carries URL answers only: --as android describes onActivityResult data, which no simulator command produces")
+        }
+
+        var random = SystemRandomNumberGenerator()
+        var answer = try POSAnswer(requestURL: requestURL, result: result, using: &random)
+        if let text = args.value("amount") { answer.amount = try Amount(parsing: text, field: "amount") }
+        if let text = args.value("tip") { answer.tip = try Amount(parsing: text, field: "tip") }
+        if let id = args.value("transaction-id") { answer.transactionID = id }
+        if let text = args.value("statusinfo") { answer.statusInfo = text }
+        if answer.result == .approved, answer.amount == nil {
+            throw PayHandoffError(.validation, field: "amount", "the request names no amount and an approval carries one: give --amount")
+        }
+        try answer.check()
+
+        // The flow a pos.result event names: given, or the one in the state file that sent this identifier.
+        var flowID = args.value("flow-id")
+        if let path = args.value("state") {
+            let coordinator = try StateFile.load(path, mustExist: true)
+            let sent = Array(answer.request.identifier.utf8)
+            let flow = coordinator.flows.first { flow in
+                guard case .pos(let f) = flow else { return false }
+                return Array((f.identifier + "~" + f.token).utf8) == sent
+            }
+            guard let flow else {
+                throw PayHandoffError(.unknownFlow, field: "identifier", "no POS hand-off in " + path + " sent this identifier")
+            }
+            flowID = flowID ?? flow.id
+        }
+
+        if let command = try Delivery.command(args, url: answer.url) {
+            return try Delivery.perform(command, run: args.has("run"))
+        }
+        switch (android, args.has("json")) {
+        case (false, false): print(answer.url)
+        case (false, true): print(JSONText.render(["type": "url", "url": .string(answer.url)]))
+        case (true, false): print(JSONText.render(answer.extras))
+        case (true, true):
+            guard let flowID else {
+                throw Arguments.usageError("a pos.result event names its flow: give --flow-id ID, or --state FILE to find the flow that sent the request")
+            }
+            print(JSONText.render(["type": "pos.result", "flow_id": .string(flowID), "extras": answer.extras]))
+        }
+        return ExitStatus.ok
+    }
+
+    // MARK: checkout answer
+
+    /// The options of `checkout answer` that take a value.
+    static let checkoutOptions = Set<String>(["status", "kind", "card-id", "payment-id", "reason", "gateway", "state"])
+        .union(Delivery.options)
+
+    /// `payhandoff checkout answer RETURN_URL --status …`: prints the redirect (or its `url`
+    /// event) or delivers it.
+    /// - Returns: The exit status.
+    /// - Throws: A typed error for bad input, ``Arguments/usageError(_:)`` for a wrong command line.
+    static func checkoutAnswer(_ args: Arguments, url handedOut: String) throws(PayHandoffError) -> Int32 {
+        let statusWord = try args.requiredOption("status")
+        guard let status = CheckoutCallback.Status(rawValue: statusWord) else {
+            throw Arguments.usageError("--status takes completed, failed or cancelled, not '\(statusWord)'")
+        }
+        var gateway = GatewayRedirect.append
+        if let word = args.value("gateway") {
+            guard let given = GatewayRedirect(rawValue: word) else {
+                throw Arguments.usageError("--gateway takes append, append-qmark, append-amp or replace-query, not '\(word)'")
+            }
+            gateway = given
+        }
+        var kind: CheckoutKind? = nil
+        if let word = args.value("kind") {
+            guard let given = CheckoutKind(rawValue: word) else { throw Arguments.usageError("--kind takes cards or payments, not '\(word)'") }
+            kind = given
+        }
+        var objectID: QueryItem? = nil
+        switch (args.value("card-id"), args.value("payment-id")) {
+        case (let card?, nil): objectID = QueryItem(key: "card_id", value: card)
+        case (nil, let payment?): objectID = QueryItem(key: "payment_id", value: payment)
+        case (nil, nil): break
+        case (_?, _?): throw Arguments.usageError("give --card-id or --payment-id, not both")
+        }
+
+        var answer = try CheckoutAnswer(handedOut: handedOut, status: status)
+        if let path = args.value("state") {
+            // The flow whose nonce the URL carries says the kind and the session's id.
+            guard let nonce = answer.nonce else {
+                throw PayHandoffError(.validation, field: "nonce",
+                    "the URL carries no nonce segment (…/ph_<nonce>), so it names no flow: give the return_url of create_session")
+            }
+            let coordinator = try StateFile.load(path, mustExist: true)
+            let found = coordinator.flows.lazy.compactMap { flow -> CheckoutFlow? in
+                guard case .checkout(let f) = flow, let n = f.nonce, Array(n.utf8) == Array(nonce.utf8) else { return nil }
+                return f
+            }.first
+            guard let flow = found else {
+                throw PayHandoffError(.unknownFlow, field: "nonce", "no checkout in " + path + " has the nonce this URL carries")
+            }
+            if let kind, kind != flow.kind {
+                throw PayHandoffError(.validation, field: "kind", "the flow in " + path + " is a " + flow.kind.rawValue + " checkout")
+            }
+            kind = flow.kind
+            if objectID == nil, let id = flow.session?.objectID { objectID = QueryItem(key: flow.kind.idKey, value: id) }
+        }
+        if status == .completed, objectID == nil {
+            throw Arguments.usageError("a completed callback carries the session's id: give --card-id ID or --payment-id ID"
+                + (args.value("state") == nil ? " (or --state FILE when the flow's session names it)" : " (the flow's session does not name it)"))
+        }
+        answer.kind = kind ?? (objectID?.key == "payment_id" ? .payments : .cards)
+        answer.objectID = objectID
+        answer.reason = args.value("reason")
+        answer.gateway = gateway
+        let callback = try answer.check()
+        if !callback.isVerified {
+            printError("note: the URL carries no nonce segment: an unverified callback, which a coordinator refuses unless accept_unverified_callbacks")
+        }
+
+        if let command = try Delivery.command(args, url: answer.url) {
+            return try Delivery.perform(command, run: args.has("run"))
+        }
+        print(args.has("json") ? JSONText.render(["type": "url", "url": .string(answer.url)]) : answer.url)
+        return ExitStatus.ok
+    }
+}
