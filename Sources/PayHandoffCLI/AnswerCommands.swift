@@ -10,7 +10,7 @@ enum AnswerCommands {
     // MARK: pos answer
 
     /// The options of `pos answer` that take a value.
-    static let posOptions = Set<String>(["result", "amount", "tip", "transaction-id", "statusinfo", "as", "state", "flow-id"])
+    static let posOptions = Set<String>(["result", "result-word", "amount", "tip", "transaction-id", "statusinfo", "as", "state", "flow-id"])
         .union(Delivery.options)
 
     /// The `--result` words and what each composes (the answer's own word is
@@ -44,6 +44,12 @@ enum AnswerCommands {
         if let text = args.value("tip") { answer.tip = try Amount(parsing: text, field: "tip") }
         if let id = args.value("transaction-id") { answer.transactionID = id }
         if let text = args.value("statusinfo") { answer.statusInfo = text }
+        if let word = args.value("result-word") {
+            // Another word for the same answer: a synonym the POS app has been seen sending
+            // (declinada) or one the library does not know, to see the app reconcile it.
+            guard !word.isEmpty else { throw Arguments.usageError("--result-word takes a word, for example declinada") }
+            answer.resultWord = word
+        }
         if answer.result == .approved, answer.amount == nil {
             throw PayHandoffError(.validation, field: "amount", "the request names no amount and an approval carries one: give --amount")
         }

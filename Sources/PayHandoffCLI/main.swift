@@ -40,8 +40,9 @@ let help: [String: String] = [
     (with --token, the answer must echo ID~T, as a request built with --token sends it)
     """,
     "pos answer": """
-    usage: payhandoff pos answer BILLPOCKET_URL --result approved|declined|error [--amount A] [--tip T]
-                                 [--transaction-id ID] [--statusinfo TEXT] [--as ios|android] [--json]
+    usage: payhandoff pos answer BILLPOCKET_URL --result approved|declined|error [--result-word WORD]
+                                 [--amount A] [--tip T] [--transaction-id ID] [--statusinfo TEXT]
+                                 [--as ios|android] [--json]
                                  [--state FILE | --flow-id ID] [--deliver ios|android [--package ID] [--run]]
     prints what the Billpocket POS app would send back to the sale or refund the app opened (the
     billpocket:// URL from the app's log; usertoken=<redacted> or no token is fine, and the token
@@ -55,6 +56,9 @@ let help: [String: String] = [
     defaults: the request's amount and tip; statusinfo empty ("La transacción fue cancelada" on
     error); on approval a fresh transactionid, authorization A1B2C3, card ************4242, credit,
     bp_version 4.3.24 (refunds need it)
+    --result-word sends WORD as `result` instead of Billpocket's word for --result (which still
+    decides the other fields): declinada is read as declined; a word the library does not know
+    leaves the hand-off in unrecognized_result, to be reconciled
     --deliver prints the one command that opens the answer in a booted iOS simulator (xcrun simctl
     openurl) or a running Android emulator (adb shell am start, to --package when given); --run
     runs it (the tool must be on PATH); URL answers only, so not with --as android

@@ -237,6 +237,34 @@ final class AnswerCommandTests: CLITestCase {
         XCTAssertTrue((urlEvent["url"] as? String)?.hasPrefix("myapp://result=aprobada&") == true)
     }
 
+    /// `--result-word` (issue 30): `declinada` routes as a decline, everywhere; a word the library
+    /// does not know leaves the sale in `unrecognized_result` with a reconcile effect and books
+    /// nothing, even with the fields of an approval; the Android extras carry the word too.
+    func testResultWordComposesTheWordsThePOSAppSends() throws {
+        let request = try startPOS("p1", sale(), at: t0)
+        let before = try snapshotText()
+        let declinada = try compose(["pos", "answer", request, "--result", "declined", "--result-word", "declinada"])
+        XCTAssertTrue(declinada.hasPrefix("myapp://result=declinada&"), declinada)
+        let declined = try routeEverywhere(declinada, snapshot: before, at: t0 + 30_000)
+        XCTAssertEqual(declined.answer["outcome"] as? String, "accepted")
+        XCTAssertEqual(transition(declined.answer).state, "declined")
+
+        let unknown = try compose(["pos", "answer", request, "--result", "approved", "--result-word", "pendiente",
+                                   "--transaction-id", "720371"])
+        XCTAssertTrue(unknown.hasPrefix("myapp://result=pendiente&"), unknown)
+        let unrecognized = try routeEverywhere(unknown, snapshot: before, at: t0 + 30_000)
+        XCTAssertEqual(unrecognized.answer["outcome"] as? String, "accepted")
+        XCTAssertEqual(transition(unrecognized.answer).state, "unrecognized_result")
+        XCTAssertTrue(transition(unrecognized.answer).effects.contains("reconcile"), "\(transition(unrecognized.answer).effects)")
+        XCTAssertEqual((ledger(unrecognized.coordinator)?["sales"] as? [Any])?.count ?? 0, 0, "an unknown word books nothing")
+
+        let extras = try json(try compose(["pos", "answer", request, "--result", "declined", "--result-word", "DECLINADA", "--as", "android"]))
+        XCTAssertEqual(extras["result"] as? String, "DECLINADA")
+        let empty = try run(["pos", "answer", request, "--result", "declined", "--result-word", ""])
+        XCTAssertEqual(empty.status, 2, empty.stderr)
+        XCTAssertTrue(empty.stderr.contains("--result-word"), empty.stderr)
+    }
+
     /// An answer composed for another hand-off — the same order number with another token, or
     /// a request no flow of the state sent — is refused as the POS app's would be, and changes nothing.
     func testAComposedAnswerForAnotherSaleIsRefusedLikeARealOne() throws {
