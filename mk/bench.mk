@@ -8,9 +8,10 @@
 #                         React Native binding's Node-API addon when it is built (Benchmarks/node-overhead.js).
 #   make bench-callgrind  instructions per call of the main cases (callgrind): the stable figure
 #                         on a shared machine, where wall-clock times are noisy.
-#   make size             builds both libraries (make lib) and the Android ones (make android) and
-#                         prints, per library: stripped size, NEEDED entries and the number of
-#                         exported symbols (Android: payhandoff_* and the JNI functions).
+#   make size             builds both libraries (make lib), the Android ones (make android) and the
+#                         .wasm modules (make web) and prints, per library: stripped size, NEEDED
+#                         entries and exported symbols; then every artifact against its goal and
+#                         a table of its bytes by component (scripts/size_report.py).
 BENCH_SCRATCH ?= .build/bench
 BENCH_BIN := $(BENCH_SCRATCH)/release/PayHandoffBenchmarks
 BENCH_ARGS ?=
@@ -34,6 +35,18 @@ bench: lib bench-build
 bench-callgrind: lib bench-build
 	Benchmarks/callgrind.sh $(BENCH_BIN) $(BENCH_CALLS)
 
+# The size goals (issue 26), bytes of the stripped library: dist/embedded and each Android ABI
+# (cJSON and the JNI shim included). dist/full (the whole standard library inside) has none and is
+# left out of the component tables.
+SIZE_GOAL_embedded := 280000
+SIZE_GOAL_ANDROID := 300000
+SIZE_ARTIFACTS += "embedded x86_64=.build/lib/embedded/libpayhandoff.so:dist/embedded/libpayhandoff.so@$(SIZE_GOAL_embedded)" \
+  $(foreach abi,$(ANDROID_ABIS),"android $(abi)=.build/android-libs/$(abi)/libpayhandoff.so:dist/android/jni/$(abi)/libpayhandoff.so@$(SIZE_GOAL_ANDROID)")
+
+# Each library's NEEDED entries and exports, then scripts/size_report.py: every artifact against
+# its goal (met, or missed by how many bytes), then each one's bytes by component (JSON doors,
+# coordinator, POS, checkout, query, support, C ABI, standard library, cJSON, libc, ...) from the
+# unstripped copies' symbols (.build/lib, .build/android-libs) or the .wasm's name section.
 size: lib android
 	@printf '%-46s %12s  %-52s %s\n' "library (stripped)" "bytes" "NEEDED" "exported"
 	@for lib in $(foreach f,$(LIB_FLAVOURS),dist/$(f)/libpayhandoff.so) $(foreach abi,$(ANDROID_ABIS),dist/android/jni/$(abi)/libpayhandoff.so); do \
@@ -41,4 +54,5 @@ size: lib android
 	  exported=$$(nm -D --defined-only --extern-only $$lib | awk '$$2 != "A"' | wc -l); \
 	  printf '%-46s %12s  %-52s %s\n' $$lib "$$(stat -c %s $$lib)" "$$needed" "$$exported"; \
 	done
-	@echo "Android goal: at most 400 KB (409600 bytes) per ABI, cJSON and the JNI shim included"
+	@echo
+	@python3 scripts/size_report.py $(SIZE_ARTIFACTS)

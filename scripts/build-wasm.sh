@@ -4,6 +4,9 @@
 #   wasm32-unknown-none-wasm, cJSON compiled from Debian's source against Debian's wasi-libc,
 #   linked by the toolchain's wasm-ld with compiler-rt's wasm32 builtins, then wasm-opt -Oz.
 # Usage: scripts/build-wasm.sh OUT.wasm BUILD_DIR SWIFT_SOURCE...
+#        scripts/build-wasm.sh --names BUILD_DIR OUT.wasm
+#   The second form optimizes the module the last build of BUILD_DIR linked with its name section
+#   kept: the same code, byte for byte, with function names (make size reads them).
 # Environment: SWIFTC (swiftc), WASI_SYSROOT (/usr), WASM_BUILTINS (libclang_rt.builtins-wasm32.a).
 #
 # Exports: the payhandoff_* functions of abi/symbols.txt, and malloc/free for the strings the
@@ -11,6 +14,21 @@
 # instantiation. Imports: a few wasi_snapshot_preview1 functions (random_get for nonces, the
 # fd_* of stdio, which only a Swift runtime error message would reach).
 set -euo pipefail
+
+# The features LLVM's default wasm32 CPU uses (wasm-ld --strip-all drops the section that would
+# tell wasm-opt): all in Chrome/Edge 91+, Firefox 90+, Safari 15+ and Node 16+.
+optimize() {
+    wasm-opt -Oz --strip-producers --enable-bulk-memory --enable-sign-ext --enable-mutable-globals \
+        --enable-nontrapping-float-to-int --enable-multivalue --enable-reference-types "$@"
+}
+
+if [[ ${1:-} == --names ]]; then
+    build=${2:?usage: scripts/build-wasm.sh --names BUILD_DIR OUT.wasm}
+    out=${3:?usage: scripts/build-wasm.sh --names BUILD_DIR OUT.wasm}
+    optimize -g "$build/payhandoff.names.linked.wasm" -o "$out" 2> "$build/wasm-opt-names.log" \
+        || { head -50 "$build/wasm-opt-names.log" >&2; exit 1; }
+    exit 0
+fi
 
 out=${1:?usage: scripts/build-wasm.sh OUT.wasm BUILD_DIR SWIFT_SOURCE...}
 build=${2:?usage: scripts/build-wasm.sh OUT.wasm BUILD_DIR SWIFT_SOURCE...}
@@ -45,15 +63,16 @@ exports=()
 while read -r symbol; do
     [[ -n $symbol ]] && exports+=("--export=$symbol")
 done < abi/symbols.txt
-"$toolchain/wasm-ld" --no-entry --strip-all --gc-sections --stack-first -z stack-size=1048576 \
-    "${exports[@]}" --export=malloc --export=free \
-    "$wasi_lib/crt1-reactor.o" "$build/PayHandoff.o" "$build/cJSON.o" \
-    -L"$wasi_lib" -lc "$builtins" -o "$build/payhandoff.linked.wasm"
+# Linked twice: stripped (what ships) and with the name section (--names reads it; wasm-ld is fast).
+for strip in all debug; do
+    linked=$build/payhandoff.linked.wasm
+    [[ $strip == debug ]] && linked=$build/payhandoff.names.linked.wasm
+    "$toolchain/wasm-ld" --no-entry --strip-$strip --gc-sections --stack-first -z stack-size=1048576 \
+        "${exports[@]}" --export=malloc --export=free \
+        "$wasi_lib/crt1-reactor.o" "$build/PayHandoff.o" "$build/cJSON.o" \
+        -L"$wasi_lib" -lc "$builtins" -o "$linked"
+done
 
-# The features LLVM's default wasm32 CPU uses (wasm-ld --strip-all drops the section that would
-# tell wasm-opt): all in Chrome/Edge 91+, Firefox 90+, Safari 15+ and Node 16+.
-wasm-opt -Oz --strip-producers --enable-bulk-memory --enable-sign-ext --enable-mutable-globals \
-    --enable-nontrapping-float-to-int --enable-multivalue --enable-reference-types \
-    "$build/payhandoff.linked.wasm" -o "$out" 2> "$build/wasm-opt.log" || { head -50 "$build/wasm-opt.log" >&2; exit 1; }
+optimize "$build/payhandoff.linked.wasm" -o "$out" 2> "$build/wasm-opt.log" || { head -50 "$build/wasm-opt.log" >&2; exit 1; }
 cp third_party/cjson/LICENSE "$(dirname "$out")/LICENSE.cJSON"
 echo "build-wasm: $out $(stat -c %s "$out") bytes ($(gzip -9c "$out" | wc -c) gzipped; before wasm-opt $(stat -c %s "$build/payhandoff.linked.wasm"))"

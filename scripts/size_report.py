@@ -4,11 +4,14 @@ component, from the symbol table of the unstripped ELF library (nm -S) or the na
 .wasm built with names (wasm-objdump -x), so that the next regression is found by reading one
 table.
 
-    scripts/size_report.py LABEL=UNSTRIPPED[:SHIPPED] ...
+    scripts/size_report.py LABEL=UNSTRIPPED[:SHIPPED][@GOAL[/GZIP_GOAL]] ...
 
 Each argument names an artifact: LABEL, the file whose symbols are read (an unstripped ELF or a
 .wasm with its name section) and, after a colon, the file that ships (its size is the total; the
-symbols' sizes are scaled to it, since stripping and wasm-opt change the whole, not the shares).
+symbols' sizes are scaled to it, since stripping and wasm-opt change the whole, not the shares);
+after an @, its goal in bytes (and for a .wasm, after a /, the goal for its gzip -9 size). The
+summary table comes first (every artifact, its goal, met or missed by how many bytes), then one
+component table per artifact.
 
 Components (a function goes to the first that matches):
   JSON doors       what turns documents into values and back: init(json:), .json, snapshots,
@@ -20,13 +23,17 @@ Components (a function goes to the first that matches):
   support          Support/ (amounts, Mexico City time, secrets, errors, byte scanning)
   C ABI            the payhandoff_* exports and their closures
   outlined copies  compiler-generated copies and destroys of large values
-  standard library Swift's own code, specialized or not
+  machine outliner instruction sequences LLVM's outliner shares between functions (-Osize on ARM)
+  standard library Swift's own code, specialized or not, and the Embedded runtime (swift_*)
   cJSON            cJSON (linked statically only in the .wasm)
-  libc             wasi-libc and compiler-rt (the .wasm only; the ELF libraries take libc dynamically)
+  JNI shim         the Android libraries' C bridge (bindings/android/src/main/cpp)
+  libc             wasi-libc and compiler-rt (the .wasm only; the ELF libraries take libc dynamically,
+                   so there it is their few static helpers)
   other            anything else (named, so the table says what it is)
 """
 from __future__ import annotations
 
+import gzip
 import os
 import re
 import subprocess
@@ -39,6 +46,9 @@ FOLDERS = {"Flows": "coordinator", "POS": "POS", "Checkout": "checkout", "Query"
            "JSON": "JSON doors"}
 JSON_WORDS = re.compile(r"(json|JSON|snapshot|Snapshot|Salvage|salvaging|convertFormat2|JSONValue|JSONText|JSONObject|JSONWriter)")
 CJSON_FILE = ROOT / "third_party/cjson/cJSON.c"
+JNI_FOLDER = ROOT / "bindings/android/src/main/cpp"
+C_FUNCTION = re.compile(r"^\s*(?:static\s+)?(?:CJSON_PUBLIC\([^)]*\)|[A-Za-z_][A-Za-z0-9_ \*]*?)\s*\*?\s*([A-Za-z_][A-Za-z0-9_]*)\s*\(",
+                        re.M)
 
 
 def type_folders() -> dict[str, str]:
@@ -57,12 +67,12 @@ def type_folders() -> dict[str, str]:
     return found
 
 
-def cjson_functions() -> set[str]:
-    if not CJSON_FILE.exists():
-        return set()
-    text = CJSON_FILE.read_text(encoding="utf-8", errors="replace")
-    return set(re.findall(r"^\s*(?:static\s+)?(?:CJSON_PUBLIC\([^)]*\)|[A-Za-z_][A-Za-z0-9_ \*]*?)\s*\*?\s*([A-Za-z_][A-Za-z0-9_]*)\s*\(",
-                          text, re.M))
+def c_functions(paths: list[Path]) -> set[str]:
+    """The functions the C files at `paths` define (a declaration's name at the start of a line)."""
+    names: set[str] = set()
+    for path in paths:
+        names |= set(C_FUNCTION.findall(path.read_text(encoding="utf-8", errors="replace")))
+    return names
 
 
 def demangle(names: list[str]) -> list[str]:
@@ -74,7 +84,9 @@ def demangle(names: list[str]) -> list[str]:
     return out if len(out) == len(names) else names
 
 
-def classify(raw: str, readable: str, types: dict[str, str], cjson: set[str]) -> str:
+def classify(raw: str, readable: str, types: dict[str, str], cjson: set[str], jni: set[str]) -> str:
+    if raw.startswith("Java_") or raw.startswith("JNI_") or raw in jni:
+        return "JNI shim"
     if raw.startswith("payhandoff_") or "payhandoff_" in readable:
         return "C ABI"
     if raw in cjson or raw.startswith("cJSON"):
@@ -82,6 +94,10 @@ def classify(raw: str, readable: str, types: dict[str, str], cjson: set[str]) ->
     if readable.startswith("outlined ") or "outlined copy" in readable or "outlined destroy" in readable:
         return "outlined copies"
     swift = raw.startswith("$e") or raw.startswith("$s") or raw.startswith("_$s")
+    if raw.startswith("OUTLINED_FUNCTION_"):
+        return "machine outliner"  # instruction sequences LLVM shares between functions (-Osize)
+    if raw.startswith("swift_") or raw.startswith("_swift"):
+        return "standard library"  # the Embedded runtime (retain/release, allocation)
     if not swift:
         return "libc"
     if JSON_WORDS.search(readable):
@@ -118,13 +134,15 @@ def wasm_symbols(path: str) -> list[tuple[str, int]]:
 
 
 def report(label: str, symbols_file: str, shipped: str) -> None:
-    types, cjson = type_folders(), cjson_functions()
+    types = type_folders()
+    cjson = c_functions([CJSON_FILE] if CJSON_FILE.exists() else [])
+    jni = c_functions(sorted(JNI_FOLDER.glob("*.c")))
     symbols = wasm_symbols(symbols_file) if symbols_file.endswith(".wasm") else elf_symbols(symbols_file)
     readable = demangle([name for name, _ in symbols])
     by_component: dict[str, int] = defaultdict(int)
     top: dict[str, list[tuple[int, str]]] = defaultdict(list)
     for (name, size), text in zip(symbols, readable):
-        component = "data" if name == "(data segments)" else classify(name, text, types, cjson)
+        component = "data" if name == "(data segments)" else classify(name, text, types, cjson, jni)
         by_component[component] += size
         top[component].append((size, text))
     counted = sum(by_component.values()) or 1
@@ -138,17 +156,50 @@ def report(label: str, symbols_file: str, shipped: str) -> None:
     print()
 
 
+def gzip_size(path: str) -> int:
+    with open(path, "rb") as file:
+        return len(gzip.compress(file.read(), compresslevel=9))
+
+
+def verdict(size: int, goal: int | None) -> str:
+    if goal is None:
+        return "(no goal)"
+    return "met" if size <= goal else f"MISSED by {size - goal:,}"
+
+
+def summary(artifacts: list[tuple[str, str, str, int | None, int | None]]) -> None:
+    print(f"{'artifact':<28}{'bytes':>10}  {'goal':>9}  {'':<20}{'gzip -9':>9}  {'goal':>9}")
+    for label, _, shipped, goal, gzip_goal in artifacts:
+        if not os.path.exists(shipped):
+            print(f"{label:<28}{'not built':>10}")
+            continue
+        size = os.path.getsize(shipped)
+        line = f"{label:<28}{size:>10,}  {goal or 0:>9,}  {verdict(size, goal):<20}"
+        if shipped.endswith(".wasm"):
+            packed = gzip_size(shipped)
+            line += f"{packed:>9,}  {gzip_goal or 0:>9,}  {verdict(packed, gzip_goal)}"
+        print(line.replace("          0  (no goal)", "          -  (no goal)"))
+    print()
+
+
 def main(argv: list[str]) -> int:
     if not argv:
         print(__doc__)
         return 2
+    artifacts = []
     for argument in argv:
-        label, _, files = argument.partition("=")
+        label, _, rest = argument.partition("=")
+        files, _, goals = rest.partition("@")
         symbols_file, _, shipped = files.partition(":")
-        if not os.path.exists(symbols_file):
+        goal, _, gzip_goal = goals.partition("/")
+        artifacts.append((label, symbols_file, shipped or symbols_file, int(goal) if goal else None,
+                          int(gzip_goal) if gzip_goal else None))
+    summary(artifacts)
+    for label, symbols_file, shipped, _, _ in artifacts:
+        if not os.path.exists(symbols_file) or not os.path.exists(shipped):
             print(f"{label}: {symbols_file} is not built (skipped)")
             continue
-        report(label, symbols_file, shipped or symbols_file)
+        report(label, symbols_file, shipped)
     return 0
 
 
