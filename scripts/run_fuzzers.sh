@@ -61,7 +61,9 @@ for target in "$@"; do
     rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
     # The rate once the corpus is loaded (libFuzzer first runs every corpus input once, "INITED";
     # with a large corpus of long hostile inputs that pass dominates a short run's average).
-    took_total=$(grep -oE 'Done [0-9]+ runs in [0-9]+ second' "$log" | grep -oE 'in [0-9]+' | grep -oE '[0-9]+' | tail -1)
+    # A crashed run has no "Done" line: without `|| true`, pipefail and set -e would end the script
+    # here, silently, before it names the failure.
+    took_total=$(grep -oE 'Done [0-9]+ runs in [0-9]+ second' "$log" | grep -oE 'in [0-9]+' | grep -oE '[0-9]+' | tail -1 || true)
     steady=$(awk -v runs="${runs:-0}" -v total="${took_total:-0}" '
         /INITED/ { split($1, a, "#"); r = a[2]; for (i = 1; i <= NF; i++) if ($i == "exec/s:") e = $(i + 1) }
         END { t = (e > 0) ? r / e : 0; if (total - t > 0 && runs > r) printf "%d", (runs - r) / (total - t); else print "" }' "$log")

@@ -16,6 +16,7 @@ import type {
   CheckoutState,
   ConfirmationType,
   ErrorCode,
+  PosAndroidAction,
   PosOperation,
   PosState,
   RefundReasonCode,
@@ -49,6 +50,9 @@ interface PosRequestBase {
   usertoken: string;
   identifier: string;
   urlScheme: string;
+  /** The action of the Android intent that starts the POS app (`intent.action`; not sent in the
+   *  URL). Absent: the core's default, 'billpocket.payments.START' (Billpocket's own plugin's). */
+  android_action?: PosAndroidAction;
 }
 
 /** A sale ("venta"), keyed like Billpocket's request table. */
@@ -79,9 +83,14 @@ export type PosRequest = PosSaleRequest | PosRefundRequest;
  *  the identifier sent is `<identifier>~<token>`, which only the genuine answer echoes. */
 export type PosUrlRequest = PosRequest & { token?: string | true };
 
-/** The Android intent that starts the POS app (extras keyed as `fields`, `userToken` camelCase). */
+/** The Android intent that starts the POS app (extras keyed as `fields`, `userToken` camelCase).
+ *  Both actions are in use: when nothing resolves `action`, try the other one. `package` is the
+ *  POS app's: set it on the intent (no other app then receives the user token), or check that it
+ *  is installed. */
 export interface PosIntent {
-  action: 'com.billpocket.payments.START';
+  /** The request's `android_action` ('billpocket.payments.START' unless it asked for the other). */
+  action: PosAndroidAction;
+  package: 'com.billpocket.billpocket';
   extras: KeyValue[];
 }
 
@@ -149,8 +158,16 @@ export interface PosDeclined extends PosResponseFields {
 export interface PosFailed extends PosResponseFields {
   result: 'error';
 }
-/** The POS app's answer, discriminated by `result`. */
-export type PosResponse = PosApproved | PosDeclined | PosFailed;
+/** A result word PayHandoff does not know: never an approval, and not an error either. The
+ *  hand-off ended and its outcome is unknown: reconcile it (a coordinator's flow is then
+ *  'unrecognized_result', with a `reconcile` effect). */
+export interface PosUnrecognized extends PosResponseFields {
+  result: 'unrecognized';
+  /** The POS app's word as sent (in a flow's stored copy, cut like free text). */
+  result_word: string;
+}
+/** The POS app's answer, discriminated by `result` ('declined' is rechazada or declinada). */
+export type PosResponse = PosApproved | PosDeclined | PosFailed | PosUnrecognized;
 
 export interface PosSale {
   transactionid: string;
@@ -360,8 +377,10 @@ export type CoordinatorEvent =
   | (FlowEventBase & PosStartOptions & { type: 'pos.start'; request: PosRefundRequest; sale: PosSale })
   | (FlowEventBase & { type: 'pos.launched' })
   | (FlowEventBase & { type: 'pos.launch_failed'; reason?: string })
-  /** The POS app answered through onActivityResult (Android). */
-  | (FlowEventBase & { type: 'pos.result'; extras: PosResultExtras })
+  /** The POS app answered through onActivityResult (Android). `extras` absent, null or {} when
+   *  it brought no data (the user backed out): the flow is 'returned_without_response' with
+   *  `reconcile` at once, never declined, and a late genuine answer still resolves it. */
+  | (FlowEventBase & { type: 'pos.result'; extras?: PosResultExtras | null })
   | (EventBase & { type: 'app.foregrounded' })
   | (EventBase & { type: 'tick' })
   | (EventBase & { type: 'url'; url: string })

@@ -478,7 +478,7 @@ test('stateless calls: POS URL and answer, refund check, checkout request, sessi
   const built = payhandoff.buildPosUrl({ ...SALE, tip: '15.00', msi: 3, reference: 'a&b=c %+' });
   assert.ok(built.url.startsWith('billpocket://transaction=venta&'));
   assert.ok(built.url.includes('&reference=a%26b%3Dc%20%25%2B'));
-  assert.equal(built.intent.action, 'com.billpocket.payments.START');
+  assert.deepEqual([built.intent.action, built.intent.package], ['billpocket.payments.START', 'com.billpocket.billpocket']);
   assert.deepEqual(built.intent.extras[1], { key: 'userToken', value: 'tok_secret_1' });
   assert.ok(!('token' in built) && !('identifier' in built), 'no token asked, none given');
   const answer = 'myapp://result=aprobada&amount=100.00&transactionid=720371&identifier=ord-1';

@@ -26,6 +26,8 @@ import type {
   EffectType,
   EventOutcome,
   EventType,
+  PosAndroidAction,
+  PosIntent,
   PosOperation,
   PosRequest,
   PosResult,
@@ -86,6 +88,10 @@ export function state(transition: Transition): string {
 export function results(pos: PosResponse, verdict: RefundVerdict, callback: CheckoutCallback, confirmation: Confirmation): string[] {
   const out: string[] = [];
   if (pos.result === 'approved') out.push(pos.transactionid ?? '');
+  // An unknown word is its own result, with the word: never an approval.
+  if (pos.result === 'unrecognized') out.push(pos.result_word);
+  // @ts-expect-error only an unrecognized result carries its word
+  if (pos.result === 'declined') out.push(pos.result_word);
   if (verdict.eligible) out.push(verdict.refund_amount);
   else out.push(...verdict.reasons.map((r) => r.code));
   out.push(...verdict.warnings.map((w): 'pos_app_version_unknown' => w.code));
@@ -143,6 +149,16 @@ export function usage(payhandoff: PayHandoff, coordinator: Coordinator): void {
   const built = payhandoff.buildPosUrl({ ...sale, token: true });
   const intent: string = built.intent.action + built.intent.extras.map((e) => e.key).join();
   void intent;
+  const pkg: 'com.billpocket.billpocket' = built.intent.package;
+  const other: PosAndroidAction = built.intent.action === 'billpocket.payments.START' ? 'com.billpocket.payments.START' : 'billpocket.payments.START';
+  void pkg;
+  payhandoff.buildPosUrl({ ...sale, android_action: other });
+  coordinator.send({ type: 'pos.start', flow_id: 'p5', now, request: { ...sale, identifier: 'o5', android_action: 'com.billpocket.payments.START' } });
+  // onActivityResult without data: no extras (absent or null)
+  coordinator.send({ type: 'pos.result', flow_id: 'p1', now });
+  coordinator.send({ type: 'pos.result', flow_id: 'p1', now, extras: null });
+  // @ts-expect-error the action is one of the two Billpocket starts
+  payhandoff.buildPosUrl({ ...sale, android_action: 'android.intent.action.VIEW' });
   payhandoff.parsePosResult({ result: 'aprobada' }, { identifier: 'o', token: built.token });
   payhandoff.parsePosResponse('myapp://result=aprobada', { urlScheme: 'myapp', identifier: 'o', token: built.token });
   payhandoff.parseCheckoutCallback('fixapp://checkout-callback?status=cancelled', { kind: 'cards', return_url: 'fixapp://checkout-callback', accept_unverified: true });
@@ -195,4 +211,6 @@ export const vocabulariesMatch = [
   same<Confirmation['type'], ConfirmationType>(true),
   same<Transition['state'], CheckoutState | PosState>(true),
   same<PosRequest['transaction'], PosOperation>(true),
+  same<PosIntent['action'], PosAndroidAction>(true),
+  same<NonNullable<PosRequest['android_action']>, PosAndroidAction>(true),
 ];

@@ -162,15 +162,21 @@ sealed class Event(val type: EventType) {
         }
     }
 
-    /** `pos.result`: the POS app answered through `onActivityResult`; [extras] are its result extras as text. */
+    /**
+     * `pos.result`: the POS app answered through `onActivityResult`; [extras] are its result extras
+     * as text. Null (or empty) when `onActivityResult` brought no data or no extras (the user backed
+     * out of the POS app): the core moves a launched flow to `returned_without_response` with
+     * `reconcile` at once, never declined, and a late genuine answer still resolves it.
+     */
     class PosResult @JvmOverloads constructor(
         override val flowId: String,
-        val extras: Map<String, String>,
+        val extras: Map<String, String>?,
         override val nowMs: Long = System.currentTimeMillis()
     ) : Event(EventType.POS_RESULT) {
         override fun members(o: JSONObject, redact: Boolean) {
-            // The POS app may echo the user token among its extras: toString shows the keys only.
-            o.put("extras", if (redact) org.json.JSONArray(extras.keys) else JSONObject(extras))
+            // The POS app may echo the user token or the PIN among its extras: toString shows the keys only.
+            // No extras: the member is left out (the core reads absent, null and {} alike).
+            if (extras != null) o.put("extras", if (redact) org.json.JSONArray(extras.keys) else JSONObject(extras))
         }
     }
 

@@ -9,6 +9,11 @@ data class PosField(val key: String, val value: String)
  * A Billpocket request, keyed like Billpocket's table; [toJson] is the document
  * `payhandoff_pos_build_url` reads (and `pos.start`'s `request`). Nothing is checked here: the
  * core validates. Holds the user token: [toString] leaves it out.
+ *
+ * [androidAction] is the action of the Android intent that starts the POS app ([PosUrl.intent]),
+ * not a field sent to it: null leaves it to the core, whose default is
+ * [PosAndroidAction.BILLPOCKET_PAYMENTS_START] (Billpocket's own plugin's; docs/abi.md, "The
+ * Android action"). Set the other with `request.copy(androidAction = …)`.
  */
 data class PosRequest(
     val transaction: PosOperation,
@@ -24,7 +29,8 @@ data class PosRequest(
     val phone: String? = null,
     val showPhotoButton: Boolean? = null,
     val mandatoryPhoto: Boolean? = null,
-    val comesFromQR: Boolean? = null
+    val comesFromQR: Boolean? = null,
+    val androidAction: PosAndroidAction? = null
 ) {
     /** The request document (holds the user token). */
     fun toJson(): JSONObject = json(redact = false)
@@ -44,6 +50,7 @@ data class PosRequest(
         .putOpt("showPhotoButton", showPhotoButton)
         .putOpt("mandatoryPhoto", mandatoryPhoto)
         .putOpt("comesFromQR", comesFromQR)
+        .putOpt("android_action", androidAction?.wire)
 
     override fun toString(): String = "PosRequest${json(redact = true)}"
 
@@ -92,9 +99,23 @@ data class PosSale @JvmOverloads constructor(
         .putOpt("bp_version", bpVersion)
 }
 
-/** The Android intent that starts the POS app: [action] with [extras] in order (`userToken` in camelCase). */
-data class PosIntent(val action: String, val extras: List<PosField>) {
-    override fun toString(): String = "PosIntent($action, <holds the user token>)"
+/**
+ * The Android intent that starts the POS app: [action] (the request's `android_action`) with
+ * [extras] in order (`userToken` in camelCase), for the POS app's package [packageName]
+ * (`com.billpocket.billpocket`: set it on the intent, so that no other app declaring the action
+ * receives the user token, or check that it is installed). Both actions are in use: when
+ * `resolveActivity` finds nothing for [action], try the same intent with [otherAction].
+ */
+data class PosIntent(val action: String, val extras: List<PosField>, val packageName: String) {
+    /** [action] as the vocabulary's constant; null for an action this binding does not know. */
+    val androidAction: PosAndroidAction?
+        get() = PosAndroidAction.of(action)
+
+    /** The other action that starts the POS app (the fallback when nothing resolves [action]). */
+    val otherAction: String
+        get() = (PosAndroidAction.values().firstOrNull { it.wire != action } ?: PosAndroidAction.BILLPOCKET_PAYMENTS_START).wire
+
+    override fun toString(): String = "PosIntent($action, $packageName, <holds the user token>)"
 }
 
 /**
@@ -107,7 +128,7 @@ class PosUrl internal constructor(val json: JSONObject) {
     val version: Int = json.getInt("version")
     val url: String = json.getString("url")
     val fields: List<PosField> = fields(json, "fields")
-    val intent: PosIntent = json.getJSONObject("intent").let { PosIntent(it.getString("action"), fields(it, "extras")) }
+    val intent: PosIntent = json.getJSONObject("intent").let { PosIntent(it.getString("action"), fields(it, "extras"), it.getString("package")) }
     val identifier: String? = json.stringOrNull("identifier")
     val token: String? = json.stringOrNull("token")
 
@@ -126,8 +147,13 @@ class PosUrl internal constructor(val json: JSONObject) {
  */
 class PosResponse internal constructor(val json: JSONObject) {
     val version: Int = json.getInt("version")
-    /** `result`: approved, declined or error. */
+    /**
+     * `result`: approved, declined or error; [PosResult.UNRECOGNIZED] for a word PayHandoff does
+     * not know (never an approval: the outcome is unknown, reconcile it; the word is [resultWord]).
+     */
     val result: PosResult = Words.read(json, "result") { PosResult.of(it) }
+    /** `result_word`: the POS app's word as sent, only when [result] is [PosResult.UNRECOGNIZED]. */
+    val resultWord: String? = json.stringOrNull("result_word")
     /**
      * `identifier` as echoed: `<identifier>~<token>` when the request carried a token; in a
      * transition's details ([PosFlowDetails.response]) the app's identifier alone.

@@ -340,7 +340,7 @@ class ScenarioTest {
         val request = PosRequest(PosOperation.VENTA, "tok_1", "ord-1", "myapp", amount = Amount.of("100.00"), tip = Amount.ofMinorUnits(1500), msi = 3)
         val url = Pos.buildUrl(request)
         assertEquals("billpocket://transaction=venta&usertoken=tok_1&identifier=ord-1&amount=100.00&urlScheme=myapp&tip=15.00&msi=3", url.url)
-        assertEquals("com.billpocket.payments.START", url.intent.action)
+        assertEquals("billpocket.payments.START" to "com.billpocket.billpocket", url.intent.action to url.intent.packageName)
         assertEquals(PosField("userToken", "tok_1"), url.intent.extras[1])
         assertEquals(null, url.token)
         val response = Pos.parseResponse("myapp://result=aprobada&amount=100.00&transactionid=720371&identifier=ord-1&msi=3&accountType=Debit", "myapp", "ord-1")

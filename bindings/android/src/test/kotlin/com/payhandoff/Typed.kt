@@ -32,13 +32,14 @@ object Typed {
     private fun fields(list: List<PosField>) = JSONArray(list.map { JSONObject().put("key", it.key).put("value", it.value) })
 
     fun posUrl(u: PosUrl): JSONObject = JSONObject().put("version", u.version).put("url", u.url).put("fields", fields(u.fields))
-        .put("intent", JSONObject().put("action", u.intent.action).put("extras", fields(u.intent.extras)))
+        .put("intent", JSONObject().put("action", u.intent.action).put("package", u.intent.packageName).put("extras", fields(u.intent.extras)))
         .putOpt("identifier", u.identifier).putOpt("token", u.token)
 
-    /** The 21 answer keys and version, extra and truncated, each from its typed property. */
+    /** The 21 answer keys and version, result_word, extra and truncated, each from its typed property. */
     fun posResponse(r: PosResponse): JSONObject = JSONObject()
         .put("version", r.version)
         .put("result", r.result.wire)
+        .putOpt("result_word", r.resultWord)
         .put("identifier", r.identifier)
         .putOpt("statusinfo", r.statusInfo)
         .putOpt("amount", r.amount)
