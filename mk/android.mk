@@ -112,7 +112,7 @@ android-test: lib android $(ANDROID_BUILD)/test.stamp
 	  -cp $(ANDROID_BUILD)/test-classes:$(ANDROID_BUILD)/aar-classes.jar:$(ANDROID_KOTLIN_STDLIB):$(ANDROID_LIBS) -Dpayhandoff.vectors=$(CURDIR)/Tests/Vectors \
 	  com.payhandoff.TestMain --in-process-only > $(ANDROID_BUILD)/test-aar.log 2>&1 && aar_status=0 || aar_status=$$?; \
 	grep -E '^FAIL' $(ANDROID_BUILD)/test-aar.log || true; \
-	echo "android-test: the AAR's jni/x86_64/libpayhandoff.so by System.loadLibrary (vectors, scenarios, typed API, threads): $$(tail -1 $(ANDROID_BUILD)/test-aar.log)"; \
+	echo "android-test: the AAR's jni/x86_64/libpayhandoff.so by System.loadLibrary (vectors, scenarios, typed API, threads, Billpocket answers): $$(tail -1 $(ANDROID_BUILD)/test-aar.log)"; \
 	rm -rf $(ANDROID_BUILD)/sdk-layout && mkdir -p $(ANDROID_BUILD)/sdk-layout; \
 	ln -s $(CURDIR)/dist/embedded/libpayhandoff.so $(CURDIR)/$(ANDROID_BUILD)/cmake/libpayhandoff_jni.so $(ANDROID_BUILD)/sdk-layout/; \
 	loaded=$$(java -Djava.library.path=$(CURDIR)/$(ANDROID_BUILD)/sdk-layout -cp $(ANDROID_BUILD)/test-classes:$(ANDROID_BUILD)/aar-classes.jar:$(ANDROID_KOTLIN_STDLIB):$(ANDROID_LIBS) \
