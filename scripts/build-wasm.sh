@@ -30,8 +30,10 @@ done
 mkdir -p "$build/include/cjson" "$(dirname "$out")"
 cp third_party/cjson/cJSON.h "$build/include/cjson/cJSON.h"
 
+# cJSON.c as it is, through bindings/web/wasm/payhandoff_wasm_cjson.c: its number code calls that
+# file's strtod/sprintf/sscanf, not wasi-libc's printf/scanf family (the header says why it may).
 "$toolchain/clang" --target=wasm32-wasi -isystem "$wasi_include" -std=c89 -Os -ffunction-sections -fdata-sections \
-    -c third_party/cjson/cJSON.c -o "$build/cJSON.o"
+    -c bindings/web/wasm/payhandoff_wasm_cjson.c -o "$build/cJSON.o"
 
 # -disable-stack-protector: there is no __stack_chk_guard without a libc that sets one up.
 "$swiftc" -enable-experimental-feature Embedded -wmo -parse-as-library -Osize \

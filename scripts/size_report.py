@@ -21,7 +21,8 @@ Components (a function goes to the first that matches):
   C ABI            the payhandoff_* exports and their closures
   outlined copies  compiler-generated copies and destroys of large values
   standard library Swift's own code, specialized or not
-  cJSON            cJSON (linked statically only in the .wasm)
+  cJSON            cJSON (linked statically only in the .wasm), with the number functions the .wasm
+                   gives it (bindings/web/wasm/payhandoff_wasm_cjson.c)
   libc             wasi-libc and compiler-rt (the .wasm only; the ELF libraries take libc dynamically)
   other            anything else (named, so the table says what it is)
 """
@@ -38,7 +39,7 @@ ROOT = Path(__file__).resolve().parent.parent
 FOLDERS = {"Flows": "coordinator", "POS": "POS", "Checkout": "checkout", "Query": "query", "Support": "support",
            "JSON": "JSON doors"}
 JSON_WORDS = re.compile(r"(json|JSON|snapshot|Snapshot|Salvage|salvaging|convertFormat2|JSONValue|JSONText|JSONObject|JSONWriter)")
-CJSON_FILE = ROOT / "third_party/cjson/cJSON.c"
+CJSON_FILES = [ROOT / "third_party/cjson/cJSON.c", ROOT / "bindings/web/wasm/payhandoff_wasm_cjson.c"]
 
 
 def type_folders() -> dict[str, str]:
@@ -58,11 +59,13 @@ def type_folders() -> dict[str, str]:
 
 
 def cjson_functions() -> set[str]:
-    if not CJSON_FILE.exists():
-        return set()
-    text = CJSON_FILE.read_text(encoding="utf-8", errors="replace")
-    return set(re.findall(r"^\s*(?:static\s+)?(?:CJSON_PUBLIC\([^)]*\)|[A-Za-z_][A-Za-z0-9_ \*]*?)\s*\*?\s*([A-Za-z_][A-Za-z0-9_]*)\s*\(",
-                          text, re.M))
+    names: set[str] = set()
+    for path in CJSON_FILES:
+        if path.exists():
+            text = path.read_text(encoding="utf-8", errors="replace")
+            names |= set(re.findall(r"^\s*(?:static\s+)?(?:CJSON_PUBLIC\([^)]*\)|[A-Za-z_][A-Za-z0-9_ \*]*?)\s*\*?\s*([A-Za-z_][A-Za-z0-9_]*)\s*\(",
+                                    text, re.M))
+    return names
 
 
 def demangle(names: list[str]) -> list[str]:
@@ -75,10 +78,10 @@ def demangle(names: list[str]) -> list[str]:
 
 
 def classify(raw: str, readable: str, types: dict[str, str], cjson: set[str]) -> str:
-    if raw.startswith("payhandoff_") or "payhandoff_" in readable:
-        return "C ABI"
     if raw in cjson or raw.startswith("cJSON"):
         return "cJSON"
+    if raw.startswith("payhandoff_") or "payhandoff_" in readable:
+        return "C ABI"
     if readable.startswith("outlined ") or "outlined copy" in readable or "outlined destroy" in readable:
         return "outlined copies"
     swift = raw.startswith("$e") or raw.startswith("$s") or raw.startswith("_$s")
