@@ -7,8 +7,9 @@
 #   make web-test   web-libc-test, then builds web, then the shared vectors and the package's tests
 #                   under node --test, then the end-to-end scenarios in headless Chromium (mock gateway
 #                   on loopback, the demo page); prints the pass counts. Screenshots: .build/web/screenshots/
-#   make web-libc-test  the number functions the .wasm's cJSON uses instead of wasi-libc's printf/scanf
-#                   family (bindings/web/wasm) against glibc's and wasi-libc's own (a few seconds)
+#   make web-libc-test  what the .wasm takes from bindings/web/wasm instead of wasi-libc: cJSON's
+#                   number functions against glibc's and wasi-libc's own, arc4random_buf against
+#                   a counting, a real and a failing random_get (a few seconds)
 #   make demo-web   starts the mock gateway and the demo PWA on 127.0.0.1 and prints the URL to open
 #   make size-web   the .wasm's size, raw and gzipped (make size prints it too)
 #   make bench-web  per-call cost from JavaScript in Node and in Chromium, next to URLSearchParams
@@ -63,7 +64,7 @@ web-node-test: web-pack
 	echo "web-test: node: $$(sed -n 's/^ℹ pass //p' $(WEB_BUILD)/node-test.log) passed, $$(sed -n 's/^ℹ fail //p' $(WEB_BUILD)/node-test.log) failed (log: $(WEB_BUILD)/node-test.log)"; \
 	test $$status -eq 0
 
-# Natively and as wasm32-wasi under Node (scripts/run_wasm_libc_tests.sh); needs no wasm build.
+# Natively and as wasm32-wasi under Node's WASI (scripts/run_wasm_libc_tests.sh); needs no wasm build.
 web-libc-test: | bootstrap
 	@CC=$(CC) scripts/run_wasm_libc_tests.sh $(WEB_BUILD)/wasm-libc
 

@@ -8,8 +8,8 @@
 #
 # Exports: the payhandoff_* functions of abi/symbols.txt, and malloc/free for the strings the
 # JavaScript glue hands in; the reactor's _initialize runs the constructors once after
-# instantiation. Imports: a few wasi_snapshot_preview1 functions (random_get for nonces, the
-# fd_* of stdio, which only a Swift runtime error message would reach).
+# instantiation. Imports: wasi_snapshot_preview1's random_get alone (nonces and POS tokens, through
+# bindings/web/wasm/payhandoff_wasm_random.c; nothing links wasi-libc's stdio).
 set -euo pipefail
 
 out=${1:?usage: scripts/build-wasm.sh OUT.wasm BUILD_DIR SWIFT_SOURCE...}
@@ -34,6 +34,9 @@ cp third_party/cjson/cJSON.h "$build/include/cjson/cJSON.h"
 # file's strtod/sprintf/sscanf, not wasi-libc's printf/scanf family (the header says why it may).
 "$toolchain/clang" --target=wasm32-wasi -isystem "$wasi_include" -std=c89 -Os -ffunction-sections -fdata-sections \
     -c bindings/web/wasm/payhandoff_wasm_cjson.c -o "$build/cJSON.o"
+# arc4random_buf over getentropy, linked ahead of wasi-libc's (whose assert pulls in fprintf).
+"$toolchain/clang" --target=wasm32-wasi -isystem "$wasi_include" -std=c89 -Os -ffunction-sections -fdata-sections \
+    -c bindings/web/wasm/payhandoff_wasm_random.c -o "$build/random.o"
 
 # -disable-stack-protector: there is no __stack_chk_guard without a libc that sets one up.
 "$swiftc" -enable-experimental-feature Embedded -wmo -parse-as-library -Osize \
@@ -49,7 +52,7 @@ while read -r symbol; do
 done < abi/symbols.txt
 "$toolchain/wasm-ld" --no-entry --strip-all --gc-sections --stack-first -z stack-size=1048576 \
     "${exports[@]}" --export=malloc --export=free \
-    "$wasi_lib/crt1-reactor.o" "$build/PayHandoff.o" "$build/cJSON.o" \
+    "$wasi_lib/crt1-reactor.o" "$build/PayHandoff.o" "$build/cJSON.o" "$build/random.o" \
     -L"$wasi_lib" -lc "$builtins" -o "$build/payhandoff.linked.wasm"
 
 # The features LLVM's default wasm32 CPU uses (wasm-ld --strip-all drops the section that would
