@@ -58,6 +58,12 @@ def type_folders() -> dict[str, str]:
     return found
 
 
+# libc functions cJSON calls at the start of a line (`return realloc(...)`), which the pattern
+# below would otherwise take for cJSON's own.
+LIBC_CALLED_BY_CJSON = {"malloc", "realloc", "free", "tolower", "printf", "sprintf", "sscanf", "strtod",
+                        "memcpy", "memset", "strlen", "strcpy", "strcmp", "strncmp"}
+
+
 def cjson_functions() -> set[str]:
     names: set[str] = set()
     for path in CJSON_FILES:
@@ -65,7 +71,7 @@ def cjson_functions() -> set[str]:
             text = path.read_text(encoding="utf-8", errors="replace")
             names |= set(re.findall(r"^\s*(?:static\s+)?(?:CJSON_PUBLIC\([^)]*\)|[A-Za-z_][A-Za-z0-9_ \*]*?)\s*\*?\s*([A-Za-z_][A-Za-z0-9_]*)\s*\(",
                                     text, re.M))
-    return names
+    return names - LIBC_CALLED_BY_CJSON
 
 
 def demangle(names: list[str]) -> list[str]:
