@@ -4,9 +4,12 @@
 #                   wasm-ld + wasm-opt -Oz), the ES module package (lib/, package.json), LICENSE.cJSON
 #   make web-pack   dist/web/payhandoff-web-<version>.tgz: the package as npm packs it (lib/, the .wasm,
 #                   LICENSE, LICENSE.cJSON, README.md, package.json)
-#   make web-test   builds web, then the shared vectors and the package's tests under node --test,
-#                   then the end-to-end scenarios in headless Chromium (mock gateway on loopback,
-#                   the demo page); prints both pass counts. Screenshots: .build/web/screenshots/
+#   make web-test   web-libc-test, then builds web, then the shared vectors and the package's tests
+#                   under node --test, then the end-to-end scenarios in headless Chromium (mock gateway
+#                   on loopback, the demo page); prints the pass counts. Screenshots: .build/web/screenshots/
+#   make web-libc-test  what the .wasm takes from bindings/web/wasm instead of wasi-libc: cJSON's
+#                   number functions against glibc's and wasi-libc's own, arc4random_buf against
+#                   a counting, a real and a failing random_get (a few seconds)
 #   make demo-web   starts the mock gateway and the demo PWA on 127.0.0.1 and prints the URL to open
 #   make size-web   the .wasm's size, raw and gzipped, against the goal, and its bytes by component
 #                   (from a name-section build of the same code; make size prints it too)
@@ -31,9 +34,10 @@ WEB_OUTPUTS := $(WEB_WASM) $(WEB_DIST)/lib/web/src/index.js
 WEB_DEMO_PORT ?= 8417
 WEB_DEMO_GATEWAY_PORT ?= 8418
 
-.PHONY: web web-pack web-test web-node-test web-browser-test demo-web size-web bench-web
+.PHONY: web web-pack web-test web-libc-test web-node-test web-browser-test demo-web size-web bench-web
 
-$(WEB_WASM): $(CORE_SOURCES) $(ABI_SOURCES) abi/symbols.txt scripts/build-wasm.sh third_party/cjson/cJSON.c third_party/cjson/cJSON.h | bootstrap
+$(WEB_WASM): $(CORE_SOURCES) $(ABI_SOURCES) abi/symbols.txt scripts/build-wasm.sh third_party/cjson/cJSON.c third_party/cjson/cJSON.h \
+  $(wildcard bindings/web/wasm/*.c) | bootstrap
 	@scripts/build-wasm.sh $@ $(WEB_BUILD)/wasm $(CORE_SOURCES) $(ABI_SOURCES)
 
 $(WEB_DIST)/lib/web/src/index.js: $(WEB_TS_SOURCES) $(WEB_DIR)/tsconfig.json $(WEB_DIR)/package.json | bootstrap
@@ -62,16 +66,21 @@ web-node-test: web-pack
 	echo "web-test: node: $$(sed -n 's/^ℹ pass //p' $(WEB_BUILD)/node-test.log) passed, $$(sed -n 's/^ℹ fail //p' $(WEB_BUILD)/node-test.log) failed (log: $(WEB_BUILD)/node-test.log)"; \
 	test $$status -eq 0
 
+# Natively and as wasm32-wasi under Node's WASI (scripts/run_wasm_libc_tests.sh); needs no wasm build.
+web-libc-test: | bootstrap
+	@CC=$(CC) scripts/run_wasm_libc_tests.sh $(WEB_BUILD)/wasm-libc
+
 web-browser-test: $(WEB_OUTPUTS)
 	@$(WEB_PYTHON) $(WEB_DIR)/test/browser/scenarios.py --dist $(WEB_DIST) --out $(WEB_BUILD)/browser
 
 web-test: bootstrap
 	@start=$$(date +%s); \
+	$(MAKE) --no-print-directory web-libc-test && libc_status=0 || libc_status=$$?; \
 	$(MAKE) --no-print-directory web; \
 	$(MAKE) --no-print-directory web-node-test && node_status=0 || node_status=$$?; \
 	$(MAKE) --no-print-directory web-browser-test && browser_status=0 || browser_status=$$?; \
-	echo "web-test: $$(( $$(date +%s) - start )) s (wasm and package build when stale, node --test, Chromium scenarios)"; \
-	test $$node_status -eq 0 -a $$browser_status -eq 0
+	echo "web-test: $$(( $$(date +%s) - start )) s (libc number functions, wasm and package build when stale, node --test, Chromium scenarios)"; \
+	test $$libc_status -eq 0 -a $$node_status -eq 0 -a $$browser_status -eq 0
 
 demo-web: $(WEB_OUTPUTS)
 	@node $(WEB_DIR)/demo/server.mjs --dist $(WEB_DIST) --state $(WEB_BUILD)/demo --port $(WEB_DEMO_PORT) --gateway-port $(WEB_DEMO_GATEWAY_PORT)

@@ -11,8 +11,8 @@
 #
 # Exports: the payhandoff_* functions of abi/symbols.txt, and malloc/free for the strings the
 # JavaScript glue hands in; the reactor's _initialize runs the constructors once after
-# instantiation. Imports: a few wasi_snapshot_preview1 functions (random_get for nonces, the
-# fd_* of stdio, which only a Swift runtime error message would reach).
+# instantiation. Imports: wasi_snapshot_preview1's random_get alone (nonces and POS tokens, through
+# bindings/web/wasm/payhandoff_wasm_random.c; nothing links wasi-libc's stdio).
 set -euo pipefail
 
 # The features LLVM's default wasm32 CPU uses (wasm-ld --strip-all drops the section that would
@@ -48,8 +48,13 @@ done
 mkdir -p "$build/include/cjson" "$(dirname "$out")"
 cp third_party/cjson/cJSON.h "$build/include/cjson/cJSON.h"
 
+# cJSON.c as it is, through bindings/web/wasm/payhandoff_wasm_cjson.c: its number code calls that
+# file's strtod/sprintf/sscanf, not wasi-libc's printf/scanf family (the header says why it may).
 "$toolchain/clang" --target=wasm32-wasi -isystem "$wasi_include" -std=c89 -Os -ffunction-sections -fdata-sections \
-    -c third_party/cjson/cJSON.c -o "$build/cJSON.o"
+    -c bindings/web/wasm/payhandoff_wasm_cjson.c -o "$build/cJSON.o"
+# arc4random_buf over getentropy, linked ahead of wasi-libc's (whose assert pulls in fprintf).
+"$toolchain/clang" --target=wasm32-wasi -isystem "$wasi_include" -std=c89 -Os -ffunction-sections -fdata-sections \
+    -c bindings/web/wasm/payhandoff_wasm_random.c -o "$build/random.o"
 
 # -disable-stack-protector: there is no __stack_chk_guard without a libc that sets one up.
 "$swiftc" -enable-experimental-feature Embedded -wmo -parse-as-library -Osize \
@@ -69,7 +74,7 @@ for strip in all debug; do
     [[ $strip == debug ]] && linked=$build/payhandoff.names.linked.wasm
     "$toolchain/wasm-ld" --no-entry --strip-$strip --gc-sections --stack-first -z stack-size=1048576 \
         "${exports[@]}" --export=malloc --export=free \
-        "$wasi_lib/crt1-reactor.o" "$build/PayHandoff.o" "$build/cJSON.o" \
+        "$wasi_lib/crt1-reactor.o" "$build/PayHandoff.o" "$build/cJSON.o" "$build/random.o" \
         -L"$wasi_lib" -lc "$builtins" -o "$linked"
 done
 

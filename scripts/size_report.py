@@ -25,7 +25,8 @@ Components (a function goes to the first that matches):
   outlined copies  compiler-generated copies and destroys of large values
   machine outliner instruction sequences LLVM's outliner shares between functions (-Osize on ARM)
   standard library Swift's own code, specialized or not, and the Embedded runtime (swift_*)
-  cJSON            cJSON (linked statically only in the .wasm)
+  cJSON            cJSON (linked statically in the .wasm and the Android libraries), with the number
+                   functions the .wasm gives it (bindings/web/wasm/payhandoff_wasm_cjson.c)
   JNI shim         the Android libraries' C bridge (bindings/android/src/main/cpp)
   libc             wasi-libc and compiler-rt (the .wasm only; the ELF libraries take libc dynamically,
                    so there it is their few static helpers)
@@ -45,7 +46,7 @@ ROOT = Path(__file__).resolve().parent.parent
 FOLDERS = {"Flows": "coordinator", "POS": "POS", "Checkout": "checkout", "Query": "query", "Support": "support",
            "JSON": "JSON doors"}
 JSON_WORDS = re.compile(r"(json|JSON|snapshot|Snapshot|Salvage|salvaging|convertFormat2|JSONValue|JSONText|JSONObject|JSONWriter)")
-CJSON_FILE = ROOT / "third_party/cjson/cJSON.c"
+CJSON_FILES = [ROOT / "third_party/cjson/cJSON.c", ROOT / "bindings/web/wasm/payhandoff_wasm_cjson.c"]
 JNI_FOLDER = ROOT / "bindings/android/src/main/cpp"
 C_FUNCTION = re.compile(r"^\s*(?:static\s+)?(?:CJSON_PUBLIC\([^)]*\)|[A-Za-z_][A-Za-z0-9_ \*]*?)\s*\*?\s*([A-Za-z_][A-Za-z0-9_]*)\s*\(",
                         re.M)
@@ -65,6 +66,12 @@ def type_folders() -> dict[str, str]:
                 if path.name.startswith(name) or name not in found:
                     found[name] = component
     return found
+
+
+# libc functions cJSON calls at the start of a line (`return realloc(...)`), which the pattern
+# would otherwise take for cJSON's own.
+LIBC_CALLED_BY_CJSON = {"malloc", "realloc", "free", "tolower", "printf", "sprintf", "sscanf", "strtod",
+                        "memcpy", "memset", "strlen", "strcpy", "strcmp", "strncmp"}
 
 
 def c_functions(paths: list[Path]) -> set[str]:
@@ -87,10 +94,10 @@ def demangle(names: list[str]) -> list[str]:
 def classify(raw: str, readable: str, types: dict[str, str], cjson: set[str], jni: set[str]) -> str:
     if raw.startswith("Java_") or raw.startswith("JNI_") or raw in jni:
         return "JNI shim"
-    if raw.startswith("payhandoff_") or "payhandoff_" in readable:
-        return "C ABI"
     if raw in cjson or raw.startswith("cJSON"):
         return "cJSON"
+    if raw.startswith("payhandoff_") or "payhandoff_" in readable:
+        return "C ABI"
     if readable.startswith("outlined ") or "outlined copy" in readable or "outlined destroy" in readable:
         return "outlined copies"
     swift = raw.startswith("$e") or raw.startswith("$s") or raw.startswith("_$s")
@@ -135,7 +142,7 @@ def wasm_symbols(path: str) -> list[tuple[str, int]]:
 
 def report(label: str, symbols_file: str, shipped: str) -> None:
     types = type_folders()
-    cjson = c_functions([CJSON_FILE] if CJSON_FILE.exists() else [])
+    cjson = c_functions([path for path in CJSON_FILES if path.exists()]) - LIBC_CALLED_BY_CJSON
     jni = c_functions(sorted(JNI_FOLDER.glob("*.c")))
     symbols = wasm_symbols(symbols_file) if symbols_file.endswith(".wasm") else elf_symbols(symbols_file)
     readable = demangle([name for name, _ in symbols])

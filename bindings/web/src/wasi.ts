@@ -1,7 +1,8 @@
-// The few WASI (wasi_snapshot_preview1) functions the module imports, written for browsers and
-// Node alike, so both run the same glue. wasi-libc reaches them for two things only: random
-// bytes for checkout nonces (arc4random_buf -> random_get) and stdio, which nothing writes to
-// unless the Swift runtime reports a fatal error before trapping. Any other WASI function the
+// The WASI (wasi_snapshot_preview1) functions the module may import, written for browsers and
+// Node alike, so both run the same glue. The module imports random_get alone: random bytes for
+// checkout nonces and POS tokens (arc4random_buf -> getentropy -> random_get,
+// bindings/web/wasm/payhandoff_wasm_random.c). The fd_* of stdio stay here for a build that links
+// wasi-libc's stdio again (its arc4random_buf did, through assert). Any other WASI function the
 // module may come to import answers ENOSYS rather than failing instantiation.
 
 const ERRNO_SUCCESS = 0;
