@@ -338,13 +338,17 @@ export class PayHandoff {
    * The coordinator follows the storage: each call first restores from it when another page of
    * the tab saved a newer snapshot there (a page back from the back/forward cache), and a call
    * whose answer cannot be saved (storage full or refused) throws `storage_unavailable` with
-   * the coordinator as the storage has it — the start is refused, not the state lost.
+   * the coordinator as the storage has it — the start is refused, not the state lost. In a
+   * browser it also keeps the page out of the back/forward cache where the engine lets it (an
+   * `unload` listener): restoring a page put the tab's sessionStorage back in Chromium and
+   * Firefox (see keepOutOfBackForwardCache).
    */
   openCoordinator(options: OpenCoordinatorOptions = {}): Coordinator {
     const storage = options.storage ?? sessionStorageOrThrow();
     const key = options.key ?? DEFAULT_STORAGE_KEY;
     const store = new SnapshotStore(storage, key, null);
     const saved = store.read();
+    keepOutOfBackForwardCache();
     store.seen = saved;
     const result = saved === null ? this.create(options.config) : this.restore(saved);
     return Coordinator.adopt(this.library, result, store, options.config);
@@ -359,6 +363,21 @@ export class PayHandoff {
     const text = typeof snapshot === 'string' ? snapshot : json(snapshot, 'snapshot_json');
     return c.coordinatorRestore(this.library, text);
   }
+}
+
+let keptOut = false;
+
+/** A page whose flows live in a storage must not come back from the back/forward cache: in
+ *  Chromium (156) and Firefox (153 ESR), restoring such a page put the tab's sessionStorage
+ *  back to what that page had seen, so a checkout answered after it left was waiting again —
+ *  and its return URL would have been accepted a second time. An `unload` listener keeps a page
+ *  out of their back/forward caches; WebKit restores the page anyway, with the storage as the
+ *  tab has it now, which the coordinator follows (every call reads it first). */
+function keepOutOfBackForwardCache(): void {
+  const page = globalThis as { addEventListener?: (type: string, listener: () => void) => void; document?: unknown };
+  if (keptOut || typeof page.addEventListener !== 'function' || page.document === undefined) return;
+  page.addEventListener('unload', () => {});
+  keptOut = true;
 }
 
 /** The page's sessionStorage. A page whose storage is denied (an opaque origin, storage blocked
