@@ -153,9 +153,14 @@ function genericSuite(functions, suite, call, PayHandoffError) {
   };
 }
 
-/** The C function a suite's calls go through (to tell whether a module has the suite at all). */
+/** The C function a suite's calls go through (to tell whether a module has the suite at all):
+ *  the typed suites' own, else the function of the suite's name. */
+const SUITE_FUNCTIONS = {
+  'checkout.confirmation': 'payhandoff_checkout_parse_confirmation',
+  'coordinator.script': 'payhandoff_coordinator_send',
+};
 function suiteFunction(suite) {
-  return suite === 'coordinator.script' ? 'payhandoff_coordinator_send' : `payhandoff_${suite.replace(/\./g, '_')}`;
+  return SUITE_FUNCTIONS[suite] ?? `payhandoff_${suite.replace(/\./g, '_')}`;
 }
 
 /** Runs one vector; returns null when it agrees, else what differs. Throws Skip. */
