@@ -31,6 +31,23 @@ import uuid
 
 ENGINES = ('chromium', 'webkit', 'firefox')
 WAIT = 20
+LIVE = []  # browsers started and not yet quit (stop_all() quits them)
+
+
+def _die_with_parent():
+    """In a child before exec: SIGTERM when this Python process dies, however it dies, so no
+    Xvfb or browser outlives a killed run."""
+    import ctypes
+    ctypes.CDLL('libc.so.6', use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+
+
+def stop_all():
+    """Quits every browser still running (a run stopped by a signal)."""
+    for browser in list(LIVE):
+        try:
+            browser.quit()
+        except Exception:
+            pass
 
 
 class ScriptError(Exception):
@@ -210,6 +227,8 @@ class SeleniumBrowser(Browser):
         self.driver.close()
 
     def quit(self):
+        if self in LIVE:
+            LIVE.remove(self)
         try:
             self.driver.quit()
         finally:
@@ -243,7 +262,8 @@ class Xvfb:
         read, write = os.pipe()
         self.process = subprocess.Popen(
             ['Xvfb', '-displayfd', str(write), '-screen', '0', '1280x1024x24', '-nolisten', 'tcp'],
-            pass_fds=(write,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+            pass_fds=(write,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+            preexec_fn=_die_with_parent)
         os.close(write)
         text = b''
         deadline = time.monotonic() + WAIT
@@ -379,7 +399,7 @@ class FirefoxBrowser(Browser):
         self.process = subprocess.Popen(
             [options.get('firefox', 'firefox-esr'), '--headless', '--no-remote', '--profile', self.profile,
              '--remote-debugging-port', str(port)],
-            stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True)
+            stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True, preexec_fn=_die_with_parent)
         self.bidi = None
         try:
             deadline = time.monotonic() + 60
@@ -452,6 +472,8 @@ class FirefoxBrowser(Browser):
         self.bidi.send('browsingContext.close', {'context': self.context})
 
     def quit(self):
+        if self in LIVE:
+            LIVE.remove(self)
         if self.bidi is not None:
             try:
                 self.bidi.send('session.end', {}, timeout=5)
@@ -477,10 +499,9 @@ class FirefoxBrowser(Browser):
 def start(engine, **options):
     """A Browser for `engine` (one of ENGINES). Options: spki (chromium's trusted key), log
     (the driver's or browser's log file), and the binaries' paths."""
-    if engine == 'chromium':
-        return start_chromium(options)
-    if engine == 'webkit':
-        return start_webkit(options)
-    if engine == 'firefox':
-        return FirefoxBrowser(options)
-    raise ValueError(f'unknown engine {engine} (one of {", ".join(ENGINES)})')
+    starts = {'chromium': start_chromium, 'webkit': start_webkit, 'firefox': FirefoxBrowser}
+    if engine not in starts:
+        raise ValueError(f'unknown engine {engine} (one of {", ".join(ENGINES)})')
+    browser = starts[engine](options)
+    LIVE.append(browser)
+    return browser
