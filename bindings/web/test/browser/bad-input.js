@@ -1,4 +1,4 @@
-// Run by the Chromium scenarios (scenarios.py): every kind of bad input a page can meet, each
+// Run by the browser scenarios (scenarios.py, in each engine): every kind of bad input a page can meet, each
 // answered by a PayHandoffError from a call or from a promise the page awaits, never by an
 // unhandled rejection. Results go to window.badInput and the list on the page.
 import { ABI_VERSION, PayHandoffError, handleReturnPage, loadPayHandoff } from '/payhandoff/lib/web/src/index.js';

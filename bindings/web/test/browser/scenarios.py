@@ -698,7 +698,8 @@ def main():
             result = unittest.TextTestRunner(stream=LOG or sys.stdout, verbosity=2).run(tests)
             if LOG is not None:
                 for test, trace in result.failures + result.errors:
-                    last = [line for line in trace.strip().split('\n') if line.strip()][-1]
+                    lines = [line for line in trace.strip().split('\n') if line.strip()]
+                    last = next((line for line in lines if re.match(r'^\w*(Error|Exception)\b', line)), lines[-1])
                     say(f'  {engine}: FAILED {test.id().split(".")[-1]}: {last[:400]}')
             failed = len(result.failures) + len(result.errors)
             passed = max(0, result.testsRun - failed - len(result.skipped))
