@@ -162,10 +162,10 @@ async function registerServiceWorker() {
     demo.serviceWorkerStep = 'ready';
     await navigator.serviceWorker.ready;
     demo.serviceWorkerStep = 'caches';
-    // WebKit, in an ephemeral session (what WebKitGTK's automation runs, and Safari's private
-    // browsing), dropped the entries of a Cache that no page or worker had open: the worker,
-    // restarted after the trip to the gateway, found its shell cache empty and the offline
-    // return failed. A page that holds the caches open keeps them (README, engine findings).
+    // WebKit, in WebKitGTK's automation session (an ephemeral data store), dropped the entries
+    // of a Cache that no page had open: the worker, restarted after the trip to the gateway,
+    // found its shell cache empty and the offline return failed. A page that holds the caches
+    // open keeps them (README, engine findings).
     demo.heldCaches = await Promise.all((await caches.keys()).map((name) => caches.open(name)));
     demo.serviceWorker = 'ready';
     $('offline').textContent = 'ready';

@@ -441,7 +441,7 @@ class Scenarios(unittest.TestCase):
         self.shot('confirmed')
 
     def test_7_bad_input_in_browser(self):
-        self.browser.get(self.app + '/test/bad-input.html')
+        self.browser.get(f'{self.app}/test/bad-input.html?wasm=/payhandoff/{self.module}')
         self.wait(lambda: self.browser.run('return document.body.dataset.done === "true"'), 'the bad-input page')
         results = self.browser.run('return window.badInput')
         self.shot('checks')
@@ -483,7 +483,7 @@ class Scenarios(unittest.TestCase):
         self.assertEqual(demo['errors'], [])
         # Without 'wasm-unsafe-eval' the engine refuses to compile the module: the demo's policy
         # is enforced, and loadPayHandoff says so as load_failed.
-        self.browser.get(self.app + '/test/csp-refused.html')
+        self.browser.get(f'{self.app}/test/csp-refused.html?wasm=/payhandoff/{self.module}')
         refused = self.wait(lambda: self.browser.run('return window.cspRefused || null'), 'the page without wasm-unsafe-eval')
         self.shot('csp-refused')
         self.assertFalse(refused['loaded'], refused)
@@ -593,7 +593,7 @@ class Scenarios(unittest.TestCase):
         self.assertEqual(self.flow('cards-1')['state'], 'in_browser')
 
     def test_12_storage_refused(self):
-        self.browser.get(self.app + '/test/storage-refused.html')
+        self.browser.get(f'{self.app}/test/storage-refused.html?wasm=/payhandoff/{self.module}')
         report = self.wait(lambda: self.browser.run('return window.storageRefused || null'), 'the sandboxed frame')
         self.shot('refused')
         self.assertNotIn('failed', report, report)
