@@ -5,31 +5,45 @@
 #   make web-pack   dist/web/payhandoff-web-<version>.tgz: the package as npm packs it (lib/, the .wasm,
 #                   LICENSE, LICENSE.cJSON, README.md, package.json)
 #   make web-test   web-libc-test, then builds web, then the shared vectors and the package's tests
-#                   under node --test, then the end-to-end scenarios in headless Chromium (mock gateway
-#                   on loopback, the demo page); prints the pass counts. Screenshots: .build/web/screenshots/
+#                   under node --test, then, in three browser engines (WEB_ENGINES: Chromium,
+#                   WebKitGTK, Firefox ESR) and for each module of dist/web (WEB_MODULES), the shared
+#                   vectors in the page and the end-to-end scenarios (mock gateway on loopback, the
+#                   demo PWA under a strict CSP, its service worker, storage failures, the
+#                   back/forward cache); one line per engine and module: "web-test: <engine>: N
+#                   passed, M failed". Screenshots and browser logs: .build/web/browser/<engine>/<module>/
+#                   WEB_ENGINES=chromium make web-test runs one engine.
 #   make web-libc-test  what the .wasm takes from bindings/web/wasm instead of wasi-libc: cJSON's
 #                   number functions against glibc's and wasi-libc's own, arc4random_buf against
 #                   a counting, a real and a failing random_get (a few seconds)
 #   make demo-web   starts the mock gateway and the demo PWA on 127.0.0.1 and prints the URL to open
 #   make size-web   the .wasm's size, raw and gzipped, against the goal, and its bytes by component
 #                   (from a name-section build of the same code; make size prints it too)
-#   make bench-web  per-call cost from JavaScript in Node and in Chromium, next to URLSearchParams
-#                   on the same callback (not part of make test)
+#   make bench-web  cost from JavaScript in Node and in each engine: compile, instantiate and first
+#                   call of each module, then per call next to new URL(...).searchParams on the
+#                   same callback (not part of make test)
 # Debian packages: wasi-libc (libc for wasm32), compiler-rt's wasm32 builtins, binaryen (wasm-opt),
-# wabt (wasm-objdump, for the size report),
-# chromium + chromium-driver + python3-selenium
-# (Debian's Python 3, /usr/bin/python3), openssl (the mock gateway's loopback certificate).
+# wabt (wasm-objdump, for the size report), chromium + chromium-driver + python3-selenium (Debian's
+# Python 3, /usr/bin/python3); webkit2gtk-driver (WebKitWebDriver; MiniBrowser comes with
+# libwebkit2gtk-4.1-0) + xvfb (an X server for it: its --headless hung); firefox-esr +
+# python3-websockets (WebDriver BiDi, which Firefox speaks itself: no geckodriver is packaged);
+# openssl (the mock gateway's certificate).
 APT_PACKAGES += wasi-libc libclang-rt-14-dev-wasm32 binaryen wabt node-typescript \
-  chromium chromium-driver python3-selenium openssl
+  chromium chromium-driver python3-selenium openssl \
+  webkit2gtk-driver xvfb firefox-esr python3-websockets
 BINDING_TESTS += web-test
 
 WEB_DIR := bindings/web
 WEB_DIST := dist/web
 WEB_BUILD := .build/web
 WEB_WASM := $(WEB_DIST)/payhandoff.wasm
+# The modules dist/web holds, each tested in every engine and measured by bench-web (a module
+# added to dist/web is one more name here, next to its build rule).
+WEB_MODULES := payhandoff.wasm
+# The browser engines web-test and bench-web run.
+WEB_ENGINES ?= chromium webkit firefox
 WEB_TS_SOURCES := $(wildcard $(WEB_DIR)/src/*.ts) $(addprefix bindings/react-native/src/,types.ts vocabulary.ts versions.ts)
 WEB_PYTHON := /usr/bin/python3
-WEB_OUTPUTS := $(WEB_WASM) $(WEB_DIST)/lib/web/src/index.js
+WEB_OUTPUTS := $(addprefix $(WEB_DIST)/,$(WEB_MODULES)) $(WEB_DIST)/lib/web/src/index.js
 # make demo-web's ports on 127.0.0.1 (the tests take free ones).
 WEB_DEMO_PORT ?= 8417
 WEB_DEMO_GATEWAY_PORT ?= 8418
@@ -71,7 +85,8 @@ web-libc-test: | bootstrap
 	@CC=$(CC) scripts/run_wasm_libc_tests.sh $(WEB_BUILD)/wasm-libc
 
 web-browser-test: $(WEB_OUTPUTS)
-	@$(WEB_PYTHON) $(WEB_DIR)/test/browser/scenarios.py --dist $(WEB_DIST) --out $(WEB_BUILD)/browser
+	@$(WEB_PYTHON) $(WEB_DIR)/test/browser/scenarios.py --dist $(WEB_DIST) --out $(WEB_BUILD)/browser \
+	  --engines "$(WEB_ENGINES)" --modules "$(WEB_MODULES)" --log $(WEB_BUILD)/browser-test.log
 
 web-test: bootstrap
 	@start=$$(date +%s); \
@@ -79,7 +94,7 @@ web-test: bootstrap
 	$(MAKE) --no-print-directory web; \
 	$(MAKE) --no-print-directory web-node-test && node_status=0 || node_status=$$?; \
 	$(MAKE) --no-print-directory web-browser-test && browser_status=0 || browser_status=$$?; \
-	echo "web-test: $$(( $$(date +%s) - start )) s (libc number functions, wasm and package build when stale, node --test, Chromium scenarios)"; \
+	echo "web-test: $$(( $$(date +%s) - start )) s (libc number functions, wasm and package build when stale, node --test, $(WEB_ENGINES))"; \
 	test $$libc_status -eq 0 -a $$node_status -eq 0 -a $$browser_status -eq 0
 
 demo-web: $(WEB_OUTPUTS)
@@ -101,5 +116,5 @@ size-web: $(WEB_NAMES)
 size: $(WEB_NAMES)
 
 bench-web: $(WEB_OUTPUTS)
-	@node $(WEB_DIR)/bench/web-overhead.mjs --dist $(WEB_DIST) $(BENCH_ARGS)
-	@$(WEB_PYTHON) $(WEB_DIR)/bench/web-overhead-chromium.py --dist $(WEB_DIST) $(BENCH_ARGS)
+	@for module in $(WEB_MODULES); do node $(WEB_DIR)/bench/web-overhead.mjs --dist $(WEB_DIST) --module $$module $(BENCH_ARGS) || exit 1; done
+	@$(WEB_PYTHON) $(WEB_DIR)/bench/web-overhead-browsers.py --dist $(WEB_DIST) --engines "$(WEB_ENGINES)" --modules "$(WEB_MODULES)" $(BENCH_ARGS)

@@ -1,13 +1,18 @@
 // The JavaScript runner of the shared vectors, for every binding whose API has the typed
 // methods of bindings/react-native/src/PayHandoff.ts (React Native over Node-API, web over
 // WebAssembly): each suite maps to one method, a result must deep-equal the vector (object key
-// order ignored), an error must have its code and field — as in Swift, C and Kotlin. CommonJS,
-// so both the CommonJS and the ES module test files load it. Also the seeded input mutation the
-// bindings' robustness tests share.
+// order ignored), an error must have its code and field — as in Swift, C and Kotlin. Also the
+// seeded input mutation the bindings' robustness tests share.
+//
+// One file for Node and for browsers: CommonJS for the test files under Node (both the CommonJS
+// and the ES module ones), and a classic script in a page (bindings/web/test/browser/vectors.html,
+// where it sets globalThis.PayHandoffVectorRunner), so every engine runs the vectors through
+// the same code. It needs nothing of Node but in vectorFiles().
+(function (root, factory) {
+  if (typeof module === 'object' && module.exports) module.exports = factory();
+  else root.PayHandoffVectorRunner = factory();
+})(typeof globalThis !== 'undefined' ? globalThis : this, function () {
 'use strict';
-const assert = require('node:assert/strict');
-const fs = require('node:fs');
-const path = require('node:path');
 
 const NUL_REASON = 'a C string cannot carry U+0000 (the URL would end there)';
 
@@ -84,6 +89,80 @@ function typedSuites(payhandoff, PayHandoffError) {
   };
 }
 
+/** Whether two JSON values are equal: the same types, arrays element by element, objects with
+ *  the same members in any order, numbers and strings exactly. (Results are JSON documents, so
+ *  that is all a vector can hold; node:assert is not in browsers.) */
+function jsonEqual(a, b) {
+  if (a === b) return typeof a !== 'number' || Object.is(a, b);
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) return a.length === b.length && a.every((item, i) => jsonEqual(item, b[i]));
+  const keys = Object.keys(a);
+  if (keys.length !== Object.keys(b).length) return false;
+  return keys.every((key) => Object.prototype.hasOwnProperty.call(b, key) && jsonEqual(a[key], b[key]));
+}
+
+/** Every `PAYHANDOFF_API int32_t payhandoff_x(const char *a, const char *b_json, char **out)` of
+ *  include/payhandoff.h's text: name -> parameters [{type, name}] without the trailing `char **out`. */
+function headerFunctions(headerText) {
+  const functions = new Map();
+  for (const match of headerText.matchAll(/PAYHANDOFF_API\s+int32_t\s+(payhandoff_\w+)\s*\(([^)]*)\)/g)) {
+    const params = match[2].split(',').map((p) => p.trim().replace(/\s+/g, ' '));
+    if (params[params.length - 1] !== 'char **out') continue;
+    functions.set(match[1], params.slice(0, -1).map((p) => {
+      const name = p.match(/(\w+)$/)[1];
+      return { type: p.slice(0, -name.length).trim(), name };
+    }));
+  }
+  return functions;
+}
+
+/** A suite the typed API has no method for, run through the C function of its name
+ *  (payhandoff_<suite with _ for .>) with the vector's input mapped onto the header's parameters
+ *  (`url` <- input.url, `options_json` <- JSON of input.options; a lone `*_json` parameter takes
+ *  the one input member left). `call(name, [{name, text}])` calls the C function and returns
+ *  {status, text}. Null when there is no such function taking strings. */
+function genericSuite(functions, suite, call, PayHandoffError) {
+  const name = `payhandoff_${suite.replace(/\./g, '_')}`;
+  const params = functions.get(name);
+  if (!params || params.some((p) => p.type !== 'const char *')) return null;
+  return (input) => {
+    const unused = new Set(Object.keys(input));
+    const plan = params.map((p) => {
+      const key = p.name.endsWith('_json') ? p.name.slice(0, -5) : p.name;
+      if (key in input) {
+        unused.delete(key);
+        return { p, key };
+      }
+      return { p, key: null };
+    });
+    const args = plan.map(({ p, key }) => {
+      if (key === null) {
+        if (unused.size !== 1) throw new Error(`${name}: no input member for ${p.name}`);
+        key = [...unused][0];
+        unused.delete(key);
+      }
+      const value = input[key];
+      if (!p.name.endsWith('_json')) return { name: p.name, text: urlArgument(value) };
+      return { name: p.name, text: JSON.stringify(value) };
+    });
+    const result = call(name, args);
+    const body = JSON.parse(result.text);
+    if (result.status === 0) return body;
+    throw new PayHandoffError(body.code, body.field, body.message, result.status);
+  };
+}
+
+/** The C function a suite's calls go through (to tell whether a module has the suite at all):
+ *  the typed suites' own, else the function of the suite's name. */
+const SUITE_FUNCTIONS = {
+  'checkout.confirmation': 'payhandoff_checkout_parse_confirmation',
+  'coordinator.script': 'payhandoff_coordinator_send',
+};
+function suiteFunction(suite) {
+  return SUITE_FUNCTIONS[suite] ?? `payhandoff_${suite.replace(/\./g, '_')}`;
+}
+
 /** Runs one vector; returns null when it agrees, else what differs. Throws Skip. */
 function runVector(run, vector, PayHandoffError) {
   let result;
@@ -99,12 +178,7 @@ function runVector(run, vector, PayHandoffError) {
   if ((ok === undefined) === (expected === undefined)) return 'expect must hold exactly one of ok or error';
   if (ok !== undefined) {
     if (error) return `expected success, got ${error.code} [${error.field}] ${error.message}`;
-    try {
-      assert.deepStrictEqual(result, ok);
-    } catch {
-      return `result differs: ${JSON.stringify(result)}`;
-    }
-    return null;
+    return jsonEqual(result, ok) ? null : `result differs: ${JSON.stringify(result)}`;
   }
   if (!error) return `expected error ${expected.code}, got success ${JSON.stringify(result)}`;
   if (error.code !== expected.code) return `expected error ${expected.code}, got ${error.code} [${error.field}]`;
@@ -114,8 +188,10 @@ function runVector(run, vector, PayHandoffError) {
   return null;
 }
 
-/** Every vector file: each folder of `root` but tools/, files sorted. */
+/** Every vector file: each folder of `root` but tools/, files sorted (Node only). */
 function vectorFiles(root) {
+  const fs = require('node:fs');
+  const path = require('node:path');
   const files = [];
   const folders = fs.readdirSync(root, { withFileTypes: true }).filter((e) => e.isDirectory() && e.name !== 'tools');
   for (const folder of folders.map((e) => e.name).sort()) {
@@ -184,6 +260,8 @@ function mutate(text, random) {
   return chars.join('');
 }
 
-module.exports = {
-  NUL_REASON, RUNNER, Skip, urlArgument, summary, runScript, typedSuites, runVector, runDocument, vectorFiles, generator, mutate,
+return {
+  NUL_REASON, RUNNER, Skip, urlArgument, summary, runScript, typedSuites, jsonEqual, headerFunctions, genericSuite, suiteFunction,
+  runVector, runDocument, vectorFiles, generator, mutate,
 };
+});

@@ -4,8 +4,9 @@
 // this file), and the pinned status numbers.
 
 /**
- * The `code` of an error document: the C ABI's error codes, plus the bindings' own `out_of_memory` and
- * `abi_mismatch`. (in the core: PayHandoffError.Code)
+ * The `code` of an error document: the C ABI's error codes, plus the bindings' own `out_of_memory`, `abi_mismatch`
+ * and `storage_unavailable` (the web glue: the page's storage refused or full, so a flow is not started or moved).
+ * (in the core: PayHandoffError.Code)
  */
 export type ErrorCode =
   | 'invalid_argument'
@@ -22,7 +23,8 @@ export type ErrorCode =
   | 'conflict'
   | 'not_eligible'
   | 'out_of_memory'
-  | 'abi_mismatch';
+  | 'abi_mismatch'
+  | 'storage_unavailable';
 
 /**
  * The pinned status numbers of include/payhandoff.h: 0, or an error code's number, never renumbered or reused. (in

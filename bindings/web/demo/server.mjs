@@ -1,10 +1,15 @@
 // The demo PWA and a mock payment gateway, on loopback only (make demo-web; the Chromium
 // scenarios start and stop it the same way).
 //
-//   app      http://127.0.0.1:<port>       the demo page (demo/index.html, app.js), the package
-//                                          (dist/web under /payhandoff/), and the merchant
+//   app      http://127.0.0.1:<port>       the demo page (demo/index.html, app.js, sw.js), the
+//                                          package (dist/web under /payhandoff/), and the merchant
 //                                          backend the page talks to (/backend/…): it holds the
-//                                          API key, creates sessions and receives webhooks
+//                                          API key, creates sessions and receives webhooks.
+//                                          Served as a static host serves a PWA: the rewrite
+//                                          rules of demo/_redirects (the return URL's /ph_<nonce>
+//                                          segment is the app's page), a strict
+//                                          Content-Security-Policy on every response, files
+//                                          revalidated on every use
 //   gateway  https://127.0.0.1:<port>      POST /v1/cards, POST /v1/payments answered like the
 //                                          guide (data.registration.checkout_url,
 //                                          data.checkout.checkout_url); GET /checkout/<id>, the
@@ -19,7 +24,13 @@
 // the scenarios pass to Chromium (--ignore-certificate-errors-spki-list) to trust that key only.
 //
 //   node server.mjs --dist dist/web --state .build/web/demo [--port 0] [--gateway-port 0] [--json]
-// --json prints one line {"app", "gateway", "spki"} (for the tests); otherwise the URL to open.
+//                   [--wasm payhandoff.wasm]
+// --json prints one line {"app", "gateway", "spki", "cert"} (for the tests); otherwise the URL to
+// open. --wasm: which module of dist/web the demo page loads (the tests run each). For the tests
+// the server also serves test/browser/ under /test/ (with the shared vectors, their runner and
+// the C header) and reads commands on stdin, one per line, answering each with a JSON line:
+// "offline" closes the app's port (every connection too: a PWA whose server is gone) and
+// "online" listens on it again; the gateway stays up.
 import { execFileSync } from 'node:child_process';
 import { createHash, createPublicKey, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -36,9 +47,15 @@ function option(name, fallback) {
   const at = process.argv.indexOf(`--${name}`);
   return at > 0 && at + 1 < process.argv.length ? process.argv[at + 1] : fallback;
 }
-const dist = path.resolve(option('dist', path.join(here, '..', '..', '..', 'dist', 'web')));
-const state = path.resolve(option('state', path.join(here, '..', '..', '..', '.build', 'web', 'demo')));
+const repo = path.join(here, '..', '..', '..');
+const dist = path.resolve(option('dist', path.join(repo, 'dist', 'web')));
+const state = path.resolve(option('state', path.join(repo, '.build', 'web', 'demo')));
+const wasm = option('wasm', 'payhandoff.wasm');
 const json = process.argv.includes('--json');
+if (!/^[\w.-]+\.wasm$/.test(wasm) || !fs.existsSync(path.join(dist, wasm))) {
+  console.error(`demo: no module ${wasm} in ${dist} (make web)`);
+  process.exit(1);
+}
 
 // ---- the gateway's certificate ---------------------------------------------------------------
 
@@ -59,9 +76,17 @@ function certificate() {
 
 // ---- small HTTP helpers ----------------------------------------------------------------------
 
-const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.wasm': 'application/wasm',
-  '.json': 'application/json', '.webmanifest': 'application/manifest+json', '.css': 'text/css', '.ts': 'text/plain',
+const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.mjs': 'text/javascript; charset=utf-8',
+  '.cjs': 'text/javascript; charset=utf-8', '.wasm': 'application/wasm', '.json': 'application/json',
+  '.webmanifest': 'application/manifest+json', '.css': 'text/css', '.ts': 'text/plain', '.h': 'text/plain; charset=utf-8',
   '.svg': 'image/svg+xml', '.png': 'image/png' };
+
+// The app's policy: scripts only from its own origin, and WebAssembly compiled from its own
+// bytes ('wasm-unsafe-eval' allows WebAssembly.compile/instantiate and nothing else of eval);
+// everything else (fetch, styles, images, workers, frames) from its own origin only.
+const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'";
+// The same without 'wasm-unsafe-eval': the page the tests use to see that the browser enforces it.
+const CSP_WITHOUT_WASM = "default-src 'self'; script-src 'self'";
 
 function send(response, status, body, type = 'application/json', headers = {}) {
   const text = typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body);
@@ -69,13 +94,45 @@ function send(response, status, body, type = 'application/json', headers = {}) {
   response.end(text);
 }
 
-function sendFile(response, root, relative) {
+/** A file of `root`: 404 outside it or when missing. Revalidated on every use (no-cache), and
+ *  readable from any origin (a sandboxed frame is one). */
+function sendFile(response, root, relative, headers = {}) {
   const file = path.resolve(root, `.${relative}`);
   if (!file.startsWith(root + path.sep) || !fs.existsSync(file) || !fs.statSync(file).isFile()) {
-    send(response, 404, { error: 'not found' });
+    send(response, 404, { error: 'not found' }, 'application/json', headers);
     return;
   }
-  send(response, 200, fs.readFileSync(file), TYPES[path.extname(file)] ?? 'application/octet-stream');
+  let body = fs.readFileSync(file);
+  if (file === path.join(here, 'index.html') && wasm !== 'payhandoff.wasm') {
+    body = body.toString('utf8').replace('/payhandoff/payhandoff.wasm', `/payhandoff/${wasm}`);
+  }
+  send(response, 200, body, TYPES[path.extname(file)] ?? 'application/octet-stream',
+    { 'Cache-Control': 'no-cache', 'Access-Control-Allow-Origin': '*', ...headers });
+}
+
+/** demo/_redirects: [{from, splat, to}], in order. `/a/*` matches /a/ and below; no other
+ *  wildcard or placeholder is used here. */
+function rewriteRules() {
+  const rules = [];
+  for (const line of fs.readFileSync(path.join(here, '_redirects'), 'utf8').split('\n')) {
+    const text = line.replace(/#.*/, '').trim();
+    if (text === '') continue;
+    const [from, to, status] = text.split(/\s+/);
+    if (status !== '200' || !to.startsWith('/')) throw new Error(`_redirects: only rewrites (200) are served here: ${line}`);
+    rules.push({ from: from.endsWith('/*') ? from.slice(0, -1) : from, splat: from.endsWith('/*'), to });
+  }
+  return rules;
+}
+const REWRITES = rewriteRules();
+
+/** The file a static host serves for a path: a file that exists is served as it is; otherwise
+ *  the first rule whose `from` matches rewrites it (the URL the browser shows is unchanged). */
+function rewritten(pathname) {
+  if (pathname === '/') return '/index.html';
+  const file = path.resolve(here, `.${pathname}`);
+  if (file.startsWith(here + path.sep) && fs.existsSync(file) && fs.statSync(file).isFile()) return pathname;
+  const rule = REWRITES.find((r) => (r.splat ? pathname.startsWith(r.from) : pathname === r.from));
+  return rule ? rule.to : pathname;
 }
 
 function readBody(request) {
@@ -228,12 +285,39 @@ async function app(request, response) {
   }
   if (request.method !== 'GET') return send(response, 405, { error: 'method' });
   if (url.pathname === '/favicon.ico') return sendFile(response, here, '/icon.svg');
-  if (url.pathname === '/' || url.pathname === '/checkout-callback' || url.pathname.startsWith('/checkout-callback/')) {
-    return sendFile(response, here, '/index.html');
-  }
   if (url.pathname.startsWith('/payhandoff/')) return sendFile(response, dist, url.pathname.slice('/payhandoff'.length));
-  if (url.pathname.startsWith('/test/')) return sendFile(response, path.join(here, '..', 'test', 'browser'), url.pathname.slice('/test'.length));
-  return sendFile(response, here, url.pathname);
+  if (url.pathname.startsWith('/test/')) return testFiles(response, url.pathname.slice('/test'.length));
+  return sendFile(response, here, rewritten(url.pathname));
+}
+
+// ---- what the browser tests load ------------------------------------------------------------
+
+const testRoot = path.join(here, '..', 'test', 'browser');
+const vectorsRoot = path.join(repo, 'Tests', 'Vectors');
+
+function testFiles(response, relative) {
+  if (relative === '/vector_runner.cjs') return sendFile(response, path.join(vectorsRoot, 'tools'), relative);
+  if (relative === '/payhandoff.h') return sendFile(response, path.join(repo, 'include'), relative);
+  if (relative === '/vectors/index.json') {
+    // The vector files as the Node runner lists them (every folder but tools/, sorted).
+    const listing = [];
+    for (const folder of fs.readdirSync(vectorsRoot, { withFileTypes: true }).filter((e) => e.isDirectory() && e.name !== 'tools')) {
+      for (const file of fs.readdirSync(path.join(vectorsRoot, folder.name)).filter((f) => f.endsWith('.json'))) {
+        listing.push({ folder: folder.name, file });
+      }
+    }
+    listing.sort((a, b) => (a.folder + '/' + a.file < b.folder + '/' + b.file ? -1 : 1));
+    return send(response, 200, listing);
+  }
+  if (relative.startsWith('/vectors/')) return sendFile(response, vectorsRoot, relative.slice('/vectors'.length));
+  if (relative === '/csp-refused.html') return sendFile(response, testRoot, relative, { 'Content-Security-Policy': CSP_WITHOUT_WASM });
+  if (relative === '/storage-frame.html') {
+    // A sandboxed frame has an opaque origin, and what 'self' matches there differs: the URL's
+    // origin in Chromium and Firefox, nothing in WebKit (its module script was blocked). The
+    // same policy with the origin spelled out behaves alike in all three.
+    return sendFile(response, testRoot, relative, { 'Content-Security-Policy': CSP.replaceAll("'self'", `'self' ${appOrigin}`) });
+  }
+  return sendFile(response, testRoot, relative);
 }
 
 function serve(handler) {
@@ -246,9 +330,17 @@ function serve(handler) {
   };
 }
 
+/** Every app response carries the CSP (a test page may set a stricter one itself). */
+function withPolicy(handler) {
+  return (request, response) => {
+    response.setHeader('Content-Security-Policy', CSP);
+    return handler(request, response);
+  };
+}
+
 const gatewayCert = certificate();
 const gatewayServer = https.createServer({ cert: gatewayCert.cert, key: gatewayCert.key }, serve(gateway));
-const appServer = http.createServer(serve(app));
+const appServer = http.createServer(withPolicy(serve(app)));
 
 function listen(server, port) {
   return new Promise((resolve) => {
@@ -261,12 +353,36 @@ function listen(server, port) {
 }
 
 const gatewayPort = await listen(gatewayServer, Number(option('gateway-port', '0')));
-const appPort = await listen(appServer, Number(option('port', '0')));
+let appPort = await listen(appServer, Number(option('port', '0')));
 gatewayOrigin = `https://${HOST}:${gatewayPort}`;
 appOrigin = `http://${HOST}:${appPort}`;
 
 if (json) {
-  console.log(JSON.stringify({ app: appOrigin, gateway: gatewayOrigin, spki: gatewayCert.spki, cert: gatewayCert.certPath }));
+  console.log(JSON.stringify({ app: appOrigin, gateway: gatewayOrigin, spki: gatewayCert.spki, cert: gatewayCert.certPath, wasm }));
+  // The tests' commands: take the app offline (as if its server were gone) and back.
+  let lines = '';
+  process.stdin.setEncoding('utf8');
+  process.stdin.on('data', async (chunk) => {
+    lines += chunk;
+    let at;
+    while ((at = lines.indexOf('\n')) >= 0) {
+      const command = lines.slice(0, at).trim();
+      lines = lines.slice(at + 1);
+      if (command === 'offline') {
+        await new Promise((resolve) => {
+          appServer.close(resolve);
+          appServer.closeAllConnections();
+        });
+        console.log(JSON.stringify({ app: 'offline' }));
+      } else if (command === 'online') {
+        appPort = await listen(appServer, appPort);
+        console.log(JSON.stringify({ app: 'online' }));
+      } else {
+        console.log(JSON.stringify({ error: `unknown command ${command}` }));
+      }
+    }
+  });
+  process.stdin.on('end', () => process.exit(0));
 } else {
   console.log(`PayHandoff web demo: open ${appOrigin}/ (Ctrl-C stops it)`);
   console.log(`  The mock gateway ${gatewayOrigin}/ has a self-signed certificate for ${HOST} (${gatewayCert.certPath}),`);

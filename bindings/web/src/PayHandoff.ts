@@ -3,6 +3,13 @@
 // coordinator that keeps its snapshot in a storage the page chooses, so a reload or a
 // back-navigation finds the flow where it was. Every rule lives in the core, behind the C ABI:
 // this file turns arguments into JSON text and answers into typed documents or PayHandoffError.
+//
+// A page's coordinator follows its storage, because a tab can hold more than one live page over
+// time: a page restored from the back/forward cache kept the coordinator it had when it was
+// left, while the pages after it moved the flow on and saved that. So every call reads the
+// storage first and restores from it when another page changed it, and a save that fails puts
+// the coordinator back to what the storage holds and throws: the page never acts on (or leaves
+// for the gateway with) a state that a reload would not find.
 import type {
   BuiltCheckoutRequest,
   CheckoutCallback,
@@ -30,7 +37,7 @@ import type {
 } from '../../react-native/src/types.js';
 import type { ErrorCode } from '../../react-native/src/vocabulary.js';
 import * as c from './calls.js';
-import { ABI_STATUS, PayHandoffError, describe, invalidArgument } from './errors.js';
+import { ABI_STATUS, PayHandoffError, describe, invalidArgument, storageUnavailable } from './errors.js';
 import { WasmLibrary, defaultWasmUrl, hasLoneSurrogate, loneSurrogate } from './library.js';
 import type { CResult, WasmSource } from './library.js';
 
@@ -57,9 +64,6 @@ export interface OpenCoordinatorOptions {
   key?: string;
   /** For a new coordinator (a restored one keeps the config of its snapshot). */
   config?: CoordinatorConfig;
-  /** A snapshot that could not be saved (storage full or refused). The answer that asked for
-   *  the save is still returned; console.error by default. */
-  onStorageError?(error: PayHandoffError): void;
 }
 
 /** The JSON text of a value for a C parameter; `undefined` (which JSON cannot spell) is `null`.
@@ -105,20 +109,42 @@ function documentOf<T>(result: CResult): T {
   return body as T;
 }
 
-/** The snapshot's home: saves it, and reports (never throws) when the storage refuses. */
+/** The snapshot's home, and what the coordinator last knew of it. */
 class SnapshotStore {
+  /** The text the storage held when last read or written here (null: none): a different text
+   *  there now was saved by another page of the tab. */
+  seen: string | null;
+
   constructor(
     private readonly storage: StorageLike,
     readonly key: string,
-    private readonly onError: (error: PayHandoffError) => void,
-  ) {}
+    seen: string | null,
+  ) {
+    this.seen = seen;
+  }
 
-  save(text: string): void {
+  /** What the storage holds now; `storage_unavailable` when it refuses the read. */
+  read(): string | null {
+    let text: unknown;
+    try {
+      text = this.storage.getItem(this.key);
+    } catch (error) {
+      throw storageUnavailable(`could not be read (${describe(error)})`);
+    }
+    if (text === null || text === undefined) return null;
+    if (typeof text !== 'string') throw invalidArgument('storage', `holds ${typeof text} under "${this.key}", not snapshot text`);
+    return text;
+  }
+
+  /** Saves `text`; `storage_unavailable` when the storage refuses it (full, disabled). */
+  write(text: string): void {
     try {
       this.storage.setItem(this.key, text);
     } catch (error) {
-      this.onError(invalidArgument('storage', `the snapshot could not be saved under "${this.key}" (${describe(error)})`));
+      throw storageUnavailable(`the snapshot could not be saved under "${this.key}" (${describe(error)}); ` +
+        'nothing changed: the flow is where the storage says it is');
     }
+    this.seen = text;
   }
 }
 
@@ -133,27 +159,32 @@ export class Coordinator {
   /** A number naming this coordinator (1, 2, 3, …; never reused), as the React Native package's. */
   readonly id: number;
   private pointer: number;
+  /** For a coordinator kept in a storage: the snapshot the storage stands for (what it holds, or
+   *  the new coordinator's while it holds none), to go back to when a save fails. */
+  private fallback: string | null = null;
 
   private constructor(
     private readonly library: WasmLibrary,
     pointer: number,
     private readonly store: SnapshotStore | null,
+    private readonly config: CoordinatorConfig | undefined,
   ) {
     this.id = Coordinator.nextId++;
     this.pointer = pointer;
     Coordinator.leaks.register(this, { library, pointer }, this);
+    if (store !== null) this.fallback = this.currentSnapshotJson();
   }
 
   /** @internal */
-  static adopt(library: WasmLibrary, result: CResult, store: SnapshotStore | null): Coordinator {
+  static adopt(library: WasmLibrary, result: CResult, store: SnapshotStore | null, config?: CoordinatorConfig): Coordinator {
     documentOf<CoordinatorSnapshot>(result);
-    return new Coordinator(library, result.handle, store);
+    return new Coordinator(library, result.handle, store, config);
   }
 
   /** @internal A salvage's coordinator, its snapshot and what it dropped. */
   static salvaged(library: WasmLibrary, result: CResult): Salvage<Coordinator> {
     const document = documentOf<SalvageDocument>(result);
-    return { coordinator: new Coordinator(library, result.handle, null), snapshot: document.snapshot, dropped: document.dropped };
+    return { coordinator: new Coordinator(library, result.handle, null, undefined), snapshot: document.snapshot, dropped: document.dropped };
   }
 
   /** Sends an event. A rejected event is an answer (`outcome: 'rejected'`, nothing changed); an
@@ -161,12 +192,14 @@ export class Coordinator {
    *  answer says `persist` (coordinators from openCoordinator). */
   send(event: CoordinatorEvent): CoordinatorAnswer {
     const eventJson = json(event, 'event_json');
+    this.follow();
     return this.persisting(c.coordinatorSend(this.library, this.live(), eventJson));
   }
 
   /** Routes a URL the page was opened with (`not_ours` when no flow here registered it). The
    *  same URL twice answers `duplicate` and changes nothing. Saves the snapshot as send does. */
   handleUrl(url: string, now: EpochMs = Date.now()): CoordinatorAnswer {
+    this.follow();
     return this.persisting(c.coordinatorHandleUrl(this.library, this.live(), url, now));
   }
 
@@ -178,9 +211,8 @@ export class Coordinator {
 
   /** The snapshot as JSON text, to save and later pass to restoreCoordinator. */
   snapshotJson(): string {
-    const result = c.coordinatorSnapshot(this.library, this.live());
-    documentOf<CoordinatorSnapshot>(result);
-    return result.text;
+    this.follow();
+    return this.currentSnapshotJson();
   }
 
   /** Releases the coordinator; later calls throw `invalid_argument` (field `coordinator`).
@@ -200,9 +232,56 @@ export class Coordinator {
     return this.pointer;
   }
 
+  private currentSnapshotJson(): string {
+    const result = c.coordinatorSnapshot(this.library, this.live());
+    documentOf<CoordinatorSnapshot>(result);
+    return result.text;
+  }
+
+  /** Takes the coordinator a create or restore made in place of this one's. */
+  private replace(result: CResult): void {
+    documentOf<CoordinatorSnapshot>(result);
+    const old = this.live();
+    Coordinator.leaks.unregister(this);
+    this.pointer = result.handle;
+    Coordinator.leaks.register(this, { library: this.library, pointer: result.handle }, this);
+    c.coordinatorFree(this.library, old);
+  }
+
+  /** A coordinator kept in a storage catches up with it: another page of this tab (one the tab
+   *  went on to while this page sat in the back/forward cache) may have saved a newer snapshot,
+   *  or removed it. Restored all or nothing: a damaged text there throws the core's error and
+   *  leaves this coordinator as it was. */
+  private follow(): void {
+    const store = this.store;
+    if (store === null) return;
+    this.live();
+    const text = store.read();
+    if (text === store.seen) return;
+    if (text === null) {
+      this.replace(c.coordinatorNew(this.library, this.config === undefined ? null : json(this.config, 'config_json')));
+    } else {
+      this.replace(c.coordinatorRestore(this.library, text));
+    }
+    store.seen = text;
+    this.fallback = text ?? this.currentSnapshotJson();
+  }
+
+  /** Saves the snapshot when the answer says `persist`. When the storage refuses it, the
+   *  coordinator goes back to the snapshot the storage stands for and the call throws
+   *  `storage_unavailable`: a flow that could not be saved was not started (or moved), so the
+   *  page does not leave for the gateway with a state the page that comes back would not find. */
   private persisting(result: CResult): CoordinatorAnswer {
     const answer = documentOf<CoordinatorAnswer>(result);
-    if (answer.persist && this.store !== null) this.store.save(this.snapshotJson());
+    if (!answer.persist || this.store === null) return answer;
+    const text = this.currentSnapshotJson();
+    try {
+      this.store.write(text);
+    } catch (error) {
+      if (this.fallback !== null) this.replace(c.coordinatorRestore(this.library, this.fallback));
+      throw error;
+    }
+    this.fallback = text;
     return answer;
   }
 }
@@ -288,21 +367,26 @@ export class PayHandoff {
    * The page's coordinator, kept in `storage` (sessionStorage by default) under `key`: restored
    * from the snapshot found there, or new when there is none, and saved whenever an answer says
    * `persist`. A snapshot there that is damaged or from a newer version throws the core's error
-   * (`invalid_json`, `unsupported_version`, `validation`, …) and leaves it in place.
+   * (`invalid_json`, `unsupported_version`, `validation`, …) and leaves it in place; a storage
+   * that refuses to be read (disabled, denied) throws `storage_unavailable`.
+   *
+   * The coordinator follows the storage: each call first restores from it when another page of
+   * the tab saved a newer snapshot there (a page back from the back/forward cache), and a call
+   * whose answer cannot be saved (storage full or refused) throws `storage_unavailable` with
+   * the coordinator as the storage has it — the start is refused, not the state lost. In a
+   * browser it also keeps the page out of the back/forward cache where the engine lets it (an
+   * `unload` listener): restoring a page put the tab's sessionStorage back in Chromium and
+   * Firefox (see keepOutOfBackForwardCache).
    */
   openCoordinator(options: OpenCoordinatorOptions = {}): Coordinator {
     const storage = options.storage ?? sessionStorageOrThrow();
     const key = options.key ?? DEFAULT_STORAGE_KEY;
-    let saved: unknown;
-    try {
-      saved = storage.getItem(key);
-    } catch (error) {
-      throw invalidArgument('storage', `could not be read (${describe(error)})`);
-    }
-    const store = new SnapshotStore(storage, key, options.onStorageError ?? ((error) => console.error(error)));
-    if (saved === null || saved === undefined) return Coordinator.adopt(this.library, this.create(options.config), store);
-    if (typeof saved !== 'string') throw invalidArgument('storage', `holds ${typeof saved} under "${key}", not snapshot text`);
-    return Coordinator.adopt(this.library, this.restore(saved), store);
+    const store = new SnapshotStore(storage, key, null);
+    const saved = store.read();
+    keepOutOfBackForwardCache();
+    store.seen = saved;
+    const result = saved === null ? this.create(options.config) : this.restore(saved);
+    return Coordinator.adopt(this.library, result, store, options.config);
   }
 
   private create(config: CoordinatorConfig | undefined): CResult {
@@ -316,14 +400,33 @@ export class PayHandoff {
   }
 }
 
+let keptOut = false;
+
+/** A page whose flows live in a storage must not come back from the back/forward cache: in
+ *  Chromium (156) and Firefox (153 ESR), restoring such a page put the tab's sessionStorage
+ *  back to what that page had seen, so a checkout answered after it left was waiting again —
+ *  and its return URL would have been accepted a second time. An `unload` listener keeps a page
+ *  out of their back/forward caches; WebKit restores the page anyway, with the storage as the
+ *  tab has it now, which the coordinator follows (every call reads it first). */
+function keepOutOfBackForwardCache(): void {
+  const page = globalThis as { addEventListener?: (type: string, listener: () => void) => void; document?: unknown };
+  if (keptOut || typeof page.addEventListener !== 'function' || page.document === undefined) return;
+  page.addEventListener('unload', () => {});
+  keptOut = true;
+}
+
+/** The page's sessionStorage. A page whose storage is denied (an opaque origin, storage blocked
+ *  by the user) throws on reading the property, or finds null there: `storage_unavailable`; a
+ *  runtime without Web Storage (Node) has no such property: `invalid_argument`. */
 function sessionStorageOrThrow(): StorageLike {
-  let storage: StorageLike | undefined;
+  if (!('sessionStorage' in globalThis)) throw invalidArgument('storage', 'there is no sessionStorage here; pass options.storage');
+  let storage: StorageLike | null | undefined;
   try {
-    storage = (globalThis as { sessionStorage?: StorageLike }).sessionStorage;
+    storage = (globalThis as { sessionStorage?: StorageLike | null }).sessionStorage;
   } catch (error) {
-    throw invalidArgument('storage', `sessionStorage is not available (${describe(error)}); pass options.storage`);
+    throw storageUnavailable(`sessionStorage is refused (${describe(error)})`);
   }
-  if (storage === undefined || storage === null) throw invalidArgument('storage', 'there is no sessionStorage here; pass options.storage');
+  if (storage === undefined || storage === null) throw storageUnavailable('sessionStorage is disabled in this browser');
   return storage;
 }
 

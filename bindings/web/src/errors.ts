@@ -3,7 +3,8 @@
 import type { ErrorCode } from '../../react-native/src/vocabulary.js';
 import { STATUS } from '../../react-native/src/vocabulary.js';
 
-/** Every code of the shared ErrorCode, plus the web glue's own:
+/** Every code of the shared ErrorCode (which has the bindings' `storage_unavailable`: the page's
+ *  storage refused or full, see openCoordinator), plus the web glue's own:
  *  `load_failed`: the .wasm could not be fetched, compiled or instantiated (or the page has no
  *  crypto.getRandomValues for nonces); `module_trapped`: the module trapped earlier, a bug of
  *  the library, after which it is not used again. */
@@ -15,6 +16,7 @@ export const GLUE_STATUS = {
   abiMismatch: -2,
   loadFailed: -3,
   moduleTrapped: -4,
+  storageUnavailable: -5,
 } as const;
 
 /** The C ABI status of the codes the glue also reports itself (a bad argument it cannot pass on). */
@@ -42,6 +44,11 @@ export class PayHandoffError extends Error {
 
 export function invalidArgument(field: string, message: string): PayHandoffError {
   return new PayHandoffError('invalid_argument', field, message, ABI_STATUS.invalidArgument);
+}
+
+/** The page's storage refused a read or a write (disabled, denied, full): field `storage`. */
+export function storageUnavailable(message: string): PayHandoffError {
+  return new PayHandoffError('storage_unavailable', 'storage', message, GLUE_STATUS.storageUnavailable);
 }
 
 /** The text of an error or anything thrown, for messages. */

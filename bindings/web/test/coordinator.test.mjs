@@ -167,25 +167,111 @@ test('snapshots over 64 KiB: through the module\'s memory both ways and kept in 
     { code: 'limit_exceeded', field: 'snapshot_json' });
 });
 
-test('storage that cannot be read or written: invalid_argument (storage); a failed save is reported, not thrown', (t) => {
+test('storage refused: storage_unavailable from openCoordinator; a storage that holds something else, or none at all: invalid_argument', () => {
   const blocked = new MemoryStorage();
   blocked.failReads = true;
-  assert.throws(() => payhandoff.openCoordinator({ storage: blocked }), { code: 'invalid_argument', field: 'storage' });
+  assert.throws(() => payhandoff.openCoordinator({ storage: blocked }), { code: 'storage_unavailable', field: 'storage', status: -5 });
   assert.throws(() => payhandoff.openCoordinator({ storage: { getItem: () => 42, setItem() {} } }), { code: 'invalid_argument', field: 'storage' });
   // Node has no sessionStorage: the page must say which storage.
   assert.throws(() => payhandoff.openCoordinator(), { code: 'invalid_argument', field: 'storage' });
+  // A browser whose sessionStorage is denied throws on reading it (an opaque origin) or has null
+  // there (storage disabled): the browser scenarios meet the first for real.
+  for (const descriptor of [{ get() { throw new Error('SecurityError: access is denied for this document'); } }, { value: null }]) {
+    Object.defineProperty(globalThis, 'sessionStorage', { ...descriptor, configurable: true });
+    try {
+      assert.throws(() => payhandoff.openCoordinator(), { code: 'storage_unavailable', field: 'storage' });
+    } finally {
+      delete globalThis.sessionStorage;
+    }
+  }
+});
 
-  const full = new MemoryStorage();
-  const reported = [];
-  const coordinator = payhandoff.openCoordinator({ storage: full, onStorageError: (e) => reported.push(e) });
+test('storage full: the send that must persist throws storage_unavailable and nothing changed, the start included', (t) => {
+  const storage = new MemoryStorage();
+  const coordinator = payhandoff.openCoordinator({ storage });
   t.after(() => coordinator.dispose());
-  full.failWrites = true;
-  const a = coordinator.send({ type: 'checkout.start', flow_id: 'c1', now: T0, kind: 'cards', return_url: RETURN_URL });
-  assert.equal(a.outcome, 'accepted');
-  assert.equal(reported.length, 1);
-  assert.ok(reported[0] instanceof api.PayHandoffError);
-  assert.equal(reported[0].field, 'storage');
-  assert.match(reported[0].message, /QuotaExceededError/);
+  const start = { type: 'checkout.start', flow_id: 'c1', now: T0, kind: 'cards', return_url: RETURN_URL };
+
+  // Full before the start: refused, so the page never asks for a session nor leaves.
+  storage.failWrites = true;
+  assert.throws(() => coordinator.send(start), (error) => {
+    assert.ok(error instanceof api.PayHandoffError);
+    assert.equal(error.code, 'storage_unavailable');
+    assert.equal(error.field, 'storage');
+    assert.match(error.message, /QuotaExceededError/);
+    return true;
+  });
+  assert.deepEqual(coordinator.snapshot().flows, []);
+  assert.equal(storage.getItem(KEY), null);
+
+  // Room again: the same start goes through.
+  storage.failWrites = false;
+  assert.equal(coordinator.send(start).outcome, 'accepted');
+  coordinator.send({
+    type: 'checkout.session', flow_id: 'c1', now: T0 + 1000,
+    session: { kind: 'cards', status: 201, body: { data: { registration: { checkout_url: 'https://gateway.example/r/1' } } } },
+  });
+  const ready = storage.getItem(KEY);
+  assert.equal(state(coordinator, 'c1'), 'ready');
+
+  // Full just before the tab would leave: browser_opened is refused and the flow stays ready.
+  storage.failWrites = true;
+  assert.throws(() => coordinator.send({ type: 'checkout.browser_opened', flow_id: 'c1', now: T0 + 2000 }), { code: 'storage_unavailable' });
+  assert.equal(state(coordinator, 'c1'), 'ready');
+  assert.equal(coordinator.snapshotJson(), ready);
+  storage.failWrites = false;
+  coordinator.send({ type: 'checkout.browser_opened', flow_id: 'c1', now: T0 + 2000 });
+  assert.equal(state(coordinator, 'c1'), 'in_browser');
+
+  // Full when the tab comes back: the callback is refused, not lost; once saved it is accepted.
+  const nonce = coordinator.snapshot().flows[0].nonce;
+  const url = `${RETURN_URL}/ph_${nonce}?status=completed&card_id=card_1`;
+  const waiting = storage.getItem(KEY);
+  storage.failWrites = true;
+  assert.throws(() => coordinator.handleUrl(url, T0 + 3000), { code: 'storage_unavailable' });
+  assert.equal(state(coordinator, 'c1'), 'in_browser');
+  assert.equal(storage.getItem(KEY), waiting);
+  storage.failWrites = false;
+  assert.equal(coordinator.handleUrl(url, T0 + 3000).outcome, 'accepted');
+  assert.equal(JSON.parse(storage.getItem(KEY)).flows[0].state, 'awaiting_confirmation');
+});
+
+test('a coordinator follows its storage: a page back from the back/forward cache sees what later pages saved', (t) => {
+  const storage = new MemoryStorage();
+  // Page A starts a checkout and leaves for the gateway; the browser keeps A, coordinator and all.
+  const pageA = payhandoff.openCoordinator({ storage });
+  t.after(() => pageA.dispose());
+  pageA.send({ type: 'checkout.start', flow_id: 'c1', now: T0, kind: 'cards', return_url: RETURN_URL });
+  pageA.send({
+    type: 'checkout.session', flow_id: 'c1', now: T0 + 1000,
+    session: { kind: 'cards', status: 201, body: { data: { registration: { checkout_url: 'https://gateway.example/r/1' } } } },
+  });
+  pageA.send({ type: 'checkout.browser_opened', flow_id: 'c1', now: T0 + 2000 });
+  // Page B, the return page, answers the callback.
+  const pageB = payhandoff.openCoordinator({ storage });
+  t.after(() => pageB.dispose());
+  const nonce = pageB.snapshot().flows[0].nonce;
+  const url = `${RETURN_URL}/ph_${nonce}?status=completed&card_id=card_1`;
+  assert.equal(pageB.handleUrl(url, T0 + 3000).outcome, 'accepted');
+
+  // Back to A: it reads what B saved before answering anything, so the same URL is a duplicate
+  // (not accepted twice) and a new flow is saved next to the answered one (not over it).
+  assert.equal(state(pageA, 'c1'), 'awaiting_confirmation');
+  assert.equal(pageA.handleUrl(url, T0 + 4000).outcome, 'duplicate');
+  pageA.send({ type: 'checkout.start', flow_id: 'c2', now: T0 + 5000, kind: 'cards', return_url: RETURN_URL });
+  assert.deepEqual(JSON.parse(storage.getItem(KEY)).flows.map((f) => [f.id, f.state]), [['c1', 'awaiting_confirmation'], ['c2', 'awaiting_session']]);
+  assert.equal(state(pageB, 'c2'), 'awaiting_session');
+
+  // Something damaged there: the core's error, and A stays as it was.
+  const good = storage.getItem(KEY);
+  storage.setItem(KEY, '{"version":1,"flows":[');
+  assert.throws(() => pageA.snapshot(), { code: 'invalid_json' });
+  storage.setItem(KEY, good);
+  assert.equal(state(pageA, 'c2'), 'awaiting_session');
+
+  // Removed by another page ("start over"): a new, empty coordinator.
+  storage.removeItem(KEY);
+  assert.deepEqual(pageA.snapshot().flows, []);
 });
 
 test('handleReturnPage: reads location.href; without a location it says so', (t) => {

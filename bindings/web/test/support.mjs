@@ -37,4 +37,7 @@ export class MemoryStorage {
     this.writes++;
     this.map.set(key, String(value));
   }
+  removeItem(key) {
+    this.map.delete(key);
+  }
 }

@@ -1,8 +1,10 @@
-// Run by the Chromium scenarios (scenarios.py): every kind of bad input a page can meet, each
+// Run by the browser scenarios (scenarios.py, in each engine): every kind of bad input a page can meet, each
 // answered by a PayHandoffError from a call or from a promise the page awaits, never by an
 // unhandled rejection. Results go to window.badInput and the list on the page.
 import { ABI_VERSION, PayHandoffError, handleReturnPage, loadPayHandoff } from '/payhandoff/lib/web/src/index.js';
 
+// The module under test (scenarios.py opens this page with ?wasm=/payhandoff/<module>).
+const wasm = new URL(location.href).searchParams.get('wasm') || '/payhandoff/payhandoff.wasm';
 const results = [];
 const unhandled = [];
 window.addEventListener('unhandledrejection', (event) => unhandled.push(String(event.reason)));
@@ -32,8 +34,8 @@ async function run() {
   // A rejection nobody awaits would be an unhandled rejection: loadPayHandoff must not leave one behind.
   loadPayHandoff({ wasm: '/payhandoff/missing.wasm' }).catch(() => {});
 
-  const payhandoff = await loadPayHandoff();
-  record('the default wasm URL (next to the package) loads', payhandoff.abiVersion() === ABI_VERSION, `ABI ${payhandoff.abiVersion()}, ${payhandoff.version()}`);
+  const payhandoff = await loadPayHandoff({ wasm });
+  record(`${wasm} loads`, payhandoff.abiVersion() === ABI_VERSION, `ABI ${payhandoff.abiVersion()}, ${payhandoff.version()}`);
 
   const coordinator = payhandoff.createCoordinator();
   for (const url of [42, null, undefined, { href: location.href }, new URL(location.href)]) {

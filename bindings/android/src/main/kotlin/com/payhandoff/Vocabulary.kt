@@ -3,8 +3,9 @@
 package com.payhandoff
 
 /**
- * The `code` of an error document: the C ABI's error codes, plus the bindings' own `out_of_memory` and
- * `abi_mismatch`. (abi/payhandoff.json; in the core: PayHandoffError.Code)
+ * The `code` of an error document: the C ABI's error codes, plus the bindings' own `out_of_memory`, `abi_mismatch`
+ * and `storage_unavailable` (the web glue: the page's storage refused or full, so a flow is not started or moved).
+ * (abi/payhandoff.json; in the core: PayHandoffError.Code)
  */
 enum class ErrorCode(val wire: String) {
     INVALID_ARGUMENT("invalid_argument"),
@@ -23,7 +24,9 @@ enum class ErrorCode(val wire: String) {
     /** The bindings' own: never in a document of the C ABI. */
     OUT_OF_MEMORY("out_of_memory"),
     /** The bindings' own: never in a document of the C ABI. */
-    ABI_MISMATCH("abi_mismatch");
+    ABI_MISMATCH("abi_mismatch"),
+    /** The bindings' own: never in a document of the C ABI. */
+    STORAGE_UNAVAILABLE("storage_unavailable");
 
     companion object {
         /** The constant whose wire word is [wire], or null for a word this binding does not know. */

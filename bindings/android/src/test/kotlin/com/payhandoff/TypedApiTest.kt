@@ -55,7 +55,7 @@ class TypedApiTest {
         assertNull(Status.of(99))
         val errors = Status.values().filter { it != Status.OK }
         assertEquals((1..errors.size).toList(), errors.map { it.code })
-        assertEquals(errors.map { it.name }, ErrorCode.values().map { it.name } - listOf("OUT_OF_MEMORY", "ABI_MISMATCH"))
+        assertEquals(errors.map { it.name }, ErrorCode.values().map { it.name } - listOf("OUT_OF_MEMORY", "ABI_MISMATCH", "STORAGE_UNAVAILABLE"))
     }
 
     @Test
