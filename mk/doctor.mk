@@ -1,8 +1,8 @@
 # `payhandoff doctor` (issue 18): the integration checker of Sources/PayHandoffDoctor.
 #   make doctor-test     its XCTest target alone: every rule against a passing and a failing
 #                        fixture (Tests/PayHandoffDoctorTests/Fixtures), bad input, the CLI as a
-#                        process, the README's run (also part of `make test`'s XCTest run)
-#   make doctor-readme   reruns the README's `payhandoff doctor` example and pastes its output
+#                        process, the run shown in docs/doctor.md (also part of `make test`'s XCTest run)
+#   make doctor-readme   reruns docs/doctor.md's `payhandoff doctor` examples and pastes their output
 # Foundation's XMLParser (FoundationXML) loads libxml2 at run time; the --fix-diff test applies diffs with patch.
 APT_PACKAGES += libxml2 patch
 BINDING_TESTS += doctor-test

@@ -1,6 +1,6 @@
 /// The checks `payhandoff doctor` makes. The raw value is the rule's stable id, printed with
 /// every finding and in `--json` output, so CI scripts can match on it; ``summary`` says what
-/// each one checks (README.md lists them with the fixtures that prove them).
+/// each one checks (docs/doctor.md lists them with the fixtures that prove them).
 public enum DoctorRule: String, CaseIterable, Sendable {
     case inputReadable = "input.readable"
     case returnURLValid = "return-url.valid"

@@ -2,8 +2,8 @@ import Foundation
 import PayHandoffDoctor
 import XCTest
 
-/// `payhandoff doctor` run as a process: arguments, output, exit status; and the README's run,
-/// which must be the tool's real output.
+/// `payhandoff doctor` run as a process: arguments, output, exit status; and the run shown in
+/// docs/doctor.md, which must be the tool's real output.
 final class DoctorCLITests: DoctorTestCase {
     func doctor(_ arguments: [String]) throws -> Run { try run(["doctor"] + arguments) }
 
@@ -122,27 +122,27 @@ final class DoctorCLITests: DoctorTestCase {
         XCTAssertTrue(callback.hasSuffix("&status=completed&card_id=card_xyz"), callback)
     }
 
-    /// The README's `payhandoff doctor` runs (the report, and the same run's --fix-diff) are
-    /// this build's output, byte for byte (refresh them with `make doctor-readme` when the
+    /// The `payhandoff doctor` runs of docs/doctor.md (the report, and the same run's --fix-diff)
+    /// are this build's output, byte for byte (refresh them with `make doctor-readme` when the
     /// output changes).
-    func testTheREADMERunIsTheToolsOutput() throws {
-        let readme = try String(contentsOf: DoctorTestCase.repository.appendingPathComponent("README.md"), encoding: .utf8)
-        let blocks = readme.components(separatedBy: "```console\n$ payhandoff doctor ").dropFirst().map { $0.components(separatedBy: "\n```").first ?? "" }
-        XCTAssertEqual(blocks.count, 2, "README has a ```console block running payhandoff doctor, and one with --fix-diff")
+    func testTheDocumentedRunIsTheToolsOutput() throws {
+        let page = try String(contentsOf: DoctorTestCase.repository.appendingPathComponent("docs/doctor.md"), encoding: .utf8)
+        let blocks = page.components(separatedBy: "```console\n$ payhandoff doctor ").dropFirst().map { $0.components(separatedBy: "\n```").first ?? "" }
+        XCTAssertEqual(blocks.count, 2, "docs/doctor.md has a ```console block running payhandoff doctor, and one with --fix-diff")
         for block in blocks {
             var lines = block.components(separatedBy: "\n")
             let arguments = lines.removeFirst().split(separator: " ").map(String.init)
             let status = try XCTUnwrap(lines.popLast())
             XCTAssertEqual(lines.popLast(), "$ echo $?")
             let result = try run(["doctor"] + arguments, in: DoctorTestCase.repository)
-            XCTAssertEqual(result.stdout, lines.isEmpty ? "" : lines.joined(separator: "\n") + "\n", "README's doctor run is stale: run make doctor-readme")
+            XCTAssertEqual(result.stdout, lines.isEmpty ? "" : lines.joined(separator: "\n") + "\n", "docs/doctor.md's doctor run is stale: run make doctor-readme")
             XCTAssertEqual(String(result.status), status)
-            XCTAssertEqual(result.status, 1, "the README shows a broken manifest")
+            XCTAssertEqual(result.status, 1, "docs/doctor.md shows a broken manifest")
         }
         XCTAssertTrue(blocks.last?.hasPrefix(blocks.first?.components(separatedBy: "\n").first ?? "-") ?? false, "the diff is the first run's fixes")
         XCTAssertTrue(blocks.last?.components(separatedBy: "\n").first?.hasSuffix(" --fix-diff") ?? false)
         for rule in DoctorRule.allCases {
-            XCTAssertTrue(readme.contains("`\(rule.rawValue)`"), "README lists the rule \(rule.rawValue)")
+            XCTAssertTrue(page.contains("`\(rule.rawValue)`"), "docs/doctor.md lists the rule \(rule.rawValue)")
         }
     }
 }
