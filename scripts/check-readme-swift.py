@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Type-checks every ```swift block of README.md against the built package, so the README
-cannot drift from the API (issue 21).
+"""Type-checks every ```swift block of README.md and of the pages in docs/ against the built
+package, so the documentation cannot drift from the API (issue 21; the README's Swift examples
+moved to docs/ in issue 25).
 
     python3 scripts/check-readme-swift.py MODULES_DIR OUT_DIR
 
@@ -38,16 +39,24 @@ func log(_ error: PayHandoffError?) {}
 """
 
 
+def pages(root: pathlib.Path) -> list[pathlib.Path]:
+    """README.md and every page of docs/: a Swift example is checked wherever it is moved."""
+    return [root / "README.md"] + sorted((root / "docs").glob("*.md"))
+
+
 def main(argv: list[str]) -> int:
     modules, out = pathlib.Path(argv[1]), pathlib.Path(argv[2])
     out.mkdir(parents=True, exist_ok=True)
-    readme = pathlib.Path(__file__).resolve().parent.parent / "README.md"
-    blocks = re.findall(r"```swift\n(.*?)```", readme.read_text(), flags=re.S)
+    root = pathlib.Path(__file__).resolve().parent.parent
+    blocks = []  # (page, block)
+    for page in pages(root):
+        found = re.findall(r"```swift\n(.*?)```", page.read_text(), flags=re.S)
+        blocks += [(page.relative_to(root), block) for block in found]
     if not blocks:
-        print("readme-swift: no swift blocks in README.md")
+        print("readme-swift: no swift blocks in README.md or docs/*.md")
         return 1
     failed = 0
-    for number, block in enumerate(blocks, 1):
+    for number, (page, block) in enumerate(blocks, 1):
         lines = block.splitlines()
         imports = [line for line in lines if line.startswith("import ")]  # file scope, after the prelude's
         body = "\n".join("    " + line if line else "" for line in lines if not line.startswith("import "))
@@ -56,11 +65,12 @@ def main(argv: list[str]) -> int:
         first = block.strip().splitlines()[0][:60]
         result = subprocess.run(["swiftc", "-typecheck", "-I", str(modules), str(source)], capture_output=True, text=True)
         if result.returncode == 0:
-            print(f"readme-swift: block {number} ({first}…) type-checks")
+            print(f"readme-swift: {page} block {number} ({first}…) type-checks")
         else:
             failed += 1
-            print(f"readme-swift: block {number} ({first}…) FAILS:\n{result.stderr}")
-    print(f"readme-swift: {len(blocks) - failed} of {len(blocks)} Swift blocks of README.md type-check against the package")
+            print(f"readme-swift: {page} block {number} ({first}…) FAILS:\n{result.stderr}")
+    files = ", ".join(sorted({str(page) for page, _ in blocks}))
+    print(f"readme-swift: {len(blocks) - failed} of {len(blocks)} Swift blocks ({files}) type-check against the package")
     return 1 if failed else 0
 
 

@@ -2,7 +2,7 @@ import PayHandoff
 import XCTest
 
 /// The coordinator through its typed Swift API — what an iOS app written in Swift uses, no
-/// JSON in sight (the README's Swift example is this test).
+/// JSON in sight (docs/coordinator.md's Swift example is this test).
 final class CoordinatorTypedAPITests: XCTestCase {
     let t0: Int64 = 1_796_054_400_000  // 2026-11-30T10:00:00-06:00
     var coordinator = Coordinator()

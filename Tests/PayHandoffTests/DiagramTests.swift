@@ -2,12 +2,12 @@ import Foundation
 import PayHandoff
 import XCTest
 
-/// The Mermaid state diagrams in README.md must list exactly the states the machines have.
+/// The Mermaid state diagrams of docs/state-diagrams.md must list exactly the states the machines have.
 final class DiagramTests: XCTestCase {
     func diagrams() throws -> [Set<String>] {
-        let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("README.md")
-        let text = try String(contentsOf: readme, encoding: .utf8)
+        let page = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("docs/state-diagrams.md")
+        let text = try String(contentsOf: page, encoding: .utf8)
         var result: [Set<String>] = []
         for block in text.components(separatedBy: "```mermaid").dropFirst() {
             guard let body = block.components(separatedBy: "```").first, body.contains("stateDiagram-v2") else { continue }
@@ -26,7 +26,7 @@ final class DiagramTests: XCTestCase {
 
     func testDiagramsListExactlyTheStatesOfTheCode() throws {
         let found = try diagrams()
-        XCTAssertEqual(found.count, 2, "README.md must have the checkout and the POS stateDiagram-v2")
+        XCTAssertEqual(found.count, 2, "docs/state-diagrams.md must have the checkout and the POS stateDiagram-v2")
         guard found.count == 2 else { return }
         XCTAssertEqual(found[0], Set(CheckoutFlow.State.allCases.map(\.rawValue)))
         XCTAssertEqual(found[1], Set(POSFlow.State.allCases.map(\.rawValue)))

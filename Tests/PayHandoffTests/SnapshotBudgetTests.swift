@@ -184,7 +184,7 @@ final class SnapshotBudgetTests: XCTestCase {
 
     func testTheLedgerCapacityWith128CharacterIDs() throws {
         // How many sales of one day the ledger keeps with the longest ids, before a start must drop
-        // the oldest entry: stated, not promised (README). The entries stay exact up to it.
+        // the oldest entry: stated, not promised (docs/architecture.md, "The snapshot budget"). The entries stay exact up to it.
         var coordinator = Coordinator()
         var n = 0
         while coordinator.ledger.prunedThrough == 0, n < 5_000 {
