@@ -8,7 +8,8 @@ moved to docs/ in issue 25).
 MODULES_DIR is SwiftPM's module folder (`$(swift build --show-bin-path)/Modules`). Each block
 becomes the body of a throwing function in its own file, after a prelude that declares the app's
 own values the snippets use (a user token, the URL the OS handed the app, what to save…), and is
-type-checked with `swiftc -typecheck`. Prints one line per block; exits 1 when any fails.
+type-checked with `swiftc -typecheck`. Prints one line per block; exits 1 when any fails. A block
+fenced ```swift Package.swift (a manifest fragment: SwiftPM's API, not the app's) is not one of them.
 """
 import pathlib
 import re
