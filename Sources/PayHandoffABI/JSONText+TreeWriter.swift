@@ -7,7 +7,8 @@ import CcJSON
 /// few blocks, printed by cJSON into the `malloc`'d answer the caller frees.
 extension JSONText {
     /// Prints `value` compactly into memory from `malloc`, which the caller releases with
-    /// `payhandoff_string_free` (that is, `free`).
+    /// `payhandoff_string_free` (that is, `free`). (The CLI's door; the C functions write their
+    /// documents straight into the tree with ``print(writing:)``.)
     ///
     /// cJSON prints; what is ours is the tree it prints and the buffer it prints into. The tree
     /// is laid out in a few large blocks (nodes, and every key, string value and integer text
@@ -20,8 +21,9 @@ extension JSONText {
         print { $0.value(value) }
     }
 
-    /// Prints the document `write` writes, as ``print(_:)`` does a `JSONValue`: the result
-    /// documents of the C functions go straight from the core into cJSON's tree.
+    /// Prints the document `write` writes, as ``print(_:)`` does a `JSONValue`: the documents
+    /// of the C functions (answers, snapshots, results, errors) go straight from the core into
+    /// cJSON's tree.
     /// - Parameter write: Writes one document.
     /// - Returns: The NUL-terminated text, or `nil` when memory ran out.
     static func print(writing write: (inout TreeWriter) -> Void) -> UnsafeMutablePointer<CChar>? {
@@ -135,9 +137,8 @@ extension JSONText {
         private(set) var root: UnsafeMutablePointer<cJSON>? = nil
         /// Set when memory ran out: the tree is incomplete.
         private(set) var failed = false
-        /// The object or array being written, and its last child so far.
+        /// The object or array being written (its last child is its first child's `prev`).
         private var container: UnsafeMutablePointer<cJSON>? = nil
-        private var lastChild: UnsafeMutablePointer<cJSON>? = nil
         /// The key of the next member, already laid out.
         private var pendingKey: UnsafeMutablePointer<CChar>? = nil
 
@@ -180,14 +181,25 @@ extension JSONText {
 
         // MARK: JSONWriter
 
-        mutating func object(count: Int, _ body: (inout TreeWriter) -> Void) {
-            container(type: cJSON_Object, body)
+        @inline(never)
+        mutating func beginObject() {
+            begin(type: cJSON_Object)
         }
 
-        mutating func array(count: Int, _ body: (inout TreeWriter) -> Void) {
-            container(type: cJSON_Array, body)
+        @inline(never)
+        mutating func beginArray() {
+            begin(type: cJSON_Array)
         }
 
+        @inline(never)
+        mutating func end() {
+            guard let closed = container else { return }
+            // The container it is in was kept in its unused `valuestring` (see ``begin(type:)``).
+            container = closed.pointee.valuestring.map { UnsafeMutableRawPointer($0).assumingMemoryBound(to: cJSON.self) }
+            closed.pointee.valuestring = nil
+        }
+
+        @inline(never)
         mutating func key(_ key: StaticString) {
             printedLength += 1  // the colon
             guard key.hasPointerRepresentation else {
@@ -205,6 +217,14 @@ extension JSONText {
             printedLength += bytes.count + 2  // the key and its quotes
         }
 
+        @inline(never)
+        mutating func key(_ key: String) {
+            printedLength += 1  // the colon
+            pendingKey = cString(key)  // counts its quotes and escapes
+            if pendingKey == nil { failed = true }
+        }
+
+        @inline(never)
         mutating func value(_ value: JSONValue) {
             guard let node = item(value) else {
                 failed = true
@@ -213,6 +233,7 @@ extension JSONText {
             attach(node)
         }
 
+        @inline(never)
         mutating func string(_ value: String) {
             guard let node = node(type: cJSON_String), let copy = cString(value) else {
                 failed = true
@@ -222,17 +243,49 @@ extension JSONText {
             attach(node)
         }
 
-        private mutating func container(type: Int32, _ body: (inout TreeWriter) -> Void) {
+        @inline(never)
+        mutating func integer(_ value: Int64) {
+            // As raw text: cJSON prints numbers from a double with 15 significant digits when
+            // that looks "close enough", which turns 9007199254740991 into 9.00719925474099e+15.
+            guard let node = node(type: cJSON_Raw), let digits = integer(value) else {
+                failed = true
+                return
+            }
+            node.pointee.valuestring = digits
+            attach(node)
+        }
+
+        @inline(never)
+        mutating func bool(_ value: Bool) {
+            scalar(type: value ? cJSON_True : cJSON_False, printing: value ? 4 : 5)
+        }
+
+        @inline(never)
+        mutating func null() {
+            scalar(type: cJSON_NULL, printing: 4)
+        }
+
+        private mutating func scalar(type: Int32, printing length: Int) {
+            guard let node = node(type: type) else {
+                failed = true
+                return
+            }
+            printedLength += length
+            attach(node)
+        }
+
+        /// Opens a container: the next values are its members or elements, up to ``end()``.
+        private mutating func begin(type: Int32) {
             guard let node = node(type: type) else {
                 failed = true
                 return
             }
             attach(node)
             printedLength += 2  // braces or brackets
-            let outer = (container, lastChild)
-            (container, lastChild) = (node, nil)
-            body(&self)
-            (container, lastChild) = outer
+            // A container's `valuestring` is unused by cJSON: it holds the container this one is
+            // in until ``end()`` (and is nil again before anything is printed).
+            node.pointee.valuestring = container.map { UnsafeMutableRawPointer($0).assumingMemoryBound(to: CChar.self) }
+            container = node
         }
 
         /// Makes `node` the document, or the next member or element of the container being written.
@@ -246,8 +299,9 @@ extension JSONText {
                 node.pointee.string = pendingKey
                 pendingKey = nil
             }
-            if lastChild != nil { printedLength += 1 }  // the comma
-            lastChild = link(node, after: lastChild, in: container)
+            let last = container.pointee.child?.pointee.prev
+            if last != nil { printedLength += 1 }  // the comma
+            _ = link(node, after: last, in: container)
         }
 
         // MARK: Nodes

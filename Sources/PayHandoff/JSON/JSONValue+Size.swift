@@ -91,26 +91,28 @@ extension JSONValue {
         return (text, false)
     }
 
-    /// Adds `"truncated": [names]` to the document of a stored copy (an answer or a callback a
-    /// flow keeps) when anything was cut or left out; the one spelling, read by ``truncated(in:)``.
+    /// Writes `"truncated": [names]` into the document of a stored copy (an answer or a callback
+    /// a flow keeps) when anything was cut or left out; the one spelling, read by ``truncated(in:)``.
     /// - Parameters:
     ///   - names: The members cut short or left out.
-    ///   - object: The document.
-    static func setTruncated(_ names: [String], in object: inout JSONObject) {
-        if !names.isEmpty { object.appendNewMember("truncated", .array(names.map { .string($0) })) }
+    ///   - writer: The object being written.
+    static func writeTruncated<W: JSONWriter>(_ names: [String], to writer: inout W) {
+        if !names.isEmpty { writer.member("truncated", strings: names) }
     }
 
-    /// Reads what ``setTruncated(_:in:)`` wrote.
-    /// - Parameter json: The document.
+    /// Reads what ``writeTruncated(_:to:)`` wrote.
+    /// - Parameter json: The document's members.
     /// - Returns: The member names; empty when absent.
     /// - Throws: `invalid_json` for a list that is not of strings.
-    static func truncated(in json: JSONValue) throws(PayHandoffError) -> [String] {
+    static func truncated<R: JSONReader>(in json: JSONMembers<R>) throws(PayHandoffError) -> [String] {
         var names: [String] = []
-        for (index, element) in (try json.optionalArray(at: "truncated") ?? []).enumerated() {
-            guard case .string(let name) = element else {
-                throw JSONValue.wrongType("truncated[" + String(index) + "]", expected: "a member name", found: element)
+        guard let list = try json.optionalArray("truncated") else { return names }
+        let reader = json.reader
+        try reader.forEach(in: list) { element throws(PayHandoffError) in
+            guard reader.kind(of: element) == .string else {
+                throw JSONMembers<R>.wrongType("truncated[" + String(names.count) + "]", expected: "a member name", found: reader.kind(of: element))
             }
-            names.append(name)
+            names.append(reader.string(element))
         }
         return names
     }
