@@ -69,9 +69,12 @@ extension JSONText {
         /// which no key the core looks up has: the bytes are the same exactly when the keys are.
         @inline(never)
         static func same(_ text: UnsafeMutablePointer<CChar>?, _ key: UnsafeRawBufferPointer) -> Bool {
-            guard let text, let base = key.baseAddress else { return false }
+            guard let text else { return false }
             let count = key.count
-            return strncmp(text, base.assumingMemoryBound(to: CChar.self), count) == 0 && text[count] == 0
+            guard count > 0, let base = key.baseAddress else { return text[0] == 0 }
+            let literal = base.assumingMemoryBound(to: CChar.self)
+            // Most keys differ in their first byte: no call for them.
+            return text[0] == literal[0] && strncmp(text, literal, count) == 0 && text[count] == 0
         }
 
         /// A string of the tree as a Swift `String`, ``nulStandIn`` as U+0000.

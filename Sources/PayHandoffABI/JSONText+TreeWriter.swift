@@ -244,6 +244,16 @@ extension JSONText {
         }
 
         @inline(never)
+        mutating func string(utf8 bytes: UnsafeBufferPointer<UInt8>) {
+            guard let node = node(type: cJSON_String), let copy = copyString(bytes) else {
+                failed = true
+                return
+            }
+            node.pointee.valuestring = copy
+            attach(node)
+        }
+
+        @inline(never)
         mutating func integer(_ value: Int64) {
             // As raw text: cJSON prints numbers from a double with 15 significant digits when
             // that looks "close enough", which turns 9007199254740991 into 9.00719925474099e+15.

@@ -1,5 +1,6 @@
 extension CheckoutCallback {
-    private static let optionKeys: StaticString = "kind return_url nonce expected_id accept_unverified"
+    @usableFromInline
+    static let optionKeys: StaticString = "kind return_url nonce expected_id accept_unverified"
 
     /// ``parse(_:kind:returnURL:nonce:expectedID:acceptUnverified:)`` with the options as a document:
     /// `{"kind": "cards", "return_url": "fixapp://checkout-callback", "nonce": "…", "expected_id": "card_…",
@@ -21,7 +22,7 @@ extension CheckoutCallback {
     ///   - options: The options document's members.
     /// - Returns: The checked callback.
     /// - Throws: As ``parse(_:options:)``.
-    @_spi(JSONText)
+    @_spi(JSONText) @inlinable  // specialized in the C ABI's module too (a generic call across modules looks up metadata at every member)
     public static func parse<R: JSONReader>(_ url: String, options: JSONMembers<R>) throws(PayHandoffError) -> CheckoutCallback {
         try options.rejectUnknownKeys(CheckoutCallback.optionKeys)
         let kind = try CheckoutKind(parsing: try options.string("kind"), field: "kind")

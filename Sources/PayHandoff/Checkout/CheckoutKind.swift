@@ -35,6 +35,7 @@ public enum CheckoutKind: String, Sendable, CaseIterable {
     ///   - text: The kind's raw value.
     ///   - field: The field to name in the error.
     /// - Throws: `validation` for anything else.
+    @usableFromInline
     init(parsing text: String, field: String) throws(PayHandoffError) {
         guard let kind = CheckoutKind(rawValue: text) else {
             throw PayHandoffError(.validation, field: field, "must be \"cards\" or \"payments\"")

@@ -88,11 +88,13 @@ extension JSONReader {
 
 extension StaticString {
     /// The literal's UTF-8.
+    @inlinable
     var bytes: UnsafeRawBufferPointer {
         UnsafeRawBufferPointer(start: utf8Start, count: utf8CodeUnitCount)
     }
 
     /// The literal as a `String` (an error's field).
+    @usableFromInline
     var text: String {
         @inline(never) get {
             withUTF8Buffer { String(decoding: $0, as: UTF8.self) }

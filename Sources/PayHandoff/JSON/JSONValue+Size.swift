@@ -30,26 +30,31 @@ extension JSONValue {
     /// - Returns: Its length as JSON text.
     public static func printedLength(of text: String) -> Int {
         var text = text  // contiguous UTF-8 (a native string already is)
-        return text.withUTF8 { bytes in
-            // 8 bytes at a time: a word with no byte JSON escapes prints as itself (the budget
-            // check measures whole snapshots, so this runs over every stored byte).
-            var total = 2 + bytes.count
-            var index = 0
-            if let base = bytes.baseAddress {
-                while index + 8 <= bytes.count {
-                    let word = ByteScan.word(base, index)
-                    if ByteScan.bytesBelow(word, 0x20) | ByteScan.bytesEqual(word, UInt8(ascii: "\"")) | ByteScan.bytesEqual(word, UInt8(ascii: "\\")) != 0 {
-                        for offset in 0..<8 { total += printedLength(of: base[index + offset]) - 1 }
-                    }
-                    index += 8
+        return text.withUTF8 { printedLength(ofUTF8: $0) }
+    }
+
+    /// ``printedLength(of:)-(String)`` of a string's UTF-8.
+    /// - Parameter bytes: The string's UTF-8.
+    /// - Returns: Its length as JSON text.
+    static func printedLength(ofUTF8 bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        // 8 bytes at a time: a word with no byte JSON escapes prints as itself (the budget
+        // check measures whole snapshots, so this runs over every stored byte).
+        var total = 2 + bytes.count
+        var index = 0
+        if let base = bytes.baseAddress {
+            while index + 8 <= bytes.count {
+                let word = ByteScan.word(base, index)
+                if ByteScan.bytesBelow(word, 0x20) | ByteScan.bytesEqual(word, UInt8(ascii: "\"")) | ByteScan.bytesEqual(word, UInt8(ascii: "\\")) != 0 {
+                    for offset in 0..<8 { total += printedLength(of: base[index + offset]) - 1 }
                 }
+                index += 8
             }
-            while index < bytes.count {
-                total += printedLength(of: bytes[index]) - 1
-                index += 1
-            }
-            return total
         }
+        while index < bytes.count {
+            total += printedLength(of: bytes[index]) - 1
+            index += 1
+        }
+        return total
     }
 
     /// The printed length of one byte inside a string.

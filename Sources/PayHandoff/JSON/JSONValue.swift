@@ -194,10 +194,12 @@ public enum JSONValue: Equatable, Sendable {
         }
     }
 
+    @usableFromInline
     static func join(_ path: String, _ key: String) -> String {
         path.isEmpty ? key : path + "." + key
     }
 
+    @usableFromInline
     static func missing(_ path: String) -> PayHandoffError {
         PayHandoffError(.validation, field: path.isEmpty ? nil : path, "is required")
     }

@@ -34,6 +34,10 @@ public protocol JSONWriter {
     /// Writes a string value.
     /// - Parameter value: The string.
     mutating func string(_ value: String)
+    /// Writes a string value from its UTF-8 (valid UTF-8, as every string the core keeps), without
+    /// making a `String` of it first (the fields of an answer, still in the URL they came in).
+    /// - Parameter bytes: The string's UTF-8.
+    mutating func string(utf8 bytes: UnsafeBufferPointer<UInt8>)
     /// Writes an integer value.
     /// - Parameter value: The integer.
     mutating func integer(_ value: Int64)
@@ -187,6 +191,10 @@ public struct JSONValueWriter: JSONWriter {
         self.value(.string(value))
     }
 
+    public mutating func string(utf8 bytes: UnsafeBufferPointer<UInt8>) {
+        self.value(.string(String(decoding: bytes, as: UTF8.self)))
+    }
+
     public mutating func integer(_ value: Int64) {
         self.value(.integer(value))
     }
@@ -268,6 +276,11 @@ public struct JSONLengthCounter: JSONWriter {
     @inline(never)
     public mutating func string(_ value: String) {
         item(JSONValue.printedLength(of: value))
+    }
+
+    @inline(never)
+    public mutating func string(utf8 bytes: UnsafeBufferPointer<UInt8>) {
+        item(JSONValue.printedLength(ofUTF8: bytes))
     }
 
     @inline(never)

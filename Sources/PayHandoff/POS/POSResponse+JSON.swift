@@ -21,20 +21,30 @@ extension POSResponse {
         writer.member("result", string: result.rawValue)
         writer.optionalMember("result_word", string: resultWord)
         writer.member("identifier", string: shownIdentifier ?? identifier)
-        for index in POSResponse.fields.indices where index != Key.result && index != Key.identifier {
-            switch index {
-            case Key.msi:
-                writer.optionalMember(POSResponse.fields[index].json, integer: msi.map { Int64($0) })
-            default:
-                let value: String?
+        var text = self.text
+        text.withUTF8 { bytes in
+            for index in POSResponse.fields.indices where index != Key.result && index != Key.identifier {
+                let key = POSResponse.fields[index].json
                 switch index {
-                case Key.amount: value = amount?.decimalString
-                case Key.tip: value = tip?.decimalString
-                case Key.creditcard: value = cardLastFour
-                case Key.accounttype: value = accountType?.rawValue
-                default: value = field(index)
+                case Key.msi: writer.optionalMember(key, integer: msi.map { Int64($0) })
+                case Key.amount: writer.optionalMember(key, string: amount?.decimalString)
+                case Key.tip: writer.optionalMember(key, string: tip?.decimalString)
+                case Key.creditcard: writer.optionalMember(key, string: cardLastFour)
+                case Key.accounttype: writer.optionalMember(key, string: accountType?.rawValue)
+                default:
+                    // The text fields go from the answer's text into the document: no String each.
+                    guard let span = fields.span(index, in: bytes) else { continue }
+                    writer.key(key)
+                    let raw = UnsafeBufferPointer(rebasing: bytes[span.start..<span.end])
+                    if span.isEscaped {
+                        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: raw.count) { target in
+                            let count = QueryDecoder.decode(raw, plus: .literal, into: target)
+                            writer.string(utf8: UnsafeBufferPointer(rebasing: target[..<count]))
+                        }
+                    } else {
+                        writer.string(utf8: raw)
+                    }
                 }
-                writer.optionalMember(POSResponse.fields[index].json, string: value)
             }
         }
         QueryItem.writeExtra(extra, as: "extra", to: &writer)
@@ -118,7 +128,7 @@ extension POSResponse {
     ///   - options: The options document's members.
     /// - Returns: The typed answer.
     /// - Throws: As ``parse(_:options:)``.
-    @_spi(JSONText)
+    @_spi(JSONText) @inlinable  // specialized in the C ABI's module too (a generic call across modules looks up metadata at every member)
     public static func parse<R: JSONReader>(_ url: String, options: JSONMembers<R>) throws(PayHandoffError) -> POSResponse {
         try options.rejectUnknownKeys("urlScheme identifier token")
         return try parse(url, urlScheme: try options.string("urlScheme"),
@@ -146,7 +156,7 @@ extension POSResponse {
     ///   - options: The options document's members.
     /// - Returns: The typed answer.
     /// - Throws: As ``parse(extras:options:)``.
-    @_spi(JSONText)
+    @_spi(JSONText) @inlinable  // as parse(_:options:)
     public static func parse<R: JSONReader, S: JSONReader>(extras: (node: R.Node, reader: R),
                                                            options: JSONMembers<S>) throws(PayHandoffError) -> POSResponse {
         try options.rejectUnknownKeys("identifier token")
@@ -162,7 +172,8 @@ extension POSResponse {
     ///   - path: Where the object is (`""` for the root), for the errors.
     /// - Returns: The pairs in order.
     /// - Throws: `invalid_json` for a missing object or a value that is not a string, naming it.
-    static func extras<R: JSONReader>(_ node: R.Node?, _ reader: R, path: String) throws(PayHandoffError) -> [QueryItem] {
+    @_spi(JSONText) @inlinable
+    public static func extras<R: JSONReader>(_ node: R.Node?, _ reader: R, path: String) throws(PayHandoffError) -> [QueryItem] {
         // A missing member of an event is missing; a document that is not an object (null
         // included) is the wrong JSON type.
         guard let node, path.isEmpty || reader.kind(of: node) != .null else {
