@@ -32,7 +32,7 @@ private func create(_ handle: UnsafeMutablePointer<OpaquePointer?>?, _ out: OutS
         let coordinator = try make()
         handle.pointee = OpaquePointer(Unmanaged.passRetained(CoordinatorBox(coordinator)).toOpaque())
         return coordinator
-    }, writing: { coordinator, writer in coordinator.writeSnapshot(to: &writer) })
+    }, writing: { coordinator, writer in coordinator.writeSnapshot(to: writer) })
 }
 
 /// Creates an empty coordinator.
@@ -87,7 +87,7 @@ public func payhandoff_coordinator_restore_salvage(_ snapshot: UnsafePointer<CCh
         }
         handle.pointee = OpaquePointer(Unmanaged.passRetained(CoordinatorBox(salvage.coordinator)).toOpaque())
         return salvage
-    }, writing: { salvage, writer in salvage.write(to: &writer) })
+    }, writing: { salvage, writer in salvage.write(to: writer) })
 }
 
 /// Sends an event to a coordinator.
@@ -105,7 +105,7 @@ public func payhandoff_coordinator_send(_ handle: OpaquePointer?, _ event: Unsaf
         }
         var generator = SystemRandomNumberGenerator()
         return box.coordinator.send(parsed, using: &generator)
-    }, writing: { answer, writer in answer.write(to: &writer) })
+    }, writing: { answer, writer in answer.write(to: writer) })
 }
 
 /// Routes a deep link to the flow it belongs to.
@@ -124,7 +124,7 @@ public func payhandoff_coordinator_handle_url(_ handle: OpaquePointer?, _ url: U
         // The one time range (a `url` event's "now" is checked by the same function).
         try MexicoCityTime.checkEpochMilliseconds(now, field: "now_ms")
         return box.coordinator.handle(url: text, now: now)
-    }, writing: { answer, writer in answer.write(to: &writer) })
+    }, writing: { answer, writer in answer.write(to: writer) })
 }
 
 /// The coordinator's snapshot, for saving.
@@ -137,7 +137,7 @@ public func payhandoff_coordinator_snapshot(_ handle: OpaquePointer?, _ out: Out
     guard let out else { return PayHandoffError.Code.invalidArgument.status }
     do throws(PayHandoffError) {
         let box = try CoordinatorBox.from(handle)
-        let text = JSONText.print { box.coordinator.writeSnapshot(to: &$0) }
+        let text = JSONText.print { box.coordinator.writeSnapshot(to: $0) }
         // The last line of defence of the budget rule (Coordinator+Budget.swift): a snapshot is
         // never handed out that payhandoff_coordinator_restore would refuse for its size. The rule
         // makes this unreachable; if it ever fires, the host keeps its previous snapshot instead

@@ -40,7 +40,7 @@ public func payhandoff_pos_build_url(_ request: UnsafePointer<CChar>?, _ out: Ou
         return try JSONText.read(request, parameter: "request_json") { reader, root throws(PayHandoffError) in
             try POSRequest.build(reading: JSONMembers(root, reader), using: &generator)
         }
-    }, writing: { built, writer in built.0.writeBuildResult(token: built.token, to: &writer) })
+    }, writing: { built, writer in built.0.writeBuildResult(token: built.token, to: writer) })
 }
 
 /// Parses the Billpocket POS app's answer URL.
@@ -57,7 +57,7 @@ public func payhandoff_pos_parse_response(_ url: UnsafePointer<CChar>?, _ option
         return try JSONText.read(options, parameter: "options_json") { reader, root throws(PayHandoffError) in
             try POSResponse.parse(text, options: JSONMembers(root, reader))
         }
-    }, writing: { response, writer in response.write(to: &writer) })
+    }, writing: { response, writer in response.write(to: writer) })
 }
 
 /// Reads the Billpocket POS app's Android result extras.
@@ -75,7 +75,7 @@ public func payhandoff_pos_parse_result(_ extras: UnsafePointer<CChar>?, _ optio
                 try POSResponse.parse(extras: (document, reader), options: JSONMembers(root, optionsReader))
             }
         }
-    }, writing: { response, writer in response.write(to: &writer) })
+    }, writing: { response, writer in response.write(to: writer) })
 }
 
 /// Checks whether a POS sale can be refunded now.
@@ -89,7 +89,7 @@ public func payhandoff_pos_refund_check(_ input: UnsafePointer<CChar>?, _ out: O
         try JSONText.read(input, parameter: "input_json") { reader, root throws(PayHandoffError) in
             try RefundEligibility.check(reading: JSONMembers(root, reader))
         }
-    }, writing: { verdict, writer in verdict.write(to: &writer) })
+    }, writing: { verdict, writer in verdict.write(to: writer) })
 }
 
 /// Builds the gateway request of a hosted checkout, with a fresh nonce unless one is given.
@@ -104,7 +104,7 @@ public func payhandoff_checkout_build_request(_ request: UnsafePointer<CChar>?, 
         return try JSONText.read(request, parameter: "request_json") { reader, root throws(PayHandoffError) in
             try CheckoutRequest.build(reading: JSONMembers(root, reader), using: &generator)
         }
-    }, writing: { built, writer in built.0.writeBuildResult(nonce: built.nonce, to: &writer) })
+    }, writing: { built, writer in built.0.writeBuildResult(nonce: built.nonce, to: writer) })
 }
 
 /// Reads a checkout session (gateway answer or backend data).
@@ -118,7 +118,7 @@ public func payhandoff_checkout_parse_session(_ session: UnsafePointer<CChar>?, 
         try JSONText.read(session, parameter: "session_json") { reader, root throws(PayHandoffError) in
             try CheckoutSession(reading: JSONMembers(root, reader))
         }
-    }, writing: { session, writer in session.write(to: &writer) })
+    }, writing: { session, writer in session.write(to: writer) })
 }
 
 /// Checks a checkout callback deep link against the registered return URL and nonce.
@@ -135,7 +135,7 @@ public func payhandoff_checkout_parse_callback(_ url: UnsafePointer<CChar>?, _ o
         return try JSONText.read(options, parameter: "options_json") { reader, root throws(PayHandoffError) in
             try CheckoutCallback.parse(text, options: JSONMembers(root, reader))
         }
-    }, writing: { callback, writer in callback.write(to: &writer) })
+    }, writing: { callback, writer in callback.write(to: writer) })
 }
 
 /// Reads a relayed webhook event (`card.registered` / `payment.confirmed`).
@@ -149,5 +149,5 @@ public func payhandoff_checkout_parse_confirmation(_ event: UnsafePointer<CChar>
         try JSONText.read(event, parameter: "event_json") { reader, root throws(PayHandoffError) in
             try CheckoutConfirmation(reading: JSONMembers(root, reader))
         }
-    }, writing: { confirmation, writer in confirmation.write(to: &writer) })
+    }, writing: { confirmation, writer in confirmation.write(to: writer) })
 }

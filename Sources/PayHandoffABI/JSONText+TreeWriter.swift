@@ -26,10 +26,10 @@ extension JSONText {
     /// cJSON's tree.
     /// - Parameter write: Writes one document.
     /// - Returns: The NUL-terminated text, or `nil` when memory ran out.
-    static func print(writing write: (inout TreeWriter) -> Void) -> UnsafeMutablePointer<CChar>? {
-        var tree = TreeWriter()
+    static func print(writing write: (TreeWriter) -> Void) -> UnsafeMutablePointer<CChar>? {
+        let tree = TreeWriter()
         defer { tree.free() }
-        write(&tree)
+        write(tree)
         guard !tree.failed, let root = tree.root else { return nil }
         // Each stand-in prints as one byte and becomes the six of \u0000 afterwards; cJSON wants
         // a little room past the NUL for its last write (its documentation says 5 bytes).
@@ -124,7 +124,7 @@ extension JSONText {
     /// the text cJSON will print for it (compact: no whitespace). ``free()`` releases every block.
     /// As a ``JSONWriter`` it takes a document member by member; ``item(_:)`` lays out a whole
     /// `JSONValue`.
-    struct TreeWriter: JSONWriter {
+    final class TreeWriter: JSONWriter {
         /// The block being filled; its first word points to the previous block (a chain to free).
         private var block: UnsafeMutableRawPointer? = nil
         private var used = 0
@@ -159,7 +159,7 @@ extension JSONText {
 
         /// `count` bytes aligned to `alignment`, from the current block or a new one.
         @inline(__always)
-        private mutating func allocate(_ count: Int, alignment: Int) -> UnsafeMutableRawPointer? {
+        private func allocate(_ count: Int, alignment: Int) -> UnsafeMutableRawPointer? {
             let offset = (used + alignment - 1) & ~(alignment - 1)
             if let block, offset + count <= capacity {
                 used = offset + count
@@ -169,7 +169,7 @@ extension JSONText {
         }
 
         /// `count` bytes at the start of a new block.
-        private mutating func allocateBlock(_ count: Int) -> UnsafeMutableRawPointer? {
+        private func allocateBlock(_ count: Int) -> UnsafeMutableRawPointer? {
             let size = Swift.max(TreeWriter.blockSize, TreeWriter.header + count)
             guard let chunk = malloc(size) else { return nil }
             chunk.storeBytes(of: block, as: UnsafeMutableRawPointer?.self)
@@ -182,17 +182,17 @@ extension JSONText {
         // MARK: JSONWriter
 
         @inline(never)
-        mutating func beginObject() {
+        override func beginObject() {
             begin(type: cJSON_Object)
         }
 
         @inline(never)
-        mutating func beginArray() {
+        override func beginArray() {
             begin(type: cJSON_Array)
         }
 
         @inline(never)
-        mutating func end() {
+        override func end() {
             guard let closed = container else { return }
             // The container it is in was kept in its unused `valuestring` (see ``begin(type:)``).
             container = closed.pointee.valuestring.map { UnsafeMutableRawPointer($0).assumingMemoryBound(to: cJSON.self) }
@@ -200,7 +200,7 @@ extension JSONText {
         }
 
         @inline(never)
-        mutating func key(_ key: StaticString) {
+        override func key(_ key: StaticString) {
             printedLength += 1  // the colon
             guard key.hasPointerRepresentation else {
                 pendingKey = cString(key.description)
@@ -218,14 +218,14 @@ extension JSONText {
         }
 
         @inline(never)
-        mutating func key(_ key: String) {
+        override func key(_ key: String) {
             printedLength += 1  // the colon
             pendingKey = cString(key)  // counts its quotes and escapes
             if pendingKey == nil { failed = true }
         }
 
         @inline(never)
-        mutating func value(_ value: JSONValue) {
+        override func value(_ value: JSONValue) {
             guard let node = item(value) else {
                 failed = true
                 return
@@ -234,7 +234,7 @@ extension JSONText {
         }
 
         @inline(never)
-        mutating func string(_ value: String) {
+        override func string(_ value: String) {
             guard let node = node(type: cJSON_String), let copy = cString(value) else {
                 failed = true
                 return
@@ -244,7 +244,7 @@ extension JSONText {
         }
 
         @inline(never)
-        mutating func string(utf8 bytes: UnsafeBufferPointer<UInt8>) {
+        override func string(utf8 bytes: UnsafeBufferPointer<UInt8>) {
             guard let node = node(type: cJSON_String), let copy = copyString(bytes) else {
                 failed = true
                 return
@@ -254,7 +254,7 @@ extension JSONText {
         }
 
         @inline(never)
-        mutating func integer(_ value: Int64) {
+        override func integer(_ value: Int64) {
             // As raw text: cJSON prints numbers from a double with 15 significant digits when
             // that looks "close enough", which turns 9007199254740991 into 9.00719925474099e+15.
             guard let node = node(type: cJSON_Raw), let digits = integer(value) else {
@@ -266,16 +266,16 @@ extension JSONText {
         }
 
         @inline(never)
-        mutating func bool(_ value: Bool) {
+        override func bool(_ value: Bool) {
             scalar(type: value ? cJSON_True : cJSON_False, printing: value ? 4 : 5)
         }
 
         @inline(never)
-        mutating func null() {
+        override func null() {
             scalar(type: cJSON_NULL, printing: 4)
         }
 
-        private mutating func scalar(type: Int32, printing length: Int) {
+        private func scalar(type: Int32, printing length: Int) {
             guard let node = node(type: type) else {
                 failed = true
                 return
@@ -285,7 +285,7 @@ extension JSONText {
         }
 
         /// Opens a container: the next values are its members or elements, up to ``end()``.
-        private mutating func begin(type: Int32) {
+        private func begin(type: Int32) {
             guard let node = node(type: type) else {
                 failed = true
                 return
@@ -299,7 +299,7 @@ extension JSONText {
         }
 
         /// Makes `node` the document, or the next member or element of the container being written.
-        private mutating func attach(_ node: UnsafeMutablePointer<cJSON>) {
+        private func attach(_ node: UnsafeMutablePointer<cJSON>) {
             guard let container else {
                 root = node
                 return
@@ -317,7 +317,7 @@ extension JSONText {
         // MARK: Nodes
 
         /// A new node of `type`, nothing else set.
-        private mutating func node(type: Int32) -> UnsafeMutablePointer<cJSON>? {
+        private func node(type: Int32) -> UnsafeMutablePointer<cJSON>? {
             guard let memory = allocate(MemoryLayout<cJSON>.stride, alignment: MemoryLayout<cJSON>.alignment) else {
                 return nil
             }
@@ -328,7 +328,7 @@ extension JSONText {
         }
 
         /// Lays out `value` and everything in it.
-        mutating func item(_ value: JSONValue) -> UnsafeMutablePointer<cJSON>? {
+        func item(_ value: JSONValue) -> UnsafeMutablePointer<cJSON>? {
             guard let node = node(type: cJSON_NULL) else { return nil }
             switch value {
             case .null:
@@ -392,14 +392,14 @@ extension JSONText {
 
         /// Copies `string` as a C string (U+0000 as ``nulStandIn``) and counts its printed
         /// length: quotes, and cJSON's escapes (`\"` `\\` `\b` `\f` `\n` `\r` `\t`, other controls as `\u00XX`).
-        private mutating func cString(_ string: String) -> UnsafeMutablePointer<CChar>? {
+        private func cString(_ string: String) -> UnsafeMutablePointer<CChar>? {
             // Native strings are contiguous UTF-8 (small ones are copied to the stack).
             if let copy = string.utf8.withContiguousStorageIfAvailable({ copyString($0) }) { return copy }
             var native = string
             return native.withUTF8 { copyString($0) }
         }
 
-        private mutating func copyString(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeMutablePointer<CChar>? {
+        private func copyString(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeMutablePointer<CChar>? {
             let count = bytes.count
             guard let memory = allocate(count + 1, alignment: 1) else { return nil }
             let copy = memory.assumingMemoryBound(to: UInt8.self)
@@ -427,7 +427,7 @@ extension JSONText {
         }
 
         /// Writes `number` in decimal as a C string and counts its length.
-        private mutating func integer(_ number: Int64) -> UnsafeMutablePointer<CChar>? {
+        private func integer(_ number: Int64) -> UnsafeMutablePointer<CChar>? {
             guard let memory = allocate(21, alignment: 1) else { return nil }  // "-9223372036854775808" and the NUL
             let start = memory.bindMemory(to: UInt8.self, capacity: 21)
             var magnitude = number.magnitude

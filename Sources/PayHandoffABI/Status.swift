@@ -36,11 +36,11 @@ public typealias OutString = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>
 ///   - write: Writes the result's document.
 /// - Returns: 0, or the error's pinned status.
 func respond<Result>(_ out: OutString?, _ body: () throws(PayHandoffError) -> Result,
-                     writing write: (Result, inout JSONText.TreeWriter) -> Void) -> Int32 {
+                     writing write: (Result, JSONText.TreeWriter) -> Void) -> Int32 {
     guard let out else { return PayHandoffError.Code.invalidArgument.status }
     do throws(PayHandoffError) {
         let result = try body()
-        out.pointee = JSONText.print { write(result, &$0) }
+        out.pointee = JSONText.print { write(result, $0) }
         return 0
     } catch {
         return fail(out, error)
@@ -51,6 +51,6 @@ func respond<Result>(_ out: OutString?, _ body: () throws(PayHandoffError) -> Re
 /// - Returns: The error's pinned status.
 @inline(never)
 func fail(_ out: OutString, _ error: PayHandoffError) -> Int32 {
-    out.pointee = JSONText.print { error.write(to: &$0) }
+    out.pointee = JSONText.print { error.write(to: $0) }
     return error.code.status
 }

@@ -37,13 +37,13 @@ extension CheckoutCallback {
     /// `payment_id`, `reason` and `extra` only when present; the ``stored`` copy of a flow also
     /// `"truncated": […]` when it cut anything (so that a restored flow keeps the same copy).
     public var json: JSONValue {
-        JSONValueWriter.document { write(to: &$0) }
+        JSONValueWriter.document { write(to: $0) }
     }
 
     /// Writes ``json`` to `writer` (the C ABI writes into cJSON's tree).
     /// - Parameter writer: Where the document goes.
     @_spi(JSONText)
-    public func write<W: JSONWriter>(to writer: inout W) {
+    public func write(to writer: JSONWriter) {
         writer.beginObject()
         writer.member("version", integer: 1)
         writer.member("kind", string: kind.rawValue)
@@ -51,8 +51,8 @@ extension CheckoutCallback {
         writer.member("verified", bool: isVerified)
         writer.optionalMember(kind.idMember, string: objectID)
         writer.optionalMember("reason", string: reason)
-        QueryItem.writeExtra(extra, as: "extra", to: &writer)
-        JSONValue.writeTruncated(truncated, to: &writer)
+        QueryItem.writeExtra(extra, as: "extra", to: writer)
+        JSONValue.writeTruncated(truncated, to: writer)
         writer.end()
     }
 

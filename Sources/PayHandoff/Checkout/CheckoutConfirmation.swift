@@ -176,13 +176,13 @@ public struct CheckoutConfirmation: Equatable, Sendable {
     /// (optional members only when present). The same shape, wrapped as an event
     /// (``eventJSON``), is accepted by ``init(json:)``.
     public var json: JSONValue {
-        JSONValueWriter.document { write(to: &$0) }
+        JSONValueWriter.document { write(to: $0) }
     }
 
     /// Writes ``json`` to `writer` (the C ABI writes into cJSON's tree).
     /// - Parameter writer: Where the document goes.
     @_spi(JSONText)
-    public func write<W: JSONWriter>(to writer: inout W) {
+    public func write(to writer: JSONWriter) {
         writer.beginObject()
         writer.member("version", integer: 1)
         writer.member("type", string: kind.confirmationType)
@@ -197,11 +197,11 @@ public struct CheckoutConfirmation: Equatable, Sendable {
 
     /// The confirmation as the webhook-style event ``init(json:)`` reads (used in snapshots).
     public var eventJSON: JSONValue {
-        JSONValueWriter.document { writeEvent(to: &$0) }
+        JSONValueWriter.document { writeEvent(to: $0) }
     }
 
     /// Writes ``eventJSON`` to `writer`.
-    func writeEvent<W: JSONWriter>(to writer: inout W) {
+    func writeEvent(to writer: JSONWriter) {
         writer.beginObject()
         writer.member("type", string: kind.confirmationType)
         writer.beginObject("data")

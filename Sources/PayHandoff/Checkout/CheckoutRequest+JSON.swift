@@ -81,8 +81,8 @@ extension CheckoutRequest {
     /// - Throws: As ``init(json:)``; `validation` for a bad `nonce`.
     public static func buildResultJSON(json: JSONValue, using generator: inout some RandomNumberGenerator) throws(PayHandoffError) -> JSONValue {
         let (request, nonce) = try build(json: json, using: &generator)
-        var writer = JSONValueWriter()
-        request.writeBuildResult(nonce: nonce, to: &writer)
+        let writer = JSONValueWriter()
+        request.writeBuildResult(nonce: nonce, to: writer)
         return writer.document
     }
 
@@ -120,13 +120,13 @@ extension CheckoutRequest {
     ///   - nonce: The nonce for the return URL.
     ///   - writer: Where the document goes.
     @_spi(JSONText)
-    public func writeBuildResult<W: JSONWriter>(nonce: String, to writer: inout W) {
+    public func writeBuildResult(nonce: String, to writer: JSONWriter) {
         let sent = sentReturnURL(nonce: nonce)
         writer.beginObject()
         writer.member("version", integer: 1)
         writer.member("kind", string: kind.rawValue)
         writer.key("request")
-        httpRequest(sending: sent).write(revealingSecrets: true, to: &writer)
+        httpRequest(sending: sent).write(revealingSecrets: true, to: writer)
         if let sent {
             writer.member("return_url", string: sent)
             writer.member("nonce", string: nonce)

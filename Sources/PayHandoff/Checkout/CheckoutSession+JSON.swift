@@ -34,13 +34,13 @@ extension CheckoutSession {
     /// The session as a document: `{"version": 1, "kind": "cards", "checkout_url": "https://…",
     /// "session_id": "…", "card_id": "card_…"}` (ids only when known). ``init(json:)`` reads it back.
     public var json: JSONValue {
-        JSONValueWriter.document { write(to: &$0) }
+        JSONValueWriter.document { write(to: $0) }
     }
 
     /// Writes ``json`` to `writer` (the C ABI writes into cJSON's tree).
     /// - Parameter writer: Where the document goes.
     @_spi(JSONText)
-    public func write<W: JSONWriter>(to writer: inout W) {
+    public func write(to writer: JSONWriter) {
         writer.beginObject()
         writer.member("version", integer: 1)
         writer.member("kind", string: kind.rawValue)

@@ -48,8 +48,8 @@ public struct HTTPRequest: Equatable, Sendable, CustomStringConvertible {
     ///   `false` for anything shown or logged.
     /// - Returns: The document.
     public func json(revealingSecrets: Bool) -> JSONValue {
-        var writer = JSONValueWriter()
-        write(revealingSecrets: revealingSecrets, to: &writer)
+        let writer = JSONValueWriter()
+        write(revealingSecrets: revealingSecrets, to: writer)
         return writer.document
     }
 
@@ -58,7 +58,7 @@ public struct HTTPRequest: Equatable, Sendable, CustomStringConvertible {
     ///   - revealingSecrets: `true` to include the API key.
     ///   - writer: Where the document goes.
     @_spi(JSONText)
-    public func write<W: JSONWriter>(revealingSecrets: Bool, to writer: inout W) {
+    public func write(revealingSecrets: Bool, to writer: JSONWriter) {
         let shown = revealingSecrets ? headers : redactedHeaders
         writer.beginObject()
         writer.member("method", string: method)

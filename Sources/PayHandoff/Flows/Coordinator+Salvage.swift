@@ -103,22 +103,22 @@ extension Coordinator {
         /// `{"version": 1, "snapshot": {…}, "dropped": [{"member": "flows[2]", "code": "validation",
         /// "field": "flows[2].state", "message": "…"}]}`.
         public var json: JSONValue {
-            JSONValueWriter.document { write(to: &$0) }
+            JSONValueWriter.document { write(to: $0) }
         }
 
         /// Writes ``json`` to `writer` (the C ABI writes into cJSON's tree).
         /// - Parameter writer: Where the document goes.
         @_spi(JSONText)
-        public func write<W: JSONWriter>(to writer: inout W) {
+        public func write(to writer: JSONWriter) {
             writer.beginObject()
             writer.member("version", integer: 1)
             writer.key("snapshot")
-            coordinator.writeSnapshot(to: &writer)
+            coordinator.writeSnapshot(to: writer)
             writer.beginArray("dropped")
             for item in dropped {
                 writer.beginObject()
                 writer.member("member", string: item.member)
-                item.error.writeMembers(to: &writer)
+                item.error.writeMembers(to: writer)
                 writer.end()
             }
             writer.end()

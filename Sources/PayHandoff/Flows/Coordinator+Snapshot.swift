@@ -45,13 +45,13 @@ extension Coordinator {
 
     /// The whole coordinator as a versioned document (secret-bearing: it holds nonces and tokens).
     public var snapshot: JSONValue {
-        JSONValueWriter.document { writeSnapshot(to: &$0) }
+        JSONValueWriter.document { writeSnapshot(to: $0) }
     }
 
     /// Writes ``snapshot`` to `writer` (the C ABI writes into cJSON's tree).
     /// - Parameter writer: Where the document goes.
     @_spi(JSONText)
-    public func writeSnapshot<W: JSONWriter>(to writer: inout W) {
+    public func writeSnapshot(to writer: JSONWriter) {
         writer.beginObject()
         writer.member("version", integer: Coordinator.snapshotVersion)
         writer.beginObject("config")
@@ -61,10 +61,10 @@ extension Coordinator {
         writer.member("accept_unverified_callbacks", bool: configuration.acceptUnverifiedCallbacks)
         writer.end()
         writer.beginArray("flows")
-        for flow in flows { flow.write(to: &writer, secrets: true) }
+        for flow in flows { flow.write(to: writer, secrets: true) }
         writer.end()
         writer.key("ledger")
-        ledger.write(to: &writer)
+        ledger.write(to: writer)
         writer.end()
     }
 
@@ -175,11 +175,11 @@ extension Coordinator.Configuration {
 extension RefundLedger {
     /// The ledger as the snapshot's `ledger` document.
     public var json: JSONValue {
-        JSONValueWriter.document { write(to: &$0) }
+        JSONValueWriter.document { write(to: $0) }
     }
 
     /// Writes ``json`` to `writer`.
-    func write<W: JSONWriter>(to writer: inout W) {
+    func write(to writer: JSONWriter) {
         writer.beginObject()
         writer.member("pruned_through", integer: prunedThrough)
         for list in 0..<RefundLedger.listCount {
@@ -276,18 +276,18 @@ extension Coordinator.Flow {
     }
 
     /// The flow as a document (one element of the coordinator snapshot's `flows`; secret-bearing).
-    public var snapshotJSON: JSONValue { JSONValueWriter.document { write(to: &$0, secrets: true) } }
+    public var snapshotJSON: JSONValue { JSONValueWriter.document { write(to: $0, secrets: true) } }
 
     /// The flow as a transition's `details`: the snapshot's document without the nonce or token,
     /// so that a host may log its answers.
-    public var detailsJSON: JSONValue { JSONValueWriter.document { write(to: &$0, secrets: false) } }
+    public var detailsJSON: JSONValue { JSONValueWriter.document { write(to: $0, secrets: false) } }
 
     /// Writes ``snapshotJSON`` (`secrets`) or ``detailsJSON`` to `writer`.
     /// - Parameters:
     ///   - writer: Where the document goes.
     ///   - secrets: Whether the nonce or token is written.
     @_spi(JSONText)
-    public func write<W: JSONWriter>(to writer: inout W, secrets: Bool) {
+    public func write(to writer: JSONWriter, secrets: Bool) {
         writer.beginObject()
         writer.member("id", string: id)
         writer.member("type", string: typeName)
@@ -300,15 +300,15 @@ extension Coordinator.Flow {
             writer.member("deadline", integer: f.deadline)
             if let session = f.session {
                 writer.key("session")
-                session.write(to: &writer)
+                session.write(to: writer)
             }
             if let callback = f.callback {
                 writer.key("callback")
-                callback.write(to: &writer)
+                callback.write(to: writer)
             }
             if let confirmation = f.confirmation {
                 writer.key("confirmation")
-                confirmation.writeEvent(to: &writer)
+                confirmation.writeEvent(to: writer)
             }
             writer.optionalMember("failure_reason", string: secrets ? f.sessionFailure : f.failureReason)
         case .pos(let f):
@@ -323,7 +323,7 @@ extension Coordinator.Flow {
             if let response = f.response {
                 // The answer echoes `<identifier>~<token>`: details show the app's identifier alone.
                 writer.key("response")
-                response.write(to: &writer, identifier: secrets ? nil : f.identifier)
+                response.write(to: writer, identifier: secrets ? nil : f.identifier)
             }
             writer.optionalMember("answered_at", integer: f.answeredAt)
             writer.optionalMember("launch_failure", string: f.launchFailure)
@@ -411,7 +411,7 @@ extension CheckoutFlow {
     private static func storedCallback<R: JSONReader>(_ json: JSONMembers<R>) throws(PayHandoffError) -> CheckoutCallback? {
         guard let object = try json.optionalObject("callback") else { return nil }
         let callback = try CheckoutCallback(reading: JSONMembers(object.node, object.reader))
-        if JSONLengthCounter.length({ callback.write(to: &$0) }) > CheckoutCallback.maxStoredLength {
+        if JSONLengthCounter.length({ callback.write(to: $0) }) > CheckoutCallback.maxStoredLength {
             throw PayHandoffError(.validation, field: "callback", "is longer than the copy a flow keeps")
         }
         return callback
@@ -466,7 +466,7 @@ extension POSFlow {
     private static func storedResponse<R: JSONReader>(_ json: JSONMembers<R>) throws(PayHandoffError) -> POSResponse? {
         guard let object = try json.optionalObject("response") else { return nil }
         let response = try POSResponse(reading: JSONMembers(object.node, object.reader))
-        if JSONLengthCounter.length({ response.write(to: &$0) }) > POSResponse.maxStoredLength + JSONValue.printedLength(of: response.identifier) {
+        if JSONLengthCounter.length({ response.write(to: $0) }) > POSResponse.maxStoredLength + JSONValue.printedLength(of: response.identifier) {
             throw PayHandoffError(.validation, field: "response", "is longer than the copy a flow keeps")
         }
         return response

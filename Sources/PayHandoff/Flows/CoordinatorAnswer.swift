@@ -39,13 +39,13 @@ public struct CoordinatorAnswer: Equatable, Sendable {
     /// `create_session` (its return URL), `send_request` and `open_pos_app` do carry one (and the
     /// API key or POS user token): they are secret-bearing, like the snapshot.
     public var json: JSONValue {
-        JSONValueWriter.document { write(to: &$0) }
+        JSONValueWriter.document { write(to: $0) }
     }
 
     /// Writes ``json`` to `writer` (the C ABI writes into cJSON's tree).
     /// - Parameter writer: Where the document goes.
     @_spi(JSONText)
-    public func write<W: JSONWriter>(to writer: inout W) {
+    public func write(to writer: JSONWriter) {
         writer.beginObject()
         writer.member("version", integer: 1)
         writer.member("outcome", string: outcome.rawValue)
@@ -57,17 +57,17 @@ public struct CoordinatorAnswer: Equatable, Sendable {
             writer.member("flow", string: transition.flow.typeName)
             writer.member("state", string: transition.flow.stateName)
             writer.beginArray("effects")
-            for effect in transition.effects { effect.write(to: &writer) }
+            for effect in transition.effects { effect.write(to: writer) }
             writer.end()
             writer.key("details")
-            transition.flow.write(to: &writer, secrets: false)
+            transition.flow.write(to: writer, secrets: false)
             writer.end()
         }
         writer.end()
         if !forgotten.isEmpty { writer.member("forgotten", strings: forgotten) }
         if let error {
             writer.key("error")
-            error.write(to: &writer)
+            error.write(to: writer)
         }
         writer.end()
     }
@@ -76,20 +76,20 @@ public struct CoordinatorAnswer: Equatable, Sendable {
 extension PayHandoffError {
     /// `{"code": "validation", "field": "amount", "message": "…"}` (`field` null when none).
     public var json: JSONValue {
-        JSONValueWriter.document { write(to: &$0) }
+        JSONValueWriter.document { write(to: $0) }
     }
 
     /// Writes ``json`` to `writer` (the C ABI writes into cJSON's tree).
     /// - Parameter writer: Where the document goes.
     @_spi(JSONText)
-    public func write<W: JSONWriter>(to writer: inout W) {
+    public func write(to writer: JSONWriter) {
         writer.beginObject()
-        writeMembers(to: &writer)
+        writeMembers(to: writer)
         writer.end()
     }
 
     /// Writes the members `code`, `field` and `message` into the object being written.
-    func writeMembers<W: JSONWriter>(to writer: inout W) {
+    func writeMembers(to writer: JSONWriter) {
         writer.member("code", string: code.rawValue)
         writer.key("field")
         if let field { writer.string(field) } else { writer.null() }

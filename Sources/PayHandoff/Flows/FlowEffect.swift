@@ -50,19 +50,19 @@ public enum FlowEffect: Equatable, Sendable {
 
     /// The effect as a document: `{"type": "open_browser", "url": "…"}`, `{"type": "persist"}`, …
     public var json: JSONValue {
-        JSONValueWriter.document { write(to: &$0) }
+        JSONValueWriter.document { write(to: $0) }
     }
 
     /// Writes ``json`` to `writer` (the C ABI writes into cJSON's tree).
     /// - Parameter writer: Where the document goes.
     @_spi(JSONText)
-    public func write<W: JSONWriter>(to writer: inout W) {
+    public func write(to writer: JSONWriter) {
         writer.beginObject()
         switch self {
         case .sendRequest(let request):
             writer.member("type", string: "send_request")
             writer.key("request")
-            request.write(revealingSecrets: true, to: &writer)
+            request.write(revealingSecrets: true, to: writer)
         case .createSession(let kind, let returnURL):
             writer.member("type", string: "create_session")
             writer.member("kind", string: kind.rawValue)

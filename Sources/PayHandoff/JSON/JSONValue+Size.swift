@@ -101,7 +101,7 @@ extension JSONValue {
     /// - Parameters:
     ///   - names: The members cut short or left out.
     ///   - writer: The object being written.
-    static func writeTruncated<W: JSONWriter>(_ names: [String], to writer: inout W) {
+    static func writeTruncated(_ names: [String], to writer: JSONWriter) {
         if !names.isEmpty { writer.member("truncated", strings: names) }
     }
 

@@ -120,8 +120,8 @@ extension POSRequest {
     /// keyed like the URL's fields, but `userToken` in camelCase).
     /// It holds the user token (in `url`, `fields` and `intent`), because the host needs it to open the POS app.
     public var buildResultJSON: JSONValue {
-        var writer = JSONValueWriter()
-        writeBuildResult(token: nil, to: &writer)
+        let writer = JSONValueWriter()
+        writeBuildResult(token: nil, to: writer)
         return writer.document
     }
 
@@ -134,8 +134,8 @@ extension POSRequest {
     /// - Throws: As ``build(json:using:)``.
     public static func buildResultJSON(json: JSONValue, using generator: inout some RandomNumberGenerator) throws(PayHandoffError) -> JSONValue {
         let (request, token) = try build(json: json, using: &generator)
-        var writer = JSONValueWriter()
-        request.writeBuildResult(token: token, to: &writer)
+        let writer = JSONValueWriter()
+        request.writeBuildResult(token: token, to: writer)
         return writer.document
     }
 
@@ -144,9 +144,9 @@ extension POSRequest {
     ///   - token: The token the identifier carries, if any (then `identifier` and `token` are written).
     ///   - writer: Where the document goes.
     @_spi(JSONText)
-    public func writeBuildResult<W: JSONWriter>(token: String?, to writer: inout W) {
+    public func writeBuildResult(token: String?, to writer: JSONWriter) {
         /// The fields as `{"key", "value"}` pairs; the token's key (at `tokenIndex`) spelled `tokenKey`.
-        func list(_ items: [QueryItem], tokenIndex: Int?, tokenKey: String, to writer: inout W) {
+        func list(_ items: [QueryItem], tokenIndex: Int?, tokenKey: String, to writer: JSONWriter) {
             writer.beginArray()
             for (index, item) in items.enumerated() {
                 writer.beginObject()
@@ -166,12 +166,12 @@ extension POSRequest {
         writer.member("version", integer: 1)
         writer.member("url", string: url)
         writer.key("fields")
-        list(urlFields, tokenIndex: tokenIndex, tokenKey: KeyStyle.urlScheme.tokenKey, to: &writer)
+        list(urlFields, tokenIndex: tokenIndex, tokenKey: KeyStyle.urlScheme.tokenKey, to: writer)
         writer.beginObject("intent")
         writer.member("action", string: androidAction.rawValue)
         writer.member("package", string: POSRequest.androidPackage)
         writer.key("extras")
-        list(urlFields, tokenIndex: tokenIndex, tokenKey: KeyStyle.androidIntent.tokenKey, to: &writer)
+        list(urlFields, tokenIndex: tokenIndex, tokenKey: KeyStyle.androidIntent.tokenKey, to: writer)
         writer.end()
         if let token {
             writer.member("identifier", string: identifier)

@@ -6,7 +6,7 @@ extension POSResponse {
     /// `result` is `approved`, `declined`, `error` or `unrecognized` (then `result_word` holds the
     /// word as sent: issue 30).
     public var json: JSONValue {
-        JSONValueWriter.document { write(to: &$0) }
+        JSONValueWriter.document { write(to: $0) }
     }
 
     /// Writes ``json`` to `writer` (the C ABI writes into cJSON's tree).
@@ -15,7 +15,7 @@ extension POSResponse {
     ///   - shownIdentifier: The identifier to write instead of the one answered (a flow's details
     ///     show the app's identifier without the token it echoes), or `nil`.
     @_spi(JSONText)
-    public func write<W: JSONWriter>(to writer: inout W, identifier shownIdentifier: String? = nil) {
+    public func write(to writer: JSONWriter, identifier shownIdentifier: String? = nil) {
         writer.beginObject()
         writer.member("version", integer: 1)
         writer.member("result", string: result.rawValue)
@@ -47,8 +47,8 @@ extension POSResponse {
                 }
             }
         }
-        QueryItem.writeExtra(extra, as: "extra", to: &writer)
-        JSONValue.writeTruncated(truncated, to: &writer)
+        QueryItem.writeExtra(extra, as: "extra", to: writer)
+        JSONValue.writeTruncated(truncated, to: writer)
         writer.end()
     }
 

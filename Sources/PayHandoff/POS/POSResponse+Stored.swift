@@ -32,7 +32,7 @@ extension POSResponse {
         }
         // Cannot fail: the values were read by these same rules.
         guard var needed = try? POSResponse(items: items) else { return self }
-        var length = JSONLengthCounter.length { needed.write(to: &$0) } - JSONValue.printedLength(of: identifier) + POSResponse.truncatedReserve
+        var length = JSONLengthCounter.length { needed.write(to: $0) } - JSONValue.printedLength(of: identifier) + POSResponse.truncatedReserve
         var truncated: [String] = []
         if let word = resultWord, JSONValue.cut(word, toPrintedLength: POSResponse.maxStoredValueLength).1 { truncated.append("result_word") }
         for key in POSResponse.keptInOrder {

@@ -29,13 +29,13 @@ extension RefundEligibility {
     /// "reasons": [{"code": "too_soon", "message": "…"}], "warnings": [{"code": "pos_app_version_unknown",
     /// "message": "…"}]}`.
     public var json: JSONValue {
-        JSONValueWriter.document { write(to: &$0) }
+        JSONValueWriter.document { write(to: $0) }
     }
 
     /// Writes ``json`` to `writer` (the C ABI writes into cJSON's tree).
     /// - Parameter writer: Where the document goes.
     @_spi(JSONText)
-    public func write<W: JSONWriter>(to writer: inout W) {
+    public func write(to writer: JSONWriter) {
         writer.beginObject()
         writer.member("version", integer: 1)
         writer.member("eligible", bool: isEligible)

@@ -23,7 +23,7 @@ extension QueryItem {
     ///   - items: The parameters, in order.
     ///   - key: The member name (`extra`).
     ///   - writer: The object being written.
-    static func writeExtra<W: JSONWriter>(_ items: [QueryItem], as key: StaticString, to writer: inout W) {
+    static func writeExtra(_ items: [QueryItem], as key: StaticString, to writer: JSONWriter) {
         guard !items.isEmpty else { return }
         // Keys are distinct: the query rule refuses a repeated key, and so do JSON objects.
         writer.beginObject(key)
