@@ -87,14 +87,16 @@ func answerURL(input: (options: ArraySlice<UInt8>, url: ArraySlice<UInt8>), byte
     let bare = scheme.hasSuffix("://") ? String(scheme.dropLast(3)) : scheme
     var pieces: [String] = []
     guard case .object(let object) = document else { return core }
-    for member in object.members where member.key != "version" && member.key != "extra" {
+    // An unrecognized result is sent as its word (`result_word`, issue 30), not as a member of its own.
+    let word = try? document.optionalString(at: "result_word")
+    for member in object.members where member.key != "version" && member.key != "extra" && member.key != "result_word" {
         var value: String
         switch member.value {
         case .string(let s): value = s
         case .integer(let n): value = String(n)
         default: Fuzz.require(false, "unexpected value type in \(shown)"); return core
         }
-        if member.key == "result" { value = billpocketResult[value] ?? "?" }
+        if member.key == "result" { value = (word ?? nil) ?? billpocketResult[value] ?? "?" }
         pieces.append(Fuzz.percentEncode(member.key) + "=" + Fuzz.percentEncode(value))
     }
     if case .object(let extra)? = document.value(at: "extra") {
