@@ -122,13 +122,21 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
 
 /// The raw query a callback's parameters are read from: after the first `?`, up to the first
 /// `#`; when the return URL has its own query Q and a gateway appended `?…` blindly (the query
-/// begins with Q + `?`), the text after that `?`. Split on bytes, as the core and WHATWG URL do
-/// (a `#` followed by a combining mark is one Character, but it still starts the fragment).
+/// begins with Q + `?`), the text after that `?`; when a gateway appended `&…` to a URL without
+/// a query (issue 24), the text after the first `&` of the nonce segment `ph_…`. Split on bytes,
+/// as the core and WHATWG URL do (a `#` followed by a combining mark is one Character, but it
+/// still starts the fragment).
 func callbackQuery(_ url: String, returnURL: String) -> String {
     func rawQuery(_ text: String) -> ArraySlice<UInt8> {
         let bytes = Array(text.utf8)
         let end = bytes.firstIndex(of: UInt8(ascii: "#")) ?? bytes.endIndex
-        guard let question = bytes[..<end].firstIndex(of: UInt8(ascii: "?")) else { return [] }
+        guard let question = bytes[..<end].firstIndex(of: UInt8(ascii: "?")) else {
+            // `…/ph_<nonce>&status=…`: the gateway's query, appended with `&`.
+            let segment = (bytes[..<end].lastIndex(of: UInt8(ascii: "/")).map { $0 + 1 }) ?? bytes.startIndex
+            guard bytes[segment..<end].starts(with: Array("ph_".utf8)),
+                  let ampersand = bytes[segment..<end].firstIndex(of: UInt8(ascii: "&")) else { return [] }
+            return bytes[(ampersand + 1)..<end]
+        }
         return bytes[(question + 1)..<end]
     }
     let query = rawQuery(url)
