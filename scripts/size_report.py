@@ -11,8 +11,9 @@ Each argument names an artifact: LABEL, the file whose symbols are read (an unst
 symbols' sizes are scaled to it, since stripping and wasm-opt change the whole, not the shares).
 
 Components (a function goes to the first that matches):
-  JSON doors       what turns documents into values and back: init(json:), .json, snapshots,
-                   JSONValue, JSONText (the C ABI's cJSON layer), JSONWriter
+  JSON doors       what turns documents into values and back: the readers (init(reading:),
+                   init(json:), JSONMembers, snapshots), the writers (write(to:), .json),
+                   JSONValue, JSONText (the C ABI's cJSON layer)
   coordinator      Flows/ (the coordinator, its budget, salvage, the two flows, events, ledger)
   POS              POS/ (Billpocket requests, answers, refunds)
   checkout         Checkout/ (requests, sessions, callbacks, confirmations, return URLs)
@@ -37,7 +38,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 FOLDERS = {"Flows": "coordinator", "POS": "POS", "Checkout": "checkout", "Query": "query", "Support": "support",
            "JSON": "JSON doors"}
-JSON_WORDS = re.compile(r"(json|JSON|snapshot|Snapshot|Salvage|salvaging|convertFormat2|JSONValue|JSONText|JSONObject|JSONWriter)")
+# The readers (reading:, the reader interface, the snapshot's) and the writers (write…(to:), the
+# writer classes) are JSON doors too, whatever type they read or write.
+JSON_WORDS = re.compile(r"(json|JSON|snapshot|Snapshot|Salvage|salvaging|convertFormat2|JSONValue|JSONText|JSONObject|JSONWriter"
+                        r"|reading|JSONMembers|JSONReader|JSONLengthCounter|SnapshotDocument|LedgerItem"
+                        r"|\bwrite[A-Za-z]*\(|\bwrite[A-Za-z]*<|writeMembers|writeExtra|writeTruncated)")
 CJSON_FILE = ROOT / "third_party/cjson/cJSON.c"
 
 
