@@ -14,8 +14,9 @@ summary table comes first (every artifact, its goal, met or missed by how many b
 component table per artifact.
 
 Components (a function goes to the first that matches):
-  JSON doors       what turns documents into values and back: init(json:), .json, snapshots,
-                   JSONValue, JSONText (the C ABI's cJSON layer), JSONWriter
+  JSON doors       what turns documents into values and back: the readers (init(reading:),
+                   init(json:), JSONMembers, snapshots), the writers (write(to:), .json),
+                   JSONValue, JSONText (the C ABI's cJSON layer)
   coordinator      Flows/ (the coordinator, its budget, salvage, the two flows, events, ledger)
   POS              POS/ (Billpocket requests, answers, refunds)
   checkout         Checkout/ (requests, sessions, callbacks, confirmations, return URLs)
@@ -45,7 +46,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 FOLDERS = {"Flows": "coordinator", "POS": "POS", "Checkout": "checkout", "Query": "query", "Support": "support",
            "JSON": "JSON doors"}
-JSON_WORDS = re.compile(r"(json|JSON|snapshot|Snapshot|Salvage|salvaging|convertFormat2|JSONValue|JSONText|JSONObject|JSONWriter)")
+# The readers (reading:, the reader interface, the snapshot's) and the writers (write…(to:), the
+# writer classes) are JSON doors too, whatever type they read or write.
+JSON_WORDS = re.compile(r"(json|JSON|snapshot|Snapshot|Salvage|salvaging|convertFormat2|JSONValue|JSONText|JSONObject|JSONWriter"
+                        r"|reading|JSONMembers|JSONReader|JSONLengthCounter|SnapshotDocument|LedgerItem"
+                        r"|\bwrite[A-Za-z]*\(|\bwrite[A-Za-z]*<|writeMembers|writeExtra|writeTruncated)")
 CJSON_FILES = [ROOT / "third_party/cjson/cJSON.c", ROOT / "bindings/web/wasm/payhandoff_wasm_cjson.c"]
 JNI_FOLDER = ROOT / "bindings/android/src/main/cpp"
 C_FUNCTION = re.compile(r"^\s*(?:static\s+)?(?:CJSON_PUBLIC\([^)]*\)|[A-Za-z_][A-Za-z0-9_ \*]*?)\s*\*?\s*([A-Za-z_][A-Za-z0-9_]*)\s*\(",

@@ -1,6 +1,6 @@
 import CcJSON
 #if !PAYHANDOFF_SINGLE_MODULE
-import PayHandoff
+@_spi(JSONText) import PayHandoff
 #endif
 
 /// What a `payhandoff_coordinator *` points to: a retained box around the coordinator value.
@@ -22,31 +22,17 @@ final class CoordinatorBox {
     }
 }
 
-/// The last line of defence of the budget rule (Coordinator+Budget.swift): a snapshot is never
-/// handed out that `payhandoff_coordinator_restore` would refuse for its size. The rule makes
-/// this unreachable; if it ever fires, the host keeps its previous snapshot instead of a new one
-/// it could not read back.
-private func checkRestorable(_ snapshot: JSONValue) throws(PayHandoffError) -> JSONValue {
-    guard let text = JSONText.print(snapshot) else { return snapshot }
-    defer { free(text) }
-    guard strlen(text) <= JSONText.maxSnapshotBytes else {
-        throw PayHandoffError(.limitExceeded, field: "snapshot",
-                              "is larger than PAYHANDOFF_MAX_SNAPSHOT_BYTES and could not be restored; keep the previous one")
-    }
-    return snapshot
-}
-
 /// Creates `*handle` from `make`, or sets it to NULL and reports why.
 private func create(_ handle: UnsafeMutablePointer<OpaquePointer?>?, _ out: OutString?,
                     _ make: () throws(PayHandoffError) -> Coordinator) -> Int32 {
     guard out != nil else { return PayHandoffError.Code.invalidArgument.status }
-    return respond(out) { () throws(PayHandoffError) in
+    return respond(out, { () throws(PayHandoffError) in
         guard let handle else { throw PayHandoffError(.invalidArgument, field: "handle", "must not be NULL") }
         handle.pointee = nil
         let coordinator = try make()
         handle.pointee = OpaquePointer(Unmanaged.passRetained(CoordinatorBox(coordinator)).toOpaque())
-        return coordinator.snapshot
-    }
+        return coordinator
+    }, writing: { coordinator, writer in coordinator.writeSnapshot(to: writer) })
 }
 
 /// Creates an empty coordinator.
@@ -60,7 +46,9 @@ public func payhandoff_coordinator_new(_ config: UnsafePointer<CChar>?, _ handle
                                        _ out: OutString?) -> Int32 {
     create(handle, out) { () throws(PayHandoffError) in
         guard config != nil else { return Coordinator() }
-        return Coordinator(configuration: try Coordinator.Configuration(json: try JSONText.parse(config, parameter: "config_json")))
+        return Coordinator(configuration: try JSONText.read(config, parameter: "config_json") { reader, root throws(PayHandoffError) in
+            try Coordinator.Configuration(reading: JSONMembers(root, reader))
+        })
     }
 }
 
@@ -74,7 +62,9 @@ public func payhandoff_coordinator_new(_ config: UnsafePointer<CChar>?, _ handle
 public func payhandoff_coordinator_restore(_ snapshot: UnsafePointer<CChar>?, _ handle: UnsafeMutablePointer<OpaquePointer?>?,
                                            _ out: OutString?) -> Int32 {
     create(handle, out) { () throws(PayHandoffError) in
-        try Coordinator(snapshot: try JSONText.parse(snapshot, parameter: "snapshot_json", limit: JSONText.maxSnapshotBytes))
+        try JSONText.read(snapshot, parameter: "snapshot_json", limit: JSONText.maxSnapshotBytes) { reader, root throws(PayHandoffError) in
+            try Coordinator(reading: root, with: reader)
+        }
     }
 }
 
@@ -89,14 +79,15 @@ public func payhandoff_coordinator_restore(_ snapshot: UnsafePointer<CChar>?, _ 
 public func payhandoff_coordinator_restore_salvage(_ snapshot: UnsafePointer<CChar>?, _ handle: UnsafeMutablePointer<OpaquePointer?>?,
                                                    _ out: OutString?) -> Int32 {
     guard out != nil else { return PayHandoffError.Code.invalidArgument.status }
-    return respond(out) { () throws(PayHandoffError) in
+    return respond(out, { () throws(PayHandoffError) in
         guard let handle else { throw PayHandoffError(.invalidArgument, field: "handle", "must not be NULL") }
         handle.pointee = nil
-        let salvage = try Coordinator.Salvage(snapshot: try JSONText.parse(snapshot, parameter: "snapshot_json",
-                                                                           limit: JSONText.maxSnapshotBytes))
+        let salvage = try JSONText.read(snapshot, parameter: "snapshot_json", limit: JSONText.maxSnapshotBytes) { reader, root throws(PayHandoffError) in
+            try Coordinator.Salvage(reading: root, with: reader)
+        }
         handle.pointee = OpaquePointer(Unmanaged.passRetained(CoordinatorBox(salvage.coordinator)).toOpaque())
-        return salvage.json
-    }
+        return salvage
+    }, writing: { salvage, writer in salvage.write(to: writer) })
 }
 
 /// Sends an event to a coordinator.
@@ -107,12 +98,14 @@ public func payhandoff_coordinator_restore_salvage(_ snapshot: UnsafePointer<CCh
 /// - Returns: 0 whenever the event was read; non-zero only when it could not be.
 @_cdecl("payhandoff_coordinator_send")
 public func payhandoff_coordinator_send(_ handle: OpaquePointer?, _ event: UnsafePointer<CChar>?, _ out: OutString?) -> Int32 {
-    respond(out) { () throws(PayHandoffError) in
+    respond(out, { () throws(PayHandoffError) in
         let box = try CoordinatorBox.from(handle)
-        let parsed = try CoordinatorEvent(json: try JSONText.parse(event, parameter: "event_json"))
+        let parsed = try JSONText.read(event, parameter: "event_json") { reader, root throws(PayHandoffError) in
+            try CoordinatorEvent(reading: root, with: reader)
+        }
         var generator = SystemRandomNumberGenerator()
-        return box.coordinator.send(parsed, using: &generator).json
-    }
+        return box.coordinator.send(parsed, using: &generator)
+    }, writing: { answer, writer in answer.write(to: writer) })
 }
 
 /// Routes a deep link to the flow it belongs to.
@@ -125,13 +118,13 @@ public func payhandoff_coordinator_send(_ handle: OpaquePointer?, _ event: Unsaf
 @_cdecl("payhandoff_coordinator_handle_url")
 public func payhandoff_coordinator_handle_url(_ handle: OpaquePointer?, _ url: UnsafePointer<CChar>?, _ now: Int64,
                                               _ out: OutString?) -> Int32 {
-    respond(out) { () throws(PayHandoffError) in
+    respond(out, { () throws(PayHandoffError) in
         let box = try CoordinatorBox.from(handle)
         let text = try JSONText.url(url, parameter: "url")
         // The one time range (a `url` event's "now" is checked by the same function).
         try MexicoCityTime.checkEpochMilliseconds(now, field: "now_ms")
-        return box.coordinator.handle(url: text, now: now).json
-    }
+        return box.coordinator.handle(url: text, now: now)
+    }, writing: { answer, writer in answer.write(to: writer) })
 }
 
 /// The coordinator's snapshot, for saving.
@@ -141,8 +134,23 @@ public func payhandoff_coordinator_handle_url(_ handle: OpaquePointer?, _ url: U
 /// - Returns: The status.
 @_cdecl("payhandoff_coordinator_snapshot")
 public func payhandoff_coordinator_snapshot(_ handle: OpaquePointer?, _ out: OutString?) -> Int32 {
-    respond(out) { () throws(PayHandoffError) in
-        try checkRestorable(try CoordinatorBox.from(handle).coordinator.snapshot)
+    guard let out else { return PayHandoffError.Code.invalidArgument.status }
+    do throws(PayHandoffError) {
+        let box = try CoordinatorBox.from(handle)
+        let text = JSONText.print { box.coordinator.writeSnapshot(to: $0) }
+        // The last line of defence of the budget rule (Coordinator+Budget.swift): a snapshot is
+        // never handed out that payhandoff_coordinator_restore would refuse for its size. The rule
+        // makes this unreachable; if it ever fires, the host keeps its previous snapshot instead
+        // of a new one it could not read back.
+        if let text, strlen(text) > JSONText.maxSnapshotBytes {
+            free(text)
+            throw PayHandoffError(.limitExceeded, field: "snapshot",
+                                  "is larger than PAYHANDOFF_MAX_SNAPSHOT_BYTES and could not be restored; keep the previous one")
+        }
+        out.pointee = text
+        return 0
+    } catch {
+        return fail(out, error)
     }
 }
 

@@ -4,7 +4,8 @@ import CcJSON
 #endif
 
 // The C functions of include/payhandoff.h (documented there and in docs/abi.md). Each one only
-// checks its pointers, turns text into JSONValue, calls the core and prints the answer.
+// checks its pointers, hands cJSON's tree of its input to the core's reader and has the core
+// write its answer into the tree cJSON prints.
 
 /// `PAYHANDOFF_ABI_VERSION` of the library; bindings compare it with the header's at load time.
 /// - Returns: `abi_version` of abi/payhandoff.json (LibraryVersion.swift is generated from it).
@@ -36,8 +37,10 @@ public func payhandoff_string_free(_ text: UnsafeMutablePointer<CChar>?) {
 public func payhandoff_pos_build_url(_ request: UnsafePointer<CChar>?, _ out: OutString?) -> Int32 {
     respond(out, { () throws(PayHandoffError) in
         var generator = SystemRandomNumberGenerator()
-        return try POSRequest.build(json: try JSONText.parse(request, parameter: "request_json"), using: &generator)
-    }, writing: { built, writer in built.0.writeBuildResult(token: built.token, to: &writer) })
+        return try JSONText.read(request, parameter: "request_json") { reader, root throws(PayHandoffError) in
+            try POSRequest.build(reading: JSONMembers(root, reader), using: &generator)
+        }
+    }, writing: { built, writer in built.0.writeBuildResult(token: built.token, to: writer) })
 }
 
 /// Parses the Billpocket POS app's answer URL.
@@ -49,10 +52,12 @@ public func payhandoff_pos_build_url(_ request: UnsafePointer<CChar>?, _ out: Ou
 @_cdecl("payhandoff_pos_parse_response")
 public func payhandoff_pos_parse_response(_ url: UnsafePointer<CChar>?, _ options: UnsafePointer<CChar>?,
                                           _ out: OutString?) -> Int32 {
-    respond(out) { () throws(PayHandoffError) in
+    respond(out, { () throws(PayHandoffError) in
         let text = try JSONText.url(url, parameter: "url")
-        return try POSResponse.parse(text, options: try JSONText.parse(options, parameter: "options_json")).json
-    }
+        return try JSONText.read(options, parameter: "options_json") { reader, root throws(PayHandoffError) in
+            try POSResponse.parse(text, options: JSONMembers(root, reader))
+        }
+    }, writing: { response, writer in response.write(to: writer) })
 }
 
 /// Reads the Billpocket POS app's Android result extras.
@@ -64,10 +69,13 @@ public func payhandoff_pos_parse_response(_ url: UnsafePointer<CChar>?, _ option
 @_cdecl("payhandoff_pos_parse_result")
 public func payhandoff_pos_parse_result(_ extras: UnsafePointer<CChar>?, _ options: UnsafePointer<CChar>?,
                                         _ out: OutString?) -> Int32 {
-    respond(out) { () throws(PayHandoffError) in
-        let document = try JSONText.parse(extras, parameter: "extras_json")
-        return try POSResponse.parse(extras: document, options: try JSONText.parse(options, parameter: "options_json")).json
-    }
+    respond(out, { () throws(PayHandoffError) in
+        try JSONText.read(extras, parameter: "extras_json") { reader, document throws(PayHandoffError) in
+            try JSONText.read(options, parameter: "options_json") { optionsReader, root throws(PayHandoffError) in
+                try POSResponse.parse(extras: (document, reader), options: JSONMembers(root, optionsReader))
+            }
+        }
+    }, writing: { response, writer in response.write(to: writer) })
 }
 
 /// Checks whether a POS sale can be refunded now.
@@ -77,9 +85,11 @@ public func payhandoff_pos_parse_result(_ extras: UnsafePointer<CChar>?, _ optio
 /// - Returns: The status (0 also when the verdict is "not eligible").
 @_cdecl("payhandoff_pos_refund_check")
 public func payhandoff_pos_refund_check(_ input: UnsafePointer<CChar>?, _ out: OutString?) -> Int32 {
-    respond(out) { () throws(PayHandoffError) in
-        try RefundEligibility.check(json: try JSONText.parse(input, parameter: "input_json")).json
-    }
+    respond(out, { () throws(PayHandoffError) in
+        try JSONText.read(input, parameter: "input_json") { reader, root throws(PayHandoffError) in
+            try RefundEligibility.check(reading: JSONMembers(root, reader))
+        }
+    }, writing: { verdict, writer in verdict.write(to: writer) })
 }
 
 /// Builds the gateway request of a hosted checkout, with a fresh nonce unless one is given.
@@ -91,8 +101,10 @@ public func payhandoff_pos_refund_check(_ input: UnsafePointer<CChar>?, _ out: O
 public func payhandoff_checkout_build_request(_ request: UnsafePointer<CChar>?, _ out: OutString?) -> Int32 {
     respond(out, { () throws(PayHandoffError) in
         var generator = SystemRandomNumberGenerator()
-        return try CheckoutRequest.build(json: try JSONText.parse(request, parameter: "request_json"), using: &generator)
-    }, writing: { built, writer in built.0.writeBuildResult(nonce: built.nonce, to: &writer) })
+        return try JSONText.read(request, parameter: "request_json") { reader, root throws(PayHandoffError) in
+            try CheckoutRequest.build(reading: JSONMembers(root, reader), using: &generator)
+        }
+    }, writing: { built, writer in built.0.writeBuildResult(nonce: built.nonce, to: writer) })
 }
 
 /// Reads a checkout session (gateway answer or backend data).
@@ -102,9 +114,11 @@ public func payhandoff_checkout_build_request(_ request: UnsafePointer<CChar>?, 
 /// - Returns: The status.
 @_cdecl("payhandoff_checkout_parse_session")
 public func payhandoff_checkout_parse_session(_ session: UnsafePointer<CChar>?, _ out: OutString?) -> Int32 {
-    respond(out) { () throws(PayHandoffError) in
-        try CheckoutSession(json: try JSONText.parse(session, parameter: "session_json")).json
-    }
+    respond(out, { () throws(PayHandoffError) in
+        try JSONText.read(session, parameter: "session_json") { reader, root throws(PayHandoffError) in
+            try CheckoutSession(reading: JSONMembers(root, reader))
+        }
+    }, writing: { session, writer in session.write(to: writer) })
 }
 
 /// Checks a checkout callback deep link against the registered return URL and nonce.
@@ -116,10 +130,12 @@ public func payhandoff_checkout_parse_session(_ session: UnsafePointer<CChar>?, 
 @_cdecl("payhandoff_checkout_parse_callback")
 public func payhandoff_checkout_parse_callback(_ url: UnsafePointer<CChar>?, _ options: UnsafePointer<CChar>?,
                                                _ out: OutString?) -> Int32 {
-    respond(out) { () throws(PayHandoffError) in
+    respond(out, { () throws(PayHandoffError) in
         let text = try JSONText.url(url, parameter: "url")
-        return try CheckoutCallback.parse(text, options: try JSONText.parse(options, parameter: "options_json")).json
-    }
+        return try JSONText.read(options, parameter: "options_json") { reader, root throws(PayHandoffError) in
+            try CheckoutCallback.parse(text, options: JSONMembers(root, reader))
+        }
+    }, writing: { callback, writer in callback.write(to: writer) })
 }
 
 /// Reads a relayed webhook event (`card.registered` / `payment.confirmed`).
@@ -129,7 +145,9 @@ public func payhandoff_checkout_parse_callback(_ url: UnsafePointer<CChar>?, _ o
 /// - Returns: The status.
 @_cdecl("payhandoff_checkout_parse_confirmation")
 public func payhandoff_checkout_parse_confirmation(_ event: UnsafePointer<CChar>?, _ out: OutString?) -> Int32 {
-    respond(out) { () throws(PayHandoffError) in
-        try CheckoutConfirmation(json: try JSONText.parse(event, parameter: "event_json")).json
-    }
+    respond(out, { () throws(PayHandoffError) in
+        try JSONText.read(event, parameter: "event_json") { reader, root throws(PayHandoffError) in
+            try CheckoutConfirmation(reading: JSONMembers(root, reader))
+        }
+    }, writing: { confirmation, writer in confirmation.write(to: writer) })
 }

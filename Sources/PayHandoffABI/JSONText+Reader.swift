@@ -3,23 +3,49 @@ import CcJSON
 @_spi(JSONText) import PayHandoff
 #endif
 
-/// Reading: JSON text into ``JSONValue`` through cJSON, with what cJSON does not check checked
-/// here — UTF-8, the U+0000 stand-in, duplicate keys, the integer-only number rule and the depth.
+/// Reading: JSON text into cJSON's tree, with what cJSON does not check checked here — UTF-8,
+/// the U+0000 stand-in, duplicate keys, the integer-only number rule and the depth — before the
+/// core reads any document from it (``TreeReader``, the core's ``JSONReader`` over the tree).
 extension JSONText {
-    /// Reads a NUL-terminated JSON text.
+    /// Reads a NUL-terminated JSON text and hands its checked tree to `body`, which reads the
+    /// document (a core reader, straight into typed values); the tree is freed afterwards.
     /// - Parameters:
     ///   - text: The C string, or NULL.
     ///   - parameter: The C parameter's name, used as the error's field.
-    /// - Returns: The document.
     ///   - limit: The most bytes read: ``maxJSONBytes``, or ``maxSnapshotBytes`` for a snapshot.
+    ///   - body: Reads the document from the tree.
+    /// - Returns: What `body` returns.
     /// - Throws: `invalid_argument` for NULL, `limit_exceeded` over `limit`,
     ///   `invalid_json` for invalid UTF-8, bad syntax, trailing text, duplicate keys, numbers
-    ///   that are not integers within ±(2^53 − 1), or nesting deeper than ``maxDepth``.
+    ///   that are not integers within ±(2^53 − 1), or nesting deeper than ``maxDepth``; then
+    ///   what `body` throws.
+    @inline(__always)
+    static func read<T>(_ text: UnsafePointer<CChar>?, parameter: String, limit: Int = maxJSONBytes,
+                        _ body: (TreeReader, TreeReader.Node) throws(PayHandoffError) -> T) throws(PayHandoffError) -> T {
+        let (root, reader) = try tree(text, parameter: parameter, limit: limit)
+        defer { cJSON_Delete(root) }
+        return try body(reader, root)
+    }
+
+    /// Reads a NUL-terminated JSON text into a ``JSONValue`` (the CLI's and tests' door; the C
+    /// functions read their documents from the tree with ``read(_:parameter:limit:_:)``).
+    /// - Parameters:
+    ///   - text: The C string, or NULL.
+    ///   - parameter: The C parameter's name, used as the error's field.
+    ///   - limit: The most bytes read.
+    /// - Returns: The document.
+    /// - Throws: As ``read(_:parameter:limit:_:)``.
     static func parse(_ text: UnsafePointer<CChar>?, parameter: String, limit: Int = maxJSONBytes) throws(PayHandoffError) -> JSONValue {
+        try read(text, parameter: parameter, limit: limit) { reader, root in JSONValue(reading: root, with: reader) }
+    }
+
+    /// The checked tree of a NUL-terminated JSON text; the caller deletes it.
+    @inline(never)
+    private static func tree(_ text: UnsafePointer<CChar>?, parameter: String, limit: Int) throws(PayHandoffError) -> (UnsafeMutablePointer<cJSON>, TreeReader) {
         let length = try checkedLength(text, parameter: parameter, limit: limit)
         guard let text else { throw PayHandoffError(.invalidArgument, field: parameter, "must not be NULL") }
         do throws(PayHandoffError) {
-            return try read(text, length: length, parameter: parameter)
+            return try checkedTree(text, length: length, parameter: parameter)
         } catch {
             // Invalid UTF-8 anywhere in the text outranks every other fault, as it did when the
             // whole text was validated first; looked for only once the text has failed.
@@ -30,11 +56,11 @@ extension JSONText {
         }
     }
 
-    /// ``parse(_:parameter:)-(UnsafePointer<CChar>?,_)`` of `length` bytes at `text`.
-    private static func read(_ text: UnsafePointer<CChar>, length: Int, parameter: String) throws(PayHandoffError) -> JSONValue {
-        // UTF-8 is checked once, string by string, as each becomes a Swift String (keys too):
-        // outside strings cJSON accepts only ASCII. The one byte that must be refused up front
-        // is the stand-in itself, or a raw 0xFF would be read as U+0000.
+    /// ``tree(_:parameter:limit:)`` of `length` bytes at `text`.
+    private static func checkedTree(_ text: UnsafePointer<CChar>, length: Int, parameter: String) throws(PayHandoffError) -> (UnsafeMutablePointer<cJSON>, TreeReader) {
+        // UTF-8 is checked once, string by string (keys too): outside strings cJSON accepts only
+        // ASCII. The one byte that must be refused up front is the stand-in itself, or a raw
+        // 0xFF would be read as U+0000.
         if memchr(text, Int32(nulStandIn), length) != nil {
             throw PayHandoffError(.invalidJSON, field: parameter, "is not valid UTF-8")
         }
@@ -52,16 +78,17 @@ extension JSONText {
         } else {
             root = try cJSONParse(text, length: length, parameter: parameter)
         }
-        defer { cJSON_Delete(root) }
-        var reader = Reader(hasStandIns: prepared.hasStandIns)
+        var checker = Checker()
         do throws(PayHandoffError) {
-            return try reader.value(of: root, depth: 0)
+            try checker.check(root, depth: 0)
         } catch {
-            if reader.foundInvalidUTF8 { throw PayHandoffError(.invalidJSON, field: parameter, "is not valid UTF-8") }
+            cJSON_Delete(root)
+            if checker.foundInvalidUTF8 { throw PayHandoffError(.invalidJSON, field: parameter, "is not valid UTF-8") }
             var named = error
             if named.field == nil { named.field = parameter }
             throw named
         }
+        return (root, TreeReader(hasStandIns: prepared.hasStandIns))
     }
 
     /// Parses `length` bytes of NUL-terminated text with cJSON.
@@ -184,92 +211,72 @@ extension JSONText {
         ByteScan.bytesEqual(word, UInt8(ascii: "\"")) | ByteScan.bytesEqual(word, UInt8(ascii: "\\"))
     }
 
-    /// Turns a cJSON tree into a ``JSONValue``, checking what cJSON does not: UTF-8 (once, as
-    /// each string becomes a Swift `String`), duplicate keys, the integer rule and the depth.
-    private struct Reader {
-        /// Whether ``prepare(_:)`` wrote any ``nulStandIn`` (otherwise no string needs a look for one).
-        let hasStandIns: Bool
+    /// Checks a cJSON tree for what cJSON does not: UTF-8 (every string and key), duplicate
+    /// keys, the integer rule and the depth. Errors name the value's path from the root.
+    private struct Checker {
         /// Set when a string was not valid UTF-8: the whole text is then refused as such.
         var foundInvalidUTF8 = false
 
-        /// The value of `item`, which sits inside `depth` arrays/objects.
-        mutating func value(of item: UnsafeMutablePointer<cJSON>, depth: Int) throws(PayHandoffError) -> JSONValue {
+        /// Checks `item`, which sits inside `depth` arrays/objects.
+        mutating func check(_ item: UnsafeMutablePointer<cJSON>, depth: Int) throws(PayHandoffError) {
             switch item.pointee.type & 0xFF {
-            case cJSON_NULL:
-                return .null
-            case cJSON_False:
-                return .bool(false)
-            case cJSON_True:
-                return .bool(true)
+            case cJSON_NULL, cJSON_False, cJSON_True:
+                return
             case cJSON_Number:
                 let number = item.pointee.valuedouble
                 // Int64(exactly:) is nil for fractions, NaN and infinities, so nothing here can trap.
-                guard number >= -maxInteger, number <= maxInteger, let integer = Int64(exactly: number) else {
+                guard number >= -maxInteger, number <= maxInteger, Int64(exactly: number) != nil else {
                     throw PayHandoffError(.invalidJSON, field: nil,
                                           "numbers must be integers within ±(2^53 − 1); amounts are decimal text like \"100.00\"")
                 }
-                return .integer(integer)
             case cJSON_String:
-                return .string(try string(item.pointee.valuestring))
+                try checkUTF8(item.pointee.valuestring)
             case cJSON_Array:
                 guard depth < maxDepth else { throw JSONText.tooDeep }
-                var elements: [JSONValue] = []
-                elements.reserveCapacity(JSONText.childCount(item))
                 var child = item.pointee.child
                 var index = 0
                 while let element = child {
                     do throws(PayHandoffError) {
-                        elements.append(try value(of: element, depth: depth + 1))
+                        try check(element, depth: depth + 1)
                     } catch {
                         throw located(error, "[" + String(index) + "]")
                     }
                     child = element.pointee.next
                     index += 1
                 }
-                return .array(elements)
             case cJSON_Object:
                 guard depth < maxDepth else { throw JSONText.tooDeep }
-                var object = JSONObject()
-                let count = JSONText.childCount(item)
-                object.reserveCapacity(count)
                 // cJSON keeps duplicate keys; which one counts would differ between readers.
-                if let repeated = JSONText.firstRepeatedKey(of: item, count: count) {
-                    throw PayHandoffError(.invalidJSON, field: try? string(repeated), "appears twice in the same object")
+                if let repeated = JSONText.firstRepeatedKey(of: item, count: JSONText.childCount(item)) {
+                    try checkUTF8(repeated)
+                    throw PayHandoffError(.invalidJSON, field: TreeReader.text(repeated), "appears twice in the same object")
                 }
                 var child = item.pointee.child
                 while let member = child {
-                    let key = try string(member.pointee.string)
+                    try checkUTF8(member.pointee.string)
                     do throws(PayHandoffError) {
-                        object.appendNewMember(key, try value(of: member, depth: depth + 1))
+                        try check(member, depth: depth + 1)
                     } catch {
-                        throw located(error, key)
+                        throw located(error, TreeReader.text(member.pointee.string))
                     }
                     child = member.pointee.next
                 }
-                return .object(object)
             default:
                 throw PayHandoffError(.invalidJSON, field: nil, "unexpected JSON value")
             }
         }
 
-        /// A string of the tree as a Swift `String`, ``nulStandIn`` as U+0000.
-        private mutating func string(_ pointer: UnsafeMutablePointer<CChar>?) throws(PayHandoffError) -> String {
+        /// Checks that a string of the tree is valid UTF-8. A raw 0xFF never gets this far
+        /// (``checkedTree(_:length:parameter:)``), so every 0xFF is a stand-in for U+0000.
+        private mutating func checkUTF8(_ pointer: UnsafeMutablePointer<CChar>?) throws(PayHandoffError) {
             guard let pointer else { throw PayHandoffError(.invalidJSON, field: nil, "a string is missing") }
             let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(pointer).assumingMemoryBound(to: UInt8.self),
                                             count: strlen(pointer))
-            // cJSON decodes \u escapes itself; the result is validated here, not trusted. A raw
-            // 0xFF never gets this far (parse(_:parameter:)), so every 0xFF is a stand-in.
-            let text: String?
-            if hasStandIns, memchr(pointer, Int32(nulStandIn), bytes.count) != nil {
-                text = UTF8Text.string(validating: bytes.map { $0 == nulStandIn ? 0 : $0 })
-            } else {
-                text = UTF8Text.string(validating: bytes)
-            }
-            guard let text else {
+            // cJSON decodes \u escapes itself; the result is validated here, not trusted.
+            guard UTF8Text.isValid(bytes) || UTF8Text.isValid(bytes.map { $0 == nulStandIn ? 0 : $0 }) else {
                 foundInvalidUTF8 = true
                 throw PayHandoffError(.invalidJSON, field: nil, "a string is not valid UTF-8")
             }
-            return text
         }
     }
 

@@ -7,7 +7,8 @@ import CcJSON
 /// few blocks, printed by cJSON into the `malloc`'d answer the caller frees.
 extension JSONText {
     /// Prints `value` compactly into memory from `malloc`, which the caller releases with
-    /// `payhandoff_string_free` (that is, `free`).
+    /// `payhandoff_string_free` (that is, `free`). (The CLI's door; the C functions write their
+    /// documents straight into the tree with ``print(writing:)``.)
     ///
     /// cJSON prints; what is ours is the tree it prints and the buffer it prints into. The tree
     /// is laid out in a few large blocks (nodes, and every key, string value and integer text
@@ -20,14 +21,15 @@ extension JSONText {
         print { $0.value(value) }
     }
 
-    /// Prints the document `write` writes, as ``print(_:)`` does a `JSONValue`: the result
-    /// documents of the C functions go straight from the core into cJSON's tree.
+    /// Prints the document `write` writes, as ``print(_:)`` does a `JSONValue`: the documents
+    /// of the C functions (answers, snapshots, results, errors) go straight from the core into
+    /// cJSON's tree.
     /// - Parameter write: Writes one document.
     /// - Returns: The NUL-terminated text, or `nil` when memory ran out.
-    static func print(writing write: (inout TreeWriter) -> Void) -> UnsafeMutablePointer<CChar>? {
-        var tree = TreeWriter()
+    static func print(writing write: (TreeWriter) -> Void) -> UnsafeMutablePointer<CChar>? {
+        let tree = TreeWriter()
         defer { tree.free() }
-        write(&tree)
+        write(tree)
         guard !tree.failed, let root = tree.root else { return nil }
         // Each stand-in prints as one byte and becomes the six of \u0000 afterwards; cJSON wants
         // a little room past the NUL for its last write (its documentation says 5 bytes).
@@ -122,7 +124,7 @@ extension JSONText {
     /// the text cJSON will print for it (compact: no whitespace). ``free()`` releases every block.
     /// As a ``JSONWriter`` it takes a document member by member; ``item(_:)`` lays out a whole
     /// `JSONValue`.
-    struct TreeWriter: JSONWriter {
+    final class TreeWriter: JSONWriter {
         /// The block being filled; its first word points to the previous block (a chain to free).
         private var block: UnsafeMutableRawPointer? = nil
         private var used = 0
@@ -135,9 +137,8 @@ extension JSONText {
         private(set) var root: UnsafeMutablePointer<cJSON>? = nil
         /// Set when memory ran out: the tree is incomplete.
         private(set) var failed = false
-        /// The object or array being written, and its last child so far.
+        /// The object or array being written (its last child is its first child's `prev`).
         private var container: UnsafeMutablePointer<cJSON>? = nil
-        private var lastChild: UnsafeMutablePointer<cJSON>? = nil
         /// The key of the next member, already laid out.
         private var pendingKey: UnsafeMutablePointer<CChar>? = nil
 
@@ -158,7 +159,7 @@ extension JSONText {
 
         /// `count` bytes aligned to `alignment`, from the current block or a new one.
         @inline(__always)
-        private mutating func allocate(_ count: Int, alignment: Int) -> UnsafeMutableRawPointer? {
+        private func allocate(_ count: Int, alignment: Int) -> UnsafeMutableRawPointer? {
             let offset = (used + alignment - 1) & ~(alignment - 1)
             if let block, offset + count <= capacity {
                 used = offset + count
@@ -168,7 +169,7 @@ extension JSONText {
         }
 
         /// `count` bytes at the start of a new block.
-        private mutating func allocateBlock(_ count: Int) -> UnsafeMutableRawPointer? {
+        private func allocateBlock(_ count: Int) -> UnsafeMutableRawPointer? {
             let size = Swift.max(TreeWriter.blockSize, TreeWriter.header + count)
             guard let chunk = malloc(size) else { return nil }
             chunk.storeBytes(of: block, as: UnsafeMutableRawPointer?.self)
@@ -180,15 +181,26 @@ extension JSONText {
 
         // MARK: JSONWriter
 
-        mutating func object(count: Int, _ body: (inout TreeWriter) -> Void) {
-            container(type: cJSON_Object, body)
+        @inline(never)
+        override func beginObject() {
+            begin(type: cJSON_Object)
         }
 
-        mutating func array(count: Int, _ body: (inout TreeWriter) -> Void) {
-            container(type: cJSON_Array, body)
+        @inline(never)
+        override func beginArray() {
+            begin(type: cJSON_Array)
         }
 
-        mutating func key(_ key: StaticString) {
+        @inline(never)
+        override func end() {
+            guard let closed = container else { return }
+            // The container it is in was kept in its unused `valuestring` (see ``begin(type:)``).
+            container = closed.pointee.valuestring.map { UnsafeMutableRawPointer($0).assumingMemoryBound(to: cJSON.self) }
+            closed.pointee.valuestring = nil
+        }
+
+        @inline(never)
+        override func key(_ key: StaticString) {
             printedLength += 1  // the colon
             guard key.hasPointerRepresentation else {
                 pendingKey = cString(key.description)
@@ -205,7 +217,15 @@ extension JSONText {
             printedLength += bytes.count + 2  // the key and its quotes
         }
 
-        mutating func value(_ value: JSONValue) {
+        @inline(never)
+        override func key(_ key: String) {
+            printedLength += 1  // the colon
+            pendingKey = cString(key)  // counts its quotes and escapes
+            if pendingKey == nil { failed = true }
+        }
+
+        @inline(never)
+        override func value(_ value: JSONValue) {
             guard let node = item(value) else {
                 failed = true
                 return
@@ -213,7 +233,8 @@ extension JSONText {
             attach(node)
         }
 
-        mutating func string(_ value: String) {
+        @inline(never)
+        override func string(_ value: String) {
             guard let node = node(type: cJSON_String), let copy = cString(value) else {
                 failed = true
                 return
@@ -222,21 +243,63 @@ extension JSONText {
             attach(node)
         }
 
-        private mutating func container(type: Int32, _ body: (inout TreeWriter) -> Void) {
+        @inline(never)
+        override func string(utf8 bytes: UnsafeBufferPointer<UInt8>) {
+            guard let node = node(type: cJSON_String), let copy = copyString(bytes) else {
+                failed = true
+                return
+            }
+            node.pointee.valuestring = copy
+            attach(node)
+        }
+
+        @inline(never)
+        override func integer(_ value: Int64) {
+            // As raw text: cJSON prints numbers from a double with 15 significant digits when
+            // that looks "close enough", which turns 9007199254740991 into 9.00719925474099e+15.
+            guard let node = node(type: cJSON_Raw), let digits = integer(value) else {
+                failed = true
+                return
+            }
+            node.pointee.valuestring = digits
+            attach(node)
+        }
+
+        @inline(never)
+        override func bool(_ value: Bool) {
+            scalar(type: value ? cJSON_True : cJSON_False, printing: value ? 4 : 5)
+        }
+
+        @inline(never)
+        override func null() {
+            scalar(type: cJSON_NULL, printing: 4)
+        }
+
+        private func scalar(type: Int32, printing length: Int) {
+            guard let node = node(type: type) else {
+                failed = true
+                return
+            }
+            printedLength += length
+            attach(node)
+        }
+
+        /// Opens a container: the next values are its members or elements, up to ``end()``.
+        private func begin(type: Int32) {
             guard let node = node(type: type) else {
                 failed = true
                 return
             }
             attach(node)
             printedLength += 2  // braces or brackets
-            let outer = (container, lastChild)
-            (container, lastChild) = (node, nil)
-            body(&self)
-            (container, lastChild) = outer
+            // A container's `valuestring` is unused by cJSON: it holds the container this one is
+            // in until ``end()`` (and is nil again before anything is printed).
+            node.pointee.valuestring = container.map { UnsafeMutableRawPointer($0).assumingMemoryBound(to: CChar.self) }
+            container = node
         }
 
         /// Makes `node` the document, or the next member or element of the container being written.
-        private mutating func attach(_ node: UnsafeMutablePointer<cJSON>) {
+        private func attach(_ node: UnsafeMutablePointer<cJSON>) {
             guard let container else {
                 root = node
                 return
@@ -246,14 +309,15 @@ extension JSONText {
                 node.pointee.string = pendingKey
                 pendingKey = nil
             }
-            if lastChild != nil { printedLength += 1 }  // the comma
-            lastChild = link(node, after: lastChild, in: container)
+            let last = container.pointee.child?.pointee.prev
+            if last != nil { printedLength += 1 }  // the comma
+            _ = link(node, after: last, in: container)
         }
 
         // MARK: Nodes
 
         /// A new node of `type`, nothing else set.
-        private mutating func node(type: Int32) -> UnsafeMutablePointer<cJSON>? {
+        private func node(type: Int32) -> UnsafeMutablePointer<cJSON>? {
             guard let memory = allocate(MemoryLayout<cJSON>.stride, alignment: MemoryLayout<cJSON>.alignment) else {
                 return nil
             }
@@ -264,7 +328,7 @@ extension JSONText {
         }
 
         /// Lays out `value` and everything in it.
-        mutating func item(_ value: JSONValue) -> UnsafeMutablePointer<cJSON>? {
+        func item(_ value: JSONValue) -> UnsafeMutablePointer<cJSON>? {
             guard let node = node(type: cJSON_NULL) else { return nil }
             switch value {
             case .null:
@@ -328,14 +392,14 @@ extension JSONText {
 
         /// Copies `string` as a C string (U+0000 as ``nulStandIn``) and counts its printed
         /// length: quotes, and cJSON's escapes (`\"` `\\` `\b` `\f` `\n` `\r` `\t`, other controls as `\u00XX`).
-        private mutating func cString(_ string: String) -> UnsafeMutablePointer<CChar>? {
+        private func cString(_ string: String) -> UnsafeMutablePointer<CChar>? {
             // Native strings are contiguous UTF-8 (small ones are copied to the stack).
             if let copy = string.utf8.withContiguousStorageIfAvailable({ copyString($0) }) { return copy }
             var native = string
             return native.withUTF8 { copyString($0) }
         }
 
-        private mutating func copyString(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeMutablePointer<CChar>? {
+        private func copyString(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeMutablePointer<CChar>? {
             let count = bytes.count
             guard let memory = allocate(count + 1, alignment: 1) else { return nil }
             let copy = memory.assumingMemoryBound(to: UInt8.self)
@@ -363,7 +427,7 @@ extension JSONText {
         }
 
         /// Writes `number` in decimal as a C string and counts its length.
-        private mutating func integer(_ number: Int64) -> UnsafeMutablePointer<CChar>? {
+        private func integer(_ number: Int64) -> UnsafeMutablePointer<CChar>? {
             guard let memory = allocate(21, alignment: 1) else { return nil }  // "-9223372036854775808" and the NUL
             let start = memory.bindMemory(to: UInt8.self, capacity: 21)
             var magnitude = number.magnitude

@@ -3,7 +3,8 @@ import CcJSON
 @_spi(JSONText) import PayHandoff
 #endif
 
-/// JSON text ↔ ``JSONValue`` with cJSON, and the C strings the ABI reads and writes.
+/// JSON text through cJSON, and the C strings the ABI reads and writes: the core reads its
+/// documents from cJSON's tree (``TreeReader``) and writes its answers into one (``TreeWriter``).
 ///
 /// Everything here is about the boundary: sizes, NULL, UTF-8, the integer-only number rule and
 /// duplicate keys. The meaning of a document is the core's business.
@@ -11,11 +12,12 @@ import CcJSON
 /// U+0000 in strings: cJSON keeps strings as C strings, so a `\u0000` escape would silently cut
 /// a string short. Valid UTF-8 never contains the byte 0xFF, so it stands in for U+0000 while a
 /// string is inside cJSON: `\u0000` escapes become 0xFF before parsing and 0xFF becomes U+0000
-/// in the `JSONValue`; on output U+0000 becomes 0xFF in cJSON and `\u0000` in the printed text.
-/// The core then sees exactly what the sender wrote and refuses a NUL where it refuses one.
+/// in the strings the core reads; on output U+0000 becomes 0xFF in cJSON and `\u0000` in the
+/// printed text. The core then sees exactly what the sender wrote and refuses a NUL where it
+/// refuses one.
 ///
 /// Public for the `payhandoff` CLI, which reads and writes JSON text through the same layer as
-/// the C ABI (``parse(_:parameter:)-(String,_)`` and ``render(_:)``).
+/// the C ABI (``parse(_:parameter:)-(String,_)`` and ``render(_:)``, as ``JSONValue``).
 public enum JSONText {
     /// The byte that stands for U+0000 inside cJSON (never part of valid UTF-8).
     static let nulStandIn: UInt8 = 0xFF

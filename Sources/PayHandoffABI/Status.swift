@@ -28,38 +28,29 @@ extension PayHandoffError.Code {
 /// `char **out` as Swift sees it (public only because the `@_cdecl` functions use it).
 public typealias OutString = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>
 
-/// Runs `body` and writes its result, or its error as `{"code","field","message"}`, to `out`.
-/// - Parameters:
-///   - out: Where the malloc'd JSON text goes; NULL makes the call fail without writing.
-///   - body: The call; its document is printed on success.
-/// - Returns: 0, or the error's pinned status.
-func respond(_ out: OutString?, _ body: () throws(PayHandoffError) -> JSONValue) -> Int32 {
-    guard let out else { return PayHandoffError.Code.invalidArgument.status }
-    do throws(PayHandoffError) {
-        out.pointee = JSONText.print(try body())
-        return 0
-    } catch {
-        out.pointee = JSONText.print(error.json)
-        return error.code.status
-    }
-}
-
-/// ``respond(_:_:)`` for a result written straight into cJSON's tree: `body` makes the result
-/// (or throws), `write` writes its document.
+/// Runs `body` and writes its result's document, or its error as `{"code","field","message"}`,
+/// to `out`: each document goes straight from the core into cJSON's tree (``JSONText/print(writing:)``).
 /// - Parameters:
 ///   - out: Where the malloc'd JSON text goes; NULL makes the call fail without writing.
 ///   - body: The call.
 ///   - write: Writes the result's document.
 /// - Returns: 0, or the error's pinned status.
 func respond<Result>(_ out: OutString?, _ body: () throws(PayHandoffError) -> Result,
-                     writing write: (Result, inout JSONText.TreeWriter) -> Void) -> Int32 {
+                     writing write: (Result, JSONText.TreeWriter) -> Void) -> Int32 {
     guard let out else { return PayHandoffError.Code.invalidArgument.status }
     do throws(PayHandoffError) {
         let result = try body()
-        out.pointee = JSONText.print { write(result, &$0) }
+        out.pointee = JSONText.print { write(result, $0) }
         return 0
     } catch {
-        out.pointee = JSONText.print(error.json)
-        return error.code.status
+        return fail(out, error)
     }
+}
+
+/// Writes `error` as `{"code","field","message"}` to `out`.
+/// - Returns: The error's pinned status.
+@inline(never)
+func fail(_ out: OutString, _ error: PayHandoffError) -> Int32 {
+    out.pointee = JSONText.print { error.write(to: $0) }
+    return error.code.status
 }

@@ -37,54 +37,86 @@ public struct CheckoutConfirmation: Equatable, Sendable {
     /// - Throws: `validation` for an unknown `type`, a missing or mis-prefixed id, `last_four`
     ///   that is not four digits or a bad amount; `invalid_json` for wrong types.
     public init(json: JSONValue) throws(PayHandoffError) {
-        let type = try json.string(at: "type")
+        try self.init(reading: JSONMembers(json))
+    }
+
+    /// ``init(json:)`` from any ``JSONReader``'s tree (the C ABI reads cJSON's).
+    /// - Parameter json: The event document's members.
+    /// - Throws: As ``init(json:)``.
+    @_spi(JSONText)
+    public init<R: JSONReader>(reading json: JSONMembers<R>) throws(PayHandoffError) {
+        let type = try json.string("type")
         guard let kind = CheckoutKind.allCases.first(where: { $0.confirmationType.hasSameBytes(as: type) }) else {
             throw PayHandoffError(.validation, field: "type", "must be card.registered or payment.confirmed")
         }
-        let data = try json.object(at: "data")
-        var id = try json.optionalString(at: "data." + kind.idKey)
-        if id == nil { id = try json.optionalString(at: "data.id") }
-        guard let id else { throw JSONValue.missing("data." + kind.idKey) }
+        let data = try json.object("data")
+        var id = try data.optionalString(kind.idMember)
+        if id == nil { id = try data.optionalString("id") }
+        guard let id else { throw JSONValue.missing(data.field(kind.idMember)) }
         guard kind.isValidID(id) else {
-            throw PayHandoffError(.validation, field: "data." + kind.idKey, kind.idRule)
+            throw PayHandoffError(.validation, field: data.field(kind.idMember), kind.idRule)
         }
-        let lastFour = try json.optionalString(at: "data.last_four")
+        let lastFour = try data.optionalString("last_four")
         if let lastFour, lastFour.utf8.count != 4 || !ASCII.isAllDigits(lastFour) {
             throw PayHandoffError(.validation, field: "data.last_four", "must be four digits")
         }
-        var candidates: [JSONObject.Member] = []
-        for member in data.members where member.key.utf8.count > 3 && member.key.hasByteSuffix("_at") {
-            switch member.value {
-            case .string(let text):
-                if CheckoutConfirmation.keepsTimestamp(member.key, text: text) { candidates.append(member) }
-            case .integer:
-                if CheckoutConfirmation.keepsTimestamp(member.key, text: "") { candidates.append(member) }
-            case .null: continue
-            default: throw JSONValue.wrongType("data." + member.key, expected: "a string or an integer", found: member.value)
-            }
-        }
-        // The ones whose names sort first (by bytes), in that order: which are kept must not
-        // depend on the order a JSON loader hands the members over.
-        let order = IndexSort.sorted(count: candidates.count) { a, b in
-            candidates[a].key.precedesByBytes(candidates[b].key) ? -1 : candidates[b].key.precedesByBytes(candidates[a].key) ? 1 : 0
-        }
-        var timestamps = JSONObject()
-        for index in order.prefix(CheckoutConfirmation.maxTimestamps) { timestamps[candidates[index].key] = candidates[index].value }
-        let brand = try json.optionalString(at: "data.brand")
-        if let brand, brand.utf8.count > CheckoutConfirmation.maxBrandLength || ASCII.hasControl(brand) {
-            throw PayHandoffError(.validation, field: "data.brand", "must be at most 64 bytes without control characters")
-        }
-        let token = try json.optionalString(at: "data.token")
-        if let token, token.utf8.count > CheckoutConfirmation.maxTokenLength || ASCII.hasControl(token) {
-            throw PayHandoffError(.validation, field: "data.token", "must be at most 256 bytes without control characters")
-        }
+        let timestamps = try CheckoutConfirmation.timestamps(in: data)
+        let brand = try CheckoutConfirmation.text(data, "brand", limit: CheckoutConfirmation.maxBrandLength,
+                                                  "must be at most 64 bytes without control characters")
+        let token = try CheckoutConfirmation.text(data, "token", limit: CheckoutConfirmation.maxTokenLength,
+                                                  "must be at most 256 bytes without control characters")
         self.kind = kind
         self.objectID = id
         self.brand = brand
         self.lastFour = lastFour
         self.tokenReference = token
-        self.amount = try json.optionalAmount(at: "data.amount")
+        self.amount = try data.optionalAmount("amount")
         self.timestamps = timestamps
+    }
+
+    /// The optional text member `key` of `data`: at most `limit` bytes without control characters.
+    @inline(never)
+    private static func text<R: JSONReader>(_ data: JSONMembers<R>, _ key: StaticString, limit: Int,
+                                            _ rule: StaticString) throws(PayHandoffError) -> String? {
+        let text = try data.optionalString(key)
+        if let text, text.utf8.count > limit || ASCII.hasControl(text) {
+            throw PayHandoffError(.validation, field: data.field(key), rule.text)
+        }
+        return text
+    }
+
+    /// The timestamps of `data` a confirmation keeps: of the `*_at` members whose name and text
+    /// may be kept, the ``maxTimestamps`` whose names sort first (by bytes), in that order —
+    /// which are kept must not depend on the order a JSON loader hands the members over.
+    /// - Throws: `invalid_json` for a `*_at` member that is neither text nor an integer.
+    @inline(never)
+    private static func timestamps<R: JSONReader>(in data: JSONMembers<R>) throws(PayHandoffError) -> JSONObject {
+        var candidates: [JSONObject.Member] = []
+        if let node = data.node {
+            let reader = data.reader
+            try reader.forEach(in: node) { member throws(PayHandoffError) in
+                let key = reader.key(of: member)
+                guard key.utf8.count > 3, key.hasByteSuffix("_at") else { return }
+                let value: JSONValue, text: String
+                switch reader.kind(of: member) {
+                case .string:
+                    text = reader.string(member)
+                    value = .string(text)
+                case .integer:
+                    text = ""
+                    value = .integer(reader.integer(member))
+                case .null: return
+                case let other: throw JSONMembers<R>.wrongType(JSONValue.join(data.path, key), expected: "a string or an integer", found: other)
+                }
+                if keepsTimestamp(key, text: text) { candidates.append(JSONObject.Member(key: key, value: value)) }
+            }
+        }
+        let order = IndexSort.sorted(count: candidates.count) { a, b in
+            candidates[a].key.precedesByBytes(candidates[b].key) ? -1 : candidates[b].key.precedesByBytes(candidates[a].key) ? 1 : 0
+        }
+        var timestamps = JSONObject()
+        for index in order.prefix(maxTimestamps) { timestamps.appendNewMember(candidates[index].key, candidates[index].value) }
+        return timestamps
     }
 
     /// The most timestamps kept.
@@ -144,27 +176,46 @@ public struct CheckoutConfirmation: Equatable, Sendable {
     /// (optional members only when present). The same shape, wrapped as an event
     /// (``eventJSON``), is accepted by ``init(json:)``.
     public var json: JSONValue {
-        var o = JSONObject()
-        o["version"] = 1
-        o["type"] = .string(kind.confirmationType)
-        o[kind.idKey] = .string(objectID)
-        o.setIfPresent("brand", brand.map { .string($0) })
-        o.setIfPresent("last_four", lastFour.map { .string($0) })
-        o.setIfPresent("token", tokenReference.map { .string($0) })
-        o.setIfPresent("amount", amount.map { .string($0.decimalString) })
-        o["timestamps"] = .object(timestamps)
-        return .object(o)
+        JSONValueWriter.document { write(to: $0) }
+    }
+
+    /// Writes ``json`` to `writer` (the C ABI writes into cJSON's tree).
+    /// - Parameter writer: Where the document goes.
+    @_spi(JSONText)
+    public func write(to writer: JSONWriter) {
+        writer.beginObject()
+        writer.member("version", integer: 1)
+        writer.member("type", string: kind.confirmationType)
+        writer.member(kind.idMember, string: objectID)
+        writer.optionalMember("brand", string: brand)
+        writer.optionalMember("last_four", string: lastFour)
+        writer.optionalMember("token", string: tokenReference)
+        writer.optionalMember("amount", string: amount?.decimalString)
+        writer.member("timestamps", JSONValue.object(timestamps))
+        writer.end()
     }
 
     /// The confirmation as the webhook-style event ``init(json:)`` reads (used in snapshots).
     public var eventJSON: JSONValue {
-        var data = JSONObject()
-        data[kind.idKey] = .string(objectID)
-        data.setIfPresent("brand", brand.map { .string($0) })
-        data.setIfPresent("last_four", lastFour.map { .string($0) })
-        data.setIfPresent("token", tokenReference.map { .string($0) })
-        data.setIfPresent("amount", amount.map { .string($0.decimalString) })
-        for member in timestamps.members { data[member.key] = member.value }
-        return ["type": .string(kind.confirmationType), "data": .object(data)]
+        JSONValueWriter.document { writeEvent(to: $0) }
+    }
+
+    /// Writes ``eventJSON`` to `writer`.
+    func writeEvent(to writer: JSONWriter) {
+        writer.beginObject()
+        writer.member("type", string: kind.confirmationType)
+        writer.beginObject("data")
+        writer.member(kind.idMember, string: objectID)
+        writer.optionalMember("brand", string: brand)
+        writer.optionalMember("last_four", string: lastFour)
+        writer.optionalMember("token", string: tokenReference)
+        writer.optionalMember("amount", string: amount?.decimalString)
+        // Timestamp names end in `_at`: none is one of the members above.
+        for member in timestamps.members {
+            writer.key(member.key)
+            writer.value(member.value)
+        }
+        writer.end()
+        writer.end()
     }
 }

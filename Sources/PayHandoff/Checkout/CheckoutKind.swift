@@ -18,14 +18,14 @@ public enum CheckoutKind: String, Sendable, CaseIterable {
     /// The callback query key and confirmation field carrying the object's id.
     public var idKey: String { self == .cards ? "card_id" : "payment_id" }
 
+    /// ``idKey`` as a literal, for looking the member up in a document.
+    var idMember: StaticString { self == .cards ? "card_id" : "payment_id" }
+
     /// The prefix every id of this kind has (`card_…`, `pay_…`).
     public var idPrefix: String { self == .cards ? "card_" : "pay_" }
 
     /// The webhook event that confirms this kind of session.
     public var confirmationType: String { self == .cards ? "card.registered" : "payment.confirmed" }
-
-    /// Where the gateway's create response holds the session.
-    var responseObjectPath: String { self == .cards ? "data.registration" : "data.checkout" }
 
     /// The other kind.
     var other: CheckoutKind { self == .cards ? .payments : .cards }
@@ -35,6 +35,7 @@ public enum CheckoutKind: String, Sendable, CaseIterable {
     ///   - text: The kind's raw value.
     ///   - field: The field to name in the error.
     /// - Throws: `validation` for anything else.
+    @usableFromInline
     init(parsing text: String, field: String) throws(PayHandoffError) {
         guard let kind = CheckoutKind(rawValue: text) else {
             throw PayHandoffError(.validation, field: field, "must be \"cards\" or \"payments\"")

@@ -1,8 +1,7 @@
 extension CheckoutRequest {
-    static let commonJSONKeys = ["kind", "api_key", "base_url", "integration", "return_url", "nonce", "fields"]
-    static let cardJSONKeys = ["provider", "customer_id", "target_origin", "customer"]
-    private static let cardRequestJSONKeys = commonJSONKeys + cardJSONKeys
-    private static let customerJSONKeys = ["name", "lastname", "email", "phone"]
+    private static let paymentJSONKeys: StaticString = "kind api_key base_url integration return_url nonce fields"
+    private static let cardRequestJSONKeys: StaticString = "kind api_key base_url integration return_url nonce fields provider customer_id target_origin customer"
+    private static let customerJSONKeys: StaticString = "name lastname email phone"
 
     /// A request from its document. Card registration:
     /// `{"kind": "cards", "api_key": "sk_test_…", "return_url": "fixapp://checkout-callback",
@@ -14,38 +13,54 @@ extension CheckoutRequest {
     /// - Parameter json: The document.
     /// - Throws: `validation` (unknown or misplaced key, any rule), `invalid_json` (wrong type).
     public init(json: JSONValue) throws(PayHandoffError) {
-        let kind = try CheckoutKind(parsing: try json.string(at: "kind"), field: "kind")
-        try json.rejectUnknownKeys(kind == .cards ? CheckoutRequest.cardRequestJSONKeys : CheckoutRequest.commonJSONKeys)
-        let apiKey = try json.string(at: "api_key")
-        let baseURL = try json.optionalString(at: "base_url") ?? CheckoutRequest.defaultBaseURL
+        try self.init(reading: JSONMembers(json))
+    }
+
+    /// ``init(json:)`` from any ``JSONReader``'s tree (the C ABI reads cJSON's).
+    /// - Parameter json: The document's members.
+    /// - Throws: As ``init(json:)``.
+    @_spi(JSONText)
+    public init<R: JSONReader>(reading json: JSONMembers<R>) throws(PayHandoffError) {
+        let kind = try CheckoutKind(parsing: try json.string("kind"), field: "kind")
+        try json.rejectUnknownKeys(kind == .cards ? CheckoutRequest.cardRequestJSONKeys : CheckoutRequest.paymentJSONKeys)
+        let apiKey = try json.string("api_key")
+        let baseURL = try json.optionalString("base_url") ?? CheckoutRequest.defaultBaseURL
         var integration = Integration.browserTab
-        if let text = try json.optionalString(at: "integration") {
+        if let text = try json.optionalString("integration") {
             guard let value = Integration(rawValue: text) else {
                 throw PayHandoffError(.validation, field: "integration", "must be \"browser_tab\" or \"iframe\"")
             }
             integration = value
         }
-        let returnURL = try json.optionalString(at: "return_url")
-        let fields = try json.optionalObject(at: "fields") ?? JSONObject()
+        let returnURL = try json.optionalString("return_url")
+        var fields = JSONObject()
+        if let object = try json.optionalObject("fields"), let node = object.node,
+           case .object(let members) = JSONValue(reading: node, with: json.reader) {
+            fields = members
+        }
         switch kind {
         case .cards:
-            try json.rejectUnknownKeys(CheckoutRequest.customerJSONKeys, at: "customer")
-            let origins = try json.optionalArray(at: "target_origin") ?? []
+            let customer = json.nested("customer")
+            try customer.rejectUnknownKeys(CheckoutRequest.customerJSONKeys)
             var originTexts: [String] = []
-            for (index, origin) in origins.enumerated() {
-                guard case .string(let text) = origin else {
-                    throw JSONValue.wrongType("target_origin[" + String(index) + "]", expected: "a string", found: origin)
+            if let origins = try json.optionalArray("target_origin") {
+                let reader = json.reader
+                try reader.forEach(in: origins) { origin throws(PayHandoffError) in
+                    guard reader.kind(of: origin) == .string else {
+                        throw JSONMembers<R>.wrongType(json.field("target_origin") + "[" + String(originTexts.count) + "]",
+                                                       expected: "a string", found: reader.kind(of: origin))
+                    }
+                    originTexts.append(reader.string(origin))
                 }
-                originTexts.append(text)
             }
-            guard json.isPresent(at: "customer") else { throw JSONValue.missing("customer") }
+            guard json.isPresent("customer") else { throw JSONValue.missing(json.field("customer")) }
             self = try .cardRegistration(
-                apiKey: apiKey, returnURL: returnURL, provider: try json.string(at: "provider"),
-                customerID: try json.string(at: "customer_id"), targetOrigins: originTexts,
-                customer: Customer(name: try json.string(at: "customer.name"),
-                                   lastname: try json.string(at: "customer.lastname"),
-                                   email: try json.string(at: "customer.email"),
-                                   phone: try json.optionalString(at: "customer.phone")),
+                apiKey: apiKey, returnURL: returnURL, provider: try json.string("provider"),
+                customerID: try json.string("customer_id"), targetOrigins: originTexts,
+                customer: Customer(name: try customer.string("name"),
+                                   lastname: try customer.string("lastname"),
+                                   email: try customer.string("email"),
+                                   phone: try customer.optionalString("phone")),
                 extraFields: fields, baseURL: baseURL, integration: integration)
         case .payments:
             self = try .payment(apiKey: apiKey, returnURL: returnURL, fields: fields, baseURL: baseURL,
@@ -66,8 +81,8 @@ extension CheckoutRequest {
     /// - Throws: As ``init(json:)``; `validation` for a bad `nonce`.
     public static func buildResultJSON(json: JSONValue, using generator: inout some RandomNumberGenerator) throws(PayHandoffError) -> JSONValue {
         let (request, nonce) = try build(json: json, using: &generator)
-        var writer = JSONValueWriter()
-        request.writeBuildResult(nonce: nonce, to: &writer)
+        let writer = JSONValueWriter()
+        request.writeBuildResult(nonce: nonce, to: writer)
         return writer.document
     }
 
@@ -80,8 +95,20 @@ extension CheckoutRequest {
     /// - Throws: As ``buildResultJSON(json:using:)``.
     @_spi(JSONText)
     public static func build(json: JSONValue, using generator: inout some RandomNumberGenerator) throws(PayHandoffError) -> (CheckoutRequest, nonce: String) {
-        let request = try CheckoutRequest(json: json)
-        if let given = try json.optionalString(at: "nonce") {
+        try build(reading: JSONMembers(json), using: &generator)
+    }
+
+    /// ``build(json:using:)`` from any ``JSONReader``'s tree (the C ABI reads cJSON's).
+    /// - Parameters:
+    ///   - json: The request document's members.
+    ///   - generator: The random source for a fresh nonce.
+    /// - Returns: The request and the nonce.
+    /// - Throws: As ``build(json:using:)``.
+    @_spi(JSONText)
+    public static func build<R: JSONReader>(reading json: JSONMembers<R>,
+                                            using generator: inout some RandomNumberGenerator) throws(PayHandoffError) -> (CheckoutRequest, nonce: String) {
+        let request = try CheckoutRequest(reading: json)
+        if let given = try json.optionalString("nonce") {
             try CorrelationSecret.check(given, field: "nonce")
             return (request, given)
         }
@@ -93,21 +120,18 @@ extension CheckoutRequest {
     ///   - nonce: The nonce for the return URL.
     ///   - writer: Where the document goes.
     @_spi(JSONText)
-    public func writeBuildResult<W: JSONWriter>(nonce: String, to writer: inout W) {
+    public func writeBuildResult(nonce: String, to writer: JSONWriter) {
         let sent = sentReturnURL(nonce: nonce)
-        writer.object(count: sent == nil ? 4 : 6) { result in
-            result.member("version", 1)
-            result.member("kind", string: kind.rawValue)
-            result.key("request")
-            httpRequest(sending: sent).write(revealingSecrets: true, to: &result)
-            if let sent {
-                result.member("return_url", string: sent)
-                result.member("nonce", string: nonce)
-            }
-            result.key("warnings")
-            result.array(count: warnings.count) { list in
-                for warning in warnings { list.string(warning) }
-            }
+        writer.beginObject()
+        writer.member("version", integer: 1)
+        writer.member("kind", string: kind.rawValue)
+        writer.key("request")
+        httpRequest(sending: sent).write(revealingSecrets: true, to: writer)
+        if let sent {
+            writer.member("return_url", string: sent)
+            writer.member("nonce", string: nonce)
         }
+        writer.member("warnings", strings: warnings)
+        writer.end()
     }
 }

@@ -6,31 +6,47 @@ extension CheckoutSession {
     /// - Parameter json: The document.
     /// - Throws: As ``parse(kind:status:body:)`` and ``init(kind:checkoutURL:sessionID:objectID:)``.
     public init(json: JSONValue) throws(PayHandoffError) {
-        let kind = try CheckoutKind(parsing: try json.string(at: "kind"), field: "kind")
-        if json.isPresent(at: "checkout_url") {
-            try json.rejectUnknownKeys(["version", "kind", "checkout_url", "session_id", kind.idKey])
-            self = try CheckoutSession(kind: kind, checkoutURL: try json.string(at: "checkout_url"),
-                                       sessionID: try json.optionalString(at: "session_id"),
-                                       objectID: try json.optionalString(at: kind.idKey))
+        try self.init(reading: JSONMembers(json))
+    }
+
+    /// ``init(json:)`` from any ``JSONReader``'s tree (the C ABI reads cJSON's).
+    /// - Parameter json: The document's members.
+    /// - Throws: As ``init(json:)``.
+    @_spi(JSONText)
+    public init<R: JSONReader>(reading json: JSONMembers<R>) throws(PayHandoffError) {
+        let kind = try CheckoutKind(parsing: try json.string("kind"), field: "kind")
+        if json.isPresent("checkout_url") {
+            try json.rejectUnknownKeys(kind == .cards ? "version kind checkout_url session_id card_id" : "version kind checkout_url session_id payment_id")
+            self = try CheckoutSession(kind: kind, checkoutURL: try json.string("checkout_url"),
+                                       sessionID: try json.optionalString("session_id"),
+                                       objectID: try json.optionalString(kind.idMember))
         } else {
-            try json.rejectUnknownKeys(["kind", "status", "body"])
-            let status = try json.integer(at: "status")
+            try json.rejectUnknownKeys("kind status body")
+            let status = try json.integer("status")
             guard status >= 100, status <= 599 else {
                 throw PayHandoffError(.validation, field: "status", "must be an HTTP status from 100 to 599")
             }
-            self = try CheckoutSession.parse(kind: kind, status: Int(status), body: json.value(at: "body") ?? .null)
+            // The body's members are named from the body's root (`data.registration.checkout_url`).
+            self = try CheckoutSession.parse(kind: kind, status: Int(status), body: JSONMembers(json.value("body"), json.reader))
         }
     }
 
     /// The session as a document: `{"version": 1, "kind": "cards", "checkout_url": "https://…",
     /// "session_id": "…", "card_id": "card_…"}` (ids only when known). ``init(json:)`` reads it back.
     public var json: JSONValue {
-        var o = JSONObject(capacity: 5)
-        o.appendNewMember("version", 1)
-        o.appendNewMember("kind", .string(kind.rawValue))
-        o.appendNewMember("checkout_url", .string(checkoutURL))
-        o.appendNewMember("session_id", ifPresent: sessionID.map { .string($0) })
-        o.appendNewMember(kind.idKey, ifPresent: objectID.map { .string($0) })
-        return .object(o)
+        JSONValueWriter.document { write(to: $0) }
+    }
+
+    /// Writes ``json`` to `writer` (the C ABI writes into cJSON's tree).
+    /// - Parameter writer: Where the document goes.
+    @_spi(JSONText)
+    public func write(to writer: JSONWriter) {
+        writer.beginObject()
+        writer.member("version", integer: 1)
+        writer.member("kind", string: kind.rawValue)
+        writer.member("checkout_url", string: checkoutURL)
+        writer.optionalMember("session_id", string: sessionID)
+        writer.optionalMember(kind.idMember, string: objectID)
+        writer.end()
     }
 }

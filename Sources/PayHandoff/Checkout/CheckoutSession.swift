@@ -56,34 +56,40 @@ public struct CheckoutSession: Equatable, Sendable {
     ///   when the body has them (`error.message`, `message`, `error`); `validation` naming the
     ///   path (`data.registration.checkout_url`) when the URL is missing or not https.
     public static func parse(kind: CheckoutKind, status: Int, body: JSONValue) throws(PayHandoffError) -> CheckoutSession {
+        try parse(kind: kind, status: status, body: JSONMembers(body))
+    }
+
+    /// ``parse(kind:status:body:)`` with the body from any ``JSONReader``'s tree.
+    static func parse<R: JSONReader>(kind: CheckoutKind, status: Int, body: JSONMembers<R>) throws(PayHandoffError) -> CheckoutSession {
         guard status >= 200, status <= 299 else {
             throw PayHandoffError(.gatewayError, "the gateway answered HTTP " + String(status) + gatewayMessage(body))
         }
-        let path = kind.responseObjectPath
-        let urlPath = path + ".checkout_url"
-        let url = try body.string(at: urlPath)
-        try checkCheckoutURL(url, field: urlPath)
-        let sessionID = try body.optionalString(at: path + ".id")
+        let data = body.nested("data")
+        let object = data.nested(kind == .cards ? "registration" : "checkout")
+        let url = try object.string("checkout_url")
+        try checkCheckoutURL(url, field: object.field("checkout_url"))
+        let sessionID = try object.optionalString("id")
         if let sessionID, sessionID.utf8.count > maxSessionIDLength || ASCII.hasControl(sessionID) {
-            throw PayHandoffError(.validation, field: path + ".id", "must be at most 128 bytes without control characters")
+            throw PayHandoffError(.validation, field: object.field("id"), "must be at most 128 bytes without control characters")
         }
-        var idPath = path + "." + kind.idKey
-        var objectID = try body.optionalString(at: idPath)
+        var idField = object.field(kind.idMember)
+        var objectID = try object.optionalString(kind.idMember)
         if objectID == nil {
-            idPath = "data." + kind.idKey
-            objectID = try body.optionalString(at: idPath)
+            idField = data.field(kind.idMember)
+            objectID = try data.optionalString(kind.idMember)
         }
         if let objectID, !kind.isValidID(objectID) {
-            throw PayHandoffError(.validation, field: idPath, kind.idRule)
+            throw PayHandoffError(.validation, field: idField, kind.idRule)
         }
         return try CheckoutSession(kind: kind, checkoutURL: url, sessionID: sessionID, objectID: objectID)
     }
 
     /// `": <code>: <message>"` from the usual error-body shapes, or `""`.
-    static func gatewayMessage(_ body: JSONValue) -> String {
-        let message = (try? body.optionalString(at: "error.message")) ?? (try? body.optionalString(at: "message"))
-            ?? (try? body.optionalString(at: "error")) ?? nil
-        let code = (try? body.optionalString(at: "error.code")) ?? (try? body.optionalString(at: "code")) ?? nil
+    static func gatewayMessage<R: JSONReader>(_ body: JSONMembers<R>) -> String {
+        let error = body.nested("error")
+        let message = (try? error.optionalString("message")) ?? (try? body.optionalString("message"))
+            ?? (try? body.optionalString("error")) ?? nil
+        let code = (try? error.optionalString("code")) ?? (try? body.optionalString("code")) ?? nil
         var text = ""
         if let code { text += ": " + code }
         if let message { text += ": " + message }

@@ -48,8 +48,8 @@ public struct HTTPRequest: Equatable, Sendable, CustomStringConvertible {
     ///   `false` for anything shown or logged.
     /// - Returns: The document.
     public func json(revealingSecrets: Bool) -> JSONValue {
-        var writer = JSONValueWriter()
-        write(revealingSecrets: revealingSecrets, to: &writer)
+        let writer = JSONValueWriter()
+        write(revealingSecrets: revealingSecrets, to: writer)
         return writer.document
     }
 
@@ -58,22 +58,21 @@ public struct HTTPRequest: Equatable, Sendable, CustomStringConvertible {
     ///   - revealingSecrets: `true` to include the API key.
     ///   - writer: Where the document goes.
     @_spi(JSONText)
-    public func write<W: JSONWriter>(revealingSecrets: Bool, to writer: inout W) {
+    public func write(revealingSecrets: Bool, to writer: JSONWriter) {
         let shown = revealingSecrets ? headers : redactedHeaders
-        writer.object(count: 4) { request in
-            request.member("method", string: method)
-            request.member("url", string: url)
-            request.key("headers")
-            request.array(count: shown.count) { list in
-                for header in shown {
-                    list.object(count: 2) { pair in
-                        pair.member("name", string: header.name)
-                        pair.member("value", string: header.value)
-                    }
-                }
-            }
-            request.member("body", body)
+        writer.beginObject()
+        writer.member("method", string: method)
+        writer.member("url", string: url)
+        writer.beginArray("headers")
+        for header in shown {
+            writer.beginObject()
+            writer.member("name", string: header.name)
+            writer.member("value", string: header.value)
+            writer.end()
         }
+        writer.end()
+        writer.member("body", body)
+        writer.end()
     }
 
     var redactedHeaders: [Header] {

@@ -129,7 +129,7 @@ extension CheckoutFlow {
 
     /// See ``Coordinator/Flow/reservedLength``.
     var reservedLength: Int {
-        var length = Coordinator.Flow.checkout(self).snapshotJSON.printedLengthBound
+        var length = JSONLengthCounter.length { Coordinator.Flow.checkout(self).write(to: $0, secrets: true) }
         length += CheckoutFlow.maxStateLength - JSONValue.printedLength(of: state.rawValue)
         if state == .awaitingSession {
             // Only a flow waiting for its session may still get one, or fail to.
@@ -138,7 +138,7 @@ extension CheckoutFlow {
         }
         if takesDeepLink {
             // One slot: the latest claim, replaced by the verified callback.
-            length += callback.map { CheckoutCallback.maxStoredLength - $0.json.printedLengthBound }
+            length += callback.map { callback in CheckoutCallback.maxStoredLength - JSONLengthCounter.length { callback.write(to: $0) } }
                 ?? memberOverhead("callback") + CheckoutCallback.maxStoredLength
         }
         if confirmation == nil { length += memberOverhead("confirmation") + CheckoutConfirmation.maxStoredLength }
@@ -156,7 +156,7 @@ extension POSFlow {
 
     /// See ``Coordinator/Flow/reservedLength``.
     var reservedLength: Int {
-        var length = Coordinator.Flow.pos(self).snapshotJSON.printedLengthBound
+        var length = JSONLengthCounter.length { Coordinator.Flow.pos(self).write(to: $0, secrets: true) }
         length += POSFlow.maxStateLength - JSONValue.printedLength(of: state.rawValue)
         if state == .ready || state == .launched {
             if foregroundedAt == nil { length += memberOverhead("foregrounded_at") + maxTimeDigits }

@@ -41,35 +41,55 @@ extension Coordinator {
         /// - Throws: `unsupported_version` (or `invalid_json`) when the document is not a snapshot
         ///   of a format this build reads: nothing can be salvaged from it.
         public init(snapshot: JSONValue, snapshotLimit: Int = Coordinator.maxSnapshotBytes) throws(PayHandoffError) {
+            try self.init(reading: JSONValueReader.Node(snapshot), with: JSONValueReader(), snapshotLimit: snapshotLimit)
+        }
+
+        /// ``init(snapshot:snapshotLimit:)`` from any ``JSONReader``'s tree (the C ABI reads cJSON's).
+        /// - Parameters:
+        ///   - node: The snapshot document.
+        ///   - reader: Its tree.
+        ///   - snapshotLimit: The limit the coordinator was created with.
+        /// - Throws: As ``init(snapshot:snapshotLimit:)``.
+        @_spi(JSONText)
+        public init<R: JSONReader>(reading node: R.Node, with reader: R,
+                                   snapshotLimit: Int = Coordinator.maxSnapshotBytes) throws(PayHandoffError) {
             var dropped: [Dropped] = []
-            let document = try Coordinator.currentFormat(of: snapshot, lenient: true)
-            for member in (try? document.object(at: "").keys) ?? []
-            where !["version", "config", "flows", "ledger"].contains(where: { $0.hasSameBytes(as: member) }) {
-                dropped.append(Dropped(member: member, error: PayHandoffError(.validation, field: member, "unknown member")))
+            let document = try SnapshotDocument(node, reader, lenient: true)
+            if let root = document.members.node {
+                try? reader.forEach(in: root) { member in
+                    guard !reader.key(of: member, is: "version"), !reader.key(of: member, is: "config"),
+                          !reader.key(of: member, is: "flows"), !reader.key(of: member, is: "ledger") else { return }
+                    let key = reader.key(of: member)
+                    dropped.append(Dropped(member: key, error: PayHandoffError(.validation, field: key, "unknown member")))
+                }
             }
             var configuration = Configuration()
             do throws(PayHandoffError) {
-                configuration = try Configuration(json: document.value(at: "config") ?? [:])
+                configuration = try Configuration(reading: JSONMembers(document.members.value("config"), reader))
             } catch {
                 dropped.append(Dropped(member: "config", error: error.located(in: "config")))
             }
-            var ledger = RefundLedger.salvaging(document.value(at: "ledger"), dropped: &dropped)
+            var ledger = RefundLedger.salvaging(document, dropped: &dropped)
             var flows: [Flow] = []
-            var elements: [JSONValue] = []
+            var list: R.Node? = nil
             do throws(PayHandoffError) {
-                elements = try document.optionalArray(at: "flows") ?? []
+                list = try document.members.optionalArray("flows")
             } catch {
                 dropped.append(Dropped(member: "flows", error: error))
             }
-            for (index, element) in elements.enumerated() {
-                let member = "flows[" + String(index) + "]"
-                do throws(PayHandoffError) {
-                    let flow = try Flow(snapshot: element, configuration: configuration)
-                    try Coordinator.checkCorrelation(of: flow, among: flows)
-                    flows.append(flow)
-                } catch {
-                    dropped.append(Dropped(member: member, error: error.located(in: member)))
-                    ledger.forgetBalanceOfRefund(element)
+            if let list {
+                var index = 0
+                try? reader.forEach(in: list) { element in
+                    defer { index += 1 }
+                    do throws(PayHandoffError) {
+                        let flow = try Flow(snapshot: JSONMembers(element, reader), configuration: configuration, format2: document.isFormat2)
+                        try Coordinator.checkCorrelation(of: flow, among: flows)
+                        flows.append(flow)
+                    } catch {
+                        let member = "flows[" + String(index) + "]"
+                        dropped.append(Dropped(member: member, error: error.located(in: member)))
+                        ledger.forgetBalanceOfRefund(reading: JSONMembers(element, reader))
+                    }
                 }
             }
             var coordinator = Coordinator(configuration: configuration,
@@ -83,18 +103,26 @@ extension Coordinator {
         /// `{"version": 1, "snapshot": {…}, "dropped": [{"member": "flows[2]", "code": "validation",
         /// "field": "flows[2].state", "message": "…"}]}`.
         public var json: JSONValue {
-            var o = JSONObject(capacity: 3)
-            o.appendNewMember("version", 1)
-            o.appendNewMember("snapshot", coordinator.snapshot)
-            o.appendNewMember("dropped", .array(dropped.map { item in
-                var d = JSONObject(capacity: 4)
-                d.appendNewMember("member", .string(item.member))
-                d.appendNewMember("code", .string(item.error.code.rawValue))
-                d.appendNewMember("field", item.error.field.map { .string($0) } ?? .null)
-                d.appendNewMember("message", .string(item.error.message))
-                return .object(d)
-            }))
-            return .object(o)
+            JSONValueWriter.document { write(to: $0) }
+        }
+
+        /// Writes ``json`` to `writer` (the C ABI writes into cJSON's tree).
+        /// - Parameter writer: Where the document goes.
+        @_spi(JSONText)
+        public func write(to writer: JSONWriter) {
+            writer.beginObject()
+            writer.member("version", integer: 1)
+            writer.key("snapshot")
+            coordinator.writeSnapshot(to: writer)
+            writer.beginArray("dropped")
+            for item in dropped {
+                writer.beginObject()
+                writer.member("member", string: item.member)
+                item.error.writeMembers(to: writer)
+                writer.end()
+            }
+            writer.end()
+            writer.end()
         }
     }
 
@@ -111,53 +139,55 @@ extension Coordinator {
         while reservedSnapshotLength > snapshotLimit, let last = flows.popLast() {
             dropped.append(Salvage.Dropped(member: "flows", error: PayHandoffError(.limitExceeded, field: "flows",
                 "waiting flow " + last.id + " left out: the snapshot is over its limit")))
-            ledger.forgetBalanceOfRefund(.object(JSONObject()), flow: last)
+            ledger.forgetBalanceOfRefund(of: last)
         }
         _ = try? makeRoom()
     }
 }
 
 extension RefundLedger {
-    /// The entries of a possibly damaged ledger document that read by the strict rules; the
+    /// The entries of a possibly damaged snapshot's ledger that read by the strict rules; the
     /// others become balance-unknown records or move the watermark (``Coordinator/Salvage``).
-    static func salvaging(_ json: JSONValue?, dropped: inout [Coordinator.Salvage.Dropped]) -> RefundLedger {
+    static func salvaging<R: JSONReader>(_ document: SnapshotDocument<R>, dropped: inout [Coordinator.Salvage.Dropped]) -> RefundLedger {
         var ledger = RefundLedger()
-        guard let json, json != .null else { return ledger }
-        do throws(PayHandoffError) {
-            try json.rejectUnknownKeys(["pruned_through", "sales", "refunds", "unknown"])
-        } catch {
-            dropped.append(Coordinator.Salvage.Dropped(member: "ledger", error: error.located(in: "ledger")))
-        }
-        do throws(PayHandoffError) {
-            let watermark = try json.optionalInteger(at: "pruned_through") ?? 0
-            try MexicoCityTime.checkEpochMilliseconds(watermark, field: "pruned_through")
-            ledger.raiseWatermark(to: watermark)
-        } catch {
-            // How far the ledger was pruned is unknown: every sale it does not know fails safe.
-            dropped.append(Coordinator.Salvage.Dropped(member: "ledger.pruned_through", error: error.located(in: "ledger")))
-            ledger.raiseWatermark(to: MexicoCityTime.maxEpochMilliseconds)
-        }
-        for (list, entry) in RefundLedger.lists.enumerated() {
-            let elements: [JSONValue]
+        let json = document.ledger
+        guard document.isFormat2 || json.node != nil else { return ledger }
+        if !document.isFormat2 {
             do throws(PayHandoffError) {
-                elements = try json.optionalArray(at: entry.name) ?? []
+                try json.rejectUnknownKeys("pruned_through sales refunds unknown")
             } catch {
-                dropped.append(Coordinator.Salvage.Dropped(member: "ledger." + entry.name, error: error.located(in: "ledger")))
-                ledger.raiseWatermark(to: MexicoCityTime.maxEpochMilliseconds)
-                continue
+                dropped.append(Coordinator.Salvage.Dropped(member: "ledger", error: error.located(in: "ledger")))
             }
-            for (index, element) in elements.enumerated() {
-                let member = "ledger." + entry.name + "[" + String(index) + "]"
-                do throws(PayHandoffError) {
-                    let read = try Entry(snapshot: element, list: list)
-                    if ledger.entries.contains(where: { $0.transactionId.hasSameBytes(as: read.transactionId) }) {
-                        throw PayHandoffError(.validation, field: "[0]", "this transactionid is booked twice")
+            do throws(PayHandoffError) {
+                let watermark = try json.optionalInteger("pruned_through") ?? 0
+                try MexicoCityTime.checkEpochMilliseconds(watermark, field: "pruned_through")
+                ledger.raiseWatermark(to: watermark)
+            } catch {
+                // How far the ledger was pruned is unknown: every sale it does not know fails safe.
+                dropped.append(Coordinator.Salvage.Dropped(member: "ledger.pruned_through", error: error.located(in: "ledger")))
+                ledger.raiseWatermark(to: MexicoCityTime.maxEpochMilliseconds)
+            }
+        }
+        for list in 0..<RefundLedger.listCount {
+            do throws(PayHandoffError) {
+                try document.forEachLedgerItem(list) { index, item in
+                    do throws(PayHandoffError) {
+                        let read = try Entry(item, list: list, reader: json.reader)
+                        if ledger.entries.contains(where: { $0.transactionId.hasSameBytes(as: read.transactionId) }) {
+                            throw PayHandoffError(.validation, field: "[0]", "this transactionid is booked twice")
+                        }
+                        ledger.book(read)
+                    } catch {
+                        let member = "ledger." + RefundLedger.member(list, index)
+                        dropped.append(Coordinator.Salvage.Dropped(member: member, error: error.located(in: member)))
+                        let position = RefundLedger.arity(ofList: list) - 1
+                        let (id, time) = item.remains(timeAt: position, reader: json.reader)
+                        ledger.keepUnknown(id, time: time, timeAt: position)
                     }
-                    ledger.book(read)
-                } catch {
-                    dropped.append(Coordinator.Salvage.Dropped(member: member, error: error.located(in: member)))
-                    ledger.keepUnknown(element, timeAt: entry.arity - 1)
                 }
+            } catch {
+                dropped.append(Coordinator.Salvage.Dropped(member: "ledger." + RefundLedger.listName(list).text, error: error.located(in: "ledger")))
+                ledger.raiseWatermark(to: MexicoCityTime.maxEpochMilliseconds)
             }
         }
         return ledger
@@ -165,21 +195,12 @@ extension RefundLedger {
 
     /// What is left of a record that did not read: its id as balance unknown until its window
     /// would have closed, or, without a readable id, the watermark past that window.
-    private mutating func keepUnknown(_ element: JSONValue, timeAt position: Int) {
-        var id: String? = nil
-        var time: Int64? = nil
-        if case .array(let items) = element {
-            if let first = items.first, case .string(let text) = first, RefundLedger.isValidTransactionID(text.utf8) { id = text }
-            if position < items.count, case .integer(let value) = items[position], value >= 0,
-               value <= MexicoCityTime.maxEpochMilliseconds {
-                time = value
-            }
-        } else if let text = try? element.optionalString(at: "transactionid"), RefundLedger.isValidTransactionID(text.utf8) {
-            id = text  // a format-2 entry (an object)
-            if let value = try? element.optionalInteger(at: "expires_at"), value >= 0, value <= MexicoCityTime.maxEpochMilliseconds {
-                time = value
-            }
-        }
+    /// - Parameters:
+    ///   - id: Its transaction id, when readable.
+    ///   - time: Its time, when readable.
+    ///   - position: Where the time was in its array (1: a balance-unknown record's `until`; else
+    ///     the approval time).
+    private mutating func keepUnknown(_ id: String?, time: Int64?, timeAt position: Int) {
         let until = time.map { position == 1 ? $0 : RefundEligibility.deadline(approvedAt: $0) } ?? MexicoCityTime.maxEpochMilliseconds
         guard let id else {
             raiseWatermark(to: until)
@@ -190,21 +211,23 @@ extension RefundLedger {
 
     /// Leaves the balance of the sale a dropped, still waiting refund refunds unknown (the refund
     /// may have gone through): its entry becomes a balance-unknown record until its window closes.
-    /// - Parameters:
-    ///   - element: The dropped flow's document (read as far as it goes), or
-    ///   - flow: the flow itself, when it was read.
-    mutating func forgetBalanceOfRefund(_ element: JSONValue, flow: Coordinator.Flow? = nil) {
-        let sale: String?
-        if let flow {
-            guard case .pos(let f) = flow, f.operation == .refund, f.takesAnswer else { return }
-            sale = f.saleTransactionId
-        } else {
-            let operation = (try? element.optionalString(at: "operation")) ?? nil
-            let state = ((try? element.optionalString(at: "state")) ?? nil).flatMap { POSFlow.State(rawValue: $0) }
-            // A refund, unless its state shows it answered (an unreadable state counts as waiting).
-            guard let operation, operation.hasSameBytes(as: "devolucion"), state?.acceptsAnswer ?? true else { return }
-            sale = (try? element.optionalString(at: "sale_transactionid")) ?? nil
-        }
+    /// - Parameter flow: The flow dropped.
+    mutating func forgetBalanceOfRefund(of flow: Coordinator.Flow) {
+        guard case .pos(let f) = flow, f.operation == .refund, f.takesAnswer else { return }
+        forgetBalance(ofSale: f.saleTransactionId)
+    }
+
+    /// ``forgetBalanceOfRefund(of:)`` for a flow that did not read: its document, read as far as it goes.
+    /// - Parameter element: The dropped flow's document.
+    mutating func forgetBalanceOfRefund<R: JSONReader>(reading element: JSONMembers<R>) {
+        let operation = (try? element.optionalString("operation")) ?? nil
+        let state = ((try? element.optionalString("state")) ?? nil).flatMap { POSFlow.State(rawValue: $0) }
+        // A refund, unless its state shows it answered (an unreadable state counts as waiting).
+        guard let operation, operation.hasSameBytes(as: "devolucion"), state?.acceptsAnswer ?? true else { return }
+        forgetBalance(ofSale: (try? element.optionalString("sale_transactionid")) ?? nil)
+    }
+
+    private mutating func forgetBalance(ofSale sale: String?) {
         guard let sale, RefundLedger.isValidTransactionID(sale.utf8) else {
             raiseWatermark(to: MexicoCityTime.maxEpochMilliseconds)
             return

@@ -45,17 +45,27 @@ extension Coordinator {
 
     /// The whole coordinator as a versioned document (secret-bearing: it holds nonces and tokens).
     public var snapshot: JSONValue {
-        var config = JSONObject(capacity: 4)
-        config.appendNewMember("single_pending_per_kind", .bool(configuration.singlePendingPerKind))
-        config.appendNewMember("checkout_timeout_ms", .integer(configuration.checkoutTimeoutMilliseconds))
-        config.appendNewMember("pos_grace_ms", .integer(configuration.posGraceMilliseconds))
-        config.appendNewMember("accept_unverified_callbacks", .bool(configuration.acceptUnverifiedCallbacks))
-        var o = JSONObject(capacity: 4)
-        o.appendNewMember("version", .integer(Coordinator.snapshotVersion))
-        o.appendNewMember("config", .object(config))
-        o.appendNewMember("flows", .array(flows.map { $0.snapshotJSON }))
-        o.appendNewMember("ledger", ledger.json)
-        return .object(o)
+        JSONValueWriter.document { writeSnapshot(to: $0) }
+    }
+
+    /// Writes ``snapshot`` to `writer` (the C ABI writes into cJSON's tree).
+    /// - Parameter writer: Where the document goes.
+    @_spi(JSONText)
+    public func writeSnapshot(to writer: JSONWriter) {
+        writer.beginObject()
+        writer.member("version", integer: Coordinator.snapshotVersion)
+        writer.beginObject("config")
+        writer.member("single_pending_per_kind", bool: configuration.singlePendingPerKind)
+        writer.member("checkout_timeout_ms", integer: configuration.checkoutTimeoutMilliseconds)
+        writer.member("pos_grace_ms", integer: configuration.posGraceMilliseconds)
+        writer.member("accept_unverified_callbacks", bool: configuration.acceptUnverifiedCallbacks)
+        writer.end()
+        writer.beginArray("flows")
+        for flow in flows { flow.write(to: writer, secrets: true) }
+        writer.end()
+        writer.key("ledger")
+        ledger.write(to: writer)
+        writer.end()
     }
 
     /// Restores a coordinator from ``snapshot``. All or nothing: a damaged or inconsistent
@@ -67,98 +77,38 @@ extension Coordinator {
     ///   damaged or inconsistent member (`flows[2].state`, `ledger.sales[0]`, …); `conflict`
     ///   for two flows sharing a correlation key; `limit_exceeded` over the limit.
     public init(snapshot: JSONValue, snapshotLimit: Int = Coordinator.maxSnapshotBytes) throws(PayHandoffError) {
-        let document = try Coordinator.currentFormat(of: snapshot)
-        try document.rejectUnknownKeys(["version", "config", "flows", "ledger"])
-        let configuration = try Configuration(json: document.value(at: "config") ?? [:])
+        try self.init(reading: JSONValueReader.Node(snapshot), with: JSONValueReader(), snapshotLimit: snapshotLimit)
+    }
+
+    /// ``init(snapshot:snapshotLimit:)`` from any ``JSONReader``'s tree (the C ABI reads cJSON's).
+    /// - Parameters:
+    ///   - node: The snapshot document.
+    ///   - reader: Its tree.
+    ///   - snapshotLimit: The limit the coordinator was created with.
+    /// - Throws: As ``init(snapshot:snapshotLimit:)``.
+    @_spi(JSONText)
+    public init<R: JSONReader>(reading node: R.Node, with reader: R,
+                               snapshotLimit: Int = Coordinator.maxSnapshotBytes) throws(PayHandoffError) {
+        let document = try SnapshotDocument(node, reader, lenient: false)
+        try document.members.rejectUnknownKeys("version config flows ledger")
+        let configuration = try Configuration(reading: JSONMembers(document.members.value("config"), reader))
         var flows: [Flow] = []
-        for (index, element) in (try document.optionalArray(at: "flows") ?? []).enumerated() {
-            let flow: Flow
-            do throws(PayHandoffError) {
-                flow = try Flow(snapshot: element, configuration: configuration)
-                try Coordinator.checkCorrelation(of: flow, among: flows)
-            } catch {
-                throw error.located(in: "flows[" + String(index) + "]")
+        if let list = try document.members.optionalArray("flows") {
+            try reader.forEach(in: list) { element throws(PayHandoffError) in
+                let flow: Flow
+                do throws(PayHandoffError) {
+                    flow = try Flow(snapshot: JSONMembers(element, reader), configuration: configuration, format2: document.isFormat2)
+                    try Coordinator.checkCorrelation(of: flow, among: flows)
+                } catch {
+                    throw error.located(in: "flows[" + String(flows.count) + "]")
+                }
+                flows.append(flow)
             }
-            flows.append(flow)
         }
-        let ledger = try RefundLedger(snapshot: document.value(at: "ledger") ?? .null)
+        let ledger = try RefundLedger(snapshot: document)
         self.init(configuration: configuration, snapshotLimit: Swift.min(snapshotLimit, Coordinator.maxSnapshotBytes),
                   flows: flows, ledger: ledger)
         try checkRestoredBudget()
-    }
-
-    /// `snapshot` in this build's format: format 3 as it is, format 2 converted.
-    /// - Parameters:
-    ///   - snapshot: The document.
-    ///   - lenient: For a salvage: a format-2 ledger entry that does not read is passed on as it
-    ///     is (the format-3 reader then drops it) instead of refusing the document.
-    /// - Throws: `unsupported_version` naming `version` for any other format.
-    static func currentFormat(of snapshot: JSONValue, lenient: Bool = false) throws(PayHandoffError) -> JSONValue {
-        guard case .object = snapshot else { throw JSONValue.wrongType("", expected: "a snapshot object", found: snapshot) }
-        let version = try snapshot.integer(at: "version")
-        switch version {
-        case Coordinator.snapshotVersion: return snapshot
-        case 2: return try Coordinator.convertFormat2(snapshot, lenient: lenient)
-        default:
-            throw PayHandoffError(.unsupportedVersion, field: "version",
-                "snapshot format " + String(version) + " is not read by this build (it reads 3 and 2)")
-        }
-    }
-
-    /// A format-2 document (PayHandoff 0.2) in format 3. What changed: the ledger's entries became
-    /// arrays (flow ids dropped, windows follow from the approval time); a `failed` callback's
-    /// reason is no longer repeated as `failure_reason`; a claimed `completed` no longer moves a
-    /// checkout, so one that only a claim had moved goes back to `in_browser` (or
-    /// `awaiting_session`), the claim kept.
-    static func convertFormat2(_ snapshot: JSONValue, lenient: Bool) throws(PayHandoffError) -> JSONValue {
-        guard case .object(var document) = snapshot else { return snapshot }
-        document["version"] = .integer(Coordinator.snapshotVersion)
-        var flows: [JSONValue] = []
-        for element in try snapshot.optionalArray(at: "flows") ?? [] {
-            guard case .object(var flow) = element, case .string(let type)? = flow["type"], type.hasSameBytes(as: "checkout") else {
-                flows.append(element)
-                continue
-            }
-            let verified = (try? element.optionalBool(at: "callback.verified")) ?? nil
-            let state = (try? element.optionalString(at: "state")) ?? nil
-            if verified == true, let state, state.hasSameBytes(as: "failed") { flow["failure_reason"] = nil }
-            if verified == false, let state, state.hasSameBytes(as: "awaiting_confirmation") {
-                flow["state"] = .string(element.isPresent(at: "session") ? "in_browser" : "awaiting_session")
-            }
-            flows.append(.object(flow))
-        }
-        if snapshot.isPresent(at: "flows") { document["flows"] = .array(flows) }
-        var sales: [JSONValue] = [], refunds: [JSONValue] = []
-        let entries: [JSONValue]
-        do throws(PayHandoffError) {
-            entries = try snapshot.optionalArray(at: "ledger") ?? []
-        } catch {
-            guard lenient else { throw error }
-            entries = []
-        }
-        for (index, element) in entries.enumerated() {
-            let member = "ledger[" + String(index) + "]"
-            do throws(PayHandoffError) {
-                try element.rejectUnknownKeys(["transactionid", "flow_id", "operation", "amount", "refunded", "approved_at", "expires_at"])
-                let id = JSONValue.string(try element.string(at: "transactionid"))
-                guard let amount = try element.optionalAmount(at: "amount") else { throw JSONValue.missing("amount") }
-                guard let refunded = try element.optionalAmount(at: "refunded") else { throw JSONValue.missing("refunded") }
-                let approvedAt = JSONValue.integer(try element.integer(at: "approved_at"))
-                let operation = try element.string(at: "operation")
-                if operation.hasSameBytes(as: "venta") {
-                    sales.append(.array([id, .integer(amount.minorUnits), .integer(refunded.minorUnits), approvedAt]))
-                } else if operation.hasSameBytes(as: "devolucion") {
-                    refunds.append(.array([id, .integer(amount.minorUnits), approvedAt]))
-                } else {
-                    throw PayHandoffError(.validation, field: "operation", "must be venta or devolucion")
-                }
-            } catch {
-                guard lenient else { throw error.located(in: member) }
-                sales.append(element)
-            }
-        }
-        document["ledger"] = ["pruned_through": 0, "sales": .array(sales), "refunds": .array(refunds), "unknown": []]
-        return .object(document)
     }
 
     /// Refuses `flow` when it would share a correlation key with any of `others` (the rule
@@ -204,60 +154,103 @@ extension Coordinator.Configuration {
     /// - Parameter json: The configuration document.
     /// - Throws: `validation`/`invalid_json` for unknown members or values out of range.
     public init(json: JSONValue) throws(PayHandoffError) {
-        try json.rejectUnknownKeys(["single_pending_per_kind", "checkout_timeout_ms", "pos_grace_ms", "accept_unverified_callbacks"])
+        try self.init(reading: JSONMembers(json))
+    }
+
+    /// ``init(json:)`` from any ``JSONReader``'s tree (the C ABI reads cJSON's); a missing
+    /// document is the defaults.
+    /// - Parameter json: The configuration document's members.
+    /// - Throws: As ``init(json:)``.
+    @_spi(JSONText)
+    public init<R: JSONReader>(reading json: JSONMembers<R>) throws(PayHandoffError) {
+        try json.rejectUnknownKeys("single_pending_per_kind checkout_timeout_ms pos_grace_ms accept_unverified_callbacks")
         let defaults = Coordinator.Configuration()
-        try self.init(singlePendingPerKind: try json.optionalBool(at: "single_pending_per_kind") ?? false,
-                      checkoutTimeoutMilliseconds: try json.optionalInteger(at: "checkout_timeout_ms") ?? defaults.checkoutTimeoutMilliseconds,
-                      posGraceMilliseconds: try json.optionalInteger(at: "pos_grace_ms") ?? defaults.posGraceMilliseconds,
-                      acceptUnverifiedCallbacks: try json.optionalBool(at: "accept_unverified_callbacks") ?? false)
+        try self.init(singlePendingPerKind: try json.optionalBool("single_pending_per_kind") ?? false,
+                      checkoutTimeoutMilliseconds: try json.optionalInteger("checkout_timeout_ms") ?? defaults.checkoutTimeoutMilliseconds,
+                      posGraceMilliseconds: try json.optionalInteger("pos_grace_ms") ?? defaults.posGraceMilliseconds,
+                      acceptUnverifiedCallbacks: try json.optionalBool("accept_unverified_callbacks") ?? false)
     }
 }
 
 extension RefundLedger {
     /// The ledger as the snapshot's `ledger` document.
     public var json: JSONValue {
-        var sales: [JSONValue] = [], refunds: [JSONValue] = [], unknown: [JSONValue] = []
-        for entry in entries {
-            let id = JSONValue.string(entry.transactionId)
-            switch entry.kind {
-            case .sale(let refunded):
-                sales.append(.array([id, .integer(entry.amount.minorUnits), .integer(refunded.minorUnits), .integer(entry.approvedAt)]))
-            case .refund:
-                refunds.append(.array([id, .integer(entry.amount.minorUnits), .integer(entry.approvedAt)]))
-            case .balanceUnknown:
-                unknown.append(.array([id, .integer(entry.expiresAt)]))
-            }
-        }
-        var o = JSONObject(capacity: 4)
-        o.appendNewMember("pruned_through", .integer(prunedThrough))
-        o.appendNewMember("sales", .array(sales))
-        o.appendNewMember("refunds", .array(refunds))
-        o.appendNewMember("unknown", .array(unknown))
-        return .object(o)
+        JSONValueWriter.document { write(to: $0) }
     }
 
-    /// The three lists of the ledger document, with the entry kind each holds and its arity.
-    static let lists: [(name: String, arity: Int)] = [("sales", 4), ("refunds", 3), ("unknown", 2)]
+    /// Writes ``json`` to `writer`.
+    func write(to writer: JSONWriter) {
+        writer.beginObject()
+        writer.member("pruned_through", integer: prunedThrough)
+        for list in 0..<RefundLedger.listCount {
+            writer.beginArray(RefundLedger.listName(list))
+            for entry in entries {
+                switch (entry.kind, list) {
+                case (.sale(let refunded), 0):
+                    writer.beginArray()
+                    writer.string(entry.transactionId)
+                    writer.integer(entry.amount.minorUnits)
+                    writer.integer(refunded.minorUnits)
+                    writer.integer(entry.approvedAt)
+                    writer.end()
+                case (.refund, 1):
+                    writer.beginArray()
+                    writer.string(entry.transactionId)
+                    writer.integer(entry.amount.minorUnits)
+                    writer.integer(entry.approvedAt)
+                    writer.end()
+                case (.balanceUnknown, 2):
+                    writer.beginArray()
+                    writer.string(entry.transactionId)
+                    writer.integer(entry.expiresAt)
+                    writer.end()
+                default:
+                    break
+                }
+            }
+            writer.end()
+        }
+        writer.end()
+    }
 
-    /// A ledger from ``json``, checked: what the ledger could have booked.
+
+    /// The three lists of the ledger document (0 sales, 1 refunds, 2 unknown): their names, and
+    /// how many values an entry of each has.
+    static let listCount = 3
+
+    /// The name of ledger list `list`.
+    static func listName(_ list: Int) -> StaticString {
+        list == 0 ? "sales" : list == 1 ? "refunds" : "unknown"
+    }
+
+    /// How many values an entry of ledger list `list` has: `[transactionid, amount, refunded,
+    /// approved_at]`, `[transactionid, amount, approved_at]`, `[transactionid, until]`.
+    static func arity(ofList list: Int) -> Int {
+        4 - list
+    }
+
+    /// The ledger of a snapshot, checked: what the ledger could have booked.
     /// - Throws: `validation`/`invalid_json` naming the member (`ledger.sales[3]`, `ledger.pruned_through`).
-    init(snapshot json: JSONValue) throws(PayHandoffError) {
-        guard json != .null else {
+    init<R: JSONReader>(snapshot document: SnapshotDocument<R>) throws(PayHandoffError) {
+        let json = document.ledger
+        guard document.isFormat2 || json.node != nil else {
             self.init()
             return
         }
         do throws(PayHandoffError) {
-            try json.rejectUnknownKeys(["pruned_through", "sales", "refunds", "unknown"])
-            let watermark = try json.optionalInteger(at: "pruned_through") ?? 0
-            try MexicoCityTime.checkEpochMilliseconds(watermark, field: "pruned_through")
-            var entries: [(entry: Entry, member: String)] = []
-            for (list, name) in RefundLedger.lists.map({ $0.name }).enumerated() {
-                for (index, element) in (try json.optionalArray(at: name) ?? []).enumerated() {
-                    let member = name + "[" + String(index) + "]"
+            var watermark: Int64 = 0
+            if !document.isFormat2 {
+                try json.rejectUnknownKeys("pruned_through sales refunds unknown")
+                watermark = try json.optionalInteger("pruned_through") ?? 0
+                try MexicoCityTime.checkEpochMilliseconds(watermark, field: "pruned_through")
+            }
+            var entries: [(entry: Entry, list: Int, index: Int)] = []
+            for list in 0..<RefundLedger.listCount {
+                try document.forEachLedgerItem(list) { index, item throws(PayHandoffError) in
                     do throws(PayHandoffError) {
-                        entries.append((try Entry(snapshot: element, list: list), member))
+                        entries.append((try Entry(item, list: list, reader: json.reader), list, index))
                     } catch {
-                        throw error.located(in: member)
+                        throw error.located(in: RefundLedger.member(list, index))
                     }
                 }
             }
@@ -266,49 +259,10 @@ extension RefundLedger {
             throw error.located(in: "ledger")
         }
     }
-}
 
-extension RefundLedger.Entry {
-    /// An entry from its array in list `list` (0 sales, 1 refunds, 2 unknown), checked.
-    /// - Throws: `validation`/`invalid_json` naming the position (`[1]`: the amount).
-    init(snapshot json: JSONValue, list: Int) throws(PayHandoffError) {
-        let arity = RefundLedger.lists[list].arity
-        guard case .array(let items) = json, items.count == arity else {
-            throw PayHandoffError(.invalidJSON, field: nil, "must be an array of " + String(arity) + " values")
-        }
-        func integer(_ position: Int) throws(PayHandoffError) -> Int64 {
-            guard case .integer(let value) = items[position] else {
-                throw JSONValue.wrongType("[" + String(position) + "]", expected: "an integer", found: items[position])
-            }
-            return value
-        }
-        func amount(_ position: Int) throws(PayHandoffError) -> Amount {
-            let units = try integer(position)
-            guard units > 0, units <= Amount.max else {
-                throw PayHandoffError(.validation, field: "[" + String(position) + "]", "must be an amount in centavos above 0")
-            }
-            return Amount(unchecked: units)
-        }
-        func time(_ position: Int) throws(PayHandoffError) -> Int64 {
-            let value = try integer(position)
-            try MexicoCityTime.checkEpochMilliseconds(value, field: "[" + String(position) + "]")
-            return value
-        }
-        guard case .string(let id) = items[0] else { throw JSONValue.wrongType("[0]", expected: "a transactionid", found: items[0]) }
-        try RefundLedger.checkTransactionID(id, field: "[0]")
-        switch list {
-        case 0:
-            let total = try amount(1)
-            let refunded = try integer(2)
-            guard refunded >= 0, refunded <= total.minorUnits else {
-                throw PayHandoffError(.validation, field: "[2]", "a sale cannot have refunded more than its amount")
-            }
-            self.init(transactionId: id, kind: .sale(refunded: Amount(unchecked: refunded)), amount: total, approvedAt: try time(3))
-        case 1:
-            self.init(transactionId: id, kind: .refund, amount: try amount(1), approvedAt: try time(2))
-        default:
-            self.init(unknownBalanceOf: id, until: try time(1))
-        }
+    /// The path of entry `index` of list `list` from the ledger (`sales[3]`).
+    static func member(_ list: Int, _ index: Int) -> String {
+        listName(list).text + "[" + String(index) + "]"
     }
 }
 
@@ -322,46 +276,59 @@ extension Coordinator.Flow {
     }
 
     /// The flow as a document (one element of the coordinator snapshot's `flows`; secret-bearing).
-    public var snapshotJSON: JSONValue { json(withSecrets: true) }
+    public var snapshotJSON: JSONValue { JSONValueWriter.document { write(to: $0, secrets: true) } }
 
     /// The flow as a transition's `details`: the snapshot's document without the nonce or token,
     /// so that a host may log its answers.
-    public var detailsJSON: JSONValue { json(withSecrets: false) }
+    public var detailsJSON: JSONValue { JSONValueWriter.document { write(to: $0, secrets: false) } }
 
-    private func json(withSecrets secrets: Bool) -> JSONValue {
-        var o = JSONObject(capacity: 14)
-        o.appendNewMember("id", .string(id))
-        o.appendNewMember("type", .string(typeName))
-        o.appendNewMember("state", .string(stateName))
+    /// Writes ``snapshotJSON`` (`secrets`) or ``detailsJSON`` to `writer`.
+    /// - Parameters:
+    ///   - writer: Where the document goes.
+    ///   - secrets: Whether the nonce or token is written.
+    @_spi(JSONText)
+    public func write(to writer: JSONWriter, secrets: Bool) {
+        writer.beginObject()
+        writer.member("id", string: id)
+        writer.member("type", string: typeName)
+        writer.member("state", string: stateName)
         switch self {
         case .checkout(let f):
-            o.appendNewMember("kind", .string(f.kind.rawValue))
-            o.appendNewMember("return_url", .string(f.returnURL.text))
-            if secrets { o.appendNewMember("nonce", ifPresent: f.nonce.map { .string($0) }) }
-            o.appendNewMember("deadline", .integer(f.deadline))
-            o.appendNewMember("session", ifPresent: f.session?.json)
-            o.appendNewMember("callback", ifPresent: f.callback?.json)
-            o.appendNewMember("confirmation", ifPresent: f.confirmation?.eventJSON)
-            o.appendNewMember("failure_reason", ifPresent: (secrets ? f.sessionFailure : f.failureReason).map { .string($0) })
+            writer.member("kind", string: f.kind.rawValue)
+            writer.member("return_url", string: f.returnURL.text)
+            if secrets { writer.optionalMember("nonce", string: f.nonce) }
+            writer.member("deadline", integer: f.deadline)
+            if let session = f.session {
+                writer.key("session")
+                session.write(to: writer)
+            }
+            if let callback = f.callback {
+                writer.key("callback")
+                callback.write(to: writer)
+            }
+            if let confirmation = f.confirmation {
+                writer.key("confirmation")
+                confirmation.writeEvent(to: writer)
+            }
+            writer.optionalMember("failure_reason", string: secrets ? f.sessionFailure : f.failureReason)
         case .pos(let f):
-            o.appendNewMember("operation", .string(f.operation.rawValue))
-            o.appendNewMember("identifier", .string(f.identifier))
-            if secrets { o.appendNewMember("token", .string(f.token)) }
-            o.appendNewMember("answer_scheme", .string(f.answerScheme))
-            o.appendNewMember("amount", ifPresent: f.amount.map { .string($0.decimalString) })
-            o.appendNewMember("sale_transactionid", ifPresent: f.saleTransactionId.map { .string($0) })
-            o.appendNewMember("grace_ms", .integer(f.graceMilliseconds))
-            o.appendNewMember("foregrounded_at", ifPresent: f.foregroundedAt.map { .integer($0) })
-            o.appendNewMember("response", ifPresent: f.response.map { response in
+            writer.member("operation", string: f.operation.rawValue)
+            writer.member("identifier", string: f.identifier)
+            if secrets { writer.member("token", string: f.token) }
+            writer.member("answer_scheme", string: f.answerScheme)
+            writer.optionalMember("amount", string: f.amount?.decimalString)
+            writer.optionalMember("sale_transactionid", string: f.saleTransactionId)
+            writer.member("grace_ms", integer: f.graceMilliseconds)
+            writer.optionalMember("foregrounded_at", integer: f.foregroundedAt)
+            if let response = f.response {
                 // The answer echoes `<identifier>~<token>`: details show the app's identifier alone.
-                guard !secrets, case .object(var document) = response.json else { return response.json }
-                document["identifier"] = .string(f.identifier)
-                return .object(document)
-            })
-            o.appendNewMember("answered_at", ifPresent: f.answeredAt.map { .integer($0) })
-            o.appendNewMember("launch_failure", ifPresent: f.launchFailure.map { .string($0) })
+                writer.key("response")
+                response.write(to: writer, identifier: secrets ? nil : f.identifier)
+            }
+            writer.optionalMember("answered_at", integer: f.answeredAt)
+            writer.optionalMember("launch_failure", string: f.launchFailure)
         }
-        return .object(o)
+        writer.end()
     }
 
     /// A flow from ``snapshotJSON``, checked as the events that make one are: every value by
@@ -372,78 +339,137 @@ extension Coordinator.Flow {
     ///     unverified callbacks accepted).
     /// - Throws: `validation`/`invalid_json` naming the damaged member.
     public init(snapshot json: JSONValue, configuration: Coordinator.Configuration) throws(PayHandoffError) {
-        let id = try json.string(at: "id")
+        try self.init(snapshot: JSONMembers(json), configuration: configuration)
+    }
+
+    /// ``init(snapshot:configuration:)`` from any ``JSONReader``'s tree.
+    /// - Parameters:
+    ///   - json: The flow document's members.
+    ///   - configuration: The coordinator's configuration.
+    ///   - format2: Whether the flow is from a format-2 snapshot (``SnapshotDocument``): what
+    ///     changed since is converted as it is read.
+    /// - Throws: As ``init(snapshot:configuration:)``.
+    init<R: JSONReader>(snapshot json: JSONMembers<R>, configuration: Coordinator.Configuration, format2: Bool = false) throws(PayHandoffError) {
+        let id = try json.string("id")
         try CoordinatorEvent.checkFlowID(id, field: "id")
-        let stateText = try json.string(at: "state")
-        let type = try json.string(at: "type")
+        let state = try json.string("state")
+        let type = try json.string("type")
         if type.hasSameBytes(as: "checkout") {
-            try json.rejectUnknownKeys(["id", "type", "state", "kind", "return_url", "nonce", "deadline", "session",
-                                        "callback", "confirmation", "failure_reason"])
-            guard let state = CheckoutFlow.State(rawValue: stateText) else {
-                throw PayHandoffError(.validation, field: "state", "is not a checkout state")
-            }
-            let kind = try CheckoutKind(parsing: try json.string(at: "kind"), field: "kind")
-            let session = try json.optionalObject(at: "session").map { o throws(PayHandoffError) in try CheckoutSession(json: .object(o)) }
-            let callback = try json.optionalObject(at: "callback").map { o throws(PayHandoffError) in try CheckoutCallback(json: .object(o)) }
-            if let callback, callback.json.printedLengthBound > CheckoutCallback.maxStoredLength {
-                throw PayHandoffError(.validation, field: "callback", "is longer than the copy a flow keeps")
-            }
-            let confirmation = try json.optionalObject(at: "confirmation").map { o throws(PayHandoffError) in try CheckoutConfirmation(json: .object(o)) }
-            let nonce = try json.optionalString(at: "nonce")
-            if let nonce { try CorrelationSecret.check(nonce, field: "nonce") }
-            guard nonce != nil || configuration.acceptUnverifiedCallbacks else {
-                throw PayHandoffError(.validation, field: "nonce", "a checkout without nonce needs accept_unverified_callbacks")
-            }
-            let deadline = try json.integer(at: "deadline")
-            try MexicoCityTime.checkEpochMilliseconds(deadline, field: "deadline")
-            let failure = try json.optionalString(at: "failure_reason")
-            try CheckoutFlow.checkReason(failure, field: "failure_reason")
-            let flow = CheckoutFlow(id: id, kind: kind, returnURL: try ReturnURL(try json.string(at: "return_url")), nonce: nonce,
-                                    deadline: deadline, state: state, session: session, callback: callback,
-                                    confirmation: confirmation, sessionFailure: failure)
-            try flow.checkConsistent()
-            self = .checkout(flow)
+            self = .checkout(try CheckoutFlow(snapshot: json, id: id, state: state, configuration: configuration, format2: format2))
         } else if type.hasSameBytes(as: "pos") {
-            try json.rejectUnknownKeys(["id", "type", "state", "operation", "identifier", "token", "answer_scheme", "amount",
-                                        "sale_transactionid", "grace_ms", "foregrounded_at", "response", "answered_at",
-                                        "launch_failure"])
-            guard let state = POSFlow.State(rawValue: stateText) else {
-                throw PayHandoffError(.validation, field: "state", "is not a POS state")
-            }
-            guard let operation = POSRequest.Operation(rawValue: try json.string(at: "operation")) else {
-                throw PayHandoffError(.validation, field: "operation", "must be venta or devolucion")
-            }
-            let token = try json.string(at: "token")
-            try CorrelationSecret.checkToken(token, field: "token")
-            let identifier = try json.string(at: "identifier")
-            try POSRequest.checkIdentifier(identifier, token: token)
-            let scheme = try json.string(at: "answer_scheme")
-            try POSRequest.checkAnswerScheme(scheme, field: "answer_scheme")
-            let amount = try json.optionalAmount(at: "amount")
-            if let amount, amount == .zero { throw PayHandoffError(.validation, field: "amount", "must be greater than 0") }
-            let sale = try json.optionalString(at: "sale_transactionid")
-            if let sale { try RefundLedger.checkTransactionID(sale, field: "sale_transactionid") }
-            let grace = try json.integer(at: "grace_ms")
-            try CoordinatorEvent.checkGrace(grace, field: "grace_ms")
-            let foregroundedAt = try json.optionalInteger(at: "foregrounded_at")
-            if let foregroundedAt { try MexicoCityTime.checkEpochMilliseconds(foregroundedAt, field: "foregrounded_at") }
-            let answeredAt = try json.optionalInteger(at: "answered_at")
-            if let answeredAt { try MexicoCityTime.checkEpochMilliseconds(answeredAt, field: "answered_at") }
-            let response = try json.optionalObject(at: "response").map { o throws(PayHandoffError) in try POSResponse(json: .object(o)) }
-            if let response, response.json.printedLengthBound > POSResponse.maxStoredLength + JSONValue.printedLength(of: response.identifier) {
-                throw PayHandoffError(.validation, field: "response", "is longer than the copy a flow keeps")
-            }
-            let launchFailure = try json.optionalString(at: "launch_failure")
-            try POSFlow.checkReason(launchFailure, field: "launch_failure")
-            let flow = POSFlow(
-                id: id, operation: operation, identifier: identifier, token: token, answerScheme: scheme,
-                amount: amount, saleTransactionId: sale, graceMilliseconds: grace, state: state, foregroundedAt: foregroundedAt,
-                response: response, answeredAt: answeredAt, launchFailure: launchFailure)
-            try flow.checkConsistent()
-            self = .pos(flow)
+            self = .pos(try POSFlow(snapshot: json, id: id, state: state))
         } else {
             throw PayHandoffError(.validation, field: "type", "must be checkout or pos")
         }
+    }
+}
+
+extension CheckoutFlow {
+    /// A checkout flow from its snapshot document (``Coordinator/Flow/init(snapshot:configuration:format2:)``
+    /// has read its id, state and type).
+    @inline(never)
+    init<R: JSONReader>(snapshot json: JSONMembers<R>, id: String, state stateText: String,
+                        configuration: Coordinator.Configuration, format2: Bool) throws(PayHandoffError) {
+        var stateText = stateText
+        // Format 2 repeated a failed callback's reason as `failure_reason`, and let a claimed
+        // `completed` move the checkout: the claim stays, the flow goes back.
+        var keepsFailure = true
+        if format2, let verified = (try? json.nested("callback").optionalBool("verified")) ?? nil {
+            if verified, stateText.hasSameBytes(as: "failed") { keepsFailure = false }
+            if !verified, stateText.hasSameBytes(as: "awaiting_confirmation") {
+                stateText = json.isPresent("session") ? "in_browser" : "awaiting_session"
+            }
+        }
+        try json.rejectUnknownKeys("id type state kind return_url nonce deadline session callback confirmation failure_reason")
+        guard let state = CheckoutFlow.State(rawValue: stateText) else {
+            throw PayHandoffError(.validation, field: "state", "is not a checkout state")
+        }
+        let kind = try CheckoutKind(parsing: try json.string("kind"), field: "kind")
+        // A stored value's errors name its members from itself (`flows[0].kind`), as they always have.
+        let session = try json.optionalObject("session").map { o throws(PayHandoffError) in try CheckoutSession(reading: JSONMembers(o.node, o.reader)) }
+        let callback = try CheckoutFlow.storedCallback(json)
+        let confirmation = try json.optionalObject("confirmation").map { o throws(PayHandoffError) in
+            try CheckoutConfirmation(reading: JSONMembers(o.node, o.reader))
+        }
+        let nonce = try json.optionalString("nonce")
+        if let nonce { try CorrelationSecret.check(nonce, field: "nonce") }
+        guard nonce != nil || configuration.acceptUnverifiedCallbacks else {
+            throw PayHandoffError(.validation, field: "nonce", "a checkout without nonce needs accept_unverified_callbacks")
+        }
+        let deadline = try json.integer("deadline")
+        try MexicoCityTime.checkEpochMilliseconds(deadline, field: "deadline")
+        let failure = keepsFailure ? try json.optionalString("failure_reason") : nil
+        try CheckoutFlow.checkReason(failure, field: "failure_reason")
+        self.init(id: id, kind: kind, returnURL: try ReturnURL(try json.string("return_url")), nonce: nonce,
+                  deadline: deadline, state: state, session: session, callback: callback,
+                  confirmation: confirmation, sessionFailure: failure)
+        try checkConsistent()
+    }
+
+    /// The callback a snapshot's checkout holds, no longer than the copy a flow keeps.
+    @inline(never)
+    private static func storedCallback<R: JSONReader>(_ json: JSONMembers<R>) throws(PayHandoffError) -> CheckoutCallback? {
+        guard let object = try json.optionalObject("callback") else { return nil }
+        let callback = try CheckoutCallback(reading: JSONMembers(object.node, object.reader))
+        if JSONLengthCounter.length({ callback.write(to: $0) }) > CheckoutCallback.maxStoredLength {
+            throw PayHandoffError(.validation, field: "callback", "is longer than the copy a flow keeps")
+        }
+        return callback
+    }
+}
+
+extension POSFlow {
+    /// A POS flow from its snapshot document (``Coordinator/Flow/init(snapshot:configuration:format2:)``
+    /// has read its id, state and type).
+    @inline(never)
+    init<R: JSONReader>(snapshot json: JSONMembers<R>, id: String, state stateText: String) throws(PayHandoffError) {
+        try json.rejectUnknownKeys("id type state operation identifier token answer_scheme amount sale_transactionid grace_ms foregrounded_at response answered_at launch_failure")
+        guard let state = POSFlow.State(rawValue: stateText) else {
+            throw PayHandoffError(.validation, field: "state", "is not a POS state")
+        }
+        guard let operation = POSRequest.Operation(rawValue: try json.string("operation")) else {
+            throw PayHandoffError(.validation, field: "operation", "must be venta or devolucion")
+        }
+        let token = try json.string("token")
+        try CorrelationSecret.checkToken(token, field: "token")
+        let identifier = try json.string("identifier")
+        try POSRequest.checkIdentifier(identifier, token: token)
+        let scheme = try json.string("answer_scheme")
+        try POSRequest.checkAnswerScheme(scheme, field: "answer_scheme")
+        let amount = try json.optionalAmount("amount")
+        if let amount, amount == .zero { throw PayHandoffError(.validation, field: "amount", "must be greater than 0") }
+        let sale = try json.optionalString("sale_transactionid")
+        if let sale { try RefundLedger.checkTransactionID(sale, field: "sale_transactionid") }
+        let grace = try json.integer("grace_ms")
+        try CoordinatorEvent.checkGrace(grace, field: "grace_ms")
+        let foregroundedAt = try POSFlow.time(json, "foregrounded_at")
+        let answeredAt = try POSFlow.time(json, "answered_at")
+        let response = try POSFlow.storedResponse(json)
+        let launchFailure = try json.optionalString("launch_failure")
+        try POSFlow.checkReason(launchFailure, field: "launch_failure")
+        self.init(id: id, operation: operation, identifier: identifier, token: token, answerScheme: scheme,
+                  amount: amount, saleTransactionId: sale, graceMilliseconds: grace, state: state, foregroundedAt: foregroundedAt,
+                  response: response, answeredAt: answeredAt, launchFailure: launchFailure)
+        try checkConsistent()
+    }
+
+    /// The optional time member `key`, epoch milliseconds within the library's range.
+    @inline(never)
+    private static func time<R: JSONReader>(_ json: JSONMembers<R>, _ key: StaticString) throws(PayHandoffError) -> Int64? {
+        let time = try json.optionalInteger(key)
+        if let time { try MexicoCityTime.checkEpochMilliseconds(time, field: key.text) }
+        return time
+    }
+
+    /// The answer a snapshot's POS flow holds, no longer than the copy a flow keeps.
+    @inline(never)
+    private static func storedResponse<R: JSONReader>(_ json: JSONMembers<R>) throws(PayHandoffError) -> POSResponse? {
+        guard let object = try json.optionalObject("response") else { return nil }
+        let response = try POSResponse(reading: JSONMembers(object.node, object.reader))
+        if JSONLengthCounter.length({ response.write(to: $0) }) > POSResponse.maxStoredLength + JSONValue.printedLength(of: response.identifier) {
+            throw PayHandoffError(.validation, field: "response", "is longer than the copy a flow keeps")
+        }
+        return response
     }
 }
 

@@ -39,28 +39,60 @@ public struct CoordinatorAnswer: Equatable, Sendable {
     /// `create_session` (its return URL), `send_request` and `open_pos_app` do carry one (and the
     /// API key or POS user token): they are secret-bearing, like the snapshot.
     public var json: JSONValue {
-        var o = JSONObject()
-        o["version"] = 1
-        o["outcome"] = .string(outcome.rawValue)
-        o["persist"] = .bool(persist)
-        o["transitions"] = .array(transitions.map { transition in
-            [
-                "flow_id": .string(transition.flowID),
-                "flow": .string(transition.flow.typeName),
-                "state": .string(transition.flow.stateName),
-                "effects": .array(transition.effects.map { $0.json }),
-                "details": transition.flow.detailsJSON,
-            ]
-        })
-        if !forgotten.isEmpty { o["forgotten"] = .array(forgotten.map { .string($0) }) }
-        if let error { o["error"] = error.json }
-        return .object(o)
+        JSONValueWriter.document { write(to: $0) }
+    }
+
+    /// Writes ``json`` to `writer` (the C ABI writes into cJSON's tree).
+    /// - Parameter writer: Where the document goes.
+    @_spi(JSONText)
+    public func write(to writer: JSONWriter) {
+        writer.beginObject()
+        writer.member("version", integer: 1)
+        writer.member("outcome", string: outcome.rawValue)
+        writer.member("persist", bool: persist)
+        writer.beginArray("transitions")
+        for transition in transitions {
+            writer.beginObject()
+            writer.member("flow_id", string: transition.flowID)
+            writer.member("flow", string: transition.flow.typeName)
+            writer.member("state", string: transition.flow.stateName)
+            writer.beginArray("effects")
+            for effect in transition.effects { effect.write(to: writer) }
+            writer.end()
+            writer.key("details")
+            transition.flow.write(to: writer, secrets: false)
+            writer.end()
+        }
+        writer.end()
+        if !forgotten.isEmpty { writer.member("forgotten", strings: forgotten) }
+        if let error {
+            writer.key("error")
+            error.write(to: writer)
+        }
+        writer.end()
     }
 }
 
 extension PayHandoffError {
     /// `{"code": "validation", "field": "amount", "message": "…"}` (`field` null when none).
     public var json: JSONValue {
-        ["code": .string(code.rawValue), "field": field.map { .string($0) } ?? .null, "message": .string(message)]
+        JSONValueWriter.document { write(to: $0) }
+    }
+
+    /// Writes ``json`` to `writer` (the C ABI writes into cJSON's tree).
+    /// - Parameter writer: Where the document goes.
+    @_spi(JSONText)
+    public func write(to writer: JSONWriter) {
+        writer.beginObject()
+        writeMembers(to: writer)
+        writer.end()
+    }
+
+    /// Writes the members `code`, `field` and `message` into the object being written.
+    func writeMembers(to writer: JSONWriter) {
+        writer.member("code", string: code.rawValue)
+        writer.key("field")
+        if let field { writer.string(field) } else { writer.null() }
+        writer.member("message", string: message)
     }
 }

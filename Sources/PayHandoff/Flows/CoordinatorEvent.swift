@@ -197,18 +197,18 @@ public struct CoordinatorEvent: Equatable, Sendable {
 
         /// Every member the event may have: unknown ones are refused (a misspelt optional member
         /// must not be ignored).
-        var members: [String] {
+        var members: StaticString {
             switch self {
-            case .checkoutStart: return ["type", "now", "flow_id", "request", "kind", "return_url", "session", "nonce", "deadline"]
-            case .checkoutSession: return ["type", "now", "flow_id", "session"]
-            case .checkoutSessionFailed, .posLaunchFailed: return ["type", "now", "flow_id", "reason"]
-            case .browserOpened, .browserDismissed, .posLaunched: return ["type", "now", "flow_id"]
-            case .confirmation: return ["type", "now", "flow_id", "event"]
-            case .posStart: return ["type", "now", "flow_id", "request", "sale_flow_id", "sale", "grace_ms", "token"]
-            case .posResult: return ["type", "now", "flow_id", "extras"]
-            case .appForegrounded, .tick: return ["type", "now"]
-            case .url: return ["type", "now", "url"]
-            case .removeFlow: return ["type", "now", "flow_id", "give_up"]
+            case .checkoutStart: return "type now flow_id request kind return_url session nonce deadline"
+            case .checkoutSession: return "type now flow_id session"
+            case .checkoutSessionFailed, .posLaunchFailed: return "type now flow_id reason"
+            case .browserOpened, .browserDismissed, .posLaunched: return "type now flow_id"
+            case .confirmation: return "type now flow_id event"
+            case .posStart: return "type now flow_id request sale_flow_id sale grace_ms token"
+            case .posResult: return "type now flow_id extras"
+            case .appForegrounded, .tick: return "type now"
+            case .url: return "type now url"
+            case .removeFlow: return "type now flow_id give_up"
             }
         }
     }
@@ -218,26 +218,29 @@ public struct CoordinatorEvent: Equatable, Sendable {
     /// - Parameter json: The event document.
     /// - Throws: `validation`/`invalid_json` naming the member that is missing, unknown or wrong.
     public init(json: JSONValue) throws(PayHandoffError) {
+        try self.init(reading: JSONValueReader.Node(json), with: JSONValueReader())
+    }
+
+    /// ``init(json:)`` from any ``JSONReader``'s tree (the C ABI reads cJSON's).
+    /// - Parameters:
+    ///   - node: The event document.
+    ///   - reader: Its tree.
+    /// - Throws: As ``init(json:)``.
+    @_spi(JSONText)
+    public init<R: JSONReader>(reading node: R.Node, with reader: R) throws(PayHandoffError) {
         // An event is an object: anything else (null, an array, a string) is a JSON type error.
-        guard case .object = json else { throw JSONValue.wrongType("", expected: "an event object", found: json) }
-        let type = try json.string(at: "type")
-        let now = try json.integer(at: "now")
+        let json = try JSONMembers(document: node, reader, expected: "an event object")
+        let type = try json.string("type")
+        let now = try json.integer("now")
         try MexicoCityTime.checkEpochMilliseconds(now, field: "now")
-        /// The required member `key`, so that errors inside it name the path from the event's root.
-        func member(_ key: String) throws(PayHandoffError) -> JSONValue {
-            guard json.isPresent(at: key), let value = json.value(at: key) else { throw JSONValue.missing(key) }
-            return value
-        }
         /// Reads the required member `key` with `read`, naming fields from the event's root
         /// (`request.amount`, not `amount`).
-        func nested<T>(_ key: String, _ read: (JSONValue) throws(PayHandoffError) -> T) throws(PayHandoffError) -> T {
-            let value = try member(key)
+        func nested<T>(_ key: StaticString, _ read: (JSONMembers<R>) throws(PayHandoffError) -> T) throws(PayHandoffError) -> T {
+            guard let value = json.value(key) else { throw JSONValue.missing(key.text) }
             do throws(PayHandoffError) {
-                return try read(value)
+                return try read(JSONMembers(value, reader))
             } catch {
-                var located = error
-                located.field = key + (error.field.map { "." + $0 } ?? "")
-                throw located
+                throw error.located(in: key.text)
             }
         }
         // Matched by bytes (the type names are ASCII; a look-alike spelling is another type).
@@ -250,28 +253,29 @@ public struct CoordinatorEvent: Equatable, Sendable {
         switch typeName {
         case .appForegrounded, .tick, .url: id = ""
         default:
-            id = try json.string(at: "flow_id")
+            id = try json.string("flow_id")
             try CoordinatorEvent.checkFlowID(id)
         }
         let kind: Kind
         switch typeName {
         case .checkoutStart:
-            let deadline = try json.optionalInteger(at: "deadline")
-            let nonce = try json.optionalString(at: "nonce")
-            if json.isPresent(at: "request") {
-                for key in ["kind", "return_url", "session"] where json.isPresent(at: key) {
+            let deadline = try json.optionalInteger("deadline")
+            let nonce = try json.optionalString("nonce")
+            if json.isPresent("request") {
+                if let key = json.firstPresent(of: "kind return_url session") {
                     throw PayHandoffError(.validation, field: key, "is part of 'request' when PayHandoff builds the request")
                 }
-                if try member("request").isPresent(at: "nonce") {
+                if json.nested("request").isPresent("nonce") {
                     throw PayHandoffError(.validation, field: "request.nonce", "give the nonce next to 'request', not inside it")
                 }
-                kind = .checkoutStart(flowID: id, start: .request(try nested("request") { v throws(PayHandoffError) in try CheckoutRequest(json: v) }, nonce: nonce),
+                kind = .checkoutStart(flowID: id, start: .request(try nested("request") { v throws(PayHandoffError) in try CheckoutRequest(reading: v) },
+                                                                  nonce: nonce),
                                       deadline: deadline)
             } else {
-                let checkoutKind = try CheckoutKind(parsing: try json.string(at: "kind"), field: "kind")
-                let returnURL = try ReturnURL(try json.string(at: "return_url"))
-                if json.isPresent(at: "session"), let sessionJSON = json.value(at: "session") {
-                    let session = try nested("session") { _ throws(PayHandoffError) in try CheckoutSession(json: sessionJSON) }
+                let checkoutKind = try CheckoutKind(parsing: try json.string("kind"), field: "kind")
+                let returnURL = try ReturnURL(try json.string("return_url"))
+                if json.isPresent("session") {
+                    let session = try nested("session") { v throws(PayHandoffError) in try CheckoutSession(reading: v) }
                     guard session.kind == checkoutKind else {
                         throw PayHandoffError(.validation, field: "session.kind", "must equal kind")
                     }
@@ -282,51 +286,47 @@ public struct CoordinatorEvent: Equatable, Sendable {
             }
         case .checkoutSession:
             do throws(PayHandoffError) {
-                kind = .checkoutSession(flowID: id, session: try nested("session") { v throws(PayHandoffError) in try CheckoutSession(json: v) })
+                kind = .checkoutSession(flowID: id, session: try nested("session") { v throws(PayHandoffError) in try CheckoutSession(reading: v) })
             } catch where error.code == .gatewayError {
                 // The gateway refused to create the session: a fact about the flow, not a bad event.
                 kind = .checkoutSessionFailed(flowID: id, reason: error.message)
             }
         case .checkoutSessionFailed:
-            kind = .checkoutSessionFailed(flowID: id, reason: try json.string(at: "reason"))
+            kind = .checkoutSessionFailed(flowID: id, reason: try json.string("reason"))
         case .browserOpened:
             kind = .browserOpened(flowID: id)
         case .browserDismissed:
             kind = .browserDismissed(flowID: id)
         case .confirmation:
-            kind = .confirmation(flowID: id, confirmation: try nested("event") { v throws(PayHandoffError) in try CheckoutConfirmation(json: v) })
+            kind = .confirmation(flowID: id, confirmation: try nested("event") { v throws(PayHandoffError) in try CheckoutConfirmation(reading: v) })
         case .posStart:
-            let request = try nested("request") { v throws(PayHandoffError) in try POSRequest(json: v) }
+            let request = try nested("request") { v throws(PayHandoffError) in try POSRequest(reading: v) }
             var refundOf: RefundOf? = nil
-            if let saleFlow = try json.optionalString(at: "sale_flow_id") {
+            if let saleFlow = try json.optionalString("sale_flow_id") {
                 refundOf = .saleFlow(id: saleFlow)
             }
-            if json.isPresent(at: "sale") {
+            if json.isPresent("sale") {
                 guard refundOf.isNone else { throw PayHandoffError(.validation, field: "sale", "give sale_flow_id or sale, not both") }
-                try json.rejectUnknownKeys(["transactionid", "amount", "approved_at", "bp_version"], at: "sale")
-                guard let amount = try json.optionalAmount(at: "sale.amount") else { throw JSONValue.missing("sale.amount") }
-                refundOf = .sale(RefundEligibility.Sale(transactionId: try json.string(at: "sale.transactionid"), amount: amount,
-                                                        approvedAt: try json.integer(at: "sale.approved_at"),
-                                                        posAppVersion: try json.optionalString(at: "sale.bp_version")))
+                refundOf = .sale(try RefundEligibility.Sale(reading: json.nested("sale")))
             }
-            kind = .posStart(flowID: id, request: request, refundOf: refundOf, graceMilliseconds: try json.optionalInteger(at: "grace_ms"),
-                             token: try json.optionalString(at: "token"))
+            kind = .posStart(flowID: id, request: request, refundOf: refundOf, graceMilliseconds: try json.optionalInteger("grace_ms"),
+                             token: try json.optionalString("token"))
         case .posLaunched:
             kind = .posLaunched(flowID: id)
         case .posLaunchFailed:
-            kind = .posLaunchFailed(flowID: id, reason: try json.optionalString(at: "reason"))
+            kind = .posLaunchFailed(flowID: id, reason: try json.optionalString("reason"))
         case .posResult:
             // No extras at all (absent, null or {}): onActivityResult with no data.
-            let none = !json.isPresent(at: "extras") || json.value(at: "extras") == .null
-            kind = .posResult(flowID: id, extras: none ? [] : try POSResponse.extras(in: json, at: "extras"))
+            let extras = json.value("extras")
+            kind = .posResult(flowID: id, extras: extras == nil ? [] : try POSResponse.extras(extras, reader, path: "extras"))
         case .appForegrounded:
             kind = .appForegrounded
         case .tick:
             kind = .tick
         case .url:
-            kind = .url(try json.string(at: "url"))
+            kind = .url(try json.string("url"))
         case .removeFlow:
-            kind = .removeFlow(flowID: id, giveUp: try json.optionalBool(at: "give_up") ?? false)
+            kind = .removeFlow(flowID: id, giveUp: try json.optionalBool("give_up") ?? false)
         }
         try self.init(kind, now: now)
     }

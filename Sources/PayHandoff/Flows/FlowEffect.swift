@@ -50,26 +50,43 @@ public enum FlowEffect: Equatable, Sendable {
 
     /// The effect as a document: `{"type": "open_browser", "url": "…"}`, `{"type": "persist"}`, …
     public var json: JSONValue {
+        JSONValueWriter.document { write(to: $0) }
+    }
+
+    /// Writes ``json`` to `writer` (the C ABI writes into cJSON's tree).
+    /// - Parameter writer: Where the document goes.
+    @_spi(JSONText)
+    public func write(to writer: JSONWriter) {
+        writer.beginObject()
         switch self {
         case .sendRequest(let request):
-            return ["type": "send_request", "request": request.json(revealingSecrets: true)]
+            writer.member("type", string: "send_request")
+            writer.key("request")
+            request.write(revealingSecrets: true, to: writer)
         case .createSession(let kind, let returnURL):
-            return ["type": "create_session", "kind": .string(kind.rawValue), "return_url": .string(returnURL)]
+            writer.member("type", string: "create_session")
+            writer.member("kind", string: kind.rawValue)
+            writer.member("return_url", string: returnURL)
         case .openBrowser(let url):
-            return ["type": "open_browser", "url": .string(url)]
+            writer.member("type", string: "open_browser")
+            writer.member("url", string: url)
         case .closeBrowser:
-            return ["type": "close_browser"]
+            writer.member("type", string: "close_browser")
         case .showPending:
-            return ["type": "show_pending"]
+            writer.member("type", string: "show_pending")
         case .openPOSApp(let url):
-            return ["type": "open_pos_app", "url": .string(url)]
+            writer.member("type", string: "open_pos_app")
+            writer.member("url", string: url)
         case .showHint(let message):
-            return ["type": "show_hint", "message": .string(message)]
+            writer.member("type", string: "show_hint")
+            writer.member("message", string: message)
         case .reconcile(let reason):
-            return ["type": "reconcile", "reason": .string(reason)]
+            writer.member("type", string: "reconcile")
+            writer.member("reason", string: reason)
         case .persist:
-            return ["type": "persist"]
+            writer.member("type", string: "persist")
         }
+        writer.end()
     }
 }
 

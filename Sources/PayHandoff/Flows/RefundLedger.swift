@@ -193,10 +193,10 @@ public struct RefundLedger: Equatable, Sendable {
 
     /// A ledger from entries in any order (a restored snapshot), sorted once.
     /// - Parameters:
-    ///   - unordered: The entries, each with where it came from (`ledger.sales[2]`).
+    ///   - unordered: The entries, each with where it came from (list and position: `sales[2]`).
     ///   - prunedThrough: The watermark.
     /// - Throws: `validation` naming the second of two entries with one id.
-    init(restoring unordered: [(entry: Entry, member: String)], prunedThrough: Int64) throws(PayHandoffError) {
+    init(restoring unordered: [(entry: Entry, list: Int, index: Int)], prunedThrough: Int64) throws(PayHandoffError) {
         let order = IndexSort.sorted(count: unordered.count) { a, b in
             unordered[a].entry.transactionId.precedesByBytes(unordered[b].entry.transactionId) ? -1
                 : unordered[b].entry.transactionId.precedesByBytes(unordered[a].entry.transactionId) ? 1 : 0
@@ -204,7 +204,8 @@ public struct RefundLedger: Equatable, Sendable {
         entries = order.map { unordered[$0].entry }
         self.prunedThrough = prunedThrough
         for index in entries.indices.dropFirst() where entries[index].transactionId.hasSameBytes(as: entries[index - 1].transactionId) {
-            throw PayHandoffError(.validation, field: unordered[Swift.max(order[index], order[index - 1])].member + "[0]",
+            let second = unordered[Swift.max(order[index], order[index - 1])]
+            throw PayHandoffError(.validation, field: RefundLedger.member(second.list, second.index) + "[0]",
                                   "this transactionid is booked twice")
         }
     }

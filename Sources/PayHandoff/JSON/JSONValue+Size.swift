@@ -30,26 +30,31 @@ extension JSONValue {
     /// - Returns: Its length as JSON text.
     public static func printedLength(of text: String) -> Int {
         var text = text  // contiguous UTF-8 (a native string already is)
-        return text.withUTF8 { bytes in
-            // 8 bytes at a time: a word with no byte JSON escapes prints as itself (the budget
-            // check measures whole snapshots, so this runs over every stored byte).
-            var total = 2 + bytes.count
-            var index = 0
-            if let base = bytes.baseAddress {
-                while index + 8 <= bytes.count {
-                    let word = ByteScan.word(base, index)
-                    if ByteScan.bytesBelow(word, 0x20) | ByteScan.bytesEqual(word, UInt8(ascii: "\"")) | ByteScan.bytesEqual(word, UInt8(ascii: "\\")) != 0 {
-                        for offset in 0..<8 { total += printedLength(of: base[index + offset]) - 1 }
-                    }
-                    index += 8
+        return text.withUTF8 { printedLength(ofUTF8: $0) }
+    }
+
+    /// ``printedLength(of:)-(String)`` of a string's UTF-8.
+    /// - Parameter bytes: The string's UTF-8.
+    /// - Returns: Its length as JSON text.
+    static func printedLength(ofUTF8 bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        // 8 bytes at a time: a word with no byte JSON escapes prints as itself (the budget
+        // check measures whole snapshots, so this runs over every stored byte).
+        var total = 2 + bytes.count
+        var index = 0
+        if let base = bytes.baseAddress {
+            while index + 8 <= bytes.count {
+                let word = ByteScan.word(base, index)
+                if ByteScan.bytesBelow(word, 0x20) | ByteScan.bytesEqual(word, UInt8(ascii: "\"")) | ByteScan.bytesEqual(word, UInt8(ascii: "\\")) != 0 {
+                    for offset in 0..<8 { total += printedLength(of: base[index + offset]) - 1 }
                 }
+                index += 8
             }
-            while index < bytes.count {
-                total += printedLength(of: bytes[index]) - 1
-                index += 1
-            }
-            return total
         }
+        while index < bytes.count {
+            total += printedLength(of: bytes[index]) - 1
+            index += 1
+        }
+        return total
     }
 
     /// The printed length of one byte inside a string.
@@ -91,26 +96,28 @@ extension JSONValue {
         return (text, false)
     }
 
-    /// Adds `"truncated": [names]` to the document of a stored copy (an answer or a callback a
-    /// flow keeps) when anything was cut or left out; the one spelling, read by ``truncated(in:)``.
+    /// Writes `"truncated": [names]` into the document of a stored copy (an answer or a callback
+    /// a flow keeps) when anything was cut or left out; the one spelling, read by ``truncated(in:)``.
     /// - Parameters:
     ///   - names: The members cut short or left out.
-    ///   - object: The document.
-    static func setTruncated(_ names: [String], in object: inout JSONObject) {
-        if !names.isEmpty { object.appendNewMember("truncated", .array(names.map { .string($0) })) }
+    ///   - writer: The object being written.
+    static func writeTruncated(_ names: [String], to writer: JSONWriter) {
+        if !names.isEmpty { writer.member("truncated", strings: names) }
     }
 
-    /// Reads what ``setTruncated(_:in:)`` wrote.
-    /// - Parameter json: The document.
+    /// Reads what ``writeTruncated(_:to:)`` wrote.
+    /// - Parameter json: The document's members.
     /// - Returns: The member names; empty when absent.
     /// - Throws: `invalid_json` for a list that is not of strings.
-    static func truncated(in json: JSONValue) throws(PayHandoffError) -> [String] {
+    static func truncated<R: JSONReader>(in json: JSONMembers<R>) throws(PayHandoffError) -> [String] {
         var names: [String] = []
-        for (index, element) in (try json.optionalArray(at: "truncated") ?? []).enumerated() {
-            guard case .string(let name) = element else {
-                throw JSONValue.wrongType("truncated[" + String(index) + "]", expected: "a member name", found: element)
+        guard let list = try json.optionalArray("truncated") else { return names }
+        let reader = json.reader
+        try reader.forEach(in: list) { element throws(PayHandoffError) in
+            guard reader.kind(of: element) == .string else {
+                throw JSONMembers<R>.wrongType("truncated[" + String(names.count) + "]", expected: "a member name", found: reader.kind(of: element))
             }
-            names.append(name)
+            names.append(reader.string(element))
         }
         return names
     }

@@ -27,50 +27,25 @@ public enum JSONValue: Equatable, Sendable {
 
     /// The JSON type name used in error messages (`"string"`, `"object"`, …).
     public var typeName: String {
-        switch self {
-        case .null: return "null"
-        case .bool: return "boolean"
-        case .integer: return "integer"
-        case .string: return "string"
-        case .array: return "array"
-        case .object: return "object"
-        }
+        JSONValueReader().kind(of: JSONValueReader.Node(self)).name
     }
 
-    // The readers below are `@inline(never)`: every document reader calls them dozens of times,
-    // and inlined each call site carried its own switch and error construction (−20.5 KB of the
-    // Embedded library, issue 26).
+    // The path readers below read by ``JSONMembers``' rules, the ones every document reader of
+    // the core follows (one place for them): a path is looked into step by step as
+    // ``JSONMembers/nested(_:)-(StaticString)`` does.
 
     /// The value at a dot-separated path of object keys (`"data.checkout.checkout_url"`),
     /// or `nil` when any step is missing or not an object. The empty path is `self`.
     /// - Parameter path: Keys separated by `.`.
     /// - Returns: The value found, or `nil`.
-    @inline(never)
     public func value(at path: String) -> JSONValue? {
         if path.isEmpty { return self }
-        // Each step is looked up by its bytes in the path's UTF-8: no split, no substrings.
-        if let found = path.utf8.withContiguousStorageIfAvailable({ value(atUTF8: $0) }) { return found }
-        var native = path
-        return native.withUTF8 { value(atUTF8: $0) }
-    }
-
-    private func value(atUTF8 path: UnsafeBufferPointer<UInt8>) -> JSONValue? {
-        // One step per call (paths are a few keys deep): no running copy of the document to
-        // retain and release at every step.
-        var end = 0
-        while end < path.count, path[end] != UInt8(ascii: ".") { end += 1 }
-        guard case .object(let object) = self,
-              let index = object.index(ofUTF8: UnsafeBufferPointer(rebasing: path[..<end])) else {
-            return nil
-        }
-        guard end < path.count else { return object.members[index].value }
-        return object.members[index].value.value(atUTF8: UnsafeBufferPointer(rebasing: path[(end + 1)...]))
+        return try? reading(at: path) { members, key in members.member(key)?.value }
     }
 
     /// Whether a non-null value is at `path` (JSON `null` counts as absent everywhere).
     /// - Parameter path: Dot-separated keys.
     /// - Returns: `true` when present and not `null`.
-    @inline(never)
     public func isPresent(at path: String) -> Bool {
         switch value(at: path) {
         case nil, .null?: return false
@@ -82,66 +57,46 @@ public enum JSONValue: Equatable, Sendable {
     /// - Parameter path: Dot-separated keys.
     /// - Returns: The string.
     /// - Throws: `validation` (naming `path`) when missing or null, `invalid_json` when not a string.
-    @inline(never)
     public func string(at path: String) throws(PayHandoffError) -> String {
-        guard let value = try optionalString(at: path) else { throw JSONValue.missing(path) }
-        return value
+        try reading(at: path) { members, key throws(PayHandoffError) in try members.string(key) }
     }
 
     /// The string at `path`, or `nil` when it is missing or `null`.
     /// - Parameter path: Dot-separated keys.
     /// - Returns: The string, or `nil`.
     /// - Throws: `invalid_json` naming `path` when present but not a string.
-    @inline(never)
     public func optionalString(at path: String) throws(PayHandoffError) -> String? {
-        switch value(at: path) {
-        case nil, .null?: return nil
-        case .string(let s)?: return s
-        case let other?: throw JSONValue.wrongType(path, expected: "a string", found: other)
-        }
+        try reading(at: path) { members, key throws(PayHandoffError) in try members.optionalString(key) }
     }
 
     /// The integer at `path`.
     /// - Parameter path: Dot-separated keys.
     /// - Returns: The integer.
     /// - Throws: `validation` when missing or null, `invalid_json` when not an integer.
-    @inline(never)
     public func integer(at path: String) throws(PayHandoffError) -> Int64 {
-        guard let value = try optionalInteger(at: path) else { throw JSONValue.missing(path) }
-        return value
+        try reading(at: path) { members, key throws(PayHandoffError) in try members.integer(key) }
     }
 
     /// The integer at `path`, or `nil` when it is missing or `null`.
     /// - Parameter path: Dot-separated keys.
     /// - Returns: The integer, or `nil`.
     /// - Throws: `invalid_json` naming `path` when present but not an integer.
-    @inline(never)
     public func optionalInteger(at path: String) throws(PayHandoffError) -> Int64? {
-        switch value(at: path) {
-        case nil, .null?: return nil
-        case .integer(let n)?: return n
-        case let other?: throw JSONValue.wrongType(path, expected: "an integer", found: other)
-        }
+        try reading(at: path) { members, key throws(PayHandoffError) in try members.optionalInteger(key) }
     }
 
     /// The boolean at `path`, or `nil` when it is missing or `null`.
     /// - Parameter path: Dot-separated keys.
     /// - Returns: The boolean, or `nil`.
     /// - Throws: `invalid_json` naming `path` when present but not a boolean.
-    @inline(never)
     public func optionalBool(at path: String) throws(PayHandoffError) -> Bool? {
-        switch value(at: path) {
-        case nil, .null?: return nil
-        case .bool(let b)?: return b
-        case let other?: throw JSONValue.wrongType(path, expected: "a boolean", found: other)
-        }
+        try reading(at: path) { members, key throws(PayHandoffError) in try members.optionalBool(key) }
     }
 
     /// The object at `path`.
     /// - Parameter path: Dot-separated keys; empty for `self`.
     /// - Returns: The object.
     /// - Throws: `validation` when missing or null, `invalid_json` when not an object.
-    @inline(never)
     public func object(at path: String) throws(PayHandoffError) -> JSONObject {
         guard let value = try optionalObject(at: path) else { throw JSONValue.missing(path) }
         return value
@@ -151,12 +106,10 @@ public enum JSONValue: Equatable, Sendable {
     /// - Parameter path: Dot-separated keys; empty for `self`.
     /// - Returns: The object, or `nil`.
     /// - Throws: `invalid_json` naming `path` when present but not an object.
-    @inline(never)
     public func optionalObject(at path: String) throws(PayHandoffError) -> JSONObject? {
-        switch value(at: path) {
-        case nil, .null?: return nil
-        case .object(let o)?: return o
-        case let other?: throw JSONValue.wrongType(path, expected: "an object", found: other)
+        try reading(at: path) { members, key throws(PayHandoffError) in
+            guard case .object(let object)? = try members.optionalObject(key)?.node?.value else { return nil }
+            return object
         }
     }
 
@@ -164,12 +117,10 @@ public enum JSONValue: Equatable, Sendable {
     /// - Parameter path: Dot-separated keys.
     /// - Returns: The array, or `nil`.
     /// - Throws: `invalid_json` naming `path` when present but not an array.
-    @inline(never)
     public func optionalArray(at path: String) throws(PayHandoffError) -> [JSONValue]? {
-        switch value(at: path) {
-        case nil, .null?: return nil
-        case .array(let a)?: return a
-        case let other?: throw JSONValue.wrongType(path, expected: "an array", found: other)
+        try reading(at: path) { members, key throws(PayHandoffError) in
+            guard case .array(let elements)? = try members.optionalArray(key)?.value else { return nil }
+            return elements
         }
     }
 
@@ -177,15 +128,8 @@ public enum JSONValue: Equatable, Sendable {
     /// - Parameter path: Dot-separated keys.
     /// - Returns: The amount, or `nil` when missing or `null`.
     /// - Throws: `validation` for bad text or range, `invalid_json` for any other JSON type.
-    @inline(never)
     public func optionalAmount(at path: String) throws(PayHandoffError) -> Amount? {
-        switch value(at: path) {
-        case nil, .null?: return nil
-        case .string(let text)?: return try Amount(parsing: text, field: path)
-        case .integer(let units)?: return try Amount(minorUnits: units, field: path)
-        case let other?:
-            throw JSONValue.wrongType(path, expected: "decimal text (\"100.00\") or integer minor units", found: other)
-        }
+        try reading(at: path) { members, key throws(PayHandoffError) in try members.optionalAmount(key) }
     }
 
     /// Refuses keys of the object at `path` that are not in `allowed`, so that a misspelt
@@ -195,30 +139,45 @@ public enum JSONValue: Equatable, Sendable {
     ///   - path: Dot-separated keys of the object; empty for `self`.
     /// - Throws: `validation` naming the first unknown key; `invalid_json` if not an object.
     public func rejectUnknownKeys(_ allowed: [String], at path: String = "") throws(PayHandoffError) {
-        guard let object = try optionalObject(at: path) else { return }
-        let unknown: String? = object.members.withUnsafeBufferPointer { members in
-            allowed.withUnsafeBufferPointer { allowed in
-                // Each search starts after the previous match: documents mostly list their keys
-                // in the reader's order, so a key is usually found at the first try.
-                var start = 0
-                for member in members.indices {
-                    var found: Int? = nil
-                    for step in 0..<allowed.count {
-                        let key = (start + step) % allowed.count
-                        if JSONObject.sameKey(allowed[key], members[member].key) {
-                            found = key
-                            break
-                        }
-                    }
-                    guard let found else { return members[member].key }
-                    start = found + 1
+        var list = allowed.joined(separator: " ")
+        try reading(at: path) { members, key throws(PayHandoffError) in
+            let object = JSONMembers(members.value(key), members.reader, path: path)
+            let result: Result<Void, PayHandoffError> = list.withUTF8 { bytes in
+                do throws(PayHandoffError) {
+                    return .success(try object.rejectUnknownKeys(UnsafeRawBufferPointer(bytes)))
+                } catch {
+                    return .failure(error)
                 }
-                return nil
+            }
+            try result.get()
+        }
+    }
+
+    /// Reads the value at `path` with `read`, given the members of the object that holds it and
+    /// its key; the empty path reads `self` (as the member `""` of an object around it).
+    private func reading<T>(at path: String,
+                            _ read: (JSONMembers<JSONValueReader>, UnsafeRawBufferPointer) throws(PayHandoffError) -> T) throws(PayHandoffError) -> T {
+        var path = path
+        let root = path.isEmpty ? JSONValue.object(JSONObject(["": self])) : self
+        let result: Result<T, PayHandoffError> = path.withUTF8 { bytes in
+            let text = UnsafeRawBufferPointer(bytes)
+            var members = JSONMembers(JSONValueReader.Node(root), JSONValueReader())
+            var start = 0
+            var end = 0
+            while end < text.count {
+                if text[end] == UInt8(ascii: ".") {
+                    members = members.nested(UnsafeRawBufferPointer(rebasing: text[start..<end]))
+                    start = end + 1
+                }
+                end += 1
+            }
+            do throws(PayHandoffError) {
+                return .success(try read(members, UnsafeRawBufferPointer(rebasing: text[start...])))
+            } catch {
+                return .failure(error)
             }
         }
-        if let unknown {
-            throw PayHandoffError(.validation, field: JSONValue.join(path, unknown), "unknown field")
-        }
+        return try result.get()
     }
 
     /// Equal when of the same type with equal contents: strings byte for byte, objects with the
@@ -235,17 +194,14 @@ public enum JSONValue: Equatable, Sendable {
         }
     }
 
+    @usableFromInline
     static func join(_ path: String, _ key: String) -> String {
         path.isEmpty ? key : path + "." + key
     }
 
+    @usableFromInline
     static func missing(_ path: String) -> PayHandoffError {
         PayHandoffError(.validation, field: path.isEmpty ? nil : path, "is required")
-    }
-
-    static func wrongType(_ path: String, expected: String, found: JSONValue) -> PayHandoffError {
-        PayHandoffError(.invalidJSON, field: path.isEmpty ? nil : path,
-                        "must be " + expected + ", found " + found.typeName)
     }
 }
 

@@ -1,13 +1,10 @@
 extension POSRequest {
     /// The JSON keys of a request document: the Billpocket request table's keys, and
     /// `android_action` (how Android starts the POS app; not sent in the URL).
-    static let jsonKeys = [
-        "transaction", "usertoken", "identifier", "amount", "urlScheme", "transactionId", "tip",
-        "msi", "reference", "email", "phone", "showPhotoButton", "mandatoryPhoto", "comesFromQR", "android_action",
-    ]
-    private static let saleOnlyKeys = [
-        "tip", "msi", "reference", "email", "phone", "showPhotoButton", "mandatoryPhoto", "comesFromQR",
-    ]
+    static let jsonKeys: StaticString = "transaction usertoken identifier amount urlScheme transactionId tip msi reference email phone showPhotoButton mandatoryPhoto comesFromQR android_action"
+    /// A build document's keys: a request's, and `token`.
+    private static let buildJSONKeys: StaticString = "transaction usertoken identifier amount urlScheme transactionId tip msi reference email phone showPhotoButton mandatoryPhoto comesFromQR android_action token"
+    private static let saleOnlyKeys: StaticString = "tip msi reference email phone showPhotoButton mandatoryPhoto comesFromQR"
 
     /// A request from its JSON document, keyed exactly like the Billpocket request table:
     /// `{"transaction": "venta", "usertoken": "…", "identifier": "ord-1", "amount": "100.00",
@@ -19,17 +16,31 @@ extension POSRequest {
     ///   refund, `transactionId` on a sale), or any rule of the request table; `invalid_json`
     ///   for a value of the wrong JSON type.
     public init(json: JSONValue) throws(PayHandoffError) {
-        try json.rejectUnknownKeys(POSRequest.jsonKeys)
-        let transaction = try json.string(at: "transaction")
+        try self.init(reading: JSONMembers(json))
+    }
+
+    /// ``init(json:)`` from any ``JSONReader``'s tree (the C ABI reads cJSON's).
+    /// - Parameters:
+    ///   - json: The request document's members.
+    ///   - allowed: The keys it may have (a build document's also `token`).
+    /// - Throws: As ``init(json:)``.
+    @_spi(JSONText)
+    public init<R: JSONReader>(reading json: JSONMembers<R>) throws(PayHandoffError) {
+        try self.init(reading: json, allowed: POSRequest.jsonKeys)
+    }
+
+    private init<R: JSONReader>(reading json: JSONMembers<R>, allowed: StaticString) throws(PayHandoffError) {
+        try json.rejectUnknownKeys(allowed)
+        let transaction = try json.string("transaction")
         guard let operation = Operation(rawValue: transaction) else {
             throw PayHandoffError(.validation, field: "transaction", "must be \"venta\" or \"devolucion\"")
         }
-        let userToken = try json.string(at: "usertoken")
-        let identifier = try json.string(at: "identifier")
-        let urlScheme = try json.string(at: "urlScheme")
-        let amount = try json.optionalAmount(at: "amount")
+        let userToken = try json.string("usertoken")
+        let identifier = try json.string("identifier")
+        let urlScheme = try json.string("urlScheme")
+        let amount = try json.optionalAmount("amount")
         var action = AndroidAction.billpocketPaymentsStart
-        if let given = try json.optionalString(at: "android_action") {
+        if let given = try json.optionalString("android_action") {
             guard let known = AndroidAction(rawValue: given) else {
                 throw PayHandoffError(.validation, field: "android_action", "must be billpocket.payments.START or com.billpocket.payments.START")
             }
@@ -37,29 +48,29 @@ extension POSRequest {
         }
         switch operation {
         case .sale:
-            if json.isPresent(at: "transactionId") {
+            if json.isPresent("transactionId") {
                 throw PayHandoffError(.validation, field: "transactionId", "is only allowed for a refund (devolucion)")
             }
             guard let amount else { throw PayHandoffError(.validation, field: "amount", "is required for a sale") }
-            let msi = try json.optionalInteger(at: "msi")
+            let msi = try json.optionalInteger("msi")
             if let msi, !POSRequest.allowedInstallments.contains(where: { Int64($0) == msi }) {
                 throw PayHandoffError(.validation, field: "msi", "must be 0, 3, 6, 9 or 12")
             }
             self = try .sale(
                 userToken: userToken, identifier: identifier, amount: amount, urlScheme: urlScheme,
-                tip: try json.optionalAmount(at: "tip"), msi: msi.map { Int($0) },
-                reference: try json.optionalString(at: "reference"),
-                email: try json.optionalString(at: "email"), phone: try json.optionalString(at: "phone"),
-                showPhotoButton: try json.optionalBool(at: "showPhotoButton"),
-                mandatoryPhoto: try json.optionalBool(at: "mandatoryPhoto"),
-                comesFromQR: try json.optionalBool(at: "comesFromQR"))
+                tip: try json.optionalAmount("tip"), msi: msi.map { Int($0) },
+                reference: try json.optionalString("reference"),
+                email: try json.optionalString("email"), phone: try json.optionalString("phone"),
+                showPhotoButton: try json.optionalBool("showPhotoButton"),
+                mandatoryPhoto: try json.optionalBool("mandatoryPhoto"),
+                comesFromQR: try json.optionalBool("comesFromQR"))
         case .refund:
-            for key in POSRequest.saleOnlyKeys where json.isPresent(at: key) {
+            if let key = json.firstPresent(of: POSRequest.saleOnlyKeys) {
                 throw PayHandoffError(.validation, field: key, "is only allowed for a sale (venta)")
             }
             self = try .refund(
                 userToken: userToken, identifier: identifier, urlScheme: urlScheme,
-                transactionId: try json.string(at: "transactionId"), amount: amount)
+                transactionId: try json.string("transactionId"), amount: amount)
         }
         androidAction = action
     }
@@ -73,19 +84,30 @@ extension POSRequest {
     /// - Returns: The request to send and the token, if one was added.
     /// - Throws: As ``init(json:)``; `validation`/`invalid_json` naming `token`.
     public static func build(json: JSONValue, using generator: inout some RandomNumberGenerator) throws(PayHandoffError) -> (POSRequest, token: String?) {
-        guard case .object(let object) = json, object.members.contains(where: { $0.key.hasSameBytes(as: "token") }) else {
-            return (try POSRequest(json: json), nil)
+        try build(reading: JSONMembers(json), using: &generator)
+    }
+
+    /// ``build(json:using:)`` from any ``JSONReader``'s tree (the C ABI reads cJSON's).
+    /// - Parameters:
+    ///   - json: The build document's members.
+    ///   - generator: The random source for a fresh token.
+    /// - Returns: The request to send and the token, if one was added.
+    /// - Throws: As ``build(json:using:)``.
+    @_spi(JSONText)
+    public static func build<R: JSONReader>(reading json: JSONMembers<R>,
+                                            using generator: inout some RandomNumberGenerator) throws(PayHandoffError) -> (POSRequest, token: String?) {
+        guard json.isObject, let object = json.node, json.reader.member(StaticString("token").bytes, of: object) != nil else {
+            return (try POSRequest(reading: json), nil)
         }
-        var rest = JSONObject()
-        for member in object.members where !member.key.hasSameBytes(as: "token") { rest.appendNewMember(member.key, member.value) }
-        let request = try POSRequest(json: .object(rest))
+        let request = try POSRequest(reading: json, allowed: POSRequest.buildJSONKeys)
         let token: String
-        switch json.value(at: "token") {
-        case .string(let given)?: token = given
-        case .bool(true)?: token = CorrelationSecret.make(using: &generator)
-        case .null?, nil: return (request, nil)
-        case .bool(false)?: throw PayHandoffError(.validation, field: "token", "must be a token or true (for a fresh one)")
-        case let other?: throw JSONValue.wrongType("token", expected: "a string or true", found: other)
+        guard let given = json.value("token") else { return (request, nil) }
+        switch json.reader.kind(of: given) {
+        case .string: token = json.reader.string(given)
+        case .bool:
+            guard json.reader.bool(given) else { throw PayHandoffError(.validation, field: "token", "must be a token or true (for a fresh one)") }
+            token = CorrelationSecret.make(using: &generator)
+        case let other: throw JSONMembers<R>.wrongType("token", expected: "a string or true", found: other)
         }
         return (try request.withToken(token), token)
     }
@@ -98,8 +120,8 @@ extension POSRequest {
     /// keyed like the URL's fields, but `userToken` in camelCase).
     /// It holds the user token (in `url`, `fields` and `intent`), because the host needs it to open the POS app.
     public var buildResultJSON: JSONValue {
-        var writer = JSONValueWriter()
-        writeBuildResult(token: nil, to: &writer)
+        let writer = JSONValueWriter()
+        writeBuildResult(token: nil, to: writer)
         return writer.document
     }
 
@@ -112,8 +134,8 @@ extension POSRequest {
     /// - Throws: As ``build(json:using:)``.
     public static func buildResultJSON(json: JSONValue, using generator: inout some RandomNumberGenerator) throws(PayHandoffError) -> JSONValue {
         let (request, token) = try build(json: json, using: &generator)
-        var writer = JSONValueWriter()
-        request.writeBuildResult(token: token, to: &writer)
+        let writer = JSONValueWriter()
+        request.writeBuildResult(token: token, to: writer)
         return writer.document
     }
 
@@ -122,17 +144,17 @@ extension POSRequest {
     ///   - token: The token the identifier carries, if any (then `identifier` and `token` are written).
     ///   - writer: Where the document goes.
     @_spi(JSONText)
-    public func writeBuildResult<W: JSONWriter>(token: String?, to writer: inout W) {
+    public func writeBuildResult(token: String?, to writer: JSONWriter) {
         /// The fields as `{"key", "value"}` pairs; the token's key (at `tokenIndex`) spelled `tokenKey`.
-        func list(_ items: [QueryItem], tokenIndex: Int?, tokenKey: String, to writer: inout W) {
-            writer.array(count: items.count) { writer in
-                for (index, item) in items.enumerated() {
-                    writer.object(count: 2) { pair in
-                        pair.member("key", string: index == tokenIndex ? tokenKey : item.key)
-                        pair.member("value", string: item.value)
-                    }
-                }
+        func list(_ items: [QueryItem], tokenIndex: Int?, tokenKey: String, to writer: JSONWriter) {
+            writer.beginArray()
+            for (index, item) in items.enumerated() {
+                writer.beginObject()
+                writer.member("key", string: index == tokenIndex ? tokenKey : item.key)
+                writer.member("value", string: item.value)
+                writer.end()
             }
+            writer.end()
         }
         // The fields are built once, in the URL style (also for ``url``); the intent extras differ
         // only in the token's key.
@@ -140,22 +162,21 @@ extension POSRequest {
         let tokenIndex = urlFields.firstIndex { $0.key.hasSameBytes(as: KeyStyle.urlScheme.tokenKey) }
         let url = QueryEncoder.encode(urlFields, after: "billpocket://")
         assert(url.hasSameBytes(as: self.url), "buildResultJSON: url differs from POSRequest.url")
-        writer.object(count: token == nil ? 4 : 6) { result in
-            result.member("version", 1)
-            result.member("url", string: url)
-            result.key("fields")
-            list(urlFields, tokenIndex: tokenIndex, tokenKey: KeyStyle.urlScheme.tokenKey, to: &result)
-            result.key("intent")
-            result.object(count: 3) { intent in
-                intent.member("action", string: androidAction.rawValue)
-                intent.member("package", string: POSRequest.androidPackage)
-                intent.key("extras")
-                list(urlFields, tokenIndex: tokenIndex, tokenKey: KeyStyle.androidIntent.tokenKey, to: &intent)
-            }
-            if let token {
-                result.member("identifier", string: identifier)
-                result.member("token", string: token)
-            }
+        writer.beginObject()
+        writer.member("version", integer: 1)
+        writer.member("url", string: url)
+        writer.key("fields")
+        list(urlFields, tokenIndex: tokenIndex, tokenKey: KeyStyle.urlScheme.tokenKey, to: writer)
+        writer.beginObject("intent")
+        writer.member("action", string: androidAction.rawValue)
+        writer.member("package", string: POSRequest.androidPackage)
+        writer.key("extras")
+        list(urlFields, tokenIndex: tokenIndex, tokenKey: KeyStyle.androidIntent.tokenKey, to: writer)
+        writer.end()
+        if let token {
+            writer.member("identifier", string: identifier)
+            writer.member("token", string: token)
         }
+        writer.end()
     }
 }

@@ -6,26 +6,50 @@ extension POSResponse {
     /// `result` is `approved`, `declined`, `error` or `unrecognized` (then `result_word` holds the
     /// word as sent: issue 30).
     public var json: JSONValue {
-        var o = JSONObject(capacity: 24)
-        o.appendNewMember("version", 1)
-        o.appendNewMember("result", .string(result.rawValue))
-        o.appendNewMember("result_word", ifPresent: resultWord.map { .string($0) })
-        o.appendNewMember("identifier", .string(identifier))
-        for index in POSResponse.fields.indices where index != Key.result && index != Key.identifier {
-            let value: JSONValue?
-            switch index {
-            case Key.amount: value = amount.map { .string($0.decimalString) }
-            case Key.tip: value = tip.map { .string($0.decimalString) }
-            case Key.msi: value = msi.map { .integer(Int64($0)) }
-            case Key.creditcard: value = cardLastFour.map { .string($0) }
-            case Key.accounttype: value = accountType.map { .string($0.rawValue) }
-            default: value = field(index).map { .string($0) }
+        JSONValueWriter.document { write(to: $0) }
+    }
+
+    /// Writes ``json`` to `writer` (the C ABI writes into cJSON's tree).
+    /// - Parameters:
+    ///   - writer: Where the document goes.
+    ///   - shownIdentifier: The identifier to write instead of the one answered (a flow's details
+    ///     show the app's identifier without the token it echoes), or `nil`.
+    @_spi(JSONText)
+    public func write(to writer: JSONWriter, identifier shownIdentifier: String? = nil) {
+        writer.beginObject()
+        writer.member("version", integer: 1)
+        writer.member("result", string: result.rawValue)
+        writer.optionalMember("result_word", string: resultWord)
+        writer.member("identifier", string: shownIdentifier ?? identifier)
+        var text = self.text
+        text.withUTF8 { bytes in
+            for index in POSResponse.fields.indices where index != Key.result && index != Key.identifier {
+                let key = POSResponse.fields[index].json
+                switch index {
+                case Key.msi: writer.optionalMember(key, integer: msi.map { Int64($0) })
+                case Key.amount: writer.optionalMember(key, string: amount?.decimalString)
+                case Key.tip: writer.optionalMember(key, string: tip?.decimalString)
+                case Key.creditcard: writer.optionalMember(key, string: cardLastFour)
+                case Key.accounttype: writer.optionalMember(key, string: accountType?.rawValue)
+                default:
+                    // The text fields go from the answer's text into the document: no String each.
+                    guard let span = fields.span(index, in: bytes) else { continue }
+                    writer.key(key)
+                    let raw = UnsafeBufferPointer(rebasing: bytes[span.start..<span.end])
+                    if span.isEscaped {
+                        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: raw.count) { target in
+                            let count = QueryDecoder.decode(raw, plus: .literal, into: target)
+                            writer.string(utf8: UnsafeBufferPointer(rebasing: target[..<count]))
+                        }
+                    } else {
+                        writer.string(utf8: raw)
+                    }
+                }
             }
-            o.appendNewMember(POSResponse.fields[index].json, ifPresent: value)
         }
-        QueryItem.setExtra(extra, as: "extra", in: &o)
-        JSONValue.setTruncated(truncated, in: &o)
-        return .object(o)
+        QueryItem.writeExtra(extra, as: "extra", to: writer)
+        JSONValue.writeTruncated(truncated, to: writer)
+        writer.end()
     }
 
     /// An answer from the document ``json`` produces (used when restoring a snapshot). The
@@ -33,23 +57,33 @@ extension POSResponse {
     /// - Parameter json: A document written by ``json``.
     /// - Throws: `validation` or `invalid_json` for a document ``json`` could not have written.
     public init(json: JSONValue) throws(PayHandoffError) {
-        let object = try json.object(at: "")
+        try self.init(reading: JSONMembers(json))
+    }
+
+    /// ``init(json:)`` from any ``JSONReader``'s tree.
+    init<R: JSONReader>(reading json: JSONMembers<R>) throws(PayHandoffError) {
+        let reader = json.reader
+        guard let object = json.node, reader.kind(of: object) != .null else { throw JSONValue.missing(json.path) }
+        guard reader.kind(of: object) == .object else {
+            throw JSONMembers<R>.wrongType(json.path, expected: "an object", found: reader.kind(of: object))
+        }
         var items: [QueryItem] = []
-        let word = try json.optionalString(at: "result_word")
-        for member in object.members
-        where !member.key.hasSameBytes(as: "version") && !member.key.hasSameBytes(as: "extra") && !member.key.hasSameBytes(as: "truncated")
-            && !member.key.hasSameBytes(as: "result_word") {
+        let word = try json.optionalString("result_word")
+        try reader.forEach(in: object) { member throws(PayHandoffError) in
+            guard !reader.key(of: member, is: "version"), !reader.key(of: member, is: "extra"), !reader.key(of: member, is: "truncated"),
+                  !reader.key(of: member, is: "result_word") else { return }
+            let key = reader.key(of: member)
             let value: String
-            switch member.value {
-            case .string(let s): value = s
-            case .integer(let n) where member.key.hasSameBytes(as: "msi"): value = String(n)
-            default:
-                throw JSONValue.wrongType(member.key, expected: "a string", found: member.value)
+            switch reader.kind(of: member) {
+            case .string: value = reader.string(member)
+            case .integer where reader.key(of: member, is: "msi"): value = String(reader.integer(member))
+            case let other:
+                throw JSONMembers<R>.wrongType(key, expected: "a string", found: other)
             }
-            guard POSResponse.keyIndex(member.key) != nil else {
-                throw PayHandoffError(.validation, field: member.key, "unknown field")
+            guard POSResponse.keyIndex(key) != nil else {
+                throw PayHandoffError(.validation, field: key, "unknown field")
             }
-            if member.key.hasSameBytes(as: "result") {
+            if reader.key(of: member, is: "result") {
                 guard let result = Result(rawValue: value) else {
                     throw PayHandoffError(.validation, field: "result", "must be approved, declined, error or unrecognized")
                 }
@@ -64,7 +98,7 @@ extension POSResponse {
                 }
                 items.append(QueryItem(key: "result", value: spelled))
             } else {
-                items.append(QueryItem(key: member.key, value: value))
+                items.append(QueryItem(key: key, value: value))
             }
         }
         let extra = try QueryItem.extra(in: json, at: "extra")
@@ -85,10 +119,21 @@ extension POSResponse {
     /// - Returns: The typed answer.
     /// - Throws: As ``parse(_:urlScheme:expectedIdentifier:token:)``, plus `validation`/`invalid_json` for the options.
     public static func parse(_ url: String, options: JSONValue) throws(PayHandoffError) -> POSResponse {
-        try options.rejectUnknownKeys(["urlScheme", "identifier", "token"])
-        return try parse(url, urlScheme: try options.string(at: "urlScheme"),
-                         expectedIdentifier: try options.optionalString(at: "identifier"),
-                         token: try options.optionalString(at: "token"))
+        try parse(url, options: JSONMembers(options))
+    }
+
+    /// ``parse(_:options:)`` with the options from any ``JSONReader``'s tree (the C ABI reads cJSON's).
+    /// - Parameters:
+    ///   - url: The URL the OS handed the app.
+    ///   - options: The options document's members.
+    /// - Returns: The typed answer.
+    /// - Throws: As ``parse(_:options:)``.
+    @_spi(JSONText) @inlinable  // specialized in the C ABI's module too (a generic call across modules looks up metadata at every member)
+    public static func parse<R: JSONReader>(_ url: String, options: JSONMembers<R>) throws(PayHandoffError) -> POSResponse {
+        try options.rejectUnknownKeys("urlScheme identifier token")
+        return try parse(url, urlScheme: try options.string("urlScheme"),
+                         expectedIdentifier: try options.optionalString("identifier"),
+                         token: try options.optionalString("token"))
     }
 
     /// ``parse(extras:expectedIdentifier:token:)`` with documents: `extras` an object of strings,
@@ -100,34 +145,49 @@ extension POSResponse {
     /// - Throws: `invalid_json` for a value that is not a string (naming its key), plus what
     ///   ``parse(extras:expectedIdentifier:token:)`` throws.
     public static func parse(extras: JSONValue, options: JSONValue) throws(PayHandoffError) -> POSResponse {
-        try options.rejectUnknownKeys(["identifier", "token"])
-        let expectedIdentifier = try options.optionalString(at: "identifier")
-        let token = try options.optionalString(at: "token")
-        return try parse(extras: try POSResponse.extras(in: extras, at: ""), expectedIdentifier: expectedIdentifier, token: token)
+        let reader = JSONValueReader()
+        return try parse(extras: (JSONValueReader.Node(extras), reader), options: JSONMembers(options))
     }
 
-    /// The key/value pairs of the object at `path` of `json`, every value a string.
+    /// ``parse(extras:options:)`` with the documents from any ``JSONReader``'s tree (the C ABI
+    /// reads cJSON's; `options` is read first, as the Swift API reads it).
     /// - Parameters:
-    ///   - json: The document.
-    ///   - path: Where the object is (`""` for the root).
+    ///   - extras: The result extras document and its tree.
+    ///   - options: The options document's members.
+    /// - Returns: The typed answer.
+    /// - Throws: As ``parse(extras:options:)``.
+    @_spi(JSONText) @inlinable  // as parse(_:options:)
+    public static func parse<R: JSONReader, S: JSONReader>(extras: (node: R.Node, reader: R),
+                                                           options: JSONMembers<S>) throws(PayHandoffError) -> POSResponse {
+        try options.rejectUnknownKeys("identifier token")
+        let expectedIdentifier = try options.optionalString("identifier")
+        let token = try options.optionalString("token")
+        return try parse(extras: try POSResponse.extras(extras.node, extras.reader, path: ""), expectedIdentifier: expectedIdentifier, token: token)
+    }
+
+    /// The key/value pairs of an object whose every value is a string.
+    /// - Parameters:
+    ///   - node: The object (`nil` when missing).
+    ///   - reader: Its tree.
+    ///   - path: Where the object is (`""` for the root), for the errors.
     /// - Returns: The pairs in order.
     /// - Throws: `invalid_json` for a missing object or a value that is not a string, naming it.
-    static func extras(in json: JSONValue, at path: String) throws(PayHandoffError) -> [QueryItem] {
+    @_spi(JSONText) @inlinable
+    public static func extras<R: JSONReader>(_ node: R.Node?, _ reader: R, path: String) throws(PayHandoffError) -> [QueryItem] {
         // A missing member of an event is missing; a document that is not an object (null
         // included) is the wrong JSON type.
-        guard let value = json.value(at: path), path.isEmpty || value != .null else {
+        guard let node, path.isEmpty || reader.kind(of: node) != .null else {
             throw JSONValue.missing(path)
         }
-        guard case .object(let object) = value else {
-            throw JSONValue.wrongType(path, expected: "an object of strings", found: value)
+        guard reader.kind(of: node) == .object else {
+            throw JSONMembers<R>.wrongType(path, expected: "an object of strings", found: reader.kind(of: node))
         }
         var items: [QueryItem] = []
-        items.reserveCapacity(object.members.count)
-        for member in object.members {
-            guard case .string(let value) = member.value else {
-                throw JSONValue.wrongType(path.isEmpty ? member.key : path + "." + member.key, expected: "a string", found: member.value)
+        try reader.forEach(in: node) { member throws(PayHandoffError) in
+            guard reader.kind(of: member) == .string else {
+                throw JSONMembers<R>.wrongType(JSONValue.join(path, reader.key(of: member)), expected: "a string", found: reader.kind(of: member))
             }
-            items.append(QueryItem(key: member.key, value: value))
+            items.append(QueryItem(key: reader.key(of: member), value: reader.string(member)))
         }
         return items
     }

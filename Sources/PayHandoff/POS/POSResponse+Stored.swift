@@ -32,12 +32,12 @@ extension POSResponse {
         }
         // Cannot fail: the values were read by these same rules.
         guard var needed = try? POSResponse(items: items) else { return self }
-        var length = needed.json.printedLengthBound - JSONValue.printedLength(of: identifier) + POSResponse.truncatedReserve
+        var length = JSONLengthCounter.length { needed.write(to: $0) } - JSONValue.printedLength(of: identifier) + POSResponse.truncatedReserve
         var truncated: [String] = []
         if let word = resultWord, JSONValue.cut(word, toPrintedLength: POSResponse.maxStoredValueLength).1 { truncated.append("result_word") }
         for key in POSResponse.keptInOrder {
             guard let value = field(key) else { continue }
-            let name = POSResponse.fields[key].json
+            let name = POSResponse.fields[key].json.text
             let (kept, cut) = JSONValue.cut(value, toPrintedLength: POSResponse.maxStoredValueLength)
             let added = JSONValue.printedLength(of: name) + 2 + JSONValue.printedLength(of: kept)
             if length + added > POSResponse.maxStoredLength {

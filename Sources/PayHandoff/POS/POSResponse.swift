@@ -426,7 +426,7 @@ public struct POSResponse: Equatable, Sendable {
         /// The key, lowercase (keys are matched ignoring case).
         let key: String
         /// Its member name in the answer's JSON document.
-        let json: String
+        let json: StaticString
         /// The Swift property that reads it (debuggers' and `dump`'s label).
         let label: String
         /// Whether it is read as a typed value (amount, tip, msi, card digits, account type,

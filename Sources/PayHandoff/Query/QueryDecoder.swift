@@ -370,23 +370,31 @@ public enum QueryDecoder {
     }
 
     /// Percent-decodes `raw` (a `%` without two hex digits stays as it is; callers checked first).
+    @inline(never)
     private static func decodedBytes(_ raw: UnsafeBufferPointer<UInt8>, plus: PlusSign) -> [UInt8] {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(raw.count)
+        Array(unsafeUninitializedCapacity: raw.count) { target, count in count = decode(raw, plus: plus, into: target) }
+    }
+
+    /// ``decodedBytes(_:plus:)`` into `target`, which has room for `raw.count` bytes (decoding
+    /// never lengthens): what a writer copies at once, without an array of its own.
+    /// - Returns: How many bytes were written.
+    static func decode(_ raw: UnsafeBufferPointer<UInt8>, plus: PlusSign, into target: UnsafeMutableBufferPointer<UInt8>) -> Int {
         var index = 0
+        var count = 0
         while index < raw.count {
             let byte = raw[index]
             index += 1
             if byte == UInt8(ascii: "%"), index + 1 < raw.count, let high = hexValue(raw[index]), let low = hexValue(raw[index + 1]) {
-                bytes.append(high << 4 | low)
+                target[count] = high << 4 | low
                 index += 2
             } else if byte == UInt8(ascii: "+"), plus == .space {
-                bytes.append(UInt8(ascii: " "))
+                target[count] = UInt8(ascii: " ")
             } else {
-                bytes.append(byte)
+                target[count] = byte
             }
+            count += 1
         }
-        return bytes
+        return count
     }
 
     private static func hexValue(_ byte: UInt8) -> UInt8? {

@@ -17,33 +17,38 @@ public struct QueryItem: Equatable, Sendable {
 }
 
 extension QueryItem {
-    /// Adds `items` to `object` under `key` as `{"k": "v", …}`, only when there are any; the
-    /// one spelling of "unknown parameters kept aside" in every result document.
+    /// Writes `items` as the member `key`: `{"k": "v", …}`, only when there are any; the one
+    /// spelling of "unknown parameters kept aside" in every result document.
     /// - Parameters:
     ///   - items: The parameters, in order.
     ///   - key: The member name (`extra`).
-    ///   - object: The document to add to.
-    static func setExtra(_ items: [QueryItem], as key: String, in object: inout JSONObject) {
+    ///   - writer: The object being written.
+    static func writeExtra(_ items: [QueryItem], as key: StaticString, to writer: JSONWriter) {
         guard !items.isEmpty else { return }
         // Keys are distinct: the query rule refuses a repeated key, and so do JSON objects.
-        var e = JSONObject(capacity: items.count)
-        for item in items { e.appendNewMember(item.key, .string(item.value)) }
-        object[key] = .object(e)
+        writer.beginObject(key)
+        for item in items {
+            writer.key(item.key)
+            writer.string(item.value)
+        }
+        writer.end()
     }
 
-    /// Reads what ``setExtra(_:as:in:)`` wrote.
+    /// Reads what ``writeExtra(_:as:to:)`` wrote.
     /// - Parameters:
-    ///   - json: The document.
+    ///   - json: The document's members.
     ///   - key: The member name (`extra`).
     /// - Returns: The parameters, in order; empty when absent.
     /// - Throws: `invalid_json` when the member or one of its values has the wrong type.
-    static func extra(in json: JSONValue, at key: String) throws(PayHandoffError) -> [QueryItem] {
+    static func extra<R: JSONReader>(in json: JSONMembers<R>, at key: StaticString) throws(PayHandoffError) -> [QueryItem] {
         var items: [QueryItem] = []
-        for member in (try json.optionalObject(at: key))?.members ?? [] {
-            guard case .string(let value) = member.value else {
-                throw JSONValue.wrongType(key + "." + member.key, expected: "a string", found: member.value)
+        guard let object = try json.optionalObject(key), let node = object.node else { return items }
+        let reader = json.reader
+        try reader.forEach(in: node) { member throws(PayHandoffError) in
+            guard reader.kind(of: member) == .string else {
+                throw JSONMembers<R>.wrongType(key.text + "." + reader.key(of: member), expected: "a string", found: reader.kind(of: member))
             }
-            items.append(QueryItem(key: member.key, value: value))
+            items.append(QueryItem(key: reader.key(of: member), value: reader.string(member)))
         }
         return items
     }

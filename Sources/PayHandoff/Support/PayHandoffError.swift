@@ -47,21 +47,46 @@ public struct PayHandoffError: Error, Equatable, CustomStringConvertible {
     }
 
     /// The stable error code.
-    public var code: Code
+    public var code: Code {
+        get { storage.code }
+        set { storage = Storage(newValue, storage.field, storage.message) }
+    }
     /// The input field the error is about (`"amount"`, `"data.checkout.checkout_url"`), if any.
-    public var field: String?
+    public var field: String? {
+        get { storage.field }
+        set { storage = Storage(storage.code, newValue, storage.message) }
+    }
     /// A human-readable explanation. Never contains a secret.
-    public var message: String
+    public var message: String {
+        get { storage.message }
+        set { storage = Storage(storage.code, storage.field, newValue) }
+    }
+
+    /// The values, in one box: every throwing function of the library passes an error as one
+    /// pointer instead of five words (typed throws return a large error indirectly, and each
+    /// `try` then copies and cleans it up).
+    private final class Storage: Sendable {
+        let code: Code
+        let field: String?
+        let message: String
+
+        init(_ code: Code, _ field: String?, _ message: String) {
+            self.code = code
+            self.field = field
+            self.message = message
+        }
+    }
+
+    private var storage: Storage
 
     /// Creates an error.
     /// - Parameters:
     ///   - code: The stable error code.
     ///   - field: The offending input field, if the error is about one.
     ///   - message: A human-readable explanation; must not quote secrets.
+    @inline(never)
     public init(_ code: Code, field: String? = nil, _ message: String) {
-        self.code = code
-        self.field = field
-        self.message = message
+        storage = Storage(code, field, message)
     }
 
     /// Equal when the codes are and field and message have the same UTF-8 bytes.

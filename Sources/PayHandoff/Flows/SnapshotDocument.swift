@@ -1,0 +1,206 @@
+/// A coordinator snapshot being read (``Coordinator/init(snapshot:snapshotLimit:)``,
+/// ``Coordinator/Salvage``), in this build's format: format 3 as it is, format 2 (PayHandoff
+/// 0.2) converted as it is read.
+///
+/// What changed since format 2: the ledger's entries became arrays (flow ids dropped, windows
+/// follow from the approval time); a `failed` callback's reason is no longer repeated as
+/// `failure_reason`; a claimed `completed` no longer moves a checkout, so one that only a claim
+/// had moved goes back to `in_browser` (or `awaiting_session`), the claim kept (``Coordinator/Flow``
+/// applies those two when it reads a format-2 flow). A format-2 ledger is converted first, before
+/// anything else of the document is read, and its entries then read as format 3's are.
+struct SnapshotDocument<R: JSONReader> {
+    /// One entry of a ledger list as read: an element of a format-3 list (or, in a salvage, a
+    /// format-2 record that did not convert: the format-3 rules then drop it), or a format-2
+    /// record converted to its format-3 values.
+    enum LedgerItem {
+        case node(R.Node)
+        /// The transaction id and the integers after it in the entry's array.
+        case converted(id: String, values: [Int64])
+    }
+
+    /// The document's members.
+    let members: JSONMembers<R>
+    /// A format-2 document's ledger, converted (`nil` for format 3): its sales and refunds.
+    let format2Ledger: (sales: [LedgerItem], refunds: [LedgerItem])?
+
+    /// Whether the document is format 2.
+    var isFormat2: Bool { format2Ledger != nil }
+
+    /// Reads the document's version and, for format 2, converts its ledger.
+    /// - Parameters:
+    ///   - node: The document.
+    ///   - reader: Its tree.
+    ///   - lenient: For a salvage: a format-2 ledger entry that does not convert is passed on as
+    ///     it is (the format-3 rules then drop it) instead of refusing the document.
+    /// - Throws: `unsupported_version` naming `version` for any other format.
+    init(_ node: R.Node, _ reader: R, lenient: Bool) throws(PayHandoffError) {
+        members = try JSONMembers(document: node, reader, expected: "a snapshot object")
+        let version = try members.integer("version")
+        switch version {
+        case Coordinator.snapshotVersion:
+            format2Ledger = nil
+        case 2:
+            _ = try members.optionalArray("flows")
+            format2Ledger = try SnapshotDocument.convertFormat2Ledger(members, lenient: lenient)
+        default:
+            throw PayHandoffError(.unsupportedVersion, field: "version",
+                "snapshot format " + String(version) + " is not read by this build (it reads 3 and 2)")
+        }
+    }
+
+    /// A format-2 ledger (a list of records `{"transactionid", "flow_id", "operation", "amount",
+    /// "refunded", "approved_at", "expires_at"}`) as format 3's sales and refunds.
+    private static func convertFormat2Ledger(_ members: JSONMembers<R>,
+                                             lenient: Bool) throws(PayHandoffError) -> (sales: [LedgerItem], refunds: [LedgerItem]) {
+        var sales: [LedgerItem] = [], refunds: [LedgerItem] = []
+        let list: R.Node?
+        do throws(PayHandoffError) {
+            list = try members.optionalArray("ledger")
+        } catch {
+            guard lenient else { throw error }
+            list = nil
+        }
+        guard let list else { return (sales, refunds) }
+        let reader = members.reader
+        var index = 0
+        try reader.forEach(in: list) { element throws(PayHandoffError) in
+            defer { index += 1 }
+            let record = JSONMembers(element, reader)
+            do throws(PayHandoffError) {
+                try record.rejectUnknownKeys("transactionid flow_id operation amount refunded approved_at expires_at")
+                let id = try record.string("transactionid")
+                guard let amount = try record.optionalAmount("amount") else { throw JSONValue.missing("amount") }
+                guard let refunded = try record.optionalAmount("refunded") else { throw JSONValue.missing("refunded") }
+                let approvedAt = try record.integer("approved_at")
+                let operation = try record.string("operation")
+                if operation.hasSameBytes(as: "venta") {
+                    sales.append(.converted(id: id, values: [amount.minorUnits, refunded.minorUnits, approvedAt]))
+                } else if operation.hasSameBytes(as: "devolucion") {
+                    refunds.append(.converted(id: id, values: [amount.minorUnits, approvedAt]))
+                } else {
+                    throw PayHandoffError(.validation, field: "operation", "must be venta or devolucion")
+                }
+            } catch {
+                guard lenient else { throw error.located(in: "ledger[" + String(index) + "]") }
+                sales.append(.node(element))
+            }
+        }
+        return (sales, refunds)
+    }
+
+    /// The ledger document (format 3; members with paths from the ledger, errors located by the caller).
+    var ledger: JSONMembers<R> {
+        JSONMembers(members.value("ledger"), members.reader)
+    }
+
+    /// Calls `body` with each entry of ledger list `list` (0 sales, 1 refunds, 2 unknown) and
+    /// its position.
+    /// - Throws: `invalid_json` naming the list (from the ledger) when it is not an array; what `body` throws.
+    func forEachLedgerItem(_ list: Int, _ body: (Int, LedgerItem) throws(PayHandoffError) -> Void) throws(PayHandoffError) {
+        if let format2Ledger {
+            let items = list == 0 ? format2Ledger.sales : list == 1 ? format2Ledger.refunds : []
+            for (index, item) in items.enumerated() { try body(index, item) }
+            return
+        }
+        guard let array = try ledger.optionalArray(RefundLedger.listName(list)) else { return }
+        var index = 0
+        try members.reader.forEach(in: array) { element throws(PayHandoffError) in
+            try body(index, .node(element))
+            index += 1
+        }
+    }
+}
+
+extension RefundLedger.Entry {
+    /// An entry of ledger list `list` (0 sales, 1 refunds, 2 unknown), checked.
+    /// - Throws: `validation`/`invalid_json` naming the position (`[1]`: the amount).
+    init<R: JSONReader>(_ item: SnapshotDocument<R>.LedgerItem, list: Int, reader: R) throws(PayHandoffError) {
+        switch item {
+        case .node(let node):
+            let arity = RefundLedger.arity(ofList: list)
+            var items: [R.Node] = []
+            if reader.kind(of: node) == .array { try? reader.forEach(in: node) { items.append($0) } }
+            guard reader.kind(of: node) == .array, items.count == arity else {
+                throw PayHandoffError(.invalidJSON, field: nil, "must be an array of " + String(arity) + " values")
+            }
+            guard reader.kind(of: items[0]) == .string else {
+                throw JSONMembers<R>.wrongType("[0]", expected: "a transactionid", found: reader.kind(of: items[0]))
+            }
+            try self.init(list: list, id: reader.string(items[0])) { position throws(PayHandoffError) in
+                guard reader.kind(of: items[position]) == .integer else {
+                    throw JSONMembers<R>.wrongType("[" + String(position) + "]", expected: "an integer", found: reader.kind(of: items[position]))
+                }
+                return reader.integer(items[position])
+            }
+        case .converted(let id, let values):
+            try self.init(list: list, id: id) { position in values[position - 1] }
+        }
+    }
+
+    /// An entry from its values, checked: what the ledger could have booked.
+    /// - Parameters:
+    ///   - list: 0 sales, 1 refunds, 2 unknown.
+    ///   - id: The transaction id.
+    ///   - integer: The integer at a position of the entry's array (1 on).
+    /// - Throws: `validation`/`invalid_json` naming the position.
+    private init(list: Int, id: String, integer: (Int) throws(PayHandoffError) -> Int64) throws(PayHandoffError) {
+        func amount(_ position: Int) throws(PayHandoffError) -> Amount {
+            let units = try integer(position)
+            guard units > 0, units <= Amount.max else {
+                throw PayHandoffError(.validation, field: "[" + String(position) + "]", "must be an amount in centavos above 0")
+            }
+            return Amount(unchecked: units)
+        }
+        func time(_ position: Int) throws(PayHandoffError) -> Int64 {
+            let value = try integer(position)
+            try MexicoCityTime.checkEpochMilliseconds(value, field: "[" + String(position) + "]")
+            return value
+        }
+        try RefundLedger.checkTransactionID(id, field: "[0]")
+        switch list {
+        case 0:
+            let total = try amount(1)
+            let refunded = try integer(2)
+            guard refunded >= 0, refunded <= total.minorUnits else {
+                throw PayHandoffError(.validation, field: "[2]", "a sale cannot have refunded more than its amount")
+            }
+            self.init(transactionId: id, kind: .sale(refunded: Amount(unchecked: refunded)), amount: total, approvedAt: try time(3))
+        case 1:
+            self.init(transactionId: id, kind: .refund, amount: try amount(1), approvedAt: try time(2))
+        default:
+            self.init(unknownBalanceOf: id, until: try time(1))
+        }
+    }
+}
+
+extension SnapshotDocument.LedgerItem {
+    /// What a salvage can still read of an entry that did not read: its transaction id when it
+    /// is a valid one, and its time (at `position` of a format-3 array; `expires_at` of a format-2
+    /// record) when it is within the library's range.
+    func remains(timeAt position: Int, reader: R) -> (id: String?, time: Int64?) {
+        var id: String? = nil
+        var time: Int64? = nil
+        func inRange(_ value: Int64) -> Int64? { value >= 0 && value <= MexicoCityTime.maxEpochMilliseconds ? value : nil }
+        switch self {
+        case .converted(let text, let values):
+            if RefundLedger.isValidTransactionID(text.utf8) { id = text }
+            if position - 1 < values.count { time = inRange(values[position - 1]) }
+        case .node(let node) where reader.kind(of: node) == .array:
+            var items: [R.Node] = []
+            try? reader.forEach(in: node) { items.append($0) }
+            if let first = items.first, reader.kind(of: first) == .string {
+                let text = reader.string(first)
+                if RefundLedger.isValidTransactionID(text.utf8) { id = text }
+            }
+            if position < items.count, reader.kind(of: items[position]) == .integer { time = inRange(reader.integer(items[position])) }
+        case .node(let node):
+            // A format-2 record (an object).
+            let record = JSONMembers(node, reader)
+            if let text = (try? record.optionalString("transactionid")) ?? nil, RefundLedger.isValidTransactionID(text.utf8) {
+                id = text
+                if let value = (try? record.optionalInteger("expires_at")) ?? nil { time = inRange(value) }
+            }
+        }
+        return (id, time)
+    }
+}
