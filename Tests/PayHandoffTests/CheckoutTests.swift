@@ -67,6 +67,38 @@ final class CheckoutTests: XCTestCase {
         XCTAssertEqual(n1.utf8.count, 32)
     }
 
+    /// The nonce and token rule, byte by byte: every byte value at the first, a middle and the
+    /// last position of values whose last 8 bytes do and do not overlap the word before them
+    /// (the check reads 8 bytes at a time).
+    func testSecretRuleEveryByteAtEveryKindOfPosition() {
+        let unreserved = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~".utf8)
+        for length in [16, 17, 23, 24, 31, 32, 127, 128] {
+            for position in Set([0, 7, 8, length / 2, length - 9, length - 8, length - 1]) {
+                for byte in 0...127 {
+                    var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: length)
+                    bytes[position] = UInt8(byte)
+                    let value = String(decoding: bytes, as: UTF8.self)
+                    let follows = unreserved.contains(UInt8(byte))
+                    XCTAssertEqual((try? CorrelationSecret.check(value, field: "nonce")) != nil, follows, "\(length) \(position) \(byte)")
+                    XCTAssertEqual((try? CorrelationSecret.checkToken(value, field: "token")) != nil, follows && byte != 0x7E,
+                                   "\(length) \(position) \(byte)")
+                }
+                var bytes = Array(String(repeating: "a", count: length - 1).utf8)
+                bytes.insert(contentsOf: "é".utf8, at: Swift.min(position, bytes.count - 1))  // non-ASCII anywhere: refused
+                XCTAssertThrowsError(try CorrelationSecret.check(String(decoding: bytes, as: UTF8.self), field: "nonce"))
+            }
+        }
+        XCTAssertNoThrow(try CorrelationSecret.check(String(repeating: "Z", count: 16), field: "nonce"))
+        XCTAssertThrowsError(try CorrelationSecret.check(String(repeating: "Z", count: 15), field: "nonce"))
+        XCTAssertThrowsError(try CorrelationSecret.check(String(repeating: "Z", count: 129), field: "nonce"))
+        XCTAssertThrowsError(try CorrelationSecret.checkToken("0123456789abcdef~", field: "token")) { error in
+            XCTAssertTrue((error as? PayHandoffError)?.message.contains("'~'") == true)
+        }
+        XCTAssertThrowsError(try CorrelationSecret.checkToken("0123456789abcde", field: "token")) { error in
+            XCTAssertEqual((error as? PayHandoffError)?.message, "must be 16 to 128 characters from A-Z a-z 0-9 - . _ ~")
+        }
+    }
+
     func testCallbackRules() throws {
         let returnURL = try ReturnURL("fixapp://checkout-callback")
         let nonce = "0123456789abcdef0123456789abcdef"

@@ -71,6 +71,23 @@ final class QueryScannerTests: XCTestCase {
         }
     }
 
+    /// Unknown keys are kept inline up to four, then in an array; escaped ones are decoded aside.
+    /// A repeat is found whichever of those places the two keys sit in.
+    func testRepeatsAcrossInlineAndSpilledKeysEscapedOrNot() throws {
+        let keys = ["k%30", "k1", "k%32", "k3", "k%34", "k5", "k6"]  // k0 … k6, some escaped
+        let text = keys.map { $0 + "=v" }.joined(separator: "&")
+        XCTAssertEqual(try QueryDecoder.decode(Substring(text), plus: .literal, caseInsensitiveKeys: false).map(\.key),
+                       ["k0", "k1", "k2", "k3", "k4", "k5", "k6"])
+        for (again, name, caseInsensitive) in [("k0", "k0", false), ("k%33", "k3", false), ("k%35", "k5", false), ("k6", "k6", false),
+                                               ("K%34", "K4", true), ("K1", "K1", true)] {
+            XCTAssertThrowsError(try QueryDecoder.decode(Substring(text + "&" + again + "=w"), plus: .literal,
+                                                         caseInsensitiveKeys: caseInsensitive)) { error in
+                XCTAssertEqual(error as? PayHandoffError, PayHandoffError(.malformedURL, field: name, "query key appears more than once"))
+            }
+        }
+        XCTAssertNoThrow(try QueryDecoder.decode(Substring(text + "&K1=w"), plus: .literal, caseInsensitiveKeys: false))
+    }
+
     func testAnEscapedKeyIsTheKeyItDecodesTo() {
         XCTAssertThrowsError(try QueryDecoder.decode("a%62=1&ab=2", plus: .literal, caseInsensitiveKeys: false))
         XCTAssertThrowsError(try QueryDecoder.decode("ab=1&a%62=2", plus: .literal, caseInsensitiveKeys: false))

@@ -144,8 +144,7 @@ public struct CheckoutCallback: Equatable, Sendable {
         } else if !acceptUnverified {
             throw PayHandoffError(.validation, field: "nonce", "is required unless unverified callbacks are accepted")
         }
-        var text = url  // withUTF8 makes a bridged string contiguous; a native one is used as is
-        let outcome = text.withUTF8 { bytes -> Result<CheckoutCallback, PayHandoffError> in
+        let outcome = url.withUTF8Bytes { bytes -> Result<CheckoutCallback, PayHandoffError> in
             do throws(PayHandoffError) {
                 try URLSyntax.checkLength(bytes, field: "url")
                 return .success(try parse(bytes, of: url, kind: kind, returnURL: returnURL, nonce: nonce, expectedID: expectedID,

@@ -54,7 +54,7 @@ public enum CheckoutKind: String, Sendable, CaseIterable {
         let prefix: StaticString = self == .cards ? "card_" : "pay_"
         return bytes.count > prefix.utf8CodeUnitCount && bytes.count <= CheckoutKind.maxIDLength
             && ASCII.equalBytes(UnsafeBufferPointer(rebasing: bytes[..<prefix.utf8CodeUnitCount]), prefix)
-            && !bytes.contains { $0 < 0x20 || $0 == 0x7F }
+            && !ByteScan.containsControl(bytes)
     }
 
     /// The longest id accepted, in bytes: ids are kept in flows and compared whole.

@@ -198,9 +198,10 @@ public struct POSResponse: Equatable, Sendable {
     }
 
     /// ``parse(_:urlScheme:expectedIdentifier:token:)`` with the expectation already made.
-    static func parse(_ url: String, urlScheme: String, expecting expectation: IdentifierExpectation) throws(PayHandoffError) -> POSResponse {
-        var text = url  // withUTF8 makes a bridged string contiguous; a native one is used as is
-        let outcome = text.withUTF8 { bytes -> Swift.Result<POSResponse, PayHandoffError> in
+    static func parse(_ url: String, urlScheme: String, expecting expectation: consuming IdentifierExpectation) throws(PayHandoffError) -> POSResponse {
+        // `expectation` is consumed, so the closure below reads it where it is: a borrowed one was
+        // copied into the closure (its strings or flows retained and released, twice per answer).
+        let outcome = url.withUTF8Bytes { bytes -> Swift.Result<POSResponse, PayHandoffError> in
             // The query scan also spots raw control characters and '#', so the answer is read in
             // one pass. When it spots one, or anything fails, the exact checks run and the error
             // reported is the one the documented order gives: size and characters first, then
@@ -269,7 +270,7 @@ public struct POSResponse: Equatable, Sendable {
     /// `unusualBytes` is set when the query has a byte ``URLSyntax/checkIncoming(_:field:)``
     /// would refuse, or a `#` (see ``QueryDecoder/scan(_:plus:caseInsensitiveKeys:endsAtHash:knownKey:_:)``).
     init(text: String, bytes: UnsafeBufferPointer<UInt8>, from start: Int,
-         expecting expectation: IdentifierExpectation = .any, unusualBytes: inout Bool) throws(PayHandoffError) {
+         expecting expectation: borrowing IdentifierExpectation = .any, unusualBytes: inout Bool) throws(PayHandoffError) {
         guard bytes.count <= FieldTable.maxTextLength else {
             throw PayHandoffError(.limitExceeded, field: "url", "answer text is longer than " + String(FieldTable.maxTextLength) + " bytes")
         }
@@ -293,21 +294,23 @@ public struct POSResponse: Equatable, Sendable {
             fields.span(index, in: bytes).map { POSResponse.decode($0, in: bytes) }
         }
         /// `body` over field `index`'s decoded bytes (no string built unless it was escaped).
+        /// Inlined, so each check below runs in place with no closure context or result box; an
+        /// escaped value (rare) is decoded out of line.
+        @inline(__always)
         func withValue<T>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) throws(PayHandoffError) -> T) throws(PayHandoffError) -> T? {
             guard let span = fields.span(index, endingAt: ends) else { return nil }
             guard span.isEscaped else { return try body(UnsafeBufferPointer(rebasing: bytes[span.start..<span.end])) }
-            let decoded = Array(POSResponse.decode(span, in: bytes).utf8)
-            let outcome = decoded.withUnsafeBufferPointer { buffer -> Swift.Result<T, PayHandoffError> in
-                do throws(PayHandoffError) { return .success(try body(buffer)) } catch { return .failure(error) }
-            }
-            return try outcome.get()
+            return try POSResponse.withDecoded(span, in: bytes, body)
         }
-        // "Not for this sale" is what the host must learn first: the identifier before any other field.
-        let matches = try withValue(Key.identifier) { echoed throws(PayHandoffError) in expectation.accepts(echoed) }
-        guard let matches else {
+        // "Not for this sale" is what the host must learn first: the identifier before any other
+        // field. Read with no closure: one capturing `expectation` copied it.
+        guard let identifierSpan = fields.span(Key.identifier, endingAt: ends) else {
             throw PayHandoffError(.validation, field: "identifier", "the answer has no identifier")
         }
+        let matches = identifierSpan.isEscaped ? POSResponse.accepts(identifierSpan, in: bytes, expectation)
+            : expectation.accepts(UnsafeBufferPointer(rebasing: bytes[identifierSpan.start..<identifierSpan.end]))
         guard matches else {
+
             throw PayHandoffError(.callbackMismatch, field: "identifier", "the answer's identifier does not match the pending request")
         }
         let parsedResult = try withValue(Key.result) { text throws(PayHandoffError) -> Result in Result.reading(text) }
@@ -358,6 +361,23 @@ public struct POSResponse: Equatable, Sendable {
             }
             self = try POSResponse(items: items + extra)
         }
+    }
+
+    /// `body` over an escaped value, decoded (out of line: values the parser checks are rarely escaped).
+    @inline(never)
+    private static func withDecoded<T>(_ span: FieldTable.Span, in bytes: UnsafeBufferPointer<UInt8>,
+                                       _ body: (UnsafeBufferPointer<UInt8>) throws(PayHandoffError) -> T) throws(PayHandoffError) -> T {
+        let decoded = Array(decode(span, in: bytes).utf8)
+        let outcome = decoded.withUnsafeBufferPointer { buffer -> Swift.Result<T, PayHandoffError> in
+            do throws(PayHandoffError) { return .success(try body(buffer)) } catch { return .failure(error) }
+        }
+        return try outcome.get()
+    }
+
+    /// Whether `expectation` accepts an escaped identifier, decoded.
+    @inline(never)
+    private static func accepts(_ span: FieldTable.Span, in bytes: UnsafeBufferPointer<UInt8>, _ expectation: IdentifierExpectation) -> Bool {
+        Array(decode(span, in: bytes).utf8).withUnsafeBufferPointer { expectation.accepts($0) }
     }
 
     @inline(never)

@@ -101,15 +101,16 @@ public enum QueryDecoder {
         // comparisons, never n²) when the scan ends or stops at an error — so a repeat earlier in
         // the text than the error is still the one reported. Escaped keys are decoded into
         // `decodedKeys` once. Known keys are found repeated with one bit test as they come.
-        var seen: [SeenKey] = []
-        var decodedKeys: [UInt8] = []
+        // Neither allocates until it is needed (the first unknown keys are kept inline).
+        var seen = SeenKeys()
+        var decodedKeys: [UInt8]? = nil
         var known: UInt64 = 0
         var position = 0
 
         /// Throws for the first unknown key that repeats an earlier one, if any.
         func checkRepeats() throws(PayHandoffError) {
             guard seen.count > 1 else { return }
-            let repeated = decodedKeys.withUnsafeBufferPointer { decoded in
+            let repeated = (decodedKeys ?? []).withUnsafeBufferPointer { decoded in
                 firstRepeatedKey(count: seen.count, caseInsensitive: caseInsensitiveKeys) { index in
                     let key = seen[index]
                     return UnsafeBufferPointer(rebasing: (key.decoded ? decoded : bytes)[Int(key.start)..<Int(key.end)])
@@ -117,7 +118,7 @@ public enum QueryDecoder {
             }
             if let repeated {
                 let key = seen[repeated]
-                let name = key.decoded ? String(decoding: decodedKeys[Int(key.start)..<Int(key.end)], as: UTF8.self)
+                let name = key.decoded ? String(decoding: (decodedKeys ?? [])[Int(key.start)..<Int(key.end)], as: UTF8.self)
                     : String(decoding: UnsafeBufferPointer(rebasing: bytes[Int(key.start)..<Int(key.end)]), as: UTF8.self)
                 throw PayHandoffError(.malformedURL, field: name.utf8.count <= 64 ? name : nil, "query key appears more than once")
             }
@@ -142,15 +143,8 @@ public enum QueryDecoder {
                 if escapes.value == .toCheck, let failure = check(UnsafeBufferPointer(rebasing: bytes[piece.value]), plus: plus) {
                     throw failure.error(field: fieldName(piece, bytes, plus), what: "the value")
                 }
-                let number: Int?
-                var decodedKey: [UInt8] = []
-                if piece.keyIsEscaped {
-                    decodedKey = decodedBytes(UnsafeBufferPointer(rebasing: bytes[piece.key]), plus: plus)
-                    number = decodedKey.withUnsafeBufferPointer { knownKey($0) }
-                } else {
-                    number = knownKey(UnsafeBufferPointer(rebasing: bytes[piece.key]))
-                }
-                if let number {
+                guard !piece.keyIsEscaped else { return try finishEscapedKey(piece) }
+                if let number = knownKey(UnsafeBufferPointer(rebasing: bytes[piece.key])) {
                     let bit: UInt64 = 1 << UInt64(number)
                     guard known & bit == 0 else {
                         throw PayHandoffError(.malformedURL, field: fieldName(piece, bytes, plus), "query key appears more than once")
@@ -159,15 +153,32 @@ public enum QueryDecoder {
                     try body(piece, number)
                     return
                 }
-                if piece.keyIsEscaped {
-                    let begin = decodedKeys.count
-                    decodedKeys.append(contentsOf: decodedKey)
-                    seen.append(SeenKey(start: Int32(begin), end: Int32(decodedKeys.count), decoded: true))
-                } else {
-                    seen.append(SeenKey(start: Int32(piece.key.lowerBound), end: Int32(piece.key.upperBound), decoded: false))
-                }
+                seen.append(SeenKey(start: Int32(piece.key.lowerBound), end: Int32(piece.key.upperBound), decoded: false))
                 try body(piece, nil)
             }
+
+            /// ``finish`` for a piece whose key needs decoding (rare: kept out of the main path).
+            @inline(never)
+            func finishEscapedKey(_ piece: Piece) throws(PayHandoffError) {
+                let decodedKey = decodedBytes(UnsafeBufferPointer(rebasing: bytes[piece.key]), plus: plus)
+                if let number = decodedKey.withUnsafeBufferPointer({ knownKey($0) }) {
+                    let bit: UInt64 = 1 << UInt64(number)
+                    guard known & bit == 0 else {
+                        throw PayHandoffError(.malformedURL, field: fieldName(piece, bytes, plus), "query key appears more than once")
+                    }
+                    known |= bit
+                    try body(piece, number)
+                    return
+                }
+                var all = decodedKeys ?? []
+                decodedKeys = nil  // one reference while appending
+                let begin = all.count
+                all.append(contentsOf: decodedKey)
+                seen.append(SeenKey(start: Int32(begin), end: Int32(all.count), decoded: true))
+                decodedKeys = all
+                try body(piece, nil)
+            }
+
 
             // One pass over the text, 8 bytes at a time: every `&`, `=`, `%` (and `+` when it
             // means a space) is an event, taken in text order, and so is every byte no URL the OS
@@ -276,6 +287,42 @@ public enum QueryDecoder {
         var end: Int32
         var decoded: Bool
     }
+
+    /// The unknown keys a scan saw, in order: the first four inline, the rest in an array made
+    /// only then (a callback or an answer usually has none or a few: an array cost an
+    /// allocation and its release, about a fifth of a callback's parse).
+    private struct SeenKeys {
+        private var inline = (SeenKey(start: 0, end: 0, decoded: false), SeenKey(start: 0, end: 0, decoded: false),
+                              SeenKey(start: 0, end: 0, decoded: false), SeenKey(start: 0, end: 0, decoded: false))
+        private var spilled: [SeenKey]? = nil
+        private(set) var count = 0
+
+        mutating func append(_ key: SeenKey) {
+            switch count {
+            case 0: inline.0 = key
+            case 1: inline.1 = key
+            case 2: inline.2 = key
+            case 3: inline.3 = key
+            default:
+                var more = spilled ?? []
+                spilled = nil  // one reference while appending
+                more.append(key)
+                spilled = more
+            }
+            count += 1
+        }
+
+        subscript(index: Int) -> SeenKey {
+            switch index {
+            case 0: return inline.0
+            case 1: return inline.1
+            case 2: return inline.2
+            case 3: return inline.3
+            default: return spilled![index - 4]
+            }
+        }
+    }
+
 
     /// The position of the first of `count` keys that equals an earlier one (ASCII case folded
     /// when `caseInsensitive`), or `nil`. A few keys are compared pairwise; more are sorted, so

@@ -138,6 +138,18 @@ extension String {
         return native.withUTF8 { hasSameBytes(as: $0) }
     }
 
+    /// `body` over the string's UTF-8 where it is: a native string's own storage, borrowed (no
+    /// copy of the string to retain and release, as `var copy = s; copy.withUTF8` makes); a
+    /// bridged one is made contiguous first.
+    /// - Parameter body: Reads the bytes.
+    /// - Returns: What `body` returns.
+    @inline(__always)
+    func withUTF8Bytes<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        if let result = utf8.withContiguousStorageIfAvailable(body) { return result }
+        var native = self
+        return native.withUTF8(body)
+    }
+
     /// Whether the string's UTF-8 is `bytes` (text still in a buffer, compared before any
     /// string is made of it).
     /// - Parameter bytes: The bytes to compare with.

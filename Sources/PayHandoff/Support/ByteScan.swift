@@ -52,6 +52,26 @@ public enum ByteScan {
         ((word &- ones &* UInt64(limit)) | ((word & ~highs) &+ ones)) & ~word & highs
     }
 
+    /// Bit 7 set in each byte of `word` that is not an RFC 3986 unreserved character
+    /// (`A-Z a-z 0-9 - . _ ~`, `~` only when `tilde`), 0 elsewhere: exact in every byte (no
+    /// borrow runs between bytes), so a nonce or token is checked 8 bytes per step. Each class is
+    /// a range test on the byte's low 7 bits (`x + (0x80 − lo)` sets bit 7 where x ≥ lo, and
+    /// `x + (0x7F − hi)` where x > hi); bytes ≥ 0x80 are refused by their own bit 7.
+    @inline(__always)
+    static func notUnreserved(_ word: UInt64, tilde: Bool) -> UInt64 {
+        let low = word & ~highs
+        @inline(__always) func atLeast(_ x: UInt64, _ lo: UInt8) -> UInt64 { x &+ ones &* UInt64(0x80 &- lo) }
+        @inline(__always) func above(_ x: UInt64, _ hi: UInt8) -> UInt64 { x &+ ones &* UInt64(0x7F &- hi) }
+        @inline(__always) func isNot(_ x: UInt64, _ byte: UInt8) -> UInt64 { (x ^ ones &* UInt64(byte)) &+ ones &* 0x7F }
+        let folded = low | ones &* 0x20  // A-Z onto a-z
+        let letter = atLeast(folded, UInt8(ascii: "a")) & ~above(folded, UInt8(ascii: "z"))
+        // `-` `.` `/` and the digits are one run (0x2D–0x39) less `/`.
+        let digitDashDot = atLeast(low, UInt8(ascii: "-")) & ~above(low, UInt8(ascii: "9")) & isNot(low, UInt8(ascii: "/"))
+        var allowed = letter | digitDashDot | ~isNot(low, UInt8(ascii: "_"))
+        if tilde { allowed |= ~isNot(low, UInt8(ascii: "~")) }
+        return (~allowed | word) & highs
+    }
+
     /// The `count` bytes at `base` (3 to 16) as two words, for comparing short keys in two
     /// compares: overlapping loads, so no byte past `count` is read. Equal texts of equal length
     /// give equal words.
@@ -122,6 +142,23 @@ public enum ByteScan {
             index += 1
         }
         return to
+    }
+
+    /// Whether `bytes` hold an ASCII control character or DEL (`< 0x20` or `0x7F`): ids and
+    /// tokens refuse them. 8 bytes per step; the last word overlaps the one before it.
+    static func containsControl(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return false }
+        guard bytes.count >= 8 else {
+            for byte in bytes where byte < 0x20 || byte == 0x7F { return true }
+            return false
+        }
+        var hits: UInt64 = 0
+        var index = 0
+        while index + 8 < bytes.count {
+            hits |= bytesBelowOrDEL(word(base, index), 0x20)
+            index += 8
+        }
+        return hits | bytesBelowOrDEL(word(base, bytes.count - 8), 0x20) != 0
     }
 
     /// The first byte that is an ASCII control character, a space or DEL (`<= 0x20` or `0x7F`),
