@@ -72,7 +72,10 @@ build() {
         # 32-bit x86 code is the largest of the four (PIC through a call/pop pair, 64-bit words in
         # register pairs, 7 registers, arguments on the stack): less SIL inlining than -Osize's
         # default takes 14 KB off (README: sizes). x86 is the emulator ABI.
-        swift_flags=(-target-cpu i686 -Xcc -mssse3 -Xcc -mfpmath=sse
+        # -mstack-alignment=16: LLVM keeps a 4-byte stack for i686-unknown-none-elf, but Android's
+        # x86 ABI (and cJSON, Bionic and every NDK-built caller) assume 16 at each call: cJSON's
+        # movaps to its frame faulted when a Swift caller's frame left the stack 8 bytes off.
+        swift_flags=(-target-cpu i686 -Xcc -mssse3 -Xcc -mfpmath=sse -Xcc -mstack-alignment=16
             -Xfrontend -sil-inline-caller-benefit-reduction-factor -Xfrontend 16)
         cflags="-march=i686 -mssse3 -mfpmath=sse"
         swift_opt=-Osize
