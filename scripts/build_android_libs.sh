@@ -44,8 +44,9 @@ build() {
         # a large one and its bytes for a pointer (found by the harness under qemu; still there
         # without LLVM's machine outliner or Swift's merge-functions pass, so it is not those;
         # bindings/android/README.md). -O passes; LLVM's machine outliner, which -Osize would
-        # turn on, is asked for explicitly: -15 KB here, the harness passing.
-        swift_opt="-O -Xllvm -enable-machine-outliner=always"
+        # turn on, is asked for explicitly (-15 KB), and LLVM inlines only where it shrinks the
+        # code (-inline-threshold=0: -26 KB; Swift's own inliner still runs at -O).
+        swift_opt="-O -Xllvm -enable-machine-outliner=always -Xllvm -inline-threshold=0"
         extra_objects=(payhandoff_heap)
         wrap=(--wrap=malloc --wrap=calloc --wrap=realloc --wrap=free --wrap=posix_memalign)
         link_flags=(--fix-cortex-a53-843419)
@@ -56,8 +57,8 @@ build() {
         # (softfp); the Swift code is soft-float, which passes them the same way.
         swift_flags=(-Xcc -mfloat-abi=soft -Xcc -mthumb) cflags="-march=armv7-a -mthumb -mfloat-abi=softfp -mfpu=vfpv3-d16"
         # -Osize crashed here too (ARM mode: a corrupt cJSON tree root); -O in Thumb-2 passes,
-        # with the machine outliner as on arm64 (-4 KB).
-        swift_opt="-O -Xllvm -enable-machine-outliner=always"
+        # with the machine outliner (-4 KB) and LLVM's inlining threshold as on arm64 (-14 KB).
+        swift_opt="-O -Xllvm -enable-machine-outliner=always -Xllvm -inline-threshold=0"
         extra_objects=(payhandoff_trunc)
         # 64-bit division and soft-float helpers (__aeabi_ldivmod, __aeabi_dcmplt, ...), linked in
         # and hidden as the NDK does with its builtins: Bionic exports them only privately.
