@@ -70,11 +70,21 @@ public enum JSONText {
     /// - Throws: `invalid_argument` for NULL, `limit_exceeded` over ``maxURLBytes``,
     ///   `malformed_url` for invalid UTF-8.
     static func url(_ text: UnsafePointer<CChar>?, parameter: String) throws(PayHandoffError) -> String {
-        _ = try checkedLength(text, parameter: parameter, limit: maxURLBytes)
-        guard let text, let url = String(validatingCString: text) else {
+        let length = try checkedLength(text, parameter: parameter, limit: maxURLBytes)
+        let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(text!).assumingMemoryBound(to: UInt8.self), count: length)
+        // Checked 8 bytes a step, then copied with memcpy: String(validatingCString:) copied the
+        // URL byte by byte in the Embedded standard library (~3,400 instructions for a 466-byte
+        // POS answer, most of a parse).
+        guard UTF8Text.isValid(bytes) else {
             throw PayHandoffError(.malformedURL, field: parameter, "is not valid UTF-8")
         }
-        return url
+        if #available(macOS 11, iOS 14, watchOS 7, tvOS 14, *) {
+            return String(unsafeUninitializedCapacity: length) { target in
+                if length > 0 { memcpy(target.baseAddress!, bytes.baseAddress!, length) }
+                return length
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The length of `text`, reading at most `limit + 1` bytes (a 1 MB input is never scanned).
