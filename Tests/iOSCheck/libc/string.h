@@ -11,4 +11,5 @@ void *memchr(const void *text, int value, size_t count);
 size_t strlen(const char *text);
 size_t strnlen(const char *text, size_t limit);
 int strcmp(const char *a, const char *b);
+int strncmp(const char *a, const char *b, size_t count);
 #endif
