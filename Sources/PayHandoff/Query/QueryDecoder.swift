@@ -145,11 +145,7 @@ public enum QueryDecoder {
                 }
                 guard !piece.keyIsEscaped else { return try finishEscapedKey(piece) }
                 if let number = knownKey(UnsafeBufferPointer(rebasing: bytes[piece.key])) {
-                    let bit: UInt64 = 1 << UInt64(number)
-                    guard known & bit == 0 else {
-                        throw PayHandoffError(.malformedURL, field: fieldName(piece, bytes, plus), "query key appears more than once")
-                    }
-                    known |= bit
+                    try markKnown(number, in: &known, piece, bytes, plus)
                     try body(piece, number)
                     return
                 }
@@ -162,11 +158,7 @@ public enum QueryDecoder {
             func finishEscapedKey(_ piece: Piece) throws(PayHandoffError) {
                 let decodedKey = decodedBytes(UnsafeBufferPointer(rebasing: bytes[piece.key]), plus: plus)
                 if let number = decodedKey.withUnsafeBufferPointer({ knownKey($0) }) {
-                    let bit: UInt64 = 1 << UInt64(number)
-                    guard known & bit == 0 else {
-                        throw PayHandoffError(.malformedURL, field: fieldName(piece, bytes, plus), "query key appears more than once")
-                    }
-                    known |= bit
+                    try markKnown(number, in: &known, piece, bytes, plus)
                     try body(piece, number)
                     return
                 }
@@ -363,6 +355,18 @@ public enum QueryDecoder {
 
     /// The decoded key to name in an error about its piece, when it is at most 64 bytes (longer
     /// keys are attacker noise, not a field name). Errors never quote values.
+    /// Sets known key `number`'s bit in `known`, refusing its second appearance (one bit per
+    /// known key, whether the key was written plainly or escaped).
+    @inline(__always)
+    private static func markKnown(_ number: Int, in known: inout UInt64, _ piece: Piece, _ bytes: UnsafeBufferPointer<UInt8>,
+                                  _ plus: PlusSign) throws(PayHandoffError) {
+        let bit: UInt64 = 1 << UInt64(number)
+        guard known & bit == 0 else {
+            throw PayHandoffError(.malformedURL, field: fieldName(piece, bytes, plus), "query key appears more than once")
+        }
+        known |= bit
+    }
+
     private static func fieldName(_ piece: Piece, _ bytes: UnsafeBufferPointer<UInt8>, _ plus: PlusSign) -> String? {
         let key = piece.key(in: bytes, plus: plus)
         return key.utf8.count <= 64 ? key : nil
