@@ -125,12 +125,7 @@ class DemoServer:
             self.process.stdin.close()  # the server exits when its stdin ends
             self.process.wait(timeout=5)
         except (subprocess.TimeoutExpired, BrokenPipeError):
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+            engines.stop_process(self.process)
         self.process.stdout.close()
 
 
