@@ -208,6 +208,22 @@ final class FlowScenarioTests: XCTestCase {
         XCTAssertEqual(effects(mismatch), ["reconcile", "persist"])
     }
 
+    func testAnApprovalOfZeroBooksNothingRefundableAndTheSnapshotRestores() throws {
+        // Found by FuzzCoordinator: the ledger booked the 0.00 the answer approved (the smaller
+        // of requested and answered), and restore refused that entry.
+        try posStart()
+        coordinator.handle(url: answer("aprobada", "0.00", "720371"), now: t0 + 1_000)
+        XCTAssertEqual(state("p1"), "approved_amount_mismatch")
+        let restored = try Coordinator(snapshot: coordinator.snapshot)
+        XCTAssertEqual(restored, coordinator)
+        let refund = try send(["type": "pos.start", "now": .integer(t0 + 120_000), "flow_id": "r1", "sale_flow_id": "p1",
+                               "request": ["transaction": "devolucion", "usertoken": "t", "identifier": "r1",
+                                           "urlScheme": "myapp", "transactionId": "720371", "amount": "1.00"]])
+        XCTAssertEqual(refund.outcome, .rejected, "nothing of a 0.00 sale can be refunded")
+        XCTAssertEqual(refund.error?.code, .invalidState)
+        XCTAssertTrue(refund.error?.message.contains("fully refunded") ?? false, refund.error?.message ?? "")
+    }
+
     func testRefundOfYesterdaysSaleIsRefusedWithReasons() throws {
         let refund = try send(["type": "pos.start", "now": .integer(t0), "flow_id": "r1",
                                "request": ["transaction": "devolucion", "usertoken": "t", "identifier": "ref-1",

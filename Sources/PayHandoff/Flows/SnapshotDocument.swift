@@ -144,10 +144,14 @@ extension RefundLedger.Entry {
     ///   - integer: The integer at a position of the entry's array (1 on).
     /// - Throws: `validation`/`invalid_json` naming the position.
     private init(list: Int, id: String, integer: (Int) throws(PayHandoffError) -> Int64) throws(PayHandoffError) {
-        func amount(_ position: Int) throws(PayHandoffError) -> Amount {
+        // A sale may book 0: an approval answered with "0.00" is a mismatch that books the
+        // smaller amount, nothing refundable, and its entry still keeps the transaction id from
+        // being booked or refunded again. A refund books only what it took, never 0.
+        func amount(_ position: Int, zeroAllowed: Bool = false) throws(PayHandoffError) -> Amount {
             let units = try integer(position)
-            guard units > 0, units <= Amount.max else {
-                throw PayHandoffError(.validation, field: "[" + String(position) + "]", "must be an amount in centavos above 0")
+            guard units > 0 || (zeroAllowed && units == 0), units <= Amount.max else {
+                throw PayHandoffError(.validation, field: "[" + String(position) + "]",
+                                      zeroAllowed ? "must be an amount in centavos, 0 or more" : "must be an amount in centavos above 0")
             }
             return Amount(unchecked: units)
         }
@@ -159,7 +163,7 @@ extension RefundLedger.Entry {
         try RefundLedger.checkTransactionID(id, field: "[0]")
         switch list {
         case 0:
-            let total = try amount(1)
+            let total = try amount(1, zeroAllowed: true)
             let refunded = try integer(2)
             guard refunded >= 0, refunded <= total.minorUnits else {
                 throw PayHandoffError(.validation, field: "[2]", "a sale cannot have refunded more than its amount")
