@@ -21,6 +21,9 @@ extension PayHandoffError.Code {
         case .gatewayError: return 11
         case .conflict: return 12
         case .notEligible: return 13
+        #if PAYHANDOFF_CHECKOUT_ONLY
+        case .unsupported: return -6  // the web glue's GLUE_STATUS.unsupported (bindings/web/src/errors.ts)
+        #endif
         }
     }
 }

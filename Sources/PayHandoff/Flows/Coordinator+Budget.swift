@@ -108,7 +108,9 @@ extension Coordinator.Flow {
     var reservedLength: Int {
         switch self {
         case .checkout(let f): return f.reservedLength
+        #if !PAYHANDOFF_CHECKOUT_ONLY
         case .pos(let f): return f.reservedLength
+        #endif
         }
     }
 }
@@ -146,6 +148,7 @@ extension CheckoutFlow {
     }
 }
 
+#if !PAYHANDOFF_CHECKOUT_ONLY
 extension POSFlow {
     /// The longest state name, as JSON text.
     static let maxStateLength: Int = {
@@ -170,6 +173,7 @@ extension POSFlow {
         return length
     }
 }
+#endif
 
 extension RefundLedger.Entry {
     /// The most an entry takes in the snapshot: a 128-byte id of `"` and `\` (2 bytes each),

@@ -1,4 +1,6 @@
 /// Refunds and the ledger: what a refund may ask for when it starts, and what an approval books.
+/// (Not in the web's checkout module, which starts no POS flow.)
+#if !PAYHANDOFF_CHECKOUT_ONLY
 extension Coordinator {
     /// A refund about to start: its sale, the amount it asks for, and the external sale to book.
     struct RefundStart {
@@ -136,3 +138,4 @@ extension Coordinator {
             "the sale cannot be refunded now: ledger_pruned (" + verdict.explanation(of: .ledgerPruned) + ")")
     }
 }
+#endif

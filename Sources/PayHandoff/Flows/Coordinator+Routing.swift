@@ -64,6 +64,10 @@ extension Coordinator {
             return try stepCheckout(flow.id, .callback(callback), now: now)
         }
 
+        #if PAYHANDOFF_CHECKOUT_ONLY
+        // No POS flow can exist here: a POS answer is what it is to the full module with none open.
+        return CoordinatorAnswer(outcome: .notOurs, transitions: [])
+        #else
         var posFlows: [POSFlow] = []
         var posIndices: [Int] = []
         for index in flows.indices {
@@ -83,8 +87,10 @@ extension Coordinator {
             throw PayHandoffError(.callbackMismatch, field: "identifier", "no POS hand-off of this app has this identifier")
         }
         return try answerPOS(target, answer, now: now)
+        #endif
     }
 
+    #if !PAYHANDOFF_CHECKOUT_ONLY
     /// Gives `answer` (already matched to it) to the POS flow at `index`, and books an approval
     /// in the ledger. Nothing is stored before every check passed.
     /// - Throws: `callback_mismatch` for an answer that is not the flow's; `duplicate` naming
@@ -101,4 +107,5 @@ extension Coordinator {
         flows[index] = .pos(flow)
         return CoordinatorAnswer(outcome: step.outcome, transitions: [FlowTransition(flow: .pos(flow), effects: step.effects)])
     }
+    #endif
 }

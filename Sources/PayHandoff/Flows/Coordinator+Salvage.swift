@@ -96,6 +96,11 @@ extension Coordinator {
                                           snapshotLimit: Swift.min(snapshotLimit, Coordinator.maxSnapshotBytes),
                                           flows: flows, ledger: ledger)
             coordinator.salvageRoom(dropped: &dropped)
+            #if PAYHANDOFF_CHECKOUT_ONLY
+            // What the checkout module cannot hold is not damage: dropping a POS flow or a ledger
+            // entry would lose money state the next snapshot no longer has.
+            if let refused = dropped.first(where: { $0.error.code == .unsupported }) { throw refused.error }
+            #endif
             self.coordinator = coordinator
             self.dropped = dropped
         }
@@ -180,9 +185,11 @@ extension RefundLedger {
                     } catch {
                         let member = "ledger." + RefundLedger.member(list, index)
                         dropped.append(Coordinator.Salvage.Dropped(member: member, error: error.located(in: member)))
+                        #if !PAYHANDOFF_CHECKOUT_ONLY  // there every entry is refused (unsupported) and the salvage with it
                         let position = RefundLedger.arity(ofList: list) - 1
                         let (id, time) = item.remains(timeAt: position, reader: json.reader)
                         ledger.keepUnknown(id, time: time, timeAt: position)
+                        #endif
                     }
                 }
             } catch {
@@ -213,8 +220,10 @@ extension RefundLedger {
     /// may have gone through): its entry becomes a balance-unknown record until its window closes.
     /// - Parameter flow: The flow dropped.
     mutating func forgetBalanceOfRefund(of flow: Coordinator.Flow) {
+        #if !PAYHANDOFF_CHECKOUT_ONLY
         guard case .pos(let f) = flow, f.operation == .refund, f.takesAnswer else { return }
         forgetBalance(ofSale: f.saleTransactionId)
+        #endif
     }
 
     /// ``forgetBalanceOfRefund(of:)`` for a flow that did not read: its document, read as far as it goes.

@@ -123,6 +123,7 @@ extension Coordinator {
             for case .checkout(let other) in others where other.nonce.hasSameBytes(as: nonce) {
                 throw PayHandoffError(.conflict, field: "nonce", "two checkouts share this nonce")
             }
+        #if !PAYHANDOFF_CHECKOUT_ONLY
         case .pos(let f):
             for case .pos(let other) in others {
                 if other.token.hasSameBytes(as: f.token), other.identifier.hasSameBytes(as: f.identifier),
@@ -134,6 +135,7 @@ extension Coordinator {
                     throw PayHandoffError(.validation, field: "sale_transactionid", "two refunds of one sale are pending")
                 }
             }
+        #endif
         }
     }
 }
@@ -271,7 +273,9 @@ extension Coordinator.Flow {
     public var typeName: String {
         switch self {
         case .checkout: return "checkout"
+        #if !PAYHANDOFF_CHECKOUT_ONLY
         case .pos: return "pos"
+        #endif
         }
     }
 
@@ -311,6 +315,7 @@ extension Coordinator.Flow {
                 confirmation.writeEvent(to: writer)
             }
             writer.optionalMember("failure_reason", string: secrets ? f.sessionFailure : f.failureReason)
+        #if !PAYHANDOFF_CHECKOUT_ONLY
         case .pos(let f):
             writer.member("operation", string: f.operation.rawValue)
             writer.member("identifier", string: f.identifier)
@@ -327,6 +332,7 @@ extension Coordinator.Flow {
             }
             writer.optionalMember("answered_at", integer: f.answeredAt)
             writer.optionalMember("launch_failure", string: f.launchFailure)
+        #endif
         }
         writer.end()
     }
@@ -357,7 +363,13 @@ extension Coordinator.Flow {
         if type.hasSameBytes(as: "checkout") {
             self = .checkout(try CheckoutFlow(snapshot: json, id: id, state: state, configuration: configuration, format2: format2))
         } else if type.hasSameBytes(as: "pos") {
+            #if PAYHANDOFF_CHECKOUT_ONLY
+            // Never dropped quietly (a salvage refuses it too): the page must load the full module.
+            throw PayHandoffError(.unsupported, field: nil,
+                "a POS flow needs the full module (payhandoff.wasm): the checkout module has no POS flows")
+            #else
             self = .pos(try POSFlow(snapshot: json, id: id, state: state))
+            #endif
         } else {
             throw PayHandoffError(.validation, field: "type", "must be checkout or pos")
         }

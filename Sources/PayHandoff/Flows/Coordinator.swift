@@ -71,14 +71,18 @@ public struct Coordinator: Equatable, Sendable {
     public indirect enum Flow: Equatable, Sendable {
         /// A hosted checkout.
         case checkout(CheckoutFlow)
-        /// A Billpocket POS hand-off.
+        #if !PAYHANDOFF_CHECKOUT_ONLY
+        /// A Billpocket POS hand-off (not in the web's checkout module, which has no POS rules).
         case pos(POSFlow)
+        #endif
 
         /// The flow's id.
         public var id: String {
             switch self {
             case .checkout(let f): return f.id
+            #if !PAYHANDOFF_CHECKOUT_ONLY
             case .pos(let f): return f.id
+            #endif
             }
         }
 
@@ -86,7 +90,9 @@ public struct Coordinator: Equatable, Sendable {
         public var stateName: String {
             switch self {
             case .checkout(let f): return f.state.rawValue
+            #if !PAYHANDOFF_CHECKOUT_ONLY
             case .pos(let f): return f.state.rawValue
+            #endif
             }
         }
 
@@ -94,7 +100,9 @@ public struct Coordinator: Equatable, Sendable {
         var takesDeepLink: Bool {
             switch self {
             case .checkout(let f): return f.takesDeepLink
+            #if !PAYHANDOFF_CHECKOUT_ONLY
             case .pos(let f): return f.takesAnswer
+            #endif
             }
         }
 
@@ -102,7 +110,9 @@ public struct Coordinator: Equatable, Sendable {
         var isPending: Bool {
             switch self {
             case .checkout(let f): return f.state.isWaiting
+            #if !PAYHANDOFF_CHECKOUT_ONLY
             case .pos(let f): return f.takesAnswer
+            #endif
             }
         }
     }
@@ -227,6 +237,7 @@ public struct Coordinator: Equatable, Sendable {
         case .confirmation(let id, let confirmation):
             return try stepCheckout(id, .confirmation(confirmation), now: now)
 
+        #if !PAYHANDOFF_CHECKOUT_ONLY
         case .posStart(let id, let request, let refundOf, let grace, let token):
             return try startPOS(id, request, refundOf: refundOf, grace: grace, token: token, now: now, using: &generator)
         case .posLaunched(let id):
@@ -254,6 +265,7 @@ public struct Coordinator: Equatable, Sendable {
                 throw located
             }
             return try answerPOS(index, answer, now: now)
+        #endif
 
         case .appForegrounded:
             return try stepAll(now: now, checkout: nil, pos: .foregrounded)
@@ -310,6 +322,7 @@ public struct Coordinator: Equatable, Sendable {
         return CoordinatorAnswer(outcome: .accepted, transitions: [FlowTransition(flow: .checkout(flow), effects: [effect, .persist])])
     }
 
+    #if !PAYHANDOFF_CHECKOUT_ONLY
     /// `pos.start`.
     private mutating func startPOS(_ id: String, _ request: POSRequest, refundOf: CoordinatorEvent.RefundOf?, grace: Int64?,
                                    token given: String?, now: Int64,
@@ -349,6 +362,7 @@ public struct Coordinator: Equatable, Sendable {
         return CoordinatorAnswer(outcome: .accepted,
                                  transitions: [FlowTransition(flow: .pos(flow), effects: [.openPOSApp(url: sent.url), .persist])])
     }
+    #endif
 
     private func checkNewFlow(id: String, isCheckout: Bool) throws(PayHandoffError) {
         guard flowIndex(id: id) == nil else {
@@ -359,8 +373,10 @@ public struct Coordinator: Equatable, Sendable {
             switch flow {
             case .checkout(let f) where isCheckout && f.state.isWaiting:
                 throw PayHandoffError(.invalidState, field: "flow_id", "another checkout is still pending (single_pending_per_kind)")
+            #if !PAYHANDOFF_CHECKOUT_ONLY
             case .pos(let f) where !isCheckout && f.state.acceptsAnswer && f.state != .launchFailed && f.state != .unrecognizedResult:
                 throw PayHandoffError(.invalidState, field: "flow_id", "another POS hand-off is still open (single_pending_per_kind)")
+            #endif
             default: continue
             }
         }
@@ -380,9 +396,11 @@ public struct Coordinator: Equatable, Sendable {
                 throw PayHandoffError(.invalidState, field: "flow_id",
                     "the flow still waits for its result (" + flow.stateName + "); send give_up: true to abandon it")
             }
+            #if !PAYHANDOFF_CHECKOUT_ONLY
             if case .pos(let pos) = flow, pos.operation == .refund, let sale = pos.saleTransactionId, let amount = pos.amount {
                 ledger.addRefund(amount, toSale: sale)
             }
+            #endif
         }
         flows.remove(at: index)
         return CoordinatorAnswer(outcome: .accepted, transitions: [], persist: true)
@@ -401,6 +419,7 @@ public struct Coordinator: Equatable, Sendable {
         return CoordinatorAnswer(outcome: step.outcome, transitions: [FlowTransition(flow: .checkout(flow), effects: step.effects)])
     }
 
+    #if !PAYHANDOFF_CHECKOUT_ONLY
     /// Hands a host event to POS flow `id` (answers go through ``answerPOS(_:_:now:)``).
     private mutating func stepPOS(_ id: String, _ event: POSFlow.Event, now: Int64) throws(PayHandoffError) -> CoordinatorAnswer {
         guard let index = flowIndex(id: id) else {
@@ -413,6 +432,7 @@ public struct Coordinator: Equatable, Sendable {
         flows[index] = .pos(flow)
         return CoordinatorAnswer(outcome: step.outcome, transitions: [FlowTransition(flow: .pos(flow), effects: step.effects)])
     }
+    #endif
 
     /// Time-driven events go to every flow; only flows that changed are reported (the step
     /// says so: comparing the whole flow before and after cost code for nothing).
@@ -427,12 +447,14 @@ public struct Coordinator: Equatable, Sendable {
                     flows[index] = .checkout(flow)
                     transitions.append(FlowTransition(flow: .checkout(flow), effects: step.effects))
                 }
+            #if !PAYHANDOFF_CHECKOUT_ONLY
             case .pos(var flow):
                 let step = try flow.handle(pos, now: now)
                 if step.changed {
                     flows[index] = .pos(flow)
                     transitions.append(FlowTransition(flow: .pos(flow), effects: step.effects))
                 }
+            #endif
             }
         }
         return CoordinatorAnswer(outcome: .accepted, transitions: transitions)
@@ -444,10 +466,12 @@ extension CoordinatorEvent {
     var flowID: String? {
         switch kind {
         case .checkoutStart(let id, _, _), .checkoutSession(let id, _), .checkoutSessionFailed(let id, _),
-             .browserOpened(let id), .browserDismissed(let id), .confirmation(let id, _),
-             .posStart(let id, _, _, _, _), .posLaunched(let id), .posLaunchFailed(let id, _), .posResult(let id, _),
-             .removeFlow(let id, _):
+             .browserOpened(let id), .browserDismissed(let id), .confirmation(let id, _), .removeFlow(let id, _):
             return id
+        #if !PAYHANDOFF_CHECKOUT_ONLY
+        case .posStart(let id, _, _, _, _), .posLaunched(let id), .posLaunchFailed(let id, _), .posResult(let id, _):
+            return id
+        #endif
         case .appForegrounded, .tick, .url:
             return nil
         }
@@ -456,7 +480,10 @@ extension CoordinatorEvent {
     /// Whether the event starts a flow: the only events that take room in the snapshot.
     var isStart: Bool {
         switch kind {
-        case .checkoutStart, .posStart: return true
+        case .checkoutStart: return true
+        #if !PAYHANDOFF_CHECKOUT_ONLY
+        case .posStart: return true
+        #endif
         default: return false
         }
     }

@@ -69,6 +69,7 @@ public struct CoordinatorEvent: Equatable, Sendable {
         case browserDismissed(flowID: String)
         /// `checkout.confirmation`: the backend relayed the webhook.
         case confirmation(flowID: String, confirmation: CheckoutConfirmation)
+        #if !PAYHANDOFF_CHECKOUT_ONLY
         /// `pos.start`: a new POS flow; refunds name the sale they refund; `token` as given or fresh.
         case posStart(flowID: String, request: POSRequest, refundOf: RefundOf?, graceMilliseconds: Int64?, token: String?)
         /// `pos.launched`: the POS app opened.
@@ -77,6 +78,7 @@ public struct CoordinatorEvent: Equatable, Sendable {
         case posLaunchFailed(flowID: String, reason: String?)
         /// `pos.result`: the POS app answered with Android result extras (decoded key/value text).
         case posResult(flowID: String, extras: [QueryItem])
+        #endif
         /// `app.foregrounded`: the app is in front again (starts the POS grace period).
         case appForegrounded
         /// `tick`: time passed; deadlines and grace periods are checked.
@@ -106,8 +108,10 @@ public struct CoordinatorEvent: Equatable, Sendable {
             if let deadline { try MexicoCityTime.checkEpochMilliseconds(deadline, field: "deadline") }
             if let nonce = start.nonce { try CorrelationSecret.check(nonce, field: "nonce") }
         case .checkoutSession(let id, _), .checkoutSessionFailed(let id, _), .browserOpened(let id),
-             .browserDismissed(let id), .confirmation(let id, _), .posLaunched(let id), .posLaunchFailed(let id, _),
-             .posResult(let id, _), .removeFlow(let id, _):
+             .browserDismissed(let id), .confirmation(let id, _), .removeFlow(let id, _):
+            try CoordinatorEvent.checkFlowID(id)
+        #if !PAYHANDOFF_CHECKOUT_ONLY
+        case .posLaunched(let id), .posLaunchFailed(let id, _), .posResult(let id, _):
             try CoordinatorEvent.checkFlowID(id)
         case .posStart(let id, let request, let refundOf, let grace, let token):
             try CoordinatorEvent.checkFlowID(id)
@@ -139,6 +143,7 @@ public struct CoordinatorEvent: Equatable, Sendable {
                     "with the per-hand-off token the identifier would be longer than 256 characters: the app's part may have at most "
                     + String(POSRequest.Limit.identifier - 1 - tokenLength))
             }
+        #endif
         case .appForegrounded, .tick, .url:
             break
         }
@@ -195,6 +200,23 @@ public struct CoordinatorEvent: Equatable, Sendable {
             }
         }
 
+        /// Whether it is a POS event.
+        var isPOS: Bool {
+            switch self {
+            case .posStart, .posLaunched, .posLaunchFailed, .posResult: return true
+            default: return false
+            }
+        }
+
+        #if PAYHANDOFF_CHECKOUT_ONLY
+        /// The refusal of a POS event by the web's checkout module (`unsupported`, field `type`):
+        /// never dropped quietly, so a page that needs POS learns it must load the full module.
+        var unsupported: PayHandoffError {
+            PayHandoffError(.unsupported, field: "type",
+                text + " needs the full module (payhandoff.wasm): the checkout module has no POS flows")
+        }
+        #endif
+
         /// Every member the event may have: unknown ones are refused (a misspelt optional member
         /// must not be ignored).
         var members: StaticString {
@@ -247,6 +269,10 @@ public struct CoordinatorEvent: Equatable, Sendable {
         guard let typeName = TypeName.allCases.first(where: { $0.text.hasSameBytes(as: type) }) else {
             throw PayHandoffError(.validation, field: "type", "unknown event type")
         }
+        #if PAYHANDOFF_CHECKOUT_ONLY
+        // Before its members are read: whatever they say, this module cannot act on it.
+        if typeName.isPOS { throw typeName.unsupported }
+        #endif
         try json.rejectUnknownKeys(typeName.members)
         // Every event but app.foregrounded, tick and url names its flow, checked before anything else.
         let id: String
@@ -299,6 +325,10 @@ public struct CoordinatorEvent: Equatable, Sendable {
             kind = .browserDismissed(flowID: id)
         case .confirmation:
             kind = .confirmation(flowID: id, confirmation: try nested("event") { v throws(PayHandoffError) in try CheckoutConfirmation(reading: v) })
+        #if PAYHANDOFF_CHECKOUT_ONLY
+        case .posStart, .posLaunched, .posLaunchFailed, .posResult:
+            throw typeName.unsupported
+        #else
         case .posStart:
             let request = try nested("request") { v throws(PayHandoffError) in try POSRequest(reading: v) }
             var refundOf: RefundOf? = nil
@@ -319,6 +349,7 @@ public struct CoordinatorEvent: Equatable, Sendable {
             // No extras at all (absent, null or {}): onActivityResult with no data.
             let extras = json.value("extras")
             kind = .posResult(flowID: id, extras: extras == nil ? [] : try POSResponse.extras(extras, reader, path: "extras"))
+        #endif
         case .appForegrounded:
             kind = .appForegrounded
         case .tick:
@@ -371,11 +402,11 @@ extension CoordinatorEvent.Kind {
             return a.hasSameBytes(as: b) && r.hasSameBytes(as: q)
         case let (.browserOpened(a), .browserOpened(b)),
              let (.browserDismissed(a), .browserDismissed(b)),
-             let (.posLaunched(a), .posLaunched(b)),
              let (.url(a), .url(b)):
             return a.hasSameBytes(as: b)
         case let (.confirmation(a, c), .confirmation(b, d)):
             return a.hasSameBytes(as: b) && c == d
+        #if !PAYHANDOFF_CHECKOUT_ONLY
         case let (.posStart(a, r, o, g, t), .posStart(b, q, p, h, u)):
             return a.hasSameBytes(as: b) && r == q && o == p && g == h && t.hasSameBytes(as: u)
         case let (.posResult(a, x), .posResult(b, y)):
@@ -385,6 +416,9 @@ extension CoordinatorEvent.Kind {
             return a.hasSameBytes(as: b) && g == h
         case let (.posLaunchFailed(a, r), .posLaunchFailed(b, q)):
             return a.hasSameBytes(as: b) && r.hasSameBytes(as: q)
+        case let (.posLaunched(a), .posLaunched(b)):
+            return a.hasSameBytes(as: b)
+        #endif
         case (.appForegrounded, .appForegrounded), (.tick, .tick):
             return true
         default:

@@ -115,6 +115,11 @@ extension RefundLedger.Entry {
     /// An entry of ledger list `list` (0 sales, 1 refunds, 2 unknown), checked.
     /// - Throws: `validation`/`invalid_json` naming the position (`[1]`: the amount).
     init<R: JSONReader>(_ item: SnapshotDocument<R>.LedgerItem, list: Int, reader: R) throws(PayHandoffError) {
+        #if PAYHANDOFF_CHECKOUT_ONLY
+        // The checkout module books nothing: an entry is money state only the full module may hold.
+        throw PayHandoffError(.unsupported, field: nil,
+            "a ledger entry needs the full module (payhandoff.wasm): the checkout module has no POS flows, refunds or ledger")
+        #else
         switch item {
         case .node(let node):
             let arity = RefundLedger.arity(ofList: list)
@@ -135,6 +140,7 @@ extension RefundLedger.Entry {
         case .converted(let id, let values):
             try self.init(list: list, id: id) { position in values[position - 1] }
         }
+        #endif
     }
 
     /// An entry from its values, checked: what the ledger could have booked.

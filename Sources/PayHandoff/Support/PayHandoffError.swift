@@ -37,6 +37,12 @@ public struct PayHandoffError: Error, Equatable, CustomStringConvertible {
         case conflict = "conflict"
         /// A refund is not possible now (too soon, past 23:00 Mexico City, amount, POS app version).
         case notEligible = "not_eligible"
+        #if PAYHANDOFF_CHECKOUT_ONLY
+        /// Only in the web's checkout module (`payhandoff-checkout.wasm`): the event or snapshot
+        /// needs POS flows, refunds or the ledger, which that module leaves out. Its status is the
+        /// web glue's own (-6): no native library returns it.
+        case unsupported = "unsupported"
+        #endif
 
         /// The code spelled `rawValue`, matched by UTF-8 bytes (not by `==`, which is Unicode
         /// canonical equivalence).
