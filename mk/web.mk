@@ -7,13 +7,16 @@
 #                   package.json), LICENSE.cJSON
 #   make web-pack   dist/web/payhandoff-web-<version>.tgz: the package as npm packs it (lib/, both .wasm,
 #                   LICENSE, LICENSE.cJSON, README.md, package.json)
-#   make web-test   web-libc-test, then builds web, then the shared vectors and the package's tests
-#                   under node --test, then, in three browser engines (WEB_ENGINES: Chromium,
-#                   WebKitGTK, Firefox ESR) and for each module of dist/web (WEB_MODULES), the shared
-#                   vectors in the page and the end-to-end scenarios (mock gateway on loopback, the
-#                   demo PWA under a strict CSP, its service worker, storage failures, the
-#                   back/forward cache); one line per engine and module: "web-test: <engine>: N
-#                   passed, M failed". Screenshots and browser logs: .build/web/browser/<engine>/<module>/
+#   make web-test   web-libc-test, then builds web, then the shared vectors on both modules and the
+#                   package's tests under node --test, then, in three browser engines (WEB_ENGINES:
+#                   Chromium, WebKitGTK, Firefox ESR) and for each module of dist/web (WEB_MODULES),
+#                   the shared vectors in the page (on the checkout module: POS calls unsupported,
+#                   scripts ended at their first pos.* event; counted passed / ended at unsupported /
+#                   failed / skipped), and on the checkout module (the first of WEB_MODULES, what the
+#                   demo PWA loads) the end-to-end scenarios (mock gateway on loopback, the demo PWA
+#                   under a strict CSP, its service worker, storage failures, the back/forward
+#                   cache); one line per engine and module: "web-test: <engine>: N passed, M failed
+#                   (<module>: …)". Screenshots and browser logs: .build/web/browser/<engine>/<module>/
 #                   WEB_ENGINES=chromium make web-test runs one engine.
 #   make web-libc-test  what the .wasm takes from bindings/web/wasm instead of wasi-libc: cJSON's
 #                   number functions against glibc's and wasi-libc's own, arc4random_buf against
