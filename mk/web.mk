@@ -47,7 +47,7 @@ WEB_CHECKOUT_WASM := $(WEB_DIST)/payhandoff-checkout.wasm
 # The modules dist/web holds, each tested in every engine and measured by bench-web (a module
 # added to dist/web is one more name here, next to its build rule). The first is what
 # loadPayHandoff() loads by default: the browser scenarios of the demo PWA (a checkout page) run on
-# it; the others run the shared vectors and the page-level checks (scenarios.py --full-modules).
+# it; the others run the shared vectors only (scenarios.py --scenarios-on names another module).
 WEB_MODULES := payhandoff-checkout.wasm payhandoff.wasm
 # The browser engines web-test and bench-web run.
 WEB_ENGINES ?= chromium webkit firefox
