@@ -5,6 +5,8 @@
 #                   libc's strtod/sprintf/sscanf, twice: built natively against glibc, and built
 #                   for wasm32-wasi against wasi-libc (the very functions the module no longer
 #                   links), run under Node's WASI
+#   malloc_test.c   the allocator (payhandoff_wasm_malloc.c) for wasm32-wasi under Node's WASI:
+#                   random operations with every byte checked, the refusals, block reuse
 #   random_test.c   arc4random_buf (payhandoff_wasm_random.c) for wasm32-wasi under Node's WASI,
 #                   with random_get counting, Node's own, and failing
 # Any failure fails the run.
@@ -20,7 +22,7 @@ builtins=${WASM_BUILTINS:-$(ls /usr/lib/llvm-*/lib/clang/*/lib/wasi/libclang_rt.
 mkdir -p "$build"
 
 "${CC:-cc}" "${flags[@]}" Tests/WasmLibc/numbers_test.c -o "$build/numbers-test"
-for name in numbers random; do
+for name in numbers random malloc; do
     "$toolchain/clang" --target=wasm32-wasi -isystem "$sysroot/include/wasm32-wasi" "${flags[@]}" \
         -c "Tests/WasmLibc/${name}_test.c" -o "$build/$name-test.o"
     "$toolchain/wasm-ld" "$sysroot/lib/wasm32-wasi/crt1-command.o" "$build/$name-test.o" \
@@ -30,8 +32,9 @@ done
 "$build/numbers-test" | sed 's/^\(web-libc\|FAIL\)/\1 (native, glibc)/' && native=0 || native=$?
 node --no-warnings Tests/WasmLibc/run_wasi.mjs "$build/numbers-test.wasm" \
     | sed 's/^\(web-libc\|FAIL\)/\1 (wasm32, wasi-libc)/' && wasm=0 || wasm=$?
+node --no-warnings Tests/WasmLibc/run_wasi.mjs "$build/malloc-test.wasm" && malloc=0 || malloc=$?
 random=0
 for mode in counter host fail; do
     node --no-warnings Tests/WasmLibc/run_wasi.mjs "$build/random-test.wasm" --random=$mode || random=1
 done
-test "$native" -eq 0 -a "$wasm" -eq 0 -a "$random" -eq 0
+test "$native" -eq 0 -a "$wasm" -eq 0 -a "$random" -eq 0 -a "$malloc" -eq 0

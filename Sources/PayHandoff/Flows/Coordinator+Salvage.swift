@@ -229,11 +229,16 @@ extension RefundLedger {
     /// ``forgetBalanceOfRefund(of:)`` for a flow that did not read: its document, read as far as it goes.
     /// - Parameter element: The dropped flow's document.
     mutating func forgetBalanceOfRefund<R: JSONReader>(reading element: JSONMembers<R>) {
+        #if PAYHANDOFF_CHECKOUT_ONLY
+        // No refund can be read here: its flow is refused as unsupported and the salvage with it.
+        return
+        #else
         let operation = (try? element.optionalString("operation")) ?? nil
         let state = ((try? element.optionalString("state")) ?? nil).flatMap { POSFlow.State(rawValue: $0) }
         // A refund, unless its state shows it answered (an unreadable state counts as waiting).
         guard let operation, operation.hasSameBytes(as: "devolucion"), state?.acceptsAnswer ?? true else { return }
         forgetBalance(ofSale: (try? element.optionalString("sale_transactionid")) ?? nil)
+        #endif
     }
 
     private mutating func forgetBalance(ofSale sale: String?) {
