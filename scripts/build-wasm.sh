@@ -3,13 +3,18 @@
 #   Sources/PayHandoff + Sources/PayHandoffABI as one Embedded Swift module for
 #   wasm32-unknown-none-wasm, cJSON compiled from Debian's source against Debian's wasi-libc,
 #   linked by the toolchain's wasm-ld with compiler-rt's wasm32 builtins, then wasm-opt -Oz.
-# Usage: scripts/build-wasm.sh OUT.wasm BUILD_DIR SWIFT_SOURCE...
+# Usage: scripts/build-wasm.sh [--checkout] OUT.wasm BUILD_DIR SWIFT_SOURCE...
 #        scripts/build-wasm.sh --names BUILD_DIR OUT.wasm
+#   --checkout builds the checkout module (dist/web/payhandoff-checkout.wasm, issue 26 item 4) from
+#   the same sources: swiftc -D PAYHANDOFF_CHECKOUT_ONLY (the core without POS flows, refunds or
+#   ledger; it answers a pos.* event or a snapshot holding them with "unsupported") and no
+#   payhandoff_pos_* export, so wasm-ld --gc-sections drops the POS functions' code. Give it its
+#   own BUILD_DIR.
 #   The second form optimizes the module the last build of BUILD_DIR linked with its name section
 #   kept: the same code, byte for byte, with function names (make size reads them).
 # Environment: SWIFTC (swiftc), WASI_SYSROOT (/usr), WASM_BUILTINS (libclang_rt.builtins-wasm32.a).
 #
-# Exports: the payhandoff_* functions of abi/symbols.txt, and malloc/free for the strings the
+# Exports: the payhandoff_* functions of abi/symbols.txt (but payhandoff_pos_* with --checkout), and malloc/free for the strings the
 # JavaScript glue hands in; the reactor's _initialize runs the constructors once after
 # instantiation. Imports: wasi_snapshot_preview1's random_get alone (nonces and POS tokens, through
 # bindings/web/wasm/payhandoff_wasm_random.c; nothing links wasi-libc's stdio or its malloc).
@@ -30,9 +35,16 @@ if [[ ${1:-} == --names ]]; then
     exit 0
 fi
 
-out=${1:?usage: scripts/build-wasm.sh OUT.wasm BUILD_DIR SWIFT_SOURCE...}
-build=${2:?usage: scripts/build-wasm.sh OUT.wasm BUILD_DIR SWIFT_SOURCE...}
+checkout=0
+if [[ ${1:-} == --checkout ]]; then
+    checkout=1
+    shift
+fi
+out=${1:?usage: scripts/build-wasm.sh [--checkout] OUT.wasm BUILD_DIR SWIFT_SOURCE...}
+build=${2:?usage: scripts/build-wasm.sh [--checkout] OUT.wasm BUILD_DIR SWIFT_SOURCE...}
 shift 2
+defines=(-D PAYHANDOFF_SINGLE_MODULE)
+(( checkout )) && defines+=(-D PAYHANDOFF_CHECKOUT_ONLY)
 swiftc=${SWIFTC:-swiftc}
 toolchain=$(dirname "$(command -v "$swiftc")")
 sysroot=${WASI_SYSROOT:-/usr}
@@ -64,7 +76,7 @@ cp third_party/cjson/cJSON.h "$build/include/cjson/cJSON.h"
 # -inline-threshold=0: LLVM inlines only where it shrinks the code (Swift's own inliner still
 # runs): -22,417 B raw, -3,906 B gzip, per-call cost in Node within the noise (make bench-web).
 "$swiftc" -enable-experimental-feature Embedded -wmo -parse-as-library -Osize -Xllvm -inline-threshold=0 \
-    -target wasm32-unknown-none-wasm -module-name PayHandoff -D PAYHANDOFF_SINGLE_MODULE \
+    -target wasm32-unknown-none-wasm -module-name PayHandoff "${defines[@]}" \
     -I Sources/CcJSON -Xcc -I"$build/include" -Xcc -isystem -Xcc "$wasi_include" \
     -Xfrontend -disable-stack-protector -Xfrontend -function-sections \
     -c "$@" -o "$build/PayHandoff.o" 2> "$build/swiftc.log" || { cat "$build/swiftc.log" >&2; exit 1; }
@@ -72,7 +84,9 @@ cp third_party/cjson/cJSON.h "$build/include/cjson/cJSON.h"
 # --stack-first: a stack overflow runs below address 0 and traps instead of overwriting data.
 exports=()
 while read -r symbol; do
-    [[ -n $symbol ]] && exports+=("--export=$symbol")
+    [[ -z $symbol ]] && continue
+    (( checkout )) && [[ $symbol == payhandoff_pos_* ]] && continue
+    exports+=("--export=$symbol")
 done < abi/symbols.txt
 # Linked twice: stripped (what ships) and with the name section (--names reads it; wasm-ld is fast).
 for strip in all debug; do

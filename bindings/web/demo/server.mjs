@@ -24,9 +24,10 @@
 // the scenarios pass to Chromium (--ignore-certificate-errors-spki-list) to trust that key only.
 //
 //   node server.mjs --dist dist/web --state .build/web/demo [--port 0] [--gateway-port 0] [--json]
-//                   [--wasm payhandoff.wasm]
+//                   [--wasm payhandoff-checkout.wasm]
 // --json prints one line {"app", "gateway", "spki", "cert"} (for the tests); otherwise the URL to
-// open. --wasm: which module of dist/web the demo page loads (the tests run each). For the tests
+// open. --wasm: which module of dist/web the demo page loads (the checkout module by default, what
+// loadPayHandoff() loads: the demo is a checkout page). For the tests
 // the server also serves test/browser/ under /test/ (with the shared vectors, their runner and
 // the C header) and reads commands on stdin, one per line, answering each with a JSON line:
 // "offline" closes the app's port (every connection too: a PWA whose server is gone) and
@@ -50,7 +51,8 @@ function option(name, fallback) {
 const repo = path.join(here, '..', '..', '..');
 const dist = path.resolve(option('dist', path.join(repo, 'dist', 'web')));
 const state = path.resolve(option('state', path.join(repo, '.build', 'web', 'demo')));
-const wasm = option('wasm', 'payhandoff.wasm');
+const DEFAULT_WASM = 'payhandoff-checkout.wasm';
+const wasm = option('wasm', DEFAULT_WASM);
 const json = process.argv.includes('--json');
 if (!/^[\w.-]+\.wasm$/.test(wasm) || !fs.existsSync(path.join(dist, wasm))) {
   console.error(`demo: no module ${wasm} in ${dist} (make web)`);
@@ -103,8 +105,8 @@ function sendFile(response, root, relative, headers = {}) {
     return;
   }
   let body = fs.readFileSync(file);
-  if (file === path.join(here, 'index.html') && wasm !== 'payhandoff.wasm') {
-    body = body.toString('utf8').replace('/payhandoff/payhandoff.wasm', `/payhandoff/${wasm}`);
+  if (file === path.join(here, 'index.html') && wasm !== DEFAULT_WASM) {
+    body = body.toString('utf8').replace(`/payhandoff/${DEFAULT_WASM}`, `/payhandoff/${wasm}`);
   }
   send(response, 200, body, TYPES[path.extname(file)] ?? 'application/octet-stream',
     { 'Cache-Control': 'no-cache', 'Access-Control-Allow-Origin': '*', ...headers });

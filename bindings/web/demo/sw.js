@@ -8,7 +8,7 @@
 //
 // The module to cache is the one the page loads (sw.js?wasm=/payhandoff/…wasm).
 const CACHE = 'payhandoff-demo-v1';
-const WASM = new URL(self.location.href).searchParams.get('wasm') || '/payhandoff/payhandoff.wasm';
+const WASM = new URL(self.location.href).searchParams.get('wasm') || '/payhandoff/payhandoff-checkout.wasm';
 const SHELL = [
   '/index.html', '/app.js', '/style.css', '/manifest.webmanifest', '/icon.svg',
   WASM,

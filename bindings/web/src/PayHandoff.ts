@@ -35,10 +35,10 @@ import type {
   Salvage,
   SalvageDocument,
 } from '../../react-native/src/types.js';
-import type { ErrorCode } from '../../react-native/src/vocabulary.js';
 import * as c from './calls.js';
-import { ABI_STATUS, PayHandoffError, describe, invalidArgument, storageUnavailable } from './errors.js';
-import { WasmLibrary, defaultWasmUrl, hasLoneSurrogate, loneSurrogate } from './library.js';
+import type { WebErrorCode } from './errors.js';
+import { ABI_STATUS, GLUE_STATUS, PayHandoffError, describe, invalidArgument, storageUnavailable } from './errors.js';
+import { CHECKOUT_MODULE, FULL_MODULE, POS_FUNCTIONS, WasmLibrary, defaultWasmUrl, hasLoneSurrogate, loneSurrogate } from './library.js';
 import type { CResult, WasmSource } from './library.js';
 
 /** Where openCoordinator keeps the snapshot unless told otherwise. */
@@ -51,7 +51,12 @@ export interface StorageLike {
 }
 
 export interface LoadOptions {
-  /** The module: payhandoff.wasm next to this package by default. */
+  /** Load the full module (payhandoff.wasm: the POS functions, POS flows, refunds and the
+   *  ledger too) instead of the checkout module (payhandoff-checkout.wasm), which is what a
+   *  checkout page needs. With `wasm` too, the module given must be a full one (else load_failed). */
+  pos?: boolean;
+  /** The module: payhandoff-checkout.wasm next to this package by default (payhandoff.wasm with
+   *  `pos: true`); give a URL when a bundler moves it. */
   wasm?: WasmSource;
   /** A line the module wrote to stdout/stderr (only a fatal runtime error does); console.error by default. */
   log?(line: string): void;
@@ -92,10 +97,15 @@ function text(value: string, field: string): string {
   return value;
 }
 
+/** The core's error document, thrown. The checkout module's core answers what it was built
+ *  without (a pos.* event, a snapshot holding a POS flow or a ledger entry) with code
+ *  `unsupported` and status -6, GLUE_STATUS.unsupported: the same error as a POS method of the
+ *  glue on that module. */
 function errorOf(result: CResult, body: unknown): PayHandoffError {
   const document = (typeof body === 'object' && body !== null ? body : {}) as { code?: unknown; field?: unknown; message?: unknown };
+  const fallback: WebErrorCode = result.status === GLUE_STATUS.unsupported ? 'unsupported' : 'invalid_argument';
   return new PayHandoffError(
-    (typeof document.code === 'string' ? document.code : 'invalid_argument') as ErrorCode,
+    (typeof document.code === 'string' ? document.code : fallback) as WebErrorCode,
     typeof document.field === 'string' ? document.field : null,
     typeof document.message === 'string' ? document.message : `status ${result.status}`,
     result.status,
@@ -286,10 +296,19 @@ export class Coordinator {
   }
 }
 
-/** PayHandoff over the WebAssembly module: get one with loadPayHandoff(). */
+/** PayHandoff over the WebAssembly module: get one with loadPayHandoff(). One API for both
+ *  modules: on the checkout module (`pos` false) the POS methods throw `unsupported`. */
 export class PayHandoff {
   /** @internal */
   constructor(private readonly library: WasmLibrary) {}
+
+  /** Whether the loaded module has the POS functions (payhandoff.wasm, loadPayHandoff({ pos: true
+   *  })); false for the checkout module, where buildPosUrl, parsePosResponse, parsePosResult and
+   *  checkRefund throw `unsupported` and the coordinator refuses pos.* events. Read from the
+   *  module's exports. */
+  get pos(): boolean {
+    return this.library.pos;
+  }
 
   /** The C ABI version of the module (checked against ABI_VERSION when it was loaded). */
   abiVersion(): number {
@@ -303,22 +322,26 @@ export class PayHandoff {
 
   /** The billpocket:// URL for a sale or refund (holds the user token: do not log it). */
   buildPosUrl(request: PosRequest): PosUrl {
+    this.library.require('payhandoff_pos_build_url');
     return documentOf(c.posBuildUrl(this.library, json(request, 'request_json')));
   }
 
   /** The POS app's answer URL (myapp://result=aprobada&…). */
   parsePosResponse(url: string, options: PosParseOptions): PosResponse {
+    this.library.require('payhandoff_pos_parse_response');
     return documentOf(c.posParseResponse(this.library, text(url, 'url'), json(options, 'options_json')));
   }
 
   /** The POS app's answer as Android result extras (onActivityResult): the same rules as an
    *  answer URL, without percent-decoding. */
   parsePosResult(extras: PosResultExtras, options: PosAnswerOptions = {}): PosResponse {
+    this.library.require('payhandoff_pos_parse_result');
     return documentOf(c.posParseResult(this.library, json(extras, 'extras_json'), json(options, 'options_json')));
   }
 
   /** Whether an approved sale can be refunded now (`eligible: false` is a verdict, not an error). */
   checkRefund(input: RefundCheckInput): RefundVerdict {
+    this.library.require('payhandoff_pos_refund_check');
     return documentOf(c.posRefundCheck(this.library, json(input, 'input_json')));
   }
 
@@ -431,12 +454,23 @@ function sessionStorageOrThrow(): StorageLike {
 }
 
 /**
- * Loads the module (payhandoff.wasm next to this package unless `options.wasm` says where) and
- * returns the API over it. Rejects with PayHandoffError: `load_failed` when the module cannot
- * be fetched, compiled or instantiated, `abi_mismatch` when it is another ABI version.
+ * Loads the module and returns the API over it: payhandoff-checkout.wasm next to this package (the
+ * checkout module: card registrations, payments, the coordinator's checkout flows), or with
+ * `{ pos: true }` payhandoff.wasm (everything, the POS functions and flows too); `options.wasm`
+ * says where the module is instead. Rejects with PayHandoffError: `load_failed` when the module
+ * cannot be fetched, compiled or instantiated (or `pos` was asked of a module without the POS
+ * functions), `abi_mismatch` when it is another ABI version.
  */
 export async function loadPayHandoff(options: LoadOptions = {}): Promise<PayHandoff> {
-  const log = options.log ?? ((line: string) => console.error(`payhandoff.wasm: ${line}`));
-  const library = await WasmLibrary.load(options.wasm ?? defaultWasmUrl(), (_fd, line) => log(line));
+  const pos = options.pos === true;
+  const name = options.wasm === undefined ? (pos ? FULL_MODULE : CHECKOUT_MODULE) : 'payhandoff';
+  const log = options.log ?? ((line: string) => console.error(`${name}: ${line}`));
+  const library = await WasmLibrary.load(options.wasm ?? defaultWasmUrl(pos), (_fd, line) => log(line));
+  if (pos && !library.pos) {
+    const missing = POS_FUNCTIONS.filter((f) => !library.has(f));
+    throw new PayHandoffError('load_failed', null,
+      `{ pos: true } needs the full module, and this one does not export ${missing.join(', ')} (the checkout module?)`,
+      GLUE_STATUS.loadFailed);
+  }
   return new PayHandoff(library);
 }

@@ -7,8 +7,12 @@ import { STATUS } from '../../react-native/src/vocabulary.js';
  *  storage refused or full, see openCoordinator), plus the web glue's own:
  *  `load_failed`: the .wasm could not be fetched, compiled or instantiated (or the page has no
  *  crypto.getRandomValues for nonces); `module_trapped`: the module trapped earlier, a bug of
- *  the library, after which it is not used again. */
-export type WebErrorCode = ErrorCode | 'load_failed' | 'module_trapped';
+ *  the library, after which it is not used again; `unsupported`: the loaded module has no such
+ *  function or rule — the checkout module (payhandoff-checkout.wasm, what loadPayHandoff() loads)
+ *  has no POS functions, and its core refuses a `pos.*` event (field `type`) and a snapshot
+ *  holding a POS flow (`flows[i]`) or a ledger entry (`ledger…`) with the same code and status:
+ *  load the full module, loadPayHandoff({ pos: true }). */
+export type WebErrorCode = ErrorCode | 'load_failed' | 'module_trapped' | 'unsupported';
 
 /** Statuses the glue uses for its own errors (the C ABI's are 1 invalid_argument … 13 not_eligible). */
 export const GLUE_STATUS = {
@@ -17,6 +21,8 @@ export const GLUE_STATUS = {
   loadFailed: -3,
   moduleTrapped: -4,
   storageUnavailable: -5,
+  /** The same status the checkout module's core gives its own `unsupported` error document. */
+  unsupported: -6,
 } as const;
 
 /** The C ABI status of the codes the glue also reports itself (a bad argument it cannot pass on). */
@@ -44,6 +50,13 @@ export class PayHandoffError extends Error {
 
 export function invalidArgument(field: string, message: string): PayHandoffError {
   return new PayHandoffError('invalid_argument', field, message, ABI_STATUS.invalidArgument);
+}
+
+/** What the full module has and the loaded one lacks: a C function the module does not export,
+ *  named as calls.ts names its forwarder (payhandoff_pos_build_url: `posBuildUrl`). */
+export function unsupported(cFunction: string): PayHandoffError {
+  const field = cFunction.replace(/^payhandoff_/, '').replace(/_([a-z0-9])/g, (_, letter: string) => letter.toUpperCase());
+  return new PayHandoffError('unsupported', field, 'needs the full module: loadPayHandoff({ pos: true })', GLUE_STATUS.unsupported);
 }
 
 /** The page's storage refused a read or a write (disabled, denied, full): field `storage`. */

@@ -1,11 +1,11 @@
-// The WebAssembly module of the core + C ABI (dist/web/payhandoff.wasm), loaded and called the
+// A WebAssembly module of the core + C ABI (dist/web/payhandoff-checkout.wasm or payhandoff.wasm), loaded and called the
 // way a C program calls include/payhandoff.h: UTF-8 strings copied into the module's memory
 // with its malloc, `char **out` read back and released with payhandoff_string_free. Nothing is
 // parsed or checked here beyond what C itself cannot carry (a JavaScript value that is not a
 // string, U+0000 or a lone UTF-16 surrogate inside a string, a time that is not an integer).
 import { ABI_VERSION } from '../../react-native/src/versions.js';
 import type { CExports } from './calls.js';
-import { GLUE_STATUS, PayHandoffError, describe, invalidArgument } from './errors.js';
+import { GLUE_STATUS, PayHandoffError, describe, invalidArgument, unsupported } from './errors.js';
 import { WasiExit, wasiImports } from './wasi.js';
 
 export { ABI_VERSION };
@@ -14,9 +14,23 @@ export { ABI_VERSION };
  *  response, its bytes, or an already compiled module. */
 export type WasmSource = string | URL | Response | ArrayBuffer | ArrayBufferView | WebAssembly.Module;
 
-/** The package layout (lib/web/src/library.js, payhandoff.wasm at the package root). */
-export function defaultWasmUrl(): URL {
-  return new URL('../../../payhandoff.wasm', import.meta.url);
+/** The modules at the package root: the checkout module (no POS functions, refunds or ledger;
+ *  what a checkout page loads) and the full one. */
+export const CHECKOUT_MODULE = 'payhandoff-checkout.wasm';
+export const FULL_MODULE = 'payhandoff.wasm';
+
+/** The C functions only the full module exports (the checkout module is built without them). */
+export const POS_FUNCTIONS = [
+  'payhandoff_pos_build_url',
+  'payhandoff_pos_parse_response',
+  'payhandoff_pos_parse_result',
+  'payhandoff_pos_refund_check',
+] as const;
+
+/** The package layout (lib/web/src/library.js, the modules at the package root): the full module
+ *  when `pos`, else the checkout module. */
+export function defaultWasmUrl(pos = false): URL {
+  return new URL(`../../../${pos ? FULL_MODULE : CHECKOUT_MODULE}`, import.meta.url);
 }
 
 /** One C argument: a string parameter (null for NULL), an int64 (epoch ms), a coordinator
@@ -155,7 +169,7 @@ export class WasmLibrary {
     }
     const exports = instance.exports as unknown as Exports;
     const missing = REQUIRED.filter((name) => !(name in exports));
-    if (missing.length > 0) throw loadFailed(`the module does not export ${missing.join(', ')}: it is not payhandoff.wasm`);
+    if (missing.length > 0) throw loadFailed(`the module does not export ${missing.join(', ')}: it is not a PayHandoff module`);
     memory = exports.memory;
     const library = new WasmLibrary(exports);
     if (typeof exports._initialize === 'function') library.guard('_initialize', () => exports._initialize?.());
@@ -176,6 +190,19 @@ export class WasmLibrary {
     return typeof this.exports[name] === 'function';
   }
 
+  /** Whether this is a module with the POS functions (the full one), by its exports. */
+  get pos(): boolean {
+    return POS_FUNCTIONS.every((name) => this.has(name));
+  }
+
+  /** Throws `unsupported` (status -6, naming the function) when the module does not export the
+   *  C function `name` of the ABI: the checkout module has no payhandoff_pos_*. */
+  require(name: string): void {
+    if (this.has(name)) return;
+    if (name.startsWith('payhandoff_')) throw unsupported(name);
+    throw invalidArgument('function', `the module does not export ${name}`);
+  }
+
   abiVersion(): number {
     return this.guard('payhandoff_abi_version', () => this.exports.payhandoff_abi_version()) as number;
   }
@@ -188,12 +215,14 @@ export class WasmLibrary {
 
   /**
    * Calls `int32_t name(arguments..., char **out)` and returns its status and *out text.
-   * Throws PayHandoffError for an argument C cannot carry (`invalid_argument`, nothing called),
+   * Throws PayHandoffError for a function the module does not export (`unsupported`: a
+   * payhandoff_pos_* function of the checkout module; nothing checked or called), for an argument
+   * C cannot carry (`invalid_argument`, nothing called),
    * for a module that could not allocate (`out_of_memory`) and after a trap (`module_trapped`).
    */
   call(name: string, args: readonly CArgument[]): CResult {
+    this.require(name);
     const fn = this.exports[name];
-    if (typeof fn !== 'function') throw invalidArgument('function', `the module does not export ${name}`);
     const copies: number[] = [];
     try {
       const params: Array<number | bigint> = [];
@@ -219,8 +248,8 @@ export class WasmLibrary {
 
   /** Calls a `void name(pointer)` function (payhandoff_coordinator_free). */
   release(name: string, pointer: number): void {
+    this.require(name);
     const fn = this.exports[name];
-    if (typeof fn !== 'function') throw invalidArgument('function', `the module does not export ${name}`);
     this.guard(name, () => (fn as (p: number) => void)(pointer));
   }
 

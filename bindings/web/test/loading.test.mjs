@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { api, library, payhandoff, repo, wasmPath } from './support.mjs';
+import { api, checkoutPath, library, payhandoff, repo, wasmPath } from './support.mjs';
 
 const unhandled = [];
 process.on('unhandledRejection', (reason) => unhandled.push(reason));
@@ -45,15 +45,17 @@ async function loadError(options) {
   assert.fail('the load succeeded');
 }
 
-test('the module exports the payhandoff_* functions of abi/symbols.txt and the memory functions, nothing else', () => {
-  const module = new WebAssembly.Module(fs.readFileSync(wasmPath));
+test('each module exports the payhandoff_* functions of abi/symbols.txt (the checkout module all but payhandoff_pos_*) and the memory functions, nothing else', () => {
   const symbols = fs.readFileSync(path.join(repo, 'abi', 'symbols.txt'), 'utf8').split('\n').filter(Boolean);
-  const exported = WebAssembly.Module.exports(module).map((e) => e.name).sort();
-  assert.deepEqual(exported, [...symbols, '_initialize', 'free', 'malloc', 'memory'].sort());
-  const imports = WebAssembly.Module.imports(module);
-  // random_get alone: nonces and POS tokens (bindings/web/wasm/payhandoff_wasm_random.c). An fd_*
-  // import would mean wasi-libc's stdio, and with it printf, is linked again.
-  assert.deepEqual(imports.map((i) => `${i.module}.${i.name}`), ['wasi_snapshot_preview1.random_get']);
+  for (const [file, names] of [[wasmPath, symbols], [checkoutPath, symbols.filter((s) => !s.startsWith('payhandoff_pos_'))]]) {
+    const module = new WebAssembly.Module(fs.readFileSync(file));
+    const exported = WebAssembly.Module.exports(module).map((e) => e.name).sort();
+    assert.deepEqual(exported, [...names, '_initialize', 'free', 'malloc', 'memory'].sort(), path.basename(file));
+    const imports = WebAssembly.Module.imports(module);
+    // random_get alone: nonces and POS tokens (bindings/web/wasm/payhandoff_wasm_random.c). An fd_*
+    // import would mean wasi-libc's stdio, and with it printf, is linked again.
+    assert.deepEqual(imports.map((i) => `${i.module}.${i.name}`), ['wasi_snapshot_preview1.random_get'], path.basename(file));
+  }
 });
 
 test('loads from a file: URL, bytes, a compiled module; the ABI version is checked', async () => {

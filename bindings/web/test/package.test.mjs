@@ -1,6 +1,6 @@
 // What a user gets from the npm package (make web-pack: dist/web/payhandoff-web-<version>.tgz):
 // npm pack --dry-run in dist/web lists exactly the tarball's files, and those are the expected set
-// (the compiled sources, the .wasm, the licences, README, package.json); the manifest is publishable.
+// (the compiled sources, both .wasm, the licences, README, package.json); the manifest is publishable.
 //   PAYHANDOFF_WEB_DIST  the package folder (dist/web)
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -28,13 +28,15 @@ test('npm pack --dry-run lists exactly the files of the tarball make web-pack wr
     const walk = (d) => fs.readdirSync(d, { withFileTypes: true }).flatMap((e) => e.isDirectory() ? walk(path.join(d, e.name)) : [path.join(d, e.name)]);
     assert.deepEqual(listed, walk(path.join(work, 'package')).map((f) => path.relative(path.join(work, 'package'), f)).sort());
     assert.equal(fs.readFileSync(path.join(work, 'package', 'LICENSE'), 'utf8'), fs.readFileSync(path.join(repo, 'LICENSE'), 'utf8'));
-    assert.deepEqual(fs.readFileSync(path.join(work, 'package', 'payhandoff.wasm')), fs.readFileSync(path.join(dist, 'payhandoff.wasm')));
+    for (const module of ['payhandoff-checkout.wasm', 'payhandoff.wasm']) {
+      assert.deepEqual(fs.readFileSync(path.join(work, 'package', module)), fs.readFileSync(path.join(dist, module)), module);
+    }
   } finally {
     fs.rmSync(work, { recursive: true, force: true });
   }
   const web = fs.readdirSync(path.join(repo, 'bindings/web/src')).filter((f) => f.endsWith('.ts')).map((f) => f.slice(0, -3));
   const expected = [
-    'package.json', 'README.md', 'LICENSE', 'LICENSE.cJSON', 'payhandoff.wasm',
+    'package.json', 'README.md', 'LICENSE', 'LICENSE.cJSON', 'payhandoff-checkout.wasm', 'payhandoff.wasm',
     ...compiled('web/src', web),
     // The types shared with the React Native package (tsconfig rootDir is bindings/).
     ...compiled('react-native/src', ['types', 'vocabulary', 'versions']),
@@ -49,9 +51,10 @@ test('package.json is publishable: Apache-2.0, a repository, not private, exact 
   assert.equal(manifest.repository.type, 'git');
   assert.match(manifest.repository.url, /^git\+https:\/\/github\.com\/.+\.git$/);
   assert.equal(manifest.repository.directory, 'bindings/web');
-  assert.deepEqual(manifest.files, ['lib', 'payhandoff.wasm', 'LICENSE', 'LICENSE.cJSON']);
+  assert.deepEqual(manifest.files, ['lib', 'payhandoff-checkout.wasm', 'payhandoff.wasm', 'LICENSE', 'LICENSE.cJSON']);
   // The entry points the manifest names are in the package.
-  for (const entry of [manifest.exports['.'].default, manifest.exports['.'].types, manifest.exports['./payhandoff.wasm'], manifest.types]) {
+  for (const entry of [manifest.exports['.'].default, manifest.exports['.'].types, manifest.exports['./payhandoff-checkout.wasm'],
+    manifest.exports['./payhandoff.wasm'], manifest.types]) {
     assert.ok(fs.existsSync(path.join(dist, entry)), entry);
   }
 });

@@ -4,7 +4,7 @@
 import { ABI_VERSION, PayHandoffError, handleReturnPage, loadPayHandoff } from '/payhandoff/lib/web/src/index.js';
 
 // The module under test (scenarios.py opens this page with ?wasm=/payhandoff/<module>).
-const wasm = new URL(location.href).searchParams.get('wasm') || '/payhandoff/payhandoff.wasm';
+const wasm = new URL(location.href).searchParams.get('wasm') || '/payhandoff/payhandoff-checkout.wasm';
 const results = [];
 const unhandled = [];
 window.addEventListener('unhandledrejection', (event) => unhandled.push(String(event.reason)));
@@ -45,6 +45,19 @@ async function run() {
   await expectError('handleUrl with a time that is not an integer', 'invalid_argument', 'now_ms', () => coordinator.handleUrl(location.href, 1.5));
   await expectError('an event that JSON cannot write', 'invalid_json', 'event_json', () => coordinator.send({ type: 'tick', now: 1n }));
   record('this page is not a return URL', handleReturnPage(coordinator).outcome === 'not_ours', handleReturnPage(coordinator).outcome);
+
+  // What the checkout module lacks, on a page that loaded it: a typed error naming it, status -6.
+  if (!payhandoff.pos) {
+    const full = 'needs the full module: loadPayHandoff({ pos: true })';
+    const unsupported = async (name, field, body) => {
+      await expectError(name, 'unsupported', field, body);
+      const last = results[results.length - 1];
+      if (last.ok && !last.detail.endsWith(full)) Object.assign(last, { ok: false, detail: `${last.detail} (expected: ${full})` });
+    };
+    await unsupported('buildPosUrl on the checkout module', 'posBuildUrl', () => payhandoff.buildPosUrl({ transaction: 'venta' }));
+    await expectError('a pos.* event on the checkout module (its core refuses it)', 'unsupported', 'type', () => coordinator.send({ type: 'pos.start', flow_id: 'p1', now: 1 }));
+    await expectError('loadPayHandoff({ pos: true }) of the checkout module', 'load_failed', null, () => loadPayHandoff({ pos: true, wasm }));
+  }
 
   const key = 'payhandoff.bad-input';
   const snapshot = coordinator.snapshot();

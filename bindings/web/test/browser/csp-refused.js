@@ -7,7 +7,7 @@ import { loadPayHandoff } from '/payhandoff/lib/web/src/index.js';
 const violations = [];
 document.addEventListener('securitypolicyviolation', (event) => violations.push({ directive: event.effectiveDirective, blocked: event.blockedURI }));
 
-loadPayHandoff({ wasm: new URL(location.href).searchParams.get('wasm') || '/payhandoff/payhandoff.wasm' })
+loadPayHandoff({ wasm: new URL(location.href).searchParams.get('wasm') || '/payhandoff/payhandoff-checkout.wasm' })
   .then(() => ({ loaded: true }))
   .catch((error) => ({ loaded: false, name: error && error.name, code: error && error.code, message: String(error && error.message) }))
   .then(async (result) => {

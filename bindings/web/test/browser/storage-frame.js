@@ -10,7 +10,7 @@ async function run() {
   } catch (error) {
     report.sessionStorage = `throws ${error && error.name}`;
   }
-  const payhandoff = await loadPayHandoff({ wasm: new URL(location.href).searchParams.get('wasm') || '/payhandoff/payhandoff.wasm' });
+  const payhandoff = await loadPayHandoff({ wasm: new URL(location.href).searchParams.get('wasm') || '/payhandoff/payhandoff-checkout.wasm' });
   report.loaded = payhandoff.version();
   try {
     payhandoff.openCoordinator();
