@@ -29,8 +29,9 @@ Components (a function goes to the first that matches):
   cJSON            cJSON (linked statically in the .wasm and the Android libraries), with the number
                    functions the .wasm gives it (bindings/web/wasm/payhandoff_wasm_cjson.c)
   JNI shim         the Android libraries' C bridge (bindings/android/src/main/cpp)
-  libc             wasi-libc and compiler-rt (the .wasm only; the ELF libraries take libc dynamically,
-                   so there it is their few static helpers)
+  libc             wasi-libc, compiler-rt and the .wasm's allocator (bindings/web/wasm), in the
+                   .wasm only; the ELF libraries take libc dynamically, so there it is their few
+                   static helpers
   other            anything else (named, so the table says what it is)
 """
 from __future__ import annotations
@@ -148,7 +149,9 @@ def wasm_symbols(path: str) -> list[tuple[str, int]]:
 def report(label: str, symbols_file: str, shipped: str) -> None:
     types = type_folders()
     cjson = c_functions([path for path in CJSON_FILES if path.exists()]) - LIBC_CALLED_BY_CJSON
-    jni = c_functions(sorted(JNI_FOLDER.glob("*.c")))
+    # The JNI shim is in the Android libraries only: in a .wasm a C name it shares (allocate) is
+    # the module's own allocator, libc's part.
+    jni = set() if symbols_file.endswith(".wasm") else c_functions(sorted(JNI_FOLDER.glob("*.c")))
     symbols = wasm_symbols(symbols_file) if symbols_file.endswith(".wasm") else elf_symbols(symbols_file)
     readable = demangle([name for name, _ in symbols])
     by_component: dict[str, int] = defaultdict(int)

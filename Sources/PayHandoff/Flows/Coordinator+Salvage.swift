@@ -99,7 +99,14 @@ extension Coordinator {
             #if PAYHANDOFF_CHECKOUT_ONLY
             // What the checkout module cannot hold is not damage: dropping a POS flow or a ledger
             // entry would lose money state the next snapshot no longer has.
-            if let refused = dropped.first(where: { $0.error.code == .unsupported }) { throw refused.error }
+            // Named as a strict restore names it: the first POS flow, else the first ledger entry
+            // (the salvage reads the ledger before the flows).
+            var refused: PayHandoffError? = nil
+            for item in dropped where item.error.code == .unsupported {
+                if item.member.utf8.first == UInt8(ascii: "f") { throw item.error }  // flows[i]
+                if refused == nil { refused = item.error }
+            }
+            if let refused { throw refused }
             #endif
             self.coordinator = coordinator
             self.dropped = dropped

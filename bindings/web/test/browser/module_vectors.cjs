@@ -39,11 +39,9 @@ function isPosEvent(step) {
   return typeof event === 'object' && event !== null && !Array.isArray(event) && typeof event.type === 'string' && event.type.startsWith('pos.');
 }
 
-/** What the refusal of a snapshot may name: flows[i] of its first POS flow and the first entry
- *  of each ledger list that has one (ledger.sales[0] …). Empty when it holds neither (the
- *  checkout module restores it). The core's restore names the POS flow when there is one; its
- *  salvage, reading the ledger first, names the ledger entry then: either is what the checkout
- *  module cannot hold, so either is accepted. */
+/** What the refusal of a snapshot names: flows[i] of its first POS flow, else the first entry
+ *  of the first ledger list that has one (ledger.sales[0] …); restore and salvage alike. Empty
+ *  when it holds neither (the checkout module restores it). */
 function posContent(snapshot) {
   const names = [];
   const flows = Array.isArray(snapshot.flows) ? snapshot.flows : [];
@@ -173,7 +171,7 @@ function fullSnapshot(full, input) {
 function checkRestoreRefused(payhandoff, PayHandoffError, text) {
   const names = posContent(JSON.parse(text));
   if (names.length === 0) return null;
-  const field = Object.assign((f) => names.includes(f), { description: names.join(' or ') });
+  const field = names[0];
   for (const [name, restore] of [['restoreCoordinator', (t) => payhandoff.restoreCoordinator(t)],
     ['restoreCoordinatorSalvage', (t) => payhandoff.restoreCoordinatorSalvage(t)]]) {
     let restored;
