@@ -282,10 +282,23 @@ extension JSONText {
 
     /// The first key (in document order) of `object` that repeats an earlier one, if any. The
     /// keys are compared as cJSON holds them (U+0000 as the stand-in, which no key holds
-    /// otherwise: the same bytes exactly when the keys are the same bytes), sorted, so that a
-    /// 64 KiB object of distinct keys costs n log n comparisons, not n².
+    /// otherwise: the same bytes exactly when the keys are the same bytes): up to 32 keys pairwise
+    /// along cJSON's list, allocating nothing; beyond, sorted, so that a 64 KiB object of distinct
+    /// keys costs n log n comparisons, not n².
     private static func firstRepeatedKey(of object: UnsafeMutablePointer<cJSON>, count: Int) -> UnsafeMutablePointer<CChar>? {
         guard count > 1 else { return nil }
+        if count <= 32 {  // a few keys (every document PayHandoff reads): pairwise along the list, no array
+            var later = object.pointee.child?.pointee.next
+            while let second = later {
+                var earlier = object.pointee.child
+                while let first = earlier, first != second {
+                    if JSONText.sameKey(first.pointee.string, second.pointee.string) { return second.pointee.string }
+                    earlier = first.pointee.next
+                }
+                later = second.pointee.next
+            }
+            return nil
+        }
         var keys: [UnsafeMutablePointer<CChar>?] = []
         keys.reserveCapacity(count)
         var child = object.pointee.child
@@ -297,18 +310,18 @@ extension JSONText {
             guard let x = keys[a], let y = keys[b] else { return keys[a] == nil ? (keys[b] == nil ? 0 : -1) : 1 }
             return strcmp(x, y)
         }
-        if count <= 32 {  // a few keys (every document PayHandoff reads): pairwise, no sort
-            for later in 1..<count {
-                for earlier in 0..<later where compare(earlier, later) == 0 { return keys[later] }
-            }
-            return nil
-        }
         let order = IndexSort.sorted(count: count) { Int(compare($0, $1)) }
         var first: Int? = nil
         for index in 1..<count where compare(order[index - 1], order[index]) == 0 {
             first = Swift.min(first ?? Int.max, order[index])  // equal keys are sorted by position
         }
         return first.flatMap { keys[$0] }
+    }
+
+    /// Whether two keys are the same bytes (the first byte compared before `strcmp`: most keys differ there).
+    private static func sameKey(_ x: UnsafeMutablePointer<CChar>?, _ y: UnsafeMutablePointer<CChar>?) -> Bool {
+        guard let x, let y else { return x == nil && y == nil }
+        return x.pointee == y.pointee && strcmp(x, y) == 0
     }
 
     private static var tooDeep: PayHandoffError {

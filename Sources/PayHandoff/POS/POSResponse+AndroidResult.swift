@@ -28,19 +28,15 @@ extension POSResponse {
 
     /// ``parse(extras:expectedIdentifier:token:)`` with the expectation already made.
     static func parse(extras: [QueryItem], expecting expectation: IdentifierExpectation) throws(PayHandoffError) -> POSResponse {
-        for item in extras {
-            guard !item.key.isEmpty else { throw PayHandoffError(.validation, field: nil, "a result extra has an empty key") }
-            let keyHasNUL = ASCII.containsNUL(item.key)
-            if keyHasNUL || ASCII.containsNUL(item.value) {
-                throw PayHandoffError(.validation, field: keyHasNUL ? nil : item.key, "must not contain U+0000")
-            }
-        }
+        let anyEmptyKey = extras.contains { $0.key.isEmpty }
         // Joined into query text, the pairs are read by the URL rules themselves, with no second
         // parser: the same key checks, the same repeat rule (ignoring case), the same fields.
         let text = QueryEncoder.joinForReading(extras)
         var contiguous = text
         let outcome = contiguous.withUTF8 { bytes -> Swift.Result<POSResponse, PayHandoffError> in
             do throws(PayHandoffError) {
+                // The join escapes no U+0000: one look at the text says whether a pair needs its own.
+                if anyEmptyKey || bytes.contains(0) { try checkEachExtra(extras) }
                 var unusual = false  // raw bytes are fine here: the pairs are text, not a URL
                 return .success(try POSResponse(text: text, bytes: bytes, from: 0, expecting: expectation, unusualBytes: &unusual))
             } catch where error.code == .malformedURL {
@@ -52,5 +48,17 @@ extension POSResponse {
             }
         }
         return try outcome.get()
+    }
+
+    /// The first pair with an empty key or a U+0000, in order, refused.
+    @inline(never)
+    private static func checkEachExtra(_ extras: [QueryItem]) throws(PayHandoffError) {
+        for item in extras {
+            guard !item.key.isEmpty else { throw PayHandoffError(.validation, field: nil, "a result extra has an empty key") }
+            let keyHasNUL = ASCII.containsNUL(item.key)
+            if keyHasNUL || ASCII.containsNUL(item.value) {
+                throw PayHandoffError(.validation, field: keyHasNUL ? nil : item.key, "must not contain U+0000")
+            }
+        }
     }
 }
