@@ -656,6 +656,13 @@ def coordinator_cases() -> FlowSuite:
     s.script("flow-hostile-answer-other-amount", "an approval for another amount than requested: approved_amount_mismatch and reconcile, never approved",
              sold + [fl.at(fl.ANS_OTHER_AMOUNT, T0 + 2000)], "accepted")
     assert s.vectors[-1]["expect"]["ok"]["steps"][-1]["flows"] == {"p1": "approved_amount_mismatch"}
+    # Found by FuzzCoordinator (issue 26's round): an approval answered with 0.00 books a sale of
+    # 0 (min(requested, answered)), which restore refused, so that snapshot could not be read back.
+    s.script("flow-hostile-answer-zero-amount-restore", "an approval of 0.00 for a 100.00 sale: approved_amount_mismatch, "
+             "a sale of 0 booked; the snapshot restores, and a refund of that sale then finds nothing left",
+             sold + [fl.at(fl.answer_url("aprobada", amount="0.00"), T0 + 2000), fl.RESTORE,
+                     fl.p_refund(T0 + 3000, "p2", "ref-1", amount="10.00")], "rejected")
+    assert s.vectors[-1]["expect"]["ok"]["steps"][-3]["flows"] == {"p1": "approved_amount_mismatch"}
     s.script("flow-hostile-answer-nul", "an answer with %00 in the identifier for a pending sale",
              sold + [fl.at("myapp://result=aprobada&identifier=ord-1%00&amount=100.00&transactionid=720371", T0 + 2000)], "rejected", (M, "identifier"))
     s.script("flow-hostile-confirmation-unknown-flow", "a confirmation for a flow that does not exist",
