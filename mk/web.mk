@@ -106,10 +106,11 @@ web-browser-test: $(WEB_OUTPUTS)
 	@$(WEB_PYTHON) $(WEB_DIR)/test/browser/scenarios.py --dist $(WEB_DIST) --out $(WEB_BUILD)/browser \
 	  --engines "$(WEB_ENGINES)" --modules "$(WEB_MODULES)" --log $(WEB_BUILD)/browser-test.log
 
+# The two modules build side by side (swiftc -wmo compiles on one core; their build folders are their own).
 web-test: bootstrap
 	@start=$$(date +%s); \
 	$(MAKE) --no-print-directory web-libc-test && libc_status=0 || libc_status=$$?; \
-	$(MAKE) --no-print-directory web; \
+	$(MAKE) --no-print-directory -j2 web; \
 	$(MAKE) --no-print-directory web-node-test && node_status=0 || node_status=$$?; \
 	$(MAKE) --no-print-directory web-browser-test && browser_status=0 || browser_status=$$?; \
 	echo "web-test: $$(( $$(date +%s) - start )) s (libc number functions, wasm and package build when stale, node --test, $(WEB_ENGINES))"; \
