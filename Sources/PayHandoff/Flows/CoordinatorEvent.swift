@@ -200,7 +200,8 @@ public struct CoordinatorEvent: Equatable, Sendable {
             }
         }
 
-        /// Whether it is a POS event.
+        #if PAYHANDOFF_CHECKOUT_ONLY
+        /// Whether it is a POS event (which the checkout module refuses).
         var isPOS: Bool {
             switch self {
             case .posStart, .posLaunched, .posLaunchFailed, .posResult: return true
@@ -208,7 +209,6 @@ public struct CoordinatorEvent: Equatable, Sendable {
             }
         }
 
-        #if PAYHANDOFF_CHECKOUT_ONLY
         /// The refusal of a POS event by the web's checkout module (`unsupported`, field `type`):
         /// never dropped quietly, so a page that needs POS learns it must load the full module.
         var unsupported: PayHandoffError {
