@@ -8,8 +8,8 @@ struct AndroidBuildInputs {
     var androidPackage: String?
     /// Expo's `android.package`, the last source of the applicationId.
     var expoPackage: String?
-    /// The string resources of `--android-res`, when given.
-    var resources: [String: AndroidBuildValues.StringResource]?
+    /// The value resources of `--android-res`, when given.
+    var resources: [String: AndroidBuildValues.Resource]?
     /// `--target-sdk`.
     var targetSDK: Int?
 }
@@ -67,7 +67,7 @@ enum AndroidChecks {
         } else {
             targetSDK = TargetSDK(value: nil, source: "")
         }
-        let context = Context(manifest: manifest, map: map, file: path, targetSDK: targetSDK)
+        let context = Context(manifest: manifest, map: map, file: path, targetSDK: targetSDK, links: links.targets)
 
         let components = manifest.components.count, filters = manifest.components.reduce(0) { $0 + $1.filters.count }
         var read = "read \(components) activit\(components == 1 ? "y" : "ies") (aliases included), \(filters) intent filter\(filters == 1 ? "" : "s")"
@@ -89,6 +89,12 @@ enum AndroidChecks {
         var map: XMLSourceMap?
         var file: String
         var targetSDK: TargetSDK
+        /// Every link the app must receive (a fix for one must not open the app to others).
+        var links: [LinkTarget]
+
+        var filters: [(component: String, filter: IntentFilter)] {
+            manifest.components.flatMap { component in component.filters.map { (component.name, $0) } }
+        }
     }
 
     // MARK: receivers
@@ -99,34 +105,73 @@ enum AndroidChecks {
         var match: Tri
     }
 
+    /// How a link reaches the app: the filter reported on, and how sure that is.
+    private struct Reception {
+        enum Kind {
+            /// A filter the link's sender reaches receives it.
+            case receives
+            /// A filter the sender reaches possibly receives it (a value doctor could not resolve).
+            case possibly
+            /// A filter's data matches, but it lacks a category the sender's intent carries.
+            case unrouted
+        }
+
+        var best: Candidate
+        var kind: Kind
+        /// The components that receive the link for sure, and those that may.
+        var definite: [String]
+        var possible: [Candidate]
+    }
+
+    /// How Android routes `link` among the manifest's filters: only VIEW filters whose data
+    /// matches and whose categories hold the intent's (``IntentFilter/routes(_:)``) receive it.
+    private static func reception(_ manifest: AndroidManifest, _ link: LinkTarget) -> Reception? {
+        let candidates = manifest.components.flatMap { component in
+            component.filters.filter { $0.hasView }.map { Candidate(component: component, filter: $0, match: $0.match(link)) }
+        }.filter { !$0.match.isNo }
+        let routed = candidates.filter { $0.filter.routes(link) }
+        let definite = routed.filter { $0.match.isYes }
+        let possible = routed.filter { !$0.match.isYes }
+        let names = unique(definite.map { $0.component.name })
+        if let best = definite.max(by: { score($0) < score($1) }) {
+            return Reception(best: best, kind: .receives, definite: names, possible: possible)
+        }
+        if let best = possible.max(by: { score($0) < score($1) }) {
+            return Reception(best: best, kind: .possibly, definite: [], possible: possible)
+        }
+        let unrouted = candidates.filter { $0.match.isYes }.isEmpty ? candidates : candidates.filter { $0.match.isYes }
+        guard let best = unrouted.max(by: { score($0) < score($1) }) else { return nil }
+        return Reception(best: best, kind: .unrouted, definite: [], possible: [])
+    }
+
     private static func receivers(_ context: Context, links: DoctorLinks) -> [DoctorFinding] {
         let manifest = context.manifest, file = context.file
         var findings: [DoctorFinding] = []
-        var chosen: [(component: AndroidManifest.Component, roles: [LinkRole])] = []
-        for link in links.targets {
-            // Only VIEW filters receive links (IntentFilter.hasView); of those, the data decides.
-            let candidates = manifest.components.flatMap { component in
-                component.filters.filter { $0.hasView }.map { Candidate(component: component, filter: $0, match: $0.match(link)) }
-            }.filter { !$0.match.isNo }
-            let definite = candidates.filter { $0.match.isYes }
-            guard let best = (definite.isEmpty ? candidates : definite).max(by: { score($0) < score($1) }) else {
-                let fix = receiverFix(context, link)
+        var chosen: [(component: AndroidManifest.Component, roles: [LinkRole], possibly: Bool)] = []
+        let receptions = links.targets.map { reception(manifest, $0) }
+        for (offset, link) in links.targets.enumerated() {
+            // Where the other link arrives: the place for this one's filter when no filter nearly matches it.
+            let other = links.targets.indices.filter { $0 != offset }.compactMap { receptions[$0]?.best.component ?? nearMiss(manifest, links.targets[$0]) }.first
+            guard let reception = receptions[offset] else {
+                let fix = receiverFix(context, link, other: other)
                 findings.append(DoctorFinding(.androidIntentFilter, .error, file: file,
                     "no activity receives the \(link.role.name) \(link.url): \(nearMisses(manifest, link))",
                     fix: fix.text, edits: fix.edits))
                 continue
             }
-            let definiteNames = unique(definite.map { $0.component.name })
-            let possibleNames = unique(candidates.filter { !$0.match.isYes }.map { $0.component.name })
-                .filter { !definiteNames.contains($0) && $0 != best.component.name }
+            let best = reception.best
             let filterLine = "intent filter at line \(best.filter.line ?? 0)"
-            if definiteNames.count > 1 {
+            let possibleNames = unique(reception.possible.map { $0.component.name })
+                .filter { !reception.definite.contains($0) && $0 != best.component.name }
+            if reception.definite.count > 1 {
                 findings.append(DoctorFinding(.androidIntentFilter, .warning, file: file,
-                    "\(definiteNames.joined(separator: " and ")) \(definiteNames.count == 2 ? "both" : "all") receive the \(link.role.name) \(link.url): Android asks the user which one to open",
+                    "\(reception.definite.joined(separator: " and ")) \(reception.definite.count == 2 ? "both" : "all") receive the \(link.role.name) \(link.url)\(link.role == .callback ? " from the browser" : ""): Android asks the user which one to open",
                     fix: "keep the link's <intent-filter> on one activity only (doctor does not choose which: no diff)"))
-            } else if case .possibly(let why) = best.match {
-                findings.append(.undecided(.androidIntentFilter, file: file,
-                    "\(best.component.name) possibly receives the \(link.role.name) \(link.url) (\(filterLine))", why))
+            } else if reception.kind == .possibly || !best.match.isYes {
+                var claim = "\(best.component.name) possibly receives the \(link.role.name) \(link.url) (\(filterLine))"
+                let misses = namedMisses(manifest, link)
+                if !misses.isEmpty { claim += "; the filters written for it miss it: " + misses.joined(separator: "; ") }
+                findings.append(.undecided(.androidIntentFilter, file: file, claim, best.match.undecided))
             } else {
                 var message = "\(best.component.name) receives the \(link.role.name) \(link.url) (\(filterLine))"
                 let resolved = best.filter.data.flatMap { [$0.scheme, $0.host, $0.port, $0.path, $0.pathPrefix, $0.pathPattern] }.compactMap { $0 }.filter { !$0.isLiteral }
@@ -140,23 +185,29 @@ enum AndroidChecks {
                     "\(best.component.name)'s \(filterLine) (the \(link.role.name)): " + notes.joined(separator: "; "),
                     fix: "keep the link's values in res/values/ only, out of the qualified values-*/ folders (no diff: the resource files are not checked as fixes)"))
             }
-            if definiteNames.count <= 1 && !possibleNames.isEmpty {
-                let why = candidates.filter { possibleNames.contains($0.component.name) }.flatMap { $0.match.undecided }
+            if let note = best.component.enabledNote {
+                findings.append(DoctorFinding(.androidIntentFilter, .warning, file: file,
+                    "\(best.component.name) (the \(link.role.name)) \(note): on those devices the link does not arrive",
+                    fix: "give the resource the value true for every API level, or receive the link on an activity that is always enabled (no diff: the value is in a resource file)"))
+            }
+            if reception.definite.count <= 1 && !possibleNames.isEmpty {
+                let why = reception.possible.filter { possibleNames.contains($0.component.name) }.flatMap { $0.match.undecided }
                 findings.append(.undecided(.androidIntentFilter, file: file,
                     "\(possibleNames.joined(separator: " and ")) may also receive the \(link.role.name) (then Android asks the user which screen to open)", why))
             }
-            findings += filterFindings(best.filter, owner: best.component.name, link: link, context)
+            let possibly = !best.match.isYes
+            findings += filterFindings(best, link: link, possibly: possibly, context)
             if let index = chosen.firstIndex(where: { $0.component.name == best.component.name }) {
                 chosen[index].roles.append(link.role)
+                chosen[index].possibly = chosen[index].possibly && possibly
             } else {
-                chosen.append((best.component, [link.role]))
+                chosen.append((best.component, [link.role], possibly))
             }
         }
-        for (component, roles) in chosen {
+        for (component, roles, possibly) in chosen {
             let what = roles.map { $0.name }.joined(separator: " and ")
-            findings.append(exported(component, receiving: what, context))
-            findings.append(permission(component, receiving: what, context))
-            findings.append(launchMode(component, receiving: what, context))
+            let checks = [exported(component, receiving: what, context), permission(component, receiving: what, context), launchMode(component, receiving: what, context)]
+            findings += possibly ? checks.map { $0.onlyIfReceiving() } : checks
         }
         return findings
     }
@@ -177,7 +228,7 @@ enum AndroidChecks {
         var misses: [String] = []
         let all = manifest.components.map { ($0, "") } + manifest.skipped.map { ($0.component, $0.why) }
         for (component, why) in all {
-            for filter in component.filters where filter.schemes.contains(where: { $0.resolved?.lowercased() == link.scheme || $0.resolved == nil }) {
+            for filter in component.filters where filter.schemes.contains(where: { !LinkText(link.scheme).test($0, .equal, ignoringCase: true).isNo }) {
                 let at = "\(component.name)'s intent filter at line \(filter.line ?? 0)"
                 if !filter.match(link).isNo {
                     if !why.isEmpty {
@@ -190,23 +241,63 @@ enum AndroidChecks {
                 }
             }
         }
-        if misses.isEmpty { return "no intent filter has the scheme \(link.scheme)" }
+        if misses.isEmpty {
+            let placeholders = manifest.components.flatMap { $0.filters }.flatMap { $0.schemes }.filter { !$0.isLiteral && $0.resolved != nil }
+            let note = placeholders.isEmpty ? "" : " (the schemes written with build values resolved to " + unique(placeholders.map { $0.described }).joined(separator: ", ") + ")"
+            return "no intent filter has the scheme \(link.scheme)\(note)"
+        }
         return misses.joined(separator: "; ")
     }
 
-    /// A new filter for the link, added to the activity whose filter nearly matched, or else
-    /// the one with the other deep links: additive, so nothing another link uses is removed
-    /// (a scheme written alone next to another link's host keeps claiming that pairing,
-    /// which is harmless).
-    private static func receiverFix(_ context: Context, _ link: LinkTarget) -> (text: String, edits: [TextEdit]) {
+    /// Why the filters written for `link` (its scheme and, for a callback, its host, both
+    /// literal or resolved) miss it: said next to a receiver doctor could not resolve, so the
+    /// real problem is not hidden behind a "possibly".
+    private static func namedMisses(_ manifest: AndroidManifest, _ link: LinkTarget) -> [String] {
+        manifest.components.flatMap { component in
+            component.filters.filter { filter in
+                filter.hasView && filter.match(link).isNo
+                    && filter.schemes.contains { $0.resolved?.lowercased() == link.scheme }
+                    && (link.role == .posAnswer || link.host == nil || filter.authorities.contains { $0.host.resolved.map { IntentFilter.hostMatches($0, link.host) } ?? false })
+            }.map { "\(component.name)'s intent filter at line \($0.line ?? 0): \($0.mismatch(link))" }
+        }
+    }
+
+    /// The component whose VIEW filter nearly matches `link`: the link's scheme and host, else
+    /// its scheme, else (a callback) its host.
+    private static func nearMiss(_ manifest: AndroidManifest, _ link: LinkTarget) -> AndroidManifest.Component? {
+        func has(_ filter: IntentFilter, scheme: Bool, host: Bool) -> Bool {
+            guard filter.hasView else { return false }
+            let schemeOK = !scheme || filter.schemes.contains { $0.resolved?.lowercased() == link.scheme }
+            let hostOK = !host || (link.role == .callback && link.host != nil
+                && filter.authorities.contains { $0.host.resolved.map { IntentFilter.hostMatches($0, link.host) } ?? false })
+            return schemeOK && hostOK
+        }
+        for (scheme, host) in [(true, true), (true, false), (false, true)] {
+            if let component = manifest.components.first(where: { $0.filters.contains { has($0, scheme: scheme, host: host) } }) { return component }
+        }
+        return nil
+    }
+
+    /// A new filter for the link, added to the activity whose filter nearly matched it (same
+    /// scheme or host), else the one that receives the other link (`other`), else the
+    /// launcher: additive, so nothing another link uses is removed. No other activity is
+    /// picked: an unrelated screen would start on the link.
+    private static func receiverFix(_ context: Context, _ link: LinkTarget, other: AndroidManifest.Component?) -> (text: String, edits: [TextEdit]) {
         let manifest = context.manifest
         let snippet = Snippet.intentFilter(for: link)
-        let home = manifest.components.first { $0.filters.contains { $0.hasView && $0.schemes.contains { $0.resolved?.lowercased() == link.scheme } } }
-            ?? manifest.components.first { $0.filters.contains { $0.hasView } }
-            ?? manifest.components.first { !$0.isAlias }
-        guard let home else { return ("add inside the <activity> that handles deep links:\n" + snippet, []) }
-        let edits = context.map.map { [$0.insertChildren(snippet.components(separatedBy: "\n"), in: home.index, children: home.childIndexes)] } ?? []
-        return ("add inside <\(home.kind) android:name=\"\(Snippet.xml(home.name))\"> (line \(home.line)):\n" + snippet, edits)
+        let launcher = manifest.components.first { $0.filters.contains { $0.actions.contains("android.intent.action.MAIN") && $0.categories.contains("android.intent.category.LAUNCHER") } }
+        let activities = manifest.components.filter { !$0.isAlias }
+        // A manifest with one activity (a library's demo, a merged fragment) has no other choice.
+        let only = activities.count == 1 ? activities.first : nil
+        guard let home = nearMiss(manifest, link) ?? other ?? launcher ?? only else {
+            return ("add inside the <activity> that handles deep links (doctor found neither a filter for this scheme or host nor a launcher activity: no diff):\n" + snippet, [])
+        }
+        return ("add inside \(element(home)):\n" + snippet, newFilter(snippet, in: home, context))
+    }
+
+    /// The edits that add `snippet` as the last child of `component`.
+    private static func newFilter(_ snippet: String, in component: AndroidManifest.Component, _ context: Context) -> [TextEdit] {
+        context.map.map { [$0.insertChildren(snippet.components(separatedBy: "\n"), in: component.index, children: component.childIndexes)] } ?? []
     }
 
     /// DEFAULT and BROWSABLE on a VIEW filter that receives `link` (shared with the Expo check,
@@ -231,35 +322,78 @@ enum AndroidChecks {
         return (errors, warnings, lines)
     }
 
-    private static func filterFindings(_ filter: IntentFilter, owner: String, link: LinkTarget, _ context: Context) -> [DoctorFinding] {
-        let file = context.file
+    private static func filterFindings(_ best: Candidate, link: LinkTarget, possibly: Bool, _ context: Context) -> [DoctorFinding] {
+        let file = context.file, filter = best.filter, owner = best.component
         var findings: [DoctorFinding] = []
-        let where_ = "\(owner)'s intent filter at line \(filter.line ?? 0)"
+        let where_ = "\(owner.name)'s intent filter at line \(filter.line ?? 0)"
         let missing = missingPieces(filter, link: link)
         if !missing.errors.isEmpty || !missing.warnings.isEmpty {
-            let edits = filter.index.flatMap { index in context.map.map { map in
-                [filter.anchorIndex.map { map.insertAfter(missing.lines, element: $0) } ?? map.insertChildren(missing.lines, in: index, children: filter.childIndexes)]
-            } } ?? []
-            findings.append(DoctorFinding(.androidViewBrowsable, missing.errors.isEmpty ? .warning : .error, file: file,
-                "\(where_) (the \(link.role.name)) has " + (missing.errors + missing.warnings).joined(separator: "; "),
-                fix: "add inside that <intent-filter>:\n" + missing.lines.map { "    " + $0 }.joined(separator: "\n"), edits: edits))
+            let fix: String
+            let edits: [TextEdit]
+            if filter.staysWithin(context.links) {
+                // Everything this filter matches is the links' own: the categories go into it.
+                edits = filter.index.flatMap { index in context.map.map { map in
+                    [filter.anchorIndex.map { map.insertAfter(missing.lines, element: $0) } ?? map.insertChildren(missing.lines, in: index, children: filter.childIndexes)]
+                } } ?? []
+                fix = "add inside that <intent-filter>:\n" + missing.lines.map { "    " + $0 }.joined(separator: "\n")
+            } else {
+                // The filter also matches other links (its other schemes, hosts or paths):
+                // adding a category would open those to the browser too. A filter of its own.
+                let snippet = Snippet.intentFilter(for: link)
+                edits = newFilter(snippet, in: owner, context)
+                fix = "add inside \(element(owner)) a filter of its own (that <intent-filter> also matches links other than the \(link.role.name): adding the categories to it would open them to browsers too):\n" + snippet
+            }
+            var finding = DoctorFinding(.androidViewBrowsable, missing.errors.isEmpty ? .warning : .error, file: file,
+                "\(where_) (the \(link.role.name)) has " + (missing.errors + missing.warnings).joined(separator: "; "), fix: fix, edits: edits)
+            if possibly { finding = finding.onlyIfReceiving() }
+            findings.append(finding)
         } else {
             findings.append(DoctorFinding(.androidViewBrowsable, .ok, file: file,
                 "\(where_) (the \(link.role.name)) has action VIEW and categories DEFAULT and BROWSABLE"))
         }
         if link.isWeb {
-            if filter.autoVerify {
-                findings.append(DoctorFinding(.androidAppLinksVerify, .ok, file: file,
-                    "\(where_) has android:autoVerify=\"true\": Android verifies \(link.host ?? "") against its assetlinks.json"))
-            } else {
-                let edits = filter.index.flatMap { index in context.map.map { [$0.setAttribute("android:autoVerify", "true", in: index)] } } ?? []
-                findings.append(DoctorFinding(.androidAppLinksVerify, .error, file: file,
-                    "\(where_) receives https://\(link.host ?? "") without android:autoVerify=\"true\": from Android 12 an https link that is not a verified App Link opens in the browser, so the gateway's redirect stays in the tab (Android 6 to 11 verify every host of the app's autoVerify filters together: each needs its assetlinks.json)",
-                    fix: "<intent-filter android:autoVerify=\"true\">   (line \(filter.line ?? 0); and publish https://\(link.host ?? "")/.well-known/assetlinks.json)",
-                    edits: edits))
-            }
+            var finding = appLinks(best, link: link, context)
+            if possibly { finding = finding.onlyIfReceiving() }
+            findings.append(finding)
         }
         return findings
+    }
+
+    /// `android.app-links.verify` for a web callback that `best` receives: whether some filter of
+    /// the app makes its host a verified App Link host (``AppLinkVerification``).
+    private static func appLinks(_ best: Candidate, link: LinkTarget, _ context: Context) -> DoctorFinding {
+        let file = context.file, filter = best.filter
+        let host = link.host ?? ""
+        let legacy = !context.targetSDK.atLeast(31)
+        let outcome = AppLinkVerification.outcome(for: link, filters: context.filters, legacy: legacy)
+        switch outcome.verified {
+        case .yes:
+            let claim = outcome.claim!
+            let claimed = claim.host.resolved ?? claim.host.written
+            let wildcard = claimed.hasPrefix("*.") ? "; \(claimed) is verified with https://\(claimed.dropFirst(2))/.well-known/assetlinks.json" : ""
+            return DoctorFinding(.androidAppLinksVerify, .ok, file: file,
+                "\(claim.component)'s intent filter at line \(claim.filter.line ?? 0) has android:autoVerify=\"true\" and the host \(claimed): Android verifies \(host) against its assetlinks.json\(wildcard)")
+        case .possibly(let why):
+            return .undecided(.androidAppLinksVerify, file: file, "\(host) is possibly verified as an App Link host", why)
+        case .no:
+            break
+        }
+        let reasons = outcome.misses.isEmpty ? "no filter with android:autoVerify=\"true\" names \(host)" : outcome.misses.joined(separator: "; ")
+        let message = "nothing makes \(host) a verified App Link host (\(reasons)): from Android 12 an https link that is not a verified App Link opens in the browser, so the gateway's redirect stays in the tab (Android 6 to 11 verify every host of the app's autoVerify filters together: each needs its assetlinks.json)"
+        // autoVerify goes onto the receiving filter only where it verifies exactly the link's
+        // host (web schemes and that host alone, VIEW, DEFAULT, BROWSABLE); anywhere else it
+        // would verify nothing or vouch for other hosts, so the link gets a filter of its own.
+        let verifiesHere = filter.routes(link) && AppLinkVerification.handlesWebURIs(filter, onlyWebSchemes: true)
+            && !filter.authorities.isEmpty && filter.authorities.allSatisfy { $0.host.resolved.map { AppLinkVerification.isVerifiableHost($0) && AppLinkVerification.covers($0, host) } ?? false }
+        if verifiesHere {
+            let edits = filter.index.flatMap { index in context.map.map { [$0.setAttribute("android:autoVerify", "true", in: index)] } } ?? []
+            return DoctorFinding(.androidAppLinksVerify, .error, file: file, message,
+                fix: "<intent-filter android:autoVerify=\"true\">   (line \(filter.line ?? 0); and publish https://\(host)/.well-known/assetlinks.json)", edits: edits)
+        }
+        let snippet = Snippet.intentFilter(for: link)
+        return DoctorFinding(.androidAppLinksVerify, .error, file: file, message,
+            fix: "add inside \(element(best.component)) a filter of its own (android:autoVerify on the receiving filter would not verify \(host)), and publish https://\(host)/.well-known/assetlinks.json:\n" + snippet,
+            edits: newFilter(snippet, in: best.component, context))
     }
 
     private static func element(_ component: AndroidManifest.Component) -> String {
@@ -280,6 +414,12 @@ enum AndroidChecks {
                 "\(component.name) (the \(what)) has intent filters but no android:exported: apps targeting Android 12 (API 31) or later must say it, or the build and the install fail\(context.targetSDK.note)",
                 fix: fix, edits: edits)
         }
+        let levels = exported.perAPILevel
+        if !levels.isEmpty, levels.contains(where: { $0.value != "true" }) {
+            return DoctorFinding(.androidExported, .error, file: file,
+                "\(component.name) (the \(what)) has android:exported=\"\(exported.written)\", which is " + describe(levels) + ": where it is false, other apps (the browser tab, the POS app) cannot start it, so the link never arrives",
+                fix: "give \(exported.written) the value true in every values*/ folder (no diff: the value is in a resource file)")
+        }
         switch exported.resolved {
         case "true"?:
             return DoctorFinding(.androidExported, .ok, file: file, "\(component.name) (the \(what)) is exported\(exported.isLiteral ? "" : " (\(exported.described))")")
@@ -291,6 +431,15 @@ enum AndroidChecks {
                 "\(component.name) (the \(what)) has android:exported=\"\(value)\": other apps (the browser tab, the POS app) cannot start it, so the link never arrives",
                 fix: fix, edits: exported.isLiteral ? edits : [])
         }
+    }
+
+    /// "singleTask below API 30 (values/manifest.xml), standard from API 30 (values-v30/manifest.xml)".
+    private static func describe(_ levels: [(from: Int?, to: Int?, value: String, file: String?)], name: (String) -> String = { $0 }) -> String {
+        levels.map { level in
+            let range = level.from.map { "from API \($0)" } ?? "below API \(level.to ?? 0)"
+            let folder = level.file.map { URL(fileURLWithPath: $0).deletingLastPathComponent().lastPathComponent + "/" + URL(fileURLWithPath: $0).lastPathComponent }
+            return "\(name(level.value)) \(range)\(folder.map { " (\($0))" } ?? "")"
+        }.joined(separator: ", ")
     }
 
     private static func permission(_ component: AndroidManifest.Component, receiving what: String, _ context: Context) -> DoctorFinding {
@@ -311,6 +460,12 @@ enum AndroidChecks {
             edits: edits)
     }
 
+    /// The names of `android:launchMode`'s values: the manifest's enum (attrs_manifest.xml)
+    /// is stored as an integer, which is what an `@integer/` resource gives.
+    static func launchModeName(_ value: String) -> String {
+        ["0": "standard", "1": "singleTop", "2": "singleTask", "3": "singleInstance", "4": "singleInstancePerTask"][value] ?? value
+    }
+
     private static func launchMode(_ component: AndroidManifest.Component, receiving what: String, _ context: Context) -> DoctorFinding {
         let file = context.file
         if component.isAlias && component.target == nil {
@@ -320,21 +475,49 @@ enum AndroidChecks {
         }
         let owner = component.target.map { "<activity android:name=\"\(Snippet.xml($0.name))\"> (line \($0.line), the alias's targetActivity)" } ?? element(component)
         let ownerIndex = component.target?.index ?? component.index
-        let fix = "on \(owner):\n    android:launchMode=\"singleTask\""
-        let edits = context.map.map { [$0.setAttribute("android:launchMode", "singleTask", in: ownerIndex)] } ?? []
         let from = component.target.map { " (from its target \($0.name))" } ?? ""
-        switch component.launchMode ?? "standard" {
+        let value = component.launchMode
+        if let value, value.resolved == nil {
+            return .undecided(.androidLaunchMode, file: file, "\(component.name) (the \(what)) has android:launchMode=\(value.described)\(from)", value.unresolved.map(Undecided.init))
+        }
+        // A resource (`@integer/`) is resolved; the fix then goes into the resource, not over the reference.
+        let literal = value?.isLiteral ?? true
+        let fix = literal ? "on \(owner):\n    android:launchMode=\"singleTask\""
+            : "give \(value?.written ?? "") the value 2 (singleTask) in every values*/ folder, or write android:launchMode=\"singleTask\" on \(owner) (no diff: the value is in a resource file)"
+        let edits = literal ? context.map.map { [$0.setAttribute("android:launchMode", "singleTask", in: ownerIndex)] } ?? [] : []
+        let levels = value?.perAPILevel ?? []
+        guard !levels.isEmpty else {
+            let mode = launchModeName(value?.resolved ?? "standard")
+            let advice = launchModeAdvice(mode, component: component.name)
+            let via = literal ? "" : " (\(value?.described ?? ""))"
+            switch advice.severity {
+            case .ok:
+                return DoctorFinding(.androidLaunchMode, .ok, file: file, "\(component.name) (the \(what)) is \(mode)\(from)\(via): \(advice.text)")
+            default:
+                let has = mode == "singleTop" ? "is singleTop" : "has launchMode \(mode)"
+                return DoctorFinding(.androidLaunchMode, advice.severity, file: file, "\(component.name) (the \(what)) \(has)\(from)\(via): \(advice.text)", fix: fix, edits: edits)
+            }
+        }
+        // A values-vNN/ folder changes it: what each range of devices gets, with the advice for each mode that is not singleTask.
+        let modes = levels.map { (range: $0, mode: launchModeName($0.value)) }
+        let advices = unique(modes.map { $0.mode }).map { mode in (mode: mode, advice: launchModeAdvice(mode, component: component.name)) }
+        let worst: DoctorSeverity = advices.contains { $0.advice.severity == .error } ? .error : advices.contains { $0.advice.severity == .warning } ? .warning : .ok
+        let summary = "\(component.name) (the \(what)) has android:launchMode=\"\(value?.written ?? "")\"\(from): " + describe(levels, name: launchModeName)
+        guard worst != .ok else { return DoctorFinding(.androidLaunchMode, .ok, file: file, summary + ": " + advices[0].advice.text) }
+        let notes = advices.filter { $0.advice.severity != .ok }.map { "where it is \($0.mode): \($0.advice.text)" }
+        return DoctorFinding(.androidLaunchMode, worst, file: file, summary + "; " + notes.joined(separator: "; "), fix: fix, edits: edits)
+    }
+
+    /// What `mode` does to a link that arrives while the browser tab or the POS app is above
+    /// the app, and how it is rated.
+    private static func launchModeAdvice(_ mode: String, component: String) -> (severity: DoctorSeverity, text: String) {
+        switch mode {
         case "singleTask", "singleInstance", "singleInstancePerTask":
-            return DoctorFinding(.androidLaunchMode, .ok, file: file,
-                "\(component.name) (the \(what)) is \(component.launchMode ?? "")\(from): a link goes to the running instance's onNewIntent, and the browser tab or POS app above it in its task is closed")
+            return (.ok, "a link goes to the running instance's onNewIntent, and the browser tab or POS app above it in its task is closed")
         case "singleTop":
-            return DoctorFinding(.androidLaunchMode, .warning, file: file,
-                "\(component.name) (the \(what)) is singleTop\(from): the link reaches onNewIntent only while \(component.name) is at the top of its task; with the browser tab (Custom Tab) or the POS app above it, Android creates a second instance (onCreate, link in getIntent()) and the tab stays open beneath it",
-                fix: fix, edits: edits)
+            return (.warning, "the link reaches onNewIntent only while \(component) is at the top of its task; with the browser tab (Custom Tab) or the POS app above it, Android creates a second instance (onCreate, link in getIntent()) and the tab stays open beneath it")
         default:
-            return DoctorFinding(.androidLaunchMode, .warning, file: file,
-                "\(component.name) (the \(what)) has launchMode standard\(from): every link creates a new instance on top of the browser tab (onCreate with the link in getIntent(); onNewIntent is never called), the tab stays in the back stack and the screen that started the payment is another instance: read the link in onCreate too and restore the flow from the coordinator's snapshot, or use singleTask",
-                fix: fix, edits: edits)
+            return (.warning, "every link creates a new instance on top of the browser tab (onCreate with the link in getIntent(); onNewIntent is never called), the tab stays in the back stack and the screen that started the payment is another instance: read the link in onCreate too and restore the flow from the coordinator's snapshot, or use singleTask")
         }
     }
 

@@ -20,16 +20,19 @@ struct AndroidManifest {
         /// does not — AOSP ParsedActivityUtils: "An alias will override permissions to allow
         /// referencing an Activity through its alias without needing the original permission").
         var permission: (value: String, owner: String)?
-        /// `launchMode`: an alias has none of its own and runs with its target's (AOSP
-        /// ParsedActivityImpl.makeAlias copies launchMode; exported, enabled and permission
-        /// stay the alias's own).
-        var launchMode: String?
+        /// `launchMode` as written (a name, or an `@integer/` resource): an alias has none of
+        /// its own and runs with its target's (AOSP ParsedActivityImpl.makeAlias copies
+        /// launchMode; exported, enabled and permission stay the alias's own).
+        var launchMode: BuildValue?
         /// For an alias: the target activity (name, element index, line), when this manifest declares it.
         var target: (name: String, index: Int, line: Int)?
         var line: Int
         var index: Int
         var childIndexes: [Int]
         var filters: [IntentFilter]
+        /// Set when `android:enabled` is a resource whose `values-vNN/` folders disagree: the
+        /// component is kept, and this says on which devices it is disabled.
+        var enabledNote: String? = nil
 
         var isAlias: Bool { kind == "activity-alias" }
     }
@@ -98,11 +101,11 @@ struct AndroidManifest {
             let activities = application.children("activity")
             for element in application.children where element.name == "activity" || element.name == "activity-alias" {
                 let isAlias = element.name == "activity-alias"
-                var launchMode = text(element, "launchMode")
+                var launchMode = value(element, "launchMode")
                 var target: (name: String, index: Int, line: Int)? = nil
                 if isAlias, let targetName = text(element, "targetActivity") {
                     let activity = activities.first { text($0, "name").map(qualified) == qualified(targetName) }
-                    launchMode = activity.flatMap { text($0, "launchMode") }
+                    launchMode = activity.flatMap { value($0, "launchMode") }
                     target = activity.map { (text($0, "name") ?? targetName, $0.index, $0.line) }
                 }
                 // An empty android:permission="" clears the application's (AOSP setPermission).
@@ -113,14 +116,23 @@ struct AndroidManifest {
                 } else if own == nil, !isAlias, let applicationPermission {
                     permission = (applicationPermission, "<application android:permission>")
                 }
-                let component = Component(
+                var component = Component(
                     kind: element.name, name: text(element, "name") ?? "(unnamed)", exported: value(element, "exported"),
                     permission: permission, launchMode: launchMode, target: target, line: element.line, index: element.index,
                     childIndexes: element.children.map { $0.index },
                     filters: kept(element, "intent-filter").map(filter))
+                // An `@bool/` whose values-vNN/ folders disagree: enabled on some devices only.
+                let enabled = value(element, "enabled")
+                let enabledLevels = enabled?.perAPILevel ?? []
+                if !enabledLevels.isEmpty, enabledLevels.contains(where: { $0.value == "true" }) {
+                    let off = enabledLevels.filter { $0.value != "true" }.map { level in
+                        level.from.map { "from API \($0)" + (level.to.map { " to \($0 - 1)" } ?? "") } ?? "below API \(level.to ?? 0)"
+                    }
+                    component.enabledNote = "is disabled \(off.joined(separator: " and ")) (android:enabled=\"\(enabled?.written ?? "")\")"
+                }
                 if removed(element) {
                     skipped.append((component, "removed from the merged manifest (tools:node=\"\(element.attributes[tools + ":node"] ?? "")\")"))
-                } else if applicationDisabled || text(element, "enabled") == "false" {
+                } else if applicationDisabled || (text(element, "enabled") == "false" && component.enabledNote == nil) {
                     skipped.append((component, applicationDisabled ? "disabled (<application android:enabled=\"false\">)" : "disabled (android:enabled=\"false\")"))
                 } else {
                     components.append(component)

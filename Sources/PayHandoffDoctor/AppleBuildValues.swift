@@ -24,6 +24,9 @@ struct AppleBuildValues {
         var references: [BuildReference] = []
         var output = ""
         var complete = true
+        // The known text between unresolved settings, for ``BuildValue/pieces``.
+        var pieces: [BuildValue.Piece] = []
+        var literal = ""
         let characters = Array(text)
         var index = 0
         while index < characters.count {
@@ -32,6 +35,7 @@ struct AppleBuildValues {
                 ? (characters[index + 1] == "(" ? ")" : characters[index + 1] == "{" ? "}" : nil) : nil
             guard let close, let end = characters[(index + 2)...].firstIndex(of: close) else {
                 output.append(character)
+                literal.append(character)
                 index += 1
                 continue
             }
@@ -51,11 +55,21 @@ struct AppleBuildValues {
                 value = String(fallback.dropFirst("default=".count))
                 source = "its :default= operator"
             }
-            references.append(BuildReference(kind: .buildSetting, name: name, written: written, value: value, source: source))
-            if let value { output += value } else { complete = false }
+            let reference = BuildReference(kind: .buildSetting, name: name, written: written, value: value, source: source)
+            references.append(reference)
+            if let value {
+                output += value
+                literal += value
+            } else {
+                complete = false
+                if !literal.isEmpty { pieces.append(.text(literal)) }
+                literal = ""
+                pieces.append(.unknown(reference))
+            }
             index = end + 1
         }
-        return BuildValue(written: text, resolved: complete ? output : nil, references: references)
+        if !literal.isEmpty { pieces.append(.text(literal)) }
+        return BuildValue(written: text, resolved: complete ? output : nil, references: references, pieces: complete ? nil : pieces)
     }
 
     /// Xcode's build-setting operators: `lower`, `upper`, `rfc1034identifier` (characters other

@@ -151,9 +151,9 @@ enum AssociationChecks {
                 if let variable = patterns.first(where: { $0.contains("$(") }) {
                     return .undecided([Undecided(what: "the pattern \"\(variable)\"", resolveBy: "doctor does not expand substitutionVariables: try the link on a device")])
                 }
-                let path = percentEncoded ? link.encodedPath : link.path
+                let path = percentEncoded ? link.encodedPathText : link.pathText
                 let pathPattern = component["/"] as? String
-                if let pathPattern, !wildcardMatches(pathPattern, path, caseSensitive: caseSensitive) { continue }
+                if let pathPattern, !path.wildcardMatches(pathPattern, caseSensitive: caseSensitive) { continue }
                 if let fragment = component["#"] as? String, !wildcardMatches(fragment, "", caseSensitive: caseSensitive) { continue }
                 if let query = component["?"] as? [String: Any] {
                     let matches = query.allSatisfy { name, pattern in
@@ -174,8 +174,8 @@ enum AssociationChecks {
         for (index, item) in (detail["paths"] as? [Any] ?? []).enumerated() {
             guard let pattern = item as? String else { continue }
             if pattern.hasPrefix("NOT ") {
-                if wildcardMatches(String(pattern.dropFirst(4)), link.encodedPath, caseSensitive: true) { return .excluded(index: index, pattern: "\"\(pattern)\"") }
-            } else if wildcardMatches(pattern, link.encodedPath, caseSensitive: true) {
+                if link.encodedPathText.wildcardMatches(String(pattern.dropFirst(4)), caseSensitive: true) { return .excluded(index: index, pattern: "\"\(pattern)\"") }
+            } else if link.encodedPathText.wildcardMatches(pattern, caseSensitive: true) {
                 return .included(index: index, pattern: "\"\(pattern)\"")
             }
         }
@@ -283,38 +283,44 @@ enum AssociationChecks {
                 "excludes \(path_), the callback's path, for \(excluded): the gateway's redirect stays in the browser", fix: fix, edits: edits))
         } else {
             findings.append(DoctorFinding(.iosAASA, .error, file: path,
-                "no path pattern covers \(path_), the callback's path (the return URL's path plus what the core adds): the gateway's redirect stays in the browser; \(pattern) covers it",
+                "no path pattern covers \(path_), the callback's path (the return URL's path plus what the core adds)\(nearMisses(details, appID: appID, link: link)): the gateway's redirect stays in the browser; \(pattern) covers it",
                 fix: fix, edits: edits))
         }
         return (findings, map?.bytes)
     }
 
-    /// Apple's pattern rule ([aasa]): `*` any run of characters (`/` included, empty
-    /// allowed), `?` any one character, everything else itself; the whole text must match.
-    static func wildcardMatches(_ pattern: String, _ text: String, caseSensitive: Bool) -> Bool {
-        let p = Array(caseSensitive ? pattern : pattern.lowercased())
-        let s = Array(caseSensitive ? text : text.lowercased())
-        var i = 0, j = 0
-        var star: Int? = nil  // the last `*` seen, and where in s it started matching
-        var resume = 0
-        while j < s.count {
-            if i < p.count && (p[i] == "?" || p[i] == s[j]) {
-                i += 1
-                j += 1
-            } else if i < p.count && p[i] == "*" {
-                star = i
-                resume = j
-                i += 1
-            } else if let star {
-                // Let the last `*` take one more character and try again from there.
-                i = star + 1
-                resume += 1
-                j = resume
+    /// The patterns the app's entries try, for a callback none of them covers: "; the
+    /// patterns of T.app are "/orders/*", "/checkout" (an exact path: the core adds a nonce
+    /// segment, new on every payment)".
+    private static func nearMisses(_ details: [Any], appID: String?, link: LinkTarget) -> String {
+        var patterns: [String] = []
+        var ids: [String] = []
+        for case let detail as [String: Any] in details where appID == nil || appIDs(detail).contains(appID!) {
+            ids += appIDs(detail)
+            if let components = detail["components"] as? [Any] {
+                patterns += components.compactMap { ($0 as? [String: Any]).map { ($0["exclude"] as? Bool == true ? "exclude " : "") + "\"\($0["/"] as? String ?? "*")\"" } }
             } else {
-                return false
+                patterns += (detail["paths"] as? [Any] ?? []).compactMap { $0 as? String }.map { "\"\($0)\"" }
             }
         }
-        while i < p.count && p[i] == "*" { i += 1 }
-        return i == p.count
+        guard !patterns.isEmpty else { return "" }
+        var shown = patterns.prefix(6).joined(separator: ", ") + (patterns.count > 6 ? ", …" : "")
+        // A pattern that matches this sample but not every nonce: literal where the nonce varies.
+        let exact = patterns.contains { raw in
+            let text = raw.replacingOccurrences(of: "exclude ", with: "").trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+            return LinkText(link.encodedPath).wildcardMatches(text, caseSensitive: true)
+        }
+        if exact { shown += " (one matches this sample callback, but not every nonce: the core's nonce is new on every payment, so only a wildcard may stand for it)" }
+        return "; the patterns of \(unique(ids).joined(separator: ", ")) are \(shown), and none matches it"
+    }
+
+    private static func unique(_ values: [String]) -> [String] {
+        var seen: Set<String> = []
+        return values.filter { seen.insert($0).inserted }
+    }
+
+    /// Apple's pattern rule ([aasa]) on a text that does not vary (``LinkText/wildcardMatches(_:caseSensitive:)``).
+    static func wildcardMatches(_ pattern: String, _ text: String, caseSensitive: Bool) -> Bool {
+        LinkText(text).wildcardMatches(pattern, caseSensitive: caseSensitive)
     }
 }

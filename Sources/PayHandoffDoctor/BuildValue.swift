@@ -1,10 +1,12 @@
 /// A reference inside a configuration value that the build replaces before the OS reads the
-/// file: a Gradle manifest placeholder (`${applicationId}`), an Android string resource
-/// (`@string/oauth_scheme`) or an Xcode build setting (`$(PRODUCT_BUNDLE_IDENTIFIER)`).
+/// file: a Gradle manifest placeholder (`${applicationId}`), an Android value resource
+/// (`@string/oauth_scheme`, `@integer/launchModeAPIlevel`, `@bool/links_enabled`) or an Xcode
+/// build setting (`$(PRODUCT_BUNDLE_IDENTIFIER)`).
 struct BuildReference: Equatable {
     enum Kind: Equatable {
         case manifestPlaceholder
-        case stringResource
+        /// A resource of the type named (`string`, `integer`, `bool`).
+        case resource(String)
         case buildSetting
     }
 
@@ -22,7 +24,7 @@ struct BuildReference: Equatable {
     var option: String {
         switch kind {
         case .manifestPlaceholder: return name == "applicationId" || name == "packageName" ? "--android-package" : "--manifest-placeholder"
-        case .stringResource: return "--android-res"
+        case .resource: return "--android-res"
         case .buildSetting: return "--build-setting"
         }
     }
@@ -33,8 +35,8 @@ struct BuildReference: Equatable {
         case .manifestPlaceholder:
             return option == "--android-package" ? "--android-package ID (the applicationId in build.gradle)"
                 : "--manifest-placeholder \(name)=VALUE (manifestPlaceholders in build.gradle)"
-        case .stringResource:
-            return "--android-res app/src/main/res (the folder that holds values/strings.xml)"
+        case .resource:
+            return "--android-res app/src/main/res (the folder that holds values/; a value build.gradle sets with resValue is in app/build/generated/res/resValues/<variant>/, not under res/)"
         case .buildSetting:
             return "--build-setting \(name)=VALUE (the target's build setting in Xcode)"
         }
@@ -48,6 +50,21 @@ struct BuildReference: Equatable {
 /// a filter or a URL type whose deciding value is unresolved *possibly* receives the link (a
 /// warning naming the reference and the flag that would resolve it), never an error.
 struct BuildValue: Equatable {
+    /// A run of a value as the build writes it: text it knows, or a reference without a value.
+    enum Piece: Equatable {
+        case text(String)
+        case unknown(BuildReference)
+    }
+
+    /// A value a resource gives from some API level on (a `values-vNN/` folder), when it
+    /// differs from the default `values/` one: the package manager resolves manifest resources
+    /// with the device's SDK level, so each range of devices sees its own.
+    struct APILevelValue: Equatable {
+        var level: Int
+        var value: String
+        var file: String
+    }
+
     /// The text in the file.
     var written: String
     /// The text after the build's substitutions; `nil` when a reference has no value.
@@ -56,9 +73,44 @@ struct BuildValue: Equatable {
     var references: [BuildReference] = []
     /// What could make the resolved value wrong (a qualified resource folder that gives another value).
     var notes: [String] = []
+    /// The value as runs of known text and unknown references, in order: the literal text
+    /// around an unresolved reference still decides (`ShareMedia-$(PRODUCT_BUNDLE_IDENTIFIER)`
+    /// is never `im.fluffychat.auth`, whatever the setting is).
+    var pieces: [Piece] = []
+    /// The values `values-vNN/` folders give from API level NN on (the default `values/`
+    /// one is ``resolved``), lowest level first.
+    var byAPILevel: [APILevelValue] = []
+
+    init(written: String, resolved: String?, references: [BuildReference] = [], notes: [String] = [], pieces: [Piece]? = nil, byAPILevel: [APILevelValue] = []) {
+        self.written = written
+        self.resolved = resolved
+        self.references = references
+        self.notes = notes
+        self.byAPILevel = byAPILevel
+        if let pieces {
+            self.pieces = pieces
+        } else if let resolved {
+            self.pieces = [.text(resolved)]
+        } else {
+            self.pieces = references.filter { $0.value == nil }.map { .unknown($0) }
+        }
+    }
 
     /// A value with no references: it is what it says.
     static func literal(_ text: String) -> BuildValue { BuildValue(written: text, resolved: text) }
+
+    /// The value on devices of each API level range, when a `values-vNN/` folder changes it
+    /// (empty when every device sees ``resolved``): `from: nil` is the default folder's, below
+    /// the first level that differs; `to` is the first level of the next range.
+    var perAPILevel: [(from: Int?, to: Int?, value: String, file: String?)] {
+        guard let resolved else { return [] }
+        var ranges: [(from: Int?, to: Int?, value: String, file: String?)] = [(nil, nil, resolved, references.last?.source)]
+        for level in byAPILevel where level.value != ranges[ranges.count - 1].value {
+            ranges[ranges.count - 1].to = level.level
+            ranges.append((level.level, nil, level.value, level.file))
+        }
+        return ranges.count > 1 ? ranges : []
+    }
 
     /// Whether the value is written out in the file (no placeholder, resource or build setting).
     var isLiteral: Bool { references.isEmpty }

@@ -58,11 +58,11 @@ public enum Doctor {
         let expoFacts = input.expoConfig.map(ExpoChecks.facts(configAt:)) ?? ExpoChecks.Facts()
         var package = input.androidPackage
         let buildSettings = input.buildSettings.sorted { $0.key < $1.key }.map { (key: $0.key, value: $0.value) }
-        var resources: [String: AndroidBuildValues.StringResource]? = nil
+        var resources: [String: AndroidBuildValues.Resource]? = nil
         if !input.androidResources.isEmpty {
             let read = AndroidBuildValues.readResources(input.androidResources)
             findings += read.findings
-            resources = read.strings
+            resources = read.resources
         }
         if let path = input.androidManifest {
             let build = AndroidBuildInputs(

@@ -195,6 +195,12 @@ struct LinkTarget {
     /// The narrowest path pattern (Apple's wildcards) that covers every callback the core can
     /// hand out: the percent-encoded path up to the sample nonce, then `*`.
     let callbackPathPattern: String
+    /// ``path``, ``encodedPath`` and ``schemeSpecificPart`` as the matchers compare them: the
+    /// nonce's characters vary (a callback carries a new one each time), so only a wildcard may
+    /// match them (``LinkText``).
+    let pathText: LinkText
+    let encodedPathText: LinkText
+    let schemeSpecificText: LinkText
 
     init?(_ role: LinkRole, _ url: String, returnURL: ReturnURL?, nonce: String? = nil) {
         guard let components = URLComponents(string: url), let scheme = components.scheme else { return nil }
@@ -213,6 +219,9 @@ struct LinkTarget {
         } else {
             registeredPath = components.path
         }
+        pathText = LinkText(path, changing: nonce)
+        encodedPathText = LinkText(encodedPath, changing: nonce)
+        schemeSpecificText = LinkText(schemeSpecificPart, changing: nonce)
         if let nonce, let at = encodedPath.range(of: nonce) {
             callbackPathPattern = encodedPath[..<at.lowerBound] + "*"
         } else {
@@ -221,6 +230,9 @@ struct LinkTarget {
     }
 
     var isWeb: Bool { scheme == "https" || scheme == "http" }
+
+    /// Whether the link's path carries the core's nonce (a callback), which no exact path can match.
+    var pathVaries: Bool { pathText.varies.contains(true) }
 }
 
 /// The nonce generator of the sample callback: always the same words, so the output of

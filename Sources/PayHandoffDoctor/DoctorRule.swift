@@ -119,3 +119,15 @@ public struct DoctorFinding: Equatable, Sendable {
         self.edits = edits
     }
 }
+
+extension DoctorFinding {
+    /// This finding about a filter or activity that only possibly receives the link (a value
+    /// doctor could not resolve decides): an error becomes a warning, as every "possibly" is.
+    func onlyIfReceiving() -> DoctorFinding {
+        guard severity == .error else { return self }
+        var finding = self
+        finding.severity = .warning
+        finding.message += " (if it receives the link at all: see android.intent-filter)"
+        return finding
+    }
+}

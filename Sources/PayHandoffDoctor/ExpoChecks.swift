@@ -113,7 +113,7 @@ enum ExpoChecks {
         findings += AndroidChecks.pairings(platforms.intentFilters.compactMap { $0 }.map { (owner: "android.intentFilters", filter: $0) }, file: path)
 
         if let link = links.targets.first(where: { $0.role == .callback && $0.isWeb }) {
-            findings.append(webIntentFilter(config, platforms.intentFilters.compactMap { $0 }, link: link))
+            findings.append(webIntentFilter(config, platforms.intentFilters, link: link))
             let key = platforms.associatedDomainsKey
             let domains = platforms.associatedDomains
             let entry = "applinks:" + (link.host ?? "")
@@ -129,7 +129,33 @@ enum ExpoChecks {
                 edits: config.add([DoctorLinks.posAppScheme], at: ["ios", "infoPlist", key])))
             if !hasManifest { findings.append(androidQueries(config)) }
         }
-        return (findings, facts, config.map?.bytes)
+        return (limitedToPlatforms(findings, expo: expo, file: path), facts, config.map?.bytes)
+    }
+
+    /// `"platforms"`: Expo CLI reads it for `expo start` and `expo export`, but `npx expo
+    /// prebuild` does not filter on it: the platforms it generates come from `--platform`
+    /// alone (`@expo/cli` src/prebuild: `resolvePlatformOption(args['--platform'])`, `all` by
+    /// default, which is android and ios except iOS on Windows), so the native project of a
+    /// platform the config leaves out is still generated from it. Doctor therefore still checks
+    /// that platform, but reports its errors as warnings naming `platforms`: they matter only
+    /// if that app is built.
+    static func limitedToPlatforms(_ findings: [DoctorFinding], expo: [String: Any], file: String) -> [DoctorFinding] {
+        guard let platforms = expo["platforms"] as? [Any] else { return findings }
+        let listed = platforms.compactMap { $0 as? String }
+        let written = "[" + listed.map { "\"\($0)\"" }.joined(separator: ", ") + "]"
+        func left(_ platform: String) -> Bool { !listed.contains(platform) }
+        return findings.map { finding in
+            guard finding.file == file, finding.severity == .error else { return finding }
+            let android = [.expoAndroidIntentFilters, .androidSchemeLowercase, .androidDataPairings, .androidQueries].contains(finding.rule)
+                || (finding.rule == .expoScheme && finding.message.hasPrefix("Android:"))
+            let ios = [.expoIOSQueriesSchemes, .expoIOSAssociatedDomains].contains(finding.rule)
+                || (finding.rule == .expoScheme && finding.message.hasPrefix("iOS:"))
+            guard let platform = android && left("android") ? "android" : ios && left("ios") ? "ios" : nil else { return finding }
+            var downgraded = finding
+            downgraded.severity = .warning
+            downgraded.message += " (\"platforms\" is \(written), without \(platform): npx expo prebuild does not read it and still generates the \(platform) project unless run with --platform \(listed.first ?? "ios"), so this matters only if that app is built)"
+            return downgraded
+        }
     }
 
     // MARK: schemes, per platform
@@ -279,7 +305,7 @@ enum ExpoChecks {
         return findings
     }
 
-    private static func webIntentFilter(_ config: Config, _ filters: [IntentFilter], link: LinkTarget) -> DoctorFinding {
+    private static func webIntentFilter(_ config: Config, _ filters: [IntentFilter?], link: LinkTarget) -> DoctorFinding {
         let entry: [String: Any] = [
             "action": "VIEW", "autoVerify": true, "category": ["BROWSABLE", "DEFAULT"],
             "data": [["scheme": "https", "host": link.host ?? "", "pathPrefix": link.registeredPath.isEmpty ? "/" : link.registeredPath]],
@@ -287,16 +313,30 @@ enum ExpoChecks {
         let fix = "in \"expo\".\"android\".\"intentFilters\":\n" + Snippet.json(entry)
         // A complete entry is added, never a change to an existing one: whatever that one serves stays.
         let edits = config.add([entry], at: ["android", "intentFilters"])
-        let receiving = filters.filter { $0.hasView && $0.match(link).isYes }
-        guard let filter = receiving.max(by: { (AndroidChecks.missingPieces($0, link: link).errors.count + ($0.autoVerify ? 0 : 1)) > (AndroidChecks.missingPieces($1, link: link).errors.count + ($1.autoVerify ? 0 : 1)) }) else {
-            let broken = filters.filter { !$0.hasView && $0.match(link).isYes }.map { $0.actions.joined(separator: ", ") }
+        let indexed = filters.enumerated().compactMap { offset, filter in filter.map { (offset: offset, filter: $0) } }
+        let receiving = indexed.filter { $0.filter.hasView && $0.filter.match(link).isYes }
+        guard let best = receiving.min(by: { AndroidChecks.missingPieces($0.filter, link: link).errors.count < AndroidChecks.missingPieces($1.filter, link: link).errors.count }) else {
+            // Near misses, as for a manifest: the entries that name https or the host, and why each misses.
+            let misses = indexed.filter { entry in
+                entry.filter.schemes.contains { $0.resolved == link.scheme } || entry.filter.authorities.contains { IntentFilter.hostMatches($0.host, link.host).isYes }
+            }.map { entry -> String in
+                let name = "android.intentFilters[\(entry.offset)]"
+                if !entry.filter.hasView && entry.filter.match(link).isYes {
+                    return "\(name) matches the data but its action is \(entry.filter.actions.joined(separator: ", ")), no VIEW filter (prebuild prefixes \"action\" with android.intent.action.: write \"VIEW\")"
+                }
+                return "\(name): " + entry.filter.mismatch(link)
+            }
             return DoctorFinding(.expoAndroidIntentFilters, .error, file: config.file,
                 "no android.intentFilters entry receives the \(link.role.name) \(link.url) (https host \(link.host ?? ""), a path prefix covering \(link.path.isEmpty ? "/" : link.path))"
-                    + (broken.isEmpty ? "" : "; an entry with the action \(broken.joined(separator: "; ")) matches the data but is no VIEW filter (prebuild prefixes \"action\" with android.intent.action.: write \"VIEW\")"),
+                    + (misses.isEmpty ? "" : ": " + misses.joined(separator: "; ")),
                 fix: fix, edits: edits)
         }
-        var problems = AndroidChecks.missingPieces(filter, link: link).errors
-        if !filter.autoVerify { problems.append("no \"autoVerify\": true (from Android 12 an unverified https link opens in the browser)") }
+        var problems = AndroidChecks.missingPieces(best.filter, link: link).errors
+        // Prebuild puts every entry on MainActivity: the app's verified hosts are those of all entries.
+        let outcome = AppLinkVerification.outcome(for: link, filters: indexed.map { (component: "android.intentFilters[\($0.offset)]", filter: $0.filter) }, legacy: false)
+        if !outcome.verified.isYes {
+            problems.append("nothing verifies \(link.host ?? ""): " + (outcome.misses.isEmpty ? "no entry with \"autoVerify\": true names it" : outcome.misses.joined(separator: "; ")) + " (from Android 12 an unverified https link opens in the browser)")
+        }
         guard problems.isEmpty else {
             return DoctorFinding(.expoAndroidIntentFilters, .error, file: config.file,
                 "the android.intentFilters entry for \(link.host ?? "") has " + problems.joined(separator: "; "), fix: fix, edits: edits)

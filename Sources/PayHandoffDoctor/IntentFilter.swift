@@ -1,3 +1,5 @@
+import PayHandoff
+
 /// An Android intent filter, and how Android decides whether it receives a link. This file is
 /// the one place doctor's Android matching is written; each rule cites where Android states it:
 ///
@@ -122,22 +124,29 @@ struct IntentFilter {
     /// 5. A matching scheme-specific part (`ssp*`) decides; otherwise, if there are
     ///    authorities, one must match, and then, if there are paths, one must match
     ///    (paths without a host are ignored).
+    ///
+    /// Values are compared as ``LinkText`` does: for every nonce the core may add (an exact
+    /// path never matches a callback), and around the literal text of an unresolved value.
+    /// This is the data test only; whether the link's sender reaches the filter is
+    /// ``routes(_:)``.
     func match(_ link: LinkTarget) -> Tri {
         if data.contains(where: { $0.mimeType != nil }) { return .no }
         let schemes = schemes
         guard !schemes.isEmpty else { return .no }
         let scheme = Tri.any(schemes.map { value in
-            Tri.test(value) { $0 == link.scheme || (value.isLiteral && $0.lowercased() == link.scheme) }
+            let exact = LinkText(link.scheme).test(value, .equal)
+            return value.isLiteral && exact.isNo ? LinkText(link.scheme).test(value, .equal, ignoringCase: true) : exact
         })
         guard !scheme.isNo else { return .no }
         var ssp: Tri = .no
         if hasSSPs {
+            let text = link.schemeSpecificText
             ssp = Tri.any(data.map { element in
                 Tri.any([
-                    element.ssp.map { Tri.test($0) { $0 == link.schemeSpecificPart } },
-                    element.sspPrefix.map { Tri.test($0) { link.schemeSpecificPart.hasPrefix($0) } },
-                    element.sspSuffix.map { Tri.test($0) { link.schemeSpecificPart.hasSuffix($0) } },
-                    element.sspPattern.map { Tri.test($0) { IntentFilter.simpleGlobMatches($0, link.schemeSpecificPart) } },
+                    element.ssp.map { text.test($0, .equal) },
+                    element.sspPrefix.map { text.test($0, .prefix) },
+                    element.sspSuffix.map { text.test($0, .suffix) },
+                    element.sspPattern.map { IntentFilter.glob($0, text) },
                 ].compactMap { $0 })
             })
             if ssp.isYes { return scheme }
@@ -147,11 +156,7 @@ struct IntentFilter {
             // Scheme-specific parts given and none matched, and no authority to fall back on.
             return hasSSPs ? Tri.all([scheme, ssp]) : scheme
         }
-        let authority = Tri.any(authorities.map { entry in
-            Tri.all([Tri.test(entry.host) { IntentFilter.hostMatches($0, link.host) },
-                     entry.port.map { Tri.test($0) { IntentFilter.portMatches($0, link.port) } } ?? .yes])
-        })
-        var result = Tri.all([scheme, authority])
+        var result = Tri.all([scheme, authorityMatch(link)])
         if hasPaths {
             result = Tri.all([result, pathMatch(link)])
         }
@@ -159,19 +164,66 @@ struct IntentFilter {
         return hasSSPs && !ssp.isNo && result.isNo ? ssp : result
     }
 
+    /// [IntentFilter.java] `AuthorityEntry.match` over the filter's authorities: any may match.
+    private func authorityMatch(_ link: LinkTarget) -> Tri {
+        Tri.any(authorities.map { entry in
+            Tri.all([IntentFilter.hostMatches(entry.host, link.host),
+                     entry.port.map { LinkText(link.port.map(String.init) ?? "").test($0, .equal) } ?? .yes])
+        })
+    }
+
     /// The path sets of [IntentFilter.java] `hasDataPath`: any entry may match.
     private func pathMatch(_ link: LinkTarget) -> Tri {
-        Tri.any(data.map { element in
+        let text = link.pathText
+        return Tri.any(data.map { element in
             Tri.any([
-                element.path.map { Tri.test($0) { $0 == link.path } },
-                element.pathPrefix.map { Tri.test($0) { link.path.hasPrefix($0) } },
-                element.pathSuffix.map { Tri.test($0) { link.path.hasSuffix($0) } },
-                element.pathPattern.map { Tri.test($0) { IntentFilter.simpleGlobMatches($0, link.path) } },
+                element.path.map { text.test($0, .equal) },
+                element.pathPrefix.map { text.test($0, .prefix) },
+                element.pathSuffix.map { text.test($0, .suffix) },
+                element.pathPattern.map { IntentFilter.glob($0, text) },
                 // PATTERN_ADVANCED_GLOB (API 31): not evaluated here, so it can only leave the answer open.
                 element.pathAdvancedPattern.map { .possibly([Undecided(what: "pathAdvancedPattern \"\($0.written)\"",
                                                                        resolveBy: "doctor does not evaluate pathAdvancedPattern: try the link with the adb command below")]) },
             ].compactMap { $0 })
         })
+    }
+
+    /// A `pathPattern` / `sspPattern`: evaluated when resolved; an unresolved one leaves the
+    /// answer open.
+    static func glob(_ pattern: BuildValue, _ text: LinkText) -> Tri {
+        guard let resolved = pattern.resolved else { return .possibly(pattern.unresolved.map(Undecided.init)) }
+        return text.globMatches(resolved) ? .yes : .no
+    }
+
+    /// The category test of [IntentFilter.java] `matchCategories` for the intent that carries
+    /// `link`: every category of the intent must be in the filter. `startActivity` adds DEFAULT
+    /// to every implicit intent ([intents-filters], "Category test"); a browser sends a link
+    /// the page navigates to as a BROWSABLE intent, so the gateway's redirect reaches only
+    /// BROWSABLE filters, while the POS app's answer (a plain VIEW intent from an app) does
+    /// not need it.
+    func routes(_ link: LinkTarget) -> Bool {
+        hasView && categories.contains(IntentFilter.defaultCategory)
+            && (link.role == .posAnswer || categories.contains(IntentFilter.browsable))
+    }
+
+    /// Whether every link this filter's data can match is one of `links`' own: for the
+    /// callback its scheme and host (any path), for the POS answer its scheme. A fix may then
+    /// add a category to this filter without opening anything else to the browser; otherwise
+    /// it adds a filter of its own (a `<data>` another link or screen uses is never widened).
+    func staysWithin(_ links: [LinkTarget]) -> Bool {
+        guard !data.contains(where: { $0.mimeType != nil }), !schemes.isEmpty else { return false }
+        let answerSchemes = links.filter { $0.role == .posAnswer }.map { $0.scheme }
+        let callbacks = links.filter { $0.role == .callback }
+        for scheme in schemes {
+            guard let resolved = scheme.resolved?.lowercased() else { return false }
+            if answerSchemes.contains(resolved) { continue }
+            guard !hasSSPs, !authorities.isEmpty,
+                  let callback = callbacks.first(where: { $0.scheme == resolved }), let host = callback.host else { return false }
+            for authority in authorities {
+                guard let claimed = authority.host.resolved, !claimed.hasPrefix("*"), claimed.lowercased() == host.lowercased() else { return false }
+            }
+        }
+        return true
     }
 
     /// Whether `link` reaches this filter only because a literal scheme is compared ignoring
@@ -184,20 +236,16 @@ struct IntentFilter {
     func mismatch(_ link: LinkTarget) -> String {
         if data.contains(where: { $0.mimeType != nil }) { return "it declares a mimeType, and a deep link carries none" }
         let schemes = schemes
-        guard schemes.contains(where: { $0.resolved == nil || $0.resolved == link.scheme || ($0.isLiteral && $0.written.lowercased() == link.scheme) }) else {
+        guard schemes.contains(where: { !LinkText(link.scheme).test($0, .equal).isNo || ($0.isLiteral && $0.written.lowercased() == link.scheme) }) else {
             if schemes.isEmpty { return "it has no scheme" }
             if let folded = schemes.first(where: { !$0.isLiteral && $0.resolved?.lowercased() == link.scheme }) {
                 return "its scheme \(folded.described) differs from \(link.scheme) in case, and Android compares schemes case-sensitively (browsers send them in lower case)"
             }
-            return "its schemes are " + schemeList
+            return "its schemes are " + schemeList + IntentFilter.buildNote(schemes, link.scheme)
         }
         if hasSSPs && authorities.isEmpty { return "none of its scheme-specific parts (ssp*) matches \(link.schemeSpecificPart)" }
         let written = authorities.map { $0.host.written + ($0.port.map { ":" + $0.written } ?? "") }.joined(separator: ", ")
-        let authority = Tri.any(authorities.map { entry in
-            Tri.all([Tri.test(entry.host) { IntentFilter.hostMatches($0, link.host) },
-                     entry.port.map { Tri.test($0) { IntentFilter.portMatches($0, link.port) } } ?? .yes])
-        })
-        if authority.isNo {
+        if authorityMatch(link).isNo {
             guard let host = link.host else { return "it requires a host and the link has none" }
             // The classic trap: a scheme written alone, next to another <data> with a host.
             let borrowed = data.contains { $0.scheme?.resolved?.lowercased() == link.scheme && $0.host == nil }
@@ -205,9 +253,29 @@ struct IntentFilter {
             if link.role == .posAnswer {
                 return "it restricts the host to \(written)\(borrowed), and the POS app writes its answer where a host would be (\(host))"
             }
-            return "its hosts are \(written)\(borrowed), the link's is \(host)\(link.port.map { ":" + String($0) } ?? "")"
+            return "its hosts are \(written)\(borrowed), the link's is \(host)\(link.port.map { ":" + String($0) } ?? "")" + IntentFilter.buildNote(authorities.map { $0.host }, host)
         }
-        return "none of its paths (\(pathList)) matches the path \(link.path.isEmpty ? "(empty)" : link.path)"
+        var reason = "none of its paths (\(pathList)) matches the path \(link.path.isEmpty ? "(empty)" : link.path)"
+        if link.pathVaries, data.contains(where: { $0.path != nil }) {
+            reason += " (an exact android:path never receives a callback: the core appends \(ReturnURL.nonceSegmentPrefix)<nonce> to the return URL's path, new on every payment; a pathPrefix covering \(link.registeredPath.isEmpty ? "/" : link.registeredPath) does)"
+        }
+        return reason
+    }
+
+    /// " (${applicationId} is net.example.beta from --android-package, not net.example)" for a
+    /// value that a placeholder resolved to something other than what the link has: the
+    /// usual cause is a build variant's applicationIdSuffix.
+    private static func buildNote(_ values: [BuildValue], _ wanted: String) -> String {
+        let notes = values.compactMap { value -> String? in
+            guard let resolved = value.resolved, !value.isLiteral, resolved.lowercased() != wanted.lowercased(),
+                  let reference = value.references.first(where: { $0.value != nil }) else { return nil }
+            var note = "\(reference.written) is \(reference.value ?? "") (from \(reference.source ?? "the build")), so \(value.written) is \(resolved), not \(wanted)"
+            if reference.name == "applicationId" || reference.name == "packageName" {
+                note += ": the return URL must use the applicationId of the build that runs (a build type's or flavor's applicationIdSuffix changes it)"
+            }
+            return note
+        }
+        return notes.isEmpty ? "" : " (" + notes.joined(separator: "; ") + ")"
     }
 
     private var pathList: String {
@@ -229,12 +297,20 @@ struct IntentFilter {
     /// [data-element] calls host matching case-sensitive and asks for lower case: doctor
     /// follows the code and reports upper-case hosts as a warning (`android.scheme-lowercase`).
     static func hostMatches(_ pattern: String, _ host: String?) -> Bool {
-        guard let host else { return false }
-        if pattern.hasPrefix("*") {
-            let suffix = pattern.dropFirst()
-            return host.count >= suffix.count && host.lowercased().hasSuffix(suffix.lowercased())
+        hostMatches(.literal(pattern), host).isYes
+    }
+
+    /// ``hostMatches(_:_:)`` for a value the build may not have resolved: its literal text
+    /// still decides where it can.
+    static func hostMatches(_ pattern: BuildValue, _ host: String?) -> Tri {
+        guard let host else { return .no }
+        if case .text(let first)? = pattern.pieces.first, first.hasPrefix("*") {
+            var rest = pattern
+            rest.pieces[0] = .text(String(first.dropFirst()))
+            rest.pieces = rest.pieces.filter { $0 != .text("") }
+            return LinkText(host).test(rest, .suffix, ignoringCase: true)
         }
-        return pattern.lowercased() == host.lowercased()
+        return LinkText(host).test(pattern, .equal, ignoringCase: true)
     }
 
     /// [IntentFilter.java] `AuthorityEntry.match`: a port written in the filter must equal the
@@ -244,47 +320,10 @@ struct IntentFilter {
         return Int(pattern) == port
     }
 
-    /// `android:pathPattern` as [PatternMatcher.java] reads it (PATTERN_SIMPLE_GLOB):
-    /// `.` any character, `x*` zero or more of `x`, `.*` any run of characters up to the
-    /// first occurrence of the character after it (it does not backtrack), `\` escapes.
-    /// The whole path must match; once the path is used up, only a remaining `.*` still
-    /// matches (a remaining `x*` does not: Android stops there too).
+    /// `android:pathPattern` as [PatternMatcher.java] reads it, on a text that does not vary
+    /// (``LinkText/globMatches(_:)``).
     static func simpleGlobMatches(_ pattern: String, _ path: String) -> Bool {
-        let p = Array(pattern)
-        let s = Array(path)
-        if p.isEmpty { return s.isEmpty }
-        var i = 0  // in p
-        var j = 0  // in s
-        while i < p.count && j < s.count {
-            var c = p[i]
-            var escaped = false
-            if c == "\\", i + 1 < p.count {
-                escaped = true
-                i += 1
-                c = p[i]
-            }
-            let starred = i + 1 < p.count && p[i + 1] == "*"
-            if starred && c == "." && !escaped {
-                i += 2
-                guard i < p.count else { return true }  // a trailing `.*` takes the rest
-                var next = p[i]
-                if next == "\\", i + 1 < p.count { i += 1; next = p[i] }
-                // Up to the first occurrence of the next character, which must exist.
-                while j < s.count && s[j] != next { j += 1 }
-                guard j < s.count else { return false }
-                i += 1
-                j += 1
-            } else if starred {
-                while j < s.count && s[j] == c { j += 1 }
-                i += 2
-            } else {
-                guard (c == "." && !escaped) || s[j] == c else { return false }
-                i += 1
-                j += 1
-            }
-        }
-        if i >= p.count && j >= s.count { return true }
-        return j >= s.count && i == p.count - 2 && p[i] == "." && p[i + 1] == "*"
+        LinkText(path).globMatches(pattern)
     }
 
     /// Literal `<data android:scheme>` values with upper-case letters that have no lower-case

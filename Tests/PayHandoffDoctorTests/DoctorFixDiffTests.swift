@@ -182,7 +182,7 @@ final class DoctorFixDiffTests: DoctorTestCase {
         switch path {
         case input.androidManifest:
             let root = try InputFile.xml(at: path, root: "manifest")
-            let resources = input.androidResources.isEmpty ? nil : AndroidBuildValues.readResources(input.androidResources).strings
+            let resources = input.androidResources.isEmpty ? nil : AndroidBuildValues.readResources(input.androidResources).resources
             let values = AndroidBuildValues(placeholders: input.manifestPlaceholders.map { (key: $0.key, value: $0.value) },
                                             applicationId: (input.androidPackage ?? root.attributes["package"]).map { ($0, "") }, resources: resources)
             let manifest = AndroidManifest(root, build: values)

@@ -35,13 +35,23 @@ final class DoctorLinksTests: DoctorTestCase {
         XCTAssertNotNil(DoctorLinks(returnURL: nil, posScheme: "my app").posSchemeError)
     }
 
-    /// Paths are checked against the path of the URL the OS receives (the core's return URL
-    /// with whatever the core adds), not the bare return URL: a filter or pattern for exactly
-    /// that path passes and one a character longer fails, wherever the core puts its nonce.
+    /// The platform checks match the URL the OS receives (the core's nonce segment and the
+    /// gateway's query included) for every nonce the core may hand out: the narrowest pattern
+    /// (the path up to the nonce, then anything) passes; a pattern one character longer fails,
+    /// and so does the exact path of this sample callback, which no other payment's matches.
     func testPathsAreMatchedAgainstTheCallbackTheOSReceives() throws {
         let links = DoctorLinks(returnURL: "https://fix.example.com/checkout-callback", posScheme: nil)
         let callback = try XCTUnwrap(links.targets.first)
-        for (path, passes) in [(callback.path, true), (callback.path + "x", false)] {
+        let fixed = callback.pathText.fixedPrefix
+        XCTAssertEqual(fixed, "/checkout-callback/ph_")
+        let cases: [(android: String, aasa: String, passes: Bool)] = [
+            ("android:pathPrefix=\"\(fixed)\"", fixed + "*", true),
+            ("android:pathPattern=\"\(fixed).*\"", fixed + "????????????????????????????????", true),
+            ("android:pathPrefix=\"\(fixed)x\"", fixed + "x*", false),
+            ("android:path=\"\(callback.path)\"", callback.path, false),
+            ("android:pathPrefix=\"\(callback.path)\"", callback.path + "*", false),
+        ]
+        for (android, aasaPattern, passes) in cases {
             let manifest = folder.appendingPathComponent("AndroidManifest.xml")
             try """
             <manifest xmlns:android="http://schemas.android.com/apk/res/android" package="com.fix.app"><application>
@@ -50,13 +60,13 @@ final class DoctorLinksTests: DoctorTestCase {
                   <action android:name="android.intent.action.VIEW" />
                   <category android:name="android.intent.category.DEFAULT" />
                   <category android:name="android.intent.category.BROWSABLE" />
-                  <data android:scheme="https" android:host="fix.example.com" android:path="\(path)" />
+                  <data android:scheme="https" android:host="fix.example.com" \(android) />
                 </intent-filter>
               </activity>
             </application></manifest>
             """.write(to: manifest, atomically: true, encoding: .utf8)
             let aasa = folder.appendingPathComponent("apple-app-site-association")
-            try #"{"applinks": {"details": [{"appIDs": ["T.com.fix.app"], "components": [{"/": "\#(path)"}]}]}}"#
+            try #"{"applinks": {"details": [{"appIDs": ["T.com.fix.app"], "components": [{"/": "\#(aasaPattern)"}]}]}}"#
                 .write(to: aasa, atomically: true, encoding: .utf8)
             var input = Doctor.Input()
             input.returnURL = "https://fix.example.com/checkout-callback"
@@ -65,7 +75,13 @@ final class DoctorLinksTests: DoctorTestCase {
             let report = Doctor.check(input)
             for rule in [DoctorRule.androidIntentFilter, .iosAASA] {
                 let severities = report.findings.filter { $0.rule == rule && $0.file != nil }.map { $0.severity }
-                XCTAssertEqual(severities, [passes ? .ok : .error], "\(rule.rawValue) with path \(path)")
+                XCTAssertEqual(severities, [passes ? .ok : .error], "\(rule.rawValue) with \(rule == .iosAASA ? aasaPattern : android)")
+            }
+            if android.hasPrefix("android:path=") {
+                let message = report.findings.first { $0.rule == .androidIntentFilter && $0.severity == .error }?.message ?? ""
+                XCTAssertTrue(message.contains("an exact android:path never receives a callback"), message)
+                let aasaMessage = report.findings.first { $0.rule == .iosAASA && $0.severity == .error }?.message ?? ""
+                XCTAssertTrue(aasaMessage.contains("one matches this sample callback, but not every nonce"), aasaMessage)
             }
         }
         // The suggested fixes are prefixes of the return URL's path: they cover the callback.
