@@ -122,7 +122,9 @@ let help: [String: String] = [
     (--return-url or --pos-scheme is required; --rules lists the checks)
     values the build fills in are resolved from: --android-package (${applicationId}; else the
     manifest's package or Expo's android.package), --manifest-placeholder (${name}),
-    --android-res (@string/name), --build-setting ($(NAME) in plists), --target-sdk (else <uses-sdk>);
+    --android-res (@string/, @integer/, @bool/ per values-vNN API level; a resValue is in
+    app/build/generated/res/resValues/<variant>), --build-setting ($(NAME) in plists),
+    --target-sdk (else <uses-sdk>);
     a value still unresolved makes its check a warning that names the flag
     --fix-diff prints the fixes as a unified diff instead of the report: | patch -p0
     exit status: 0 no error (warnings allowed), 1 at least one error (a file that cannot be

@@ -1,4 +1,5 @@
 import Foundation
+import PayHandoff
 
 /// What the Android build contributes to a manifest check (command-line flags and the Expo config).
 struct AndroidBuildInputs {
@@ -121,6 +122,9 @@ enum AndroidChecks {
         /// The components that receive the link for sure, and those that may.
         var definite: [String]
         var possible: [Candidate]
+        /// Filters whose data matches for sure that the sender's intent does not reach (a
+        /// BROWSABLE missing for a browser's redirect): said next to the receiver.
+        var unrouted: [Candidate] = []
     }
 
     /// How Android routes `link` among the manifest's filters: only VIEW filters whose data
@@ -134,7 +138,8 @@ enum AndroidChecks {
         let possible = routed.filter { !$0.match.isYes }
         let names = unique(definite.map { $0.component.name })
         if let best = definite.max(by: { score($0) < score($1) }) {
-            return Reception(best: best, kind: .receives, definite: names, possible: possible)
+            let unrouted = candidates.filter { $0.match.isYes && !$0.filter.routes(link) && !names.contains($0.component.name) }
+            return Reception(best: best, kind: .receives, definite: names, possible: possible, unrouted: unrouted)
         }
         if let best = possible.max(by: { score($0) < score($1) }) {
             return Reception(best: best, kind: .possibly, definite: [], possible: possible)
@@ -173,17 +178,27 @@ enum AndroidChecks {
                 if !misses.isEmpty { claim += "; the filters written for it miss it: " + misses.joined(separator: "; ") }
                 findings.append(.undecided(.androidIntentFilter, file: file, claim, best.match.undecided))
             } else {
-                var message = "\(best.component.name) receives the \(link.role.name) \(link.url) (\(filterLine))"
+                var message = reception.kind == .unrouted
+                    ? "\(best.component.name)'s \(filterLine) matches the \(link.role.name) \(link.url) but lacks a category its sender's intent carries (\(DoctorRule.androidViewBrowsable.rawValue))"
+                    : "\(best.component.name) receives the \(link.role.name) \(link.url) (\(filterLine))"
                 let resolved = best.filter.data.flatMap { [$0.scheme, $0.host, $0.port, $0.path, $0.pathPrefix, $0.pathPattern] }.compactMap { $0 }.filter { !$0.isLiteral }
                 if !resolved.isEmpty { message += "; resolved " + unique(resolved.map { $0.described }).joined(separator: ", ") }
                 if best.filter.matchesOnlyIgnoringSchemeCase(link) { message += ", once its scheme is written in lower case (\(DoctorRule.androidSchemeLowercase.rawValue))" }
+                for other in reception.unrouted {
+                    message += "; \(other.component.name)'s intent filter at line \(other.filter.line ?? 0) matches it too, but " + (other.filter.categories.contains(IntentFilter.defaultCategory)
+                        ? "without BROWSABLE a browser's redirect does not reach it" : "without DEFAULT no implicit intent reaches it")
+                }
                 findings.append(DoctorFinding(.androidIntentFilter, .ok, file: file, message))
             }
-            let notes = unique(best.filter.data.flatMap { [$0.scheme, $0.host, $0.port, $0.path, $0.pathPrefix, $0.pathPattern] }.compactMap { $0 }.flatMap { $0.notes })
+            let values = best.filter.data.flatMap { [$0.scheme, $0.host, $0.port, $0.path, $0.pathPrefix, $0.pathPattern] }.compactMap { $0 }
+            let notes = unique(values.flatMap { $0.notes })
             if !notes.isEmpty {
+                // A value missing from the folders given needs another folder; one that varies needs moving.
+                let missing = values.contains { $0.resolved == nil && !$0.notes.isEmpty }
                 findings.append(DoctorFinding(.androidIntentFilter, .warning, file: file,
                     "\(best.component.name)'s \(filterLine) (the \(link.role.name)): " + notes.joined(separator: "; "),
-                    fix: "keep the link's values in res/values/ only, out of the qualified values-*/ folders (no diff: the resource files are not checked as fixes)"))
+                    fix: missing ? "pass every res folder the build merges with --android-res, the generated resValues/<variant>/ one included"
+                        : "keep the link's values in res/values/ only, out of the qualified values-*/ folders (no diff: the resource files are not checked as fixes)"))
             }
             if let note = best.component.enabledNote {
                 findings.append(DoctorFinding(.androidIntentFilter, .warning, file: file,
@@ -242,9 +257,11 @@ enum AndroidChecks {
             }
         }
         if misses.isEmpty {
-            let placeholders = manifest.components.flatMap { $0.filters }.flatMap { $0.schemes }.filter { !$0.isLiteral && $0.resolved != nil }
-            let note = placeholders.isEmpty ? "" : " (the schemes written with build values resolved to " + unique(placeholders.map { $0.described }).joined(separator: ", ") + ")"
-            return "no intent filter has the scheme \(link.scheme)\(note)"
+            // Schemes written with build values that resolved to something else: say what, and why.
+            var seen: Set<String> = []
+            let resolved = manifest.components.flatMap { $0.filters }.flatMap { $0.schemes }
+                .filter { !$0.isLiteral && $0.resolved != nil && seen.insert($0.written).inserted }
+            return "no intent filter has the scheme \(link.scheme)" + IntentFilter.buildNote(resolved, link.scheme)
         }
         return misses.joined(separator: "; ")
     }
@@ -289,10 +306,15 @@ enum AndroidChecks {
         let activities = manifest.components.filter { !$0.isAlias }
         // A manifest with one activity (a library's demo, a merged fragment) has no other choice.
         let only = activities.count == 1 ? activities.first : nil
+        // A scheme that ${applicationId} gives another build: sending that build's scheme is the other fix.
+        let variant = link.role == .callback ? manifest.components.flatMap { $0.filters }.flatMap { $0.schemes }
+            .first { $0.references.contains { $0.name == "applicationId" || $0.name == "packageName" } && $0.resolved != nil && $0.resolved != link.scheme } : nil
+        let returnURL = link.url.components(separatedBy: "/" + ReturnURL.nonceSegmentPrefix).first ?? link.url
+        let alternative = variant?.resolved.map { "\n(or, if this build is the one that pays, send its own scheme: --return-url \($0)\(returnURL.drop { $0 != ":" }))" } ?? ""
         guard let home = nearMiss(manifest, link) ?? other ?? launcher ?? only else {
-            return ("add inside the <activity> that handles deep links (doctor found neither a filter for this scheme or host nor a launcher activity: no diff):\n" + snippet, [])
+            return ("add inside the <activity> that handles deep links (doctor found neither a filter for this scheme or host nor a launcher activity: no diff):\n" + snippet + alternative, [])
         }
-        return ("add inside \(element(home)):\n" + snippet, newFilter(snippet, in: home, context))
+        return ("add inside \(element(home)):\n" + snippet + alternative, newFilter(snippet, in: home, context))
     }
 
     /// The edits that add `snippet` as the last child of `component`.

@@ -103,26 +103,36 @@ enum AppLinkVerification {
             if isVerifiableHost(claimed) && covers(claimed, host) { return Outcome(verified: .yes, claim: claim, misses: []) }
         }
         if !open.isEmpty { return Outcome(verified: .possibly(open), claim: nil, misses: []) }
-        // Why the autoVerify filters that look meant for the link verify nothing for it.
-        var misses: [String] = []
+        // Why the autoVerify filters that look meant for the link verify nothing for it,
+        // one sentence per reason (a real manifest repeats one filter shape many times).
+        var reasons: [(reason: String, places: [String])] = []
         for (component, filter) in filters where filter.autoVerify && filter.hasView {
             let named = filter.authorities.contains { !IntentFilter.hostMatches($0.host, host).isNo }
                 || (filter.authorities.isEmpty && filter.schemes.contains { $0.resolved == link.scheme })
             guard named else { continue }
-            let at = "\(component)'s intent filter\(filter.line.map { " at line \($0)" } ?? "")"
             let others = filter.schemes.compactMap { $0.resolved ?? $0.written }.filter { $0 != "http" && $0 != "https" }
+            let reason: String
             if filter.authorities.isEmpty {
-                misses.append("\(at) has android:autoVerify=\"true\" but no host: Android verifies only the hosts a filter names")
+                reason = "android:autoVerify=\"true\" but no host: Android verifies only the hosts a filter names"
             } else if !legacy && !others.isEmpty {
-                misses.append("\(at) has android:autoVerify=\"true\" but also the scheme\(others.count == 1 ? "" : "s") \(others.joined(separator: ", ")): from targetSdkVersion 31 Android verifies only filters whose schemes are all http/https")
+                reason = "android:autoVerify=\"true\" but also the scheme\(others.count == 1 ? "" : "s") \(others.joined(separator: ", ")): from targetSdkVersion 31 Android verifies only filters whose schemes are all http/https"
             } else if !legacy && !(filter.categories.contains(IntentFilter.defaultCategory) && filter.categories.contains(IntentFilter.browsable)) {
-                misses.append("\(at) has android:autoVerify=\"true\" but not both categories DEFAULT and BROWSABLE, so Android verifies none of its hosts")
+                reason = "android:autoVerify=\"true\" but not both categories DEFAULT and BROWSABLE, so Android verifies none of its hosts"
             } else {
                 let bad = filter.authorities.compactMap { $0.host.resolved }.filter { !isVerifiableHost($0) }
-                if !bad.isEmpty {
-                    misses.append("\(at) has android:autoVerify=\"true\" but its host \(bad.map { "\"\($0)\"" }.joined(separator: ", ")) is not a domain name, and Android verifies only concrete hosts (a wildcard must be *.example.com, verified with https://example.com/.well-known/assetlinks.json)")
-                }
+                guard !bad.isEmpty else { continue }
+                reason = "android:autoVerify=\"true\" but the host \(bad.map { "\"\($0)\"" }.joined(separator: ", ")), not a domain name: Android verifies only concrete hosts (a wildcard must be *.example.com, verified with https://example.com/.well-known/assetlinks.json)"
             }
+            let place = "\(component)'s intent filter\(filter.line.map { " at line \($0)" } ?? "")"
+            if let index = reasons.firstIndex(where: { $0.reason == reason }) {
+                reasons[index].places.append(place)
+            } else {
+                reasons.append((reason, [place]))
+            }
+        }
+        let misses = reasons.map { entry in
+            entry.places.count == 1 ? "\(entry.places[0]) has \(entry.reason)"
+                : "\(entry.places.joined(separator: " and ")) each have \(entry.reason)"
         }
         return Outcome(verified: .no, claim: nil, misses: misses)
     }

@@ -28,9 +28,10 @@ enum AppleChecks {
     // MARK: the iOS matching rules
 
     /// Whether `registered` (CFBundleURLSchemes, resolved) routes `scheme` to the app: schemes
-    /// compare ignoring case ([url-scheme]).
+    /// compare ignoring case ([url-scheme]); an unresolved entry decides by its literal text
+    /// (`ShareMedia-$(PRODUCT_BUNDLE_IDENTIFIER)` never registers `im.fluffychat.auth`).
     static func registers(_ registered: [BuildValue], _ scheme: String) -> Tri {
-        Tri.any(registered.map { Tri.test($0) { $0.lowercased() == scheme.lowercased() } })
+        Tri.any(registered.map { LinkText(scheme).test($0, .equal, ignoringCase: true) })
     }
 
     /// Where `scheme` sits in LSApplicationQueriesSchemes (case ignored), and whether iOS reads
@@ -38,7 +39,7 @@ enum AppleChecks {
     static func queryPosition(_ entries: [BuildValue], _ scheme: String) -> (found: Tri, position: Int?) {
         let position = entries.firstIndex { $0.resolved?.lowercased() == scheme }
         if position != nil { return (.yes, position) }
-        return (Tri.any(entries.map { Tri.test($0) { $0.lowercased() == scheme } }), nil)
+        return (Tri.any(entries.map { LinkText(scheme).test($0, .equal, ignoringCase: true) }), nil)
     }
 
     /// How an associated-domains entry covers `host` ([associated-domains]): the entry is
@@ -89,9 +90,14 @@ enum AppleChecks {
                 let dictLines = Array(entry.dropFirst(2).dropLast()).map { String($0.dropFirst(4)) }
                 let edit = types != nil ? source?.append(dictLines, toArrayOf: "CFBundleURLTypes")
                     : scheme == missing.first ? source?.insert(key: "CFBundleURLTypes", Array(entry.dropFirst())) : nil
-                let resolved = registered.filter { !$0.isLiteral }.map { $0.described }
+                let resolved = registered.filter { !$0.isLiteral && $0.resolved != nil }.map { $0.described }
+                // An unresolved entry is ruled out by its literal text: say so, or it reads as a guess.
+                let ruledOut = registered.filter { $0.resolved == nil }.map { value in
+                    "\"\(value.written)\" cannot be \(scheme) whatever \(Undecided.describe(value.unresolved.map(Undecided.init)).components(separatedBy: " (").first ?? "") is"
+                }
+                let notes = (resolved.isEmpty ? [] : ["resolved: " + resolved.joined(separator: ", ")]) + ruledOut
                 findings.append(DoctorFinding(.iosURLSchemes, .error, file: path,
-                    "CFBundleURLTypes does not register \(scheme): iOS hands \(scheme):// links (the \(link.role.name)) to no app\(resolved.isEmpty ? "" : " (resolved: " + resolved.joined(separator: ", ") + ")")",
+                    "CFBundleURLTypes does not register \(scheme): iOS hands \(scheme):// links (the \(link.role.name)) to no app\(notes.isEmpty ? "" : " (" + notes.joined(separator: "; ") + ")")",
                     fix: Snippet.urlType([scheme], keyExists: types != nil), edits: edit.map { [$0] } ?? []))
             }
         }

@@ -176,12 +176,6 @@ enum Tri: Equatable {
         return values.contains(where: { if case .possibly = $0 { return true } else { return false } }) ? .possibly(open) : .yes
     }
 
-    /// `yes` when `matches` holds for the resolved value, `possibly` when it is unresolved.
-    static func test(_ value: BuildValue, _ matches: (String) -> Bool) -> Tri {
-        guard let resolved = value.resolved else { return .possibly(value.unresolved.map(Undecided.init)) }
-        return matches(resolved) ? .yes : .no
-    }
-
     var isYes: Bool { self == .yes }
     var isNo: Bool { self == .no }
     var undecided: [Undecided] { if case .possibly(let why) = self { return why } else { return [] } }

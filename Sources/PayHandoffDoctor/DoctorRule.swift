@@ -37,7 +37,7 @@ public enum DoctorRule: String, CaseIterable, Sendable {
         case .posSchemeValid:
             return "the POS answer scheme passes the core's urlScheme validation; lower case"
         case .androidIntentFilter:
-            return "an activity's intent filter receives the gateway's callback URL and the POS answer (scheme, host, port and path as Android matches them)"
+            return "an activity's intent filter receives the gateway's callback URL (from a browser: BROWSABLE) and the POS answer (scheme, host, port and path as Android matches them, for every nonce)"
         case .androidViewBrowsable:
             return "that filter has action VIEW and categories DEFAULT and BROWSABLE"
         case .androidExported:
@@ -53,7 +53,7 @@ public enum DoctorRule: String, CaseIterable, Sendable {
         case .androidQueries:
             return "a <queries> entry lets the app see Billpocket on Android 11+ when the POS hand-off is used"
         case .androidAppLinksVerify:
-            return "an https return URL's filter has android:autoVerify=\"true\" (a verified App Link)"
+            return "an https return URL's host is verified for the app: an android:autoVerify=\"true\" filter names it (a concrete host, or *. its parent) with VIEW, BROWSABLE, DEFAULT and only web schemes"
         case .androidAssetLinks:
             return "assetlinks.json lets the app's package handle all URLs of the host, with well-formed SHA-256 fingerprints"
         case .iosURLSchemes:

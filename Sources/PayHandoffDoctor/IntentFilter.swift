@@ -206,17 +206,19 @@ struct IntentFilter {
             && (link.role == .posAnswer || categories.contains(IntentFilter.browsable))
     }
 
-    /// Whether every link this filter's data can match is one of `links`' own: for the
-    /// callback its scheme and host (any path), for the POS answer its scheme. A fix may then
-    /// add a category to this filter without opening anything else to the browser; otherwise
-    /// it adds a filter of its own (a `<data>` another link or screen uses is never widened).
+    /// Whether every link this filter's data can match is one of `links`' own: the POS
+    /// answer's scheme and a custom callback scheme (the app's own schemes, any host), an
+    /// https callback's scheme and host (any path). A fix may then add a category to this
+    /// filter without opening anything else to the browser; otherwise it adds a filter of its
+    /// own (a `<data>` another link or screen uses is never widened: BlueWallet's filter for
+    /// its custom schemes also lists http and https).
     func staysWithin(_ links: [LinkTarget]) -> Bool {
         guard !data.contains(where: { $0.mimeType != nil }), !schemes.isEmpty else { return false }
-        let answerSchemes = links.filter { $0.role == .posAnswer }.map { $0.scheme }
+        let ownSchemes = links.filter { $0.role == .posAnswer || !$0.isWeb }.map { $0.scheme }
         let callbacks = links.filter { $0.role == .callback }
         for scheme in schemes {
             guard let resolved = scheme.resolved?.lowercased() else { return false }
-            if answerSchemes.contains(resolved) { continue }
+            if ownSchemes.contains(resolved) { continue }
             guard !hasSSPs, !authorities.isEmpty,
                   let callback = callbacks.first(where: { $0.scheme == resolved }), let host = callback.host else { return false }
             for authority in authorities {
@@ -249,6 +251,7 @@ struct IntentFilter {
             guard let host = link.host else { return "it requires a host and the link has none" }
             // The classic trap: a scheme written alone, next to another <data> with a host.
             let borrowed = data.contains { $0.scheme?.resolved?.lowercased() == link.scheme && $0.host == nil }
+                && data.contains { $0.host != nil && $0.scheme != nil && $0.scheme?.resolved?.lowercased() != link.scheme }
                 ? " (a host written on another <data> element of the same filter: the elements combine)" : ""
             if link.role == .posAnswer {
                 return "it restricts the host to \(written)\(borrowed), and the POS app writes its answer where a host would be (\(host))"
@@ -265,17 +268,23 @@ struct IntentFilter {
     /// " (${applicationId} is net.example.beta from --android-package, not net.example)" for a
     /// value that a placeholder resolved to something other than what the link has: the
     /// usual cause is a build variant's applicationIdSuffix.
-    private static func buildNote(_ values: [BuildValue], _ wanted: String) -> String {
-        let notes = values.compactMap { value -> String? in
-            guard let resolved = value.resolved, !value.isLiteral, resolved.lowercased() != wanted.lowercased(),
-                  let reference = value.references.first(where: { $0.value != nil }) else { return nil }
-            var note = "\(reference.written) is \(reference.value ?? "") (from \(reference.source ?? "the build")), so \(value.written) is \(resolved), not \(wanted)"
-            if reference.name == "applicationId" || reference.name == "packageName" {
-                note += ": the return URL must use the applicationId of the build that runs (a build type's or flavor's applicationIdSuffix changes it)"
-            }
-            return note
+    static func buildNote(_ values: [BuildValue], _ wanted: String) -> String {
+        let differing = values.filter { value in
+            !value.isLiteral && value.resolved.map { $0.lowercased() != wanted.lowercased() } ?? false
         }
-        return notes.isEmpty ? "" : " (" + notes.joined(separator: "; ") + ")"
+        var references: [BuildReference] = []
+        for reference in differing.flatMap({ $0.references }) where reference.value != nil && !references.contains(where: { $0.written == reference.written }) {
+            references.append(reference)
+        }
+        guard !references.isEmpty else { return "" }
+        var note = references.map { "\($0.written) is \($0.value ?? "") (from \($0.source ?? "the build"))" }.joined(separator: ", ")
+        let composed = differing.filter { value in !references.contains { $0.written == value.written } }
+        if !composed.isEmpty { note += ", so " + composed.map { "\($0.written) is \($0.resolved ?? "")" }.joined(separator: " and ") }
+        note += ", not \(wanted)"
+        if references.contains(where: { $0.name == "applicationId" || $0.name == "packageName" }) {
+            note += ": the return URL must use the applicationId of the build that runs (a build type's or flavor's applicationIdSuffix changes it)"
+        }
+        return " (" + note + ")"
     }
 
     private var pathList: String {

@@ -36,7 +36,14 @@ struct LinkText: Equatable {
 
     var text: String { String(characters) }
     var reversed: LinkText { LinkText(characters: characters.reversed(), varies: varies.reversed()) }
-    func lowercased() -> LinkText { LinkText(characters: characters.map { Character($0.lowercased()) }, varies: varies) }
+    func lowercased() -> LinkText { LinkText(characters: characters.map(LinkText.lowercased), varies: varies) }
+
+    /// `character` in lower case, when that is one character (case folding never changes a
+    /// link's length here: a character whose lower case is longer is kept as it is).
+    static func lowercased(_ character: Character) -> Character {
+        let lower = character.lowercased()
+        return lower.count == 1 ? Character(lower) : character
+    }
 
     /// The text before the first varying character (all of it when none varies).
     var fixedPrefix: String { String(characters.indices.prefix { !varies[$0] }.map { characters[$0] }) }
@@ -59,7 +66,7 @@ struct LinkText: Equatable {
         var unknown: [Undecided] = []
         for piece in value.pieces {
             switch piece {
-            case .text(let text): tokens += text.map { Token.character(ignoringCase ? Character($0.lowercased()) : $0) }
+            case .text(let text): tokens += text.map { Token.character(ignoringCase ? LinkText.lowercased($0) : $0) }
             case .unknown(let reference):
                 tokens.append(.unknown)
                 unknown.append(Undecided(reference))
@@ -155,7 +162,7 @@ struct LinkText: Equatable {
     /// empty allowed), `?` any one character, everything else itself; the whole text must
     /// match. A varying character is matched only by `*` and `?`.
     func wildcardMatches(_ pattern: String, caseSensitive: Bool) -> Bool {
-        let p = Array(caseSensitive ? pattern : pattern.lowercased())
+        let p = caseSensitive ? Array(pattern) : Array(pattern).map(LinkText.lowercased)
         let s = caseSensitive ? characters : lowercased().characters
         var i = 0, j = 0
         var star: Int? = nil  // the last `*` seen, and where in s it started matching

@@ -63,7 +63,7 @@ final class DoctorFixDiffTests: DoctorTestCase {
             }
             let target = try XCTUnwrap(absolute[keyPath: try XCTUnwrap(Self.files.first { input[keyPath: $0.member] == brokenFile }?.member)])
             let before = Doctor.check(absolute)
-            let probesBefore = try probes(target, absolute)
+            let original = try Data(contentsOf: URL(fileURLWithPath: target))
 
             let diffRun = try run(["doctor"] + Self.arguments(relative) + ["--fix-diff"], in: directory)
             XCTAssertEqual(diffRun.stderr, "", "\(name): no fix left out")
@@ -86,14 +86,34 @@ final class DoctorFixDiffTests: DoctorTestCase {
             let was = failing(before), now = failing(after)
             XCTAssertNil(now[c.rule], "\(name): the rule passes after the diff: \(after.findings.filter { $0.rule == c.rule && $0.severity != .ok }.map { $0.message })\n\(diffRun.stdout)")
             for (rule, severity) in now {
+                // A link that reached no activity before reaches one now: that activity's own
+                // checks (exported, permission, launch mode) run for the first time.
+                if c.rule == .androidIntentFilter, was[.androidIntentFilter] == .error, severity == .warning,
+                   [.androidExported, .androidPermission, .androidLaunchMode].contains(rule) { continue }
                 XCTAssertNotNil(was[rule], "\(name): \(rule.rawValue) passed before the diff and fails after it\n\(diffRun.stdout)")
                 if severity == .error { XCTAssertEqual(was[rule], .error, "\(name): \(rule.rawValue) got worse") }
             }
-            let probesAfter = try probes(target, absolute)
+            // The file before and after, probed on the same links: each one's own and the other's.
+            let originalPath = directory.appendingPathComponent("original-" + URL(fileURLWithPath: target).lastPathComponent).path
+            try original.write(to: URL(fileURLWithPath: originalPath))
+            var originalInput = absolute
+            for (_, member) in Self.files where absolute[keyPath: member] == target { originalInput[keyPath: member] = originalPath }
+            let urls = Set(try Self.probes(originalPath, originalInput).keys).union(try Self.probes(target, absolute).keys)
+            let probesBefore = try Self.probes(originalPath, originalInput, urls: urls)
+            let probesAfter = try Self.probes(target, absolute, urls: urls)
             for (probe, reached) in probesBefore {
                 XCTAssertTrue(reached.isSubset(of: probesAfter[probe] ?? []),
                               "\(name): \(probe) reached \(reached.sorted()) before the diff and \((probesAfter[probe] ?? []).sorted()) after\n\(diffRun.stdout)")
             }
+            // The converse: the fix opens nothing but the links asked for.
+            for (probe, reached) in probesAfter {
+                let gained = reached.subtracting(probesBefore[probe] ?? [])
+                XCTAssertTrue(gained.isEmpty || Self.askedFor(probe, gained, absolute),
+                              "\(name): the fix opens \(probe) to \(gained.sorted()), which is none of the links asked for\n\(diffRun.stdout)")
+            }
+            // autoVerify is added only where it verifies a host.
+            let idle = try Self.verifyingNothing(target, absolute).subtracting(Self.verifyingNothing(originalPath, originalInput))
+            XCTAssertEqual(idle, [], "\(name): the fix adds android:autoVerify where it verifies nothing\n\(diffRun.stdout)")
             applied.append(name)
         }
         // Every kind of file and rule with a fix took part.
@@ -176,8 +196,9 @@ final class DoctorFixDiffTests: DoctorTestCase {
 
     // MARK: probes
 
-    /// What the file at `path` (one of `input`'s) routes where: probe → what it reaches.
-    func probes(_ path: String, _ input: Doctor.Input) throws -> [String: Set<String>] {
+    /// What the file at `path` (one of `input`'s) routes where: probe → what it reaches. For
+    /// a manifest or an Expo config the probes are URLs (`urls` added to the file's own).
+    static func probes(_ path: String, _ input: Doctor.Input, urls: Set<String> = []) throws -> [String: Set<String>] {
         let links = DoctorLinks(returnURL: input.returnURL, posScheme: input.posScheme)
         switch path {
         case input.androidManifest:
@@ -186,7 +207,7 @@ final class DoctorFixDiffTests: DoctorTestCase {
             let values = AndroidBuildValues(placeholders: input.manifestPlaceholders.map { (key: $0.key, value: $0.value) },
                                             applicationId: (input.androidPackage ?? root.attributes["package"]).map { ($0, "") }, resources: resources)
             let manifest = AndroidManifest(root, build: values)
-            var probes = receivers(manifest.components.map { ($0.name, $0.filters) }, links: links)
+            var probes = receivers(manifest.components.map { ($0.name, $0.filters) }, links: links, urls: urls)
             probes["queries"] = AndroidChecks.queriesCover(intents: manifest.queryIntents, packages: manifest.queryPackages) != nil ? ["billpocket"] : []
             return probes
         case input.infoPlist, input.entitlements:
@@ -201,7 +222,7 @@ final class DoctorFixDiffTests: DoctorTestCase {
             let root = try XCTUnwrap(try InputFile.json(at: path) as? [String: Any])
             let expo = root["expo"] as? [String: Any] ?? root
             let platforms = ExpoChecks.platforms(expo, apple: AppleBuildValues(settings: [], bundleIdentifier: nil))
-            var probes = receivers([("MainActivity", platforms.androidFilters)], links: links)
+            var probes = receivers([("MainActivity", platforms.androidFilters)], links: links, urls: urls)
             probes["ios url schemes"] = Set(platforms.iosSchemes.compactMap { $0.resolved?.lowercased() })
             probes["associated domains"] = Set(platforms.associatedDomains)
             let queries = ((expo["ios"] as? [String: Any])?["infoPlist"] as? [String: Any])?[AppleChecks.queriesKey] as? [Any] ?? []
@@ -241,10 +262,12 @@ final class DoctorFixDiffTests: DoctorTestCase {
         }
     }
 
-    /// The URLs the filters name (their own schemes × hosts × paths, and the links) and the
-    /// components whose VIEW filters receive each, as doctor matches them.
-    func receivers(_ components: [(name: String, filters: [IntentFilter])], links: DoctorLinks) -> [String: Set<String>] {
-        var urls = Set(links.targets.map { $0.url })
+    /// The URLs the filters name (their own schemes × hosts × paths, any host of each scheme,
+    /// any web link, and the links), and the components whose VIEW filters receive each, as
+    /// doctor matches them: "Name" from an app (DEFAULT), "Name (browser)" from a browser
+    /// (DEFAULT and BROWSABLE), so a fix that opens a filter to browsers shows.
+    static func receivers(_ components: [(name: String, filters: [IntentFilter])], links: DoctorLinks, urls extra: Set<String> = []) -> [String: Set<String>] {
+        var urls = Set(links.targets.map { $0.url }).union(extra).union(["https://probe-host/probe", "http://probe-host/probe"])
         for (_, filters) in components {
             for filter in filters where filter.hasView {
                 let hosts = filter.authorities.compactMap { authority in
@@ -257,6 +280,7 @@ final class DoctorFixDiffTests: DoctorTestCase {
                      element.pathPattern?.resolved.map { $0.replacingOccurrences(of: ".*", with: "probe").replacingOccurrences(of: "\\", with: "") }].compactMap { $0 }
                 }
                 for scheme in filter.schemes.compactMap({ $0.resolved }) {
+                    urls.insert("\(scheme)://probe-host/probe")
                     for host in hosts.isEmpty ? ["probe-host"] : hosts {
                         for path in paths.isEmpty ? ["/probe"] : paths { urls.insert("\(scheme)://\(host)\(path)") }
                     }
@@ -266,8 +290,74 @@ final class DoctorFixDiffTests: DoctorTestCase {
         var reached: [String: Set<String>] = [:]
         for url in urls {
             guard let link = LinkTarget(.callback, url, returnURL: nil) else { continue }
-            reached[url] = Set(components.filter { $0.filters.contains { $0.hasView && $0.match(link) == .yes } }.map { $0.name })
+            var names: Set<String> = []
+            for (name, filters) in components {
+                for filter in filters where filter.hasView && filter.categories.contains(IntentFilter.defaultCategory) && filter.match(link) == .yes {
+                    names.insert(name)
+                    if filter.categories.contains(IntentFilter.browsable) { names.insert(name + " (browser)") }
+                }
+            }
+            reached[url] = names
         }
         return reached
+    }
+
+    /// Whether `gained`, newly reached by `probe`, is one of the links `input` asks for: a URL
+    /// with the POS answer's scheme, the custom callback's scheme, or an https callback's
+    /// scheme and host (IntentFilter.staysWithin's rule); Billpocket in the query
+    /// lists; the custom schemes, the callback's applinks domain, its path (from the nonce on)
+    /// for the app, the package and fingerprint given.
+    static func askedFor(_ probe: String, _ gained: Set<String>, _ input: Doctor.Input) -> Bool {
+        let links = DoctorLinks(returnURL: input.returnURL, posScheme: input.posScheme)
+        let callback = links.targets.first { $0.role == .callback }
+        switch probe {
+        case "queries", "ios queries":
+            return gained == [DoctorLinks.posAppScheme]
+        case "url schemes", "ios url schemes":
+            return gained.isSubset(of: Set(AppleChecks.customSchemes(links).map { $0.scheme }))
+        case "associated domains":
+            return gained.allSatisfy { $0.hasPrefix("applinks:" + (callback?.host ?? "")) }
+        case "verified":
+            return gained.allSatisfy { $0.hasPrefix((input.androidPackage ?? "") + " ") }
+        default:
+            break
+        }
+        if probe.hasPrefix("/") {
+            // An association file's path: the callback's, whatever the nonce.
+            guard let callback else { return false }
+            return probe.hasPrefix(callback.callbackPathPattern.dropLast())
+        }
+        guard let components = URLComponents(string: probe), let scheme = components.scheme?.lowercased() else { return false }
+        // A custom scheme is the app's own (any host of it is meant for the app); an http(s)
+        // callback asks for its host only.
+        return links.targets.contains { link in
+            link.role == .posAnswer || !link.isWeb ? link.scheme == scheme
+                : link.scheme == scheme && link.host?.lowercased() == components.host?.lowercased()
+        }
+    }
+
+    /// The autoVerify filters of a manifest or Expo config that make Android verify no host
+    /// (AppLinkVerification, targetSdkVersion 31 rule), each as its component and data.
+    static func verifyingNothing(_ path: String, _ input: Doctor.Input) throws -> Set<String> {
+        var filters: [(String, IntentFilter)] = []
+        switch path {
+        case input.androidManifest:
+            let root = try InputFile.xml(at: path, root: "manifest")
+            let values = AndroidBuildValues(placeholders: input.manifestPlaceholders.map { (key: $0.key, value: $0.value) },
+                                            applicationId: (input.androidPackage ?? root.attributes["package"]).map { ($0, "") }, resources: nil)
+            filters = AndroidManifest(root, build: values).components.flatMap { component in component.filters.map { (component.name, $0) } }
+        case input.expoConfig:
+            let root = try XCTUnwrap(try InputFile.json(at: path) as? [String: Any])
+            let platforms = ExpoChecks.platforms(root["expo"] as? [String: Any] ?? root, apple: AppleBuildValues(settings: [], bundleIdentifier: nil))
+            filters = platforms.androidFilters.map { ("MainActivity", $0) }
+        default:
+            return []
+        }
+        return Set(filters.filter { _, filter in
+            filter.autoVerify && !(AppLinkVerification.requestsVerification(filter)
+                && filter.authorities.allSatisfy { $0.host.resolved.map(AppLinkVerification.isVerifiableHost) ?? false } && !filter.authorities.isEmpty)
+        }.map { name, filter in
+            name + ": " + filter.data.map { [$0.scheme, $0.host, $0.path, $0.pathPrefix, $0.pathPattern].map { $0?.written ?? "" }.joined(separator: " ") }.joined(separator: "; ")
+        })
     }
 }
