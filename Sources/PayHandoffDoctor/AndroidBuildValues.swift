@@ -117,7 +117,9 @@ struct AndroidBuildValues {
         return BuildValue(written: text, resolved: final?.value, references: [reference], notes: notes, byAPILevel: final?.byAPILevel ?? [])
     }
 
-    /// The API level of a `values-vNN` folder (only the version qualifier), else `nil`.
+    /// The API level of a `values-vNN` folder (only the version qualifier), else `nil`: the
+    /// "Platform Version (API level)" qualifier of developer.android.com/guide/topics/resources/
+    /// providing-resources, which selects a value on devices of that level and later.
     static func apiLevel(ofFolder folder: String) -> Int? {
         guard folder.hasPrefix("values-v"), let level = Int(folder.dropFirst("values-v".count)) else { return nil }
         return level

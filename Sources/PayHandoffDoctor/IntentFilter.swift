@@ -198,9 +198,10 @@ struct IntentFilter {
     /// The category test of [IntentFilter.java] `matchCategories` for the intent that carries
     /// `link`: every category of the intent must be in the filter. `startActivity` adds DEFAULT
     /// to every implicit intent ([intents-filters], "Category test"); a browser sends a link
-    /// the page navigates to as a BROWSABLE intent, so the gateway's redirect reaches only
-    /// BROWSABLE filters, while the POS app's answer (a plain VIEW intent from an app) does
-    /// not need it.
+    /// the page navigates to as a BROWSABLE intent (the `Intent.CATEGORY_BROWSABLE` reference:
+    /// "if the user is viewing a web page … and clicks on a link …, the Intent generated …
+    /// will require the BROWSABLE category"), so the gateway's redirect reaches only BROWSABLE
+    /// filters, while the POS app's answer (a plain VIEW intent from an app) does not need it.
     func routes(_ link: LinkTarget) -> Bool {
         hasView && categories.contains(IntentFilter.defaultCategory)
             && (link.role == .posAnswer || categories.contains(IntentFilter.browsable))

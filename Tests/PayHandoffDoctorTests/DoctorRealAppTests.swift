@@ -50,6 +50,36 @@ final class DoctorRealAppTests: DoctorTestCase {
         XCTAssertEqual(AppLinkVerification.claims([("A", mixed), ("A", plain)], legacy: true).count, 0)
     }
 
+    /// Verification is the app's: one autoVerify filter naming the host is enough, even when
+    /// the filter that receives the callback has none ([verify-android-applinks]).
+    func testOneVerifyingFilterPerHostIsEnough() throws {
+        let manifest = folder.appendingPathComponent("AndroidManifest.xml")
+        try """
+        <manifest xmlns:android="http://schemas.android.com/apk/res/android"><application>
+          <activity android:name=".MainActivity" android:exported="true" android:launchMode="singleTask">
+            <intent-filter android:autoVerify="true">
+              <action android:name="android.intent.action.VIEW" />
+              <category android:name="android.intent.category.DEFAULT" />
+              <category android:name="android.intent.category.BROWSABLE" />
+              <data android:scheme="https" android:host="fix.example.com" android:pathPrefix="/orders/" />
+            </intent-filter>
+            <intent-filter>
+              <action android:name="android.intent.action.VIEW" />
+              <category android:name="android.intent.category.DEFAULT" />
+              <category android:name="android.intent.category.BROWSABLE" />
+              <data android:scheme="https" android:host="fix.example.com" android:pathPrefix="/checkout-callback" />
+            </intent-filter>
+          </activity>
+        </application></manifest>
+        """.write(to: manifest, atomically: true, encoding: .utf8)
+        let report = check {
+            $0.returnURL = "https://fix.example.com/checkout-callback"
+            $0.androidManifest = manifest.path
+        }
+        XCTAssertEqual(report.findings.filter { $0.file == manifest.path && $0.severity != .ok }.map { $0.message }, [])
+        XCTAssertTrue(finding(report, .androidAppLinksVerify, .ok)?.message.contains("intent filter at line 3 has android:autoVerify=\"true\" and the host fix.example.com") ?? false)
+    }
+
     /// Nextcloud's filters name the host "*" with autoVerify: receiving the link is not being
     /// verified for it. AppFlowy's names no host at all. Bitwarden's *.bitwarden.com is.
     func testNextcloudAppFlowyAndBitwarden() throws {
