@@ -84,8 +84,12 @@ let package = Package(
         // The exhaustive small-scope check of the coordinator (issue 20; mk/fuzz.mk runs it),
         // over the alphabet FuzzCoordinator also draws from.
         .executableTarget(name: "PayHandoffModelCheck", dependencies: ["FuzzSupport"], path: "Fuzz/ModelCheck"),
-        // Hostile inputs that cannot be vector files, and the threads test (issue 9, run under
-        // ThreadSanitizer by mk/sanitizers.mk), straight against the C ABI functions.
-        .testTarget(name: "PayHandoffABITests", dependencies: ["PayHandoffABI"], swiftSettings: [.swiftLanguageMode(.v5)]),
+        // Hostile inputs that cannot be vector files, the C ABI's table, and the thread check run as
+        // a process (issue 9), straight against the C ABI functions.
+        .testTarget(name: "PayHandoffABITests", dependencies: ["PayHandoffABI", "PayHandoffThreadCheck"], swiftSettings: [.swiftLanguageMode(.v5)]),
+        // The thread-safety scenario as a program of its own (ThreadTests runs it; `make tsan` builds only
+        // it, the core and the C ABI with ThreadSanitizer).
+        .executableTarget(name: "PayHandoffThreadCheck", dependencies: ["PayHandoffABI"], path: "Tests/Sanitizers/ThreadCheck",
+                          swiftSettings: [.swiftLanguageMode(.v5)]),
     ]
 )

@@ -26,9 +26,10 @@
 #   make proguard-check   an app minified by Debian's ProGuard with the AAR's consumer rules logs
 #                         NotOurs, not an obfuscated name (scripts/proguard_check.sh)
 # default-jdk-headless: jni.h for the shim and `jar` (kotlin alone may bring only a JRE).
-APT_PACKAGES += cmake kotlin junit4 libandroid-json-java default-jdk-headless \
+APT_android := cmake kotlin junit4 libandroid-json-java default-jdk-headless \
   qemu-user gcc-aarch64-linux-gnu gcc-arm-linux-gnueabi libc6-dev-arm64-cross libc6-dev-armel-cross \
   gcc-i686-linux-gnu libc6-dev-i386-cross maven libmaven-dependency-plugin-java proguard-cli
+APT_PACKAGES += $(APT_android)
 BINDING_TESTS += android-check android-harness android-test android-publish-check maven-check proguard-check
 
 ANDROID_DIR := bindings/android
@@ -50,18 +51,32 @@ ANDROID_SO := $(foreach abi,$(ANDROID_ABIS),$(abi)=dist/android/jni/$(abi)/libpa
 # only when one of their sources changed. The stamps are written last, so a failed compile is
 # retried next time. -module-name: the AAR's classes.jar holds META-INF/payhandoff.kotlin_module,
 # not a main.kotlin_module that would clash with another library's in an APK.
-$(ANDROID_BUILD)/main.stamp: $(ANDROID_MAIN_SOURCES) | bootstrap
+$(ANDROID_BUILD)/main.stamp: $(ANDROID_MAIN_SOURCES) | bootstrap-android
 	@rm -rf $(ANDROID_BUILD)/main-classes && mkdir -p $(ANDROID_BUILD)
 	@echo "android: kotlinc $$(kotlinc -version 2>&1 | grep -o 'kotlinc-jvm [^ ]*'): the Kotlin API ($(words $(ANDROID_MAIN_SOURCES)) files)"
 	@kotlinc -module-name payhandoff -cp $(ANDROID_LIBS) -d $(ANDROID_BUILD)/main-classes $(ANDROID_MAIN_SOURCES) 2>&1 | grep -v -e 'Xverify:none' -e '^$$' || true
 	@test -f $(ANDROID_BUILD)/main-classes/com/payhandoff/PayHandoff.class
 	@touch $@
 
-android-libs: bootstrap
+# The libraries and the AAR are files with their inputs, so each test of this fragment (and
+# react-native-pack, ios-check) finds them built and rebuilds nothing.
+ANDROID_SO_FILES := $(foreach abi,$(ANDROID_ABIS),dist/android/jni/$(abi)/libpayhandoff.so)
+ANDROID_LIB_INPUTS := $(CORE_SOURCES) $(ABI_SOURCES) $(wildcard third_party/cjson/*) $(wildcard $(ANDROID_DIR)/src/main/cpp/*) \
+  abi/android.map abi/android/bionic-libc-api24.txt scripts/build_android_libs.sh
+
+$(ANDROID_SO_FILES) &: $(ANDROID_LIB_INPUTS) | bootstrap-android
 	@scripts/build_android_libs.sh $(ANDROID_ABIS)
 
-android: android-libs $(ANDROID_BUILD)/main.stamp
+android-libs: $(ANDROID_SO_FILES)
+
+# package_aar.sh leaves an AAR with the same bytes alone (so the JUnit classes compiled against
+# it stay up to date): the stamp says it ran.
+$(ANDROID_BUILD)/aar.stamp: $(ANDROID_SO_FILES) $(ANDROID_BUILD)/main.stamp scripts/package_aar.sh scripts/maven_layout.py \
+  $(ANDROID_DIR)/consumer-rules.pro abi/payhandoff.json
 	@scripts/package_aar.sh $(ANDROID_BUILD)/main-classes $(ANDROID_KOTLIN_STDLIB)
+	@touch $@
+
+android: $(ANDROID_BUILD)/aar.stamp
 
 # The deliberately wrong library: cJSON compiled the ordinary glibc way (fortified, C11, exported,
 # no SONAME, 4 KB pages, libc.so.6).

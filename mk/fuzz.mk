@@ -55,7 +55,7 @@ VALGRIND_LOOP_RUNS ?= 10
 
 .PHONY: fuzz fuzz-build fuzz-test fuzz-long fuzz-asan fuzz-corpus-update model-check model-check-test valgrind-loop
 
-fuzz-build: bootstrap
+fuzz-build: bootstrap-core
 	@for t in $(FUZZ_TARGETS); do \
 	  mkdir -p $(FUZZ_SCRATCH); \
 	  $(SWIFT) build $(FUZZ_FLAGS) --product $$t > $(FUZZ_SCRATCH)/build-$$t.log 2>&1 \
@@ -96,14 +96,12 @@ valgrind-loop: c-harness
 
 # make test: a small bound in the debug build `swift test` shares; make model-check: the full
 # bound in a release build of its own.
-model-check-test: bootstrap
-	@mkdir -p .build && $(SWIFT) build --product PayHandoffModelCheck > .build/model-check-build.log 2>&1 \
-	  || { grep -E 'error' .build/model-check-build.log; echo "model-check-test: the build failed (.build/model-check-build.log)"; exit 1; }
+model-check-test: swift-build
 	@$$($(SWIFT) build --show-bin-path)/PayHandoffModelCheck --depth 4 --config default
 	@$$($(SWIFT) build --show-bin-path)/PayHandoffModelCheck --depth 3 --config unverified
 	@$$($(SWIFT) build --show-bin-path)/PayHandoffModelCheck --depth 3 --config default --nearly-full
 
-model-check: bootstrap
+model-check: bootstrap-core
 	@mkdir -p .build && $(SWIFT) build -c release --scratch-path .build/modelcheck --product PayHandoffModelCheck > .build/model-check-build.log 2>&1 \
 	  || { grep -E 'error' .build/model-check-build.log; echo "model-check: the build failed (.build/model-check-build.log)"; exit 1; }
 	@.build/modelcheck/release/PayHandoffModelCheck --depth $(MODEL_CHECK_DEPTH) --config both

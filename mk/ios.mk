@@ -11,16 +11,26 @@
 BINDING_TESTS += ios-check
 # npm (npm pack here, make web-pack, the npm pack --dry-run tests): NodeSource's nodejs bundles it,
 # Debian's nodejs does not.
-APT_PACKAGES += $(if $(shell command -v npm 2>/dev/null),,npm)
+APT_npm := $(APT_node) $(if $(shell command -v npm 2>/dev/null),,npm)
+APT_PACKAGES += $(APT_npm)
 
 RN_PACK_DIR := dist/react-native
 
 .PHONY: react-native-pack ios-check
 
-react-native-pack: android
-	@rm -rf $(RN_PACK_DIR) && mkdir -p $(RN_PACK_DIR)
-	cd bindings/react-native && npm pack --silent --pack-destination $(CURDIR)/$(RN_PACK_DIR) >/dev/null
+# What the tarball is made of (the prepack step's copies in core/, lib/, android/prebuilt/ excluded):
+# ios-check and react-native-test find it packed and pack again only when one of these changed.
+RN_PACK_INPUTS := $(shell find bindings/react-native \( -path bindings/react-native/core -o -path bindings/react-native/lib \
+  -o -path bindings/react-native/android/prebuilt -o -name node_modules \) -prune -o -type f ! -name LICENSE -print 2>/dev/null) \
+  $(CORE_SOURCES) $(ABI_SOURCES) include/payhandoff.h scripts/pack_react_native.sh $(ANDROID_SO_FILES)
+
+react-native-pack: $(RN_PACK_DIR)/pack.stamp
 	@ls -l $(RN_PACK_DIR)/*.tgz | awk '{print "react-native-pack: " $$NF " (" $$5 " bytes)"}'
 
-ios-check: bootstrap react-native-pack
+$(RN_PACK_DIR)/pack.stamp: $(RN_PACK_INPUTS) | android bootstrap-npm bootstrap-react-native
+	@rm -rf $(RN_PACK_DIR) && mkdir -p $(RN_PACK_DIR)
+	cd bindings/react-native && npm pack --silent --pack-destination $(CURDIR)/$(RN_PACK_DIR) >/dev/null
+	@touch $@
+
+ios-check: react-native-pack
 	scripts/ios_check.sh $$(ls $(RN_PACK_DIR)/*.tgz) .build/ios-check

@@ -8,9 +8,10 @@
 #                            upstream rules it needs, android/CMakeLists.txt configured for each
 #                            ABI, npm pack --dry-run against the expected file list).
 # The JSI integration (React Native's headers, ios/, android/) is not compiled here.
-APT_PACKAGES += node-typescript
+APT_react-native := node-typescript
 # Node-API headers: NodeSource's nodejs ships them; with Debian's nodejs they are in libnode-dev.
-APT_PACKAGES += $(if $(wildcard /usr/include/node/node_api.h),,libnode-dev)
+APT_react-native += $(if $(wildcard /usr/include/node/node_api.h),,libnode-dev) $(APT_valgrind) $(APT_node)
+APT_PACKAGES += $(APT_react-native)
 BINDING_TESTS += react-native-test
 
 RN_DIR := bindings/react-native
@@ -26,7 +27,7 @@ RN_NODE_INCLUDE ?= $(firstword $(wildcard /usr/include/node/node_api.h $(dir $(s
 
 .PHONY: react-native-test
 
-react-native-test: lib react-native-pack
+react-native-test: lib react-native-pack | bootstrap-react-native
 	@test -n "$(RN_NODE_INCLUDE)" || { echo "react-native-test: node_api.h not found (set RN_NODE_INCLUDE)"; exit 1; }
 	@rm -rf $(RN_BUILD) && mkdir -p $(RN_BUILD)/node_modules/react-native
 	@start=$$(date +%s%N); \

@@ -9,11 +9,8 @@ BINDING_TESTS += readme-swift-check readme-doctor-check
 
 .PHONY: readme-swift-check readme-doctor-check
 
-readme-swift-check: bootstrap
-	@$(SWIFT) build --product PayHandoffFoundation >/dev/null
-	@$(SWIFT) build --product PayHandoff >/dev/null
+readme-swift-check: swift-build
 	@python3 scripts/check-readme-swift.py "$$($(SWIFT) build --show-bin-path)/Modules" .build/readme-swift
 
-readme-doctor-check: bootstrap
-	@$(SWIFT) build --product payhandoff >/dev/null
+readme-doctor-check: swift-build
 	@python3 scripts/update-readme-doctor-run.py --check "$$($(SWIFT) build --show-bin-path)/payhandoff"

@@ -34,9 +34,11 @@
 # libwebkit2gtk-4.1-0) + xvfb (an X server for it: its --headless hung); firefox-esr +
 # python3-websockets (WebDriver BiDi, which Firefox speaks itself: no geckodriver is packaged);
 # openssl (the mock gateway's certificate).
-APT_PACKAGES += wasi-libc libclang-rt-14-dev-wasm32 binaryen wabt node-typescript \
+APT_web := wasi-libc libclang-rt-14-dev-wasm32 binaryen wabt node-typescript \
   chromium chromium-driver python3-selenium openssl \
   webkit2gtk-driver xvfb firefox-esr python3-websockets
+APT_web += $(APT_node) $(APT_npm)
+APT_PACKAGES += $(APT_web)
 BINDING_TESTS += web-test
 
 WEB_DIR := bindings/web
@@ -63,15 +65,15 @@ WEB_DEMO_GATEWAY_PORT ?= 8418
 WEB_WASM_INPUTS := $(CORE_SOURCES) $(ABI_SOURCES) abi/symbols.txt scripts/build-wasm.sh third_party/cjson/cJSON.c \
   third_party/cjson/cJSON.h $(wildcard bindings/web/wasm/*.c)
 
-$(WEB_WASM): $(WEB_WASM_INPUTS) | bootstrap
+$(WEB_WASM): $(WEB_WASM_INPUTS) | bootstrap-web
 	@scripts/build-wasm.sh $@ $(WEB_BUILD)/wasm $(CORE_SOURCES) $(ABI_SOURCES)
 
 # The checkout module: the same sources with -D PAYHANDOFF_CHECKOUT_ONLY, without the
 # payhandoff_pos_* exports (scripts/build-wasm.sh --checkout), in a build folder of its own.
-$(WEB_CHECKOUT_WASM): $(WEB_WASM_INPUTS) | bootstrap
+$(WEB_CHECKOUT_WASM): $(WEB_WASM_INPUTS) | bootstrap-web
 	@scripts/build-wasm.sh --checkout $@ $(WEB_BUILD)/wasm-checkout $(CORE_SOURCES) $(ABI_SOURCES)
 
-$(WEB_DIST)/lib/web/src/index.js: $(WEB_TS_SOURCES) $(WEB_DIR)/tsconfig.json $(WEB_DIR)/package.json | bootstrap
+$(WEB_DIST)/lib/web/src/index.js: $(WEB_TS_SOURCES) $(WEB_DIR)/tsconfig.json $(WEB_DIR)/package.json | bootstrap-web
 	@rm -rf $(WEB_DIST)/lib && mkdir -p $(WEB_DIST)
 	tsc -p $(WEB_DIR)/tsconfig.json --outDir $(WEB_DIST)/lib
 	@cp $(WEB_DIR)/package.json $(WEB_DIST)/package.json
@@ -99,7 +101,7 @@ web-node-test: web-pack
 	test $$status -eq 0
 
 # Natively and as wasm32-wasi under Node's WASI (scripts/run_wasm_libc_tests.sh); needs no wasm build.
-web-libc-test: | bootstrap
+web-libc-test: | bootstrap-web
 	@CC=$(CC) scripts/run_wasm_libc_tests.sh $(WEB_BUILD)/wasm-libc
 
 web-browser-test: $(WEB_OUTPUTS)
@@ -107,7 +109,7 @@ web-browser-test: $(WEB_OUTPUTS)
 	  --engines "$(WEB_ENGINES)" --modules "$(WEB_MODULES)" --log $(WEB_BUILD)/browser-test.log
 
 # The two modules build side by side (swiftc -wmo compiles on one core; their build folders are their own).
-web-test: bootstrap
+web-test: bootstrap-web
 	@start=$$(date +%s); \
 	$(MAKE) --no-print-directory web-libc-test && libc_status=0 || libc_status=$$?; \
 	$(MAKE) --no-print-directory -j2 web; \

@@ -4,11 +4,11 @@
 # As root it runs apt-get; otherwise it prints the exact command and fails.
 set -euo pipefail
 
+# One dpkg-query for every package (make test calls this once per step).
+installed=" $(dpkg-query -W -f='${Package} ${Status}\n' "$@" 2>/dev/null | awk '/ install ok installed$/ {print $1}' | tr '\n' ' ' || true) "
 missing=()
 for pkg in "$@"; do
-    if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed'; then
-        missing+=("$pkg")
-    fi
+    [[ $installed == *" $pkg "* ]] || missing+=("$pkg")
 done
 
 if ((${#missing[@]} == 0)); then
