@@ -104,9 +104,19 @@ web-node-test: web-pack
 web-libc-test: | bootstrap-web
 	@CC=$(CC) scripts/run_wasm_libc_tests.sh $(WEB_BUILD)/wasm-libc
 
+# The engines run side by side, each in a process of its own (its own servers, ports, Xvfb and
+# log: .build/web/browser-test-<engine>.log); each one's lines are printed when it ends, in order.
+# WEB_BROWSER_JOBS=1 runs them one after another.
+WEB_BROWSER_JOBS ?= $(words $(WEB_ENGINES))
 web-browser-test: $(WEB_OUTPUTS)
-	@$(WEB_PYTHON) $(WEB_DIR)/test/browser/scenarios.py --dist $(WEB_DIST) --out $(WEB_BUILD)/browser \
-	  --engines "$(WEB_ENGINES)" --modules "$(WEB_MODULES)" --log $(WEB_BUILD)/browser-test.log
+	@rm -f $(WEB_BUILD)/browser-test-*.out; status=0; pids=(); engines=($(WEB_ENGINES)); \
+	for engine in "$${engines[@]}"; do \
+	  while (( $$(jobs -rp | wc -l) >= $(WEB_BROWSER_JOBS) )); do wait -n || true; done; \
+	  $(WEB_PYTHON) $(WEB_DIR)/test/browser/scenarios.py --dist $(WEB_DIST) --out $(WEB_BUILD)/browser \
+	    --engines $$engine --modules "$(WEB_MODULES)" --log $(WEB_BUILD)/browser-test-$$engine.log > $(WEB_BUILD)/browser-test-$$engine.out 2>&1 & pids+=($$!); \
+	done; \
+	for i in "$${!engines[@]}"; do wait $${pids[$$i]} || status=1; cat $(WEB_BUILD)/browser-test-$${engines[$$i]}.out; done; \
+	exit $$status
 
 # The two modules build side by side (swiftc -wmo compiles on one core; their build folders are their own).
 web-test: bootstrap-web

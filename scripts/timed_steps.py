@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Runs `make test`'s steps one after another and ends with where the time went.
 
-Usage: scripts/timed_steps.py [--make MAKE] [--json FILE] [--keep-going] STEP...
+Usage: scripts/timed_steps.py [--make MAKE] [--json FILE] [--keep-going] [--require "T..."] STEP...
 
 A STEP is a make target, or targets joined by `+` that run side by side (each in its own
 make process; their output is held and printed whole when each ends, so the log never
@@ -12,7 +12,9 @@ At the end, whatever happened, a table: every target that ran, its wall time and
 (user + system of the make process and everything it waited for, from wait4), CPU / wall
 (about 2.0 keeps both cores busy, 1.0 leaves one idle), slowest first, then the total. The same
 figures go to --json (default .build/test-times.json) for a later run to compare against.
-Exit status: 0 when every step passed, else the first failure's.
+--require names targets that must be among the steps (make test: every fragment's BINDING_TESTS), so
+a list of steps written by hand cannot drop a check. Exit status: 0 when every step passed, else
+the first failure's (2 when a required target is missing).
 """
 import argparse
 import json
@@ -73,8 +75,14 @@ def main():
     parser.add_argument("--make", default=os.environ.get("MAKE", "make"))
     parser.add_argument("--json", default=".build/test-times.json")
     parser.add_argument("--keep-going", action="store_true", help="run every step even after a failure")
+    parser.add_argument("--require", default="", help="targets that must appear among the steps")
     parser.add_argument("steps", nargs="+")
     args = parser.parse_args()
+    named = {target for step in args.steps for target in step.split("+")}
+    missing = [target for target in args.require.split() if target not in named]
+    if missing:
+        print(f"timed_steps: not among the steps: {' '.join(missing)} (add each to TEST_STEPS in the Makefile)", file=sys.stderr)
+        return 2
 
     rows, failed = [], 0
     start = time.monotonic()

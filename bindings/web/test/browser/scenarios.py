@@ -150,7 +150,7 @@ class Scenarios(unittest.TestCase):
     def setUpClass(cls):
         cls.out = os.path.join(ARGS.out, cls.engine, os.path.splitext(cls.module)[0])
         os.makedirs(cls.out, exist_ok=True)
-        cls.server = DemoServer(os.path.join(ARGS.out, 'server'), cls.module)
+        cls.server = DemoServer(os.path.join(cls.out, 'server'), cls.module)
         info = cls.server.info
         cls.app, cls.gateway, cls.cert = info['app'], info['gateway'], info['cert']
         try:
