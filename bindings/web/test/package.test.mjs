@@ -44,7 +44,7 @@ test('npm pack --dry-run lists exactly the files of the tarball make web-pack wr
   assert.deepEqual(listed, expected);
 });
 
-test('package.json is publishable: Apache-2.0, a repository, not private, exact files', () => {
+test('package.json is publishable: Apache-2.0, a repository, not private, exact files, no scripts', () => {
   assert.equal(manifest.name, 'payhandoff-web');
   assert.equal(manifest.license, 'Apache-2.0');
   assert.equal(manifest.private, undefined);
@@ -52,6 +52,8 @@ test('package.json is publishable: Apache-2.0, a repository, not private, exact 
   assert.match(manifest.repository.url, /^git\+https:\/\/github\.com\/.+\.git$/);
   assert.equal(manifest.repository.directory, 'bindings/web');
   assert.deepEqual(manifest.files, ['lib', 'payhandoff-checkout.wasm', 'payhandoff.wasm', 'LICENSE', 'LICENSE.cJSON']);
+  // No npm scripts: they named tsconfig.json, which the package does not hold (issue 36).
+  assert.equal(manifest.scripts, undefined);
   // The entry points the manifest names are in the package.
   for (const entry of [manifest.exports['.'].default, manifest.exports['.'].types, manifest.exports['./payhandoff-checkout.wasm'],
     manifest.exports['./payhandoff.wasm'], manifest.types]) {
