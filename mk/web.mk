@@ -77,7 +77,7 @@ $(WEB_DIST)/lib/web/src/index.js: $(WEB_TS_SOURCES) $(WEB_DIR)/tsconfig.json $(W
 	@cp $(WEB_DIR)/package.json $(WEB_DIST)/package.json
 
 web: $(WEB_OUTPUTS)
-	@for m in $(WEB_MODULES); do echo "web: $(WEB_DIST)/$$m: $$(stat -c %s $(WEB_DIST)/$$m) bytes, $$(gzip -9c $(WEB_DIST)/$$m | wc -c) gzipped"; done
+	@for m in $(WEB_MODULES); do echo "web: $(WEB_DIST)/$$m: $$(stat -c %s $(WEB_DIST)/$$m) bytes, $$(python3 scripts/size_report.py --gzip $(WEB_DIST)/$$m) gzip -9 (scripts/size_report.py's measure)"; done
 	@echo "web: $(WEB_DIST)/lib/web/src/index.js (the ES module package)"
 
 # npm pack in dist/web (the package's own folder, where make web copies package.json): the
