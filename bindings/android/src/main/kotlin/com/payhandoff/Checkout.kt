@@ -195,7 +195,17 @@ class CheckoutCallback internal constructor(val json: JSONObject) {
     /** `truncated`: in a flow's stored copy, the members cut short or left out; empty otherwise. */
     val truncated: List<String> = json.stringList("truncated")
 
-    override fun toString(): String = "CheckoutCallback($json)"
+    /**
+     * The document with the other parameters' values hidden: whoever sent the URL chose them, and a
+     * gateway or an older app may echo the nonce there (`ph_nonce=`, as PayHandoff 0.2 sent it).
+     */
+    override fun toString(): String {
+        val shown = JSONObject(json.toString())
+        val hidden = JSONObject()
+        for (key in extra.keys) hidden.put(key, REDACTED)
+        if (extra.isNotEmpty()) shown.put("extra", hidden)
+        return "CheckoutCallback($shown)"
+    }
 }
 
 /**

@@ -21,7 +21,7 @@ data class PosField(val key: String, val value: String) {
  * [PosAndroidAction.BILLPOCKET_PAYMENTS_START] (Billpocket's own plugin's; docs/abi.md, "The
  * Android action"). Set the other with `request.copy(androidAction = …)`.
  */
-data class PosRequest(
+data class PosRequest @JvmOverloads constructor(
     val transaction: PosOperation,
     val usertoken: String,
     val identifier: String,
