@@ -51,7 +51,7 @@ WEB_CHECKOUT_WASM := $(WEB_DIST)/payhandoff-checkout.wasm
 WEB_MODULES := payhandoff-checkout.wasm payhandoff.wasm
 # The browser engines web-test and bench-web run.
 WEB_ENGINES ?= chromium webkit firefox
-WEB_TS_SOURCES := $(wildcard $(WEB_DIR)/src/*.ts) $(addprefix bindings/react-native/src/,types.ts vocabulary.ts versions.ts)
+WEB_TS_SOURCES := $(wildcard $(WEB_DIR)/src/*.ts) $(addprefix bindings/react-native/src/,types.ts vocabulary.ts versions.ts redaction.ts) $(WEB_DIR)/tools/esm-specifiers.mjs
 WEB_PYTHON := /usr/bin/python3
 WEB_OUTPUTS := $(addprefix $(WEB_DIST)/,$(WEB_MODULES)) $(WEB_DIST)/lib/web/src/index.js
 # make demo-web's ports on 127.0.0.1 (the tests take free ones).
@@ -74,6 +74,7 @@ $(WEB_CHECKOUT_WASM): $(WEB_WASM_INPUTS) | bootstrap
 $(WEB_DIST)/lib/web/src/index.js: $(WEB_TS_SOURCES) $(WEB_DIR)/tsconfig.json $(WEB_DIR)/package.json | bootstrap
 	@rm -rf $(WEB_DIST)/lib && mkdir -p $(WEB_DIST)
 	tsc -p $(WEB_DIR)/tsconfig.json --outDir $(WEB_DIST)/lib
+	@node $(WEB_DIR)/tools/esm-specifiers.mjs $(WEB_DIST)/lib/react-native/src
 	@cp $(WEB_DIR)/package.json $(WEB_DIST)/package.json
 
 web: $(WEB_OUTPUTS)
