@@ -7,6 +7,9 @@ moved to docs/ in issue 25); and hands a guide's blocks to `make consumer-check`
     python3 scripts/check-readme-swift.py --first PAGE      # the page's first ```swift block, as written
     python3 scripts/check-readme-swift.py --manifest PAGE   # its ```swift Package.swift block
     python3 scripts/check-readme-swift.py --prelude         # the app's values the blocks use
+    python3 scripts/check-readme-swift.py --block PAGE LANG [HEADING]
+        # any guide's first ```LANG block (after the first heading naming HEADING), as written:
+        # make consumer-check takes every guide's first example this way (C, sh, Kotlin, Java, JS)
 
 MODULES_DIR is SwiftPM's module folder (`$(swift build --show-bin-path)/Modules`). Each block is
 a file of its own: its own `import` lines, then its body as a throwing function; it is
@@ -59,6 +62,18 @@ def blocks_of(page: pathlib.Path, manifest: bool = False) -> list[str]:
     return [body for marker, body in FENCE.findall(page.read_text()) if bool(marker) == manifest]
 
 
+def block_of(page: pathlib.Path, lang: str, heading: str | None) -> str | None:
+    """The first ```LANG block of `page` (after the first heading that contains `heading`)."""
+    text = page.read_text()
+    if heading is not None:
+        at = re.search(r"^#+ .*" + re.escape(heading) + r".*$", text, flags=re.M)
+        if at is None:
+            return None
+        text = text[at.end():]
+    found = re.search(r"^```" + re.escape(lang) + r"\n(.*?)^```", text, flags=re.S | re.M)
+    return found.group(1) if found else None
+
+
 def source_of(block: str, name: str) -> str:
     """The block as a file of its own: its imports at file scope, the rest inside a function."""
     lines = block.splitlines()
@@ -104,6 +119,13 @@ def main(argv: list[str]) -> int:
             print(f"readme-swift: no {'Package.swift ' if argv[1] == '--manifest' else ''}swift block in {argv[2]}", file=sys.stderr)
             return 1
         sys.stdout.write(found[0])
+        return 0
+    if len(argv) in (4, 5) and argv[1] == "--block":
+        block = block_of(pathlib.Path(argv[2]), argv[3], argv[4] if len(argv) == 5 else None)
+        if block is None:
+            print(f"readme: no ```{argv[3]} block in {argv[2]}" + (f" after '{argv[4]}'" if len(argv) == 5 else ""), file=sys.stderr)
+            return 1
+        sys.stdout.write(block)
         return 0
     if len(argv) != 3:
         print(__doc__, file=sys.stderr)
