@@ -348,6 +348,27 @@ function nodePrinted(value) {
     util.format('%s %o %O', value, value, value), String(value), `${value}`, nativeLogInspect(value)].join('\n');
 }
 
+/** Every vector of `root` through `produced`, each value through nodePrinted (Node only): how
+ *  many values were printed, how many secrets looked for, and where one was shown. */
+function printedSecrets(payhandoff, PayHandoffError, root) {
+  let values = 0;
+  let looked = 0;
+  const shown = [];
+  for (const { folder, file, document } of vectorFiles(root)) {
+    for (const vector of document.vectors) {
+      if (vector.skip && vector.skip[RUNNER] !== undefined) continue;
+      const { values: made, secrets } = produced(payhandoff, PayHandoffError, document.suite, vector.input);
+      looked += secrets.length;
+      for (const value of made) {
+        values++;
+        const printed = nodePrinted(value);
+        for (const secret of secrets) if (printed.includes(secret)) shown.push(`${folder}/${file} ${vector.id}: '${secret}' in ${printed.slice(0, 600)}`);
+      }
+    }
+  }
+  return { values, looked, shown };
+}
+
 // ---- seeded mutation (robustness tests) --------------------------------------------------------
 
 /** xorshift32: the same sequence every run. */
@@ -381,6 +402,6 @@ function mutate(text, random) {
 
 return {
   NUL_REASON, RUNNER, Skip, urlArgument, summary, runScript, typedSuites, jsonEqual, headerFunctions, genericSuite, suiteFunction,
-  runVector, runDocument, vectorFiles, generator, mutate, collectSecrets, produced, nativeLogInspect, nodePrinted,
+  runVector, runDocument, vectorFiles, generator, mutate, collectSecrets, produced, nativeLogInspect, nodePrinted, printedSecrets,
 };
 });
