@@ -10,16 +10,18 @@
 #                         packed tarballs (moduleResolution node, node16, nodenext); the web one also
 #                         as a page in Chromium, WebKitGTK and Firefox (WEB_ENGINES). One line per part
 #                         with its time. CONSUMER_PARTS="swift c" runs some of them.
+# Debian packages: those of android.mk (kotlin, javac), react-native.mk and ios.mk (tsc, npm) and
+# web.mk (the engines); nothing of its own.
 BINDING_TESTS += consumer-check
 CONSUMER_PARTS ?= swift c android react-native web
 
 .PHONY: consumer-check
 
-# The two .wasm build side by side, as web-test builds them.
-consumer-check: lib android
+# react-native-pack as a prerequisite: make test packs once for this, react-native-test and
+# ios-check. The two .wasm build side by side (-j2), as web-test builds them.
+consumer-check: lib android react-native-pack
 	@start=$$(date +%s); \
 	$(if $(filter web,$(CONSUMER_PARTS)),$(MAKE) --no-print-directory -j2 web >/dev/null && $(MAKE) --no-print-directory web-pack;) \
-	$(if $(filter react-native,$(CONSUMER_PARTS)),$(MAKE) --no-print-directory react-native-pack;) \
 	WEB_ENGINES="$(WEB_ENGINES)" WEB_PYTHON=$(WEB_PYTHON) KOTLIN_STDLIB=$(ANDROID_KOTLIN_STDLIB) \
 	  scripts/consumer_check.sh $(CONSUMER_PARTS) && status=0 || status=$$?; \
 	echo "consumer-check: $$(( $$(date +%s) - start )) s in all ($(CONSUMER_PARTS))"; \
