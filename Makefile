@@ -162,7 +162,7 @@ TEST_STEPS ?= demo-packages-check \
   android-check+android-publish-check+maven-check+proguard-check+react-native-pack \
   swift-build+ios-check+react-native-test \
   fuzz-test+model-check-test+readme-swift-check+readme-doctor-check \
-  sanitizers+swift-test \
+  sanitizers+swift-test+consumer-check \
   web-test
 test: bootstrap
 	@python3 scripts/timed_steps.py --make "$(MAKE)" --require "$(BINDING_TESTS) swift-test embedded-check vectors-check abi-check c-harness" \

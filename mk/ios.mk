@@ -1,6 +1,6 @@
 # iOS (no Xcode, CocoaPods or Apple SDK on this machine): included by the main Makefile.
 #   make react-native-pack  the React Native package as npm packs it, into dist/react-native/
-#                           (prepack: scripts/pack_react_native.sh copies the core's sources,
+#                           (scripts/pack_react_native.sh first copies the core's sources,
 #                           cJSON, the header and the Android libraries of make android next to it)
 #   make ios-check          compiles the Swift files the package's podspec names as one Embedded
 #                           module for arm64-apple-ios and checks the symbols it needs exist on
@@ -29,7 +29,8 @@ react-native-pack: $(RN_PACK_DIR)/pack.stamp
 
 $(RN_PACK_DIR)/pack.stamp: $(RN_PACK_INPUTS) | android bootstrap-npm bootstrap-react-native
 	@rm -rf $(RN_PACK_DIR) && mkdir -p $(RN_PACK_DIR)
-	cd bindings/react-native && npm pack --silent --pack-destination $(CURDIR)/$(RN_PACK_DIR) >/dev/null
+	sh scripts/pack_react_native.sh
+	cd bindings/react-native && npm pack --silent --ignore-scripts --pack-destination $(CURDIR)/$(RN_PACK_DIR) >/dev/null
 	@touch $@
 
 ios-check: react-native-pack

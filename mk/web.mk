@@ -53,7 +53,7 @@ WEB_CHECKOUT_WASM := $(WEB_DIST)/payhandoff-checkout.wasm
 WEB_MODULES := payhandoff-checkout.wasm payhandoff.wasm
 # The browser engines web-test and bench-web run.
 WEB_ENGINES ?= chromium webkit firefox
-WEB_TS_SOURCES := $(wildcard $(WEB_DIR)/src/*.ts) $(addprefix bindings/react-native/src/,types.ts vocabulary.ts versions.ts)
+WEB_TS_SOURCES := $(wildcard $(WEB_DIR)/src/*.ts) $(addprefix bindings/react-native/src/,types.ts vocabulary.ts versions.ts redaction.ts) $(WEB_DIR)/tools/esm-specifiers.mjs
 WEB_PYTHON := /usr/bin/python3
 WEB_OUTPUTS := $(addprefix $(WEB_DIST)/,$(WEB_MODULES)) $(WEB_DIST)/lib/web/src/index.js
 # make demo-web's ports on 127.0.0.1 (the tests take free ones).
@@ -76,10 +76,11 @@ $(WEB_CHECKOUT_WASM): $(WEB_WASM_INPUTS) | bootstrap-web
 $(WEB_DIST)/lib/web/src/index.js: $(WEB_TS_SOURCES) $(WEB_DIR)/tsconfig.json $(WEB_DIR)/package.json | bootstrap-web
 	@rm -rf $(WEB_DIST)/lib && mkdir -p $(WEB_DIST)
 	tsc -p $(WEB_DIR)/tsconfig.json --outDir $(WEB_DIST)/lib
+	@node $(WEB_DIR)/tools/esm-specifiers.mjs $(WEB_DIST)/lib/react-native/src
 	@cp $(WEB_DIR)/package.json $(WEB_DIST)/package.json
 
 web: $(WEB_OUTPUTS)
-	@for m in $(WEB_MODULES); do echo "web: $(WEB_DIST)/$$m: $$(stat -c %s $(WEB_DIST)/$$m) bytes, $$(gzip -9c $(WEB_DIST)/$$m | wc -c) gzipped"; done
+	@for m in $(WEB_MODULES); do echo "web: $(WEB_DIST)/$$m: $$(stat -c %s $(WEB_DIST)/$$m) bytes, $$(python3 scripts/size_report.py --gzip $(WEB_DIST)/$$m) gzip -9 (scripts/size_report.py's measure)"; done
 	@echo "web: $(WEB_DIST)/lib/web/src/index.js (the ES module package)"
 
 # npm pack in dist/web (the package's own folder, where make web copies package.json): the

@@ -27,7 +27,12 @@ JAVA_HOME=${JAVA_HOME:-$(dirname "$(dirname "$(readlink -f "$(command -v javac)"
 # and no _FORTIFY_SOURCE keeps the __*_chk variants out: Bionic has none of those three.
 CJSON_FLAGS="-std=gnu89 -D_GNU_SOURCE -D__NO_CTYPE -U_FORTIFY_SOURCE -w"
 SHIM_FLAGS="-std=c11 -U_FORTIFY_SOURCE -Wall -Wextra -Werror -pedantic -Iinclude -I$JAVA_HOME/include -I$JAVA_HOME/include/linux"
-COMMON_CFLAGS="-Os -fPIC -ffunction-sections -fdata-sections -fvisibility=hidden -fstack-protector-strong"
+# Line tables (DWARF .debug_line, no types or variables) in the unstripped library, for
+# native-debug-symbols.zip: a crash report's frames get file and line, not only the function.
+# They are stripped from what ships; the code stays as it was (the stripped libraries moved by a
+# few bytes: arm64 -272, armv7 +32, x86_64 0). Not for the Swift code of x86 (see there).
+DEBUG_FLAGS=${ANDROID_DEBUG_FLAGS-"-gline-tables-only"}
+COMMON_CFLAGS="-Os -fPIC -ffunction-sections -fdata-sections -fvisibility=hidden -fstack-protector-strong $DEBUG_FLAGS"
 
 # build ABI: everything for one ABI (run in the background, one job per core).
 build() {
@@ -100,18 +105,24 @@ build() {
     esac
     # ANDROID_SWIFT_OPT=-Osize reproduces the ARM crash described above.
     swift_opt=${ANDROID_SWIFT_OPT:-$swift_opt}
+    # x86's Swift code gets no line tables: on i686-unknown-none-elf LLVM then writes a CFI record
+    # for every Swift function into .eh_frame (one function of the module needs an unwind entry,
+    # so the module's CFI goes there), +50,240 bytes in the shipped library (452,476 -> 502,716)
+    # for the 32-bit emulator ABI. Its C code (cJSON, the JNI shim) has them.
+    swift_debug=$DEBUG_FLAGS
+    if [[ $abi == x86 ]]; then swift_debug=; fi
     out=$BUILD/$abi
     mkdir -p "$out/include" "$DIST/$abi"
     ln -sfn "$PWD/third_party/cjson" "$out/include/cjson"
 
     # The Swift module takes ~20 s per ABI: rebuilt only when a source, the vendored cJSON header
     # or the flags changed.
-    flags="$swift_target $swift_opt ${swift_flags[*]}"
+    flags="$swift_target $swift_opt $swift_debug ${swift_flags[*]}"
     if [[ ! -f $out/PayHandoff.o || $(cat "$out/swift-flags" 2>/dev/null) != "$flags" ]] \
         || [[ -n $(find Sources/PayHandoff Sources/PayHandoffABI Sources/CcJSON third_party/cjson -newer "$out/PayHandoff.o" -print -quit) ]]; then
         start=$(date +%s)
         # shellcheck disable=SC2086
-        "$TOOLCHAIN/swiftc" -enable-experimental-feature Embedded -wmo -parse-as-library $swift_opt \
+        "$TOOLCHAIN/swiftc" -enable-experimental-feature Embedded -wmo -parse-as-library $swift_opt $swift_debug \
             -target $swift_target -module-name PayHandoff -D PAYHANDOFF_SINGLE_MODULE \
             -I Sources/CcJSON -Xcc -fPIC -Xcc -I"$out/include" -Xcc -isystem -Xcc $headers \
             -Xfrontend -function-sections "${swift_flags[@]}" -c $SWIFT_SOURCES -o "$out/PayHandoff.o.tmp" 2> "$out/swiftc.log" \

@@ -15,11 +15,14 @@ Usage: check_maven_layout.py DIST                       (DIST: the dist/ folder)
   - the .aar is dist/android's; the sources jar holds every Kotlin source; the javadoc jar an index.html
     naming the API's classes;
   - native-debug-symbols.zip holds exactly <ABI>/libpayhandoff.so for each ABI of the AAR, each
-    unstripped (a symbol table) with the GNU build-id of the AAR's stripped jni/<ABI>/libpayhandoff.so.
+    unstripped (a symbol table) with the GNU build-id of the AAR's stripped jni/<ABI>/libpayhandoff.so,
+    and with line tables: llvm-symbolizer maps an exported Swift function (payhandoff_abi_version) and a
+    JNI function of the C shim to a source file and a line (issue 36: names alone before).
 Prints one line per check group; exits 1 naming every problem.
 """
 import hashlib
 import json
+import re
 import os
 import shutil
 import struct
@@ -62,6 +65,57 @@ def build_id(data):
     namesz, descsz, ntype = struct.unpack_from("<III", data, off)
     desc = off + 12 + ((namesz + 3) & ~3)
     return data[desc:desc + descsz].hex() if ntype == 3 else None
+
+
+def toolchain_tool(name):
+    """The Swift toolchain's copy of an LLVM tool (it reads every ABI's ELF and DWARF), else the system's."""
+    swiftc = shutil.which("swiftc")
+    here = os.path.join(os.path.dirname(swiftc), name) if swiftc else None
+    return here if here and os.path.exists(here) else shutil.which(name)
+
+
+# Functions whose source line the debug libraries must give, by symbol: the Swift function behind
+# the payhandoff_coordinator_send export (the exported symbol itself is a compiler-made @_cdecl
+# thunk of a few bytes, line 0) and a JNI function of the C shim.
+LINE_PROBES = {r"\$e10PayHandoff\d+payhandoff_coordinator_send.*": ".swift", r"Java_com_payhandoff_Native_abiVersion": ".c"}
+# x86's Swift code is built without line tables (scripts/build_android_libs.sh: they would add
+# 50 KB of unwind records to the shipped library): its C code is probed only.
+NO_SWIFT_LINES = {"x86"}
+
+
+def line_problems(abi, data):
+    """What is missing for a crash report's frame to get file and line from this library."""
+    sections = elf_sections(data)
+    if ".debug_line" not in sections:
+        return ["native-debug-symbols.zip: %s/libpayhandoff.so has no line table (.debug_line)" % abi]
+    problems = []
+    with tempfile.NamedTemporaryFile(suffix=".so") as f:
+        f.write(data)
+        f.flush()
+        nm = subprocess.run([toolchain_tool("llvm-nm"), "--defined-only", "-S", f.name], capture_output=True, text=True)
+        ranges = {}
+        for line in nm.stdout.splitlines():
+            parts = line.split()
+            for probe in LINE_PROBES:
+                if len(parts) == 4 and probe not in ranges and re.fullmatch(probe, parts[3]):
+                    ranges[probe] = (int(parts[0], 16) & ~1, int(parts[1], 16))  # Thumb functions have bit 0 set
+        for name, suffix in LINE_PROBES.items():
+            if suffix == ".swift" and abi in NO_SWIFT_LINES:
+                continue
+            if name not in ranges:
+                problems.append("native-debug-symbols.zip: %s/libpayhandoff.so has no symbol matching %s" % (abi, name))
+                continue
+            # Its first instructions may be the compiler's (a @_cdecl thunk, a prologue): some
+            # instruction of the function must map to a line of a source file.
+            start, size = ranges[name]
+            addresses = "\n".join(hex(a) for a in range(start, start + max(size, 1), 2)[:256])
+            out = subprocess.run([toolchain_tool("llvm-symbolizer"), "--obj=" + f.name], input=addresses,
+                                 capture_output=True, text=True).stdout
+            lines = [l for l in out.splitlines() if l.endswith(":0") is False and ":" in l]
+            found = [l for l in lines if l.split(":")[0].endswith(suffix) and l.split(":")[1].isdigit() and int(l.split(":")[1]) > 0]
+            if not found:
+                problems.append("native-debug-symbols.zip: %s/libpayhandoff.so: no instruction of %s maps to a %s line" % (abi, name, suffix))
+    return problems
 
 
 def check(dist):
@@ -187,9 +241,10 @@ def check(dist):
         a, b = build_id(stripped), build_id(full)
         if not a or a != b:
             problems.append("build-id of %s: AAR %s, native-debug-symbols.zip %s" % (abi, a, b))
+        problems += line_problems(abi, full)
         ids.append("%s %s" % (abi, (b or "-")[:12]))
-    lines.append("native-debug-symbols.zip: %s unstripped, build-ids equal to the AAR's stripped libraries (%s)"
-                 % (", ".join(abis), ", ".join(ids)))
+    lines.append("native-debug-symbols.zip: %s unstripped with line tables (the Swift function behind an export and a JNI function map to "
+                 "file:line; x86: the JNI function), build-ids equal to the AAR's stripped libraries (%s)" % (", ".join(abis), ", ".join(ids)))
     return problems, lines
 
 
@@ -214,6 +269,12 @@ def corrupt(dist):
     entries = sorted(z.namelist())
     contents = [z.read(n) for n in entries]
     z.close()
+    # 3. the first of them without its line tables (llvm-objcopy --strip-debug keeps the symbols).
+    nodebug = os.path.join(tmp, "nodebug.so")
+    open(nodebug, "wb").write(contents[1])
+    subprocess.run([toolchain_tool("llvm-objcopy"), "--strip-debug", nodebug], check=True)
+    contents[1] = open(nodebug, "rb").read()
+    os.remove(nodebug)
     with zipfile.ZipFile(path, "w") as out:
         for name, data in zip(entries, contents[1:] + contents[:1]):
             out.writestr(name, data)
@@ -233,9 +294,9 @@ def main():
             problems, _ = check(tmp)
         finally:
             shutil.rmtree(tmp)
-        kinds = [k for k in ("does not match", "build-id") if any(k in p for p in problems)]
-        if len(kinds) == 2:
-            print("android-publish-check: corrupted copies (one AAR byte, swapped debug libraries): %d problems found, as expected (checksums, build-ids)" % len(problems))
+        kinds = [k for k in ("does not match", "build-id", "no line table") if any(k in p for p in problems)]
+        if len(kinds) == 3:
+            print("android-publish-check: corrupted copies (one AAR byte, swapped debug libraries, one without line tables): %d problems found, as expected (checksums, build-ids, line tables)" % len(problems))
             return
         print("FAIL: android-publish-check: the corrupted copies passed (found: %s)" % problems)
         sys.exit(1)

@@ -1,6 +1,7 @@
 #!/bin/sh
-# npm's prepack step of bindings/react-native (also run by make react-native-pack): puts what the
-# package needs from the rest of the repository next to it, so the tarball installs on its own:
+# Run by make react-native-pack before npm pack (not an npm script: the packed package.json would
+# carry a script pointing outside the package, issue 36): puts what the package needs from the
+# rest of the repository next to it, so the tarball installs on its own:
 #   core/include/payhandoff.h               the C ABI (the C++ bridge includes it)
 #   core/Sources/PayHandoff, PayHandoffABI  the Swift core and C ABI (the podspec compiles them)
 #   core/third_party/cjson                  cJSON 1.7.15 and its licence (compiled by the podspec)

@@ -5,6 +5,7 @@ component, from the symbol table of the unstripped ELF library (nm -S) or the na
 table.
 
     scripts/size_report.py LABEL=UNSTRIPPED[:SHIPPED][@GOAL[/GZIP_GOAL]] ...
+    scripts/size_report.py --gzip FILE     # FILE's gzip -9 size, as every report here measures it
 
 Each argument names an artifact: LABEL, the file whose symbols are read (an unstripped ELF or a
 .wasm with its name section) and, after a colon, the file that ships (its size is the total; the
@@ -12,6 +13,11 @@ symbols' sizes are scaled to it, since stripping and wasm-opt change the whole, 
 after an @, its goal in bytes (and for a .wasm, after a /, the goal for its gzip -9 size). The
 summary table comes first (every artifact, its goal, met or missed by how many bytes), then one
 component table per artifact.
+
+"gzip -9" is one method wherever the project quotes it (make size, make size-web, make web, the
+docs): zlib's deflate at level 9 in a gzip member without a file name (Python's
+gzip.compress(data, compresslevel=9)), what a server compressing with zlib sends. GNU gzip -9c on
+the file is a few bytes off (its own deflate, and the file name in the header).
 
 Components (a function goes to the first that matches):
   JSON doors       what turns documents into values and back: the readers (init(reading:),
@@ -172,6 +178,7 @@ def report(label: str, symbols_file: str, shipped: str) -> None:
 
 
 def gzip_size(path: str) -> int:
+    """The one gzip -9 measure (the module docstring says which)."""
     with open(path, "rb") as file:
         return len(gzip.compress(file.read(), compresslevel=9))
 
@@ -201,6 +208,9 @@ def main(argv: list[str]) -> int:
     if not argv:
         print(__doc__)
         return 2
+    if len(argv) == 2 and argv[0] == "--gzip":
+        print(gzip_size(argv[1]))
+        return 0
     artifacts = []
     for argument in argv:
         label, _, rest = argument.partition("=")

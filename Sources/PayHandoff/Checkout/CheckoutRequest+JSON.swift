@@ -77,7 +77,8 @@ extension CheckoutRequest {
     ///   - json: The request document; its optional `nonce` (16–128 unreserved characters) is
     ///     used instead of a fresh one, e.g. when the backend stores it.
     ///   - generator: The random source for a fresh nonce.
-    /// - Returns: The result document.
+    /// - Returns: The result document. Secret-bearing: it holds the API key and the nonce (the host
+    ///   sends them); a `JSONValue` prints whole, so never log it.
     /// - Throws: As ``init(json:)``; `validation` for a bad `nonce`.
     public static func buildResultJSON(json: JSONValue, using generator: inout some RandomNumberGenerator) throws(PayHandoffError) -> JSONValue {
         let (request, nonce) = try build(json: json, using: &generator)

@@ -43,7 +43,9 @@ extension Coordinator {
     /// cannot be verified, so it is refused rather than read.
     public static let snapshotVersion: Int64 = 3
 
-    /// The whole coordinator as a versioned document (secret-bearing: it holds nonces and tokens).
+    /// The whole coordinator as a versioned document (secret-bearing: it holds nonces and tokens,
+    /// and a `JSONValue` prints whole — save it, never log it; the coordinator itself prints them
+    /// redacted).
     public var snapshot: JSONValue {
         JSONValueWriter.document { writeSnapshot(to: $0) }
     }

@@ -49,6 +49,9 @@ public enum FlowEffect: Equatable, Sendable {
     }
 
     /// The effect as a document: `{"type": "open_browser", "url": "…"}`, `{"type": "persist"}`, …
+    /// Secret-bearing for `send_request` (the API key), `create_session` (the return URL's nonce),
+    /// `open_pos_app` (the user token and the token) and `open_browser` (the gateway's page may echo
+    /// the return URL): a `JSONValue` prints whole, while the effect itself prints them redacted.
     public var json: JSONValue {
         JSONValueWriter.document { write(to: $0) }
     }

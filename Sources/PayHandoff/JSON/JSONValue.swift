@@ -7,6 +7,11 @@
 /// Objects keep their keys in insertion order (so output is stable and readable) and compare
 /// equal regardless of order. Strings and keys compare by their UTF-8 bytes, as every reader of
 /// the JSON text does (not by Unicode canonical equivalence, which `String ==` is).
+///
+/// A document is data and prints whole: it redacts nothing. The documents the library hands out
+/// that carry secrets say so where they are returned — the snapshot (nonces and tokens), the build
+/// results of a POS URL (the user token) and of a checkout request (the API key, the nonce), the
+/// `json` of effects and answers; the typed values they come from print their secrets redacted.
 public enum JSONValue: Equatable, Sendable {
     /// `null` (counts as absent wherever a member is optional).
     case null

@@ -131,6 +131,8 @@ extension POSRequest {
     ///   - json: The build document.
     ///   - generator: The random source for a fresh token (`"token": true`).
     /// - Returns: The result document, with `identifier` and `token` when a token was added.
+    ///   Secret-bearing: it holds the user token and the token (the host needs them to open the POS
+    ///   app); a `JSONValue` prints whole, so never log it.
     /// - Throws: As ``build(json:using:)``.
     public static func buildResultJSON(json: JSONValue, using generator: inout some RandomNumberGenerator) throws(PayHandoffError) -> JSONValue {
         let (request, token) = try build(json: json, using: &generator)

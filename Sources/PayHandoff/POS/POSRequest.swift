@@ -281,14 +281,22 @@ public struct POSRequest: Equatable, Sendable, CustomStringConvertible {
         return items
     }
 
-    /// A description without the user token: `POSRequest(venta identifier=ord-1 amount=100.00 urlScheme=myapp usertoken=<redacted>)`.
+    /// A description without the user token or the identifier's token:
+    /// `POSRequest(venta usertoken=<redacted> identifier=ord-1~<redacted> amount=100.00 urlScheme=myapp)`.
     public var description: String {
         var text = "POSRequest(" + operation.rawValue
         for item in fields() {
             if item.key.hasSameBytes(as: "transaction") { continue }
-            text += " " + item.key + "=" + (item.key.hasSameBytes(as: "usertoken") ? "<redacted>" : item.value)
+            text += " " + item.key + "=" + POSRequest.shown(item)
         }
         return text + ")"
+    }
+
+    /// A field's value as descriptions show it (``Redaction``).
+    static func shown(_ item: QueryItem) -> String {
+        if item.key.hasSameBytes(as: "usertoken") { return Redaction.marker }
+        if item.key.hasSameBytes(as: "identifier") { return Redaction.identifier(item.value) }
+        return item.value
     }
 
     static func bareScheme(_ urlScheme: String) -> String {

@@ -1,10 +1,11 @@
 #if !hasFeature(Embedded)
 /// `dump(answer)`, `"\(answer)"` and debuggers show the decoded fields, not the text they are read
-/// from (that is the URL as received, an implementation detail). (No reflection in Embedded Swift.)
+/// from (that is the URL as received, an implementation detail), and the identifier without the
+/// flow's token it echoes (`order-42~<redacted>`, ``Redaction``). (No reflection in Embedded Swift.)
 extension POSResponse: CustomReflectable {
-    /// The typed fields; absent ones left out.
+    /// The typed fields, the identifier's token redacted; absent ones left out.
     public var customMirror: Mirror {
-        var children: [(label: String?, value: Any)] = [("result", result), ("identifier", identifier)]
+        var children: [(label: String?, value: Any)] = [("result", result), ("identifier", Redaction.identifier(identifier))]
         for index in POSResponse.fields.indices where index != Key.result && index != Key.identifier {
             let value: Any?
             switch index {

@@ -229,6 +229,146 @@ function runDocument(run, document, PayHandoffError) {
   return { passed, failures, skipped };
 }
 
+// ---- printing never shows a secret (issue 36) ----------------------------------------------------
+
+/** Members whose string value is a secret (compared lower-case). */
+const SECRET_KEYS = new Set(['usertoken', 'pin', 'token', 'nonce', 'api_key']);
+
+/** Adds to `secrets` the secrets `value` (a vector's input, or a result as JSON data) holds: strings
+ *  at SECRET_KEYS, and in URLs the ph_<nonce> segment and usertoken= / pin= values. */
+function collectSecrets(value, secrets) {
+  if (Array.isArray(value)) {
+    for (const item of value) collectSecrets(item, secrets);
+  } else if (value !== null && typeof value === 'object') {
+    for (const [key, member] of Object.entries(value)) {
+      if (SECRET_KEYS.has(key.toLowerCase()) && typeof member === 'string') secrets.add(member);
+      collectSecrets(member, secrets);
+    }
+  } else if (typeof value === 'string') {
+    for (const pattern of [/(?<![/:])\/ph_([A-Za-z0-9._~-]+)/g, /[?&/]usertoken=([^&#]*)/gi, /[?&/]pin=([^&#]*)/gi]) {
+      for (const match of value.matchAll(pattern)) {
+        secrets.add(match[1]);
+        try { secrets.add(decodeURIComponent(match[1])); } catch (e) { /* not percent-encoded text */ }
+      }
+    }
+  }
+  return secrets;
+}
+
+/** Secrets long enough to look for in printed text (vectors use one-letter tokens too). */
+function meaningful(secrets) {
+  return [...secrets].filter((s) => s.length >= 4 && s !== 'true').sort();
+}
+
+/** What a vector's typed calls hand the app — the result or the error, and for a script every
+ *  answer, every refused event's error and the snapshot before each restore and at the end — and
+ *  the vector's secrets, those the library made included (read from those values as data). */
+function produced(payhandoff, PayHandoffError, suite, input) {
+  const values = [];
+  const suites = typedSuites(payhandoff, PayHandoffError);
+  if (suite === 'coordinator.script') {
+    let coordinator = payhandoff.createCoordinator(input.config);
+    try {
+      for (const step of input.steps || []) {
+        try {
+          if (step.restore === true) {
+            values.push(coordinator.snapshot());
+            const saved = coordinator.snapshotJson();
+            coordinator.dispose();
+            coordinator = payhandoff.restoreCoordinator(saved);
+          } else if (typeof step.url === 'string') {
+            if (step.url.includes('\u0000')) continue;
+            values.push(coordinator.handleUrl(step.url, step.now));
+          } else {
+            values.push(coordinator.send(step.event));
+          }
+        } catch (error) {
+          if (!(error instanceof PayHandoffError)) throw error;
+          values.push(error);
+        }
+      }
+      values.push(coordinator.snapshot());
+      try {
+        values.push(payhandoff.restoreCoordinatorSalvage(coordinator.snapshotJson()));
+      } catch (error) {
+        if (!(error instanceof PayHandoffError)) throw error;
+        values.push(error);
+      }
+    } finally {
+      coordinator.dispose();
+      const last = values[values.length - 1];
+      if (last && last.coordinator) last.coordinator.dispose();
+    }
+  } else {
+    try {
+      if (typeof input.url === 'string' && input.url.includes('\u0000')) return { values, secrets: [] };
+      values.push(suites[suite](input));
+    } catch (error) {
+      if (!(error instanceof PayHandoffError)) throw error;
+      values.push(error);
+    }
+  }
+  const secrets = collectSecrets(input, new Set());
+  for (const value of values) collectSecrets(JSON.parse(JSON.stringify(value) ?? 'null'), secrets);
+  return { values, secrets: meaningful(secrets) };
+}
+
+/** How React Native's console prints a value into the native log (logcat, os_log): its own copy
+ *  of an old Node util.inspect, which lists Object.keys and shows an accessor as [Getter] without
+ *  calling it (react-native packages/polyfills/console.js, facebook/react-native
+ *  00aa7551931b26108b044be1ac8890cff361a245: formatValue, formatProperty). The same rules, here. */
+function nativeLogInspect(value, depth = 10, seen = []) {
+  if (value === undefined) return 'undefined';
+  if (value === null || typeof value !== 'object') return typeof value === 'string' ? `'${value}'` : String(value);
+  if (value instanceof Error) return `[${Error.prototype.toString.call(value)}]`;
+  if (seen.includes(value)) return '[Circular]';
+  if (depth < 0) return '[Object]';
+  seen.push(value);
+  const parts = Object.keys(value).map((key) => {
+    const descriptor = Object.getOwnPropertyDescriptor(value, key) || { value: value[key] };
+    const shown = descriptor.get ? (descriptor.set ? '[Getter/Setter]' : '[Getter]') : nativeLogInspect(descriptor.value, depth - 1, seen);
+    return Array.isArray(value) && /^\d+$/.test(key) ? shown : `${key}: ${shown}`;
+  });
+  seen.pop();
+  return Array.isArray(value) ? `[ ${parts.join(', ')} ]` : `{ ${parts.join(', ')} }`;
+}
+
+/** `value` printed every way a Node program prints one (Node only): console.log (a Console over a
+ *  string), util.inspect (all depths; also with showHidden), util.format's %s %o %O %j-free forms,
+ *  String() and a template literal, and React Native's native log (nativeLogInspect). Not
+ *  JSON.stringify: that is the data, secrets included, by decision (redaction.ts). */
+function nodePrinted(value) {
+  const util = require('node:util');
+  const { Console } = require('node:console');
+  const { Writable } = require('node:stream');
+  let logged = '';
+  const sink = new Writable({ write(chunk, encoding, done) { logged += chunk; done(); } });
+  new Console({ stdout: sink, stderr: sink }).log(value);
+  return [logged, util.inspect(value, { depth: Infinity }), util.inspect(value, { depth: Infinity, showHidden: true }),
+    util.format('%s %o %O', value, value, value), String(value), `${value}`, nativeLogInspect(value)].join('\n');
+}
+
+/** Every vector of `root` through `produced`, each value through nodePrinted (Node only): how
+ *  many values were printed, how many secrets looked for, and where one was shown. */
+function printedSecrets(payhandoff, PayHandoffError, root) {
+  let values = 0;
+  let looked = 0;
+  const shown = [];
+  for (const { folder, file, document } of vectorFiles(root)) {
+    for (const vector of document.vectors) {
+      if (vector.skip && vector.skip[RUNNER] !== undefined) continue;
+      const { values: made, secrets } = produced(payhandoff, PayHandoffError, document.suite, vector.input);
+      looked += secrets.length;
+      for (const value of made) {
+        values++;
+        const printed = nodePrinted(value);
+        for (const secret of secrets) if (printed.includes(secret)) shown.push(`${folder}/${file} ${vector.id}: '${secret}' in ${printed.slice(0, 600)}`);
+      }
+    }
+  }
+  return { values, looked, shown };
+}
+
 // ---- seeded mutation (robustness tests) --------------------------------------------------------
 
 /** xorshift32: the same sequence every run. */
@@ -262,6 +402,6 @@ function mutate(text, random) {
 
 return {
   NUL_REASON, RUNNER, Skip, urlArgument, summary, runScript, typedSuites, jsonEqual, headerFunctions, genericSuite, suiteFunction,
-  runVector, runDocument, vectorFiles, generator, mutate,
+  runVector, runDocument, vectorFiles, generator, mutate, collectSecrets, produced, nativeLogInspect, nodePrinted, printedSecrets,
 };
 });

@@ -30,6 +30,7 @@ import type {
   Salvage,
   SalvageDocument,
 } from './types';
+import { guard } from './redaction';
 import type { ErrorCode } from './vocabulary';
 import { STATUS } from './vocabulary';
 import { ABI_VERSION, MAX_JSON_BYTES, MAX_JSON_DEPTH, MAX_SNAPSHOT_BYTES, MAX_URL_BYTES } from './versions';
@@ -134,8 +135,10 @@ class Native {
     return envelope;
   }
 
-  result<T>(reply: string): T {
-    return this.envelope(reply).body as T;
+  /** The result document, its secrets held so that printing it does not show them (redaction.ts);
+   *  `posUrl` for a POS build result, whose `url` holds the user token. */
+  result<T>(reply: string, posUrl = false): T {
+    return guard(this.envelope(reply).body as T, posUrl);
   }
 }
 
@@ -176,7 +179,7 @@ export class Coordinator {
    *  restoreCoordinator: write it to a file in the app's private storage, atomically (a
    *  temporary file renamed into place), so that a crash mid-write cannot tear it. */
   snapshotJson(): string {
-    return JSON.stringify(this.snapshot());
+    return JSON.stringify(this.native.envelope(this.native.module.coordinatorSnapshot(this.id)).body);
   }
 
   /** Releases the native coordinator; later calls throw `invalid_argument` (field `coordinator`).
@@ -208,7 +211,7 @@ export class PayHandoff {
   /** The billpocket:// URL and Android intent for a sale or refund (holds the user token: do
    *  not log it); with `token`, the identifier sent is `<identifier>~<token>`. */
   buildPosUrl(request: PosUrlRequest): PosUrl {
-    return this.native.result(this.native.module.posBuildUrl(json(request, 'request_json')));
+    return this.native.result(this.native.module.posBuildUrl(json(request, 'request_json')), true);
   }
 
   /** The POS app's answer URL (myapp://result=aprobada&…). */
@@ -271,7 +274,7 @@ export class PayHandoff {
     const reply = this.native.module.coordinatorRestoreSalvage(snapshotText(snapshot));
     const { coordinator, body } = Coordinator.adopt(this.native, reply);
     const document = body as SalvageDocument;
-    return { coordinator, snapshot: document.snapshot, dropped: document.dropped };
+    return { coordinator, snapshot: guard(document.snapshot), dropped: document.dropped };
   }
 }
 

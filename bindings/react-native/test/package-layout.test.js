@@ -37,7 +37,39 @@ const walk = (dir) => fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) =
   e.isDirectory() ? walk(path.join(dir, e.name)) : [path.join(dir, e.name)]);
 const rel = (files) => files.map((f) => path.relative(pkg, f)).sort();
 
-test('autolinking finds the Android library (cli findAndroidDir, findBuildGradle; expo findGradleAndManifestAsync)', () => {
+// expo-modules-autolinking's Android resolver (src/reactNativeConfig/androidResolver.ts,
+// resolveDependencyConfigImplAndroidAsync), version by version. Read in expo/expo at the commits
+// named; the versions come from the package's CHANGELOG.md (expo/expo 00460e0c49799470ba645f544a1db58ebb3acb1c).
+//   before 2.0.6 (03c4f8178f5b888df8e451d7d2df6b4005584132): `if (!manifest || !gradle) return null`;
+//     the package class by the first two expressions below only (no BaseReactPackage).
+//   2.0.6 (#33773, "Added Android BaseReactPackage for autolinking") to 2.1.x: (Base|Turbo)ReactPackage;
+//     the manifest rule as before (C++-only modules, which need none, arrived in 3.0.0, #38626).
+//     Expo SDK 53 (React Native 0.79) ships 2.1.x. Inferred from the CHANGELOG and the two
+//     commits around it: that file was not read at a 2.1.x commit.
+//   3.0.0 and later (3133aca9b149c3d87763f5c22243fd01604d3e6c): `if (!manifest && !gradle &&
+//     !isPureCxxDependency) return null`: either file is enough.
+// findGradleAndManifestAsync (every version): build.gradle{,.kts} in android/, and the first
+// **/AndroidManifest.xml whose path includes 'src/main/' (build/, debug/, src/test/ and
+// src/androidTest/ excluded). The package satisfies the strictest rule, so every version links it.
+const PACKAGE_CLASS = {
+  reactPackage: /class\s+(\w+[^(\s]*)[\s\w():]*(\s+implements\s+|:)[\s\w():,]*[^{]*ReactPackage/,
+  turboReactPackage: /class\s+(\w+[^(\s]*)[\s\w():]*(\s+extends\s+|:)[\s\w():,]*[^{]*TurboReactPackage/,
+  baseOrTurboReactPackage: /class\s+(\w+[^(\s]*)[\s\w():]*(\s+extends\s+|:)[\s\w():,]*[^{]*(Base|Turbo)ReactPackage/,
+};
+const EXPO_RESOLVERS = [
+  { versions: '< 2.0.6', needsManifestAndGradle: true, classRules: ['reactPackage', 'turboReactPackage'] },
+  { versions: '2.0.6 - 2.1.x (Expo SDK 53)', needsManifestAndGradle: true, classRules: ['reactPackage', 'baseOrTurboReactPackage'] },
+  { versions: '>= 3.0.0 (Expo SDK 54)', needsManifestAndGradle: false, classRules: ['reactPackage', 'baseOrTurboReactPackage'] },
+];
+
+function expoFindManifest(androidDir) {
+  const skip = /(^|\/)(build|debug|node_modules|Pods)\/|(^|\/)src\/(test|androidTest)\//;
+  const manifests = rel(walk(androidDir)).map((f) => path.relative('android', f))
+    .filter((f) => path.basename(f) === 'AndroidManifest.xml' && !skip.test(f));
+  return manifests.find((m) => m.includes('src/main/')) ?? manifests.sort()[0] ?? null;
+}
+
+test('autolinking finds the Android library (cli findAndroidDir, findBuildGradle; expo findGradleAndManifestAsync, every version)', () => {
   // cli findAndroidDir: sourceDir is <package>/android when that folder exists (no sourceDir in the config).
   assert.ok(fs.statSync(path.join(pkg, 'android')).isDirectory());
   // cli dependencyConfig: `if (!manifestPath && !buildGradlePath && !isPureCxxDependency) return null`;
@@ -45,9 +77,20 @@ test('autolinking finds the Android library (cli findAndroidDir, findBuildGradle
   assert.ok(exists('android/build.gradle'));
   // isPureCxxDependency requires no manifest and no build.gradle: with build.gradle it is false, so
   // the package-class rules below apply (and the default cmakeListsPath, which codegen fills).
-  // No AndroidManifest.xml anywhere under android/: the package name comes from the namespace
-  // (AGP 8 refuses a package attribute in a library manifest).
-  assert.deepEqual(rel(walk(path.join(pkg, 'android'))).filter((f) => f.endsWith('AndroidManifest.xml')), []);
+  // Exactly one AndroidManifest.xml, the one every expo resolver picks; without a package
+  // attribute (AGP 8 refuses it in a library): the package name is the namespace.
+  const manifests = rel(walk(path.join(pkg, 'android'))).filter((f) => f.endsWith('AndroidManifest.xml'));
+  assert.deepEqual(manifests, ['android/src/main/AndroidManifest.xml']);
+  assert.equal(expoFindManifest(path.join(pkg, 'android')), 'src/main/AndroidManifest.xml');
+  const manifest = read('android/src/main/AndroidManifest.xml');
+  assert.match(manifest, /<manifest\s+xmlns:android="http:\/\/schemas\.android\.com\/apk\/res\/android"\s*\/>/);
+  assert.doesNotMatch(manifest.replace(/<!--[\s\S]*?-->/g, ''), /package\s*=/);
+  for (const resolver of EXPO_RESOLVERS) {
+    const manifestFound = expoFindManifest(path.join(pkg, 'android')) !== null;
+    const gradleFound = exists('android/build.gradle') || exists('android/build.gradle.kts');
+    const linked = resolver.needsManifestAndGradle ? manifestFound && gradleFound : manifestFound || gradleFound;
+    assert.ok(linked, `expo-modules-autolinking ${resolver.versions} would return null`);
+  }
 });
 
 test('the package name is the namespace (cli getPackageName via parseNamespaceFromBuildGradleFile; expo parsePackageNameAsync)', () => {
@@ -58,19 +101,20 @@ test('the package name is the namespace (cli getPackageName via parseNamespaceFr
 });
 
 test('a ReactPackage class is found (cli findPackageClassName + matchClassName; expo parseNativePackageClassNameAsync)', () => {
-  // Both search **/*Package.{java,kt} first and return the first match of these two expressions
-  // (copied from upstream): "no package to export" (null) otherwise.
-  const implementsRe = /class\s+(\w+[^(\s]*)[\s\w():]*(\s+implements\s+|:)[\s\w():,]*[^{]*ReactPackage/;
-  const extendsRe = /class\s+(\w+[^(\s]*)[\s\w():]*(\s+extends\s+|:)[\s\w():,]*[^{]*(Turbo|Base)ReactPackage/;
+  // Both search **/*Package.{java,kt} first and return the first match of their expressions
+  // (PACKAGE_CLASS, copied from upstream): "no package to export" (null) otherwise. Every expo
+  // resolver version must find the class, the oldest by `implements ReactPackage`.
   const candidates = rel(walk(path.join(pkg, 'android'))).filter((f) => /Package\.(java|kt)$/.test(f));
   assert.deepEqual(candidates, ['android/src/main/java/com/payhandoff/reactnative/PayHandoffPackage.java']);
   const source = read(candidates[0]);
-  const match = source.match(implementsRe) || source.match(extendsRe);
-  assert.ok(match, 'PayHandoffPackage.java matches neither upstream expression');
-  assert.equal(match[1], 'PayHandoffPackage');
+  for (const resolver of EXPO_RESOLVERS) {
+    const match = resolver.classRules.map((rule) => source.match(PACKAGE_CLASS[rule])).find((m) => m);
+    assert.ok(match, `expo-modules-autolinking ${resolver.versions}: PayHandoffPackage.java matches none of its expressions`);
+    assert.equal(match[1], 'PayHandoffPackage');
+  }
   // packageImportPath is `import ${packageName}.${className};`: the class must live in the namespace's package.
   assert.match(source, /^package com\.payhandoff\.reactnative;$/m);
-  assert.match(source, /public final class PayHandoffPackage extends BaseReactPackage\b/);
+  assert.match(source, /public final class PayHandoffPackage extends BaseReactPackage implements ReactPackage\b/);
 });
 
 test('react-native.config.js names the C++ module (cli dependencyConfig cxxModule*; gradle plugin autolinking.cpp)', () => {
@@ -187,7 +231,7 @@ test('npm pack --dry-run lists exactly what the tarball holds, and that is the e
   const expected = [
     'LICENSE', 'README.md', 'package.json', 'PayHandoff.podspec', 'react-native.config.js',
     'android/CMakeLists.txt', 'android/build.gradle',
-    'android/src/main/java/com/payhandoff/reactnative/PayHandoffPackage.java',
+    'android/src/main/java/com/payhandoff/reactnative/PayHandoffPackage.java', 'android/src/main/AndroidManifest.xml',
     ...['arm64-v8a', 'armeabi-v7a', 'x86', 'x86_64'].map((abi) => `android/prebuilt/${abi}/libpayhandoff.so`),
     'core/include/payhandoff.h', ...swift('PayHandoff'), ...swift('PayHandoffABI'),
     ...['LICENSE', 'README.md', 'cJSON.c', 'cJSON.h'].map((f) => `core/third_party/cjson/${f}`),
@@ -200,8 +244,14 @@ test('npm pack --dry-run lists exactly what the tarball holds, and that is the e
   assert.deepEqual(listed, expected);
 });
 
-test('package.json is publishable: licence, repository, not private; LICENSE at the root is Apache-2.0', () => {
+test('package.json is publishable: licence, repository, not private, no scripts; React Native >= 0.79; LICENSE at the root is Apache-2.0', () => {
   const manifest = JSON.parse(read('package.json'));
+  // No npm scripts: a prepack step here pointed outside the package (../../scripts, issue 36);
+  // make react-native-pack runs scripts/pack_react_native.sh itself.
+  assert.equal(manifest.scripts, undefined);
+  // Swift pods failed `pod install` with React Native 0.77 and 0.78 ("depends upon … which do not
+  // define modules", fixed in 0.79): the range starts at 0.79 (README, "Install in detail").
+  assert.equal(manifest.peerDependencies['react-native'], '>=0.79');
   assert.equal(manifest.license, 'Apache-2.0');
   assert.equal(manifest.private, undefined);
   assert.equal(manifest.repository.type, 'git');

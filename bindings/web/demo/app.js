@@ -16,7 +16,8 @@ const WASM = document.querySelector('meta[name="payhandoff-wasm"]').content;
 const $ = (id) => document.getElementById(id);
 
 // What the browser scenarios read (they also read sessionStorage directly).
-const demo = { answers: [], errors: [], unhandled: [], violations: [], pageshows: [], ready: false, wasm: WASM };
+// opened: the URL this page was loaded with (handleReturnPage replaces a return URL once handled).
+const demo = { answers: [], errors: [], unhandled: [], violations: [], pageshows: [], ready: false, wasm: WASM, opened: location.href };
 // How this page was loaded: navigate, reload or back_forward (history, from the network; a page
 // restored from the back/forward cache keeps its first load's type and records a pageshow).
 demo.navigation = performance.getEntriesByType('navigation')[0]?.type ?? null;

@@ -24,14 +24,20 @@
 // the scenarios pass to Chromium (--ignore-certificate-errors-spki-list) to trust that key only.
 //
 //   node server.mjs --dist dist/web --state .build/web/demo [--port 0] [--gateway-port 0] [--json]
-//                   [--wasm payhandoff-checkout.wasm]
+//                   [--wasm payhandoff-checkout.wasm] [--app DIR]
+// --app DIR: serve DIR as the app instead of the demo page (make consumer-check: a fresh folder
+// where the package is installed and the guide's first example is the page's module), with the
+// same backend, gateway and rewrite of the return path to DIR/index.html, without a CSP (the
+// page is the integrator's; the demo shows the strict one).
 // --json prints one line {"app", "gateway", "spki", "cert"} (for the tests); otherwise the URL to
 // open. --wasm: which module of dist/web the demo page loads (the checkout module by default, what
 // loadPayHandoff() loads: the demo is a checkout page). For the tests
 // the server also serves test/browser/ under /test/ (with the shared vectors, their runner and
 // the C header) and reads commands on stdin, one per line, answering each with a JSON line:
 // "offline" closes the app's port (every connection too: a PWA whose server is gone) and
-// "online" listens on it again; the gateway stays up.
+// "online" listens on it again; the gateway stays up. "revisit-redirects" makes the gateway send
+// a tab that comes back to a finished session's page (the back button) to its return URL again,
+// as some gateways do; "revisit-shows" shows the page again (the default).
 import { execFileSync } from 'node:child_process';
 import { createHash, createPublicKey, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -54,6 +60,7 @@ const state = path.resolve(option('state', path.join(repo, '.build', 'web', 'dem
 const DEFAULT_WASM = 'payhandoff-checkout.wasm';
 const wasm = option('wasm', DEFAULT_WASM);
 const json = process.argv.includes('--json');
+const appDir = option('app', null) && path.resolve(option('app', null));
 if (!/^[\w.-]+\.wasm$/.test(wasm) || !fs.existsSync(path.join(dist, wasm))) {
   console.error(`demo: no module ${wasm} in ${dist} (make web)`);
   process.exit(1);
@@ -155,7 +162,8 @@ const escapeHtml = (text) => String(text).replace(/[&<>"']/g, (c) => `&#${c.char
 
 // ---- the gateway ------------------------------------------------------------------------------
 
-const sessions = new Map(); // id -> {kind, return_url, object_id, finished}
+const sessions = new Map(); // id -> {kind, return_url, object_id, finished, params}
+let revisitRedirects = false; // the tests' "revisit-redirects" / "revisit-shows" commands
 let gatewayOrigin = '';
 let appOrigin = '';
 
@@ -233,7 +241,11 @@ async function gateway(request, response) {
   }
   const page = /^\/checkout\/([\w-]+)$/.exec(url.pathname);
   if (request.method === 'GET' && page && sessions.has(page[1])) {
-    return send(response, 200, checkoutPage(page[1], sessions.get(page[1])), 'text/html; charset=utf-8');
+    const session = sessions.get(page[1]);
+    if (revisitRedirects && session.params) {
+      return send(response, 303, '', 'text/plain', { Location: callbackUrl(session.return_url, session.params) });
+    }
+    return send(response, 200, checkoutPage(page[1], session), 'text/html; charset=utf-8');
   }
   const finish = /^\/checkout\/([\w-]+)\/finish$/.exec(url.pathname);
   if (request.method === 'POST' && finish && sessions.has(finish[1])) {
@@ -254,6 +266,7 @@ async function gateway(request, response) {
       await postJson(`${appOrigin}/backend/webhooks`, { type, data });
     }
     session.finished = outcome;
+    session.params = params;
     return send(response, 303, '', 'text/plain', { Location: callbackUrl(session.return_url, params) });
   }
   return send(response, 404, { error: 'not found' });
@@ -289,6 +302,10 @@ async function app(request, response) {
   if (url.pathname === '/favicon.ico') return sendFile(response, here, '/icon.svg');
   if (url.pathname.startsWith('/payhandoff/')) return sendFile(response, dist, url.pathname.slice('/payhandoff'.length));
   if (url.pathname.startsWith('/test/')) return testFiles(response, url.pathname.slice('/test'.length));
+  if (appDir) {
+    const returnPath = url.pathname === '/checkout-callback' || url.pathname.startsWith('/checkout-callback/');
+    return sendFile(response, appDir, url.pathname === '/' || returnPath ? '/index.html' : url.pathname);
+  }
   return sendFile(response, here, rewritten(url.pathname));
 }
 
@@ -332,10 +349,10 @@ function serve(handler) {
   };
 }
 
-/** Every app response carries the CSP (a test page may set a stricter one itself). */
+/** Every app response carries the CSP (a test page may set a stricter one itself); not --app's. */
 function withPolicy(handler) {
   return (request, response) => {
-    response.setHeader('Content-Security-Policy', CSP);
+    if (!appDir) response.setHeader('Content-Security-Policy', CSP);
     return handler(request, response);
   };
 }
@@ -379,6 +396,9 @@ if (json) {
       } else if (command === 'online') {
         appPort = await listen(appServer, appPort);
         console.log(JSON.stringify({ app: 'online' }));
+      } else if (command === 'revisit-redirects' || command === 'revisit-shows') {
+        revisitRedirects = command === 'revisit-redirects';
+        console.log(JSON.stringify({ app: command }));
       } else {
         console.log(JSON.stringify({ error: `unknown command ${command}` }));
       }

@@ -7,7 +7,7 @@
 // to the app (or a reload while offline) resumes from there with the cached module.
 //
 // The module to cache is the one the page loads (sw.js?wasm=/payhandoff/…wasm).
-const CACHE = 'payhandoff-demo-v1';
+const CACHE = 'payhandoff-demo-v2';
 const WASM = new URL(self.location.href).searchParams.get('wasm') || '/payhandoff/payhandoff-checkout.wasm';
 const SHELL = [
   '/index.html', '/app.js', '/style.css', '/manifest.webmanifest', '/icon.svg',
@@ -17,6 +17,7 @@ const SHELL = [
   '/payhandoff/lib/web/src/errors.js', '/payhandoff/lib/web/src/library.js', '/payhandoff/lib/web/src/page.js',
   '/payhandoff/lib/web/src/wasi.js', '/payhandoff/lib/react-native/src/types.js',
   '/payhandoff/lib/react-native/src/vocabulary.js', '/payhandoff/lib/react-native/src/versions.js',
+  '/payhandoff/lib/react-native/src/redaction.js',
 ];
 
 self.addEventListener('install', (event) => {

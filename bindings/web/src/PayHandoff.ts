@@ -35,6 +35,7 @@ import type {
   Salvage,
   SalvageDocument,
 } from '../../react-native/src/types.js';
+import { guard } from '../../react-native/src/redaction.js';
 import * as c from './calls.js';
 import type { WebErrorCode } from './errors.js';
 import { ABI_STATUS, GLUE_STATUS, PayHandoffError, describe, invalidArgument, storageUnavailable } from './errors.js';
@@ -110,6 +111,12 @@ function errorOf(result: CResult, body: unknown): PayHandoffError {
     typeof document.message === 'string' ? document.message : `status ${result.status}`,
     result.status,
   );
+}
+
+/** The result document of a call handed to the page, its secrets held so that printing it does
+ *  not show them (react-native/src/redaction.ts); `posUrl` for a POS build result. */
+function resultOf<T>(result: CResult, posUrl = false): T {
+  return guard(documentOf<T>(result), posUrl);
 }
 
 /** The result document of a call; throws its error document. */
@@ -194,7 +201,7 @@ export class Coordinator {
   /** @internal A salvage's coordinator, its snapshot and what it dropped. */
   static salvaged(library: WasmLibrary, result: CResult): Salvage<Coordinator> {
     const document = documentOf<SalvageDocument>(result);
-    return { coordinator: new Coordinator(library, result.handle, null, undefined), snapshot: document.snapshot, dropped: document.dropped };
+    return { coordinator: new Coordinator(library, result.handle, null, undefined), snapshot: guard(document.snapshot), dropped: document.dropped };
   }
 
   /** Sends an event. A rejected event is an answer (`outcome: 'rejected'`, nothing changed); an
@@ -216,7 +223,7 @@ export class Coordinator {
   /** The versioned snapshot: no API key or user token, but the flows' nonces and tokens
    *  (secret-bearing: keep it in the page's own storage). */
   snapshot(): CoordinatorSnapshot {
-    return JSON.parse(this.snapshotJson()) as CoordinatorSnapshot;
+    return guard(JSON.parse(this.snapshotJson()) as CoordinatorSnapshot);
   }
 
   /** The snapshot as JSON text, to save and later pass to restoreCoordinator. */
@@ -282,7 +289,7 @@ export class Coordinator {
    *  `storage_unavailable`: a flow that could not be saved was not started (or moved), so the
    *  page does not leave for the gateway with a state the page that comes back would not find. */
   private persisting(result: CResult): CoordinatorAnswer {
-    const answer = documentOf<CoordinatorAnswer>(result);
+    const answer = resultOf<CoordinatorAnswer>(result);
     if (!answer.persist || this.store === null) return answer;
     const text = this.currentSnapshotJson();
     try {
@@ -323,46 +330,46 @@ export class PayHandoff {
   /** The billpocket:// URL for a sale or refund (holds the user token: do not log it). */
   buildPosUrl(request: PosRequest): PosUrl {
     this.library.require('payhandoff_pos_build_url');
-    return documentOf(c.posBuildUrl(this.library, json(request, 'request_json')));
+    return resultOf(c.posBuildUrl(this.library, json(request, 'request_json')), true);
   }
 
   /** The POS app's answer URL (myapp://result=aprobada&…). */
   parsePosResponse(url: string, options: PosParseOptions): PosResponse {
     this.library.require('payhandoff_pos_parse_response');
-    return documentOf(c.posParseResponse(this.library, text(url, 'url'), json(options, 'options_json')));
+    return resultOf(c.posParseResponse(this.library, text(url, 'url'), json(options, 'options_json')));
   }
 
   /** The POS app's answer as Android result extras (onActivityResult): the same rules as an
    *  answer URL, without percent-decoding. */
   parsePosResult(extras: PosResultExtras, options: PosAnswerOptions = {}): PosResponse {
     this.library.require('payhandoff_pos_parse_result');
-    return documentOf(c.posParseResult(this.library, json(extras, 'extras_json'), json(options, 'options_json')));
+    return resultOf(c.posParseResult(this.library, json(extras, 'extras_json'), json(options, 'options_json')));
   }
 
   /** Whether an approved sale can be refunded now (`eligible: false` is a verdict, not an error). */
   checkRefund(input: RefundCheckInput): RefundVerdict {
     this.library.require('payhandoff_pos_refund_check');
-    return documentOf(c.posRefundCheck(this.library, json(input, 'input_json')));
+    return resultOf(c.posRefundCheck(this.library, json(input, 'input_json')));
   }
 
   /** The gateway request (POST /v1/cards or /v1/payments) and the return URL with its nonce. */
   buildCheckoutRequest(request: CheckoutRequest): BuiltCheckoutRequest {
-    return documentOf(c.checkoutBuildRequest(this.library, json(request, 'request_json')));
+    return resultOf(c.checkoutBuildRequest(this.library, json(request, 'request_json')));
   }
 
   /** The checkout session from the gateway's answer or the backend's data. */
   parseCheckoutSession(session: CheckoutSessionInput): CheckoutSession {
-    return documentOf(c.checkoutParseSession(this.library, json(session, 'session_json')));
+    return resultOf(c.checkoutParseSession(this.library, json(session, 'session_json')));
   }
 
   /** A checkout return URL checked against the registered return URL and nonce. */
   parseCheckoutCallback(url: string, options: CheckoutCallbackOptions): CheckoutCallback {
-    return documentOf(c.checkoutParseCallback(this.library, text(url, 'url'), json(options, 'options_json')));
+    return resultOf(c.checkoutParseCallback(this.library, text(url, 'url'), json(options, 'options_json')));
   }
 
   /** A relayed webhook (card.registered / payment.confirmed). */
   parseConfirmation(event: ConfirmationEvent): Confirmation {
-    return documentOf(c.checkoutParseConfirmation(this.library, json(event, 'event_json')));
+    return resultOf(c.checkoutParseConfirmation(this.library, json(event, 'event_json')));
   }
 
   /** A new, empty coordinator held in memory only (defaults for every config member left out). */

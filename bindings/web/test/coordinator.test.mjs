@@ -274,6 +274,40 @@ test('a coordinator follows its storage: a page back from the back/forward cache
   assert.deepEqual(pageA.snapshot().flows, []);
 });
 
+test('handleReturnPage replaces a return URL it handled, only once its answer is saved (issue 36)', (t) => {
+  const storage = new MemoryStorage();
+  const coordinator = payhandoff.openCoordinator({ storage });
+  t.after(() => coordinator.dispose());
+  const history = { state: { app: 1 }, replaced: [], replaceState(data, unused, url) { this.replaced.push([data, url]); } };
+  const page = (href, options = {}) => api.handleReturnPage(coordinator, { location: { href }, history, now: T0 + 60000, ...options });
+  const start = coordinator.send({ type: 'checkout.start', flow_id: 'c1', now: T0, kind: 'cards', return_url: RETURN_URL });
+  const out = handedOut(start, coordinator, 'c1');
+  coordinator.send({ type: 'checkout.session', flow_id: 'c1', now: T0 + 1000,
+    session: { kind: 'cards', status: 201, body: { data: { registration: { checkout_url: 'https://gateway.example/r/1' } } } } });
+  coordinator.send({ type: 'checkout.browser_opened', flow_id: 'c1', now: T0 + 2000 });
+
+  // An ordinary visit is left as it is.
+  assert.equal(page('https://shop.example/products?id=7').outcome, 'not_ours');
+  assert.deepEqual(history.replaced, []);
+  // The answer cannot be saved: it throws, and the URL stays (a reload tries again).
+  const genuine = callback(out.url, 'status=completed&card_id=card_9f8e');
+  storage.failWrites = true;
+  assert.throws(() => page(genuine), { code: 'storage_unavailable' });
+  assert.deepEqual(history.replaced, []);
+  storage.failWrites = false;
+  // Saved: replaced by the return path's folder, the page's history state kept.
+  assert.equal(page(genuine).outcome, 'accepted');
+  assert.deepEqual(history.replaced, [[{ app: 1 }, 'https://shop.example/']]);
+  // A reload of that URL is an ordinary visit; the return URL again (back from the gateway) a duplicate, replaced again.
+  assert.equal(page('https://shop.example/').outcome, 'not_ours');
+  assert.equal(page(genuine).outcome, 'duplicate');
+  assert.deepEqual(history.replaced.map(([, url]) => url), ['https://shop.example/', 'https://shop.example/']);
+  // The app's own target, or none.
+  page(genuine, { replaceWith: '/orders/42' });
+  page(genuine, { replaceWith: null });
+  assert.deepEqual(history.replaced.map(([, url]) => url), ['https://shop.example/', 'https://shop.example/', '/orders/42']);
+});
+
 test('handleReturnPage: reads location.href; without a location it says so', (t) => {
   const coordinator = payhandoff.createCoordinator();
   t.after(() => coordinator.dispose());

@@ -39,12 +39,25 @@ test('npm pack --dry-run lists exactly the files of the tarball make web-pack wr
     'package.json', 'README.md', 'LICENSE', 'LICENSE.cJSON', 'payhandoff-checkout.wasm', 'payhandoff.wasm',
     ...compiled('web/src', web),
     // The types shared with the React Native package (tsconfig rootDir is bindings/).
-    ...compiled('react-native/src', ['types', 'vocabulary', 'versions']),
+    ...compiled('react-native/src', ['types', 'vocabulary', 'versions', 'redaction']),
   ].sort();
   assert.deepEqual(listed, expected);
 });
 
-test('package.json is publishable: Apache-2.0, a repository, not private, exact files', () => {
+test('every relative import of the compiled package names its .js file (node16/nodenext resolution, issue 36)', () => {
+  // An ES module package: TypeScript's node16 and nodenext resolution refuse an extensionless
+  // relative import in its .d.ts files (TS2835), and Node's in its .js files.
+  const walk = (d) => fs.readdirSync(d, { withFileTypes: true }).flatMap((e) => e.isDirectory() ? walk(path.join(d, e.name)) : [path.join(d, e.name)]);
+  const bare = [];
+  for (const file of walk(path.join(dist, 'lib')).filter((f) => f.endsWith('.js') || f.endsWith('.d.ts'))) {
+    for (const match of fs.readFileSync(file, 'utf8').matchAll(/(?:\bfrom\s+|\bimport\s*\(?\s*)['"](\.{1,2}\/[^'"]+)['"]/g)) {
+      if (!match[1].endsWith('.js')) bare.push(`${path.relative(dist, file)}: ${match[1]}`);
+    }
+  }
+  assert.deepEqual(bare, []);
+});
+
+test('package.json is publishable: Apache-2.0, a repository, not private, exact files, no scripts', () => {
   assert.equal(manifest.name, 'payhandoff-web');
   assert.equal(manifest.license, 'Apache-2.0');
   assert.equal(manifest.private, undefined);
@@ -52,6 +65,8 @@ test('package.json is publishable: Apache-2.0, a repository, not private, exact 
   assert.match(manifest.repository.url, /^git\+https:\/\/github\.com\/.+\.git$/);
   assert.equal(manifest.repository.directory, 'bindings/web');
   assert.deepEqual(manifest.files, ['lib', 'payhandoff-checkout.wasm', 'payhandoff.wasm', 'LICENSE', 'LICENSE.cJSON']);
+  // No npm scripts: they named tsconfig.json, which the package does not hold (issue 36).
+  assert.equal(manifest.scripts, undefined);
   // The entry points the manifest names are in the package.
   for (const entry of [manifest.exports['.'].default, manifest.exports['.'].types, manifest.exports['./payhandoff-checkout.wasm'],
     manifest.exports['./payhandoff.wasm'], manifest.types]) {

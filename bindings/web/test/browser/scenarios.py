@@ -244,8 +244,12 @@ class Scenarios(unittest.TestCase):
         return self.browser.text('#session'), self.browser.text('#return-url')
 
     def back_to_app(self):
-        self.wait(lambda: self.browser.url.startswith(self.app + '/checkout-callback'), 'the return page')
-        return self.settled()
+        # handleReturnPage replaces the return URL once handled: the page's own record says
+        # what it was opened with.
+        self.wait(lambda: self.browser.url.startswith(self.app + '/'), 'the return page')
+        demo = self.settled()
+        self.assertTrue(demo['opened'].startswith(self.app + '/checkout-callback'), demo['opened'])
+        return demo
 
     def genuine_callback(self, session, outcome):
         """The URL the gateway redirects to, read without following it."""
@@ -345,7 +349,9 @@ class Scenarios(unittest.TestCase):
         flow = self.flow('cards-1')
         self.assertTrue(flow['callback']['verified'])
         self.assertEqual(flow['callback']['status'], 'completed')
-        self.assertIn(f"card_id={flow['callback']['card_id']}", self.browser.url)
+        self.assertIn(f"card_id={flow['callback']['card_id']}", self.settled()['opened'])
+        # Handled and saved: the return URL, with its nonce, left the address bar (replaceState).
+        self.assertEqual(self.browser.url, self.app + '/')
         self.shot('returned')
 
     def test_2_card_registration_fails_with_reason(self):
@@ -354,7 +360,7 @@ class Scenarios(unittest.TestCase):
         self.shot('checkout')
         self.browser.click('#decline')
         self.back_to_app()
-        self.assertIn('status=failed', self.browser.url)
+        self.assertIn('status=failed', self.settled()['opened'])
         answer = self.page_answer()
         self.assertEqual((answer['outcome'], answer['state']), ('accepted', 'failed'))
         self.assertEqual(self.flow('cards-1')['callback']['reason'], '3ds_failed')
@@ -416,8 +422,7 @@ class Scenarios(unittest.TestCase):
     def test_5_same_return_url_twice_duplicate(self):
         self.start('register-card')
         self.browser.click('#approve')
-        self.back_to_app()
-        url = self.browser.url
+        url = self.back_to_app()['opened']
         self.assertEqual(self.page_answer()['outcome'], 'accepted')
         self.wait(lambda: self.row_state('cards-1') == 'confirmed', 'the webhook relay')
         saved = self.stored_text()
@@ -425,8 +430,10 @@ class Scenarios(unittest.TestCase):
         self.assertEqual(self.page_answer()['outcome'], 'duplicate')
         self.assertEqual(self.stored_text(), saved)
         self.shot('opened-again')
+        # The return URL was replaced once handled: a reload is an ordinary visit.
+        self.assertEqual(self.browser.url, self.app + '/')
         self.browser.refresh()
-        self.assertEqual(self.page_answer()['outcome'], 'duplicate')
+        self.assertEqual(self.page_answer()['outcome'], 'not_ours')
         self.assertEqual(self.stored_text(), saved)
         self.assertEqual(self.row_state('cards-1'), 'confirmed')
 
@@ -521,7 +528,7 @@ class Scenarios(unittest.TestCase):
         self.assertRegex(handed_out, r'^' + re.escape(self.app) + r'/checkout-callback/ph_[A-Za-z0-9._~-]+\?order=42$')
         self.browser.click('#approve')
         demo = self.back_to_app()
-        self.assertRegex(self.browser.url, r'/checkout-callback/ph_[^/?]+\?order=42&status=completed&payment_id=pay_')
+        self.assertRegex(demo['opened'], r'/checkout-callback/ph_[^/?]+\?order=42&status=completed&payment_id=pay_')
         self.assertEqual(demo['route'], 'return')
         self.assertEqual((demo['answers'][0]['outcome'], demo['answers'][0]['state']), ('accepted', 'awaiting_confirmation'))
         self.shot('returned-through-rewrite')
@@ -627,6 +634,37 @@ class Scenarios(unittest.TestCase):
                          ('PayHandoffError', 'storage_unavailable', 'storage', -5))
         say(f"  {self.engine}: sessionStorage in an opaque origin: {report['sessionStorage']}")
 
+    def test_14_return_url_leaves_the_address_bar_and_history(self):
+        # Issue 36: once handled and saved, the return URL (which carries the nonce) is replaced;
+        # going back to the gateway's page, which sends the tab to the return URL again, is a
+        # duplicate, never an error.
+        self.server.command('revisit-redirects')
+        try:
+            _, handed_out = self.start('register-card')
+            start, end = nonce_span(self.app + '/checkout-callback', handed_out)
+            nonce = handed_out[start:end]
+            self.browser.click('#approve')
+            demo = self.back_to_app()
+            self.assertIn(nonce, demo['opened'])
+            self.assertEqual((demo['answers'][0]['outcome'], demo['answers'][0]['state']), ('accepted', 'awaiting_confirmation'))
+            self.assertEqual(self.browser.url, self.app + '/')
+            self.assertNotIn(nonce, self.browser.run('return location.href'))
+            self.shot('replaced')
+            self.browser.run('window.payhandoffLeft = true')  # a mark only this page has
+            self.browser.back()  # the gateway's page: it redirects to the return URL again
+            self.wait(lambda: self.browser.run('return window.payhandoffLeft === undefined && !!window.payhandoffDemo'
+                                               ' && (payhandoffDemo.ready || payhandoffDemo.errors.length > 0)'), 'the return page again')
+            demo = self.settled()
+            self.assertIn(nonce, demo['opened'])
+            self.assertEqual(demo['answers'][0]['outcome'], 'duplicate')
+            self.assertEqual(demo['errors'], [])
+            self.assertEqual(self.browser.url, self.app + '/')
+            self.assertNotIn(nonce, self.browser.run('return location.href'))
+            self.assertEqual(self.flow('cards-1')['state'] in ('awaiting_confirmation', 'confirmed'), True)
+            self.shot('back-again-duplicate')
+        finally:
+            self.server.command('revisit-shows')
+
     def test_13_back_forward_cache_answers_once(self):
         self.start('register-card')
         self.browser.click('#approve')
@@ -635,13 +673,14 @@ class Scenarios(unittest.TestCase):
         self.wait(lambda: self.row_state('cards-1') == 'confirmed', 'the webhook relay')
         # Leave the return page and come back to it. Restored from the back/forward cache, it
         # is the page that answered, as it was (its URL answered once, at load); loaded again,
-        # the same URL is a duplicate. Either way the flow stays answered.
+        # it is the URL handleReturnPage put in place of the return URL: an ordinary visit.
+        # Either way the flow stays answered.
         self.browser.get(self.gateway + '/')
         self.browser.back()
         demo = self.settled()
         return_restored = len(demo['pageshows']) > 0
         outcomes = [a['outcome'] for a in demo['answers'] if a['what'] == 'this page']
-        self.assertEqual(outcomes, ['accepted'] if return_restored else ['duplicate'])
+        self.assertEqual(outcomes, ['accepted'] if return_restored else ['not_ours'])
         self.assert_page_shows_storage()
         self.assertEqual(self.flow('cards-1')['state'], 'confirmed')
         self.shot('return-page-again')

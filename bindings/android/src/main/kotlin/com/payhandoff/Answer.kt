@@ -46,8 +46,13 @@ sealed class Effect(val type: EffectType) {
     data class CreateSession(val kind: CheckoutKind, val returnUrl: String) : Effect(EffectType.CREATE_SESSION) {
         override fun toString(): String = "CreateSession($kind, <the return URL holds the nonce>)"
     }
-    /** Open the checkout in the system browser tab (Custom Tabs). */
-    data class OpenBrowser(val url: String) : Effect(EffectType.OPEN_BROWSER)
+    /**
+     * Open the checkout in the system browser tab (Custom Tabs). The gateway's page may carry the
+     * return URL with the flow's nonce: [toString] shows the origin only.
+     */
+    data class OpenBrowser(val url: String) : Effect(EffectType.OPEN_BROWSER) {
+        override fun toString(): String = "OpenBrowser(${Redact.url(url)})"
+    }
     /** Close the browser tab if it is still open. */
     object CloseBrowser : Effect(EffectType.CLOSE_BROWSER)
     /** Show "waiting for confirmation": the deep link said completed, the confirmation has not arrived. */

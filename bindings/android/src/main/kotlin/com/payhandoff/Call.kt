@@ -53,6 +53,33 @@ internal object Call {
 /** What `toString()` shows instead of an API key, user token, nonce or per-flow token. */
 internal const val REDACTED = "<redacted>"
 
+/**
+ * How `toString()` shows values that carry a secret (the same rules in Swift, Kotlin and
+ * TypeScript, issue 36): a URL keeps its `https://host` origin (`<scheme>:` for any other scheme:
+ * a return URL's nonce, a Billpocket URL's user token and token sit right after it), the rest is
+ * [REDACTED]; an identifier sent to the POS app keeps the app's part before the last `~`.
+ */
+internal object Redact {
+    fun url(url: String): String {
+        val scheme = url.substringBefore(':', "")
+        if (scheme.isEmpty() || !scheme.all { it.isLetterOrDigit() || it == '+' || it == '-' || it == '.' }) return REDACTED
+        if (scheme.equals("https", ignoreCase = true) || scheme.equals("http", ignoreCase = true)) {
+            val rest = url.substring(scheme.length + 1)
+            if (rest.startsWith("//")) {
+                val authority = rest.substring(2).takeWhile { it != '/' && it != '?' && it != '#' }
+                if (!authority.contains('@')) return "$scheme://$authority/$REDACTED"
+            }
+        }
+        return "$scheme:$REDACTED"
+    }
+
+    fun identifier(identifier: String): String =
+        if (identifier.contains('~')) identifier.substringBeforeLast('~') + "~" + REDACTED else identifier
+
+    /** Whether a POS field or extra named [key] carries a secret: the user token or the PIN, in any case. */
+    fun isSecretKey(key: String): Boolean = key.equals("usertoken", ignoreCase = true) || key.equals("pin", ignoreCase = true)
+}
+
 /** Wire words read from result documents: an unknown one is a typed error, never a crash. */
 internal object Words {
     const val NEWER = "libpayhandoff.so is newer than com.payhandoff: ship both from the same PayHandoff release"

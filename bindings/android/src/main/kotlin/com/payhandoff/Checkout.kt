@@ -88,13 +88,19 @@ sealed class CheckoutSessionInput {
         val sessionId: String? = null,
         val cardId: String? = null,
         val paymentId: String? = null
-    ) : CheckoutSessionInput()
+    ) : CheckoutSessionInput() {
+        override fun toString(): String = "Backend${json(redact = true)}"
+    }
 
     /** The session document. */
-    fun toJson(): JSONObject = when (this) {
-        is Gateway -> JSONObject().put("kind", kind.wire).put("status", status).put("body", JSONObject.wrap(body) ?: JSONObject.NULL)
-        is Backend -> JSONObject().put("kind", kind.wire).put("checkout_url", checkoutUrl).putOpt("session_id", sessionId)
-            .putOpt("card_id", cardId).putOpt("payment_id", paymentId)
+    fun toJson(): JSONObject = json(redact = false)
+
+    /** [toJson], or with [redact] what `toString()` shows: the checkout URL's origin, no gateway body. */
+    internal fun json(redact: Boolean): JSONObject = when (this) {
+        is Gateway -> JSONObject().put("kind", kind.wire).put("status", status)
+            .put("body", if (redact) REDACTED else JSONObject.wrap(body) ?: JSONObject.NULL)
+        is Backend -> JSONObject().put("kind", kind.wire).put("checkout_url", if (redact) Redact.url(checkoutUrl) else checkoutUrl)
+            .putOpt("session_id", sessionId).putOpt("card_id", cardId).putOpt("payment_id", paymentId)
     }
 }
 
@@ -104,9 +110,15 @@ sealed class CheckoutSessionInput {
  */
 class ConfirmationEvent(val type: ConfirmationType, val data: JSONObject) {
     /** `{"type": "card.registered", "data": {…}}`. */
-    fun toJson(): JSONObject = JSONObject().put("type", type.wire).put("data", data)
+    fun toJson(): JSONObject = json(redact = false)
 
-    override fun toString(): String = "ConfirmationEvent(${toJson()})"
+    /** [toJson], or with [redact] what `toString()` shows: `data.token` (the card token's reference) hidden. */
+    internal fun json(redact: Boolean): JSONObject {
+        val shown = if (redact && data.has("token")) JSONObject(data.toString()).put("token", REDACTED) else data
+        return JSONObject().put("type", type.wire).put("data", shown)
+    }
+
+    override fun toString(): String = "ConfirmationEvent(${json(redact = true)})"
 
     internal companion object {
         fun read(json: JSONObject) = ConfirmationEvent(Words.read(json, "type") { ConfirmationType.of(it) }, json.getJSONObject("data"))
@@ -138,8 +150,15 @@ class BuiltCheckoutRequest internal constructor(val json: JSONObject) {
     val version: Int = json.getInt("version")
     val kind: CheckoutKind = Words.read(json, "kind") { CheckoutKind.of(it) }
     val request: HttpRequest = HttpRequest(json.getJSONObject("request"))
-    /** Null for the iframe integration (no return URL). */
+    /** Null for the iframe integration (no return URL); [browserReturnUrl] is the same, non-null. */
     val returnUrl: String? = json.stringOrNull("return_url")
+    /**
+     * The return URL with the nonce, for a browser-tab request (the default integration, the only
+     * one with a return URL): where the gateway sends the user back. Throws
+     * [IllegalStateException] for an iframe request, which has none.
+     */
+    val browserReturnUrl: String
+        get() = returnUrl ?: throw IllegalStateException("an iframe checkout request has no return URL")
     /** Null for the iframe integration (no return URL). */
     val nonce: String? = json.stringOrNull("nonce")
     /** Advice about the request (a live key in an app, an iframe with a return URL). */
@@ -157,7 +176,8 @@ class CheckoutSession internal constructor(val json: JSONObject) {
     val cardId: String? = json.stringOrNull("card_id")
     val paymentId: String? = json.stringOrNull("payment_id")
 
-    override fun toString(): String = "CheckoutSession($json)"
+    /** The checkout URL shows its origin only: the gateway's page may carry the return URL with the nonce. */
+    override fun toString(): String = "CheckoutSession(${JSONObject(json.toString()).put("checkout_url", Redact.url(checkoutUrl))})"
 }
 
 /** A checked checkout deep link. [CheckoutStatus.COMPLETED] means awaiting confirmation, never confirmed. */
@@ -175,7 +195,17 @@ class CheckoutCallback internal constructor(val json: JSONObject) {
     /** `truncated`: in a flow's stored copy, the members cut short or left out; empty otherwise. */
     val truncated: List<String> = json.stringList("truncated")
 
-    override fun toString(): String = "CheckoutCallback($json)"
+    /**
+     * The document with the other parameters' values hidden: whoever sent the URL chose them, and a
+     * gateway or an older app may echo the nonce there (`ph_nonce=`, as PayHandoff 0.2 sent it).
+     */
+    override fun toString(): String {
+        val shown = JSONObject(json.toString())
+        val hidden = JSONObject()
+        for (key in extra.keys) hidden.put(key, REDACTED)
+        if (extra.isNotEmpty()) shown.put("extra", hidden)
+        return "CheckoutCallback($shown)"
+    }
 }
 
 /**

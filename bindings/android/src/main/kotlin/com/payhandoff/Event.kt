@@ -9,7 +9,8 @@ import org.json.JSONObject
  * (`pos.launch_failed` is [PosLaunchFailed]); [toJson] is the document the C ABI reads. Nothing
  * is checked here: the core checks every member and names the one it refuses. [toString] leaves
  * out API keys, the POS user token, nonces, tokens, deep-link URLs and result extras' values (a POS
- * answer may echo the user token).
+ * answer may echo the user token), a session's checkout URL but for its origin and the gateway's
+ * answer body, and a confirmation's card token.
  */
 sealed class Event(val type: EventType) {
     /** When it happened, epoch milliseconds. */
@@ -58,7 +59,7 @@ sealed class Event(val type: EventType) {
             when (start) {
                 is Start.Request -> o.put("request", start.request.json(redact))
                 is Start.Backend -> o.put("kind", start.kind.wire).put("return_url", start.returnUrl)
-                is Start.Session -> o.put("kind", start.kind.wire).put("return_url", start.returnUrl).put("session", start.session.toJson())
+                is Start.Session -> o.put("kind", start.kind.wire).put("return_url", start.returnUrl).put("session", start.session.json(redact))
             }
             o.putOpt("nonce", if (redact && nonce != null) REDACTED else nonce).putOpt("deadline", deadlineMs)
         }
@@ -71,7 +72,7 @@ sealed class Event(val type: EventType) {
         override val nowMs: Long = System.currentTimeMillis()
     ) : Event(EventType.CHECKOUT_SESSION) {
         override fun members(o: JSONObject, redact: Boolean) {
-            o.put("session", session.toJson())
+            o.put("session", session.json(redact))
         }
     }
 
@@ -107,7 +108,7 @@ sealed class Event(val type: EventType) {
         override val nowMs: Long = System.currentTimeMillis()
     ) : Event(EventType.CHECKOUT_CONFIRMATION) {
         override fun members(o: JSONObject, redact: Boolean) {
-            o.put("event", event.toJson())
+            o.put("event", event.json(redact))
         }
     }
 

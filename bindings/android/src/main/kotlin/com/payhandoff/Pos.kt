@@ -2,8 +2,14 @@ package com.payhandoff
 
 import org.json.JSONObject
 
-/** A key/value pair of a POS URL, in order. */
-data class PosField(val key: String, val value: String)
+/** A key/value pair of a POS URL, in order ([toString] hides the user token and the identifier's token). */
+data class PosField(val key: String, val value: String) {
+    override fun toString(): String = "PosField($key=${when {
+        Redact.isSecretKey(key) -> REDACTED
+        key == "identifier" -> Redact.identifier(value)
+        else -> value
+    }})"
+}
 
 /**
  * A Billpocket request, keyed like Billpocket's table; [toJson] is the document
@@ -15,7 +21,7 @@ data class PosField(val key: String, val value: String)
  * [PosAndroidAction.BILLPOCKET_PAYMENTS_START] (Billpocket's own plugin's; docs/abi.md, "The
  * Android action"). Set the other with `request.copy(androidAction = …)`.
  */
-data class PosRequest(
+data class PosRequest @JvmOverloads constructor(
     val transaction: PosOperation,
     val usertoken: String,
     val identifier: String,
@@ -202,7 +208,8 @@ class PosResponse internal constructor(val json: JSONObject) {
     /** `truncated`: in a flow's stored copy, the members cut short or left out; empty otherwise. */
     val truncated: List<String> = json.stringList("truncated")
 
-    override fun toString(): String = "PosResponse($json)"
+    /** The document with the identifier's token hidden (`ord-1~<redacted>`). */
+    override fun toString(): String = "PosResponse(${JSONObject(json.toString()).put("identifier", Redact.identifier(identifier))})"
 }
 
 /**

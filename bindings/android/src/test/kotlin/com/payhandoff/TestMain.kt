@@ -19,7 +19,8 @@ object TestMain {
     fun main(args: Array<String>) {
         val child = args.contains("--check-jni-child")
         val inProcessOnly = args.contains("--in-process-only")
-        val classes = ArrayList<Class<*>>(listOf(VectorTest::class.java, ScenarioTest::class.java, TypedApiTest::class.java, BillpocketTest::class.java, ThreadsTest::class.java))
+        val classes = ArrayList<Class<*>>(listOf(VectorTest::class.java, ScenarioTest::class.java, TypedApiTest::class.java, BillpocketTest::class.java, ThreadsTest::class.java,
+            SecretPrintingTest::class.java, JavaInteropTest::class.java))
         if (!inProcessOnly) classes.addAll(listOf(SnapshotProcessTest::class.java, AbiMismatchTest::class.java))
         if (!child && !inProcessOnly) classes.add(CheckJniTest::class.java)
         var passed = 0

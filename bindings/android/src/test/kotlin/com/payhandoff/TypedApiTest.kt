@@ -2,6 +2,7 @@ package com.payhandoff
 
 import org.json.JSONObject
 import org.junit.Assert.assertEquals
+import org.junit.Assert.fail
 import org.junit.Assert.assertFalse
 import org.junit.Assert.assertNull
 import org.junit.Assert.assertTrue
@@ -171,6 +172,24 @@ class TypedApiTest {
         }).outcome as Outcome.Rejected
         assertEquals(ErrorCode.ABI_MISMATCH to "x", rejected.error.code to rejected.error.field)
         assertTrue(rejected.error.reason, rejected.error.reason.contains("'brand_new'") && rejected.error.reason.endsWith("why"))
+    }
+
+    @Test
+    fun browserReturnUrlIsNonNullForTheBrowserTab() {
+        // Issue 36: the README's `built.browserReturnUrl.substringBefore(…)` compiles; an iframe request has none.
+        val card = CheckoutRequest.Cards("sk_test_1", "dinelco", "cus_1", listOf("https://fix.example.com"),
+            CheckoutRequest.Customer("Juan", "Pérez", "j@example.com"), "fixapp://checkout-callback")
+        val built = Checkout.buildRequest(card, nonce)
+        assertEquals(built.returnUrl, built.browserReturnUrl)
+        assertEquals("fixapp://checkout-callback", built.browserReturnUrl.substringBefore("/ph_"))
+        val iframe = Checkout.buildRequest(CheckoutRequest.Cards("sk_test_1", "dinelco", "cus_1", listOf("https://fix.example.com"),
+            CheckoutRequest.Customer("Juan", "Pérez", "j@example.com"), integration = CheckoutIntegration.IFRAME))
+        assertEquals(null, iframe.returnUrl)
+        try {
+            iframe.browserReturnUrl
+            fail("an iframe request has no return URL")
+        } catch (e: IllegalStateException) {
+        }
     }
 
     @Test
