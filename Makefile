@@ -151,10 +151,13 @@ swift-test: swift-build
 # (each in its own make; its output printed whole when it ends): a step pairs work that leaves a core
 # idle (valgrind, qemu, a JVM, one swiftc -wmo, XCTest in one process) with other work, and its
 # members never build the same file (each builds what only it needs, or what an earlier step built).
+# bg:TARGET starts a target and goes straight on: the sanitizers (about 6 min on one core, from
+# their own build folders) run beside every later step, and the run waits for them at the end.
 # Every target of BINDING_TESTS must appear (the runner refuses a list that drops one).
 # TEST_KEEP_GOING=1 runs every step even after one failed.
 TEST_STEPS ?= demo-packages-check \
   embedded-check+lib-full+vectors-check+abigen-check \
+  bg:sanitizers \
   abi-check \
   android-libs+c-harness \
   android+process-death \
@@ -162,7 +165,7 @@ TEST_STEPS ?= demo-packages-check \
   android-check+android-publish-check+maven-check+proguard-check+react-native-pack \
   swift-build+ios-check+react-native-test \
   fuzz-test+model-check-test+readme-swift-check+readme-doctor-check \
-  sanitizers+swift-test+consumer-check \
+  swift-test+consumer-check \
   web-test
 test: bootstrap
 	@python3 scripts/timed_steps.py --make "$(MAKE)" --require "$(BINDING_TESTS) swift-test embedded-check vectors-check abi-check c-harness" \

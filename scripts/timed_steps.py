@@ -6,7 +6,10 @@ Usage: scripts/timed_steps.py [--make MAKE] [--json FILE] [--keep-going] [--requ
 A STEP is a make target, or targets joined by `+` that run side by side (each in its own
 make process; their output is held and printed whole when each ends, so the log never
 interleaves). Each step runs as `make --no-print-directory TARGET`: a target's prerequisites
-are files or cheap to repeat, so a target named twice costs its check only.
+are files or cheap to repeat, so a target named twice costs its check only. A STEP written
+`bg:TARGET` starts TARGET and goes straight on to the next step: a long target that keeps one
+core busy (the sanitizers) runs beside every later step instead of holding them up; the run
+waits for it at the end, and its output is printed when it ends, as a side-by-side member's.
 
 At the end, whatever happened, a table: every target that ran, its wall time and CPU time
 (user + system of the make process and everything it waited for, from wait4), CPU / wall
@@ -21,8 +24,38 @@ import json
 import os
 import subprocess
 import sys
+import signal
 import tempfile
 import time
+
+
+# Targets started with `bg:`, by pid: (target, log, start, process). A side-by-side step's wait for any
+# child may reap one of them; its result then waits in `background_done` for the end.
+background = {}
+background_done = []
+
+
+def start_logged(make, target):
+    """Starts `make TARGET` with its output held in a temporary file, in a process group of its own
+    (so a background target can be stopped whole); returns (pid, (target, log, start, process)).
+    The Popen object stays referenced: dropped, subprocess would reap the child behind our back."""
+    log = tempfile.TemporaryFile(mode="w+b")
+    process = subprocess.Popen([make, "--no-print-directory", target], stdout=log, stderr=subprocess.STDOUT,
+                               process_group=0)
+    return process.pid, (target, log, time.monotonic(), process)
+
+
+def finish_logged(entry, status, usage):
+    """Prints a held target's output now that it ended; returns its (target, wall, cpu, rc)."""
+    target, log, start, _ = entry
+    wall = time.monotonic() - start
+    rc = os.waitstatus_to_exitcode(status)
+    print(f"--- {target} ({wall:.0f} s{', failed' if rc else ''})", flush=True)
+    log.seek(0)
+    sys.stdout.buffer.write(log.read())
+    sys.stdout.flush()
+    log.close()
+    return (target, wall, usage.ru_utime + usage.ru_stime, rc)
 
 
 def run_step(make, targets, keep_going):
@@ -37,26 +70,40 @@ def run_step(make, targets, keep_going):
         return [(target, wall, usage.ru_utime + usage.ru_stime, os.waitstatus_to_exitcode(status))]
 
     print(f"=== {' + '.join(targets)} (side by side; each one's output when it ends)", flush=True)
-    running = {}
-    for target in targets:
-        log = tempfile.TemporaryFile(mode="w+b")
-        process = subprocess.Popen([make, "--no-print-directory", target], stdout=log, stderr=subprocess.STDOUT)
-        running[process.pid] = (target, log, time.monotonic())
+    running = dict(start_logged(make, target) for target in targets)
     results = []
     while running:
         pid, status, usage = os.wait4(-1, 0)
-        if pid not in running:
-            continue
-        target, log, start = running.pop(pid)
-        wall = time.monotonic() - start
-        rc = os.waitstatus_to_exitcode(status)
-        print(f"--- {target} ({wall:.0f} s{', failed' if rc else ''})", flush=True)
-        log.seek(0)
-        sys.stdout.buffer.write(log.read())
-        sys.stdout.flush()
-        log.close()
-        results.append((target, wall, usage.ru_utime + usage.ru_stime, rc))
+        if pid in background:
+            background_done.append(finish_logged(background.pop(pid), status, usage))
+        elif pid in running:
+            results.append(finish_logged(running.pop(pid), status, usage))
     return results
+
+
+def start_background(make, target):
+    print(f"=== {target} (in the background: its output when it ends)", flush=True)
+    pid, entry = start_logged(make, target)
+    background[pid] = entry
+
+
+def stop_background():
+    for pid in background:
+        try:
+            os.killpg(pid, signal.SIGTERM)
+        except ProcessLookupError:
+            pass
+
+
+def join_background(stop):
+    """Waits for every background target (ends them first when `stop`: a step failed); returns their rows."""
+    if stop:
+        stop_background()
+    while background:
+        pid, status, usage = os.wait4(-1, 0)
+        if pid in background:
+            background_done.append(finish_logged(background.pop(pid), status, usage))
+    return background_done
 
 
 def table(rows, total_wall):
@@ -70,6 +117,18 @@ def table(rows, total_wall):
     return "\n".join(lines)
 
 
+def run_steps(args, rows):
+    """Runs the steps in order, adding each target's row; stops at the first failure unless --keep-going."""
+    for step in args.steps:
+        if step.startswith("bg:"):
+            start_background(args.make, step.removeprefix("bg:"))
+            continue
+        results = run_step(args.make, step.split("+"), args.keep_going)
+        rows.extend(results)
+        if any(r[3] != 0 for r in results + background_done) and not args.keep_going:
+            return
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--make", default=os.environ.get("MAKE", "make"))
@@ -78,22 +137,25 @@ def main():
     parser.add_argument("--require", default="", help="targets that must appear among the steps")
     parser.add_argument("steps", nargs="+")
     args = parser.parse_args()
-    named = {target for step in args.steps for target in step.split("+")}
+    named = {target.removeprefix("bg:") for step in args.steps for target in step.split("+")}
     missing = [target for target in args.require.split() if target not in named]
     if missing:
         print(f"timed_steps: not among the steps: {' '.join(missing)} (add each to TEST_STEPS in the Makefile)", file=sys.stderr)
         return 2
 
-    rows, failed = [], 0
+    rows = []
     start = time.monotonic()
-    for step in args.steps:
-        results = run_step(args.make, step.split("+"), args.keep_going)
-        rows.extend(results)
-        first_failure = next((r[3] for r in results if r[3] != 0), 0)
-        if first_failure and not failed:
-            failed = first_failure
-        if failed and not args.keep_going:
-            break
+    try:
+        run_steps(args, rows)
+    except BaseException:
+        stop_background()
+        raise
+    if background:
+        print(f"=== waiting for {' + '.join(entry[0] for entry in background.values())} (started in the background)", flush=True)
+    failed = next((r[3] for r in rows + background_done if r[3] != 0), 0)
+    results = join_background(stop=bool(failed) and not args.keep_going)
+    rows.extend(results)
+    failed = failed or next((r[3] for r in results if r[3] != 0), 0)
     total = time.monotonic() - start
 
     print()
