@@ -25,7 +25,7 @@ enum DoctorCommand {
     ] }
 
     static var optionNames: Set<String> {
-        Set(options.map { $0.name } + repeatable.map { $0.name } + ["android-res", "target-sdk"])
+        Set(options.map { $0.name } + repeatable.map { $0.name } + ["android-res", "target-sdk", "return-channel", "checkout-host"])
     }
 
     /// Runs the checks and prints the report (or, with `--fix-diff`, the fixes as a diff).
@@ -58,6 +58,21 @@ enum DoctorCommand {
                 return usage("doctor", "--target-sdk takes an API level such as 34, got '\(target)'")
             }
             input.targetSDK = level
+        }
+        for channel in args.options["return-channel"] ?? [] {
+            // Repeatable, or one comma-separated list: an app may use Auth Tab and ASWebAuthenticationSession.
+            for name in channel.split(separator: ",", omittingEmptySubsequences: false) {
+                guard let value = ReturnChannel(rawValue: String(name)) else {
+                    return usage("doctor", "--return-channel takes \(ReturnChannel.allCases.map { $0.rawValue }.joined(separator: ", ")), got '\(name)'")
+                }
+                if !input.returnChannels.contains(value) { input.returnChannels.append(value) }
+            }
+        }
+        for host in args.options["checkout-host"] ?? [] {
+            guard !host.isEmpty, !host.contains("/"), !host.contains(":"), !host.contains(" ") else {
+                return usage("doctor", "--checkout-host takes the checkout page's host, such as checkout.example.com, got '\(host)'")
+            }
+            input.checkoutHosts.append(host)
         }
         let report = Doctor.check(input)
         if args.has("fix-diff") {

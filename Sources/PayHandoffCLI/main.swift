@@ -115,6 +115,8 @@ let help: [String: String] = [
                              [--android-package ID] [--android-cert-sha256 AA:BB:…] [--ios-app-id TEAMID.bundle.id]
                              [--manifest-placeholder KEY=VALUE]… [--android-res app/src/main/res]…
                              [--build-setting KEY=VALUE]… [--target-sdk N]
+                             [--return-channel auth_tab|web_authentication_session|custom_tab|safari_view_controller]…
+                             [--checkout-host HOST]…
                              [--json | --fix-diff] [--rules]
     checks the app's configuration files against the return URL (the callback the gateway
     redirects to, derived by the core) and the POS answer scheme; prints each check as
@@ -126,6 +128,12 @@ let help: [String: String] = [
     app/build/generated/res/resValues/<variant>), --build-setting ($(NAME) in plists),
     --target-sdk (else <uses-sdk>);
     a value still unresolved makes its check a warning that names the flag
+    --return-channel (repeatable, or comma-separated): how the app gets the return; an https
+    return with auth_tab needs assetlinks.json's handle_all_urls (--assetlinks), with
+    web_authentication_session webcredentials:HOST (--entitlements) and the AASA's
+    webcredentials.apps (--aasa)
+    --checkout-host (repeatable): the checkout page's host, which must not be one the app
+    claims with a verified App Link (Android would open it in the app, not the browser)
     --fix-diff prints the fixes as a unified diff instead of the report: | patch -p0
     exit status: 0 no error (warnings allowed), 1 at least one error (a file that cannot be
     read or parsed is one), 2 usage error

@@ -47,8 +47,9 @@ enum AndroidChecks {
     ///   - path: The AndroidManifest.xml.
     ///   - links: The links the app must receive.
     ///   - build: The placeholders, resources and target SDK of the build.
+    ///   - checkoutHosts: The checkout pages' hosts (`--checkout-host`), which no verified App Link may claim.
     /// - Returns: The findings, the applicationId when known, and the file's bytes (for `--fix-diff`).
-    static func check(manifestAt path: String, links: DoctorLinks, build: AndroidBuildInputs) -> (findings: [DoctorFinding], package: String?, contents: [UInt8]?) {
+    static func check(manifestAt path: String, links: DoctorLinks, build: AndroidBuildInputs, checkoutHosts: [String] = []) -> (findings: [DoctorFinding], package: String?, contents: [UInt8]?) {
         var findings: [DoctorFinding] = []
         guard let document = InputFile.read(path, into: &findings, { path throws(InputError) in try InputFile.xmlDocument(at: path, root: "manifest") }) else {
             return (findings, nil, nil)
@@ -81,7 +82,55 @@ enum AndroidChecks {
         findings += lowerCase(context)
         findings += pairings(manifest.components.flatMap { component in component.filters.map { (component.name, $0) } }, file: path)
         if links.usesPOS { findings.append(queries(context)) }
+        findings += checkoutHosts.map { checkoutHost($0, context) }
         return (findings, applicationId?.value, map?.bytes)
+    }
+
+    // MARK: the checkout page's host
+
+    /// Issue 38 (c): a checkout page on a host the app verifies as its own App Link is not
+    /// opened in the browser: Android resolves the https intent to the app, which "doesn't open
+    /// the browser … Android routes the intent back into the app" (expo/expo PR #47524, fixing
+    /// #46428). Verification is per host (``AppLinkVerification``), routing per filter: a
+    /// verified host whose web filter takes any path catches every checkout URL on it (an
+    /// error); one whose filters name paths catches those paths only (a warning naming them).
+    private static func checkoutHost(_ host: String, _ context: Context) -> DoctorFinding {
+        let file = context.file
+        guard let link = LinkTarget(.callback, "https://\(host)/", returnURL: nil) else {
+            return DoctorFinding(.androidCheckoutHost, .warning, file: file, "\(host) is not a host name: not checked", fix: "pass the checkout page's host, such as checkout.example.com")
+        }
+        let outcome = AppLinkVerification.outcome(for: link, filters: context.filters, legacy: !context.targetSDK.atLeast(31))
+        switch outcome.verified {
+        case .no:
+            return DoctorFinding(.androidCheckoutHost, .ok, file: file,
+                "no verified App Link of the app claims \(host): Android opens the checkout URL in the browser tab")
+        case .possibly(let why):
+            return .undecided(.androidCheckoutHost, file: file, "the app possibly verifies \(host) as its App Link (then Android opens the checkout URL in the app, not the browser)", why)
+        case .yes:
+            break
+        }
+        let claim = outcome.claim.map { "\($0.component)'s intent filter\($0.filter.line.map { " at line \($0)" } ?? "") verifies \($0.host.resolved ?? $0.host.written)" } ?? "an autoVerify filter"
+        // The web filters that take the host: with no path, every checkout URL; else their paths.
+        let takers = context.filters.filter { entry in
+            entry.filter.hasView && entry.filter.categories.contains(IntentFilter.browsable)
+                && entry.filter.schemes.contains { $0.resolved == "https" }
+                && entry.filter.authorities.contains { !IntentFilter.hostMatches($0.host, host).isNo }
+        }
+        let fix = "open the checkout on a host the app does not claim (the gateway's own checkout domain), or give the filters for \(host) android:pathPrefix values the checkout's paths never start with (no diff: which paths the app's own links need is the app's choice)"
+        let whole = takers.filter { !$0.filter.hasPaths }
+        if !whole.isEmpty || takers.isEmpty {
+            let places = whole.map { "\($0.component)'s intent filter\($0.filter.line.map { " at line \($0)" } ?? "")" }
+            return DoctorFinding(.androidCheckoutHost, .error, file: file,
+                "the app verifies \(host) as its App Link (\(claim))\(places.isEmpty ? "" : "; \(places.joined(separator: " and ")) take\(places.count == 1 ? "s" : "") every path of it"): Android hands the checkout URL back to the app instead of opening the browser tab, so the payment page never shows (expo/expo #46428)",
+                fix: fix)
+        }
+        let paths = takers.flatMap { $0.filter.data }.flatMap { data in
+            [("path", data.path), ("pathPrefix", data.pathPrefix), ("pathPattern", data.pathPattern), ("pathSuffix", data.pathSuffix), ("pathAdvancedPattern", data.pathAdvancedPattern)]
+                .compactMap { name, value in value.map { "\(name) \"\($0.resolved ?? $0.written)\"" } }
+        }
+        return DoctorFinding(.androidCheckoutHost, .warning, file: file,
+            "the app verifies \(host) as its App Link (\(claim)) for the paths \(unique(paths).joined(separator: ", ")): a checkout URL on one of them opens in the app instead of the browser tab (expo/expo #46428)",
+            fix: fix)
     }
 
     /// What every manifest rule needs.
@@ -488,12 +537,36 @@ enum AndroidChecks {
         ["0": "standard", "1": "singleTop", "2": "singleTask", "3": "singleInstance", "4": "singleInstancePerTask"][value] ?? value
     }
 
+    /// Where the activity that receives a link runs, seen from the home-screen icon: what a
+    /// `singleTask` launch of it clears.
+    private enum TaskPlace {
+        /// It is the launcher entry (or its alias's target): the icon starts it.
+        case launcher
+        /// Another activity of the launcher's task (the same `taskAffinity`, or no launcher here).
+        case launchersTask
+        /// An activity with a task of its own (another `taskAffinity`).
+        case ownTask
+    }
+
+    private static func taskPlace(_ component: AndroidManifest.Component, _ manifest: AndroidManifest) -> TaskPlace {
+        let launchers = manifest.components.filter { $0.isLauncher }
+        if component.isLauncher || launchers.contains(where: { $0.runningActivity == component.runningActivity }) { return .launcher }
+        guard let launcher = launchers.first else { return .launchersTask }
+        return component.taskAffinity == launcher.taskAffinity ? .launchersTask : .ownTask
+    }
+
+    /// The launch mode doctor writes: `singleTop` (issue 38; the reasoning is in docs/doctor.md,
+    /// "Which launch mode"): the icon and App Links re-enter without finishing the browser tab,
+    /// and the link arrives in `onCreate` or `onNewIntent`, both of which must read it.
+    static let recommendedLaunchMode = "singleTop"
+
     private static func launchMode(_ component: AndroidManifest.Component, receiving what: String, _ context: Context) -> DoctorFinding {
         let file = context.file
+        let readBoth = "read the link in both onCreate (getIntent().getData()) and onNewIntent (call setIntent(intent) there)"
         if component.isAlias && component.target == nil {
             return DoctorFinding(.androidLaunchMode, .warning, file: file,
                 "\(component.name) (the \(what)) is an activity-alias whose targetActivity is not declared in this manifest (a library's?): its launchMode, which the alias takes from it, is not known",
-                fix: "pass the merged manifest (app/build/intermediates/merged_manifest*/…/AndroidManifest.xml), or give the target android:launchMode=\"singleTask\"")
+                fix: "pass the merged manifest (app/build/intermediates/merged_manifest*/…/AndroidManifest.xml), or give the target android:launchMode=\"\(recommendedLaunchMode)\" and \(readBoth)")
         }
         let owner = component.target.map { "<activity android:name=\"\(Snippet.xml($0.name))\"> (line \($0.line), the alias's targetActivity)" } ?? element(component)
         let ownerIndex = component.target?.index ?? component.index
@@ -502,15 +575,16 @@ enum AndroidChecks {
         if let value, value.resolved == nil {
             return .undecided(.androidLaunchMode, file: file, "\(component.name) (the \(what)) has android:launchMode=\(value.described)\(from)", value.unresolved.map(Undecided.init))
         }
+        let place = taskPlace(component, context.manifest)
         // A resource (`@integer/`) is resolved; the fix then goes into the resource, not over the reference.
         let literal = value?.isLiteral ?? true
-        let fix = literal ? "on \(owner):\n    android:launchMode=\"singleTask\""
-            : "give \(value?.written ?? "") the value 2 (singleTask) in every values*/ folder, or write android:launchMode=\"singleTask\" on \(owner) (no diff: the value is in a resource file)"
-        let edits = literal ? context.map.map { [$0.setAttribute("android:launchMode", "singleTask", in: ownerIndex)] } ?? [] : []
+        let fix = literal ? "on \(owner):\n    android:launchMode=\"\(recommendedLaunchMode)\"\nand \(readBoth)"
+            : "give \(value?.written ?? "") the value 1 (\(recommendedLaunchMode)) in every values*/ folder, or write android:launchMode=\"\(recommendedLaunchMode)\" on \(owner) (no diff: the value is in a resource file), and \(readBoth)"
+        let edits = literal ? context.map.map { [$0.setAttribute("android:launchMode", recommendedLaunchMode, in: ownerIndex)] } ?? [] : []
         let levels = value?.perAPILevel ?? []
         guard !levels.isEmpty else {
             let mode = launchModeName(value?.resolved ?? "standard")
-            let advice = launchModeAdvice(mode, component: component.name)
+            let advice = launchModeAdvice(mode, component: component.name, place: place)
             let via = literal ? "" : " (\(value?.described ?? ""))"
             switch advice.severity {
             case .ok:
@@ -520,9 +594,9 @@ enum AndroidChecks {
                 return DoctorFinding(.androidLaunchMode, advice.severity, file: file, "\(component.name) (the \(what)) \(has)\(from)\(via): \(advice.text)", fix: fix, edits: edits)
             }
         }
-        // A values-vNN/ folder changes it: what each range of devices gets, with the advice for each mode that is not singleTask.
+        // A values-vNN/ folder changes it: what each range of devices gets, with the advice for each mode that does not pass.
         let modes = levels.map { (range: $0, mode: launchModeName($0.value)) }
-        let advices = unique(modes.map { $0.mode }).map { mode in (mode: mode, advice: launchModeAdvice(mode, component: component.name)) }
+        let advices = unique(modes.map { $0.mode }).map { mode in (mode: mode, advice: launchModeAdvice(mode, component: component.name, place: place)) }
         let worst: DoctorSeverity = advices.contains { $0.advice.severity == .error } ? .error : advices.contains { $0.advice.severity == .warning } ? .warning : .ok
         let summary = "\(component.name) (the \(what)) has android:launchMode=\"\(value?.written ?? "")\"\(from): " + describe(levels, name: launchModeName)
         guard worst != .ok else { return DoctorFinding(.androidLaunchMode, .ok, file: file, summary + ": " + advices[0].advice.text) }
@@ -530,16 +604,24 @@ enum AndroidChecks {
         return DoctorFinding(.androidLaunchMode, worst, file: file, summary + "; " + notes.joined(separator: "; "), fix: fix, edits: edits)
     }
 
-    /// What `mode` does to a link that arrives while the browser tab or the POS app is above
-    /// the app, and how it is rated.
-    private static func launchModeAdvice(_ mode: String, component: String) -> (severity: DoctorSeverity, text: String) {
-        switch mode {
-        case "singleTask", "singleInstance", "singleInstancePerTask":
-            return (.ok, "a link goes to the running instance's onNewIntent, and the browser tab or POS app above it in its task is closed")
-        case "singleTop":
-            return (.warning, "the link reaches onNewIntent only while \(component) is at the top of its task; with the browser tab (Custom Tab) or the POS app above it, Android creates a second instance (onCreate, link in getIntent()) and the tab stays open beneath it")
+    /// What `mode` does to a payment whose browser tab (Custom Tab or Auth Tab) or POS app is
+    /// above the activity in its task, and how it is rated. The traps (issue 38, research C4):
+    /// a `singleTask`/`singleInstance` launcher activity is restarted by the home-screen icon,
+    /// which finishes everything above it — the tab with the payment page, mid-3-D Secure — and
+    /// so does any link into it while the tab is open (flutter_custom_tabs #271: a payment
+    /// app's App Link; stripe-android #9050, fixed with `singleTop`).
+    private static func launchModeAdvice(_ mode: String, component: String, place: TaskPlace) -> (severity: DoctorSeverity, text: String) {
+        switch (mode, place) {
+        case ("singleTask", .launcher), ("singleInstancePerTask", .launcher):
+            return (.error, "\(component) is the launcher activity, so tapping the app's icon while the checkout is open restarts the task at \(component) and finishes the browser tab (Custom Tab or Auth Tab) above it, and so does any link into it mid-payment (a bank app's App Link): the payment page is gone and no result comes back (flutter_custom_tabs #271, stripe-android #9050): use singleTop")
+        case ("singleInstance", .launcher):
+            return (.error, "\(component) is the launcher activity and alone in its task, so the browser tab it opens runs in another task: tapping the app's icon mid-payment brings back \(component) without the tab, and the payment page is lost behind it (flutter_custom_tabs #271, stripe-android #9050): use singleTop")
+        case ("singleTask", _), ("singleInstance", _), ("singleInstancePerTask", _):
+            return (.ok, "a link goes to the running instance's onNewIntent and finishes the browser tab or POS app above it in its task (the return does that on purpose); it is not the launcher, so the app's icon re-enters without closing the tab")
+        case ("singleTop", _):
+            return (.ok, "a link reaches onNewIntent while it is at the top of its task, else a new instance's onCreate (read getIntent() there too); the app's icon and App Links re-enter without closing the browser tab (with the tab above it, the return opens a second instance and the tab stays beneath: a return activity that forwards the link with FLAG_ACTIVITY_CLEAR_TOP | FLAG_ACTIVITY_SINGLE_TOP closes it, docs/doctor.md)")
         default:
-            return (.warning, "every link creates a new instance on top of the browser tab (onCreate with the link in getIntent(); onNewIntent is never called), the tab stays in the back stack and the screen that started the payment is another instance: read the link in onCreate too and restore the flow from the coordinator's snapshot, or use singleTask")
+            return (.warning, "every link creates a new instance on top of the browser tab (onCreate with the link in getIntent(); onNewIntent is never called), the tab stays in the back stack and the screen that started the payment is another instance: use singleTop, so a link reaches the running instance's onNewIntent when it is on top")
         }
     }
 

@@ -24,6 +24,9 @@ struct AndroidManifest {
         /// its own and runs with its target's (AOSP ParsedActivityImpl.makeAlias copies
         /// launchMode; exported, enabled and permission stay the alias's own).
         var launchMode: BuildValue?
+        /// `android:taskAffinity` as written (an alias's is its target's): which task a
+        /// `singleTask` activity lives in; `nil` is the package's, the launcher's by default.
+        var taskAffinity: String?
         /// For an alias: the target activity (name, element index, line), when this manifest declares it.
         var target: (name: String, index: Int, line: Int)?
         var line: Int
@@ -35,6 +38,12 @@ struct AndroidManifest {
         var enabledNote: String? = nil
 
         var isAlias: Bool { kind == "activity-alias" }
+        /// Whether a filter makes it a launcher entry (MAIN + LAUNCHER): the home-screen icon starts it.
+        var isLauncher: Bool {
+            filters.contains { $0.actions.contains("android.intent.action.MAIN") && $0.categories.contains("android.intent.category.LAUNCHER") }
+        }
+        /// The activity that runs: the alias's target, else itself (its name).
+        var runningActivity: String { target?.name ?? name }
     }
 
     static let namespace = "http://schemas.android.com/apk/res/android"
@@ -102,10 +111,12 @@ struct AndroidManifest {
             for element in application.children where element.name == "activity" || element.name == "activity-alias" {
                 let isAlias = element.name == "activity-alias"
                 var launchMode = value(element, "launchMode")
+                var taskAffinity = text(element, "taskAffinity")
                 var target: (name: String, index: Int, line: Int)? = nil
                 if isAlias, let targetName = text(element, "targetActivity") {
                     let activity = activities.first { text($0, "name").map(qualified) == qualified(targetName) }
                     launchMode = activity.flatMap { value($0, "launchMode") }
+                    taskAffinity = activity.flatMap { text($0, "taskAffinity") }
                     target = activity.map { (text($0, "name") ?? targetName, $0.index, $0.line) }
                 }
                 // An empty android:permission="" clears the application's (AOSP setPermission).
@@ -118,7 +129,7 @@ struct AndroidManifest {
                 }
                 var component = Component(
                     kind: element.name, name: text(element, "name") ?? "(unnamed)", exported: value(element, "exported"),
-                    permission: permission, launchMode: launchMode, target: target, line: element.line, index: element.index,
+                    permission: permission, launchMode: launchMode, taskAffinity: taskAffinity, target: target, line: element.line, index: element.index,
                     childIndexes: element.children.map { $0.index },
                     filters: kept(element, "intent-filter").map(filter))
                 // An `@bool/` whose values-vNN/ folders disagree: enabled on some devices only.

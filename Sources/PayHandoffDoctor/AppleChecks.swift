@@ -47,9 +47,10 @@ enum AppleChecks {
     /// matches its subdomains but not the domain itself; `?mode=developer` / `managed` /
     /// `developer+managed` limit it to devices in developer mode or managed by MDM. Domain
     /// names compare ignoring case (DNS, RFC 4343).
-    static func covers(_ entry: String, host: String) -> (covers: Bool, mode: String?) {
-        guard entry.hasPrefix("applinks:") else { return (false, nil) }
-        let rest = entry.dropFirst("applinks:".count)
+    /// The same form holds for the other services (`webcredentials:`), named by `service`.
+    static func covers(_ entry: String, host: String, service: String = "applinks") -> (covers: Bool, mode: String?) {
+        guard entry.hasPrefix(service + ":") else { return (false, nil) }
+        let rest = entry.dropFirst(service.count + 1)
         let domain = rest.prefix { $0 != "?" }.lowercased()
         let mode = rest.drop { $0 != "?" }.dropFirst().split(separator: "&").first { $0.hasPrefix("mode=") }.map { String($0.dropFirst(5)) }
         let host = host.lowercased()
@@ -134,29 +135,43 @@ enum AppleChecks {
 
     /// Checks the entitlements file (a plist) at `path`: the associated domains an https
     /// return URL needs.
-    static func check(entitlementsAt path: String, links: DoctorLinks, build: AppleBuildValues) -> (findings: [DoctorFinding], contents: [UInt8]?) {
+    /// - Parameter webCredentials: The return comes through ASWebAuthenticationSession's
+    ///   `.https(host:path:)` callback, which also needs `webcredentials:<host>`.
+    static func check(entitlementsAt path: String, links: DoctorLinks, build: AppleBuildValues, webCredentials: Bool = false) -> (findings: [DoctorFinding], contents: [UInt8]?) {
         var findings: [DoctorFinding] = []
         guard let (plist, source) = readPropertyList(path, into: &findings) else { return (findings, nil) }
         if let link = links.targets.first(where: { $0.role == .callback && $0.isWeb }) {
             let domains = plist[associatedDomainsKey] as? [Any]
+            let resolved = (domains ?? []).compactMap { $0 as? String }.map(build.resolve)
             let entry = "applinks:" + (link.host ?? "")
-            findings.append(associatedDomains((domains ?? []).compactMap { $0 as? String }.map(build.resolve), for: link, rule: .iosAssociatedDomains, file: path,
+            findings.append(associatedDomains(resolved, for: link, rule: .iosAssociatedDomains, file: path,
                 fix: Snippet.plistStrings(key: associatedDomainsKey, [entry], keyExists: domains != nil),
                 edits: source?.appendString(entry, to: associatedDomainsKey).map { [$0] } ?? []))
+            if webCredentials {
+                let entry = "webcredentials:" + (link.host ?? "")
+                findings.append(associatedDomains(resolved, for: link, rule: .iosWebCredentials, file: path, service: "webcredentials",
+                    fix: Snippet.plistStrings(key: associatedDomainsKey, [entry], keyExists: domains != nil),
+                    edits: source?.appendString(entry, to: associatedDomainsKey).map { [$0] } ?? []))
+            }
         }
         return (findings, source?.map.bytes)
     }
 
     /// Whether `domains` cover the link's host (shared with Expo's `ios.associatedDomains`).
-    static func associatedDomains(_ domains: [BuildValue], for link: LinkTarget, rule: DoctorRule, file: String, fix: String, edits: [TextEdit]) -> DoctorFinding {
+    /// `service` `webcredentials`: ASWebAuthenticationSession's https callback ([as-https]:
+    ///   "Using HTTPS callbacks requires Associated Domains using the webcredentials service
+    ///   type", the runtime error quoted in developer.apple.com/forums/thread/805416).
+    static func associatedDomains(_ domains: [BuildValue], for link: LinkTarget, rule: DoctorRule, file: String, service: String = "applinks", fix: String, edits: [TextEdit]) -> DoctorFinding {
         let host = (link.host ?? "").lowercased()
         let covering = domains.compactMap { value -> (entry: String, mode: String?)? in
             guard let resolved = value.resolved else { return nil }
-            let result = covers(resolved, host: host)
+            let result = covers(resolved, host: host, service: service)
             return result.covers ? (resolved, result.mode) : nil
         }
         if let full = covering.first(where: { $0.mode == nil }) {
-            return DoctorFinding(rule, .ok, file: file, "associated domains hold \(full.entry): iOS asks \(host) for its apple-app-site-association")
+            return DoctorFinding(rule, .ok, file: file, service == "webcredentials"
+                ? "associated domains hold \(full.entry): ASWebAuthenticationSession may complete on https://\(host) (iOS 17.4+; Apple's forum reports it unreliable for a small share of users even so: keep the webhook deciding)"
+                : "associated domains hold \(full.entry): iOS asks \(host) for its apple-app-site-association")
         }
         if let limited = covering.first {
             return DoctorFinding(rule, .warning, file: file,
@@ -165,7 +180,12 @@ enum AppleChecks {
         }
         let why = domains.filter { $0.resolved == nil }.flatMap { $0.unresolved.map(Undecided.init) }
         if !why.isEmpty {
-            return .undecided(rule, file: file, "associated domains possibly hold applinks:\(host)", why)
+            return .undecided(rule, file: file, "associated domains possibly hold \(service):\(host)", why)
+        }
+        if service == "webcredentials" {
+            return DoctorFinding(rule, .error, file: file,
+                "no webcredentials:\(host) in the associated domains: ASWebAuthenticationSession refuses an https callback on \(host) (\"Using HTTPS callbacks requires Associated Domains using the webcredentials service type\"), so the session never hands the return back",
+                fix: fix, edits: edits)
         }
         return DoctorFinding(rule, .error, file: file,
             "no applinks:\(host) in the associated domains: iOS never treats https://\(host) as a Universal Link of this app, so the gateway's redirect stays in the browser",

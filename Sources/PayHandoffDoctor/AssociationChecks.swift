@@ -108,6 +108,44 @@ enum AssociationChecks {
         return (findings, map?.bytes)
     }
 
+    /// Issue 38 (b): an https return through Android's Auth Tab. Chrome verifies the redirect
+    /// host before it hands the URL back ([auth-tab-verifier]: chromium/src
+    /// chrome/android/java/src/org/chromium/chrome/browser/browserservices/ui/controller/AuthTabVerifier.java):
+    /// on Android 12+ it first asks `DomainVerificationManager` whether exactly that host is
+    /// verified for the calling package; otherwise it runs its own Digital Asset Links check with
+    /// `CustomTabsService.RELATION_HANDLE_ALL_URLS`, `delegate_permission/common.handle_all_urls`:
+    /// the relation ``assetLinks(at:link:package:certificate:)`` checks, so this rule reads that
+    /// check's outcome rather than repeating it. A failure is `RESULT_VERIFICATION_FAILED` (2),
+    /// no answer in time `RESULT_VERIFICATION_TIMED_OUT` (3), and the app gets no URL.
+    /// - Parameters:
+    ///   - link: The https callback.
+    ///   - assetLinks: The `--assetlinks` file, when given.
+    ///   - findings: The findings so far (the `android.assetlinks` ones among them).
+    /// - Returns: The `android.auth-tab` finding.
+    static func authTab(link: LinkTarget, assetLinks: String?, findings: [DoctorFinding]) -> DoctorFinding {
+        let host = link.host ?? ""
+        let relation = "Chrome's AuthTabVerifier checks delegate_permission/common.handle_all_urls for the redirect host"
+        guard let path = assetLinks else {
+            return DoctorFinding(.androidAuthTab, .warning, file: nil,
+                "not checked: an https return through Auth Tab needs https://\(host)/.well-known/assetlinks.json to verify the app (\(relation)): pass a copy with --assetlinks",
+                fix: "--assetlinks assetlinks.json (a copy of the served file)")
+        }
+        let own = findings.filter { $0.file == path && ($0.rule == .androidAssetLinks || $0.rule == .inputReadable) }
+        let failure = "Auth Tab answers RESULT_VERIFICATION_FAILED (2) instead of the URL (RESULT_VERIFICATION_TIMED_OUT (3) when the check takes too long): the payment's outcome is unknown until the webhook says"
+        if own.contains(where: { $0.severity == .error }) {
+            return DoctorFinding(.androidAuthTab, .error, file: path,
+                "an https return through Auth Tab on \(host) needs the app verified by Digital Asset Links (\(relation)), and this file does not give it (android.assetlinks): \(failure)",
+                fix: "the android.assetlinks fix: a statement with \"relation\": [\"\(handleAllURLs)\"] for the app's package and signing key (get_login_creds alone does not verify a return)")
+        }
+        if own.contains(where: { $0.severity == .warning }) {
+            return DoctorFinding(.androidAuthTab, .warning, file: path,
+                "an https return through Auth Tab on \(host) needs the app verified by Digital Asset Links (\(relation)); whether this file gives it depends on what android.assetlinks could not decide",
+                fix: "give doctor what android.assetlinks asks for")
+        }
+        return DoctorFinding(.androidAuthTab, .ok, file: path,
+            "gives the app \(handleAllURLs) for \(host): the relation Chrome's AuthTabVerifier checks before Auth Tab hands an https return back (on Android 12+ it first takes Android's own verification of exactly \(host)); Chrome matches the return by host and the whole path (no prefix): launch with the open_browser effect's return_to.https_path")
+    }
+
     /// 32 bytes as two hex digits each, separated by `:`.
     static func isSHA256Fingerprint(_ text: String) -> Bool {
         let bytes = text.split(separator: ":", omittingEmptySubsequences: false)
@@ -312,6 +350,46 @@ enum AssociationChecks {
         }
         if exact { shown += " (one matches this sample callback, but not every nonce: the core's nonce is new on every payment, so only a wildcard may stand for it)" }
         return "; the patterns of \(unique(ids).joined(separator: ", ")) are \(shown), and none matches it"
+    }
+
+    /// Checks `webcredentials.apps` of an apple-app-site-association: ASWebAuthenticationSession's
+    /// `.https(host:path:)` callback needs the app associated with the host for the
+    /// `webcredentials` service (issue 38; developer.apple.com/forums/thread/805416), which
+    /// reads this key, not `applinks` (developer.apple.com/documentation/xcode/supporting-associated-domains).
+    /// The file is read again on its own: its `input.readable` finding is the `ios.aasa` check's.
+    /// - Parameters:
+    ///   - path: The file.
+    ///   - link: The https callback.
+    ///   - appID: `TEAMID.bundle.id`, when given (`--ios-app-id`); without it, any app listed passes with a note.
+    /// - Returns: The finding.
+    static func webCredentials(at path: String, link: LinkTarget, appID: String?) -> [DoctorFinding] {
+        var ignored: [DoctorFinding] = []
+        guard let document = InputFile.read(path, into: &ignored, InputFile.jsonDocument(at:)) else { return [] }
+        let map = JSONSourceMap(document.contents)
+        let host = link.host ?? ""
+        let id = appID ?? "TEAMID.com.your.app"
+        let root = document.value as? [String: Any]
+        let section = root?["webcredentials"] as? [String: Any]
+        let apps = (section?["apps"] as? [Any])?.compactMap { $0 as? String }
+        let served = "served at https://\(host)/.well-known/apple-app-site-association"
+        let consequence = "ASWebAuthenticationSession does not complete on https://\(host) for this app: the session never hands the return back"
+        if let apps, appID.map(apps.contains) ?? !apps.isEmpty {
+            let listed = appID ?? apps.joined(separator: ", ")
+            return [DoctorFinding(.iosWebCredentials, .ok, file: path,
+                "webcredentials.apps lists \(listed)\(appID == nil ? " (app IDs not compared: pass --ios-app-id TEAMID.bundle.id)" : ""); not checked: that https://\(host)/.well-known/apple-app-site-association serves this file (no network)")]
+        }
+        var edits: [TextEdit] = []
+        let fix: String
+        if let apps {
+            fix = "add \"\(id)\" to webcredentials.apps (\(served))"
+            if appID != nil, let map, let array = map.node([.key("webcredentials"), .key("apps")]), let edit = map.append(id, to: array) { edits = [edit] }
+            return [DoctorFinding(.iosWebCredentials, .error, file: path,
+                "webcredentials.apps lists \(apps.isEmpty ? "no app" : apps.joined(separator: ", ")), not \(id): \(consequence)", fix: fix, edits: edits)]
+        }
+        fix = Snippet.json(["webcredentials": ["apps": [id]]]) + "\n(a top-level key beside applinks, \(served))"
+        if appID != nil, section == nil, let map, map.root.kind == .object, let edit = map.insert("webcredentials", ["apps": [id]], into: map.root) { edits = [edit] }
+        return [DoctorFinding(.iosWebCredentials, .error, file: path,
+            "has no webcredentials.apps: \(consequence)", fix: fix, edits: edits)]
     }
 
     private static func unique(_ values: [String]) -> [String] {

@@ -43,6 +43,11 @@ public enum Doctor {
         public var buildSettings: [String: String] = [:]
         /// The app's targetSdkVersion (in build.gradle); wins over `<uses-sdk>`.
         public var targetSDK: Int?
+        /// How the app opens the checkout and gets the return (`--return-channel`, repeatable:
+        /// an app may use Auth Tab on Android and ASWebAuthenticationSession on iOS).
+        public var returnChannels: [ReturnChannel] = []
+        /// The hosts of the checkout URLs the app opens (`--checkout-host`, repeatable).
+        public var checkoutHosts: [String] = []
 
         /// An empty input; set the members to check.
         public init() {}
@@ -68,7 +73,7 @@ public enum Doctor {
             let build = AndroidBuildInputs(
                 placeholders: input.manifestPlaceholders.sorted { $0.key < $1.key }.map { (key: $0.key, value: $0.value) },
                 androidPackage: input.androidPackage, expoPackage: expoFacts.androidPackage, resources: resources, targetSDK: input.targetSDK)
-            let result = AndroidChecks.check(manifestAt: path, links: links, build: build)
+            let result = AndroidChecks.check(manifestAt: path, links: links, build: build, checkoutHosts: input.checkoutHosts)
             findings += result.findings
             package = package ?? result.package
             if let contents = result.contents { sources[path] = FixDiff.Source(bytes: contents, kind: .xml(root: "manifest")) }
@@ -84,12 +89,13 @@ public enum Doctor {
             if let contents = result.contents { sources[path] = FixDiff.Source(bytes: contents, kind: .propertyList) }
         }
         if let path = input.entitlements {
-            let result = AppleChecks.check(entitlementsAt: path, links: links, build: apple)
+            let result = AppleChecks.check(entitlementsAt: path, links: links, build: apple, webCredentials: input.returnChannels.contains(.webAuthenticationSession))
             findings += result.findings
             if let contents = result.contents { sources[path] = FixDiff.Source(bytes: contents, kind: .propertyList) }
         }
         if let path = input.expoConfig {
-            let result = ExpoChecks.check(configAt: path, links: links, hasManifest: input.androidManifest != nil, buildSettings: buildSettings)
+            let result = ExpoChecks.check(configAt: path, links: links, hasManifest: input.androidManifest != nil, buildSettings: buildSettings,
+                                          webCredentials: input.returnChannels.contains(.webAuthenticationSession))
             findings += result.findings
             package = package ?? result.facts.androidPackage
             if let contents = result.contents { sources[path] = FixDiff.Source(bytes: contents, kind: .json) }
@@ -121,6 +127,21 @@ public enum Doctor {
         } else if let web, usesApple {
             findings.append(DoctorFinding(.iosAASA, .warning, file: nil,
                 "not checked: pass a copy of https://\(web.host ?? "")/.well-known/apple-app-site-association with --aasa"))
+        }
+        if let web, input.returnChannels.contains(.authTab) {
+            findings.append(AssociationChecks.authTab(link: web, assetLinks: input.assetLinks, findings: findings))
+        }
+        if let web, input.returnChannels.contains(.webAuthenticationSession) {
+            if let path = input.appleAppSiteAssociation {
+                findings += AssociationChecks.webCredentials(at: path, link: web, appID: input.iosAppID)
+            } else {
+                findings.append(DoctorFinding(.iosWebCredentials, .warning, file: nil,
+                    "not checked: pass a copy of https://\(web.host ?? "")/.well-known/apple-app-site-association with --aasa (its webcredentials.apps must list the app)"))
+            }
+            if input.entitlements == nil && input.expoConfig == nil {
+                findings.append(DoctorFinding(.iosWebCredentials, .warning, file: nil,
+                    "not checked: pass the app's .entitlements file with --entitlements (webcredentials:\(web.host ?? "") must be in it)"))
+            }
         }
         if let web, usesApple, input.entitlements == nil, input.expoConfig == nil {
             findings.append(DoctorFinding(.iosAssociatedDomains, .warning, file: nil,

@@ -24,6 +24,10 @@ public enum DoctorRule: String, CaseIterable, Sendable {
     case expoAndroidIntentFilters = "expo.android-intent-filters"
     case expoIOSQueriesSchemes = "expo.ios-queries-schemes"
     case expoIOSAssociatedDomains = "expo.ios-associated-domains"
+    case iosWebCredentials = "ios.webcredentials"
+    case androidAuthTab = "android.auth-tab"
+    case androidCheckoutHost = "android.checkout-host"
+    case expoRouterNativeIntent = "expo.router-native-intent"
 
     /// What the rule checks, in one line (`payhandoff doctor --rules`).
     public var summary: String {
@@ -45,7 +49,7 @@ public enum DoctorRule: String, CaseIterable, Sendable {
         case .androidPermission:
             return "that activity requires no android:permission to start (the browser and the POS app hold none)"
         case .androidLaunchMode:
-            return "that activity's launchMode delivers the link to the running instance (singleTask), or a note of what happens otherwise"
+            return "that activity's launchMode keeps the browser tab alive: singleTask/singleInstance on the launcher activity is an error (the app's icon or a link mid-payment finishes the tab); singleTop passes (the link read in onCreate and onNewIntent); standard is a warning"
         case .androidSchemeLowercase:
             return "every <data android:scheme> (and Expo scheme) is lower case: Android matches schemes case-sensitively"
         case .androidDataPairings:
@@ -72,6 +76,14 @@ public enum DoctorRule: String, CaseIterable, Sendable {
             return "Expo ios.infoPlist.LSApplicationQueriesSchemes holds billpocket when the POS hand-off is used"
         case .expoIOSAssociatedDomains:
             return "Expo ios.associatedDomains holds applinks:host for an https return URL"
+        case .iosWebCredentials:
+            return "with --return-channel web_authentication_session and an https return URL: the entitlements (or Expo ios.associatedDomains) hold webcredentials:host and apple-app-site-association's webcredentials.apps lists the app"
+        case .androidAuthTab:
+            return "with --return-channel auth_tab and an https return URL: assetlinks.json gives the app delegate_permission/common.handle_all_urls for the host (the relation Chrome's AuthTabVerifier checks)"
+        case .androidCheckoutHost:
+            return "each --checkout-host is not a host the app claims with a verified App Link (else Android opens the checkout URL in the app instead of the browser)"
+        case .expoRouterNativeIntent:
+            return "an Expo app with expo-router has app/+native-intent.tsx whose redirectSystemPath hands PayHandoff's URLs to the coordinator and returns null for them (else the router navigates to the return path)"
         }
     }
 }

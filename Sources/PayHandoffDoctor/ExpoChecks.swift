@@ -95,7 +95,7 @@ enum ExpoChecks {
     ///     answers for `<queries>`).
     ///   - buildSettings: `--build-setting` values, for `$(…)` in `ios.infoPlist`.
     /// - Returns: The findings, the facts, and the file's bytes (for `--fix-diff`).
-    static func check(configAt path: String, links: DoctorLinks, hasManifest: Bool, buildSettings: [(key: String, value: String)]) -> (findings: [DoctorFinding], facts: Facts, contents: [UInt8]?) {
+    static func check(configAt path: String, links: DoctorLinks, hasManifest: Bool, buildSettings: [(key: String, value: String)], webCredentials: Bool = false) -> (findings: [DoctorFinding], facts: Facts, contents: [UInt8]?) {
         var findings: [DoctorFinding] = []
         guard let document = InputFile.read(path, into: &findings, InputFile.jsonDocument(at:)) else { return (findings, Facts(), nil) }
         guard let root = document.value as? [String: Any] else {
@@ -120,6 +120,12 @@ enum ExpoChecks {
             findings.append(AppleChecks.associatedDomains(domains.map(apple.resolve), for: link, rule: .expoIOSAssociatedDomains, file: path,
                 fix: "in \"expo\".\"ios\":\n" + Snippet.json([key.last ?? "": domains + [entry]]),
                 edits: config.add([entry], at: key)))
+            if webCredentials {
+                let entry = "webcredentials:" + (link.host ?? "")
+                findings.append(AppleChecks.associatedDomains(domains.map(apple.resolve), for: link, rule: .iosWebCredentials, file: path, service: "webcredentials",
+                    fix: "in \"expo\".\"ios\":\n" + Snippet.json([key.last ?? "": domains + [entry]]),
+                    edits: config.add([entry], at: key)))
+            }
         }
         if links.usesPOS {
             let key = AppleChecks.queriesKey
@@ -129,6 +135,7 @@ enum ExpoChecks {
                 edits: config.add([DoctorLinks.posAppScheme], at: ["ios", "infoPlist", key])))
             if !hasManifest { findings.append(androidQueries(config)) }
         }
+        findings += ExpoRouterChecks.check(expo, configAt: path, links: links)
         return (limitedToPlatforms(findings, expo: expo, file: path), facts, config.map?.bytes)
     }
 

@@ -98,7 +98,7 @@ final class DoctorBuildValuesTests: DoctorTestCase {
         let manifest = folder.appendingPathComponent("AndroidManifest.xml")
         try """
         <manifest xmlns:android="http://schemas.android.com/apk/res/android" package="com.fix.app"><application>
-          <activity android:name=".MainActivity" android:launchMode="singleTop">
+          <activity android:name=".MainActivity" android:launchMode="standard">
             <intent-filter>
               <action android:name="android.intent.action.VIEW" />
               <category android:name="android.intent.category.DEFAULT" />

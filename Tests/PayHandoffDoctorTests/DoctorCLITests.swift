@@ -24,6 +24,30 @@ final class DoctorCLITests: DoctorTestCase {
         XCTAssertTrue(warned.stdout.contains("warning  android.launch-mode"), warned.stdout)
     }
 
+    /// Issue 38: the return channel and the checkout host are options; a wrong value is a usage error.
+    func testReturnChannelsAndCheckoutHosts() throws {
+        let good = try doctor(everything + ["--return-url", "https://fix.example.com/checkout-callback",
+                                            "--return-channel", "auth_tab,web_authentication_session", "--return-channel", "custom_tab",
+                                            "--checkout-host", "checkout.stripe.com"])
+        XCTAssertEqual(good.status, 0, good.stdout + good.stderr)
+        for line in ["ok       android.auth-tab  gives the app delegate_permission/common.handle_all_urls for fix.example.com",
+                     "ok       ios.webcredentials  associated domains hold webcredentials:fix.example.com",
+                     "ok       ios.webcredentials  webcredentials.apps lists ABCDE12345.com.fix.app",
+                     "ok       android.checkout-host  no verified App Link of the app claims checkout.stripe.com"] {
+            XCTAssertTrue(good.stdout.contains(line), line + "\n" + good.stdout)
+        }
+        // The checkout page on the app's own verified host: Android opens it in the app.
+        let own = try doctor(everything + ["--return-url", "https://fix.example.com/checkout-callback", "--checkout-host", "fix.example.com"])
+        XCTAssertEqual(own.status, 0, "the project's filter names a path, so a warning: " + own.stdout)
+        XCTAssertTrue(own.stdout.contains("warning  android.checkout-host  the app verifies fix.example.com as its App Link"), own.stdout)
+        let channel = try doctor(["--return-url", "fixapp://checkout-callback", "--return-channel", "chrome"])
+        XCTAssertEqual(channel.status, 2)
+        XCTAssertTrue(channel.stderr.contains("--return-channel takes auth_tab, web_authentication_session, custom_tab, safari_view_controller, got 'chrome'"), channel.stderr)
+        let host = try doctor(["--return-url", "fixapp://checkout-callback", "--checkout-host", "https://pay.example.com/"])
+        XCTAssertEqual(host.status, 2)
+        XCTAssertTrue(host.stderr.contains("--checkout-host takes the checkout page's host"), host.stderr)
+    }
+
     func testAnErrorExitsOneAndPrintsTheFix() throws {
         let broken = try doctor(["--android-manifest", fixture("android/broken/not-exported.xml"), "--info-plist", fixture("ios/broken/no-queries-schemes.plist"),
                                  "--return-url", "fixapp://checkout-callback", "--pos-scheme", "myapp"])
@@ -122,13 +146,14 @@ final class DoctorCLITests: DoctorTestCase {
         XCTAssertTrue(callback.hasSuffix("&status=completed&card_id=card_xyz"), callback)
     }
 
-    /// The `payhandoff doctor` runs of docs/doctor.md (the report, and the same run's --fix-diff)
+    /// The `payhandoff doctor` runs of docs/doctor.md (each report, and the same run's --fix-diff)
     /// are this build's output, byte for byte (refresh them with `make doctor-readme` when the
     /// output changes).
     func testTheDocumentedRunIsTheToolsOutput() throws {
         let page = try String(contentsOf: DoctorTestCase.repository.appendingPathComponent("docs/doctor.md"), encoding: .utf8)
         let blocks = page.components(separatedBy: "```console\n$ payhandoff doctor ").dropFirst().map { $0.components(separatedBy: "\n```").first ?? "" }
-        XCTAssertEqual(blocks.count, 2, "docs/doctor.md has a ```console block running payhandoff doctor, and one with --fix-diff")
+        // Pairs: a report, then the same run's --fix-diff (the usual mistakes; issue 38's return-routing traps).
+        XCTAssertEqual(blocks.count, 4, "docs/doctor.md has two ```console blocks running payhandoff doctor, each followed by its --fix-diff")
         for block in blocks {
             var lines = block.components(separatedBy: "\n")
             let arguments = lines.removeFirst().split(separator: " ").map(String.init)
@@ -139,8 +164,10 @@ final class DoctorCLITests: DoctorTestCase {
             XCTAssertEqual(String(result.status), status)
             XCTAssertEqual(result.status, 1, "docs/doctor.md shows a broken manifest")
         }
-        XCTAssertTrue(blocks.last?.hasPrefix(blocks.first?.components(separatedBy: "\n").first ?? "-") ?? false, "the diff is the first run's fixes")
-        XCTAssertTrue(blocks.last?.components(separatedBy: "\n").first?.hasSuffix(" --fix-diff") ?? false)
+        for pair in stride(from: 0, to: blocks.count - 1, by: 2) {
+            let report = blocks[pair].components(separatedBy: "\n").first ?? "-", diff = blocks[pair + 1].components(separatedBy: "\n").first ?? ""
+            XCTAssertEqual(diff, report + " --fix-diff", "the diff is the run before it's fixes")
+        }
         for rule in DoctorRule.allCases {
             XCTAssertTrue(page.contains("`\(rule.rawValue)`"), "docs/doctor.md lists the rule \(rule.rawValue)")
         }

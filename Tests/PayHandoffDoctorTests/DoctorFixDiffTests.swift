@@ -33,6 +33,8 @@ final class DoctorFixDiffTests: DoctorTestCase {
         for (key, value) in input.manifestPlaceholders.sorted(by: { $0.key < $1.key }) { arguments += ["--manifest-placeholder", key + "=" + value] }
         for (key, value) in input.buildSettings.sorted(by: { $0.key < $1.key }) { arguments += ["--build-setting", key + "=" + value] }
         for folder in input.androidResources { arguments += ["--android-res", folder] }
+        for channel in input.returnChannels { arguments += ["--return-channel", channel.rawValue] }
+        for host in input.checkoutHosts { arguments += ["--checkout-host", host] }
         return arguments
     }
 
@@ -87,8 +89,9 @@ final class DoctorFixDiffTests: DoctorTestCase {
             XCTAssertNil(now[c.rule], "\(name): the rule passes after the diff: \(after.findings.filter { $0.rule == c.rule && $0.severity != .ok }.map { $0.message })\n\(diffRun.stdout)")
             for (rule, severity) in now {
                 // A link that reached no activity before reaches one now: that activity's own
-                // checks (exported, permission, launch mode) run for the first time.
-                if c.rule == .androidIntentFilter, was[.androidIntentFilter] == .error, severity == .warning,
+                // checks (exported, permission, launch mode) run for the first time; a singleTask
+                // launcher activity is an error of its own (issue 38: Element X's), not the fix's.
+                if c.rule == .androidIntentFilter, was[.androidIntentFilter] == .error, severity == .warning || rule == .androidLaunchMode,
                    [.androidExported, .androidPermission, .androidLaunchMode].contains(rule) { continue }
                 XCTAssertNotNil(was[rule], "\(name): \(rule.rawValue) passed before the diff and fails after it\n\(diffRun.stdout)")
                 if severity == .error { XCTAssertEqual(was[rule], .error, "\(name): \(rule.rawValue) got worse") }
@@ -121,7 +124,7 @@ final class DoctorFixDiffTests: DoctorTestCase {
         for kind in ["android.intent-filter", "android.view-browsable", "android.exported", "android.permission", "android.launch-mode",
                      "android.scheme-lowercase", "android.queries", "android.app-links.verify", "android.assetlinks", "ios.url-schemes",
                      "ios.queries-schemes", "ios.associated-domains", "ios.aasa", "expo.scheme", "expo.android-intent-filters",
-                     "expo.ios-queries-schemes", "expo.ios-associated-domains"] {
+                     "expo.ios-queries-schemes", "expo.ios-associated-domains", "ios.webcredentials"] {
             XCTAssertTrue(applied.contains { $0.hasPrefix(kind + " on ") }, "a diff for \(kind) was applied")
         }
     }
@@ -305,7 +308,7 @@ final class DoctorFixDiffTests: DoctorTestCase {
     /// Whether `gained`, newly reached by `probe`, is one of the links `input` asks for: a URL
     /// with the POS answer's scheme, the custom callback's scheme, or an https callback's
     /// scheme and host (IntentFilter.staysWithin's rule); Billpocket in the query
-    /// lists; the custom schemes, the callback's applinks domain, its path (from the nonce on)
+    /// lists; the custom schemes, the callback's applinks (and webcredentials) domain, its path (from the nonce on)
     /// for the app, the package and fingerprint given.
     static func askedFor(_ probe: String, _ gained: Set<String>, _ input: Doctor.Input) -> Bool {
         let links = DoctorLinks(returnURL: input.returnURL, posScheme: input.posScheme)
@@ -316,7 +319,9 @@ final class DoctorFixDiffTests: DoctorTestCase {
         case "url schemes", "ios url schemes":
             return gained.isSubset(of: Set(AppleChecks.customSchemes(links).map { $0.scheme }))
         case "associated domains":
-            return gained.allSatisfy { $0.hasPrefix("applinks:" + (callback?.host ?? "")) }
+            // webcredentials: too when the return comes through ASWebAuthenticationSession (issue 38).
+            let services = ["applinks:"] + (input.returnChannels.contains(.webAuthenticationSession) ? ["webcredentials:"] : [])
+            return gained.allSatisfy { entry in services.contains { entry.hasPrefix($0 + (callback?.host ?? "")) } }
         case "verified":
             return gained.allSatisfy { $0.hasPrefix((input.androidPackage ?? "") + " ") }
         default:

@@ -190,7 +190,7 @@ final class DoctorRealAppTests: DoctorTestCase {
         let receiver = try XCTUnwrap(finding(report, .androidIntentFilter))
         XCTAssertEqual(receiver.severity, .ok)
         XCTAssertTrue(receiver.message.hasPrefix(".AuthCallbackActivity receives the checkout callback"), receiver.message)
-        XCTAssertTrue(receiver.message.hasSuffix(".MainActivity's intent filter at line 63 matches it too, but without BROWSABLE a browser's redirect does not reach it"), receiver.message)
+        XCTAssertTrue(receiver.message.hasSuffix(".MainActivity's intent filter at line 66 matches it too, but without BROWSABLE a browser's redirect does not reach it"), receiver.message)
         XCTAssertFalse(report.findings.contains { $0.message.contains("both receive") })
     }
 
@@ -262,8 +262,12 @@ final class DoctorRealAppTests: DoctorTestCase {
             $0.androidResources = [fixture("android/apps/bitwarden-res")]
         }
         let launch = try XCTUnwrap(finding(report, .androidLaunchMode))
-        XCTAssertEqual(launch.severity, .warning)
-        XCTAssertTrue(launch.message.contains("has android:launchMode=\"@integer/launchModeAPIlevel\": singleTask below API 30 (values/manifest.xml), standard from API 30 (values-v30/manifest.xml); where it is standard: every link creates a new instance"), launch.message)
+        // Issue 38: below API 30 the launcher activity is singleTask, so the app's icon mid-payment
+        // finishes the browser tab: an error; from API 30, standard: a warning.
+        XCTAssertEqual(launch.severity, .error)
+        XCTAssertTrue(launch.message.contains("has android:launchMode=\"@integer/launchModeAPIlevel\": singleTask below API 30 (values/manifest.xml), standard from API 30 (values-v30/manifest.xml); where it is singleTask: .MainActivity is the launcher activity, so tapping the app's icon while the checkout is open restarts the task"), launch.message)
+        XCTAssertTrue(launch.message.contains("; where it is standard: every link creates a new instance"), launch.message)
+        XCTAssertTrue(launch.fix?.contains("the value 1 (singleTop)") ?? false, launch.fix ?? "")
         XCTAssertEqual(launch.edits, [], "the reference is not overwritten")
         // Without the folder, the mode is unknown: not "standard".
         let unknown = check {
@@ -369,5 +373,32 @@ final class DoctorRealAppTests: DoctorTestCase {
         }
         let miss = try XCTUnwrap(finding(report, .expoAndroidIntentFilters, .error))
         XCTAssertTrue(miss.message.hasSuffix("android.intentFilters[0]: its schemes are rnefeatures://, https://"), miss.message)
+    }
+
+    // MARK: issue 38: Expo Router's +native-intent
+
+    /// The file doctor prints is one text: docs/doctor.md shows it, and the fixtures that pass
+    /// `expo.router-native-intent` hold it, byte for byte (so none drifts from what is printed).
+    func testThePrintedNativeIntentFileIsTheDocumentedOne() throws {
+        let printed = ExpoRouterChecks.nativeIntentFile + "\n"
+        let page = try String(contentsOf: DoctorTestCase.repository.appendingPathComponent("docs/doctor.md"), encoding: .utf8)
+        XCTAssertTrue(page.contains("```tsx\n" + printed + "```"), "docs/doctor.md shows the printed +native-intent.tsx")
+        for folder in ["expo", "expo/broken", "expo/apps/expo-template-default-native-intent"] {
+            XCTAssertEqual(try String(contentsOfFile: fixture(folder + "/app/+native-intent.tsx"), encoding: .utf8), printed, folder)
+        }
+        // Detected from package.json when the plugins do not name it; the plugin's root option moves the folder.
+        let app = folder.appendingPathComponent("router-app")
+        try FileManager.default.createDirectory(at: app.appendingPathComponent("src/screens"), withIntermediateDirectories: true)
+        try #"{"expo": {"scheme": "myapp"}}"#.write(to: app.appendingPathComponent("app.json"), atomically: true, encoding: .utf8)
+        let noRouter = check { $0.returnURL = "myapp://checkout-callback"; $0.expoConfig = app.appendingPathComponent("app.json").path }
+        XCTAssertNil(finding(noRouter, .expoRouterNativeIntent), "no expo-router: no finding")
+        try #"{"dependencies": {"expo-router": "~5.1.0"}}"#.write(to: app.appendingPathComponent("package.json"), atomically: true, encoding: .utf8)
+        let fromPackage = check { $0.returnURL = "myapp://checkout-callback"; $0.expoConfig = app.appendingPathComponent("app.json").path }
+        XCTAssertEqual(finding(fromPackage, .expoRouterNativeIntent)?.severity, .error)
+        XCTAssertTrue(finding(fromPackage, .expoRouterNativeIntent)?.message.hasPrefix("package.json's dependencies list expo-router") ?? false)
+        try #"{"expo": {"scheme": "myapp", "plugins": [["expo-router", {"root": "src/screens"}]]}}"#.write(to: app.appendingPathComponent("app.json"), atomically: true, encoding: .utf8)
+        try "export function redirectSystemPath({ path }) { return path; }\n".write(to: app.appendingPathComponent("src/screens/+native-intent.ts"), atomically: true, encoding: .utf8)
+        let template = check { $0.returnURL = "myapp://checkout-callback"; $0.expoConfig = app.appendingPathComponent("app.json").path }
+        XCTAssertEqual(finding(template, .expoRouterNativeIntent)?.severity, .warning, "redirectSystemPath without handleUrl: " + (finding(template, .expoRouterNativeIntent)?.message ?? ""))
     }
 }

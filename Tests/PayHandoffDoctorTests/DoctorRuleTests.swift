@@ -98,7 +98,7 @@ final class DoctorRuleTests: XCTestCase {
         add(.androidExported, .error, good: good, broken: manifest("android/broken/exported-false.xml"), file: androidFile)
         add(.androidPermission, .error, good: good, broken: manifest("android/broken/receiver-permission.xml"), file: androidFile)
         add(.androidLaunchMode, .warning, good: good, broken: manifest("android/broken/launch-standard.xml"), file: androidFile)
-        add(.androidLaunchMode, .warning, good: good, broken: manifest("android/broken/launch-single-top.xml"), file: androidFile)
+        add(.androidLaunchMode, .error, good: good, broken: manifest("android/broken/launch-single-task.xml"), file: androidFile)
         add(.androidSchemeLowercase, .error, good: good, broken: manifest("android/broken/uppercase-scheme.xml"), file: androidFile)
         add(.androidSchemeLowercase, .error, good: expo("expo/app.json"), broken: expo("expo/broken/uppercase-scheme.json"), file: expoFile)
         add(.androidDataPairings, .warning, good: good, broken: manifest("android/broken/crossed-pairings.xml"), file: androidFile, noDiff: advice)
@@ -216,7 +216,8 @@ final class DoctorRuleTests: XCTestCase {
                 configure(&$0)
             }
         }
-        let singleTop: [DoctorRule: DoctorSeverity] = [.androidLaunchMode: .warning]
+        // Issue 38: a singleTask launcher activity is an error (Bitwarden's below API 30, Element X's).
+        let launcherSingleTask: [DoctorRule: DoctorSeverity] = [.androidLaunchMode: .error]
         let bitwardenRes = { (input: inout Doctor.Input) in input.androidResources = [fixture("android/apps/bitwarden-res-values-only")] }
         let elementRes = { (input: inout Doctor.Input) in
             input.androidResources = [fixture("android/apps/element-x-res"), fixture("android/apps/element-x-resvalues")]
@@ -226,14 +227,17 @@ final class DoctorRuleTests: XCTestCase {
         // 1. autoVerify verifies concrete http(s) hosts only: "*" and no host verify nothing;
         //    *.bitwarden.com verifies vault.bitwarden.com.
         add(.androidAppLinksVerify, .error, good: bitwardenWeb,
-            broken: app("nextcloud-any-host.xml", "https://cloud.example.org/app/checkout-callback"), file: androidFile, brokenOthers: singleTop)
-        add(.androidAppLinksVerify, .error, good: elementWeb, broken: app("appflowy-no-host.xml", "https://appflowy.com/checkout-callback"), file: androidFile)
+            broken: app("nextcloud-any-host.xml", "https://cloud.example.org/app/checkout-callback"), file: androidFile, goodOthers: launcherSingleTask)
+        add(.androidAppLinksVerify, .error, good: elementWeb, broken: app("appflowy-no-host.xml", "https://appflowy.com/checkout-callback"), file: androidFile,
+            goodOthers: launcherSingleTask, brokenOthers: launcherSingleTask)
         // 2. The literal text around an unresolved value decides; an exact path never receives a
         //    callback; a "possibly" still names the filter that misses.
         let fluffy = { (returnURL: String) in input(returnURL: returnURL, posScheme: nil) { $0.infoPlist = fixture("ios/apps/fluffychat-Info.plist") } }
         add(.iosURLSchemes, .error, good: fluffy("im.fluffychat://checkout-callback"), broken: fluffy("im.fluffychat.auth://checkout-callback"), file: plistFile)
-        add(.androidIntentFilter, .error, good: elementWeb, broken: app("element-x.xml", "https://mobile.element.io/element/", elementRes), file: androidFile)
-        add(.androidIntentFilter, .warning, good: elementWeb, broken: app("element-x.xml", "https://mobile.element.io/element/"), file: androidFile, noDiff: flagOnly)
+        add(.androidIntentFilter, .error, good: elementWeb, broken: app("element-x.xml", "https://mobile.element.io/element/", elementRes), file: androidFile,
+            goodOthers: launcherSingleTask)
+        add(.androidIntentFilter, .warning, good: elementWeb, broken: app("element-x.xml", "https://mobile.element.io/element/"), file: androidFile, noDiff: flagOnly,
+            goodOthers: launcherSingleTask, brokenOthers: [.androidLaunchMode: .warning])
         add(.androidIntentFilter, .error,
             good: app("thunderbird-beta.xml", "net.thunderbird.android.beta://checkout-callback") { $0.androidPackage = "net.thunderbird.android.beta" },
             broken: app("thunderbird-beta.xml", "net.thunderbird.android://checkout-callback") { $0.androidPackage = "net.thunderbird.android.beta" },
@@ -241,12 +245,13 @@ final class DoctorRuleTests: XCTestCase {
         // 3. A browser's redirect reaches only BROWSABLE filters (Bitwarden's bitwarden:// filter
         //    without it does not count); 4. the fix for BlueWallet's shared filter is a new one.
         add(.androidViewBrowsable, .error, good: app("bitwarden.xml", "bitwarden://sso-callback"),
-            broken: app("bluewallet.xml", "bluewallet://checkout-callback"), file: androidFile, goodOthers: singleTop)
+            broken: app("bluewallet.xml", "bluewallet://checkout-callback"), file: androidFile, brokenOthers: launcherSingleTask)
         // 5. @integer/ per API level (values-v30/ says standard), and unresolved without --android-res.
-        add(.androidLaunchMode, .warning, good: bitwardenWeb,
+        let bitwardenSSO = app("bitwarden.xml", "bitwarden://sso-callback")
+        add(.androidLaunchMode, .error, good: bitwardenSSO,
             broken: app("bitwarden.xml", "https://vault.bitwarden.com/redirect-connector/checkout") { $0.androidResources = [fixture("android/apps/bitwarden-res")] },
             file: androidFile, noDiff: "the value to change is in a values-v30/ resource file")
-        add(.androidLaunchMode, .warning, good: bitwardenWeb, broken: app("bitwarden.xml", "https://vault.bitwarden.com/redirect-connector/checkout"),
+        add(.androidLaunchMode, .warning, good: bitwardenSSO, broken: app("bitwarden.xml", "https://vault.bitwarden.com/redirect-connector/checkout"),
             file: androidFile, noDiff: flagOnly)
         // 6. Expo "platforms" without android: prebuild still generates it, so a warning naming it.
         // A real app's config alone: the project's generated manifest would not match its links.
@@ -264,6 +269,53 @@ final class DoctorRuleTests: XCTestCase {
         add(.androidIntentFilter, .error, good: app("mastodon.xml", "mastodon-android-auth://callback"),
             broken: app("mastodon.xml", "mastodon-android-auth://checkout-callback", pos: "mastodonpos"), file: androidFile,
             brokenOthers: [.androidQueries: .error])
+
+        // Issue 38, item 4: the return-routing traps, each on a public app's file (or, where
+        // none was reachable here, the project's own: the fixture says so).
+        // d. Element X's launcher MainActivity is singleTask: the app's icon mid-payment closes
+        //    the tab; Bitwarden's AuthCallbackActivity (singleTop, not the launcher) passes.
+        add(.androidLaunchMode, .error, good: bitwardenSSO, broken: elementWeb, file: androidFile)
+        // a. ASWebAuthenticationSession's https callback: webcredentials:<host> (Bitwarden's iOS
+        //    entitlements hold only *. wildcards: vault.bitwarden.com, not bitwarden.com) and the
+        //    association file's webcredentials.apps.
+        let entitlementsFile: (Doctor.Input) -> String? = { $0.entitlements }
+        let session = { (returnURL: String) in
+            input(returnURL: returnURL, posScheme: nil) {
+                $0.entitlements = fixture("ios/apps/bitwarden.entitlements")
+                $0.returnChannels = [.webAuthenticationSession]
+            }
+        }
+        let noApplinks: [DoctorRule: DoctorSeverity] = [.iosAssociatedDomains: .error]
+        add(.iosWebCredentials, .error, good: session("https://vault.bitwarden.com/checkout-callback"), broken: session("https://bitwarden.com/checkout-callback"),
+            file: entitlementsFile, goodOthers: noApplinks, brokenOthers: noApplinks)
+        let aasaFile: (Doctor.Input) -> String? = { $0.appleAppSiteAssociation }
+        add(.iosWebCredentials, .error,
+            good: web { $0.appleAppSiteAssociation = fixture("association/apple-app-site-association"); $0.returnChannels = [.webAuthenticationSession] },
+            broken: web { $0.appleAppSiteAssociation = fixture("association/broken/aasa-no-webcredentials.json"); $0.returnChannels = [.webAuthenticationSession] },
+            file: aasaFile)
+        // b. Auth Tab's https return: Chrome checks handle_all_urls (a get_login_creds statement
+        //    alone verifies nothing), which is android.assetlinks' own check.
+        add(.androidAuthTab, .error,
+            good: web { $0.assetLinks = fixture("association/assetlinks.json"); $0.returnChannels = [.authTab] },
+            broken: web { $0.assetLinks = fixture("association/broken/assetlinks-login-only.json"); $0.returnChannels = [.authTab] },
+            file: assetLinks, noDiff: "the fix is android.assetlinks' own (its statement, written with the package and fingerprint)",
+            brokenOthers: [.androidAssetLinks: .error])
+        // c. A checkout page on a host the app verifies: Element X's app.element.io (every path),
+        //    Bitwarden's *.bitwarden.com (pathPattern /redirect-connector.*: a warning).
+        let checkoutHostAdvice = "which paths the app's own links need, or where the checkout is hosted, is the developer's choice"
+        var stripeCheckout = bitwardenSSO
+        stripeCheckout.checkoutHosts = ["checkout.stripe.com"]
+        var elementCheckout = elementWeb
+        elementCheckout.checkoutHosts = ["app.element.io"]
+        var bitwardenCheckout = bitwardenSSO
+        bitwardenCheckout.checkoutHosts = ["vault.bitwarden.com"]
+        add(.androidCheckoutHost, .error, good: stripeCheckout, broken: elementCheckout, file: androidFile, noDiff: checkoutHostAdvice, brokenOthers: launcherSingleTask)
+        add(.androidCheckoutHost, .warning, good: stripeCheckout, broken: bitwardenCheckout, file: androidFile, noDiff: checkoutHostAdvice)
+        // e. Expo's default template (expo-router in plugins): no app/+native-intent.tsx.
+        add(.expoRouterNativeIntent, .error,
+            good: expoApp("expo/apps/expo-template-default-native-intent/app.json", "myapp://checkout-callback"),
+            broken: expoApp("expo/apps/expo-template-default/app.json", "myapp://checkout-callback"),
+            file: expoFile, noDiff: "the fix is a new file, app/+native-intent.tsx")
         return cases
     }
 
