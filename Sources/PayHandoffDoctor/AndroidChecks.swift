@@ -82,7 +82,7 @@ enum AndroidChecks {
         findings += lowerCase(context)
         findings += pairings(manifest.components.flatMap { component in component.filters.map { (component.name, $0) } }, file: path)
         if links.usesPOS { findings.append(queries(context)) }
-        findings += checkoutHosts.map { checkoutHost($0, context) }
+        findings += checkoutHosts.map { checkoutHost($0, filters: context.filters, legacy: !context.targetSDK.atLeast(31), file: path) }
         return (findings, applicationId?.value, map?.bytes)
     }
 
@@ -94,12 +94,17 @@ enum AndroidChecks {
     /// #46428). Verification is per host (``AppLinkVerification``), routing per filter: a
     /// verified host whose web filter takes any path catches every checkout URL on it (an
     /// error); one whose filters name paths catches those paths only (a warning naming them).
-    private static func checkoutHost(_ host: String, _ context: Context) -> DoctorFinding {
-        let file = context.file
+    /// - Parameters:
+    ///   - host: The checkout page's host.
+    ///   - filters: Every filter of the app (the manifest's, or Expo's `android.intentFilters`), with its owner.
+    ///   - legacy: The app targets an SDK below 31 (the older verification rule).
+    ///   - file: The file the filters come from.
+    /// - Returns: The `android.checkout-host` finding.
+    static func checkoutHost(_ host: String, filters: [(component: String, filter: IntentFilter)], legacy: Bool, file: String) -> DoctorFinding {
         guard let link = LinkTarget(.callback, "https://\(host)/", returnURL: nil) else {
             return DoctorFinding(.androidCheckoutHost, .warning, file: file, "\(host) is not a host name: not checked", fix: "pass the checkout page's host, such as checkout.example.com")
         }
-        let outcome = AppLinkVerification.outcome(for: link, filters: context.filters, legacy: !context.targetSDK.atLeast(31))
+        let outcome = AppLinkVerification.outcome(for: link, filters: filters, legacy: legacy)
         switch outcome.verified {
         case .no:
             return DoctorFinding(.androidCheckoutHost, .ok, file: file,
@@ -109,9 +114,13 @@ enum AndroidChecks {
         case .yes:
             break
         }
-        let claim = outcome.claim.map { "\($0.component)'s intent filter\($0.filter.line.map { " at line \($0)" } ?? "") verifies \($0.host.resolved ?? $0.host.written)" } ?? "an autoVerify filter"
+        // Expo's entries have no line: "an android.intentFilters entry".
+        func place(_ entry: (component: String, filter: IntentFilter)) -> String {
+            entry.filter.line.map { "\(entry.component)'s intent filter at line \($0)" } ?? "an \(entry.component) entry"
+        }
+        let claim = outcome.claim.map { "\(place(($0.component, $0.filter))) verifies \($0.host.resolved ?? $0.host.written)" } ?? "an autoVerify filter"
         // The web filters that take the host: with no path, every checkout URL; else their paths.
-        let takers = context.filters.filter { entry in
+        let takers = filters.filter { entry in
             entry.filter.hasView && entry.filter.categories.contains(IntentFilter.browsable)
                 && entry.filter.schemes.contains { $0.resolved == "https" }
                 && entry.filter.authorities.contains { !IntentFilter.hostMatches($0.host, host).isNo }
@@ -119,7 +128,7 @@ enum AndroidChecks {
         let fix = "open the checkout on a host the app does not claim (the gateway's own checkout domain), or give the filters for \(host) android:pathPrefix values the checkout's paths never start with (no diff: which paths the app's own links need is the app's choice)"
         let whole = takers.filter { !$0.filter.hasPaths }
         if !whole.isEmpty || takers.isEmpty {
-            let places = whole.map { "\($0.component)'s intent filter\($0.filter.line.map { " at line \($0)" } ?? "")" }
+            let places = whole.map(place)
             return DoctorFinding(.androidCheckoutHost, .error, file: file,
                 "the app verifies \(host) as its App Link (\(claim))\(places.isEmpty ? "" : "; \(places.joined(separator: " and ")) take\(places.count == 1 ? "s" : "") every path of it"): Android hands the checkout URL back to the app instead of opening the browser tab, so the payment page never shows (expo/expo #46428)",
                 fix: fix)

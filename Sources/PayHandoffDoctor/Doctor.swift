@@ -95,7 +95,7 @@ public enum Doctor {
         }
         if let path = input.expoConfig {
             let result = ExpoChecks.check(configAt: path, links: links, hasManifest: input.androidManifest != nil, buildSettings: buildSettings,
-                                          webCredentials: input.returnChannels.contains(.webAuthenticationSession))
+                                          webCredentials: input.returnChannels.contains(.webAuthenticationSession), checkoutHosts: input.checkoutHosts)
             findings += result.findings
             package = package ?? result.facts.androidPackage
             if let contents = result.contents { sources[path] = FixDiff.Source(bytes: contents, kind: .json) }

@@ -95,7 +95,8 @@ enum ExpoChecks {
     ///     answers for `<queries>`).
     ///   - buildSettings: `--build-setting` values, for `$(…)` in `ios.infoPlist`.
     /// - Returns: The findings, the facts, and the file's bytes (for `--fix-diff`).
-    static func check(configAt path: String, links: DoctorLinks, hasManifest: Bool, buildSettings: [(key: String, value: String)], webCredentials: Bool = false) -> (findings: [DoctorFinding], facts: Facts, contents: [UInt8]?) {
+    static func check(configAt path: String, links: DoctorLinks, hasManifest: Bool, buildSettings: [(key: String, value: String)], webCredentials: Bool = false,
+                      checkoutHosts: [String] = []) -> (findings: [DoctorFinding], facts: Facts, contents: [UInt8]?) {
         var findings: [DoctorFinding] = []
         guard let document = InputFile.read(path, into: &findings, InputFile.jsonDocument(at:)) else { return (findings, Facts(), nil) }
         guard let root = document.value as? [String: Any] else {
@@ -136,6 +137,11 @@ enum ExpoChecks {
             if !hasManifest { findings.append(androidQueries(config)) }
         }
         findings += ExpoRouterChecks.check(expo, configAt: path, links: links)
+        // The generated manifest holds these filters: with it given, its check covers them.
+        if !hasManifest {
+            let filters = platforms.intentFilters.compactMap { $0 }.map { (component: "android.intentFilters", filter: $0) }
+            findings += checkoutHosts.map { AndroidChecks.checkoutHost($0, filters: filters, legacy: false, file: path) }
+        }
         return (limitedToPlatforms(findings, expo: expo, file: path), facts, config.map?.bytes)
     }
 

@@ -311,6 +311,11 @@ final class DoctorRuleTests: XCTestCase {
         bitwardenCheckout.checkoutHosts = ["vault.bitwarden.com"]
         add(.androidCheckoutHost, .error, good: stripeCheckout, broken: elementCheckout, file: androidFile, noDiff: checkoutHostAdvice, brokenOthers: launcherSingleTask)
         add(.androidCheckoutHost, .warning, good: stripeCheckout, broken: bitwardenCheckout, file: androidFile, noDiff: checkoutHostAdvice)
+        //    Expo's android.intentFilters without the generated manifest: the same rule.
+        var expoCheckout = expoAlone, expoOwnHost = expoAlone
+        expoCheckout.checkoutHosts = ["checkout.stripe.com"]
+        expoOwnHost.checkoutHosts = ["fix.example.com"]
+        add(.androidCheckoutHost, .warning, good: expoCheckout, broken: expoOwnHost, file: expoFile, noDiff: checkoutHostAdvice)
         // e. Expo's default template (expo-router in plugins): no app/+native-intent.tsx.
         add(.expoRouterNativeIntent, .error,
             good: expoApp("expo/apps/expo-template-default-native-intent/app.json", "myapp://checkout-callback"),
