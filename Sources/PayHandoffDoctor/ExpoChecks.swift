@@ -137,12 +137,24 @@ enum ExpoChecks {
             if !hasManifest { findings.append(androidQueries(config)) }
         }
         findings += ExpoRouterChecks.check(expo, configAt: path, links: links)
-        // The generated manifest holds these filters: with it given, its check covers them.
+        // The generated manifest holds these filters and the launch mode: with it given, its checks cover them.
         if !hasManifest {
+            findings.append(generatedLaunchMode(path))
             let filters = platforms.intentFilters.compactMap { $0 }.map { (component: "android.intentFilters", filter: $0) }
             findings += checkoutHosts.map { AndroidChecks.checkoutHost($0, filters: filters, legacy: false, file: path) }
         }
         return (limitedToPlatforms(findings, expo: expo, file: path), facts, config.map?.bytes)
+    }
+
+    /// Issue 38 (d) for an Expo app whose generated manifest is not given: prebuild writes the
+    /// template's `MainActivity`, the launcher, with `android:launchMode="singleTask"` (expo/expo
+    /// templates/expo-template-bare-minimum/android/app/src/main/AndroidManifest.xml, read at
+    /// commit 0aebf19), and no app config key changes it: the app's icon mid-payment finishes
+    /// the browser tab. A warning: doctor has not seen the generated file.
+    private static func generatedLaunchMode(_ path: String) -> DoctorFinding {
+        DoctorFinding(.androidLaunchMode, .warning, file: path,
+            "npx expo prebuild gives MainActivity, the launcher that receives the links, android:launchMode=\"singleTask\" (Expo's template), so tapping the app's icon while the checkout is open finishes the browser tab (flutter_custom_tabs #271, stripe-android #9050); not seen: pass the generated android/app/src/main/AndroidManifest.xml with --android-manifest to check it",
+            fix: "a config plugin (withAndroidManifest from expo/config-plugins) that sets android:launchMode=\"singleTop\" on .MainActivity, and read the link in onCreate and onNewIntent (no diff: the value is in the generated manifest)")
     }
 
     /// `"platforms"`: Expo CLI reads it for `expo start` and `expo export`, but `npx expo
@@ -159,9 +171,9 @@ enum ExpoChecks {
         func left(_ platform: String) -> Bool { !listed.contains(platform) }
         return findings.map { finding in
             guard finding.file == file, finding.severity == .error else { return finding }
-            let android = [.expoAndroidIntentFilters, .androidSchemeLowercase, .androidDataPairings, .androidQueries].contains(finding.rule)
+            let android = [.expoAndroidIntentFilters, .androidSchemeLowercase, .androidDataPairings, .androidQueries, .androidCheckoutHost].contains(finding.rule)
                 || (finding.rule == .expoScheme && finding.message.hasPrefix("Android:"))
-            let ios = [.expoIOSQueriesSchemes, .expoIOSAssociatedDomains].contains(finding.rule)
+            let ios = [.expoIOSQueriesSchemes, .expoIOSAssociatedDomains, .iosWebCredentials].contains(finding.rule)
                 || (finding.rule == .expoScheme && finding.message.hasPrefix("iOS:"))
             guard let platform = android && left("android") ? "android" : ios && left("ios") ? "ios" : nil else { return finding }
             var downgraded = finding

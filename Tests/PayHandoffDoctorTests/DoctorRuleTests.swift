@@ -205,8 +205,11 @@ final class DoctorRuleTests: XCTestCase {
         expoAlone.androidManifest = nil
         var expoAloneBroken = expo("expo/broken/no-manifest-queries.json")
         expoAloneBroken.androidManifest = nil
+        // Without the generated manifest, its singleTask MainActivity is a warning (issue 38).
+        let generatedSingleTask: [DoctorRule: DoctorSeverity] = [.androidLaunchMode: .warning]
         add(.androidQueries, .warning, good: expoAlone, broken: expoAloneBroken, file: expoFile,
-            noDiff: "the plugin's options are in an array; the printed snippet says where, and another plugin may declare <queries>")
+            noDiff: "the plugin's options are in an array; the printed snippet says where, and another plugin may declare <queries>",
+            goodOthers: generatedSingleTask, brokenOthers: generatedSingleTask)
 
         // Issue 37: public apps' own files, reduced (each fixture's header names the app, the
         // file and what it shows). A real file may fail other rules too: those are listed.
@@ -259,13 +262,13 @@ final class DoctorRuleTests: XCTestCase {
             input(returnURL: returnURL, posScheme: nil) { $0.expoConfig = fixture(path) }
         }
         add(.expoScheme, .warning, good: expo("expo/per-platform.json", returnURL: custom),
-            broken: expoApp("expo/apps/jellyfin-ios-only.json", "org.jellyfin.expo://checkout-callback"), file: expoFile)
+            broken: expoApp("expo/apps/jellyfin-ios-only.json", "org.jellyfin.expo://checkout-callback"), file: expoFile, brokenOthers: generatedSingleTask)
         add(.expoScheme, .error, good: expo("expo/per-platform.json", returnURL: custom),
-            broken: expoApp("expo/apps/jellyfin-ios-and-android.json", "org.jellyfin.expo://checkout-callback"), file: expoFile)
+            broken: expoApp("expo/apps/jellyfin-ios-and-android.json", "org.jellyfin.expo://checkout-callback"), file: expoFile, brokenOthers: generatedSingleTask)
         // 7. Near misses explained for Expo's intent filters; fixes on the nearest miss's activity.
         add(.expoAndroidIntentFilters, .error, good: expo("expo/app.config.json"),
             broken: expoApp("expo/apps/rne-features.json", "https://johnchang.me/pros/checkout-callback"), file: expoFile,
-            brokenOthers: [.androidDataPairings: .warning])
+            brokenOthers: [.androidDataPairings: .warning, .androidLaunchMode: .warning])
         add(.androidIntentFilter, .error, good: app("mastodon.xml", "mastodon-android-auth://callback"),
             broken: app("mastodon.xml", "mastodon-android-auth://checkout-callback", pos: "mastodonpos"), file: androidFile,
             brokenOthers: [.androidQueries: .error])
@@ -315,12 +318,15 @@ final class DoctorRuleTests: XCTestCase {
         var expoCheckout = expoAlone, expoOwnHost = expoAlone
         expoCheckout.checkoutHosts = ["checkout.stripe.com"]
         expoOwnHost.checkoutHosts = ["fix.example.com"]
-        add(.androidCheckoutHost, .warning, good: expoCheckout, broken: expoOwnHost, file: expoFile, noDiff: checkoutHostAdvice)
+        add(.androidCheckoutHost, .warning, good: expoCheckout, broken: expoOwnHost, file: expoFile, noDiff: checkoutHostAdvice,
+            goodOthers: generatedSingleTask, brokenOthers: generatedSingleTask)
+        //    d for Expo: prebuild's MainActivity is singleTask; with the generated manifest given, that decides.
+        add(.androidLaunchMode, .warning, good: expo("expo/per-platform.json"), broken: expoAlone, file: { $0.androidManifest ?? $0.expoConfig }, noDiff: "the value is in the generated manifest (a config plugin sets it)")
         // e. Expo's default template (expo-router in plugins): no app/+native-intent.tsx.
         add(.expoRouterNativeIntent, .error,
             good: expoApp("expo/apps/expo-template-default-native-intent/app.json", "myapp://checkout-callback"),
             broken: expoApp("expo/apps/expo-template-default/app.json", "myapp://checkout-callback"),
-            file: expoFile, noDiff: "the fix is a new file, app/+native-intent.tsx")
+            file: expoFile, noDiff: "the fix is a new file, app/+native-intent.tsx", goodOthers: generatedSingleTask, brokenOthers: generatedSingleTask)
         return cases
     }
 
