@@ -291,6 +291,10 @@ final class DoctorRuleTests: XCTestCase {
         let noApplinks: [DoctorRule: DoctorSeverity] = [.iosAssociatedDomains: .error]
         add(.iosWebCredentials, .error, good: session("https://vault.bitwarden.com/checkout-callback"), broken: session("https://bitwarden.com/checkout-callback"),
             file: entitlementsFile, goodOthers: noApplinks, brokenOthers: noApplinks)
+        var expoSession = expo("expo/app.json"), expoNoWebCredentials = expo("expo/app.config.json")
+        expoSession.returnChannels = [.webAuthenticationSession]
+        expoNoWebCredentials.returnChannels = [.webAuthenticationSession]
+        add(.iosWebCredentials, .error, good: expoSession, broken: expoNoWebCredentials, file: expoFile)
         let aasaFile: (Doctor.Input) -> String? = { $0.appleAppSiteAssociation }
         add(.iosWebCredentials, .error,
             good: web { $0.appleAppSiteAssociation = fixture("association/apple-app-site-association"); $0.returnChannels = [.webAuthenticationSession] },
