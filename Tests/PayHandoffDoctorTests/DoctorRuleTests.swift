@@ -307,6 +307,20 @@ final class DoctorRuleTests: XCTestCase {
             broken: web { $0.assetLinks = fixture("association/broken/assetlinks-login-only.json"); $0.returnChannels = [.authTab] },
             file: assetLinks, noDiff: "the fix is android.assetlinks' own (its statement, written with the package and fingerprint)",
             brokenOthers: [.androidAssetLinks: .error])
+        //    Bluesky's assetlinks.json: the app signed with the listed key passes; signed with a
+        //    key the host does not list (its second fingerprint, left out of the fixture), it fails.
+        let bluesky = { (certificate: String) in
+            input(returnURL: "https://bsky.app/checkout-callback", posScheme: nil) {
+                $0.assetLinks = fixture("association/apps/bluesky-assetlinks.json")
+                $0.androidPackage = "xyz.blueskyweb.app"
+                $0.androidCertificateSHA256 = certificate
+                $0.returnChannels = [.authTab]
+            }
+        }
+        add(.androidAuthTab, .error,
+            good: bluesky("C1:4D:3C:6B:B5:D6:D9:AE:CF:C5:0B:BC:C1:9B:29:6D:D4:E6:87:46:36:D5:4C:1A:64:1C:14:08:BF:7E:F9:62"),
+            broken: bluesky("FA:C6:17:45:DC:09:03:78:6F:B9:ED:E6:2A:96:2B:39:9F:73:48:F0:BB:6F:89:9B:83:32:66:75:91:03:3B:9C"),
+            file: assetLinks, noDiff: "the fix is android.assetlinks' own (its fingerprint added)", brokenOthers: [.androidAssetLinks: .error])
         // c. A checkout page on a host the app verifies: Element X's app.element.io (every path),
         //    Bitwarden's *.bitwarden.com (pathPattern /redirect-connector.*: a warning).
         let checkoutHostAdvice = "which paths the app's own links need, or where the checkout is hosted, is the developer's choice"
