@@ -300,6 +300,15 @@ final class DoctorRuleTests: XCTestCase {
             good: web { $0.appleAppSiteAssociation = fixture("association/apple-app-site-association"); $0.returnChannels = [.webAuthenticationSession] },
             broken: web { $0.appleAppSiteAssociation = fixture("association/broken/aasa-no-webcredentials.json"); $0.returnChannels = [.webAuthenticationSession] },
             file: aasaFile)
+        //    Bluesky's association file: applinks for every path, no webcredentials.
+        add(.iosWebCredentials, .error,
+            good: web { $0.appleAppSiteAssociation = fixture("association/apple-app-site-association"); $0.returnChannels = [.webAuthenticationSession] },
+            broken: input(returnURL: "https://bsky.app/checkout-callback", posScheme: nil) {
+                $0.appleAppSiteAssociation = fixture("association/apps/bluesky-apple-app-site-association.json")
+                $0.iosAppID = "B3LX46C5HS.xyz.blueskyweb.app"
+                $0.returnChannels = [.webAuthenticationSession]
+            },
+            file: aasaFile)
         // b. Auth Tab's https return: Chrome checks handle_all_urls (a get_login_creds statement
         //    alone verifies nothing), which is android.assetlinks' own check.
         add(.androidAuthTab, .error,
