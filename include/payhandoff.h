@@ -100,7 +100,7 @@ extern "C" {
 /* Returns the library's ABI version (PAYHANDOFF_ABI_VERSION of the header it was built with). */
 PAYHANDOFF_API int32_t payhandoff_abi_version(void);
 
-/* Returns the library version, e.g. "0.3.0": a static string, valid for the life of the
+/* Returns the library version, e.g. "0.4.0": a static string, valid for the life of the
    process; do not free it. */
 PAYHANDOFF_API const char *payhandoff_version(void);
 

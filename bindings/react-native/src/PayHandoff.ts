@@ -203,7 +203,7 @@ export class PayHandoff {
     return this.native.module.abiVersion();
   }
 
-  /** The native library's version, e.g. "0.3.0". */
+  /** The native library's version, e.g. "0.4.0". */
   version(): string {
     return this.native.module.version();
   }

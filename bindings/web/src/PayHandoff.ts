@@ -322,7 +322,7 @@ export class PayHandoff {
     return this.library.abiVersion();
   }
 
-  /** The module's version, e.g. "0.3.0". */
+  /** The module's version, e.g. "0.4.0". */
   version(): string {
     return this.library.version();
   }
