@@ -126,6 +126,10 @@ public struct Coordinator: Equatable, Sendable {
     public internal(set) var flows: [Flow]
     /// Approved operations and what their sales may still refund.
     public internal(set) var ledger: RefundLedger
+    /// What the flows of a coordinator converted from an older snapshot format reserved when that
+    /// passed ``snapshotLimit`` (0 otherwise): they may keep it until they end; starts are refused
+    /// until the reservations fit the limit again (Coordinator+Budget.swift).
+    public internal(set) var convertedReserve = 0
 
     /// An empty coordinator.
     /// - Parameters:
@@ -183,7 +187,9 @@ public struct Coordinator: Equatable, Sendable {
                 // Only a start takes room (Coordinator+Budget.swift): every other event fills
                 // room its flow reserved when it started.
                 if event.isStart {
-                    answer.forgotten = try copy.makeRoom()
+                    let room = try copy.makeRoom(forStartAt: event.now)
+                    answer.forgotten = room.forgotten
+                    answer.transitions = room.clock + answer.transitions
                     if !answer.forgotten.isEmpty { answer.persist = true }
                 }
             }
@@ -436,7 +442,7 @@ public struct Coordinator: Equatable, Sendable {
 
     /// Time-driven events go to every flow; only flows that changed are reported (the step
     /// says so: comparing the whole flow before and after cost code for nothing).
-    private mutating func stepAll(now: Int64, checkout: CheckoutFlow.Event?, pos: POSFlow.Event) throws(PayHandoffError) -> CoordinatorAnswer {
+    mutating func stepAll(now: Int64, checkout: CheckoutFlow.Event?, pos: POSFlow.Event) throws(PayHandoffError) -> CoordinatorAnswer {
         var transitions: [FlowTransition] = []
         for index in flows.indices {
             switch flows[index] {
