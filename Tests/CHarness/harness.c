@@ -945,10 +945,10 @@ static void check_restore_limits_and_salvage(void) {
     r = finish("salvage not JSON", payhandoff_coordinator_restore_salvage("{\"version\":3,", &h, &out), &out);
     check(r.status == PAYHANDOFF_ERR_INVALID_JSON && h == NULL, "salvage: text that is not JSON salvages nothing");
     cJSON_Delete(r.doc);
-    /* A damaged flow, a sale whose amount was edited, a record whose id cannot be read: the intact
+    /* A damaged sale flow, a sale whose amount was edited, a record whose id cannot be read: the intact
        sale is kept, the edited one stays as balance unknown, the unreadable one moves the watermark. */
     static const char damaged[] =
-        "{\"version\":3,\"config\":{},\"flows\":[{\"id\":\"x\"}],\"ledger\":{\"pruned_through\":0,\"sales\":["
+        "{\"version\":3,\"config\":{},\"flows\":[{\"id\":\"x\",\"operation\":\"venta\"}],\"ledger\":{\"pruned_through\":0,\"sales\":["
         "[\"T1\",10000,0,1796054460000],[\"T2\",-5,0,1796054460000],[\"T 3\",100,0,1796054460000]],\"refunds\":[],\"unknown\":[]}}";
     out = NULL;
     r = finish("salvage damaged", payhandoff_coordinator_restore_salvage(damaged, &h, &out), &out);
@@ -1013,7 +1013,7 @@ static void hostile_coordinator(void) {
     cJSON_Delete(r.doc);
     out = NULL;
     /* Formats other than the library's: a newer one, and version 1 (before the refund ledger). */
-    static const char *const other_formats[] = {"{\"version\":4}", "{\"version\":1,\"config\":{},\"flows\":[],\"refunded\":{}}"};
+    static const char *const other_formats[] = {"{\"version\":5}", "{\"version\":1,\"config\":{},\"flows\":[],\"refunded\":{}}"};
     for (size_t i = 0; i < sizeof other_formats / sizeof other_formats[0]; i++) {
         out = NULL;
         r = finish("restore other format", payhandoff_coordinator_restore(other_formats[i], &h, &out), &out);

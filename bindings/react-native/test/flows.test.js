@@ -332,7 +332,7 @@ test('restore refuses damaged and newer snapshots, all or nothing', () => {
   check(damaged, 'validation', 'flows[0].state');
   // PayHandoff 0.2's format 2 is read (converted), by the same rules.
   check({ ...damaged, version: 2, ledger: [] }, 'validation', 'flows[0].state');
-  check({ version: 4, config: {}, flows: [], ledger: {} }, 'unsupported_version', 'version');
+  check({ version: 5, config: {}, flows: [], ledger: {} }, 'unsupported_version', 'version');
   // Format 1 (before the refund ledger) is not read either.
   check({ version: 1, config: {}, flows: [], refunded: {} }, 'unsupported_version', 'version');
   check('{"version": 1,', 'invalid_json');

@@ -305,7 +305,7 @@ class ScenarioTest {
         check("""{"version": 2, "config": {}, "ledger": [], "flows": [{"id": "p1", "type": "pos", "state": "no_such_state",
             "operation": "venta", "identifier": "o", "token": "$token", "answer_scheme": "myapp", "grace_ms": 0}]}""",
             ErrorCode.VALIDATION, "flows[0].state")
-        check("""{"version": 4, "config": {}, "flows": [], "ledger": {}}""", ErrorCode.UNSUPPORTED_VERSION, "version")
+        check("""{"version": 5, "config": {}, "flows": [], "ledger": {}}""", ErrorCode.UNSUPPORTED_VERSION, "version")
         // Format 1 (before the refund ledger) is not read either.
         check("""{"version": 1, "config": {}, "flows": [], "refunded": {}}""", ErrorCode.UNSUPPORTED_VERSION, "version")
         assertEquals(ErrorCode.INVALID_JSON, expect { Coordinator.restore("""{"version": 1,""") }.code)
