@@ -264,16 +264,35 @@ static cJSON *summary(const char *outcome, payhandoff_coordinator *h, const cJSO
 }
 
 static Result run_script(const cJSON *input) {
-    char *config = member_text(input, "config");
     payhandoff_coordinator *h = NULL;
     char *out = NULL;
-    Result created = finish("coordinator_new", payhandoff_coordinator_new(config, &h, &out), &out);
-    free(config);
+    cJSON *dropped = NULL;
+    Result created;
+    if (cJSON_GetObjectItemCaseSensitive(input, "snapshot")) {
+        /* Restored (or salvaged) from the snapshot given, instead of created from config. */
+        char *snapshot = member_text(input, "snapshot");
+        int salvage = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(input, "salvage"));
+        created = salvage ? finish("restore_salvage", payhandoff_coordinator_restore_salvage(snapshot, &h, &out), &out)
+                          : finish("restore", payhandoff_coordinator_restore(snapshot, &h, &out), &out);
+        free(snapshot);
+        if (created.status == 0 && salvage) {
+            dropped = cJSON_CreateArray();
+            const cJSON *item;
+            cJSON_ArrayForEach(item, cJSON_GetObjectItemCaseSensitive(created.doc, "dropped")) {
+                cJSON_AddItemToArray(dropped, cJSON_CreateString(member_string(item, "member")));
+            }
+        }
+    } else {
+        char *config = member_text(input, "config");
+        created = finish("coordinator_new", payhandoff_coordinator_new(config, &h, &out), &out);
+        free(config);
+    }
     if (created.status != 0) return created;
     cJSON_Delete(created.doc);
 
     Result result = {0, cJSON_CreateObject()};
     cJSON *steps = cJSON_AddArrayToObject(result.doc, "steps");
+    if (dropped) cJSON_AddItemToObject(result.doc, "dropped", dropped);
     const cJSON *step;
     cJSON_ArrayForEach(step, cJSON_GetObjectItemCaseSensitive(input, "steps")) {
         if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(step, "restore"))) {
