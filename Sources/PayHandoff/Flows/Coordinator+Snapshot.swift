@@ -139,25 +139,28 @@ extension Coordinator {
     /// when both ended).
     /// - Returns: The id of the flow left out, if any.
     /// - Throws: As ``checkCorrelation(of:among:)``.
+    @inline(never)
     static func add(_ flow: Flow, to flows: inout [Flow], format2: Bool) throws(PayHandoffError) -> String? {
-        do throws(PayHandoffError) {
-            try checkCorrelation(of: flow, among: flows)
-        } catch where format2 && error.code == .conflict {
-            guard let index = flows.firstIndex(where: { $0.sharesCorrelationKey(with: flow) }) else { throw error }
-            if !flows[index].isPending {
-                let left = flows.remove(at: index).id
-                _ = try add(flow, to: &flows, format2: true)
+        var left: String? = nil
+        while true {
+            do throws(PayHandoffError) {
+                try checkCorrelation(of: flow, among: flows)
+                flows.append(flow)
                 return left
+            } catch where format2 && error.code == .conflict {
+                // The earlier flow holding the key: ended, it goes; waiting, the new one must have ended.
+                var index = 0
+                while index < flows.count, !flows[index].sharesCorrelationKey(with: flow) { index += 1 }
+                guard index < flows.count, !flows[index].isPending || !flow.isPending else { throw error }
+                guard !flows[index].isPending else { return flow.id }
+                left = flows.remove(at: index).id
             }
-            guard !flow.isPending else { throw error }
-            return flow.id
         }
-        flows.append(flow)
-        return nil
     }
 
     /// Refuses `flow` when it would share a correlation key with any of `others` (the rule
     /// ``Coordinator`` keeps when flows start), or a pending refund's sale.
+    @inline(never)
     static func checkCorrelation(of flow: Flow, among others: [Flow]) throws(PayHandoffError) {
         guard !others.contains(where: { $0.id.hasSameBytes(as: flow.id) }) else {
             throw PayHandoffError(.validation, field: "id", "two flows have the same id")
@@ -181,6 +184,7 @@ extension Coordinator.Flow {
     /// Whether one answer could reach both flows: two checkouts with one nonce, or two POS
     /// hand-offs sent the same identifier (`<identifier>~<token>`, compared whole: a token
     /// converted from format 2 may hold a `~`) on one answer scheme.
+    @inline(never)  // one copy for restore, salvage and the format-2 conversion (the library is size-bound)
     func sharesCorrelationKey(with other: Coordinator.Flow) -> Bool {
         switch (self, other) {
         case (.checkout(let a), .checkout(let b)):
