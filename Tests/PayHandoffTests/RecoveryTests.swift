@@ -253,9 +253,9 @@ final class RecoveryTests: XCTestCase {
         }
     }
 
-    // MARK: - 8: a start expires checkouts past their deadline before judging room
+    // MARK: - 8: a start refused for room names the checkouts past their deadline; a tick makes room
 
-    func testAStartExpiresCheckoutsPastTheirDeadlineBeforeItIsRefusedForRoom() throws {
+    func testAStartRefusedForRoomSaysWhichCheckoutsATickWouldExpire() throws {
         var c = Coordinator()
         var started = 0
         while true {
@@ -268,14 +268,18 @@ final class RecoveryTests: XCTestCase {
         func another(at now: Int64) -> JSONValue {
             ["type": "checkout.start", "flow_id": "next", "now": .integer(now), "kind": "cards", "return_url": "fixapp://checkout-callback"]
         }
-        let refused = try send(another(at: t0 + 1_799_999), to: &c)
-        XCTAssertEqual(refused.error?.code, .limitExceeded, "they still wait: no room")
+        let early = try send(another(at: t0 + 1_799_999), to: &c)
+        XCTAssertEqual(early.error?.code, .limitExceeded, "they still wait: no room")
+        XCTAssertFalse(early.error?.message.contains("tick") ?? true, "no checkout is late yet")
+        // At their deadline the start is still refused — a start moves no other flow — and says why.
+        let before = c
         let late = try send(another(at: t0 + 1_800_000), to: &c)
-        XCTAssertEqual(late.outcome, .accepted, "at their deadline, no tick needed")
-        XCTAssertEqual(late.transitions.count, started + 1, "the expiries, then the start")
-        XCTAssertEqual(late.transitions.first?.flow.stateName, "expired")
-        XCTAssertEqual(late.transitions.last?.flow.id, "next")
-        XCTAssertTrue(c.flows.allSatisfy { $0.id == "next" || $0.stateName == "expired" })
+        XCTAssertEqual(late.error?.code, .limitExceeded)
+        XCTAssertTrue(late.error?.message.contains("\(started) of them are checkouts past their deadline: send a tick") ?? false,
+                      late.error?.message ?? "")
+        XCTAssertEqual(c, before, "a refused start changes nothing")
+        XCTAssertEqual(try send(["type": "tick", "now": .integer(t0 + 1_800_000)], to: &c).outcome, .accepted)
+        XCTAssertEqual(try send(another(at: t0 + 1_800_000), to: &c).outcome, .accepted, "expired, they make room")
         XCTAssertEqual(try Coordinator(snapshot: c.snapshot), c)
     }
 
@@ -371,6 +375,7 @@ final class RecoveryTests: XCTestCase {
         XCTAssertEqual(try send(["type": "checkout.session", "flow_id": "c1", "now": .integer(t0 + 61_000),
                                  "session": ["kind": "cards", "checkout_url": "https://pay.example.com/c/1"]], to: &c).outcome, .accepted)
         XCTAssertEqual(try Coordinator(snapshot: c.snapshot), c, "format 4 keeps the converted reserve")
+        XCTAssertEqual(try send(["type": "tick", "now": .integer(t0 + 2 * 3_600_000)], to: &c).outcome, .accepted)
         let late = try send(saleStart("p1", identifier: "ord-1", token: saleToken, now: t0 + 2 * 3_600_000), to: &c)
         XCTAssertEqual(late.outcome, .accepted, "once they expire, there is room")
         XCTAssertEqual(c.convertedReserve, 0)

@@ -94,22 +94,23 @@ extension Coordinator {
         return forgotten
     }
 
-    /// What a start does to make room (``makeRoom()``), with the clock applied first when it
-    /// needs it: when the flows still waiting fill the snapshot, the start's time is given to
-    /// every flow as a `tick` at that time would be (checkouts past their deadline expire and stop
-    /// reserving a session), and room is made again. So checkouts a host never ticked do not
-    /// refuse every start; their transitions come first in the start's answer.
+    /// What a start does to make room (``makeRoom()``). A start moves no other flow (one event,
+    /// the flow it names), so it does not expire checkouts whose deadline has passed at its time:
+    /// when they are among the flows that fill the snapshot, its `limit_exceeded` says so — a
+    /// `tick` at that time expires them (they stop reserving a session), then the start fits.
     /// - Parameter now: The start's time.
-    /// - Returns: The ids of the flows forgotten, and the transitions the clock made.
-    /// - Throws: `limit_exceeded` when the flows still waiting fill the snapshot even then.
-    mutating func makeRoom(forStartAt now: Int64) throws(PayHandoffError) -> (forgotten: [String], clock: [FlowTransition]) {
-        let before = self
+    /// - Returns: The ids of the flows forgotten.
+    /// - Throws: `limit_exceeded` when the flows still waiting fill the snapshot.
+    mutating func makeRoom(forStartAt now: Int64) throws(PayHandoffError) -> [String] {
         do throws(PayHandoffError) {
-            return (try makeRoom(), [])
+            return try makeRoom()
         } catch where error.code == .limitExceeded {
-            self = before
-            let clock = try stepAll(now: now, checkout: .tick, pos: .tick)
-            return (try makeRoom(), clock.transitions)
+            var late = 0
+            for case .checkout(let f) in flows where f.state.isWaiting && now >= f.deadline { late += 1 }
+            guard late > 0 else { throw error }
+            var hinted = error
+            hinted.message += "; " + String(late) + " of them are checkouts past their deadline: send a tick at this time to expire them, then start again"
+            throw hinted
         }
     }
 

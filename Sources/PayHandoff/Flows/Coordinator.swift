@@ -187,9 +187,7 @@ public struct Coordinator: Equatable, Sendable {
                 // Only a start takes room (Coordinator+Budget.swift): every other event fills
                 // room its flow reserved when it started.
                 if event.isStart {
-                    let room = try copy.makeRoom(forStartAt: event.now)
-                    answer.forgotten = room.forgotten
-                    answer.transitions = room.clock + answer.transitions
+                    answer.forgotten = try copy.makeRoom(forStartAt: event.now)
                     if !answer.forgotten.isEmpty { answer.persist = true }
                 }
             }
@@ -442,7 +440,7 @@ public struct Coordinator: Equatable, Sendable {
 
     /// Time-driven events go to every flow; only flows that changed are reported (the step
     /// says so: comparing the whole flow before and after cost code for nothing).
-    mutating func stepAll(now: Int64, checkout: CheckoutFlow.Event?, pos: POSFlow.Event) throws(PayHandoffError) -> CoordinatorAnswer {
+    private mutating func stepAll(now: Int64, checkout: CheckoutFlow.Event?, pos: POSFlow.Event) throws(PayHandoffError) -> CoordinatorAnswer {
         var transitions: [FlowTransition] = []
         for index in flows.indices {
             switch flows[index] {
