@@ -301,7 +301,7 @@ test('snapshot/restore across process death: same behaviour, no secrets, duplica
   c = payhandoff.restoreCoordinator(saved);
   t.after(() => c.dispose());
   const snapshot = c.snapshot();
-  assert.equal(snapshot.version, 3);
+  assert.equal(snapshot.version, 4);
   assert.equal(snapshot.config.pos_grace_ms, 5000);
   assert.deepEqual(snapshot.ledger.sales, [['720371', 10000, 0, T0 + 5000]]);
   assert.deepEqual(snapshot.flows.map((f) => [f.id, f.state]), [['c1', 'in_browser'], ['p1', 'approved']]);

@@ -280,7 +280,7 @@ class ScenarioTest {
 
         Coordinator.restore(saved).use { c ->
             val snapshot = c.snapshotDocument()
-            assertEquals(3, snapshot.version)
+            assertEquals(4, snapshot.version)
             assertEquals(5000L, snapshot.config.posGraceMs)
             assertEquals(listOf(Triple("720371", 10000L, 0L)), snapshot.ledger.sales.map { Triple(it.transactionId, it.amountMinor, it.refundedMinor) })
             assertEquals(listOf("c1" to CheckoutState.IN_BROWSER, "p1" to PosState.APPROVED), snapshot.flows.map { it.id to it.state })
