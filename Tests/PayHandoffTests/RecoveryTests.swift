@@ -275,7 +275,7 @@ final class RecoveryTests: XCTestCase {
         let before = c
         let late = try send(another(at: t0 + 1_800_000), to: &c)
         XCTAssertEqual(late.error?.code, .limitExceeded)
-        XCTAssertTrue(late.error?.message.contains("\(started) of them are checkouts past their deadline: send a tick") ?? false,
+        XCTAssertTrue(late.error?.message.contains("checkouts past their deadline are among them: send a tick at this time") ?? false,
                       late.error?.message ?? "")
         XCTAssertEqual(c, before, "a refused start changes nothing")
         XCTAssertEqual(try send(["type": "tick", "now": .integer(t0 + 1_800_000)], to: &c).outcome, .accepted)

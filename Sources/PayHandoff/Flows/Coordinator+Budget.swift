@@ -105,12 +105,11 @@ extension Coordinator {
         do throws(PayHandoffError) {
             return try makeRoom()
         } catch where error.code == .limitExceeded {
-            var late = 0
-            for case .checkout(let f) in flows where f.state.isWaiting && now >= f.deadline { late += 1 }
-            guard late > 0 else { throw error }
-            var hinted = error
-            hinted.message += "; " + String(late) + " of them are checkouts past their deadline: send a tick at this time to expire them, then start again"
-            throw hinted
+            for case .checkout(let f) in flows where f.state.isWaiting && now >= f.deadline {
+                throw PayHandoffError(.limitExceeded, field: error.field, error.message
+                    + "; checkouts past their deadline are among them: send a tick at this time to expire them, then start again")
+            }
+            throw error
         }
     }
 

@@ -193,20 +193,17 @@ extension RefundLedger {
     static func salvaging<R: JSONReader>(_ document: SnapshotDocument<R>, dropped: inout [Coordinator.Salvage.Dropped]) -> RefundLedger {
         var ledger = RefundLedger()
         let json = document.ledger
-        if let error = document.format2LedgerError {
-            dropped.append(Coordinator.Salvage.Dropped(member: "ledger", error: error))
+        // A ledger lost as a whole: every sale it held may have been refunded, and nothing shows when.
+        var lost = document.format2LedgerError
+        if !document.isFormat2 {
+            do throws(PayHandoffError) { _ = try document.members.object("ledger") } catch { lost = error }
+        }
+        if let lost {
+            dropped.append(Coordinator.Salvage.Dropped(member: "ledger", error: lost))
             ledger.raiseWatermark(to: MexicoCityTime.maxEpochMilliseconds)
             return ledger
         }
         if !document.isFormat2 {
-            do throws(PayHandoffError) {
-                _ = try document.members.object("ledger")
-            } catch {
-                // Every sale it held may have been refunded, and nothing shows when.
-                dropped.append(Coordinator.Salvage.Dropped(member: "ledger", error: error))
-                ledger.raiseWatermark(to: MexicoCityTime.maxEpochMilliseconds)
-                return ledger
-            }
             do throws(PayHandoffError) {
                 try json.rejectUnknownKeys("pruned_through sales refunds unknown")
             } catch {
