@@ -20,7 +20,8 @@
 /// - A member lost as a whole — `flows` or `ledger` or one of its lists absent, `null` or of
 ///   another type, `pruned_through` unreadable — shows no time to bound it: the watermark moves
 ///   past every time (and, for `flows`, every sale of the ledger becomes balance unknown).
-///   Only then are refunds of sales the ledger does not know refused for ever.
+///   Only then, and for a record or a waiting refund that shows no time at all, are refunds of
+///   sales the ledger does not know refused for ever.
 /// - A damaged configuration falls back to the defaults.
 /// - A format-2 header over a format-3 body (a file mixed from two versions) is read as the
 ///   body's format, reported as `version`.
