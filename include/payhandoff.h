@@ -100,7 +100,7 @@ extern "C" {
 /* Returns the library's ABI version (PAYHANDOFF_ABI_VERSION of the header it was built with). */
 PAYHANDOFF_API int32_t payhandoff_abi_version(void);
 
-/* Returns the library version, e.g. "0.3.0": a static string, valid for the life of the
+/* Returns the library version, e.g. "0.4.0": a static string, valid for the life of the
    process; do not free it. */
 PAYHANDOFF_API const char *payhandoff_version(void);
 
@@ -206,8 +206,9 @@ PAYHANDOFF_API int32_t payhandoff_coordinator_new(const char *config_json, payha
 /* Restores a coordinator from a snapshot (after process death). Every snapshot
    payhandoff_coordinator_snapshot() wrote restores to an equal coordinator. All or nothing: a
    snapshot whose flows or ledger could not have been written by a coordinator is refused, naming
-   the member. snapshot_json may have up to PAYHANDOFF_MAX_SNAPSHOT_BYTES; format 3 and PayHandoff
-   0.2's format 2 (converted) are read.
+   the member. snapshot_json may have up to PAYHANDOFF_MAX_SNAPSHOT_BYTES; format 4, and PayHandoff
+   0.3's format 3 and 0.2's format 2 (converted, never refused for what those versions allowed:
+   docs/abi.md) are read.
    *handle: receives the restored coordinator on success, NULL on failure.
    *out on success: the restored coordinator's snapshot.
    Errors: INVALID_ARGUMENT, INVALID_JSON, VALIDATION, CONFLICT, UNSUPPORTED_VERSION (a format
@@ -257,7 +258,7 @@ PAYHANDOFF_API int32_t payhandoff_coordinator_send(payhandoff_coordinator *coord
 PAYHANDOFF_API int32_t payhandoff_coordinator_handle_url(payhandoff_coordinator *coordinator, const char *url,
                                                          int64_t now_ms, char **out);
 
-/* Writes the coordinator's versioned snapshot {"version": 3, "config", "flows", "ledger"} to
+/* Writes the coordinator's versioned snapshot {"version": 4, "config", "flows", "ledger"} to
    *out, to be saved (to a file, written atomically) and later passed to
    payhandoff_coordinator_restore(), which restores it to an equal coordinator. It holds no API
    key and no POS user token; it does hold the flows' nonces and tokens (secret-bearing: store it

@@ -13,7 +13,7 @@ import CcJSON
 public func payhandoff_abi_version() -> Int32 { LibraryVersion.abi }
 
 /// The library version as a static NUL-terminated string (never freed).
-/// - Returns: `library_version` of abi/payhandoff.json, e.g. `"0.3.0"`.
+/// - Returns: `library_version` of abi/payhandoff.json, e.g. `"0.4.0"`.
 @_cdecl("payhandoff_version")
 public func payhandoff_version() -> UnsafePointer<CChar> {
     // A string literal is stored NUL-terminated in the binary and lives as long as the library.

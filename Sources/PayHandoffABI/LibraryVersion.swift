@@ -6,5 +6,5 @@ enum LibraryVersion {
     /// `PAYHANDOFF_ABI_VERSION`: changes only when a function's signature or meaning changes incompatibly.
     static var abi: Int32 { 3 }
     /// The library version, stored NUL-terminated in the binary (payhandoff_version() hands out its address).
-    static var text: StaticString { "0.3.0" }
+    static var text: StaticString { "0.4.0" }
 }

@@ -264,16 +264,35 @@ static cJSON *summary(const char *outcome, payhandoff_coordinator *h, const cJSO
 }
 
 static Result run_script(const cJSON *input) {
-    char *config = member_text(input, "config");
     payhandoff_coordinator *h = NULL;
     char *out = NULL;
-    Result created = finish("coordinator_new", payhandoff_coordinator_new(config, &h, &out), &out);
-    free(config);
+    cJSON *dropped = NULL;
+    Result created;
+    if (cJSON_GetObjectItemCaseSensitive(input, "snapshot")) {
+        /* Restored (or salvaged) from the snapshot given, instead of created from config. */
+        char *snapshot = member_text(input, "snapshot");
+        int salvage = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(input, "salvage"));
+        created = salvage ? finish("restore_salvage", payhandoff_coordinator_restore_salvage(snapshot, &h, &out), &out)
+                          : finish("restore", payhandoff_coordinator_restore(snapshot, &h, &out), &out);
+        free(snapshot);
+        if (created.status == 0 && salvage) {
+            dropped = cJSON_CreateArray();
+            const cJSON *item;
+            cJSON_ArrayForEach(item, cJSON_GetObjectItemCaseSensitive(created.doc, "dropped")) {
+                cJSON_AddItemToArray(dropped, cJSON_CreateString(member_string(item, "member")));
+            }
+        }
+    } else {
+        char *config = member_text(input, "config");
+        created = finish("coordinator_new", payhandoff_coordinator_new(config, &h, &out), &out);
+        free(config);
+    }
     if (created.status != 0) return created;
     cJSON_Delete(created.doc);
 
     Result result = {0, cJSON_CreateObject()};
     cJSON *steps = cJSON_AddArrayToObject(result.doc, "steps");
+    if (dropped) cJSON_AddItemToObject(result.doc, "dropped", dropped);
     const cJSON *step;
     cJSON_ArrayForEach(step, cJSON_GetObjectItemCaseSensitive(input, "steps")) {
         if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(step, "restore"))) {
@@ -945,10 +964,10 @@ static void check_restore_limits_and_salvage(void) {
     r = finish("salvage not JSON", payhandoff_coordinator_restore_salvage("{\"version\":3,", &h, &out), &out);
     check(r.status == PAYHANDOFF_ERR_INVALID_JSON && h == NULL, "salvage: text that is not JSON salvages nothing");
     cJSON_Delete(r.doc);
-    /* A damaged flow, a sale whose amount was edited, a record whose id cannot be read: the intact
+    /* A damaged sale flow, a sale whose amount was edited, a record whose id cannot be read: the intact
        sale is kept, the edited one stays as balance unknown, the unreadable one moves the watermark. */
     static const char damaged[] =
-        "{\"version\":3,\"config\":{},\"flows\":[{\"id\":\"x\"}],\"ledger\":{\"pruned_through\":0,\"sales\":["
+        "{\"version\":3,\"config\":{},\"flows\":[{\"id\":\"x\",\"operation\":\"venta\"}],\"ledger\":{\"pruned_through\":0,\"sales\":["
         "[\"T1\",10000,0,1796054460000],[\"T2\",-5,0,1796054460000],[\"T 3\",100,0,1796054460000]],\"refunds\":[],\"unknown\":[]}}";
     out = NULL;
     r = finish("salvage damaged", payhandoff_coordinator_restore_salvage(damaged, &h, &out), &out);
@@ -1013,7 +1032,7 @@ static void hostile_coordinator(void) {
     cJSON_Delete(r.doc);
     out = NULL;
     /* Formats other than the library's: a newer one, and version 1 (before the refund ledger). */
-    static const char *const other_formats[] = {"{\"version\":4}", "{\"version\":1,\"config\":{},\"flows\":[],\"refunded\":{}}"};
+    static const char *const other_formats[] = {"{\"version\":5}", "{\"version\":1,\"config\":{},\"flows\":[],\"refunded\":{}}"};
     for (size_t i = 0; i < sizeof other_formats / sizeof other_formats[0]; i++) {
         out = NULL;
         r = finish("restore other format", payhandoff_coordinator_restore(other_formats[i], &h, &out), &out);

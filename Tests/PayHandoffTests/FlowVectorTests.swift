@@ -5,7 +5,20 @@ import XCTest
 /// the way every language's runner summarises it (Tests/Vectors/README.md).
 enum CoordinatorScript {
     static func run(_ input: JSONValue) throws(PayHandoffError) -> JSONValue {
-        var coordinator = Coordinator(configuration: try Coordinator.Configuration(json: input.value(at: "config") ?? [:]))
+        // Created from `config`, or restored (`salvage`: salvaged) from the `snapshot` given.
+        var coordinator: Coordinator
+        var dropped: [JSONValue]? = nil
+        if let snapshot = input.value(at: "snapshot") {
+            if try input.optionalBool(at: "salvage") == true {
+                let salvage = try Coordinator.Salvage(snapshot: snapshot)
+                coordinator = salvage.coordinator
+                dropped = salvage.dropped.map { .string($0.member) }
+            } else {
+                coordinator = try Coordinator(snapshot: snapshot)
+            }
+        } else {
+            coordinator = Coordinator(configuration: try Coordinator.Configuration(json: input.value(at: "config") ?? [:]))
+        }
         var generator = SplitMix64(seed: 0)
         var summaries: [JSONValue] = []
         for step in try input.optionalArray(at: "steps") ?? [] {
@@ -34,7 +47,7 @@ enum CoordinatorScript {
             }
             summaries.append(summary(outcome: answer.outcome.rawValue, coordinator: coordinator, answer: answer, error: answer.error))
         }
-        return ["steps": .array(summaries)]
+        return dropped.map { ["steps": .array(summaries), "dropped": .array($0)] } ?? ["steps": .array(summaries)]
     }
 
     static func summary(outcome: String, coordinator: Coordinator, answer: CoordinatorAnswer?,

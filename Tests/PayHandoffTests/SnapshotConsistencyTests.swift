@@ -116,7 +116,7 @@ final class SnapshotConsistencyTests: XCTestCase {
 
     func testOtherVersionsAreRefused() {
         assertRefused(["version": 1, "config": [:], "flows": [], "refunded": [:]], .unsupportedVersion, "version")
-        assertRefused(["version": 4, "config": [:], "flows": [], "ledger": [:]], .unsupportedVersion, "version")
+        assertRefused(["version": 5, "config": [:], "flows": [], "ledger": [:]], .unsupportedVersion, "version")
     }
 
     func testForgedLongAnswersDoNotGrowTheSnapshot() throws {

@@ -35,8 +35,9 @@ extension Coordinator {
     public static let keptEndedFlows = 32
 
     /// The document around the flows and the ledger at its widest: version, configuration
-    /// (integers of up to 15 digits), the ledger's watermark and the empty lists.
-    static let documentReserve = 320
+    /// (integers of up to 15 digits), the ledger's watermark and the empty lists, and
+    /// `converted_reserve` (10 digits).
+    static let documentReserve = 352
 
     /// The snapshot's printed length at most, with every flow's reservation (the budget's measure).
     public var reservedSnapshotLength: Int {
@@ -64,7 +65,10 @@ extension Coordinator {
             }
         }
         var total = reservedSnapshotLength
-        guard total > snapshotLimit else { return forgotten }
+        guard total > snapshotLimit else {
+            convertedReserve = 0  // a converted coordinator's flows fit again: the rule is the limit's
+            return forgotten
+        }
         var index = 0
         while total > snapshotLimit, index < flows.count {
             if flows[index].isPending {
@@ -86,14 +90,42 @@ extension Coordinator {
                 String(waiting) + " flows still wait for their results and fill the snapshot ("
                 + String(snapshotLimit) + " bytes): finish them, or give up the ones that will not come back (flow.remove with give_up)")
         }
+        convertedReserve = 0
         return forgotten
     }
 
-    /// The restore side of the rule: the reservations of a restored coordinator fit its limit.
+    /// What a start does to make room (``makeRoom()``). A start moves no other flow (one event,
+    /// the flow it names), so it does not expire checkouts whose deadline has passed at its time:
+    /// when they are among the flows that fill the snapshot, its `limit_exceeded` says so — a
+    /// `tick` at that time expires them (they stop reserving a session), then the start fits.
+    /// - Parameter now: The start's time.
+    /// - Returns: The ids of the flows forgotten.
+    /// - Throws: `limit_exceeded` when the flows still waiting fill the snapshot.
+    mutating func makeRoom(forStartAt now: Int64) throws(PayHandoffError) -> [String] {
+        do throws(PayHandoffError) {
+            return try makeRoom()
+        } catch where error.code == .limitExceeded {
+            for case .checkout(let f) in flows where f.state.isWaiting && now >= f.deadline {
+                throw PayHandoffError(.limitExceeded, field: error.field, error.message
+                    + "; checkouts past their deadline are among them: send a tick at this time to expire them, then start again")
+            }
+            throw error
+        }
+    }
+
+    /// The restore side of the rule: the reservations of a restored coordinator fit its limit,
+    /// or, for a coordinator converted from an older format, what they reserved when converted
+    /// (``convertedReserve``).
+    /// - Parameter converted: Whether the document was an older format: its reservations are
+    ///   then never refused; past the limit they become the coordinator's ``convertedReserve``.
     /// - Throws: `limit_exceeded` naming `flows`.
-    func checkRestoredBudget() throws(PayHandoffError) {
+    mutating func checkRestoredBudget(converted: Bool) throws(PayHandoffError) {
         let total = reservedSnapshotLength
-        guard total <= snapshotLimit else {
+        if converted {
+            convertedReserve = total > snapshotLimit ? total : 0
+            return
+        }
+        guard total <= Swift.max(snapshotLimit, convertedReserve) else {
             throw PayHandoffError(.limitExceeded, field: "flows",
                 "the snapshot reserves " + String(total) + " bytes, more than the " + String(snapshotLimit)
                 + " this coordinator keeps: it is not one this library wrote with this limit")

@@ -4,16 +4,31 @@
 /// lose them all asks for a salvage and reads what was dropped.
 ///
 /// Each flow and each ledger entry is read on its own by the strict rules; one that fails is
-/// dropped and reported. Salvage never widens what may be refunded:
-/// - a dropped ledger record whose `transactionid` can be read stays as *balance unknown*: refunds
+/// dropped and reported. Salvage never widens what may be refunded, by one rule: **what it cannot
+/// read whole it treats as possibly refunded**, for as long as the times it can still read allow.
+/// - A dropped ledger record whose `transactionid` can be read stays as *balance unknown*: refunds
 ///   of that sale are refused (`ledger_pruned`) until its window would have closed (for ever,
-///   when its time cannot be read either — the sale's own window has long closed by then);
-/// - a dropped record whose id cannot be read moves the ledger's watermark past its window (past
-///   every time, when that cannot be read): refunds of sales the ledger does not know are then
-///   refused as `ledger_pruned`;
-/// - a dropped refund that was still waiting for its answer leaves its sale's balance unknown (the
-///   refund may have gone through);
-/// - a damaged configuration falls back to the defaults.
+///   when its time cannot be read either — the sale's own window has long closed by then).
+/// - A dropped record whose id cannot be read moves the ledger's watermark past its window:
+///   refunds of sales the ledger does not know are then refused as `ledger_pruned`.
+/// - A dropped flow that may be a refund still waiting for its answer (anything but one that
+///   reads as a checkout, a sale, or a hand-off that was answered) may have refunded its sale:
+///   that sale's balance becomes unknown; when its `sale_transactionid` cannot be read, every
+///   sale of the ledger approved before the flow's earliest readable time becomes balance
+///   unknown and the watermark moves past that time's window (a refund's sale was approved
+///   before the refund started, and so before anything the refund recorded).
+/// - A member lost as a whole — `flows` or `ledger` or one of its lists absent, `null` or of
+///   another type, `pruned_through` unreadable — shows no time to bound it: the watermark moves
+///   past every time (and, for `flows`, every sale of the ledger becomes balance unknown).
+///   Only then, and for a record or a waiting refund that shows no time at all, are refunds of
+///   sales the ledger does not know refused for ever.
+/// - A damaged configuration falls back to the defaults.
+/// - A format-2 header over a format-3 body (a file mixed from two versions) is read as the
+///   body's format, reported as `version`.
+///
+/// Salvage of a snapshot that strict restore accepts gives exactly the coordinator restore gives,
+/// nothing dropped; of an older format, the conversion restore makes, with the flows it left out
+/// reported (restore's own output is the snapshot: it reports nothing).
 ///
 /// Text that is not JSON, or a format this build does not read, salvages nothing: those stay
 /// errors (a torn write cannot be repaired without a JSON parser of our own; write the snapshot to
@@ -55,10 +70,15 @@ extension Coordinator {
                                    snapshotLimit: Int = Coordinator.maxSnapshotBytes) throws(PayHandoffError) {
             var dropped: [Dropped] = []
             let document = try SnapshotDocument(node, reader, lenient: true)
+            if document.mixedHeader {
+                dropped.append(Dropped(member: "version", error: PayHandoffError(.validation, field: "version",
+                    "says format 2 over a format-3 ledger: read as the format that wrote the body")))
+            }
             if let root = document.members.node {
                 try? reader.forEach(in: root) { member in
                     guard !reader.key(of: member, is: "version"), !reader.key(of: member, is: "config"),
-                          !reader.key(of: member, is: "flows"), !reader.key(of: member, is: "ledger") else { return }
+                          !reader.key(of: member, is: "flows"), !reader.key(of: member, is: "ledger"),
+                          !reader.key(of: member, is: "converted_reserve") else { return }
                     let key = reader.key(of: member)
                     dropped.append(Dropped(member: key, error: PayHandoffError(.validation, field: key, "unknown member")))
                 }
@@ -71,31 +91,38 @@ extension Coordinator {
             }
             var ledger = RefundLedger.salvaging(document, dropped: &dropped)
             var flows: [Flow] = []
-            var list: R.Node? = nil
             do throws(PayHandoffError) {
-                list = try document.members.optionalArray("flows")
-            } catch {
-                dropped.append(Dropped(member: "flows", error: error))
-            }
-            if let list {
+                let list = try document.members.requiredArray("flows")
                 var index = 0
                 try? reader.forEach(in: list) { element in
                     defer { index += 1 }
+                    let member = "flows[" + String(index) + "]"
                     do throws(PayHandoffError) {
                         let flow = try Flow(snapshot: JSONMembers(element, reader), configuration: configuration, format2: document.isFormat2)
-                        try Coordinator.checkCorrelation(of: flow, among: flows)
-                        flows.append(flow)
+                        if let left = try Coordinator.add(flow, to: &flows, format2: document.isFormat2) {
+                            dropped.append(Dropped(member: member, error: PayHandoffError(.conflict, field: member,
+                                "ended flow " + left + " left out: it shared its correlation key with another flow (format 2 allowed it)")))
+                        }
                     } catch {
-                        let member = "flows[" + String(index) + "]"
                         dropped.append(Dropped(member: member, error: error.located(in: member)))
                         ledger.forgetBalanceOfRefund(reading: JSONMembers(element, reader))
                     }
                 }
+            } catch {
+                // No flow can be read: any of them may have been a refund still waiting.
+                dropped.append(Dropped(member: "flows", error: error))
+                ledger.forgetBalanceOfRefund(reading: JSONMembers<R>(nil, reader))
             }
+            if document.isFormat2 { ledger.convertingFormat2(flows: flows) }
             var coordinator = Coordinator(configuration: configuration,
                                           snapshotLimit: Swift.min(snapshotLimit, Coordinator.maxSnapshotBytes),
                                           flows: flows, ledger: ledger)
-            coordinator.salvageRoom(dropped: &dropped)
+            do throws(PayHandoffError) {
+                coordinator.convertedReserve = try Coordinator.readConvertedReserve(document)
+            } catch {
+                dropped.append(Dropped(member: "converted_reserve", error: error))
+            }
+            coordinator.salvageRoom(converted: document.format != Coordinator.snapshotVersion, dropped: &dropped)
             #if PAYHANDOFF_CHECKOUT_ONLY
             // What the checkout module cannot hold is not damage: dropping a POS flow or a ledger
             // entry would lose money state the next snapshot no longer has.
@@ -138,9 +165,13 @@ extension Coordinator {
         }
     }
 
-    /// The budget rule on a salvaged coordinator: what a start does to make room, then, if the
-    /// flows still waiting fill the snapshot by themselves, the last of them dropped.
-    private mutating func salvageRoom(dropped: inout [Salvage.Dropped]) {
+    /// The budget rule on a salvaged coordinator: restore's (a converted one keeps what it
+    /// reserves; otherwise within the limit or ``convertedReserve`` nothing is left out); past it,
+    /// what a start does to make room, then, if the flows still waiting fill the snapshot by
+    /// themselves, the last of them dropped.
+    private mutating func salvageRoom(converted: Bool, dropped: inout [Salvage.Dropped]) {
+        if (try? checkRestoredBudget(converted: converted)) != nil { return }
+        convertedReserve = 0
         if let forgotten = try? makeRoom() {
             for id in forgotten {
                 dropped.append(Salvage.Dropped(member: "flows", error: PayHandoffError(.limitExceeded, field: "flows",
@@ -163,7 +194,16 @@ extension RefundLedger {
     static func salvaging<R: JSONReader>(_ document: SnapshotDocument<R>, dropped: inout [Coordinator.Salvage.Dropped]) -> RefundLedger {
         var ledger = RefundLedger()
         let json = document.ledger
-        guard document.isFormat2 || json.node != nil else { return ledger }
+        // A ledger lost as a whole: every sale it held may have been refunded, and nothing shows when.
+        var lost = document.format2LedgerError
+        if !document.isFormat2 {
+            do throws(PayHandoffError) { _ = try document.members.object("ledger") } catch { lost = error }
+        }
+        if let lost {
+            dropped.append(Coordinator.Salvage.Dropped(member: "ledger", error: lost))
+            ledger.raiseWatermark(to: MexicoCityTime.maxEpochMilliseconds)
+            return ledger
+        }
         if !document.isFormat2 {
             do throws(PayHandoffError) {
                 try json.rejectUnknownKeys("pruned_through sales refunds unknown")
@@ -171,7 +211,7 @@ extension RefundLedger {
                 dropped.append(Coordinator.Salvage.Dropped(member: "ledger", error: error.located(in: "ledger")))
             }
             do throws(PayHandoffError) {
-                let watermark = try json.optionalInteger("pruned_through") ?? 0
+                let watermark = try json.integer("pruned_through")
                 try MexicoCityTime.checkEpochMilliseconds(watermark, field: "pruned_through")
                 ledger.raiseWatermark(to: watermark)
             } catch {
@@ -229,32 +269,53 @@ extension RefundLedger {
     mutating func forgetBalanceOfRefund(of flow: Coordinator.Flow) {
         #if !PAYHANDOFF_CHECKOUT_ONLY
         guard case .pos(let f) = flow, f.operation == .refund, f.takesAnswer else { return }
-        forgetBalance(ofSale: f.saleTransactionId)
+        forgetBalance(ofSale: f.saleTransactionId, approvedBy: f.foregroundedAt)
         #endif
     }
 
-    /// ``forgetBalanceOfRefund(of:)`` for a flow that did not read: its document, read as far as it goes.
+    /// ``forgetBalanceOfRefund(of:)`` for a flow that did not read: its document, read as far as
+    /// it goes (a node that is no object, or none at all for a `flows` member lost as a whole,
+    /// reads as nothing). What cannot be read counts against the money: the flow is taken for a
+    /// refund still waiting unless what it still shows proves otherwise — `operation` reads
+    /// `venta`, a checkout's own member (`return_url`), or a POS state that takes no answer.
     /// - Parameter element: The dropped flow's document.
     mutating func forgetBalanceOfRefund<R: JSONReader>(reading element: JSONMembers<R>) {
         #if PAYHANDOFF_CHECKOUT_ONLY
         // No refund can be read here: its flow is refused as unsupported and the salvage with it.
         return
         #else
-        let operation = (try? element.optionalString("operation")) ?? nil
-        let state = ((try? element.optionalString("state")) ?? nil).flatMap { POSFlow.State(rawValue: $0) }
-        // A refund, unless its state shows it answered (an unreadable state counts as waiting).
-        guard let operation, operation.hasSameBytes(as: "devolucion"), state?.acceptsAnswer ?? true else { return }
-        forgetBalance(ofSale: (try? element.optionalString("sale_transactionid")) ?? nil)
+        func text(_ key: StaticString) -> String? { (try? element.optionalString(key)) ?? nil }
+        func time(_ key: StaticString) -> Int64? {
+            guard let value = (try? element.optionalInteger(key)) ?? nil, value >= 0, value <= MexicoCityTime.maxEpochMilliseconds else { return nil }
+            return value
+        }
+        if text("operation")?.hasSameBytes(as: "venta") == true || element.isPresent("return_url") { return }
+        if let state = text("state").flatMap({ POSFlow.State(rawValue: $0) }), !state.acceptsAnswer { return }
+        // Its sale was approved before it started, so before any time it recorded.
+        var shown: Int64? = nil
+        for value in [time("foregrounded_at"), time("answered_at")] {
+            if let value { shown = Swift.min(shown ?? value, value) }
+        }
+        forgetBalance(ofSale: text("sale_transactionid"), approvedBy: shown)
         #endif
     }
 
-    private mutating func forgetBalance(ofSale sale: String?) {
-        guard let sale, RefundLedger.isValidTransactionID(sale.utf8) else {
-            raiseWatermark(to: MexicoCityTime.maxEpochMilliseconds)
+    /// Leaves unknown the balance of the sale a refund that did not read may have refunded.
+    /// - Parameters:
+    ///   - sale: Its `transactionid`, when readable: that sale alone.
+    ///   - approvedBy: A time the sale was approved by (the refund's earliest readable time);
+    ///     `nil`: any time.
+    private mutating func forgetBalance(ofSale sale: String?, approvedBy bound: Int64?) {
+        let until = bound.map { RefundEligibility.deadline(approvedAt: $0) } ?? MexicoCityTime.maxEpochMilliseconds
+        if let sale, RefundLedger.isValidTransactionID(sale.utf8) {
+            markUnknown(sale, until: entries.first(where: { $0.transactionId.hasSameBytes(as: sale) })?.expiresAt ?? until)
             return
         }
-        let until = entries.first(where: { $0.transactionId.hasSameBytes(as: sale) })?.expiresAt ?? MexicoCityTime.maxEpochMilliseconds
-        markUnknown(sale, until: until)
+        // Any sale it could have refunded: every one with something left, approved by then.
+        for entry in entries where entry.remaining > .zero && entry.approvedAt <= (bound ?? entry.approvedAt) {
+            if case .sale = entry.kind { markUnknown(entry.transactionId, until: entry.expiresAt) }
+        }
+        raiseWatermark(to: until)
     }
 
     /// Makes `transactionId`'s entry a balance-unknown record until `until` (the later one, when
@@ -262,5 +323,35 @@ extension RefundLedger {
     private mutating func markUnknown(_ transactionId: String, until: Int64) {
         let existing = entries.first(where: { $0.transactionId.hasSameBytes(as: transactionId) })
         book(Entry(unknownBalanceOf: transactionId, until: Swift.max(until, existing?.expiresAt ?? 0)))
+    }
+}
+
+extension RefundLedger {
+    /// The fail-safe a format-2 ledger gets when converted (restore and salvage alike). 0.2
+    /// dropped an entry at any event past its window and kept no watermark: after an event dated
+    /// ahead and a corrected clock, a sale it had forgotten would be refundable again. So the
+    /// watermark moves to the latest time the snapshot shows an event at (an approval, an answer,
+    /// a return to the foreground), and every sale a flow still names without an entry — an
+    /// approved sale, a refund's sale — becomes balance unknown until its window closes (a refund's
+    /// sale: the window of the refund's own time, which came after the sale's approval; for ever
+    /// when the refund shows none). What a trace-less event pruned of a sale no flow names stays
+    /// beyond what the conversion can prove (docs/security.md).
+    /// - Parameter flows: The converted flows.
+    mutating func convertingFormat2(flows: [Coordinator.Flow]) {
+        #if !PAYHANDOFF_CHECKOUT_ONLY
+        var latest: Int64 = 0
+        for entry in entries { latest = Swift.max(latest, entry.approvedAt) }
+        for case .pos(let flow) in flows {
+            latest = Swift.max(latest, Swift.max(flow.answeredAt ?? 0, flow.foregroundedAt ?? 0))
+        }
+        for case .pos(let flow) in flows {
+            let approved = flow.state == .approved || flow.state == .approvedAmountMismatch
+            guard let sale = flow.operation == .refund ? flow.saleTransactionId : approved ? flow.response?.transactionId : nil,
+                  !entries.contains(where: { $0.transactionId.hasSameBytes(as: sale) }) else { continue }
+            let until = (flow.answeredAt ?? flow.foregroundedAt).map { RefundEligibility.deadline(approvedAt: $0) }
+            markUnknown(sale, until: until ?? MexicoCityTime.maxEpochMilliseconds)
+        }
+        raiseWatermark(to: latest)
+        #endif
     }
 }

@@ -10,7 +10,7 @@
 /// `Bundle`, which cannot hold 256 KiB).
 ///
 /// ```json
-/// {"version": 3,
+/// {"version": 4,
 ///  "config": {"single_pending_per_kind": false, "checkout_timeout_ms": 1800000, "pos_grace_ms": 3000,
 ///             "accept_unverified_callbacks": false},
 ///  "flows": [{"id": "c1", "type": "checkout", "state": "in_browser", "kind": "cards",
@@ -35,13 +35,22 @@
 /// naming the member, any state it could not have reached: a value an event would have refused
 /// (`flows[0].token`, `ledger.sales[3]`), a flow whose data does not fit its state, two flows
 /// sharing a correlation key, two pending refunds of one sale, a sale refunded beyond its amount,
-/// reservations past the limit (``Coordinator`` `+Budget`). Format 2 (PayHandoff 0.2) is read and
-/// converted: its flows and ledger balances come back the same.
+/// reservations past the limit (``Coordinator`` `+Budget`). `flows` and the ledger's members are
+/// always written, so a missing or `null` one is refused, naming it (never read as "none").
+///
+/// Formats 3 (PayHandoff 0.3) and 2 (0.2) are read and converted, never refused as a whole for
+/// what an older version allowed and this one no longer does: a converted coordinator may keep
+/// reservations past the limit until its flows end (``convertedReserve``: starts are refused
+/// until they fit), a POS token with `~` (0.2 allowed it), and of two format-2 flows sharing a
+/// correlation key, one ended, only the waiting one (the ended one is forgotten: its result was
+/// handed out). A format-2 ledger gets a fail-safe watermark (``RefundLedger/convertingFormat2(flows:)``).
+/// Restore converts silently (its output is the snapshot itself); a salvage of the same document
+/// (``Salvage``) reports in `dropped` every flow a conversion left out.
 extension Coordinator {
-    /// The snapshot format this build writes. It reads this one and format 2 (converted). Format
-    /// 1 (PayHandoff 0.1, never released) had no per-flow POS tokens and no ledger: its hand-offs
-    /// cannot be verified, so it is refused rather than read.
-    public static let snapshotVersion: Int64 = 3
+    /// The snapshot format this build writes. It reads this one and formats 3 and 2 (converted).
+    /// Format 1 (PayHandoff 0.1, never released) had no per-flow POS tokens and no ledger: its
+    /// hand-offs cannot be verified, so it is refused rather than read.
+    public static let snapshotVersion: Int64 = 4
 
     /// The whole coordinator as a versioned document (secret-bearing: it holds nonces and tokens,
     /// and a `JSONValue` prints whole — save it, never log it; the coordinator itself prints them
@@ -67,6 +76,7 @@ extension Coordinator {
         writer.end()
         writer.key("ledger")
         ledger.write(to: writer)
+        if convertedReserve > 0 { writer.member("converted_reserve", integer: Int64(convertedReserve)) }
         writer.end()
     }
 
@@ -92,51 +102,99 @@ extension Coordinator {
     public init<R: JSONReader>(reading node: R.Node, with reader: R,
                                snapshotLimit: Int = Coordinator.maxSnapshotBytes) throws(PayHandoffError) {
         let document = try SnapshotDocument(node, reader, lenient: false)
-        try document.members.rejectUnknownKeys("version config flows ledger")
+        try document.members.rejectUnknownKeys("version config flows ledger converted_reserve")
         let configuration = try Configuration(reading: JSONMembers(document.members.value("config"), reader))
         var flows: [Flow] = []
-        if let list = try document.members.optionalArray("flows") {
-            try reader.forEach(in: list) { element throws(PayHandoffError) in
-                let flow: Flow
-                do throws(PayHandoffError) {
-                    flow = try Flow(snapshot: JSONMembers(element, reader), configuration: configuration, format2: document.isFormat2)
-                    try Coordinator.checkCorrelation(of: flow, among: flows)
-                } catch {
-                    throw error.located(in: "flows[" + String(flows.count) + "]")
-                }
-                flows.append(flow)
+        var index = 0
+        try reader.forEach(in: try document.members.requiredArray("flows")) { element throws(PayHandoffError) in
+            do throws(PayHandoffError) {
+                let flow = try Flow(snapshot: JSONMembers(element, reader), configuration: configuration, format2: document.isFormat2)
+                _ = try Coordinator.add(flow, to: &flows, format2: document.isFormat2)
+            } catch {
+                throw error.located(in: "flows[" + String(index) + "]")
             }
+            index += 1
         }
-        let ledger = try RefundLedger(snapshot: document)
+        var ledger = try RefundLedger(snapshot: document)
+        if document.isFormat2 { ledger.convertingFormat2(flows: flows) }
         self.init(configuration: configuration, snapshotLimit: Swift.min(snapshotLimit, Coordinator.maxSnapshotBytes),
                   flows: flows, ledger: ledger)
-        try checkRestoredBudget()
+        convertedReserve = try Coordinator.readConvertedReserve(document)
+        try checkRestoredBudget(converted: document.format != Coordinator.snapshotVersion)
+    }
+
+    /// The `converted_reserve` member of a format-4 document (absent: 0).
+    /// - Throws: `validation` naming `converted_reserve` when it is not a positive byte count.
+    static func readConvertedReserve<R: JSONReader>(_ document: SnapshotDocument<R>) throws(PayHandoffError) -> Int {
+        guard let reserve = try document.members.optionalInteger("converted_reserve") else { return 0 }
+        guard document.format == Coordinator.snapshotVersion, reserve > 0, reserve <= Int64(Int32.max) else {
+            throw PayHandoffError(.validation, field: "converted_reserve", "must be a positive byte count (format 4 only)")
+        }
+        return Int(reserve)
+    }
+
+    /// Adds a restored `flow` to `flows` after checking it against them (``checkCorrelation(of:among:)``).
+    /// A format-2 flow sharing a correlation key with an earlier one, which 0.2 allowed when one of
+    /// them had ended, is converted instead of refused: the ended one is left out (the earlier,
+    /// when both ended).
+    /// - Returns: The id of the flow left out, if any.
+    /// - Throws: As ``checkCorrelation(of:among:)``.
+    @inline(never)
+    static func add(_ flow: Flow, to flows: inout [Flow], format2: Bool) throws(PayHandoffError) -> String? {
+        var left: String? = nil
+        while true {
+            do throws(PayHandoffError) {
+                try checkCorrelation(of: flow, among: flows)
+                flows.append(flow)
+                return left
+            } catch where format2 && error.code == .conflict {
+                // The earlier flow holding the key: ended, it goes; waiting, the new one must have ended.
+                var index = 0
+                while index < flows.count, !flows[index].sharesCorrelationKey(with: flow) { index += 1 }
+                guard index < flows.count, !flows[index].isPending || !flow.isPending else { throw error }
+                guard !flows[index].isPending else { return flow.id }
+                left = flows.remove(at: index).id
+            }
+        }
     }
 
     /// Refuses `flow` when it would share a correlation key with any of `others` (the rule
     /// ``Coordinator`` keeps when flows start), or a pending refund's sale.
+    @inline(never)
     static func checkCorrelation(of flow: Flow, among others: [Flow]) throws(PayHandoffError) {
         guard !others.contains(where: { $0.id.hasSameBytes(as: flow.id) }) else {
             throw PayHandoffError(.validation, field: "id", "two flows have the same id")
         }
-        switch flow {
-        case .checkout(let f):
-            guard let nonce = f.nonce else { return }
-            for case .checkout(let other) in others where other.nonce.hasSameBytes(as: nonce) {
-                throw PayHandoffError(.conflict, field: "nonce", "two checkouts share this nonce")
-            }
+        for other in others where other.sharesCorrelationKey(with: flow) {
+            if case .checkout = flow { throw PayHandoffError(.conflict, field: "nonce", "two checkouts share this nonce") }
+            throw PayHandoffError(.conflict, field: "token", "two POS hand-offs were sent the same identifier and token on one scheme")
+        }
         #if !PAYHANDOFF_CHECKOUT_ONLY
-        case .pos(let f):
-            for case .pos(let other) in others {
-                if other.token.hasSameBytes(as: f.token), other.identifier.hasSameBytes(as: f.identifier),
-                   ASCII.equalFoldingCase(other.answerScheme, f.answerScheme) {
-                    throw PayHandoffError(.conflict, field: "token", "two POS hand-offs were sent the same identifier and token on one scheme")
-                }
-                if f.takesAnswer, other.takesAnswer, f.operation == .refund, other.operation == .refund,
-                   other.saleTransactionId.hasSameBytes(as: f.saleTransactionId) {
-                    throw PayHandoffError(.validation, field: "sale_transactionid", "two refunds of one sale are pending")
-                }
+        if case .pos(let f) = flow, f.takesAnswer, f.operation == .refund {
+            for case .pos(let other) in others where other.takesAnswer && other.operation == .refund
+                && other.saleTransactionId.hasSameBytes(as: f.saleTransactionId) {
+                throw PayHandoffError(.validation, field: "sale_transactionid", "two refunds of one sale are pending")
             }
+        }
+        #endif
+    }
+}
+
+extension Coordinator.Flow {
+    /// Whether one answer could reach both flows: two checkouts with one nonce, or two POS
+    /// hand-offs sent the same identifier (`<identifier>~<token>`, compared whole: a token
+    /// converted from format 2 may hold a `~`) on one answer scheme.
+    @inline(never)  // one copy for restore, salvage and the format-2 conversion (the library is size-bound)
+    func sharesCorrelationKey(with other: Coordinator.Flow) -> Bool {
+        switch (self, other) {
+        case (.checkout(let a), .checkout(let b)):
+            guard let nonce = a.nonce else { return false }
+            return b.nonce.hasSameBytes(as: nonce)
+        #if !PAYHANDOFF_CHECKOUT_ONLY
+        case (.pos(let a), .pos(let b)):
+            return a.sentIdentifier.hasSameBytes(as: b.sentIdentifier) && ASCII.equalFoldingCase(a.answerScheme, b.answerScheme)
+        default:
+            return false
         #endif
         }
     }
@@ -237,15 +295,12 @@ extension RefundLedger {
     /// - Throws: `validation`/`invalid_json` naming the member (`ledger.sales[3]`, `ledger.pruned_through`).
     init<R: JSONReader>(snapshot document: SnapshotDocument<R>) throws(PayHandoffError) {
         let json = document.ledger
-        guard document.isFormat2 || json.node != nil else {
-            self.init()
-            return
-        }
+        if !document.isFormat2 { _ = try document.members.object("ledger") }  // never read as "no money"
         do throws(PayHandoffError) {
             var watermark: Int64 = 0
             if !document.isFormat2 {
                 try json.rejectUnknownKeys("pruned_through sales refunds unknown")
-                watermark = try json.optionalInteger("pruned_through") ?? 0
+                watermark = try json.integer("pruned_through")
                 try MexicoCityTime.checkEpochMilliseconds(watermark, field: "pruned_through")
             }
             var entries: [(entry: Entry, list: Int, index: Int)] = []
@@ -445,7 +500,10 @@ extension POSFlow {
             throw PayHandoffError(.validation, field: "operation", "must be venta or devolucion")
         }
         let token = try json.string("token")
-        try CorrelationSecret.checkToken(token, field: "token")
+        // The nonce rule, `~` included: a hand-off converted from format 2 (which allowed it) keeps
+        // its token, and its answer echoes it. Events still refuse one (CorrelationSecret.checkToken);
+        // hand-offs are told apart by the whole identifier sent (sharesCorrelationKey).
+        try CorrelationSecret.check(token, field: "token")
         let identifier = try json.string("identifier")
         try POSRequest.checkIdentifier(identifier, token: token)
         let scheme = try json.string("answer_scheme")

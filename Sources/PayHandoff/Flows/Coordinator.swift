@@ -126,6 +126,10 @@ public struct Coordinator: Equatable, Sendable {
     public internal(set) var flows: [Flow]
     /// Approved operations and what their sales may still refund.
     public internal(set) var ledger: RefundLedger
+    /// What the flows of a coordinator converted from an older snapshot format reserved when that
+    /// passed ``snapshotLimit`` (0 otherwise): they may keep it until they end; starts are refused
+    /// until the reservations fit the limit again (Coordinator+Budget.swift).
+    public internal(set) var convertedReserve = 0
 
     /// An empty coordinator.
     /// - Parameters:
@@ -183,7 +187,7 @@ public struct Coordinator: Equatable, Sendable {
                 // Only a start takes room (Coordinator+Budget.swift): every other event fills
                 // room its flow reserved when it started.
                 if event.isStart {
-                    answer.forgotten = try copy.makeRoom()
+                    answer.forgotten = try copy.makeRoom(forStartAt: event.now)
                     if !answer.forgotten.isEmpty { answer.persist = true }
                 }
             }

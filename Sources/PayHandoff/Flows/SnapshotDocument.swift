@@ -1,13 +1,17 @@
 /// A coordinator snapshot being read (``Coordinator/init(snapshot:snapshotLimit:)``,
-/// ``Coordinator/Salvage``), in this build's format: format 3 as it is, format 2 (PayHandoff
-/// 0.2) converted as it is read.
+/// ``Coordinator/Salvage``), in this build's format: format 4 as it is, formats 3 and 2
+/// (PayHandoff 0.3 and 0.2) converted as they are read.
 ///
-/// What changed since format 2: the ledger's entries became arrays (flow ids dropped, windows
-/// follow from the approval time); a `failed` callback's reason is no longer repeated as
-/// `failure_reason`; a claimed `completed` no longer moves a checkout, so one that only a claim
-/// had moved goes back to `in_browser` (or `awaiting_session`), the claim kept (``Coordinator/Flow``
-/// applies those two when it reads a format-2 flow). A format-2 ledger is converted first, before
-/// anything else of the document is read, and its entries then read as format 3's are.
+/// What changed since format 3: nothing a format-3 document holds is read differently; format 4
+/// adds members (each optional, absent in a format-3 document) and lets a coordinator converted
+/// from an older format keep what the older format allowed (``Coordinator`` `+Snapshot`: a `~` in a
+/// POS token, reservations past the limit until its flows end). What changed since format 2: the
+/// ledger's entries became arrays (flow ids dropped, windows follow from the approval time); a
+/// `failed` callback's reason is no longer repeated as `failure_reason`; a claimed `completed` no
+/// longer moves a checkout, so one that only a claim had moved goes back to `in_browser` (or
+/// `awaiting_session`), the claim kept (``Coordinator/Flow`` applies those two when it reads a
+/// format-2 flow). A format-2 ledger is converted first, before anything else of the document is
+/// read, and its entries then read as format 3's are.
 struct SnapshotDocument<R: JSONReader> {
     /// One entry of a ledger list as read: an element of a format-3 list (or, in a salvage, a
     /// format-2 record that did not convert: the format-3 rules then drop it), or a format-2
@@ -20,8 +24,16 @@ struct SnapshotDocument<R: JSONReader> {
 
     /// The document's members.
     let members: JSONMembers<R>
-    /// A format-2 document's ledger, converted (`nil` for format 3): its sales and refunds.
+    /// The format its body was written in: 2, 3 or ``Coordinator/snapshotVersion``.
+    let format: Int64
+    /// A format-2 document's ledger, converted (`nil` for later formats): its sales and refunds.
     let format2Ledger: (sales: [LedgerItem], refunds: [LedgerItem])?
+    /// In a salvage, why a format-2 ledger could not be read as a list at all (it is then lost as
+    /// a whole: ``RefundLedger/salvaging(_:dropped:)``).
+    let format2LedgerError: PayHandoffError?
+    /// In a salvage, whether the header said format 2 over a format-3 body (a file mixed from two
+    /// versions): the body is read as the format that wrote it.
+    let mixedHeader: Bool
 
     /// Whether the document is format 2.
     var isFormat2: Bool { format2Ledger != nil }
@@ -31,36 +43,44 @@ struct SnapshotDocument<R: JSONReader> {
     ///   - node: The document.
     ///   - reader: Its tree.
     ///   - lenient: For a salvage: a format-2 ledger entry that does not convert is passed on as
-    ///     it is (the format-3 rules then drop it) instead of refusing the document.
+    ///     it is (the format-3 rules then drop it), and a ledger that is not a list is reported
+    ///     (``format2LedgerError``), instead of refusing the document.
     /// - Throws: `unsupported_version` naming `version` for any other format.
     init(_ node: R.Node, _ reader: R, lenient: Bool) throws(PayHandoffError) {
         members = try JSONMembers(document: node, reader, expected: "a snapshot object")
         let version = try members.integer("version")
         switch version {
-        case Coordinator.snapshotVersion:
-            format2Ledger = nil
+        case Coordinator.snapshotVersion, 3:
+            (format, format2Ledger, format2LedgerError, mixedHeader) = (version, nil, nil, false)
+        case 2 where lenient && members.value("ledger").map({ reader.kind(of: $0) == .object }) == true:
+            // Format 2's ledger is a list; an object is format 3's (or 4's, read the same way).
+            (format, format2Ledger, format2LedgerError, mixedHeader) = (3, nil, nil, true)
         case 2:
-            _ = try members.optionalArray("flows")
-            format2Ledger = try SnapshotDocument.convertFormat2Ledger(members, lenient: lenient)
+            (format, mixedHeader) = (2, false)
+            var error: PayHandoffError? = nil
+            format2Ledger = try SnapshotDocument.convertFormat2Ledger(members, lenient: lenient, error: &error)
+            format2LedgerError = error
         default:
             throw PayHandoffError(.unsupportedVersion, field: "version",
-                "snapshot format " + String(version) + " is not read by this build (it reads 3 and 2)")
+                "snapshot format " + String(version) + " is not read by this build (it reads 4, 3 and 2)")
         }
     }
 
     /// A format-2 ledger (a list of records `{"transactionid", "flow_id", "operation", "amount",
     /// "refunded", "approved_at", "expires_at"}`) as format 3's sales and refunds.
-    private static func convertFormat2Ledger(_ members: JSONMembers<R>,
-                                             lenient: Bool) throws(PayHandoffError) -> (sales: [LedgerItem], refunds: [LedgerItem]) {
+    /// - Parameter failure: In a salvage, set when the ledger is not a list (absent, `null` or
+    ///   another type): 0.2 always wrote one, so its money is lost, never read as none.
+    private static func convertFormat2Ledger(_ members: JSONMembers<R>, lenient: Bool,
+                                             error failure: inout PayHandoffError?) throws(PayHandoffError) -> (sales: [LedgerItem], refunds: [LedgerItem]) {
         var sales: [LedgerItem] = [], refunds: [LedgerItem] = []
-        let list: R.Node?
+        let list: R.Node
         do throws(PayHandoffError) {
-            list = try members.optionalArray("ledger")
+            list = try members.requiredArray("ledger")
         } catch {
             guard lenient else { throw error }
-            list = nil
+            failure = error
+            return (sales, refunds)
         }
-        guard let list else { return (sales, refunds) }
         let reader = members.reader
         var index = 0
         try reader.forEach(in: list) { element throws(PayHandoffError) in
@@ -95,19 +115,29 @@ struct SnapshotDocument<R: JSONReader> {
 
     /// Calls `body` with each entry of ledger list `list` (0 sales, 1 refunds, 2 unknown) and
     /// its position.
-    /// - Throws: `invalid_json` naming the list (from the ledger) when it is not an array; what `body` throws.
+    /// - Throws: `invalid_json` naming the list (from the ledger) when it is not an array,
+    ///   `validation` when it is absent or `null` (every coordinator writes all three); what `body` throws.
     func forEachLedgerItem(_ list: Int, _ body: (Int, LedgerItem) throws(PayHandoffError) -> Void) throws(PayHandoffError) {
         if let format2Ledger {
             let items = list == 0 ? format2Ledger.sales : list == 1 ? format2Ledger.refunds : []
             for (index, item) in items.enumerated() { try body(index, item) }
             return
         }
-        guard let array = try ledger.optionalArray(RefundLedger.listName(list)) else { return }
+        let array = try ledger.requiredArray(RefundLedger.listName(list))
         var index = 0
         try members.reader.forEach(in: array) { element throws(PayHandoffError) in
             try body(index, .node(element))
             index += 1
         }
+    }
+}
+
+extension JSONMembers {
+    /// The array member `key`; absent or `null` is refused (`validation`, "is required") like a
+    /// wrong type: a snapshot's lists are always written, so a missing one is damage, never "none".
+    func requiredArray(_ key: StaticString) throws(PayHandoffError) -> R.Node {
+        guard let array = try optionalArray(key) else { throw JSONValue.missing(field(key)) }
+        return array
     }
 }
 

@@ -41,11 +41,20 @@ function summary(outcome, coordinator, answer, error) {
   return s;
 }
 
+/** A script's coordinator: created from `config`, or restored (`salvage`: salvaged) from the
+ *  `snapshot` given; `dropped` lists the members a salvage left out. */
+function scriptCoordinator(payhandoff, input) {
+  if (input.snapshot === undefined) return { coordinator: payhandoff.createCoordinator(input.config) };
+  if (input.salvage !== true) return { coordinator: payhandoff.restoreCoordinator(input.snapshot) };
+  const salvage = payhandoff.restoreCoordinatorSalvage(input.snapshot);
+  return { coordinator: salvage.coordinator, dropped: salvage.dropped.map((item) => item.member) };
+}
+
 /** A coordinator.script vector: steps of events, URLs and restores (process death: only the
  *  saved snapshot text survives). */
 function runScript(payhandoff, PayHandoffError, input) {
   for (const step of input.steps || []) if (step.url !== undefined) urlArgument(step.url);
-  let coordinator = payhandoff.createCoordinator(input.config);
+  let { coordinator, dropped } = scriptCoordinator(payhandoff, input);
   const steps = [];
   try {
     for (const step of input.steps || []) {
@@ -70,7 +79,7 @@ function runScript(payhandoff, PayHandoffError, input) {
   } finally {
     coordinator.dispose();
   }
-  return { steps };
+  return dropped === undefined ? { steps } : { steps, dropped };
 }
 
 /** Suite name -> the typed method that runs a vector's input. */
@@ -266,8 +275,16 @@ function meaningful(secrets) {
 function produced(payhandoff, PayHandoffError, suite, input) {
   const values = [];
   const suites = typedSuites(payhandoff, PayHandoffError);
+  let coordinator;
   if (suite === 'coordinator.script') {
-    let coordinator = payhandoff.createCoordinator(input.config);
+    try {
+      coordinator = scriptCoordinator(payhandoff, input).coordinator;
+    } catch (error) {
+      if (!(error instanceof PayHandoffError)) throw error;
+      values.push(error);  // a snapshot restore refused: nothing else to print
+    }
+  }
+  if (coordinator) {
     try {
       for (const step of input.steps || []) {
         try {
@@ -299,7 +316,7 @@ function produced(payhandoff, PayHandoffError, suite, input) {
       const last = values[values.length - 1];
       if (last && last.coordinator) last.coordinator.dispose();
     }
-  } else {
+  } else if (suite !== 'coordinator.script') {
     try {
       if (typeof input.url === 'string' && input.url.includes('\u0000')) return { values, secrets: [] };
       values.push(suites[suite](input));

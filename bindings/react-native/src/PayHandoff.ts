@@ -203,7 +203,7 @@ export class PayHandoff {
     return this.native.module.abiVersion();
   }
 
-  /** The native library's version, e.g. "0.3.0". */
+  /** The native library's version, e.g. "0.4.0". */
   version(): string {
     return this.native.module.version();
   }
@@ -261,7 +261,7 @@ export class PayHandoff {
 
   /** A coordinator restored from a snapshot (its JSON text, up to MAX_SNAPSHOT_BYTES, or the
    *  document), all or nothing: a damaged one throws naming the member (then
-   *  restoreCoordinatorSalvage keeps what is intact). Formats 3 and 2 (PayHandoff 0.2) are read. */
+   *  restoreCoordinatorSalvage keeps what is intact). Format 4, and formats 3 and 2 (PayHandoff 0.3 and 0.2, converted), are read. */
   restoreCoordinator(snapshot: string | CoordinatorSnapshot): Coordinator {
     return Coordinator.adopt(this.native, this.native.module.coordinatorRestore(snapshotText(snapshot))).coordinator;
   }

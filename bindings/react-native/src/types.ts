@@ -495,7 +495,7 @@ export type LedgerRefund = [transactionid: string, amount: number, approved_at: 
  *  its refunds are refused (`ledger_pruned`) until then. */
 export type LedgerUnknown = [transactionid: string, until: EpochMs];
 
-/** The refund ledger (snapshot format 3): what approved sales may still refund, to the centavo,
+/** The refund ledger (snapshot format 4, as format 3's): what approved sales may still refund, to the centavo,
  *  until 23:00 Mexico City on the sale's day. */
 export interface RefundLedger {
   /** Every entry whose window closed at or before this time may have been dropped (0: none was). */
@@ -509,10 +509,13 @@ export interface RefundLedger {
  *  tokens (secret-bearing: store it privately, in a file written atomically); at most
  *  MAX_SNAPSHOT_BYTES (versions.ts) of JSON text. Save it, restore it after process death. */
 export interface CoordinatorSnapshot {
-  version: 3;
+  version: 4;
   config: Required<CoordinatorConfig>;
   flows: FlowSnapshot[];
   ledger: RefundLedger;
+  /** Only in a coordinator converted from format 3 or 2 whose flows reserved past its limit:
+   *  what they reserve, in bytes; starts are refused until they fit (docs/abi.md). */
+  converted_reserve?: number;
 }
 
 /** One member a salvage left out: `member` by its path (`flows[2]`, `ledger.sales[0]`,

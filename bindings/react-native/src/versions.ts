@@ -6,7 +6,7 @@
 export const ABI_VERSION = 3;
 
 /** The PayHandoff release this package belongs to (payhandoff_version() of the library built with it). */
-export const LIBRARY_VERSION = '0.3.0';
+export const LIBRARY_VERSION = '0.4.0';
 
 /** `PAYHANDOFF_MAX_JSON_BYTES`: the most bytes of JSON text any parameter but a snapshot may have (without the NUL). */
 export const MAX_JSON_BYTES = 65536;

@@ -301,7 +301,7 @@ test('snapshot/restore across process death: same behaviour, no secrets, duplica
   c = payhandoff.restoreCoordinator(saved);
   t.after(() => c.dispose());
   const snapshot = c.snapshot();
-  assert.equal(snapshot.version, 3);
+  assert.equal(snapshot.version, 4);
   assert.equal(snapshot.config.pos_grace_ms, 5000);
   assert.deepEqual(snapshot.ledger.sales, [['720371', 10000, 0, T0 + 5000]]);
   assert.deepEqual(snapshot.flows.map((f) => [f.id, f.state]), [['c1', 'in_browser'], ['p1', 'approved']]);
@@ -332,7 +332,7 @@ test('restore refuses damaged and newer snapshots, all or nothing', () => {
   check(damaged, 'validation', 'flows[0].state');
   // PayHandoff 0.2's format 2 is read (converted), by the same rules.
   check({ ...damaged, version: 2, ledger: [] }, 'validation', 'flows[0].state');
-  check({ version: 4, config: {}, flows: [], ledger: {} }, 'unsupported_version', 'version');
+  check({ version: 5, config: {}, flows: [], ledger: {} }, 'unsupported_version', 'version');
   // Format 1 (before the refund ledger) is not read either.
   check({ version: 1, config: {}, flows: [], refunded: {} }, 'unsupported_version', 'version');
   check('{"version": 1,', 'invalid_json');

@@ -60,7 +60,7 @@ test('every method answers a well-formed envelope for 3000 rounds of mutated inp
   const m = tracked(addon, called);
   assert.equal(m.abiVersion(), api.ABI_VERSION);
   assert.equal(typeof m.version(), 'string');
-  const created = checkEnvelope(m.coordinatorCreate(null), 'create', 3);
+  const created = checkEnvelope(m.coordinatorCreate(null), 'create', 4);
   const id = created.coordinator;
   let calls = 0;
   for (let i = 0; i < 3000; i++) {
@@ -72,18 +72,18 @@ test('every method answers a well-formed envelope for 3000 rounds of mutated inp
       m.checkoutParseConfirmation(a), m.coordinatorSend(id, a), m.coordinatorHandleUrl(id, a, T0 + i),
     ];
     for (const reply of replies) checkEnvelope(reply, `input ${JSON.stringify(a)} / ${JSON.stringify(b)}`);
-    const restored = checkEnvelope(m.coordinatorRestore(a), `restore ${JSON.stringify(a)}`, 3);
+    const restored = checkEnvelope(m.coordinatorRestore(a), `restore ${JSON.stringify(a)}`, 4);
     if (restored.status === 0) assert.equal(m.coordinatorDispose(restored.coordinator), true);
     // A salvage answers {"version": 1, "snapshot", "dropped"} and registers a coordinator, or refuses.
     const salvaged = checkEnvelope(m.coordinatorRestoreSalvage(a), `salvage ${JSON.stringify(a)}`, 1);
     if (salvaged.status === 0) {
-      assert.equal(salvaged.body.snapshot.version, 3);
+      assert.equal(salvaged.body.snapshot.version, 4);
       assert.ok(Array.isArray(salvaged.body.dropped));
       assert.equal(m.coordinatorDispose(salvaged.coordinator), true);
     }
     calls += replies.length + 2;
   }
-  checkEnvelope(m.coordinatorSnapshot(id), 'snapshot', 3);
+  checkEnvelope(m.coordinatorSnapshot(id), 'snapshot', 4);
   assert.equal(m.coordinatorDispose(id), true);
   assert.equal(addon.openCoordinators(), open);
   assert.ok(calls >= 30000, `${calls} calls`);

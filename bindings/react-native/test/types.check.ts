@@ -101,7 +101,7 @@ export function results(pos: PosResponse, verdict: RefundVerdict, callback: Chec
 }
 
 export function ledger(snapshot: CoordinatorSnapshot): string[] {
-  const version: 3 = snapshot.version;
+  const version: 4 = snapshot.version;
   void version;
   const watermark: number = snapshot.ledger.pruned_through;
   const sales = snapshot.ledger.sales.map(([id, amount, refunded, approvedAt]: LedgerSale) => `${id} ${amount - refunded} ${approvedAt}`);
@@ -133,7 +133,7 @@ export function salvage(payhandoff: PayHandoff, saved: string, log: (line: strin
   } catch {
     const salvaged: Salvage<Coordinator> = payhandoff.restoreCoordinatorSalvage(saved);
     for (const d of salvaged.dropped) log(`${d.member}: ${d.code} ${d.field ?? ''} ${d.message}`);
-    const version: 3 = salvaged.snapshot.version;
+    const version: 4 = salvaged.snapshot.version;
     void version;
     return salvaged.coordinator;
   }

@@ -203,6 +203,31 @@ function runScriptDocument(runner, payhandoff, full, PayHandoffError, document) 
       skipped.push({ id: vector.id, reason });
       continue;
     }
+    const snapshot = vector.input.snapshot;
+    if (snapshot !== undefined && posContent(snapshot && typeof snapshot === 'object' ? snapshot : {}).length > 0) {
+      // A script starting from a snapshot with POS content (flows/recovery.json): the checkout
+      // module refuses that restore or salvage `unsupported`, naming a POS flow or ledger entry —
+      // or, where the full module refuses the document, with the vector's own error.
+      const names = posContent(snapshot);
+      const expected = vector.expect.error;
+      try {
+        const made = vector.input.salvage === true ? payhandoff.restoreCoordinatorSalvage(snapshot) : payhandoff.restoreCoordinator(snapshot);
+        (made.coordinator || made).dispose();
+        failures.push(`${vector.id}: restored a snapshot holding ${names.join(', ')}, expected unsupported`);
+      } catch (error) {
+        const own = expected && error instanceof PayHandoffError && error.code === expected.code
+          && (expected.field === undefined || error.field === expected.field);
+        const problem = own ? null : notUnsupported(error, PayHandoffError, Object.assign((f) => names.includes(f), { description: names.join(' or ') }));
+        if (problem) failures.push(`${vector.id}: ${problem}`);
+        else if (own) passed++;
+        else { unsupported++; restoresRefused++; }
+      }
+      continue;
+    }
+    if (snapshot !== undefined && (vector.input.steps || []).some(isPosEvent)) {
+      failures.push(`${vector.id}: a script from a snapshot without POS content but with pos.* steps is not run on the checkout module`);
+      continue;
+    }
     if (!(vector.input.steps || []).some(isPosEvent)) {
       let problem;
       try {

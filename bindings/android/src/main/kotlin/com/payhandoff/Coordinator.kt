@@ -150,7 +150,7 @@ class Coordinator private constructor(private var handle: Long) : Closeable {
     companion object {
         /**
          * A coordinator from a [snapshot] (all or nothing); reads up to [PayHandoff.MAX_SNAPSHOT_BYTES]
-         * of it, format 3 and PayHandoff 0.2's format 2. Another format is `unsupported_version`; a
+         * of it, format 4, and PayHandoff 0.3's format 3 and 0.2's format 2 (converted). Another format is `unsupported_version`; a
          * damaged one throws naming the member (then [restoreSalvage] keeps what is intact).
          */
         @JvmStatic

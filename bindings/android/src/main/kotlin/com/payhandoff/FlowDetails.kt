@@ -69,7 +69,7 @@ class PosFlowDetails internal constructor(json: JSONObject) : FlowDetails(json) 
 }
 
 /**
- * The refund ledger of a snapshot (format 3): what approved sales may still refund, tracked to the
+ * The refund ledger of a snapshot (format 4, as format 3's): what approved sales may still refund, tracked to the
  * centavo until 23:00 Mexico City on the sale's day. Amounts are integer centavos.
  */
 class RefundLedger internal constructor(val json: JSONObject) {
@@ -118,11 +118,14 @@ class CoordinatorSnapshot internal constructor(val json: JSONObject) {
         val acceptUnverifiedCallbacks: Boolean = json.getBoolean("accept_unverified_callbacks")
     }
 
-    /** The snapshot format (3 for this library). */
+    /** The snapshot format (4 for this library). */
     val version: Int = json.getInt("version")
     val config: Config = Config(json.getJSONObject("config"))
     val flows: List<FlowDetails> = json.objects("flows") { FlowDetails.of(it) }
     val ledger: RefundLedger = RefundLedger(json.optJSONObject("ledger") ?: JSONObject())
+    /** Only in a coordinator converted from format 3 or 2 whose flows reserved past its limit: what
+     *  they reserve, in bytes; starts are refused until they fit (docs/abi.md). */
+    val convertedReserveBytes: Long? = if (json.has("converted_reserve")) json.getLong("converted_reserve") else null
 
     override fun toString(): String = "CoordinatorSnapshot(flows=$flows, $ledger)"
 }

@@ -76,7 +76,7 @@ object PayHandoff {
     val abiVersion: Int
         get() = Native.abiVersion()
 
-    /** The library's version, e.g. "0.3.0" (payhandoff_version()). */
+    /** The library's version, e.g. "0.4.0" (payhandoff_version()). */
     @JvmStatic
     val version: String
         get() = String(Native.version() ?: ByteArray(0), Charsets.UTF_8)

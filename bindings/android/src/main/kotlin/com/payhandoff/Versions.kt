@@ -10,7 +10,7 @@ internal object Versions {
     const val ABI: Int = 3
 
     /** The PayHandoff release this binding belongs to (the AAR's version; payhandoff_version() of its library). */
-    const val LIBRARY: String = "0.3.0"
+    const val LIBRARY: String = "0.4.0"
 
     /**
      * `PAYHANDOFF_MAX_JSON_BYTES`: the most bytes of JSON text any parameter but a snapshot may have (without the

@@ -280,7 +280,7 @@ class ScenarioTest {
 
         Coordinator.restore(saved).use { c ->
             val snapshot = c.snapshotDocument()
-            assertEquals(3, snapshot.version)
+            assertEquals(4, snapshot.version)
             assertEquals(5000L, snapshot.config.posGraceMs)
             assertEquals(listOf(Triple("720371", 10000L, 0L)), snapshot.ledger.sales.map { Triple(it.transactionId, it.amountMinor, it.refundedMinor) })
             assertEquals(listOf("c1" to CheckoutState.IN_BROWSER, "p1" to PosState.APPROVED), snapshot.flows.map { it.id to it.state })
@@ -305,7 +305,7 @@ class ScenarioTest {
         check("""{"version": 2, "config": {}, "ledger": [], "flows": [{"id": "p1", "type": "pos", "state": "no_such_state",
             "operation": "venta", "identifier": "o", "token": "$token", "answer_scheme": "myapp", "grace_ms": 0}]}""",
             ErrorCode.VALIDATION, "flows[0].state")
-        check("""{"version": 4, "config": {}, "flows": [], "ledger": {}}""", ErrorCode.UNSUPPORTED_VERSION, "version")
+        check("""{"version": 5, "config": {}, "flows": [], "ledger": {}}""", ErrorCode.UNSUPPORTED_VERSION, "version")
         // Format 1 (before the refund ledger) is not read either.
         check("""{"version": 1, "config": {}, "flows": [], "refunded": {}}""", ErrorCode.UNSUPPORTED_VERSION, "version")
         assertEquals(ErrorCode.INVALID_JSON, expect { Coordinator.restore("""{"version": 1,""") }.code)

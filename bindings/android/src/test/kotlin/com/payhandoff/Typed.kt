@@ -154,6 +154,7 @@ object Typed {
             .put("sales", JSONArray(s.ledger.sales.map { JSONArray(listOf(it.transactionId, it.amountMinor, it.refundedMinor, it.approvedAtMs)) }))
             .put("refunds", JSONArray(s.ledger.refunds.map { JSONArray(listOf(it.transactionId, it.amountMinor, it.approvedAtMs)) }))
             .put("unknown", JSONArray(s.ledger.unknown.map { JSONArray(listOf(it.transactionId, it.untilMs)) })))
+        .also { o -> s.convertedReserveBytes?.let { o.put("converted_reserve", it) } }
 
     fun salvage(s: Coordinator.Salvage): JSONObject = JSONObject().put("version", s.version).put("snapshot", snapshot(s.snapshot))
         .put("dropped", JSONArray(s.dropped.map { d ->

@@ -111,7 +111,16 @@ class VectorTest(private val folder: String, private val suite: String, private 
 /** A `coordinator.script` vector, summarised as Tests/Vectors/README.md says (and as Swift and C do). */
 object Script {
     fun run(input: JSONObject): JSONObject {
-        var coordinator = Coordinator(if (input.has("config")) TestJson.text(input.get("config")) else null)
+        // Created from `config`, or restored (`salvage`: salvaged) from the `snapshot` given.
+        var dropped: JSONArray? = null
+        var coordinator = when {
+            !input.has("snapshot") -> Coordinator(if (input.has("config")) TestJson.text(input.get("config")) else null)
+            !input.optBoolean("salvage", false) -> Coordinator.restore(TestJson.text(input.get("snapshot")))
+            else -> Coordinator.restoreSalvage(TestJson.text(input.get("snapshot"))).let { salvage ->
+                dropped = JSONArray().also { list -> salvage.dropped.forEach { list.put(it.member) } }
+                salvage.coordinator
+            }
+        }
         try {
             val steps = JSONArray()
             val list = input.optJSONArray("steps") ?: JSONArray()
@@ -141,7 +150,7 @@ object Script {
             }
             val snapshot = coordinator.snapshotDocument()
             Typed.check("the final snapshot (typed)", Typed.snapshot(snapshot), snapshot.json)
-            return JSONObject().put("steps", steps)
+            return JSONObject().put("steps", steps).also { result -> dropped?.let { result.put("dropped", it) } }
         } finally {
             coordinator.close()
         }
