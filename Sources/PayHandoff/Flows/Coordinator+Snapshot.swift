@@ -67,6 +67,7 @@ extension Coordinator {
         writer.end()
         writer.key("ledger")
         ledger.write(to: writer)
+        rememberedKeys.writeMember(to: writer)
         writer.end()
     }
 
@@ -92,7 +93,7 @@ extension Coordinator {
     public init<R: JSONReader>(reading node: R.Node, with reader: R,
                                snapshotLimit: Int = Coordinator.maxSnapshotBytes) throws(PayHandoffError) {
         let document = try SnapshotDocument(node, reader, lenient: false)
-        try document.members.rejectUnknownKeys("version config flows ledger")
+        try document.members.rejectUnknownKeys("version config flows ledger remembered_keys")
         let configuration = try Configuration(reading: JSONMembers(document.members.value("config"), reader))
         var flows: [Flow] = []
         if let list = try document.members.optionalArray("flows") {
@@ -108,8 +109,16 @@ extension Coordinator {
             }
         }
         let ledger = try RefundLedger(snapshot: document)
+        let remembered = try RememberedKeys(snapshot: document.members)
+        for (index, flow) in flows.enumerated() {
+            // A start with a remembered key is refused: no coordinator holds a flow with one.
+            if let digest = flow.keyDigest, remembered.keys.contains(where: { $0.digest == digest }) {
+                throw PayHandoffError(.conflict, field: "flows[" + String(index) + "]." + (flow.typeName.hasSameBytes(as: "pos") ? "token" : "nonce"),
+                                      "the key of this flow is remembered from a forgotten one")
+            }
+        }
         self.init(configuration: configuration, snapshotLimit: Swift.min(snapshotLimit, Coordinator.maxSnapshotBytes),
-                  flows: flows, ledger: ledger)
+                  flows: flows, ledger: ledger, rememberedKeys: remembered)
         try checkRestoredBudget()
     }
 
@@ -281,11 +290,22 @@ extension Coordinator.Flow {
         }
     }
 
+    /// The nonce or token that makes this flow's answers genuine (empty for a checkout without nonce).
+    var correlationSecret: String {
+        switch self {
+        case .checkout(let f): return f.nonce ?? ""
+        #if !PAYHANDOFF_CHECKOUT_ONLY
+        case .pos(let f): return f.token
+        #endif
+        }
+    }
+
     /// The flow as a document (one element of the coordinator snapshot's `flows`; secret-bearing).
     public var snapshotJSON: JSONValue { JSONValueWriter.document { write(to: $0, secrets: true) } }
 
     /// The flow as a transition's `details`: the snapshot's document without the nonce or token,
-    /// so that a host may log its answers.
+    /// and without whatever a gateway or the POS app echoed of them (``RedactingWriter``: the
+    /// checkout URL shows its origin only), so that a host may log its answers.
     public var detailsJSON: JSONValue { JSONValueWriter.document { write(to: $0, secrets: false) } }
 
     /// Writes ``snapshotJSON`` (`secrets`) or ``detailsJSON`` to `writer`.
@@ -294,6 +314,9 @@ extension Coordinator.Flow {
     ///   - secrets: Whether the nonce or token is written.
     @_spi(JSONText)
     public func write(to writer: JSONWriter, secrets: Bool) {
+        // Details go through a writer that hides whatever a gateway or the POS app echoed of the
+        // nonce or token (or of a user token or PIN) in the values the flow keeps.
+        let writer = secrets ? writer : RedactingWriter(writer, hiding: [correlationSecret])
         writer.beginObject()
         writer.member("id", string: id)
         writer.member("type", string: typeName)
@@ -303,10 +326,13 @@ extension Coordinator.Flow {
             writer.member("kind", string: f.kind.rawValue)
             writer.member("return_url", string: f.returnURL.text)
             if secrets { writer.optionalMember("nonce", string: f.nonce) }
+            if secrets, f.keyGiven { writer.member("given_key", bool: true) }
             writer.member("deadline", integer: f.deadline)
             if let session = f.session {
                 writer.key("session")
-                session.write(to: writer)
+                // Details show the checkout page's origin only: it is the gateway's, and may echo
+                // the return URL (the nonce) in any encoding.
+                session.write(to: writer, checkoutURL: secrets ? session.checkoutURL : Redaction.url(session.checkoutURL))
             }
             if let callback = f.callback {
                 writer.key("callback")
@@ -322,6 +348,7 @@ extension Coordinator.Flow {
             writer.member("operation", string: f.operation.rawValue)
             writer.member("identifier", string: f.identifier)
             if secrets { writer.member("token", string: f.token) }
+            if secrets, f.keyGiven { writer.member("given_key", bool: true) }
             writer.member("answer_scheme", string: f.answerScheme)
             writer.optionalMember("amount", string: f.amount?.decimalString)
             writer.optionalMember("sale_transactionid", string: f.saleTransactionId)
@@ -370,7 +397,7 @@ extension Coordinator.Flow {
             throw PayHandoffError(.unsupported, field: nil,
                 "a POS flow needs the full module (payhandoff.wasm): the checkout module has no POS flows")
             #else
-            self = .pos(try POSFlow(snapshot: json, id: id, state: state))
+            self = .pos(try POSFlow(snapshot: json, id: id, state: state, format2: format2))
             #endif
         } else {
             throw PayHandoffError(.validation, field: "type", "must be checkout or pos")
@@ -394,7 +421,7 @@ extension CheckoutFlow {
                 stateText = json.isPresent("session") ? "in_browser" : "awaiting_session"
             }
         }
-        try json.rejectUnknownKeys("id type state kind return_url nonce deadline session callback confirmation failure_reason")
+        try json.rejectUnknownKeys("id type state kind return_url nonce given_key deadline session callback confirmation failure_reason")
         guard let state = CheckoutFlow.State(rawValue: stateText) else {
             throw PayHandoffError(.validation, field: "state", "is not a checkout state")
         }
@@ -416,8 +443,18 @@ extension CheckoutFlow {
         try CheckoutFlow.checkReason(failure, field: "failure_reason")
         self.init(id: id, kind: kind, returnURL: try ReturnURL(try json.string("return_url")), nonce: nonce,
                   deadline: deadline, state: state, session: session, callback: callback,
-                  confirmation: confirmation, sessionFailure: failure)
+                  confirmation: confirmation, sessionFailure: failure,
+                  keyGiven: try CheckoutFlow.keyGiven(json, format2: format2))
         try checkConsistent()
+    }
+
+    /// Whether a snapshot's flow had its key from the host (`"given_key": true`; absent: a fresh
+    /// key). A format-2 flow's cannot be told apart: it counts as given, so that it is remembered
+    /// when the flow is forgotten.
+    static func keyGiven<R: JSONReader>(_ json: JSONMembers<R>, format2: Bool) throws(PayHandoffError) -> Bool {
+        guard let given = try json.optionalBool("given_key") else { return format2 }
+        guard given else { throw PayHandoffError(.validation, field: "given_key", "is written only as true") }
+        return true
     }
 
     /// The callback a snapshot's checkout holds, no longer than the copy a flow keeps.
@@ -436,8 +473,8 @@ extension POSFlow {
     /// A POS flow from its snapshot document (``Coordinator/Flow/init(snapshot:configuration:format2:)``
     /// has read its id, state and type).
     @inline(never)
-    init<R: JSONReader>(snapshot json: JSONMembers<R>, id: String, state stateText: String) throws(PayHandoffError) {
-        try json.rejectUnknownKeys("id type state operation identifier token answer_scheme amount sale_transactionid grace_ms foregrounded_at response answered_at launch_failure")
+    init<R: JSONReader>(snapshot json: JSONMembers<R>, id: String, state stateText: String, format2: Bool) throws(PayHandoffError) {
+        try json.rejectUnknownKeys("id type state operation identifier token given_key answer_scheme amount sale_transactionid grace_ms foregrounded_at response answered_at launch_failure")
         guard let state = POSFlow.State(rawValue: stateText) else {
             throw PayHandoffError(.validation, field: "state", "is not a POS state")
         }
@@ -463,7 +500,8 @@ extension POSFlow {
         try POSFlow.checkReason(launchFailure, field: "launch_failure")
         self.init(id: id, operation: operation, identifier: identifier, token: token, answerScheme: scheme,
                   amount: amount, saleTransactionId: sale, graceMilliseconds: grace, state: state, foregroundedAt: foregroundedAt,
-                  response: response, answeredAt: answeredAt, launchFailure: launchFailure)
+                  response: response, answeredAt: answeredAt, launchFailure: launchFailure,
+                  keyGiven: try CheckoutFlow.keyGiven(json, format2: format2))
         try checkConsistent()
     }
 
