@@ -22,8 +22,13 @@
 ///  "ledger": {"pruned_through": 1796014800000,
 ///             "sales": [["7203710000", 10000, 4000, 1796054460000]],
 ///             "refunds": [["7203710042", 4000, 1796054520000]],
-///             "unknown": [["7203710031", 1796101200000]]}}
+///             "unknown": [["7203710031", 1796101200000]]},
+///  "remembered_keys": [["9a3f0c71d2e84b56", 1796313600000]]}
 /// ```
+///
+/// `"given_key": true` marks a flow whose nonce or token the host gave; `remembered_keys` (only
+/// when there is one) holds the digests of forgotten flows' host-given keys until their horizon
+/// (``RememberedKeys``).
 ///
 /// A ledger entry is an array — sales `[transactionid, amount, refunded, approved_at]`, refunds
 /// `[transactionid, amount, approved_at]` (amounts in centavos, times in epoch ms; a window closes
