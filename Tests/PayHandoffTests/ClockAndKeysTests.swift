@@ -380,6 +380,23 @@ final class ClockAndKeysTests: XCTestCase {
                 XCTAssertFalse(details.contains(secret), "details show \(secret): \(details)")
             }
         }
+        // Printing the answers, the coordinator and the start event (description, dump) shows
+        // none either: the flows print an echoing session, callback or answer as their details do.
+        var printed = "\(coordinator)"
+        dump(coordinator, to: &printed)
+        for answer in [start, callback, answered, word] {
+            printed += "\(answer)"
+            dump(answer, to: &printed)
+        }
+        let event = try CoordinatorEvent(json: ["type": "checkout.start", "now": .integer(t0), "flow_id": "c9", "kind": "cards",
+                                                "return_url": "fixapp://checkout-callback", "nonce": .string(nonce),
+                                                "session": ["kind": "cards", "checkout_url": "https://pay.example.com/c/1",
+                                                            "session_id": .string("cs_" + nonce)]])
+        printed += "\(event)"
+        dump(event, to: &printed)
+        for secret in [nonce, token("p1"), token("p2"), "POS-SECRET"] {
+            XCTAssertFalse(printed.contains(secret), "printing shows \(secret)")
+        }
         // The snapshot keeps what came, whole (it is the data).
         XCTAssertTrue("\(coordinator.snapshot)".contains("return_url=" + echo))
     }
