@@ -248,6 +248,43 @@ final class ClockAndKeysTests: XCTestCase {
         XCTAssertEqual(coordinator.rememberedKeys.keys.count, 1, "its nonce was the host's")
     }
 
+    /// A start that needs room forgets a checkout kept only for its webhook rather than be refused;
+    /// never a flow still waiting or an expired checkout.
+    func testRoomForgetsACancelledCheckoutBeforeRefusingAStart() throws {
+        coordinator = Coordinator(snapshotLimit: 16_000)
+        var kept: [String] = []
+        for index in 0..<8 {
+            let id = "c" + String(index)
+            let nonce = String(repeating: "n", count: 30) + String(format: "%02d", index)
+            let start = try send(["type": "checkout.start", "now": .integer(t0 + Int64(index)), "flow_id": .string(id), "kind": "cards",
+                                  "return_url": "fixapp://checkout-callback", "nonce": .string(nonce),
+                                  "session": ["kind": "cards", "checkout_url": "https://pay.example.com/c/1"]])
+            XCTAssertEqual(start.outcome, .accepted, start.error?.message ?? "")
+            kept += start.forgotten
+            coordinator.handle(url: "fixapp://checkout-callback/ph_\(nonce)?status=cancelled", now: t0 + Int64(index) + 1)
+            XCTAssertEqual(state(id), "cancelled")
+        }
+        XCTAssertFalse(kept.isEmpty, "the oldest cancelled checkouts made room")
+        XCTAssertEqual(kept, Array(["c0", "c1", "c2", "c3", "c4", "c5", "c6"].prefix(kept.count)), "oldest first")
+        XCTAssertEqual(coordinator.rememberedKeys.keys.count, kept.count, "their nonces were the host's")
+        XCTAssertLessThanOrEqual(coordinator.reservedSnapshotLength, 16_000)
+        XCTAssertEqual(try Coordinator(snapshot: coordinator.snapshot, snapshotLimit: 16_000), coordinator)
+        // A checkout still waiting is never forgotten for room: with the room full of waiting
+        // checkouts the start is refused.
+        var waiting = Coordinator(snapshotLimit: 16_000)
+        var refused = false
+        for index in 0..<8 where !refused {
+            let nonce = String(repeating: "w", count: 30) + String(format: "%02d", index)
+            let start = waiting.send(try CoordinatorEvent(json: ["type": "checkout.start", "now": .integer(t0), "flow_id": .string("w" + String(index)),
+                                                                 "kind": "cards", "return_url": "fixapp://checkout-callback", "nonce": .string(nonce),
+                                                                 "session": ["kind": "cards", "checkout_url": "https://pay.example.com/c/1"]]),
+                                     using: &random)
+            XCTAssertTrue(start.forgotten.isEmpty)
+            refused = start.error?.code == .limitExceeded
+        }
+        XCTAssertTrue(refused)
+    }
+
     /// Remembered keys are in the snapshot and restore; a snapshot without them (format 3)
     /// remembers nothing; a flow holding a remembered key is no state a coordinator writes.
     func testRememberedKeysRestore() throws {

@@ -72,16 +72,23 @@ extension Coordinator {
         }
         var total = reservedSnapshotLength
         guard total > snapshotLimit else { return forgotten }
-        var index = 0
-        while total > snapshotLimit, index < flows.count {
-            if flows[index].isPending(at: now) {
-                index += 1
-            } else {
-                let before = rememberedKeys.reservedLength
-                total -= flows[index].reservedLength + 1
-                forgotten.append(flows[index].id)
-                forgetFlow(at: index, now: now)
-                total += rememberedKeys.reservedLength - before
+        // Ended flows first; then checkouts that failed or were cancelled and are only kept for
+        // the webhook the gateway may still retry (oldest first): refusing every start until
+        // their 3 days pass would stop the app, and their late confirmation is still answered
+        // (`unknown_flow`: ask the backend). Flows still waiting, and expired checkouts, never.
+        for pass in 0..<2 {
+            var index = 0
+            while total > snapshotLimit, index < flows.count {
+                let forgettable = pass == 0 ? !flows[index].isPending(at: now) : flows[index].awaitsOnlyItsWebhook
+                if !forgettable {
+                    index += 1
+                } else {
+                    let before = rememberedKeys.reservedLength
+                    total -= flows[index].reservedLength + 1
+                    forgotten.append(flows[index].id)
+                    forgetFlow(at: index, now: now)
+                    total += rememberedKeys.reservedLength - before
+                }
             }
         }
         while total > snapshotLimit, let oldest = ledger.oldestEntry {

@@ -106,8 +106,15 @@ public struct Coordinator: Equatable, Sendable {
             }
         }
 
-        /// Whether its result may still arrive at `now`: removing it needs `give_up`, and no start
-        /// forgets it. A checkout waits until it is confirmed — an `expired` one too, as a POS
+        /// A checkout that failed or was cancelled by its callback, kept only for the confirmation
+        /// the gateway may still retry: the one waiting flow a start may forget for room.
+        var awaitsOnlyItsWebhook: Bool {
+            guard case .checkout(let f) = self else { return false }
+            return (f.state == .failed || f.state == .cancelled) && f.sessionFailure == nil
+        }
+
+        /// Whether its result may still arrive at `now`: removing it needs `give_up`, and the
+        /// 32-ended rule does not forget it (room may, for a checkout only kept for its webhook). A checkout waits until it is confirmed — an `expired` one too, as a POS
         /// hand-off `returned_without_response` does: its confirmation may still come — and one
         /// that `failed` or was `cancelled` by its callback still takes the confirmation the
         /// gateway may retry (``CheckoutFlow/confirmationHorizon``); `nil` (a salvage, which has
