@@ -285,9 +285,13 @@ final class FlowScenarioTests: XCTestCase {
         let genuine = answer("aprobada", "100.00", "720371")
         coordinator.handle(url: genuine, now: t0 + 1_000)
         try send(["type": "flow.remove", "now": .integer(t0 + 2_000), "flow_id": "p1"])
-        // A second sale with the same order reference and — the host's choice here — the same token.
-        try posStart("p2")
-        let replay = coordinator.handle(url: genuine, now: t0 + 3_000)
+        // A second sale with the same order reference and — the host's choice here — the same
+        // token: refused, its key is remembered from p1 (issue 35), so the replay reaches nothing.
+        XCTAssertEqual(try posStart("p2").error?.code, .conflict)
+        XCTAssertEqual(coordinator.handle(url: genuine, now: t0 + 3_000).outcome, .notOurs)
+        // With another order reference the token is another key; p1's replayed approval still books nothing.
+        XCTAssertEqual(try posStart("p2", identifier: "ord-2").outcome, .accepted)
+        let replay = coordinator.handle(url: answer("aprobada", "100.00", "720371", identifier: "ord-2"), now: t0 + 3_000)
         XCTAssertEqual(replay.outcome, .rejected, "the transactionid is booked by p1")
         XCTAssertEqual(replay.error?.code, .duplicate)
         XCTAssertEqual(replay.error?.field, "transactionid")

@@ -50,20 +50,20 @@ final class SnapshotBudgetTests: XCTestCase {
     // MARK: - What a flow reserves covers the worst it can receive
 
     func testTheReservedRoomCoversTheLongestValuesEachRuleAllows() throws {
-        let quotes = String(repeating: "\"", count: 128)
+        let quotes = String(repeating: "\"", count: CheckoutSession.maxSessionIDLength / 2)  // 1 KiB as JSON text
         let url = "https://pay.example.com/" + String(repeating: "a", count: CheckoutSession.maxCheckoutURLLength - 24)
-        let session = try CheckoutSession(kind: .payments, checkoutURL: url, sessionID: quotes, objectID: "pay_" + String(quotes.dropFirst(4)))
+        let session = try CheckoutSession(kind: .payments, checkoutURL: url, sessionID: quotes, objectID: "pay_" + String(repeating: "\"", count: 124))
         XCTAssertLessThanOrEqual(session.json.printedLengthBound, CheckoutSession.maxStoredLength)
-        var data: JSONObject = ["payment_id": .string("pay_" + String(quotes.dropFirst(4))),
-                                "brand": .string(String(repeating: "\\", count: 64)), "last_four": "4242",
-                                "token": .string(String(repeating: "\"", count: 256)), "amount": .integer(Amount.max)]
+        var data: JSONObject = ["payment_id": .string("pay_" + String(repeating: "\"", count: 124)),
+                                "brand": .string(String(repeating: "\\", count: CheckoutConfirmation.maxBrandLength / 2)), "last_four": "4242",
+                                "token": .string(String(repeating: "\"", count: CheckoutConfirmation.maxTokenLength / 2)), "amount": .integer(Amount.max)]
         for n in 0..<10 { data["t\(n)" + String(repeating: "x", count: 35) + "_at"] = .string(String(repeating: "9", count: 40)) }
         let confirmation = try CheckoutConfirmation(json: ["type": "payment.confirmed", "data": .object(data)])
         XCTAssertEqual(confirmation.timestamps.count, CheckoutConfirmation.maxTimestamps, "only the first six are kept")
         XCTAssertLessThanOrEqual(confirmation.eventJSON.printedLengthBound, CheckoutConfirmation.maxStoredLength)
         // A confirmation that does not fit the rules is refused, naming the member.
         XCTAssertThrowsError(try CheckoutConfirmation(json: ["type": "card.registered",
-                                                             "data": ["card_id": "card_1", "brand": .string(String(repeating: "b", count: 65))]])) {
+                                                             "data": ["card_id": "card_1", "brand": .string(String(repeating: "b", count: 1025))]])) {
             XCTAssertEqual(($0 as? PayHandoffError)?.field, "data.brand")
         }
         XCTAssertThrowsError(try CheckoutSession(kind: .cards, checkoutURL: "https://pay.example.com/\"x\"")) {
@@ -165,9 +165,15 @@ final class SnapshotBudgetTests: XCTestCase {
         XCTAssertLessThanOrEqual(text, Coordinator.maxSnapshotBytes)
         var ledgerOnly = coordinator
         ledgerOnly.forgetAllFlowsForTest()
-        let perEntry = (ledgerOnly.snapshot.printedLengthBound - Coordinator(configuration: coordinator.configuration).snapshot.printedLengthBound) / 2_000
+        // The flows' tokens were the test's (host-given): forgetting them leaves their keys
+        // remembered (issue 35), which is not the ledger's share.
+        guard case .object(var ledgerDocument) = ledgerOnly.snapshot else { return XCTFail("no snapshot object") }
+        let remembered = JSONValue.object(ledgerDocument).printedLengthBound
+        ledgerDocument["remembered_keys"] = nil
+        let perEntry = (JSONValue.object(ledgerDocument).printedLengthBound - Coordinator(configuration: coordinator.configuration).snapshot.printedLengthBound) / 2_000
         XCTAssertLessThanOrEqual(perEntry, 48, "bytes per ledger entry in the snapshot")
-        print("SnapshotBudgetTests: 2,000 sales of one day: snapshot \(text) bytes, \(perEntry) bytes per ledger entry, \(coordinator.flows.count) ended flows kept")
+        let perKey = (remembered - JSONValue.object(ledgerDocument).printedLengthBound) / 2_000
+        print("SnapshotBudgetTests: 2,000 sales of one day: snapshot \(text) bytes, \(perEntry) bytes per ledger entry, \(coordinator.flows.count) ended flows kept, \(perKey) bytes per remembered host-given key")
         // The first sale of the day, refunded in two parts late in the day, to the centavo.
         let late = t0 + 12 * 3_600_000 - 600_000  // 21:50
         let saleID: JSONValue = ["transactionid": "7200000000", "amount": "123.45", "approved_at": .integer((morning + 5_000) / 1000)]
@@ -216,7 +222,9 @@ final class SnapshotBudgetTests: XCTestCase {
         var (coordinator, document) = try saleDayCoordinator(refunded: "100.00")
         // One event dated two days ahead drops the day's entries, behind the watermark.
         XCTAssertEqual(try send(["type": "tick", "now": .integer(t0 + 2 * day)], to: &coordinator).outcome, .accepted)
-        XCTAssertTrue(coordinator.ledger.entries.isEmpty)
+        // The refunded sale stays as balance unknown until 23:00 of that (wrong) day (issue 35:
+        // the event's clock could be the right one); the rest is gone.
+        XCTAssertEqual(coordinator.ledger.entries.map(\.kind), [.balanceUnknown])
         XCTAssertGreaterThan(coordinator.ledger.prunedThrough, t0)
         try assertRestorable(coordinator)
         // The clock is corrected: the sale's window looks open again, but what it refunded may be gone.

@@ -9,7 +9,7 @@
 /// "confirmed_at": "…"}}`. The id may also be `data.id`. Of the `data.*_at` members (text or
 /// integer) whose name and text are printable ASCII of at most ``maxTimestampLength`` bytes, the
 /// ``maxTimestamps`` whose names sort first are kept as timestamps; other members of `data` are not
-/// needed and not kept. `brand` has at most 64 bytes and `token` 256, without control characters:
+/// needed and not kept. `brand` and `token` have at most 1 KiB as JSON text, without control characters:
 /// a flow keeps the confirmation, and the snapshot keeps room for it (``maxStoredLength``).
 ///
 /// Several webhooks for the same object are idempotent when they agree (``checkConsistent(with:)``);
@@ -61,10 +61,8 @@ public struct CheckoutConfirmation: Equatable, Sendable {
             throw PayHandoffError(.validation, field: "data.last_four", "must be four digits")
         }
         let timestamps = try CheckoutConfirmation.timestamps(in: data)
-        let brand = try CheckoutConfirmation.text(data, "brand", limit: CheckoutConfirmation.maxBrandLength,
-                                                  "must be at most 64 bytes without control characters")
-        let token = try CheckoutConfirmation.text(data, "token", limit: CheckoutConfirmation.maxTokenLength,
-                                                  "must be at most 256 bytes without control characters")
+        let brand = try CheckoutConfirmation.text(data, "brand", limit: CheckoutConfirmation.maxBrandLength)
+        let token = try CheckoutConfirmation.text(data, "token", limit: CheckoutConfirmation.maxTokenLength)
         self.kind = kind
         self.objectID = id
         self.brand = brand
@@ -74,13 +72,14 @@ public struct CheckoutConfirmation: Equatable, Sendable {
         self.timestamps = timestamps
     }
 
-    /// The optional text member `key` of `data`: at most `limit` bytes without control characters.
+    /// The optional text member `key` of `data`: at most `limit` bytes as JSON text, without
+    /// control characters (``JSONValue/isKeptWhole(_:printedAtMost:)``).
     @inline(never)
-    private static func text<R: JSONReader>(_ data: JSONMembers<R>, _ key: StaticString, limit: Int,
-                                            _ rule: StaticString) throws(PayHandoffError) -> String? {
+    private static func text<R: JSONReader>(_ data: JSONMembers<R>, _ key: StaticString, limit: Int) throws(PayHandoffError) -> String? {
         let text = try data.optionalString(key)
-        if let text, text.utf8.count > limit || ASCII.hasControl(text) {
-            throw PayHandoffError(.validation, field: data.field(key), rule.text)
+        if let text, !JSONValue.isKeptWhole(text, printedAtMost: limit) {
+            throw PayHandoffError(.validation, field: data.field(key),
+                "must be at most 1024 bytes as JSON text (a '\"' or '\\' counts twice) without control characters")
         }
         return text
     }
@@ -123,15 +122,20 @@ public struct CheckoutConfirmation: Equatable, Sendable {
     public static let maxTimestamps = 6
     /// The longest timestamp name or text kept, in bytes.
     public static let maxTimestampLength = 40
-    /// The longest `brand` accepted, in bytes.
-    public static let maxBrandLength = 64
-    /// The longest `token` reference accepted, in bytes.
-    public static let maxTokenLength = 256
+    /// The longest `brand` accepted: 1 KiB as JSON text (a `"` or `\` counts twice). Gateways
+    /// send a network name (Stripe's `brand` is one of a dozen words such as `amex`, `visa`,
+    /// `unionpay`); none documents a length, so the bound is generous. (0.3: 64 bytes.)
+    public static let maxBrandLength = 1024
+    /// The longest `token` reference accepted: 1 KiB as JSON text. Card tokens and payment
+    /// method ids are short (Stripe's `tok_…`/`pm_…` about 28 characters); no gateway
+    /// documentation found states a bound (Square's staff give 255 for its ids). (0.3: 256 bytes.)
+    public static let maxTokenLength = 1024
     /// The most a confirmation takes in a snapshot as JSON text (``eventJSON``), in bytes: what
     /// a checkout keeps room for until it is confirmed, so that `checkout.confirmation` is never
-    /// refused for space. (Ids, brand and token print as at most 2 bytes a byte; timestamps as themselves.)
-    public static let maxStoredLength = 96 + (2 * CheckoutKind.maxIDLength + 16) + (2 * maxBrandLength + 12)
-        + 20 + (2 * maxTokenLength + 12) + 40 + maxTimestamps * (2 * (maxTimestampLength + 2) + 2)
+    /// refused for space. (Ids print as at most 2 bytes a byte, brand and token as at most their
+    /// limit, timestamps as themselves.)
+    public static let maxStoredLength = 96 + (2 * CheckoutKind.maxIDLength + 16) + (maxBrandLength + 2 + 12)
+        + 20 + (maxTokenLength + 2 + 12) + 40 + maxTimestamps * (2 * (maxTimestampLength + 2) + 2)
 
     /// Whether the timestamp `key` (with `text`, empty for an integer) may be kept.
     private static func keepsTimestamp(_ key: String, text: String) -> Bool {

@@ -41,6 +41,11 @@ extension CheckoutSession {
     /// - Parameter writer: Where the document goes.
     @_spi(JSONText)
     public func write(to writer: JSONWriter) {
+        write(to: writer, checkoutURL: checkoutURL)
+    }
+
+    /// Writes ``json`` with `checkoutURL` in place of the session's (a flow's `details` show its origin only).
+    func write(to writer: JSONWriter, checkoutURL: String) {
         writer.beginObject()
         writer.member("version", integer: 1)
         writer.member("kind", string: kind.rawValue)

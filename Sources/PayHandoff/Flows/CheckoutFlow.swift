@@ -88,6 +88,9 @@ public struct CheckoutFlow: Equatable, Sendable {
     public let returnURL: ReturnURL
     /// The correlation nonce put into the return URL; `nil` when the session was created without it.
     public let nonce: String?
+    /// Whether the host gave the nonce (`checkout.start`'s `nonce`) rather than the coordinator
+    /// making a fresh one: such a key is remembered when the flow is forgotten (``RememberedKeys``).
+    public let keyGiven: Bool
     /// When the flow expires without a confirmation, epoch milliseconds.
     public let deadline: Int64
     /// The current state.
@@ -111,11 +114,13 @@ public struct CheckoutFlow: Equatable, Sendable {
     }
 
     init(id: String, kind: CheckoutKind, returnURL: ReturnURL, nonce: String?, deadline: Int64, state: State,
-         session: CheckoutSession?, callback: CheckoutCallback?, confirmation: CheckoutConfirmation?, sessionFailure: String?) {
+         session: CheckoutSession?, callback: CheckoutCallback?, confirmation: CheckoutConfirmation?, sessionFailure: String?,
+         keyGiven: Bool = false) {
         self.id = id
         self.kind = kind
         self.returnURL = returnURL
         self.nonce = nonce
+        self.keyGiven = keyGiven && nonce != nil
         self.deadline = deadline
         self.state = state
         self.session = session
@@ -129,11 +134,18 @@ public struct CheckoutFlow: Equatable, Sendable {
         lhs.id.hasSameBytes(as: rhs.id) && lhs.kind == rhs.kind && lhs.returnURL == rhs.returnURL
             && lhs.nonce.hasSameBytes(as: rhs.nonce) && lhs.deadline == rhs.deadline && lhs.state == rhs.state
             && lhs.session == rhs.session && lhs.callback == rhs.callback && lhs.confirmation == rhs.confirmation
-            && lhs.sessionFailure.hasSameBytes(as: rhs.sessionFailure)
+            && lhs.sessionFailure.hasSameBytes(as: rhs.sessionFailure) && lhs.keyGiven == rhs.keyGiven
     }
 
     /// The longest session-failure reason kept, as JSON text (longer ones are cut).
     static let maxReasonLength = 256
+
+    /// Until when a checkout that `failed` or was `cancelled` by its callback is kept for its
+    /// confirmation: the gateway retries its webhook for up to 3 days
+    /// (``RememberedKeys/horizonMilliseconds``) after the checkout could last end, its deadline.
+    var confirmationHorizon: Int64 {
+        Swift.min(deadline, MexicoCityTime.maxEpochMilliseconds - RememberedKeys.horizonMilliseconds) + RememberedKeys.horizonMilliseconds
+    }
 
     /// Whether a callback may still change this flow: until a verified one consumed the hand-off
     /// (a claim only fills the slot the verified callback replaces).

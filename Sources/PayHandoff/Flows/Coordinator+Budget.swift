@@ -44,24 +44,31 @@ extension Coordinator {
         var total = Coordinator.documentReserve
         for flow in flows { total += flow.reservedLength + 1 }
         for entry in ledger.entries { total += entry.reservedLength + 1 }
-        return total
+        return total + rememberedKeys.reservedLength
     }
 
     /// What a start does after adding its flow: when the reservations pass ``snapshotLimit``,
     /// forgets ended flows (oldest first), then the ledger entries approved first, until they fit.
+    /// A forgotten flow whose key the host gave leaves it remembered (``RememberedKeys``), in
+    /// room its reservation held.
+    /// - Parameter now: The start's time (`nil` in a salvage: see ``Coordinator/Flow/isPending(at:)``).
     /// - Returns: The ids of the flows forgotten.
     /// - Throws: `limit_exceeded` when the flows still waiting fill the snapshot by themselves.
-    mutating func makeRoom() throws(PayHandoffError) -> [String] {
+    mutating func makeRoom(now: Int64? = nil) throws(PayHandoffError) -> [String] {
         var forgotten: [String] = []
         var ended = 0
-        for flow in flows where !flow.isPending { ended += 1 }
+        for flow in flows where !flow.isPending(at: now) { ended += 1 }
         if ended > Coordinator.keptEndedFlows {
             var excess = ended - Coordinator.keptEndedFlows
-            flows.removeAll { flow in
-                guard excess > 0, !flow.isPending else { return false }
-                excess -= 1
-                forgotten.append(flow.id)
-                return true
+            var index = 0
+            while excess > 0, index < flows.count {
+                if flows[index].isPending(at: now) {
+                    index += 1
+                } else {
+                    forgotten.append(flows[index].id)
+                    forgetFlow(at: index, now: now)
+                    excess -= 1
+                }
             }
         }
         var total = reservedSnapshotLength
@@ -69,14 +76,23 @@ extension Coordinator {
             convertedReserve = 0  // a converted coordinator's flows fit again: the rule is the limit's
             return forgotten
         }
-        var index = 0
-        while total > snapshotLimit, index < flows.count {
-            if flows[index].isPending {
-                index += 1
-            } else {
-                total -= flows[index].reservedLength + 1
-                forgotten.append(flows[index].id)
-                flows.remove(at: index)
+        // Ended flows first; then checkouts that failed or were cancelled and are only kept for
+        // the webhook the gateway may still retry (oldest first): refusing every start until
+        // their 3 days pass would stop the app, and their late confirmation is still answered
+        // (`unknown_flow`: ask the backend). Flows still waiting, and expired checkouts, never.
+        for pass in 0..<2 {
+            var index = 0
+            while total > snapshotLimit, index < flows.count {
+                let forgettable = pass == 0 ? !flows[index].isPending(at: now) : flows[index].awaitsOnlyItsWebhook
+                if !forgettable {
+                    index += 1
+                } else {
+                    let before = rememberedKeys.reservedLength
+                    total -= flows[index].reservedLength + 1
+                    forgotten.append(flows[index].id)
+                    forgetFlow(at: index, now: now)
+                    total += rememberedKeys.reservedLength - before
+                }
             }
         }
         while total > snapshotLimit, let oldest = ledger.oldestEntry {
@@ -85,7 +101,7 @@ extension Coordinator {
         }
         guard total <= snapshotLimit else {
             var waiting = 0
-            for flow in flows where flow.isPending { waiting += 1 }
+            for flow in flows where flow.isPending(at: now) { waiting += 1 }
             throw PayHandoffError(.limitExceeded, field: "flow_id",
                 String(waiting) + " flows still wait for their results and fill the snapshot ("
                 + String(snapshotLimit) + " bytes): finish them, or give up the ones that will not come back (flow.remove with give_up)")
@@ -94,7 +110,7 @@ extension Coordinator {
         return forgotten
     }
 
-    /// What a start does to make room (``makeRoom()``). A start moves no other flow (one event,
+    /// What a start does to make room (``makeRoom(now:)``). A start moves no other flow (one event,
     /// the flow it names), so it does not expire checkouts whose deadline has passed at its time:
     /// when they are among the flows that fill the snapshot, its `limit_exceeded` says so — a
     /// `tick` at that time expires them (they stop reserving a session), then the start fits.
@@ -103,7 +119,7 @@ extension Coordinator {
     /// - Throws: `limit_exceeded` when the flows still waiting fill the snapshot.
     mutating func makeRoom(forStartAt now: Int64) throws(PayHandoffError) -> [String] {
         do throws(PayHandoffError) {
-            return try makeRoom()
+            return try makeRoom(now: now)
         } catch where error.code == .limitExceeded {
             for case .checkout(let f) in flows where f.state.isWaiting && now >= f.deadline {
                 throw PayHandoffError(.limitExceeded, field: error.field, error.message
@@ -138,10 +154,12 @@ extension Coordinator.Flow {
     /// its printed length now plus room for what may still be added or replaced; for a POS flow
     /// that still takes its answer, also the ledger entry that answer may book.
     var reservedLength: Int {
+        // A host-given key stays remembered once the flow is forgotten: its room is held from the start.
+        let key = givenKeyDigest == nil ? 0 : RememberedKeys.reservedPerKey
         switch self {
-        case .checkout(let f): return f.reservedLength
+        case .checkout(let f): return f.reservedLength + key
         #if !PAYHANDOFF_CHECKOUT_ONLY
-        case .pos(let f): return f.reservedLength
+        case .pos(let f): return f.reservedLength + key
         #endif
         }
     }
@@ -166,9 +184,10 @@ extension CheckoutFlow {
         var length = JSONLengthCounter.length { Coordinator.Flow.checkout(self).write(to: $0, secrets: true) }
         length += CheckoutFlow.maxStateLength - JSONValue.printedLength(of: state.rawValue)
         if state == .awaitingSession {
-            // Only a flow waiting for its session may still get one, or fail to.
-            if session == nil { length += memberOverhead("session") + CheckoutSession.maxStoredLength }
-            if sessionFailure == nil { length += memberOverhead("failure_reason") + CheckoutFlow.maxReasonLength }
+            // Only a flow waiting for its session may still get one, or fail to — one or the
+            // other: either moves it on, and neither comes after that.
+            length += Swift.max(memberOverhead("session") + CheckoutSession.maxStoredLength,
+                                memberOverhead("failure_reason") + CheckoutFlow.maxReasonLength)
         }
         if takesDeepLink {
             // One slot: the latest claim, replaced by the verified callback.
@@ -217,7 +236,10 @@ extension RefundLedger.Entry {
     var reservedLength: Int {
         let id = JSONValue.printedLength(of: transactionId)
         switch kind {
-        case .sale: return 2 + id + 1 + 2 * JSONValue.digits(amount.minorUnits) + 1 + 1 + JSONValue.digits(approvedAt)
+        case .sale:
+            // An accepted event may keep it as balance unknown until a later day (RefundLedger.prune).
+            return Swift.max(2 + id + 1 + 2 * JSONValue.digits(amount.minorUnits) + 1 + 1 + JSONValue.digits(approvedAt),
+                             2 + id + 1 + maxTimeDigits)
         case .refund: return 2 + id + 1 + JSONValue.digits(amount.minorUnits) + 1 + JSONValue.digits(approvedAt)
         case .balanceUnknown: return 2 + id + 1 + JSONValue.digits(expiresAt)
         }

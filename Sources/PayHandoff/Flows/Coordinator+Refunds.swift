@@ -62,7 +62,11 @@ extension Coordinator {
             } else {
                 (cap, refunded, approvedAt) = (given.amount, .zero, given.approvedAt * 1000)
                 let deadline = RefundEligibility.deadline(approvedAt: approvedAt)
-                if now < deadline, ledger.mayHaveLost(transactionId, deadline: deadline, now: now) {
+                // The ledger has no balance for it, yet a refund flow still held may have paid some
+                // back (its entry went with a clock that was behind): the document's word is not
+                // enough then either.
+                if now < deadline, ledger.mayHaveLost(transactionId, deadline: deadline, now: now)
+                    || heldRefundBooked(sale: transactionId) {
                     throw Coordinator.ledgerPruned(deadline: deadline, amount: request.amount ?? given.amount)
                 }
                 if deadline > now {
@@ -129,6 +133,16 @@ extension Coordinator {
                 ledger.book(RefundLedger.Entry(transactionId: id, kind: .refund, amount: taken, approvedAt: now))
             }
         }
+    }
+
+    /// Whether a refund flow this coordinator still holds was approved against sale
+    /// `transactionId` (refunds still waiting are refused on their own rule).
+    func heldRefundBooked(sale transactionId: String) -> Bool {
+        for case .pos(let f) in flows where f.operation == .refund && f.saleTransactionId.hasSameBytes(as: transactionId)
+            && (f.state == .approved || f.state == .approvedAmountMismatch) {
+            return true
+        }
+        return false
     }
 
     /// The refusal of a refund whose sale's bookkeeping may be gone (`ledger_pruned`).

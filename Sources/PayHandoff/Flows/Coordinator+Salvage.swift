@@ -78,7 +78,8 @@ extension Coordinator {
                 try? reader.forEach(in: root) { member in
                     guard !reader.key(of: member, is: "version"), !reader.key(of: member, is: "config"),
                           !reader.key(of: member, is: "flows"), !reader.key(of: member, is: "ledger"),
-                          !reader.key(of: member, is: "converted_reserve") else { return }
+                          !reader.key(of: member, is: "converted_reserve"),
+                          !reader.key(of: member, is: "remembered_keys") else { return }
                     let key = reader.key(of: member)
                     dropped.append(Dropped(member: key, error: PayHandoffError(.validation, field: key, "unknown member")))
                 }
@@ -98,7 +99,8 @@ extension Coordinator {
                     defer { index += 1 }
                     let member = "flows[" + String(index) + "]"
                     do throws(PayHandoffError) {
-                        let flow = try Flow(snapshot: JSONMembers(element, reader), configuration: configuration, format2: document.isFormat2)
+                        let flow = try Flow(snapshot: JSONMembers(element, reader), configuration: configuration, format2: document.isFormat2,
+                                            olderFormat: document.format < Coordinator.snapshotVersion)
                         if let left = try Coordinator.add(flow, to: &flows, format2: document.isFormat2) {
                             dropped.append(Dropped(member: member, error: PayHandoffError(.conflict, field: member,
                                 "ended flow " + left + " left out: it shared its correlation key with another flow (format 2 allowed it)")))
@@ -114,9 +116,17 @@ extension Coordinator {
                 ledger.forgetBalanceOfRefund(reading: JSONMembers<R>(nil, reader))
             }
             if document.isFormat2 { ledger.convertingFormat2(flows: flows) }
+            // The keys of forgotten flows (RememberedKeys). A damaged list is dropped and reported:
+            // the host-given keys it held are no longer refused (docs/security.md: give fresh keys).
+            var remembered = RememberedKeys()
+            do throws(PayHandoffError) {
+                remembered = try RememberedKeys(snapshot: document.members)
+            } catch {
+                dropped.append(Dropped(member: "remembered_keys", error: error))
+            }
             var coordinator = Coordinator(configuration: configuration,
                                           snapshotLimit: Swift.min(snapshotLimit, Coordinator.maxSnapshotBytes),
-                                          flows: flows, ledger: ledger)
+                                          flows: flows, ledger: ledger, rememberedKeys: remembered)
             do throws(PayHandoffError) {
                 coordinator.convertedReserve = try Coordinator.readConvertedReserve(document)
             } catch {

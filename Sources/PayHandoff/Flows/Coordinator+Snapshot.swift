@@ -22,8 +22,13 @@
 ///  "ledger": {"pruned_through": 1796014800000,
 ///             "sales": [["7203710000", 10000, 4000, 1796054460000]],
 ///             "refunds": [["7203710042", 4000, 1796054520000]],
-///             "unknown": [["7203710031", 1796101200000]]}}
+///             "unknown": [["7203710031", 1796101200000]]},
+///  "remembered_keys": [["9a3f0c71d2e84b56", 1796313600000]]}
 /// ```
+///
+/// `"given_key": true` marks a flow whose nonce or token the host gave; `remembered_keys` (only
+/// when there is one) holds the digests of forgotten flows' host-given keys until their horizon
+/// (``RememberedKeys``).
 ///
 /// A ledger entry is an array — sales `[transactionid, amount, refunded, approved_at]`, refunds
 /// `[transactionid, amount, approved_at]` (amounts in centavos, times in epoch ms; a window closes
@@ -77,6 +82,7 @@ extension Coordinator {
         writer.key("ledger")
         ledger.write(to: writer)
         if convertedReserve > 0 { writer.member("converted_reserve", integer: Int64(convertedReserve)) }
+        rememberedKeys.writeMember(to: writer)
         writer.end()
     }
 
@@ -102,13 +108,14 @@ extension Coordinator {
     public init<R: JSONReader>(reading node: R.Node, with reader: R,
                                snapshotLimit: Int = Coordinator.maxSnapshotBytes) throws(PayHandoffError) {
         let document = try SnapshotDocument(node, reader, lenient: false)
-        try document.members.rejectUnknownKeys("version config flows ledger converted_reserve")
+        try document.members.rejectUnknownKeys("version config flows ledger converted_reserve remembered_keys")
         let configuration = try Configuration(reading: JSONMembers(document.members.value("config"), reader))
         var flows: [Flow] = []
         var index = 0
         try reader.forEach(in: try document.members.requiredArray("flows")) { element throws(PayHandoffError) in
             do throws(PayHandoffError) {
-                let flow = try Flow(snapshot: JSONMembers(element, reader), configuration: configuration, format2: document.isFormat2)
+                let flow = try Flow(snapshot: JSONMembers(element, reader), configuration: configuration, format2: document.isFormat2,
+                                    olderFormat: document.format < Coordinator.snapshotVersion)
                 _ = try Coordinator.add(flow, to: &flows, format2: document.isFormat2)
             } catch {
                 throw error.located(in: "flows[" + String(index) + "]")
@@ -117,8 +124,16 @@ extension Coordinator {
         }
         var ledger = try RefundLedger(snapshot: document)
         if document.isFormat2 { ledger.convertingFormat2(flows: flows) }
+        let remembered = try RememberedKeys(snapshot: document.members)
+        for (index, flow) in flows.enumerated() {
+            // A start with a remembered key is refused: no coordinator holds a flow with one.
+            if let digest = flow.keyDigest, remembered.keys.contains(where: { $0.digest == digest }) {
+                throw PayHandoffError(.conflict, field: "flows[" + String(index) + "]." + (flow.typeName.hasSameBytes(as: "pos") ? "token" : "nonce"),
+                                      "the key of this flow is remembered from a forgotten one")
+            }
+        }
         self.init(configuration: configuration, snapshotLimit: Swift.min(snapshotLimit, Coordinator.maxSnapshotBytes),
-                  flows: flows, ledger: ledger)
+                  flows: flows, ledger: ledger, rememberedKeys: remembered)
         convertedReserve = try Coordinator.readConvertedReserve(document)
         try checkRestoredBudget(converted: document.format != Coordinator.snapshotVersion)
     }
@@ -151,8 +166,13 @@ extension Coordinator {
                 // The earlier flow holding the key: ended, it goes; waiting, the new one must have ended.
                 var index = 0
                 while index < flows.count, !flows[index].sharesCorrelationKey(with: flow) { index += 1 }
-                guard index < flows.count, !flows[index].isPending || !flow.isPending else { throw error }
-                guard !flows[index].isPending else { return flow.id }
+                // "Waiting" as 0.2 meant it: a checkout kept only for its webhook had ended there,
+                // and its confirmation finds no flow after the conversion (`unknown_flow`: ask the
+                // backend), which books nothing.
+                guard index < flows.count else { throw error }
+                let earlierWaits = flows[index].isPending(at: nil) && !flows[index].awaitsOnlyItsWebhook
+                guard !earlierWaits || !(flow.isPending(at: nil) && !flow.awaitsOnlyItsWebhook) else { throw error }
+                guard !earlierWaits else { return flow.id }
                 left = flows.remove(at: index).id
             }
         }
@@ -336,11 +356,22 @@ extension Coordinator.Flow {
         }
     }
 
+    /// The nonce or token that makes this flow's answers genuine (empty for a checkout without nonce).
+    var correlationSecret: String {
+        switch self {
+        case .checkout(let f): return f.nonce ?? ""
+        #if !PAYHANDOFF_CHECKOUT_ONLY
+        case .pos(let f): return f.token
+        #endif
+        }
+    }
+
     /// The flow as a document (one element of the coordinator snapshot's `flows`; secret-bearing).
     public var snapshotJSON: JSONValue { JSONValueWriter.document { write(to: $0, secrets: true) } }
 
     /// The flow as a transition's `details`: the snapshot's document without the nonce or token,
-    /// so that a host may log its answers.
+    /// and without whatever a gateway or the POS app echoed of them (``RedactingWriter``: the
+    /// checkout URL shows its origin only), so that a host may log its answers.
     public var detailsJSON: JSONValue { JSONValueWriter.document { write(to: $0, secrets: false) } }
 
     /// Writes ``snapshotJSON`` (`secrets`) or ``detailsJSON`` to `writer`.
@@ -349,6 +380,9 @@ extension Coordinator.Flow {
     ///   - secrets: Whether the nonce or token is written.
     @_spi(JSONText)
     public func write(to writer: JSONWriter, secrets: Bool) {
+        // Details go through a writer that hides whatever a gateway or the POS app echoed of the
+        // nonce or token (or of a user token or PIN) in the values the flow keeps.
+        let writer = secrets ? writer : RedactingWriter(writer, hiding: [correlationSecret])
         writer.beginObject()
         writer.member("id", string: id)
         writer.member("type", string: typeName)
@@ -358,10 +392,13 @@ extension Coordinator.Flow {
             writer.member("kind", string: f.kind.rawValue)
             writer.member("return_url", string: f.returnURL.text)
             if secrets { writer.optionalMember("nonce", string: f.nonce) }
+            if secrets, f.keyGiven { writer.member("given_key", bool: true) }
             writer.member("deadline", integer: f.deadline)
             if let session = f.session {
                 writer.key("session")
-                session.write(to: writer)
+                // Details show the checkout page's origin only: it is the gateway's, and may echo
+                // the return URL (the nonce) in any encoding.
+                session.write(to: writer, checkoutURL: secrets ? session.checkoutURL : Redaction.url(session.checkoutURL))
             }
             if let callback = f.callback {
                 writer.key("callback")
@@ -377,6 +414,7 @@ extension Coordinator.Flow {
             writer.member("operation", string: f.operation.rawValue)
             writer.member("identifier", string: f.identifier)
             if secrets { writer.member("token", string: f.token) }
+            if secrets, f.keyGiven { writer.member("given_key", bool: true) }
             writer.member("answer_scheme", string: f.answerScheme)
             writer.optionalMember("amount", string: f.amount?.decimalString)
             writer.optionalMember("sale_transactionid", string: f.saleTransactionId)
@@ -411,21 +449,25 @@ extension Coordinator.Flow {
     ///   - configuration: The coordinator's configuration.
     ///   - format2: Whether the flow is from a format-2 snapshot (``SnapshotDocument``): what
     ///     changed since is converted as it is read.
+    ///   - olderFormat: Whether the snapshot is older than format 4, whose flows do not say whether
+    ///     the host gave their key (`given_key`): they count as given (remembered when forgotten).
     /// - Throws: As ``init(snapshot:configuration:)``.
-    init<R: JSONReader>(snapshot json: JSONMembers<R>, configuration: Coordinator.Configuration, format2: Bool = false) throws(PayHandoffError) {
+    init<R: JSONReader>(snapshot json: JSONMembers<R>, configuration: Coordinator.Configuration, format2: Bool = false,
+                        olderFormat: Bool = false) throws(PayHandoffError) {
         let id = try json.string("id")
         try CoordinatorEvent.checkFlowID(id, field: "id")
         let state = try json.string("state")
         let type = try json.string("type")
         if type.hasSameBytes(as: "checkout") {
-            self = .checkout(try CheckoutFlow(snapshot: json, id: id, state: state, configuration: configuration, format2: format2))
+            self = .checkout(try CheckoutFlow(snapshot: json, id: id, state: state, configuration: configuration, format2: format2,
+                                              olderFormat: olderFormat || format2))
         } else if type.hasSameBytes(as: "pos") {
             #if PAYHANDOFF_CHECKOUT_ONLY
             // Never dropped quietly (a salvage refuses it too): the page must load the full module.
             throw PayHandoffError(.unsupported, field: nil,
                 "a POS flow needs the full module (payhandoff.wasm): the checkout module has no POS flows")
             #else
-            self = .pos(try POSFlow(snapshot: json, id: id, state: state))
+            self = .pos(try POSFlow(snapshot: json, id: id, state: state, format2: format2, olderFormat: olderFormat || format2))
             #endif
         } else {
             throw PayHandoffError(.validation, field: "type", "must be checkout or pos")
@@ -438,7 +480,7 @@ extension CheckoutFlow {
     /// has read its id, state and type).
     @inline(never)
     init<R: JSONReader>(snapshot json: JSONMembers<R>, id: String, state stateText: String,
-                        configuration: Coordinator.Configuration, format2: Bool) throws(PayHandoffError) {
+                        configuration: Coordinator.Configuration, format2: Bool, olderFormat: Bool) throws(PayHandoffError) {
         var stateText = stateText
         // Format 2 repeated a failed callback's reason as `failure_reason`, and let a claimed
         // `completed` move the checkout: the claim stays, the flow goes back.
@@ -449,7 +491,7 @@ extension CheckoutFlow {
                 stateText = json.isPresent("session") ? "in_browser" : "awaiting_session"
             }
         }
-        try json.rejectUnknownKeys("id type state kind return_url nonce deadline session callback confirmation failure_reason")
+        try json.rejectUnknownKeys("id type state kind return_url nonce given_key deadline session callback confirmation failure_reason")
         guard let state = CheckoutFlow.State(rawValue: stateText) else {
             throw PayHandoffError(.validation, field: "state", "is not a checkout state")
         }
@@ -471,8 +513,18 @@ extension CheckoutFlow {
         try CheckoutFlow.checkReason(failure, field: "failure_reason")
         self.init(id: id, kind: kind, returnURL: try ReturnURL(try json.string("return_url")), nonce: nonce,
                   deadline: deadline, state: state, session: session, callback: callback,
-                  confirmation: confirmation, sessionFailure: failure)
+                  confirmation: confirmation, sessionFailure: failure,
+                  keyGiven: try CheckoutFlow.keyGiven(json, olderFormat: olderFormat))
         try checkConsistent()
+    }
+
+    /// Whether a snapshot's flow had its key from the host (`"given_key": true`; absent: a fresh
+    /// key). A flow of a format-2 or format-3 snapshot cannot be told apart: it counts as given, so
+    /// that it is remembered when the flow is forgotten.
+    static func keyGiven<R: JSONReader>(_ json: JSONMembers<R>, olderFormat: Bool) throws(PayHandoffError) -> Bool {
+        guard let given = try json.optionalBool("given_key") else { return olderFormat }
+        guard given else { throw PayHandoffError(.validation, field: "given_key", "is written only as true") }
+        return true
     }
 
     /// The callback a snapshot's checkout holds, no longer than the copy a flow keeps.
@@ -491,8 +543,8 @@ extension POSFlow {
     /// A POS flow from its snapshot document (``Coordinator/Flow/init(snapshot:configuration:format2:)``
     /// has read its id, state and type).
     @inline(never)
-    init<R: JSONReader>(snapshot json: JSONMembers<R>, id: String, state stateText: String) throws(PayHandoffError) {
-        try json.rejectUnknownKeys("id type state operation identifier token answer_scheme amount sale_transactionid grace_ms foregrounded_at response answered_at launch_failure")
+    init<R: JSONReader>(snapshot json: JSONMembers<R>, id: String, state stateText: String, format2: Bool, olderFormat: Bool) throws(PayHandoffError) {
+        try json.rejectUnknownKeys("id type state operation identifier token given_key answer_scheme amount sale_transactionid grace_ms foregrounded_at response answered_at launch_failure")
         guard let state = POSFlow.State(rawValue: stateText) else {
             throw PayHandoffError(.validation, field: "state", "is not a POS state")
         }
@@ -521,7 +573,8 @@ extension POSFlow {
         try POSFlow.checkReason(launchFailure, field: "launch_failure")
         self.init(id: id, operation: operation, identifier: identifier, token: token, answerScheme: scheme,
                   amount: amount, saleTransactionId: sale, graceMilliseconds: grace, state: state, foregroundedAt: foregroundedAt,
-                  response: response, answeredAt: answeredAt, launchFailure: launchFailure)
+                  response: response, answeredAt: answeredAt, launchFailure: launchFailure,
+                  keyGiven: try CheckoutFlow.keyGiven(json, olderFormat: olderFormat))
         try checkConsistent()
     }
 

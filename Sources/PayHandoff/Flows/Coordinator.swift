@@ -106,10 +106,25 @@ public struct Coordinator: Equatable, Sendable {
             }
         }
 
-        /// Whether it still waits for its result (removing it needs `give_up`).
-        var isPending: Bool {
+        /// A checkout that failed or was cancelled by its callback, kept only for the confirmation
+        /// the gateway may still retry: the one waiting flow a start may forget for room.
+        var awaitsOnlyItsWebhook: Bool {
+            guard case .checkout(let f) = self else { return false }
+            return (f.state == .failed || f.state == .cancelled) && f.sessionFailure == nil
+        }
+
+        /// Whether its result may still arrive at `now`: removing it needs `give_up`, and the
+        /// 32-ended rule does not forget it (room may, for a checkout only kept for its webhook). A checkout waits until it is confirmed — an `expired` one too, as a POS
+        /// hand-off `returned_without_response` does: its confirmation may still come — and one
+        /// that `failed` or was `cancelled` by its callback still takes the confirmation the
+        /// gateway may retry (``CheckoutFlow/confirmationHorizon``); `nil` (a salvage, which has
+        /// no event time) counts that horizon as open.
+        func isPending(at now: Int64?) -> Bool {
             switch self {
-            case .checkout(let f): return f.state.isWaiting
+            case .checkout(let f):
+                if f.state.isWaiting || f.state == .expired { return true }
+                guard f.state == .failed || f.state == .cancelled, f.sessionFailure == nil else { return false }
+                return now.map { $0 < f.confirmationHorizon } ?? true
             #if !PAYHANDOFF_CHECKOUT_ONLY
             case .pos(let f): return f.takesAnswer
             #endif
@@ -130,6 +145,8 @@ public struct Coordinator: Equatable, Sendable {
     /// passed ``snapshotLimit`` (0 otherwise): they may keep it until they end; starts are refused
     /// until the reservations fit the limit again (Coordinator+Budget.swift).
     public internal(set) var convertedReserve = 0
+    /// The host-given correlation keys of forgotten flows, until their horizon.
+    public internal(set) var rememberedKeys: RememberedKeys
 
     /// An empty coordinator.
     /// - Parameters:
@@ -141,13 +158,16 @@ public struct Coordinator: Equatable, Sendable {
         self.snapshotLimit = Swift.min(Swift.max(snapshotLimit, Coordinator.documentReserve), Coordinator.maxSnapshotBytes)
         self.flows = []
         self.ledger = RefundLedger()
+        self.rememberedKeys = RememberedKeys()
     }
 
-    init(configuration: Configuration, snapshotLimit: Int, flows: [Flow], ledger: RefundLedger) {
+    init(configuration: Configuration, snapshotLimit: Int, flows: [Flow], ledger: RefundLedger,
+         rememberedKeys: RememberedKeys = RememberedKeys()) {
         self.configuration = configuration
         self.snapshotLimit = snapshotLimit
         self.flows = flows
         self.ledger = ledger
+        self.rememberedKeys = rememberedKeys
     }
 
     /// The flow with `id` (compared by UTF-8 bytes), if any.
@@ -183,7 +203,7 @@ public struct Coordinator: Equatable, Sendable {
         do throws(PayHandoffError) {
             var answer = try copy.apply(event, using: &generator)
             if answer.outcome == .accepted {  // other outcomes change nothing
-                copy.ledger.prune(now: event.now)
+                copy.forgetExpired(now: event.now)
                 // Only a start takes room (Coordinator+Budget.swift): every other event fills
                 // room its flow reserved when it started.
                 if event.isStart {
@@ -213,10 +233,36 @@ public struct Coordinator: Equatable, Sendable {
         do throws(PayHandoffError) {
             try MexicoCityTime.checkEpochMilliseconds(now, field: "now")
             let answer = try route(url: url, now: now)
-            if answer.outcome == .accepted { ledger.prune(now: now) }
+            if answer.outcome == .accepted { forgetExpired(now: now) }
             return answer
         } catch {
             return CoordinatorAnswer(outcome: .rejected, transitions: [], error: error)
+        }
+    }
+
+    /// What an accepted event at `now` lets go of: ledger entries whose window closed
+    /// (``RefundLedger`` keeps a sale whose balance matters as balance unknown), and remembered
+    /// keys past their horizon.
+    mutating func forgetExpired(now: Int64) {
+        let held = flows
+        ledger.prune(now: now) { id in
+            #if !PAYHANDOFF_CHECKOUT_ONLY
+            for case .pos(let f) in held where f.operation == .refund && f.saleTransactionId.hasSameBytes(as: id) { return true }
+            #endif
+            return false
+        }
+        rememberedKeys.prune(now: now)
+    }
+
+    /// Forgets the flow at `index` (removed, or forgotten by a start), remembering its key when
+    /// the host gave it (``RememberedKeys``).
+    /// - Parameters:
+    ///   - index: The flow's position.
+    ///   - now: The event's time (`nil` in a salvage).
+    mutating func forgetFlow(at index: Int, now: Int64?) {
+        let flow = flows.remove(at: index)
+        if let digest = flow.givenKeyDigest {
+            rememberedKeys.remember(digest, until: flow.keyRememberedUntil(forgottenAt: now))
         }
     }
 
@@ -290,16 +336,18 @@ public struct Coordinator: Equatable, Sendable {
         try checkNewFlow(id: id, isCheckout: true)
         let flowDeadline = deadline ?? Swift.min(now + configuration.checkoutTimeoutMilliseconds, MexicoCityTime.maxEpochMilliseconds)
         let kind: CheckoutKind, returnURL: ReturnURL, nonce: String?, session: CheckoutSession?
-        let effect: FlowEffect
+        let effect: FlowEffect, keyGiven: Bool
         switch start {
         case .request(let request, let given):
             guard let url = request.returnURL else {
                 throw PayHandoffError(.validation, field: "request.return_url", "a checkout flow needs a return_url (iframe sessions have no deep link)")
             }
+            keyGiven = given != nil
             let fresh = given ?? CorrelationSecret.make(using: &generator)
             (kind, returnURL, nonce, session) = (request.kind, url, fresh, nil)
             effect = .sendRequest(request.httpRequest(nonce: fresh))
         case .backend(let backendKind, let url, let given):
+            keyGiven = given != nil
             let fresh = given ?? CorrelationSecret.make(using: &generator)
             (kind, returnURL, nonce, session) = (backendKind, url, fresh, nil)
             effect = .createSession(kind: backendKind, returnURL: url.adding(nonce: fresh))
@@ -308,6 +356,7 @@ public struct Coordinator: Equatable, Sendable {
                 throw PayHandoffError(.validation, field: "nonce",
                     "a checkout without its nonce could never be verified: give the nonce of the session's return URL (or accept unverified callbacks)")
             }
+            keyGiven = given != nil
             (kind, returnURL, nonce, session) = (created.kind, url, given, created)
             effect = .openBrowser(url: created.checkoutURL)
         }
@@ -317,11 +366,16 @@ public struct Coordinator: Equatable, Sendable {
                 throw PayHandoffError(.conflict, field: "nonce",
                     "checkout " + other.id + " holds this nonce: one callback could answer both")
             }
+            // Nor a forgotten one, while its answers may still come.
+            if keyGiven, rememberedKeys.holds(RememberedKeys.digest(nonce: nonce), at: now) {
+                throw PayHandoffError(.conflict, field: "nonce",
+                    "a forgotten checkout had this nonce: its late or replayed callback could answer this one")
+            }
         }
         // One construction for the three starts: waiting for the session, or ready with it.
         let flow = CheckoutFlow(id: id, kind: kind, returnURL: returnURL, nonce: nonce, deadline: flowDeadline,
                                 state: session.isNone ? .awaitingSession : .ready, session: session, callback: nil,
-                                confirmation: nil, sessionFailure: nil)
+                                confirmation: nil, sessionFailure: nil, keyGiven: keyGiven)
         flows.append(.checkout(flow))
         return CoordinatorAnswer(outcome: .accepted, transitions: [FlowTransition(flow: .checkout(flow), effects: [effect, .persist])])
     }
@@ -340,6 +394,10 @@ public struct Coordinator: Equatable, Sendable {
             && other.identifier.hasSameBytes(as: request.identifier) && ASCII.equalFoldingCase(other.answerScheme, scheme) {
             throw PayHandoffError(.conflict, field: "token",
                 "POS hand-off " + other.id + " was sent this identifier and token on this scheme: one answer could resolve both")
+        }
+        if given != nil, rememberedKeys.holds(RememberedKeys.digest(sentIdentifier: request.identifier + "~" + token, scheme: scheme), at: now) {
+            throw PayHandoffError(.conflict, field: "token",
+                "a forgotten POS hand-off was sent this identifier and token on this scheme: its replayed answer could resolve this one")
         }
         var sent: POSRequest
         do throws(PayHandoffError) {
@@ -361,7 +419,7 @@ public struct Coordinator: Equatable, Sendable {
         let flow = POSFlow(id: id, operation: request.operation, identifier: request.identifier, token: token,
                            answerScheme: scheme, amount: amount, saleTransactionId: saleTransactionId,
                            graceMilliseconds: grace ?? configuration.posGraceMilliseconds, state: .ready,
-                           foregroundedAt: nil, response: nil, answeredAt: nil, launchFailure: nil)
+                           foregroundedAt: nil, response: nil, answeredAt: nil, launchFailure: nil, keyGiven: given != nil)
         flows.append(.pos(flow))
         return CoordinatorAnswer(outcome: .accepted,
                                  transitions: [FlowTransition(flow: .pos(flow), effects: [.openPOSApp(url: sent.url), .persist])])
@@ -395,7 +453,7 @@ public struct Coordinator: Equatable, Sendable {
             throw PayHandoffError(.unknownFlow, field: "flow_id", "no flow has this id")
         }
         let flow = flows[index]
-        if flow.isPending {
+        if flow.isPending(at: now) {
             guard giveUp else {
                 throw PayHandoffError(.invalidState, field: "flow_id",
                     "the flow still waits for its result (" + flow.stateName + "); send give_up: true to abandon it")
@@ -406,7 +464,7 @@ public struct Coordinator: Equatable, Sendable {
             }
             #endif
         }
-        flows.remove(at: index)
+        forgetFlow(at: index, now: now)
         return CoordinatorAnswer(outcome: .accepted, transitions: [], persist: true)
     }
 

@@ -42,7 +42,12 @@ extension CoordinatorEvent.CheckoutStart: CustomReflectable {
         switch self {
         case .request(let request, _): payload = ("request", (request: request, nonce: hidden))
         case .backend(let kind, let returnURL, _): payload = ("backend", (kind: kind, returnURL: returnURL, nonce: hidden))
-        case .session(let session, let returnURL, _): payload = ("session", (session: session, returnURL: returnURL, nonce: hidden))
+        case .session(let session, let returnURL, let nonce):
+            // A session id that echoes the nonce given with it (issue 35) is not shown either.
+            let echoed = [session.sessionID, session.objectID].contains { text in
+                text.map { Redaction.mayCarrySecret($0, secrets: nonce.map { [$0] } ?? []) } ?? false
+            }
+            payload = ("session", (session: echoed ? Redaction.marker as Any : session, returnURL: returnURL, nonce: hidden))
         }
         return Mirror(self, children: [payload], displayStyle: .enum)
     }

@@ -87,6 +87,9 @@ public struct POSFlow: Equatable, Sendable {
     public let identifier: String
     /// The per-hand-off token appended to the identifier sent (``CorrelationSecret``).
     public let token: String
+    /// Whether the host gave the token (`pos.start`'s `token`) rather than the coordinator making
+    /// a fresh one: such a key is remembered when the flow is forgotten (``RememberedKeys``).
+    public let keyGiven: Bool
     /// The scheme answers arrive on (bare, e.g. `myapp`).
     public let answerScheme: String
     /// The amount requested (for a refund: the amount sent, the remaining balance when the host gave none).
@@ -108,8 +111,9 @@ public struct POSFlow: Equatable, Sendable {
 
     init(id: String, operation: POSRequest.Operation, identifier: String, token: String, answerScheme: String, amount: Amount?,
          saleTransactionId: String?, graceMilliseconds: Int64, state: State, foregroundedAt: Int64?,
-         response: POSResponse?, answeredAt: Int64?, launchFailure: String?) {
+         response: POSResponse?, answeredAt: Int64?, launchFailure: String?, keyGiven: Bool = false) {
         self.id = id
+        self.keyGiven = keyGiven
         self.operation = operation
         self.identifier = identifier
         self.token = token
@@ -132,6 +136,7 @@ public struct POSFlow: Equatable, Sendable {
             && lhs.saleTransactionId.hasSameBytes(as: rhs.saleTransactionId) && lhs.graceMilliseconds == rhs.graceMilliseconds
             && lhs.state == rhs.state && lhs.foregroundedAt == rhs.foregroundedAt && lhs.response == rhs.response
             && lhs.answeredAt == rhs.answeredAt && lhs.launchFailure.hasSameBytes(as: rhs.launchFailure)
+            && lhs.keyGiven == rhs.keyGiven
     }
 
     /// Whether an answer may still arrive (and still change this flow).
@@ -194,8 +199,11 @@ public struct POSFlow: Equatable, Sendable {
             case .error: state = .error
             case .unrecognized:
                 state = .unrecognizedResult
+                // The word is the POS app's text: shown unless it echoes the token (or a user token).
+                let word = JSONValue.cut(answer.resultWord ?? "", toPrintedLength: 42).0
+                let shown = Redaction.mayCarrySecret(answer.resultWord ?? "", secrets: [token]) ? Redaction.marker : word
                 return .accepted([.reconcile(reason: "the POS app answered with a result word PayHandoff does not know (\""
-                    + JSONValue.cut(answer.resultWord ?? "", toPrintedLength: 42).0 + "\"): the outcome is unknown, ask Billpocket before charging again")])
+                    + shown + "\"): the outcome is unknown, ask Billpocket before charging again")])
             }
             return .accepted([])
 

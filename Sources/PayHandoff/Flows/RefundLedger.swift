@@ -169,10 +169,41 @@ public struct RefundLedger: Equatable, Sendable {
     }
 
     /// Drops the entries whose refund window closed by `now`, moving the watermark past them.
-    mutating func prune(now: Int64) {
+    ///
+    /// **A clock that was behind** (an RTC reset to 1970, a phone 2 h behind across midnight)
+    /// booked its sales with times earlier than the real ones, so their windows "closed" early
+    /// and the event with the corrected clock drops them while the real windows are open; a
+    /// refund by the sale's document (Billpocket's record, with the real `approved_at`) would
+    /// then find no entry and refund again. The watermark only covers clocks that ran ahead. So
+    /// a sale whose balance matters — refunds paid some of it back, or a refund flow still held
+    /// names it (its answer may still book) — is not forgotten with its window: the sale was
+    /// approved before this event, so if this event's clock is right its real window closes at
+    /// the latest at 23:00 Mexico City of `now`'s day. Until then it stays as *balance unknown*
+    /// (refunds by document refused, `ledger_pruned`); when that time has passed already (`now`
+    /// is after 23:00), the watermark moves to it instead. Either way, no reading of time forgets
+    /// a booked refund while the sale could still be refunded under this event's time.
+    /// - Parameters:
+    ///   - now: The accepted event's time, epoch ms.
+    ///   - namedByRefund: Whether a refund flow the coordinator still holds names this sale.
+    mutating func prune(now: Int64, namedByRefund: (String) -> Bool = { _ in false }) {
         guard entries.contains(where: { $0.expiresAt <= now }) else { return }
-        for entry in entries where entry.expiresAt <= now { prunedThrough = Swift.max(prunedThrough, entry.expiresAt) }
-        entries.removeAll { $0.expiresAt <= now }
+        let latestWindow = RefundEligibility.deadline(approvedAt: now)
+        var kept: [Entry] = []
+        kept.reserveCapacity(entries.count)
+        for entry in entries {
+            guard entry.expiresAt <= now else {
+                kept.append(entry)
+                continue
+            }
+            prunedThrough = Swift.max(prunedThrough, entry.expiresAt)
+            guard case .sale(let refunded) = entry.kind, refunded > .zero || namedByRefund(entry.transactionId) else { continue }
+            if latestWindow > now {
+                kept.append(Entry(unknownBalanceOf: entry.transactionId, until: latestWindow))  // same id: order kept
+            } else {
+                prunedThrough = Swift.max(prunedThrough, latestWindow)
+            }
+        }
+        entries = kept
     }
 
     /// Drops the entry approved first (the least likely to be refunded still), moving the

@@ -25,6 +25,18 @@ extension JSONValue {
         }
     }
 
+    /// The rule of a value a gateway names and a flow keeps whole (a session id, a card token, a
+    /// brand): no control character, and at most `limit` bytes as JSON text without its quotes
+    /// — a `"` or `\` counts twice, as it prints escaped —, so that the room a flow keeps for it
+    /// is `limit + 2` bytes, whatever the value holds.
+    /// - Parameters:
+    ///   - text: The value.
+    ///   - limit: The most bytes it may print as, quotes excluded.
+    /// - Returns: Whether the value may be kept.
+    static func isKeptWhole(_ text: String, printedAtMost limit: Int) -> Bool {
+        text.utf8.count <= limit && !ASCII.hasControl(text) && printedLength(of: text) <= limit + 2
+    }
+
     /// The printed length of a string value, quotes included.
     /// - Parameter text: The string.
     /// - Returns: Its length as JSON text.

@@ -516,9 +516,19 @@ def check_checkout_url(url: str, field: str) -> None:
         raise Fail(V, field)  # raw, they would outgrow the room a flow keeps for the session (issue 24)
 
 
+GATEWAY_TEXT_LIMIT = 1024  # issue 35, item 6: 1 KiB as JSON text (0.3: session id 128, brand 64, token 256 bytes)
+
+
+def kept_whole(text: str) -> bool:
+    """A value a gateway names and a flow keeps whole (session id, brand, card token): no control
+    character, at most 1 KiB as JSON text without its quotes, a '"' or '\\' counting twice (issue 35)."""
+    printed = utf8_len(text) + text.count('"') + text.count("\\")
+    return printed <= GATEWAY_TEXT_LIMIT and not any(ord(c) < 0x20 or ord(c) == 0x7F for c in text)
+
+
 def check_session_id(session_id: str | None, field: str) -> None:
-    """At most 128 bytes without control characters (a flow keeps it: issue 24)."""
-    if session_id is not None and (utf8_len(session_id) > 128 or any(ord(c) < 0x20 or ord(c) == 0x7F for c in session_id)):
+    """Kept whole (kept_whole): a flow keeps it (issues 24 and 35)."""
+    if session_id is not None and not kept_whole(session_id):
         raise Fail(V, field)
 
 
@@ -625,10 +635,10 @@ def confirmation(event: dict) -> dict:
     # ... the six whose names sort first (not the first six: JSON loaders do not all keep order).
     timestamps = {key: timestamps[key] for key in sorted(timestamps)[:6]}
     brand = opt_string(event, "data.brand")
-    if brand is not None and (utf8_len(brand) > 64 or any(ord(c) < 0x20 or ord(c) == 0x7F for c in brand)):
+    if brand is not None and not kept_whole(brand):
         raise Fail(V, "data.brand")
     token = opt_string(event, "data.token")
-    if token is not None and (utf8_len(token) > 256 or any(ord(c) < 0x20 or ord(c) == 0x7F for c in token)):
+    if token is not None and not kept_whole(token):
         raise Fail(V, "data.token")
     amount = lookup(event, "data.amount")
     amount = amount_from_json(None if amount is MISSING else amount, "data.amount")
@@ -1055,8 +1065,15 @@ def session_cases() -> Suite:
         check=expect_equal("session_id", ""))
     # Issue 24: what a flow keeps has a rule that bounds it, so the snapshot keeps room for it.
     add("session-card-session-id-128-bytes", "a session id of 128 bytes is kept", card_answer(id="r" * 128))
-    add("session-card-session-id-129-bytes", "a session id of 129 bytes is refused, naming its path",
-        card_answer(id="r" * 129), (V, "data.registration.id"))
+    # Issue 35, item 6: 1 KiB as JSON text (no gateway documents a bound; 0.3 refused 129 bytes).
+    add("session-card-session-id-129-bytes", "a session id of 129 bytes is kept (0.3 refused it)", card_answer(id="r" * 129))
+    add("session-card-session-id-1024-bytes", "a session id of 1024 bytes is kept", card_answer(id="r" * 1024))
+    add("session-card-session-id-1025-bytes", "a session id of 1025 bytes is refused, naming its path",
+        card_answer(id="r" * 1025), (V, "data.registration.id"))
+    add("session-backend-session-id-quotes-1024-printed", "512 '\"' print as 1024 bytes: kept",
+        {"kind": "cards", "checkout_url": card_url, "session_id": '"' * 512})
+    add("session-backend-session-id-quotes-1025-printed", "a session id printing as 1025 bytes of JSON is refused",
+        {"kind": "cards", "checkout_url": card_url, "session_id": '"' * 512 + "x"}, (V, "session_id"))
     add("session-backend-session-id-control", "a session id with a control character is refused",
         {"kind": "cards", "checkout_url": card_url, "session_id": "reg\u0007"}, (V, "session_id"))
     add("session-card-url-raw-quote", "a checkout URL with a raw '\"' is refused (a URL has it percent-encoded)",
@@ -1649,8 +1666,15 @@ def confirm_cases() -> Suite:
         cdata(updated_at="2026-11-30T16:00:00.000000000000000000000Z"),
         check=expect_equal("timestamps", {"created_at": "2026-11-30T16:00:00Z"}))
     add("confirm-card-brand-64-bytes", "a brand of 64 bytes is kept", cdata(brand="b" * 64))
-    add("confirm-card-brand-65-bytes", "a brand of 65 bytes is refused", cdata(brand="b" * 65), (V, "data.brand"))
-    add("confirm-card-token-257-bytes", "a token reference of 257 bytes is refused", cdata(token="t" * 257), (V, "data.token"))
+    # Issue 35, item 6: brand and token up to 1 KiB as JSON text (0.3: 64 and 256 bytes).
+    add("confirm-card-brand-65-bytes", "a brand of 65 bytes is kept (0.3 refused it)", cdata(brand="b" * 65))
+    add("confirm-card-token-257-bytes", "a token reference of 257 bytes is kept (0.3 refused it)", cdata(token="t" * 257))
+    add("confirm-card-brand-1024-bytes", "a brand of 1024 bytes is kept", cdata(brand="b" * 1024))
+    add("confirm-card-brand-1025-bytes", "a brand of 1025 bytes is refused", cdata(brand="b" * 1025), (V, "data.brand"))
+    add("confirm-card-token-1024-bytes", "a token reference of 1024 bytes is kept", cdata(token="t" * 1024))
+    add("confirm-card-token-1025-bytes", "a token reference of 1025 bytes is refused", cdata(token="t" * 1025), (V, "data.token"))
+    add("confirm-card-token-backslashes-1025-printed", "a token printing as 1025 bytes of JSON (512 backslashes) is refused",
+        cdata(token="\\" * 512 + "t"), (V, "data.token"))
     add("confirm-card-brand-control", "a brand with a control character is refused", cdata(brand="vi\u0000sa"), (V, "data.brand"))
     add("confirm-payment-seed", "payment.confirmed with amount text and confirmed_at", pay, check=expect_equal("amount", "100.00"))
     add("confirm-payment-id-fallback", "the payment id may be data.id", {"type": "payment.confirmed", "data": {"id": "pay_9"}})

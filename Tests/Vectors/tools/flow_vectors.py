@@ -316,6 +316,14 @@ def parse_confirmation(event: dict) -> Confirmation:
 MAX_EPOCH_MS = 253_402_300_799_999  # 9999-12-31T23:59:59.999Z, the last time the library accepts
 
 
+KEY_HORIZON = 3 * 24 * HOUR  # issue 35: the gateway's webhook retry window (Stripe: up to three days)
+
+
+def confirmation_horizon(flow) -> int:
+    """Until when a checkout that failed or was cancelled by its callback still takes its confirmation."""
+    return min(flow.deadline, MAX_EPOCH_MS - KEY_HORIZON) + KEY_HORIZON
+
+
 def mx_deadline_ms(approved_at_ms: int) -> int:
     """23:00 Mexico City (UTC-6) on the local day of `approved_at_ms`: the refund deadline."""
     local_day_start = (approved_at_ms + MX_OFFSET_S * 1000) // (24 * HOUR) * (24 * HOUR) - MX_OFFSET_S * 1000
@@ -362,6 +370,7 @@ class CheckoutFlow:
     callback: dict | None = None  # the stored callback (checkout_vectors.callback_document)
     confirmation: Confirmation | None = None
     type: str = "checkout"
+    session_failed: bool = False  # failed because the session could not be created (no gateway session)
 
 
 @dataclass
@@ -427,6 +436,8 @@ class Model:
         # Every entry whose window closed at or before this was dropped (issue 24: entries are
         # dropped after an accepted event only, behind this watermark, kept in the snapshot).
         self.pruned_through = 0
+        # Issue 35, item 5: the host-given keys of forgotten flows, until their horizon.
+        self.remembered: dict[tuple, int] = {}
 
     # -- summaries
     def summary(self, outcome: str, effects=(), error=None) -> dict:
@@ -449,12 +460,30 @@ class Model:
             self.flows, self.ledger = saved  # a rejected event changes nothing
             return self.summary("rejected", error=(r.code, r.field))
         if outcome == "accepted":
+            now = event["now"]
             # Only an accepted event drops the entries whose window closed by its time, and the
             # watermark remembers how far (an event of another outcome changes nothing).
-            for e in self.ledger.values():
-                if e.expires_at <= event["now"]:
-                    self.pruned_through = max(self.pruned_through, e.expires_at)
-            self.ledger = {txn: e for txn, e in self.ledger.items() if event["now"] < e.expires_at}
+            # Issue 35, item 3: a sale whose balance matters (refunds paid some back, or a refund
+            # flow still held names it) is kept as balance unknown until 23:00 of this event's
+            # day — a clock that was behind closed its window early — or, when that has passed,
+            # the watermark moves to it.
+            named = {f.sale.transaction_id for f in self.flows if f.type == "pos" and f.sale is not None}
+            latest_window = mx_deadline_ms(now)
+            kept = {}
+            for txn, e in self.ledger.items():
+                if now < e.expires_at:
+                    kept[txn] = e
+                    continue
+                self.pruned_through = max(self.pruned_through, e.expires_at)
+                if e.operation == "venta" and (e.refunded > 0 or txn in named):
+                    if latest_window > now:
+                        kept[txn] = Entry("unknown", 0, latest_window, latest_window)
+                    else:
+                        self.pruned_through = max(self.pruned_through, latest_window)
+            self.ledger = kept
+            self.remembered = {k: until for k, until in self.remembered.items() if now < until}
+            if event["type"] in ("checkout.start", "pos.start"):
+                self.forget_ended_beyond_32(now)  # after the prune, as the core's makeRoom
         return self.summary(outcome, effects)
 
     def live(self, txn: str | None, now: int) -> Entry | None:
@@ -483,9 +512,40 @@ class Model:
         return rule.outcome, [flow.id + ":" + e for e in rule.effects]
 
     @staticmethod
-    def pending(flow) -> bool:
-        """Still takes a deep link (an answer or a callback) or waits for its confirmation."""
-        return flow.state in (P_TAKES_ANSWER if flow.type == "pos" else C_WAITING)
+    def pending(flow, now: int) -> bool:
+        """Its result may still arrive (removing it needs give_up; no start forgets it): a POS flow
+        that takes an answer; a checkout that waits, has expired (its confirmation may still come),
+        or failed or was cancelled by its callback within the webhook retry window after its
+        deadline (issue 35, item 5)."""
+        if flow.type == "pos":
+            return flow.state in P_TAKES_ANSWER
+        if flow.state in C_WAITING or flow.state == "expired":
+            return True
+        return flow.state in ("failed", "cancelled") and not flow.session_failed and now < confirmation_horizon(flow)
+
+    @staticmethod
+    def key_of(flow):
+        """A flow's correlation key when the host gave it (None for a fresh one, or no nonce)."""
+        if flow.type == "pos":
+            return None if isinstance(flow.token, Fresh) else ("pos", flow.scheme.lower(), flow.sent_identifier)
+        return ("checkout", flow.nonce) if isinstance(flow.nonce, str) else None
+
+    def forget(self, flow, now: int):
+        """Forgets `flow` (flow.remove, or a start's 32-ended rule), remembering a host-given key."""
+        self.flows.remove(flow)
+        key = self.key_of(flow)
+        if key is not None:
+            base = max(now, flow.deadline) if flow.type == "checkout" else now
+            self.remembered[key] = min(base, MAX_EPOCH_MS - KEY_HORIZON) + KEY_HORIZON
+
+    def remembers(self, key, now: int) -> bool:
+        return key in self.remembered and now < self.remembered[key]
+
+    def forget_ended_beyond_32(self, now: int):
+        """A start keeps the 32 most recent ended flows (Coordinator+Budget.swift), forgetting older ones."""
+        ended = [f for f in self.flows if not self.pending(f, now)]
+        for flow in ended[:max(0, len(ended) - 32)]:
+            self.forget(flow, now)
 
     def check_new_flow(self, flow_id: str, is_checkout: bool):
         if self.find(flow_id) is not None:
@@ -509,11 +569,16 @@ class Model:
                 session = e["session"]
                 if "status" in session and not 200 <= session["status"] <= 299:
                     # The gateway refused: the session could not be created (as session_failed).
-                    return self.use(flow, CHECKOUT_HOST_EVENTS[flow.state][1])
+                    rule = CHECKOUT_HOST_EVENTS[flow.state][1]
+                    if rule.next == "failed":
+                        flow.session_failed = True
+                    return self.use(flow, rule)
                 if rule.next is not None:
                     if session["kind"] != flow.kind:
                         raise Fail("validation", "session.kind")
                     flow.session_object_id = session_object_id(session)
+            if t == "checkout.session_failed" and rule.next == "failed":
+                flow.session_failed = True
             return self.use(flow, rule)
         if t == "checkout.confirmation":
             return self.confirm(self.flow_of(e["flow_id"], "checkout"), parse_confirmation(e["event"]))
@@ -571,6 +636,8 @@ class Model:
             nonce = Fresh()  # `request` and backend starts always get a nonce
         if isinstance(nonce, str) and any(f.type == "checkout" and f.nonce == nonce for f in self.flows):
             raise Fail("conflict", "nonce")  # no callback may fit two checkouts, ended ones included (issue 24)
+        if isinstance(nonce, str) and self.remembers(("checkout", nonce), now):
+            raise Fail("conflict", "nonce")  # nor a forgotten one's, within its horizon (issue 35)
         try:
             registered = co.check_return_url(return_url)
         except Fail:
@@ -669,6 +736,8 @@ class Model:
             if (f.type == "pos" and not isinstance(token, Fresh) and f.token == token and f.identifier == req["identifier"]
                     and f.scheme.lower() == scheme.lower()):
                 raise Fail("conflict", "token")
+        if not isinstance(token, Fresh) and self.remembers(("pos", scheme.lower(), pos.sent_identifier(req["identifier"], token)), now):
+            raise Fail("conflict", "token")  # a forgotten hand-off's replayed answer could resolve it (issue 35)
         sale, amount = None, amount_units(req.get("amount"))
         if "sale_flow_id" in e or "sale" in e:
             sale, amount = self.check_refund(e, req, now)
@@ -691,11 +760,10 @@ class Model:
             if flow.state not in ("approved", "approved_amount_mismatch") or txn is None:
                 raise Fail("invalid_state", "sale_flow_id")
             entry = self.live(txn, now)
-            if entry is None:
+            if entry is None or entry.operation != "venta":
                 # The window closed (past_deadline), or the entry was dropped behind the watermark
-                # while a clock ran ahead (ledger_pruned): the same code and field.
+                # while a clock ran ahead, or kept as balance unknown (ledger_pruned): the same code and field.
                 raise Fail("not_eligible", "sale")
-            assert entry.operation == "venta"
             sale = Sale(txn, entry.expires_at)
             cap, refunded, approved_at, version = entry.amount, entry.refunded, entry.approved_at, \
                 flow.answer.get("bp_version")
@@ -709,8 +777,12 @@ class Model:
             else:
                 cap, refunded, approved_at = doc_amount, 0, doc["approved_at"] * 1000
                 sale = Sale(txn, mx_deadline_ms(approved_at), doc_amount, approved_at)
-                if now < sale.expires_at <= self.pruned_through:
-                    # Its entry may have been dropped behind the watermark: never a second refund.
+                held_refund = any(f.type == "pos" and f.sale is not None and f.sale.transaction_id == txn
+                                  and f.state in ("approved", "approved_amount_mismatch") for f in self.flows)
+                if now < sale.expires_at and (sale.expires_at <= self.pruned_through
+                                              or (entry is not None and entry.operation == "unknown") or held_refund):
+                    # Its entry may have been dropped behind the watermark, kept as balance unknown, or
+                    # a refund flow still held paid some back (issue 35): never a second refund.
                     raise Fail("not_eligible", "sale")  # ledger_pruned
         if req["transactionId"] != txn:
             raise Fail("validation", "transactionId")
@@ -789,21 +861,21 @@ class Model:
         """The ledger entry a refund books against, if its window is still open (a sale known
         from a `sale` document got one when the refund started)."""
         entry = self.live(sale.transaction_id, now)
-        assert entry is None or entry.operation == "venta", "not modelled: a sale document naming a refund's transactionid"
-        return entry
+        assert entry is None or entry.operation != "devolucion", "not modelled: a sale document naming a refund's transactionid"
+        return entry  # a balance-unknown record too: it refunds nothing, as the core's addRefund
 
     def remove(self, e: dict):
         flow = self.find(e["flow_id"])
         if flow is None:
             raise Fail("unknown_flow", "flow_id")
-        if self.pending(flow):
+        if self.pending(flow, e["now"]):
             if not e.get("give_up", False):
                 raise Fail("invalid_state", "flow_id")  # its late answer would be lost
             if flow.type == "pos" and flow.sale is not None:
                 entry = self.ledger.get(flow.sale.transaction_id)  # the refund may have happened
-                if entry is not None:
+                if entry is not None and entry.operation == "venta":
                     entry.refunded = min(entry.amount, entry.refunded + flow.amount)
-        self.flows.remove(flow)
+        self.forget(flow, e["now"])
         return "accepted", []
 
 
@@ -2125,7 +2197,164 @@ def races() -> Suite:
       ])
     issue_rules(s)
     issue24_rules(s)
+    issue35_rules(s)
     return s
+
+
+def issue35_rules(s: Suite):
+    """Issue 35, items 3, 5 and 7: a clock that was behind, forgotten keys, expired and failed
+    checkouts kept for their confirmation, details that carry no echoed secret."""
+    r = s.add_checked
+    day = 24 * HOUR
+    c1970 = 57_600_000  # 1970-01-01T10:00:00-06:00: a phone whose clock was reset
+    real_doc = {"transactionid": SALE_TXN, "amount": "100.00", "approved_at": (T0 - HOUR) // 1000}
+
+    def refund_all(now: int, flow_id: str, sale=None, sale_flow_id="p1"):
+        return p_refund(now, flow_id, flow_id, amount=None, sale=sale, sale_flow_id=sale_flow_id)
+
+    # -- item 3
+    r("flow-clock-behind-1970-refund-by-document",
+      "issue 35: sale and full refund booked while the clock read 1970 (RTC reset); NTP corrects it (tick at the real "
+      "time): the sale is kept as balance unknown until 23:00 of the corrected day, so Billpocket's record of it (its "
+      "real approved_at) refunds nothing again, even with both flows forgotten; another sale's document still refunds",
+      [S(p_start(c1970), "accepted", "p1=ready", "p1:open_pos_app p1:persist"),
+       S(at(ANS_APPROVED, c1970 + 1000), "accepted", "p1=approved", "p1:persist"),
+       S(refund_all(c1970 + 61000, "p2"), "accepted", "p1=approved p2=ready", "p2:open_pos_app p2:persist"),
+       S(at(refund_answer("p2", "100.00", "R-1", "p2"), c1970 + 62000), "accepted", "p1=approved p2=approved", "p2:persist"),
+       S(tick(T0), "accepted", "p1=approved p2=approved"),
+       S(ev("flow.remove", T0 + 1000, flow_id="p2"), "accepted", "p1=approved"),
+       S(ev("flow.remove", T0 + 1000, flow_id="p1"), "accepted", ""),
+       S(RESTORE, "restored", ""),
+       S(refund_all(T0 + 2000, "p3", sale=real_doc), "rejected", "", "", ("not_eligible", "sale")),
+       S(p_refund(T0 + 3000, "p4", "p4", transaction_id="800001",
+                  sale={"transactionid": "800001", "amount": "10.00", "approved_at": (T0 - HOUR) // 1000}),
+         "accepted", "p4=ready", "p4:open_pos_app p4:persist"),
+       S(tick(T0 + 13 * HOUR), "accepted", "p4=ready"),
+      ])
+    midnight = T0 + 14 * HOUR + 30 * MINUTE  # 2026-12-01T00:30-06:00; the phone says 2026-11-30T22:30
+    r("flow-clock-behind-two-hours-across-midnight",
+      "issue 35: the phone is 2 h behind at 00:30 Mexico City: the sale and its refund are booked on the day before; "
+      "the clock is corrected at 00:45; the sale's document with its real approved_at (00:30) is not_eligible "
+      "(ledger_pruned), never a second refund",
+      [S(p_start(midnight - 2 * HOUR), "accepted", "p1=ready", "p1:open_pos_app p1:persist"),
+       S(at(ANS_APPROVED, midnight - 2 * HOUR + 1000), "accepted", "p1=approved", "p1:persist"),
+       S(refund_all(midnight - 2 * HOUR + 61000, "p2"), "accepted", "p1=approved p2=ready", "p2:open_pos_app p2:persist"),
+       S(at(refund_answer("p2", "100.00", "R-1", "p2"), midnight - 2 * HOUR + 62000), "accepted", "p1=approved p2=approved",
+         "p2:persist"),
+       S(tick(midnight + 15 * MINUTE), "accepted", "p1=approved p2=approved"),
+       S(ev("flow.remove", midnight + 16 * MINUTE, flow_id="p2"), "accepted", "p1=approved"),
+       S(refund_all(midnight + 20 * MINUTE, "p3", sale={**real_doc, "approved_at": midnight // 1000}), "rejected",
+         "p1=approved", "", ("not_eligible", "sale")),
+      ])
+    r("flow-clock-behind-pending-refund-keeps-its-sale",
+      "issue 35: a refund still waits when the corrected clock drops its sale's entry: the sale stays as balance "
+      "unknown (a refund flow names it), the refund's late approval books nothing more, and the sale's document is "
+      "not_eligible",
+      [S(p_start(c1970), "accepted", "p1=ready", "p1:open_pos_app p1:persist"),
+       S(at(ANS_APPROVED, c1970 + 1000), "accepted", "p1=approved", "p1:persist"),
+       S(refund_all(c1970 + 61000, "p2"), "accepted", "p1=approved p2=ready", "p2:open_pos_app p2:persist"),
+       S(tick(T0), "accepted", "p1=approved p2=ready"),
+       S(at(refund_answer("p2", "100.00", "R-1", "p2"), T0 + 1000), "accepted", "p1=approved p2=approved", "p2:persist"),
+       S(ev("flow.remove", T0 + 1500, flow_id="p2"), "accepted", "p1=approved"),
+       S(refund_all(T0 + 2000, "p3", sale=real_doc), "rejected", "p1=approved", "", ("not_eligible", "sale")),
+      ])
+    r("flow-clock-behind-cross-check-held-refund",
+      "issue 35: the wrong clock passes 23:00 of its 1970 day before NTP corrects it, so no record outlives it; the "
+      "refund flow still held is cross-checked: the sale's document is not_eligible while it is held",
+      [S(p_start(c1970), "accepted", "p1=ready", "p1:open_pos_app p1:persist"),
+       S(at(ANS_APPROVED, c1970 + 1000), "accepted", "p1=approved", "p1:persist"),
+       S(refund_all(c1970 + 61000, "p2"), "accepted", "p1=approved p2=ready", "p2:open_pos_app p2:persist"),
+       S(at(refund_answer("p2", "100.00", "R-1", "p2"), c1970 + 62000), "accepted", "p1=approved p2=approved", "p2:persist"),
+       S(tick(c1970 + 13 * HOUR + 30 * MINUTE), "accepted", "p1=approved p2=approved"),
+       S(tick(T0), "accepted", "p1=approved p2=approved"),
+       S(refund_all(T0 + 2000, "p3", sale=real_doc), "rejected", "p1=approved p2=approved", "", ("not_eligible", "sale")),
+      ])
+
+    # -- item 5
+    sold = "p1=approved"
+    r("flow-forgotten-key-pos-token-removed",
+      "issue 35: a sale approved with a host-given token is removed: the same identifier and token cannot start a sale "
+      "again for 3 days (the captured approval, replayed, would approve it and book a sale that never happened); "
+      "then they may",
+      p_sold() + [
+          S(ev("flow.remove", A + 1000, flow_id="p1"), "accepted", ""),
+          S(RESTORE, "restored", ""),
+          S(p_start(A + 2000, flow_id="p2", token=pos_token("p1")), "rejected", "", "", ("conflict", "token")),
+          S(at(ANS_APPROVED, A + 3000), "not_ours", ""),
+          S(p_start(A + 4000, flow_id="p2", request=sale_request("ord-2"), token=pos_token("p1")), "accepted", "p2=ready",
+            "p2:open_pos_app p2:persist"),
+          S(p_start(A + 1000 + KEY_HORIZON - 1, flow_id="p3", token=pos_token("p1")), "rejected", "p2=ready", "",
+            ("conflict", "token")),
+          S(p_start(A + 1000 + KEY_HORIZON, flow_id="p3", token=pos_token("p1")), "accepted", "p2=ready p3=ready",
+            "p3:open_pos_app p3:persist"),
+      ])
+    ended = []
+    flows_after = sold
+    for n in range(33):
+        cid = "e%d" % n
+        ended.append(S(c_start(A + 2000, flow_id=cid, nonce="e%031d" % n), "accepted",
+                       " ".join(x for x in [flows_after, cid + "=awaiting_session"] if x), cid + ":create_session " + cid + ":persist"))
+        if n == 32:
+            flows_after = " ".join("e%d=failed" % k for k in range(32))
+            ended[-1] = S(c_start(A + 2000, flow_id=cid, nonce="e%031d" % n), "accepted",
+                          flows_after + " " + cid + "=awaiting_session", cid + ":create_session " + cid + ":persist")
+        flows_after = " ".join(x for x in [flows_after, cid + "=failed"] if x)
+        ended.append(S(c_session_failed(A + 2000, flow_id=cid), "accepted", flows_after, cid + ":persist"))
+    r("flow-forgotten-key-32-ended-rule",
+      "issue 35: the 33rd ended flow makes a start forget the oldest (p1, a sale approved with a host-given token): "
+      "its key stays remembered, so a new sale with that identifier and token is a conflict",
+      p_sold() + ended + [
+          S(p_start(A + 3000, flow_id="p2", token=pos_token("p1")), "rejected", flows_after, "", ("conflict", "token")),
+      ])
+    r("flow-forgotten-key-checkout-nonce-removed",
+      "issue 35: a confirmed checkout whose nonce the backend gave is removed; its replayed cancelled callback is not "
+      "ours, and a new checkout with that nonce is a conflict (the replay would cancel it and close its browser)",
+      [S(c_start(T0, session=SESSION_CARDS), "accepted", "c1=ready", "c1:open_browser c1:persist"),
+       S(c_confirm(T0 + 1000), "accepted", "c1=confirmed", "c1:close_browser c1:persist"),
+       S(ev("flow.remove", T0 + 2000, flow_id="c1"), "accepted", ""),
+       S(at(CB_CANCELLED, T0 + 3000), "not_ours", ""),
+       S(c_start(T0 + 4000, flow_id="c2", session=SESSION_CARDS), "rejected", "", "", ("conflict", "nonce")),
+      ])
+    r("flow-checkout-kept-expired-until-confirmation",
+      "issue 35: an expired payment checkout waits for its confirmation like a POS hand-off returned without response: "
+      "33 ended flows later it is still held, flow.remove needs give_up, and its late payment.confirmed confirms it",
+      [S(c_start(T0, kind="payments", session=SESSION_PAYMENTS), "accepted", "c1=ready", "c1:open_browser c1:persist"),
+       S(tick(T0 + DEFAULT_TIMEOUT), "accepted", "c1=expired", "c1:close_browser c1:reconcile c1:persist")]
+      + [row for n in range(33) for row in (
+          S(c_start(T0 + HOUR, flow_id="e%d" % n, nonce="e%031d" % n), "accepted",
+            " ".join(["c1=expired"] + ["e%d=failed" % k for k in range(max(0, n - 32), n)] + ["e%d=awaiting_session" % n]),
+            "e%d:create_session e%d:persist" % (n, n)),
+          S(c_session_failed(T0 + HOUR, flow_id="e%d" % n), "accepted",
+            " ".join(["c1=expired"] + ["e%d=failed" % k for k in range(max(0, n - 32), n + 1)]), "e%d:persist" % n))]
+      + [S(ev("flow.remove", T0 + HOUR, flow_id="c1"), "rejected",
+           " ".join(["c1=expired"] + ["e%d=failed" % k for k in range(33)]), "", ("invalid_state", "flow_id")),
+         S(c_confirm(T0 + 2 * HOUR, CONF_PAY_123, flow_id="c1"), "accepted",
+           " ".join(["c1=confirmed"] + ["e%d=failed" % k for k in range(33)]), "c1:persist")])
+    r("flow-checkout-kept-cancelled-for-webhook-retries",
+      "issue 35: a checkout cancelled by its callback still takes the confirmation the gateway may retry for 3 days "
+      "after its deadline: removing it needs give_up until then; after that it is an ended flow like any other",
+      [S(c_start(T0, session=SESSION_CARDS), "accepted", "c1=ready", "c1:open_browser c1:persist"),
+       S(at(CB_CANCELLED, T0 + MINUTE), "accepted", "c1=cancelled", "c1:close_browser c1:persist"),
+       S(ev("flow.remove", T0 + day, flow_id="c1"), "rejected", "c1=cancelled", "", ("invalid_state", "flow_id")),
+       S(c_confirm(T0 + 2 * day), "accepted", "c1=confirmed", "c1:persist"),
+       S(ev("flow.remove", T0 + 2 * day, flow_id="c1"), "accepted", ""),
+       S(c_start(T0 + 2 * day + 1000, flow_id="c2", nonce=N2, session=SESSION_CARDS), "accepted", "c2=ready",
+         "c2:open_browser c2:persist"),
+       S(at(callback_url("cancelled", nonce=N2, object_id=None), T0 + 2 * day + MINUTE), "accepted", "c2=cancelled",
+         "c2:close_browser c2:persist"),
+       S(ev("flow.remove", T0 + 2 * day + DEFAULT_TIMEOUT + KEY_HORIZON + 1000, flow_id="c2"), "accepted", ""),
+      ])
+
+    # -- item 7: the printing runners look for the nonce in everything these steps hand out
+    echo = "fixapp%3A%2F%2Fcheckout-callback%2Fph_" + N1
+    r("flow-details-gateway-echoes-the-return-url",
+      "issue 35: the gateway's checkout_url echoes the return URL with the nonce (percent-encoded): the answers' "
+      "details show the checkout URL's origin only, so the nonce is in no answer a host may log (every runner prints "
+      "every answer and looks for it)",
+      [S(c_start(T0, session={"kind": "cards", "checkout_url": CHECKOUT_URL + "?return_url=" + echo}),
+         "accepted", "c1=ready", "c1:open_browser c1:persist"),
+       S(c_opened(T0 + 1000), "accepted", "c1=in_browser", "c1:persist"),
+       S(at(RETURN_URL + "/ph_" + N1 + "?status=failed", T0 + MINUTE), "accepted", "c1=failed", "c1:close_browser c1:persist")])
 
 
 def issue24_rules(s: Suite):
@@ -2427,7 +2656,8 @@ def issue_rules(s: Suite):
     r("flow-conflict-checkout-nonce",
       "a checkout.start with the nonce of a checkout of the coordinator is a conflict, whatever its state (issue 24: "
       "a checkout started with an ended flow's nonce would never see its callbacks); once the flow is removed the "
-      "nonce may be used again",
+      "nonce is remembered for 3 days after its deadline (issue 35: its late or replayed callback must not reach "
+      "another checkout), then may be used again",
       [S(c_start(T0, session=SESSION_CARDS), "accepted", "c1=ready", "c1:open_browser c1:persist"),
        S(c_start(T0 + 100, flow_id="c2"), "rejected", "c1=ready", "", ("conflict", "nonce")),
        S(ev("checkout.start", T0 + 200, flow_id="c2", request=CARD_REQUEST, nonce=N1), "rejected", "c1=ready", "",
@@ -2442,7 +2672,10 @@ def issue_rules(s: Suite):
        S(at(CB_COMPLETED, T0 + 800), "duplicate", "c1=confirmed c2=awaiting_session"),
        S(at(CB_CANCELLED, T0 + 900), "ignored", "c1=confirmed c2=awaiting_session"),
        S(ev("flow.remove", T0 + 950, flow_id="c1"), "accepted", "c2=awaiting_session"),
-       S(c_start(T0 + 1000, flow_id="c3"), "accepted", "c2=awaiting_session c3=awaiting_session",
+       S(c_start(T0 + 1000, flow_id="c3"), "rejected", "c2=awaiting_session", "", ("conflict", "nonce")),
+       S(c_start(T0 + DEFAULT_TIMEOUT + KEY_HORIZON - 1, flow_id="c3"), "rejected", "c2=awaiting_session", "",
+         ("conflict", "nonce")),
+       S(c_start(T0 + DEFAULT_TIMEOUT + KEY_HORIZON, flow_id="c3"), "accepted", "c2=awaiting_session c3=awaiting_session",
          "c3:create_session c3:persist")])
 
     # -- F: refunds never exceed what is left; the ledger

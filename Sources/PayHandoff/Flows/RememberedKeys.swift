@@ -1,0 +1,238 @@
+/// The correlation keys of forgotten flows whose keys the host gave, so that forgetting a flow
+/// never reopens its answer (issue 35, item 5).
+///
+/// A fresh nonce or token (128 bits from the system's random source) is never given twice, so an
+/// answer meant for a forgotten flow can reach no other. A key the host gives — the nonce of a
+/// session its backend created (which cannot be fresh), or a token or nonce a test fixes — could
+/// be given again: once its flow is forgotten (`flow.remove`, the 32-ended rule, a start that
+/// needs room), a replayed approval of yesterday would approve the new sale and book a sale that
+/// never happened, and a replayed `cancelled` callback would cancel the new checkout. So the
+/// coordinator remembers such a key when it forgets its flow, and a start with a remembered key
+/// is `conflict` exactly as with a key a flow still holds.
+///
+/// **The horizon.** A key is remembered for ``horizonMilliseconds`` (3 days) after its flow was
+/// forgotten or, for a checkout, after its deadline if that is later: a callback may arrive until
+/// the deadline, and the confirmation (the gateway's webhook, relayed by the backend) as long as
+/// the gateway retries it — Stripe resends an undelivered webhook for up to three days
+/// (docs.stripe.com/webhooks/process-undelivered-events); the gateway's own documentation states
+/// no figure. A host key used again after that is the host's bug, and no longer caught.
+///
+/// **Short digests, not secrets.** A key is kept as a 64-bit digest (FNV-1a of the key with its
+/// kind and, for a POS hand-off, its answer scheme), 16 hex digits in the snapshot, whatever the
+/// key's length, so the snapshot does not grow with secrets. It is not keyed: the snapshot holds
+/// the keys of the flows it still has in clear anyway, and a collision (2⁻⁶⁴ a pair) only refuses
+/// a start with `conflict`.
+///
+/// **Room.** A flow with a host-given key reserves its digest's room from its start
+/// (``reservedPerKey``), so forgetting it never needs room; remembered keys leave only at their
+/// horizon (the first accepted event at or after it), never for room.
+///
+/// In the snapshot: `"remembered_keys": [["<16 hex digits>", <until, epoch ms>], …]`, written only
+/// when there is one. A snapshot without the member (format 3, written by 0.3.0) remembers
+/// nothing: the keys of flows it forgot before are not known.
+public struct RememberedKeys: Equatable, Sendable {
+    /// One remembered key.
+    public struct Key: Equatable, Sendable {
+        /// The key's digest.
+        public let digest: UInt64
+        /// When it stops being remembered, epoch ms.
+        public let until: Int64
+    }
+
+    /// The keys, in the order their flows were forgotten.
+    public private(set) var keys: [Key] = []
+
+    /// How long a key is remembered after its flow was forgotten (or, for a checkout, after its
+    /// deadline when that is later): the 3 days a gateway retries its webhook.
+    public static let horizonMilliseconds: Int64 = 3 * 86_400_000
+
+    /// An empty set.
+    public init() {}
+
+    /// Whether `digest` is remembered at `now` (a key past its horizon is not, even before an
+    /// accepted event prunes it).
+    func holds(_ digest: UInt64, at now: Int64) -> Bool {
+        keys.contains { $0.digest == digest && $0.until > now }
+    }
+
+    /// Remembers `digest` until `until`.
+    mutating func remember(_ digest: UInt64, until: Int64) {
+        keys.append(Key(digest: digest, until: Swift.min(until, MexicoCityTime.maxEpochMilliseconds)))
+    }
+
+    /// Forgets the keys whose horizon passed by `now` (an accepted event's time).
+    mutating func prune(now: Int64) {
+        keys.removeAll { $0.until <= now }
+    }
+
+    // MARK: - Digests
+
+    /// The digest of a checkout's nonce.
+    static func digest(nonce: String) -> UInt64 {
+        var hash = FNV1a()
+        hash.add(UInt8(ascii: "c"))
+        hash.add(0)
+        hash.add(nonce.utf8)
+        return hash.value
+    }
+
+    /// The digest of a POS hand-off's key: the identifier it sent (`<identifier>~<token>`) on
+    /// its answer scheme (compared ignoring ASCII case, as routing does).
+    static func digest(sentIdentifier: String, scheme: String) -> UInt64 {
+        var hash = FNV1a()
+        hash.add(UInt8(ascii: "p"))
+        hash.add(0)
+        for byte in scheme.utf8 { hash.add(byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) }
+        hash.add(0)
+        hash.add(sentIdentifier.utf8)
+        return hash.value
+    }
+
+    /// 64-bit FNV-1a.
+    private struct FNV1a {
+        var value: UInt64 = 0xcbf2_9ce4_8422_2325
+        mutating func add(_ byte: UInt8) {
+            value = (value ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+        }
+        mutating func add(_ bytes: String.UTF8View) {
+            for byte in bytes { add(byte) }
+        }
+    }
+
+    // MARK: - Snapshot
+
+    /// The most one remembered key takes in the snapshot, its comma included:
+    /// `["0123456789abcdef",253402300799999],`.
+    static let maxKeyLength = 2 + 18 + 1 + 15 + 1
+    /// The member around the keys: `,"remembered_keys":[]`.
+    static let memberLength = 22
+    /// What a flow with a host-given key reserves from its start for the key it leaves behind
+    /// (the member's own room included, as if it were the first).
+    static let reservedPerKey = maxKeyLength + memberLength
+
+    /// The room the keys take in the snapshot, the member included.
+    var reservedLength: Int {
+        guard !keys.isEmpty else { return 0 }
+        var total = RememberedKeys.memberLength
+        for key in keys { total += 2 + 18 + 1 + JSONValue.digits(key.until) + 1 }
+        return total
+    }
+
+    /// The digest as the snapshot writes it: 16 lowercase hex digits.
+    static func hex(_ digest: UInt64) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(16)
+        for shift in stride(from: 60, through: 0, by: -4) {
+            let nibble = UInt8(truncatingIfNeeded: digest >> UInt64(shift)) & 0x0F
+            bytes.append(nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10)
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The digest written as ``hex(_:)``, or `nil`.
+    static func digest(hex text: String) -> UInt64? {
+        guard text.utf8.count == 16 else { return nil }
+        var value: UInt64 = 0
+        for byte in text.utf8 {
+            let nibble: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): nibble = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): nibble = byte - UInt8(ascii: "a") + 10
+            default: return nil
+            }
+            value = value << 4 | UInt64(nibble)
+        }
+        return value
+    }
+
+    /// Writes the `remembered_keys` member when there is a key (inside the snapshot's object).
+    func writeMember(to writer: JSONWriter) {
+        guard !keys.isEmpty else { return }
+        writer.beginArray("remembered_keys")
+        for key in keys {
+            writer.beginArray()
+            writer.string(RememberedKeys.hex(key.digest))
+            writer.integer(key.until)
+            writer.end()
+        }
+        writer.end()
+    }
+
+    /// The keys of a snapshot's `remembered_keys` member (absent or `null`: none).
+    /// - Throws: `invalid_json`/`validation` naming the entry (`remembered_keys[2][0]`); two
+    ///   entries with one digest are `validation` (the coordinator never remembers a key twice).
+    init<R: JSONReader>(snapshot members: JSONMembers<R>) throws(PayHandoffError) {
+        guard let list = try members.optionalArray("remembered_keys") else { return }
+        let reader = members.reader
+        var index = 0
+        var keys: [Key] = []
+        try reader.forEach(in: list) { element throws(PayHandoffError) in
+            let field = "remembered_keys[" + String(index) + "]"
+            index += 1
+            var items: [R.Node] = []
+            if reader.kind(of: element) == .array { try? reader.forEach(in: element) { items.append($0) } }
+            guard items.count == 2 else {
+                throw PayHandoffError(.invalidJSON, field: field, "must be an array of a digest and a time")
+            }
+            guard reader.kind(of: items[0]) == .string, let digest = RememberedKeys.digest(hex: reader.string(items[0])) else {
+                throw PayHandoffError(.validation, field: field + "[0]", "must be 16 lowercase hex digits")
+            }
+            guard reader.kind(of: items[1]) == .integer else {
+                throw JSONMembers<R>.wrongType(field + "[1]", expected: "an integer", found: reader.kind(of: items[1]))
+            }
+            let until = reader.integer(items[1])
+            try MexicoCityTime.checkEpochMilliseconds(until, field: field + "[1]")
+            guard !keys.contains(where: { $0.digest == digest }) else {
+                throw PayHandoffError(.validation, field: field + "[0]", "this key is remembered twice")
+            }
+            keys.append(Key(digest: digest, until: until))
+        }
+        self.keys = keys
+    }
+}
+
+extension Coordinator.Flow {
+    /// The digest of this flow's correlation key when the host gave it (`nil` for a fresh key,
+    /// which no other flow can be given, and for a checkout without nonce).
+    var givenKeyDigest: UInt64? {
+        switch self {
+        case .checkout(let f):
+            guard f.keyGiven, let nonce = f.nonce else { return nil }
+            return RememberedKeys.digest(nonce: nonce)
+        #if !PAYHANDOFF_CHECKOUT_ONLY
+        case .pos(let f):
+            guard f.keyGiven else { return nil }
+            return RememberedKeys.digest(sentIdentifier: f.sentIdentifier, scheme: f.answerScheme)
+        #endif
+        }
+    }
+
+    /// The digest of this flow's correlation key, given or fresh (what a remembered key is
+    /// compared with); `nil` for a checkout without nonce.
+    var keyDigest: UInt64? {
+        switch self {
+        case .checkout(let f):
+            return f.nonce.map { RememberedKeys.digest(nonce: $0) }
+        #if !PAYHANDOFF_CHECKOUT_ONLY
+        case .pos(let f):
+            return RememberedKeys.digest(sentIdentifier: f.sentIdentifier, scheme: f.answerScheme)
+        #endif
+        }
+    }
+
+    /// Until when this flow's key is remembered once it is forgotten at `now` (`nil`: a salvage,
+    /// which has no event time, uses the latest time the flow holds).
+    func keyRememberedUntil(forgottenAt now: Int64?) -> Int64 {
+        var base: Int64 = now ?? 0
+        switch self {
+        case .checkout(let f):
+            base = Swift.max(base, f.deadline)
+        #if !PAYHANDOFF_CHECKOUT_ONLY
+        case .pos(let f):
+            if now == nil { base = Swift.max(f.answeredAt ?? 0, f.foregroundedAt ?? 0) }
+        #endif
+        }
+        return Swift.min(base, MexicoCityTime.maxEpochMilliseconds - RememberedKeys.horizonMilliseconds)
+            + RememberedKeys.horizonMilliseconds
+    }
+}
