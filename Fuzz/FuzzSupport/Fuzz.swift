@@ -109,6 +109,13 @@ public enum Fuzz {
         return data
     }
 
+    /// Writes `bytes` to `path`; whether it could.
+    public static func writeFile(_ path: String, _ bytes: [UInt8]) -> Bool {
+        guard let file = fopen(path, "wb") else { return false }
+        defer { fclose(file) }
+        return bytes.withUnsafeBufferPointer { fwrite($0.baseAddress, 1, $0.count, file) } == bytes.count
+    }
+
     static func seconds() -> Double {
         var t = timespec()
         clock_gettime(CLOCK_MONOTONIC, &t)
