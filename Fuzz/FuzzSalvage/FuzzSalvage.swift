@@ -141,11 +141,11 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     return 0
 }
 
-/// `FuzzSalvage --encode FILE CONFIG 'label ; label ; …' [DAMAGE-HEX]`: writes the input that
+/// `FuzzSalvage --encode FILE CONFIG 'label ; label ; …' ['KIND:NODE:CHOICE …']`: writes the input that
 /// sends those letters (labels as the model check prints them) and then that damage — how the
 /// committed counterexamples in Fuzz/Corpus/FuzzSalvage were written.
 func encode(_ arguments: [String]) -> Int32 {
-    guard arguments.count >= 3, let config = Int(arguments[1]) else { print("usage: FuzzSalvage --encode FILE CONFIG LABELS [DAMAGE-HEX]"); return 2 }
+    guard arguments.count >= 3, let config = Int(arguments[1]) else { print("usage: FuzzSalvage --encode FILE CONFIG LABELS [DAMAGE]"); return 2 }
     let alphabet = alphabets[config & 1]
     var state = alphabet.initial
     var bytes: [UInt8] = [UInt8(config & 1)]
@@ -166,10 +166,18 @@ func encode(_ arguments: [String]) -> Int32 {
     }
     bytes.append(255)
     if arguments.count > 3 {
-        var hex = Array(arguments[3].utf8)[...]
-        while hex.count >= 2, let byte = UInt8(String(decoding: hex.prefix(2), as: UTF8.self), radix: 16) {
-            bytes.append(byte)
-            hex = hex.dropFirst(2)
+        // Damage steps `KIND:NODE:CHOICE` separated by spaces: KIND one of SnapshotDamage.Kind's
+        // names, NODE a member's name (`flows[1].operation`) or a number, CHOICE a number.
+        let steps = arguments[3].split(separator: " ").map { $0.split(separator: ":", omittingEmptySubsequences: false).map(String.init) }
+        let names = SnapshotDamage.nodeNames(state.coordinator.snapshot)
+        bytes.append(UInt8(steps.count - 1))
+        for step in steps {
+            guard step.count == 3, let kind = SnapshotDamage.Kind.allCases.first(where: { "\($0)" == step[0] }),
+                  let node = Int(step[1]) ?? names.firstIndex(of: step[1]), let choice = UInt8(step[2]) else {
+                print("bad damage step \(step) (nodes: \(names))")
+                return 2
+            }
+            bytes += [UInt8(kind.rawValue), UInt8(node >> 8), UInt8(node & 255), choice, 0, 0, 0, 0, 0, 0]
         }
     }
     return Fuzz.writeFile(arguments[0], bytes) ? 0 : 1

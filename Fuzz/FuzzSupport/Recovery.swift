@@ -288,6 +288,31 @@ public struct SnapshotDamage {
 
     enum PathStep { case key(Int), index(Int) }
 
+    /// The nodes ``Step/node`` counts, by name (`flows[1].operation`, `ledger.sales`): how an input
+    /// is written for a named member (FuzzSalvage --encode).
+    public static func nodeNames(_ document: JSONValue) -> [String] {
+        var names: [String] = []
+        func walk(_ value: JSONValue, _ prefix: String) {
+            switch value {
+            case .object(let o):
+                for member in o.members {
+                    let name = prefix.isEmpty ? member.key : prefix + "." + member.key
+                    names.append(name)
+                    walk(member.value, name)
+                }
+            case .array(let a):
+                for (i, element) in a.enumerated() {
+                    let name = prefix + "[" + String(i) + "]"
+                    names.append(name)
+                    walk(element, name)
+                }
+            default: break
+            }
+        }
+        walk(document, "")
+        return names
+    }
+
     /// Every node but the root, depth first.
     static func paths(_ value: JSONValue) -> [[PathStep]] {
         var out: [[PathStep]] = []
