@@ -46,6 +46,12 @@ extension FlowAlphabet {
 
         public init() {}
 
+        /// The keys the alphabet's letters carry (its nonces, forged one included, and sent
+        /// identifiers): the only ones an answer of the alphabet can bring back, so the only ones
+        /// tracked (a batch's fresh tokens would only slow the search).
+        public static let trackedKeys: [String] = Array(FlowAlphabet.nonces.values) + [FlowAlphabet.forgedNonce]
+            + (Array(FlowAlphabet.tokens.values) + [FlowAlphabet.forgedToken]).map { FlowAlphabet.identifier + "~" + $0 }
+
         /// The sale `transactionId`, if the ledger ever booked it.
         public func sale(_ transactionId: String) -> Sale? {
             sales.first { $0.transactionId.sameBytes(transactionId) }
@@ -81,8 +87,10 @@ extension FlowAlphabet {
                 let owner = coordinator.flow(id: keys[index].owner)
                 if owner.flatMap(Recovery.key(of:)).map({ $0.sameBytes(keys[index].key) }) != true { keys[index].alive = false }
             }
+            guard keys.count < FlowAlphabet.Ghost.trackedKeys.count else { return }
             for flow in coordinator.flows {
-                guard let key = Recovery.key(of: flow), self.key(key) == nil else { continue }
+                guard let key = Recovery.key(of: flow), FlowAlphabet.Ghost.trackedKeys.contains(where: { $0.sameBytes(key) }),
+                      self.key(key) == nil else { continue }
                 keys.append(Key(key: key, owner: flow.id, alive: true))
                 keys.sort { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
             }
@@ -152,7 +160,7 @@ public enum Recovery {
     ///   - now: Its clock.
     ///   - what: How it was reached (for the message).
     /// - Returns: The violation, or nil.
-    public static func refundProbe(spec: FlowAlphabet.State, coordinator: Coordinator, now: Int64, what: String) -> String? {
+    public static func refundProbe(spec: FlowAlphabet.State, coordinator: Coordinator, now: Int64, what: () -> String) -> String? {
         for sale in spec.ghost.sales {
             guard let left = balance(of: sale.transactionId, in: spec, excluding: ""), left < 100_000 else { continue }
             let ask = left + 1
@@ -166,14 +174,14 @@ public enum Recovery {
                     let event: JSONValue = ["type": "pos.start", "flow_id": "probe", "now": .integer(t), "request": request,
                                             "sale": ["transactionid": .string(sale.transactionId), "amount": .integer(sale.amount), "approved_at": .integer(at)]]
                     if sale.amount > 0, accepts(coordinator, event) {
-                        return "\(what): a refund of \(ask) of \(sale.transactionId) by a sale document approved at \(at) s starts at \(t) ms, "
+                        return "\(what()): a refund of \(ask) of \(sale.transactionId) by a sale document approved at \(at) s starts at \(t) ms, "
                             + "but it has \(left) left (sold \(sale.amount), refunded \(sale.refunded), or waiting)"
                     }
                 }
                 for case .pos(let f) in coordinator.flows where f.operation == .sale && f.response?.transactionId.map({ $0.sameBytes(sale.transactionId) }) == true {
                     let event: JSONValue = ["type": "pos.start", "flow_id": "probe", "now": .integer(t), "request": request, "sale_flow_id": .string(f.id)]
                     if accepts(coordinator, event) {
-                        return "\(what): a refund of \(ask) of \(sale.transactionId) by sale_flow_id \(f.id) starts at \(t) ms, "
+                        return "\(what()): a refund of \(ask) of \(sale.transactionId) by sale_flow_id \(f.id) starts at \(t) ms, "
                             + "but it has \(left) left (sold \(sale.amount), refunded \(sale.refunded), or waiting)"
                     }
                 }
@@ -193,7 +201,7 @@ public enum Recovery {
     /// `coordinator` with `spec`'s history: the step properties (FlowProperties.checkStep) hold,
     /// so no answer a flow of that history was sent moves another flow.
     public static func answerProbe(_ alphabet: FlowAlphabet, spec: FlowAlphabet.State, coordinator: Coordinator, now: Int64,
-                                   what: String) -> String? {
+                                   what: () -> String) -> String? {
         var state = spec
         state.coordinator = coordinator
         state.now = now
@@ -201,7 +209,7 @@ public enum Recovery {
             let (after, answer) = alphabet.apply(letter, to: state)
             if let problem = FlowProperties.checkStep(before: state, letter: letter, after: after, answer: answer,
                                                       acceptUnverified: alphabet.configuration.acceptUnverifiedCallbacks) {
-                return "\(what), then \(letter.label): \(problem)"
+                return "\(what()), then \(letter.label): \(problem)"
             }
         }
         return nil
