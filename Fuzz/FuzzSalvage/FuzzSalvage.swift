@@ -112,6 +112,16 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
         Fuzz.require(false, "the snapshot is not JSON: \(text)")
         return 0
     }
+    guard FlowProperties.recoveryChecks else {
+        // The older properties alone: salvage of a damaged copy never crashes and what it hands out restores.
+        let (_, damaged) = SnapshotDamage(&c).apply(to: original)
+        if let damaged, let salvaged = salvage(damaged, limit: limit) {
+            let out = JSONText.render(salvaged.coordinator.snapshot)
+            let again = (try? JSONText.parse(out, parameter: "snapshot", limit: JSONText.maxSnapshotBytes)).flatMap { restore($0, limit: limit) }
+            Fuzz.require(again == salvaged.coordinator, "\(history()): what salvage hands out does not restore to it: \(out)")
+        }
+        return 0
+    }
     guard let whole = salvage(parsed, limit: limit) else {
         Fuzz.require(false, "\(history()): salvage refuses an undamaged snapshot: \(text)")
         return 0
