@@ -16,7 +16,12 @@
 // (issue 24: untrusted time). Issue 24 also adds the longest claim reason, a callback whose
 // gateway appended `&status=…`, refunds of `sale` documents (the sale as sold, claiming ten
 // times its amount, approved yesterday), and a nearly full world: a small snapshot limit and a
-// ledger filled until a checkout and a hand-off or two still fit.
+// ledger filled until a checkout and a hand-off or two still fit. Issue 35 adds the clock behind
+// from the first event (1970-01-01 10:00Z; 22:30 Mexico City when it is really 00:30) and its
+// correction, a third POS flow p3 refunding tx-1 by a sale document approved at the real time,
+// approvals of 0.00, and 33 other sales ending so that the 32-ended rule forgets the ended flows
+// before them (their keys are then given again by the alphabet's starts); and a ghost of each
+// state's history (Recovery.swift) for the properties of recovery.
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -6,7 +6,15 @@
 // event; no deep link moves two flows; an event not accepted changes nothing) and on every
 // state reached (the snapshot fits the budget and restores to an equal coordinator).
 //
-// Breadth first, deduplicated by state (the snapshot's text and the clock, hashed to 128 bits):
+// Issue 35 adds the properties of recovery (Fuzz/FuzzSupport/Recovery.swift): no answer that a
+// flow was sent (a deep link or result extras carrying its key) moves another flow — a later
+// flow given the same key after the first was forgotten by flow.remove or the 32-ended rule
+// included — and no refund starts for more than its sale has left by everything the history
+// booked, whatever the clock did (behind from the first event, corrected, either direction).
+// `PAYHANDOFF_RECOVERY_PROPERTIES=0` checks the older properties alone.
+//
+// Breadth first, deduplicated by state (the snapshot's text, the clock and the history's ghost —
+// keys ever used, sales booked and refunded —, hashed to 128 bits):
 // a state's future does not depend on how it was reached, so each distinct (state, letter) is
 // run once and covers every sequence through it. The number of sequences covered is counted
 // exactly on the graph of states (paths from the empty coordinator, of every length up to the
