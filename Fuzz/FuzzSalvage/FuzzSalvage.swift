@@ -1,6 +1,6 @@
 // libFuzzer target: recovery never widens what may be refunded nor reopens a spent answer (issue 35).
 //
-// Input: one configuration byte (bit 0: accept_unverified_callbacks), then up to 32 letters of
+// Input: one configuration byte (bit 0: accept_unverified_callbacks), then up to 16 letters of
 // FlowAlphabet, one byte each as FuzzCoordinator reads them (below 200: a letter; 200 to 253: a
 // time step of the state, the next byte choosing which — the clock behind in 1970 or across
 // midnight and its correction among them; 254: 33 other sales end and stay, more ended flows
@@ -37,6 +37,9 @@ let alphabets = [FlowAlphabet(acceptUnverifiedCallbacks: false), FlowAlphabet(ac
 /// its 33 flows would only slow the search).
 let keptBatch = FlowAlphabet.Letter("33 other sales end and stay", .batch(count: 33, keep: true))
 let integrity = Fuzz.environment("PAYHANDOFF_FUZZ_INTEGRITY") == "1"
+/// Letters an input: every finding of issue 35 takes at most 8, the alphabet's world holds five
+/// flows, and FuzzCoordinator drives longer histories (32) without the recovery.
+let maxLetters = 16
 
 @_cdecl("LLVMFuzzerInitialize")
 public func fuzzInitialize(_ argc: UnsafeMutableRawPointer?, _ argv: UnsafeMutableRawPointer?) -> Int32 {
@@ -74,7 +77,7 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     var steps = 0
     var labels: [String] = []
     var batches = 0
-    while !c.isAtEnd && steps < 32 {
+    while !c.isAtEnd && steps < maxLetters {
         let choice = Int(c.byte())
         if choice == 255 { break }
         steps += 1
@@ -106,12 +109,9 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     // The coordinator itself, at every clock its history gives.
     probe(alphabet, state, nil, history())
 
-    // Salvage of an undamaged snapshot is restore.
-    let text = JSONText.render(original)
-    guard let parsed = try? JSONText.parse(text, parameter: "snapshot", limit: JSONText.maxSnapshotBytes) else {
-        Fuzz.require(false, "the snapshot is not JSON: \(text)")
-        return 0
-    }
+    // Salvage of an undamaged snapshot is restore. (The snapshot's text reads back to the same
+    // document: FuzzCoordinator checks that; here the document is used as it is.)
+    let parsed = original
     guard FlowProperties.recoveryChecks else {
         // The older properties alone: salvage of a damaged copy never crashes and what it hands out restores.
         let (_, damaged) = SnapshotDamage(&c).apply(to: original)
@@ -123,12 +123,12 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
         return 0
     }
     guard let whole = salvage(parsed, limit: limit) else {
-        Fuzz.require(false, "\(history()): salvage refuses an undamaged snapshot: \(text)")
+        Fuzz.require(false, "\(history()): salvage refuses an undamaged snapshot: \(JSONText.render(original))")
         return 0
     }
     Fuzz.require(whole.dropped.isEmpty, "\(history()): salvage of an undamaged snapshot drops \(whole.dropped.map { $0.member + ": " + $0.error.message })")
-    Fuzz.require(whole.coordinator == state.coordinator && JSONText.render(whole.coordinator.snapshot) == text,
-                 "\(history()): salvage of an undamaged snapshot is not restore:\n\(text)\n\(JSONText.render(whole.coordinator.snapshot))")
+    Fuzz.require(whole.coordinator == state.coordinator,  // equal coordinators write the same text
+                 "\(history()): salvage of an undamaged snapshot is not restore:\n\(JSONText.render(original))\n\(JSONText.render(whole.coordinator.snapshot))")
 
     // The damaged copy.
     let damage = SnapshotDamage(&c)
@@ -152,10 +152,8 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
         }
     }
     if let salvaged {
-        let out = JSONText.render(salvaged.coordinator.snapshot)
-        let again = (try? JSONText.parse(out, parameter: "snapshot", limit: JSONText.maxSnapshotBytes)).flatMap { restore($0, limit: limit) }
-        Fuzz.require(again == salvaged.coordinator, "\(what())\n  what salvage hands out does not restore to it: \(out)")
-        if let problem = FlowProperties.checkState(FlowAlphabet.State(coordinator: salvaged.coordinator, now: state.now), snapshot: out) {
+        // What salvage hands out fits its budget and restores, from its text, to the same coordinator.
+        if let problem = FlowProperties.checkState(FlowAlphabet.State(coordinator: salvaged.coordinator, now: state.now)) {
             Fuzz.require(false, "\(what())\n  salvaged: \(problem)")
         }
         if inScope && strict == nil { probe(alphabet, state, salvaged.coordinator, what() + "\n  salvaged (dropped \(salvaged.dropped.map { $0.member }))") }
