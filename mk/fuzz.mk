@@ -16,7 +16,12 @@
 #                             properties alone there, PAYHANDOFF_RECOVERY_PROPERTIES=0 — never in
 #                             make test)
 #   make fuzz FUZZ_TARGETS=FuzzAmount FUZZ_SECONDS=300
-#   make model-check          every event sequence of the coordinator's abstract alphabet up to
+#   make model-check          (issue 35: with the clock behind from the first event and its
+#                             correction, refunds by the real approved_at, 0.00 approvals, keys
+#                             given again after their flow was forgotten, and the history's ghost
+#                             in the state key; PAYHANDOFF_RECOVERY_PROPERTIES=0: the older
+#                             properties alone)
+#                             every event sequence of the coordinator's abstract alphabet up to
 #                             MODEL_CHECK_DEPTH (default 6) letters, both configurations, then the
 #                             nearly full world (a 20 KB limit, a filled ledger) up to
 #                             MODEL_CHECK_FULL_DEPTH (default 5), both configurations (release
