@@ -290,14 +290,14 @@ public struct FlowAlphabet: Sendable {
             return (next, nil)
         case .url(let url):
             let answer = next.coordinator.handle(url: url, now: state.now)
-            next.ghost.learn(from: next.coordinator)
+            next.ghost.learn(from: next.coordinator, now: state.now)
             return (next, answer)
         case .event(let kind, _):
             do throws(PayHandoffError) {
                 let event = try CoordinatorEvent(kind, now: state.now)
                 var generator = SplitMix64(seed: 20)  // every nonce and token is given: never drawn
                 let answer = next.coordinator.send(event, using: &generator)
-                next.ghost.learn(from: next.coordinator)
+                next.ghost.learn(from: next.coordinator, now: state.now)
                 return (next, answer)
             } catch {
                 fatalError("letter \(letter.label) refused at \(state.now): \(error)")
@@ -308,7 +308,7 @@ public struct FlowAlphabet: Sendable {
             // halves its cost in the exhaustive check (each of its starts measures every flow).
             if !keep && !state.coordinator.flows.contains(where: FlowProperties.hasEnded) { return (state, nil) }
             let answer = FlowAlphabet.runBatch(count, keep: keep, on: &next.coordinator, now: state.now)
-            next.ghost.learn(from: next.coordinator)
+            next.ghost.learn(from: next.coordinator, now: state.now)
             return (next, answer)
         }
     }
@@ -507,7 +507,7 @@ public enum FlowProperties {
                     return "\(id): close_browser on \(letter.label)"
                 }
                 if ownNonce, let nonce = n.nonce, n.state != o.state || (n.callback != o.callback && n.callback?.isVerified == true),
-                   let problem = FlowProperties.keyUsedAgain(nonce, moved: id, by: letter, ghost: before.ghost) {
+                   let problem = FlowProperties.keyUsedAgain(nonce, moved: id, by: letter, ghost: before.ghost, now: before.now) {
                     return problem
                 }
             case (.pos(let o), .pos(let n)):
@@ -518,7 +518,7 @@ public enum FlowProperties {
                     return "\(id) became \(n.state.rawValue) by \(letter.label)"
                 }
                 if own, n.state != o.state || n.response != o.response,
-                   let problem = FlowProperties.keyUsedAgain(sent, moved: id, by: letter, ghost: before.ghost) {
+                   let problem = FlowProperties.keyUsedAgain(sent, moved: id, by: letter, ghost: before.ghost, now: before.now) {
                     return problem
                 }
             default:
@@ -568,8 +568,9 @@ public enum FlowProperties {
     /// A deep link (or result extras) carrying `key` moved flow `id`: a violation when the key
     /// was first used by another flow, or by an earlier flow of this id that has since been
     /// forgotten (its answers, captured or late, must never move a later flow).
-    static func keyUsedAgain(_ key: String, moved id: String, by letter: FlowAlphabet.Letter, ghost: FlowAlphabet.Ghost) -> String? {
+    static func keyUsedAgain(_ key: String, moved id: String, by letter: FlowAlphabet.Letter, ghost: FlowAlphabet.Ghost, now: Int64) -> String? {
         guard recoveryChecks, let first = ghost.key(key), !(first.owner.sameBytes(id) && first.alive) else { return nil }
+        if let horizon = FlowAlphabet.Ghost.keyHorizon, !first.alive, now >= first.forgottenAt + horizon { return nil }
         return "\(letter.label) moved \(id) with a key first used by " + (first.owner.sameBytes(id) ? "an earlier \(id), forgotten since" : first.owner)
             + " (an answer sent to that flow, replayed, moves another)"
     }

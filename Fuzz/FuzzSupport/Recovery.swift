@@ -32,12 +32,20 @@ extension FlowAlphabet {
             public var refunded: Int64
         }
 
-        /// A correlation key and the flow that used it first; `alive` until that flow is forgotten.
+        /// A correlation key and the flow that used it first; `alive` until that flow is forgotten
+        /// (`forgottenAt`, the clock then, is kept only with a key horizon: ``keyHorizon``).
         public struct Key: Hashable, Sendable {
             public var key: String
             public var owner: String
             public var alive: Bool
+            public var forgottenAt: Int64 = 0
         }
+
+        /// `PAYHANDOFF_KEY_HORIZON_MS`: if the library documents a horizon after which a key given
+        /// again may be accepted (issue 35 item 5), an answer moving a later flow with that key
+        /// counts only within the horizon of its first flow being forgotten. Unset (the default):
+        /// never — the issue's property as written.
+        public static let keyHorizon: Int64? = Fuzz.environment("PAYHANDOFF_KEY_HORIZON_MS").flatMap { Int64($0) }
 
         /// Ordered by transaction id.
         public private(set) var sales: [Sale] = []
@@ -66,7 +74,7 @@ extension FlowAlphabet {
         /// hold; a key's first flow that is gone (or holds another key) is forgotten for good.
         /// (The nearly full world's `pre-` sales are left out: nothing refunds them, and hundreds
         /// of them would only slow the search.)
-        public mutating func learn(from coordinator: Coordinator) {
+        public mutating func learn(from coordinator: Coordinator, now: Int64 = 0) {
             for entry in coordinator.ledger.entries {
                 guard case .sale(let refunded) = entry.kind, !entry.transactionId.utf8.starts(with: "pre-".utf8) else { continue }
                 let sale = Sale(transactionId: entry.transactionId, approvedAt: entry.approvedAt, amount: entry.amount.minorUnits,
@@ -85,7 +93,10 @@ extension FlowAlphabet {
             }
             for index in keys.indices where keys[index].alive {
                 let owner = coordinator.flow(id: keys[index].owner)
-                if owner.flatMap(Recovery.key(of:)).map({ $0.sameBytes(keys[index].key) }) != true { keys[index].alive = false }
+                if owner.flatMap(Recovery.key(of:)).map({ $0.sameBytes(keys[index].key) }) != true {
+                    keys[index].alive = false
+                    if Ghost.keyHorizon != nil { keys[index].forgottenAt = now }
+                }
             }
             guard keys.count < FlowAlphabet.Ghost.trackedKeys.count else { return }
             for flow in coordinator.flows {
