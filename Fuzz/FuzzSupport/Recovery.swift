@@ -39,12 +39,15 @@ extension FlowAlphabet {
             public var owner: String
             public var alive: Bool
             public var forgottenAt: Int64 = 0
+            /// A checkout's deadline (with a key horizon only): its callback may come until then.
+            public var deadline: Int64 = 0
         }
 
         /// `PAYHANDOFF_KEY_HORIZON_MS`: if the library documents a horizon after which a key given
         /// again may be accepted (issue 35 item 5), an answer moving a later flow with that key
-        /// counts only within the horizon of its first flow being forgotten. Unset (the default):
-        /// never — the issue's property as written.
+        /// counts only within the horizon of its first flow being forgotten (or of its deadline, for
+        /// a checkout forgotten before it). Unset (the default): never — the issue's property as
+        /// written. (Part B documents 3 days: PAYHANDOFF_KEY_HORIZON_MS=259200000.)
         public static let keyHorizon: Int64? = Fuzz.environment("PAYHANDOFF_KEY_HORIZON_MS").flatMap { Int64($0) }
 
         /// Ordered by transaction id.
@@ -95,14 +98,16 @@ extension FlowAlphabet {
                 let owner = coordinator.flow(id: keys[index].owner)
                 if owner.flatMap(Recovery.key(of:)).map({ $0.sameBytes(keys[index].key) }) != true {
                     keys[index].alive = false
-                    if Ghost.keyHorizon != nil { keys[index].forgottenAt = now }
+                    if Ghost.keyHorizon != nil { keys[index].forgottenAt = Swift.max(now, keys[index].deadline) }
                 }
             }
             guard keys.count < FlowAlphabet.Ghost.trackedKeys.count else { return }
             for flow in coordinator.flows {
                 guard let key = Recovery.key(of: flow), FlowAlphabet.Ghost.trackedKeys.contains(where: { $0.sameBytes(key) }),
                       self.key(key) == nil else { continue }
-                keys.append(Key(key: key, owner: flow.id, alive: true))
+                var first = Key(key: key, owner: flow.id, alive: true)
+                if Ghost.keyHorizon != nil, case .checkout(let f) = flow { first.deadline = f.deadline }
+                keys.append(first)
                 keys.sort { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
             }
         }
