@@ -79,6 +79,9 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
         let letter: FlowAlphabet.Letter
         if choice < 200 {
             letter = alphabet.letters[choice % alphabet.letters.count]
+            // Issue 35's 33 other sales: their starts cost as much as a whole input here, where
+            // the speed goal is 5,000 inputs a second; FuzzSalvage and the model check drive them.
+            if case .batch = letter.action { continue }
         } else if choice < 220 {
             let times = alphabet.timeLetters(state)
             guard !times.isEmpty else { continue }
