@@ -215,17 +215,39 @@ public enum Recovery {
 
     /// Every answer the alphabet can send (deep links and result extras carrying a key), sent to
     /// `coordinator` with `spec`'s history: the step properties (FlowProperties.checkStep) hold,
-    /// so no answer a flow of that history was sent moves another flow.
+    /// so no answer a flow of that history was sent moves another flow — nor a flow started
+    /// afterwards with the key of a forgotten one.
     public static func answerProbe(_ alphabet: FlowAlphabet, spec: FlowAlphabet.State, coordinator: Coordinator, now: Int64,
                                    what: () -> String) -> String? {
         var state = spec
         state.coordinator = coordinator
         state.now = now
+        let accept = alphabet.configuration.acceptUnverifiedCallbacks
         for letter in alphabet.answerLetters {
             let (after, answer) = alphabet.apply(letter, to: state)
-            if let problem = FlowProperties.checkStep(before: state, letter: letter, after: after, answer: answer,
-                                                      acceptUnverified: alphabet.configuration.acceptUnverifiedCallbacks) {
+            if let problem = FlowProperties.checkStep(before: state, letter: letter, after: after, answer: answer, acceptUnverified: accept) {
                 return "\(what()), then \(letter.label): \(problem)"
+            }
+        }
+        // A key whose first flow is gone, given again by one of the alphabet's starts: if the
+        // coordinator takes it, no answer of the alphabet may then move the new flow (what
+        // forgetting, or a recovery that lost what remembered the key, would reopen).
+        guard state.ghost.keys.contains(where: { !$0.alive }) else { return nil }
+        for start in alphabet.startLetters {
+            let (started, answer) = alphabet.apply(start, to: state)
+            guard answer?.outcome == .accepted, case .event(let kind, _) = start.action else { continue }
+            let id: String
+            switch kind {
+            case .checkoutStart(let flowID, _, _), .posStart(let flowID, _, _, _, _): id = flowID
+            default: continue
+            }
+            guard let flow = started.coordinator.flow(id: id), let key = Recovery.key(of: flow),
+                  let first = state.ghost.key(key), !first.alive else { continue }
+            for letter in alphabet.answerLetters {
+                let (after, answer) = alphabet.apply(letter, to: started)
+                if let problem = FlowProperties.checkStep(before: started, letter: letter, after: after, answer: answer, acceptUnverified: accept) {
+                    return "\(what()), then \(start.label), then \(letter.label): \(problem)"
+                }
             }
         }
         return nil
@@ -233,6 +255,16 @@ public enum Recovery {
 }
 
 extension FlowAlphabet {
+    /// The letters that start a flow with a given nonce or token.
+    public var startLetters: [Letter] {
+        letters.filter { letter in
+            switch letter.action {
+            case .event(.checkoutStart, _), .event(.posStart, _): return true
+            default: return false
+            }
+        }
+    }
+
     /// The letters that are answers: deep links carrying a nonce or a sent identifier, and
     /// `pos.result` extras.
     public var answerLetters: [Letter] {
