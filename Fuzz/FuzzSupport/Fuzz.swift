@@ -46,7 +46,7 @@ public enum Fuzz {
         }
     }
 
-    nonisolated(unsafe) static let continueAfterViolation = environment("PAYHANDOFF_FUZZ_CONTINUE") == "1"
+    static let continueAfterViolation = environment("PAYHANDOFF_FUZZ_CONTINUE") == "1"
     /// Violations counted with `PAYHANDOFF_FUZZ_CONTINUE=1`.
     nonisolated(unsafe) public private(set) static var violations = 0
     nonisolated(unsafe) static var violationKinds: Set<String> = []
