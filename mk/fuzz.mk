@@ -45,6 +45,11 @@ FUZZ_TARGETS ?= FuzzPOSAnswer FuzzCheckoutCallback FuzzAmount FuzzABIJSON FuzzCo
 # make fuzz-long runs FuzzSalvage (issue 35: recovery never widens a refund nor reopens an answer)
 # for this many executions rather than FUZZ_LONG_SECONDS (at least 10^7, the issue's figure).
 FUZZ_SALVAGE_LONG_RUNS ?= 10000000
+# Issue 35, item 5: the horizon (ms) after which the library documents that a forgotten flow's key
+# may be given again and is no longer caught; the recovery properties (fuzzers and model check)
+# then count an old answer moving a new flow only within it. Empty: no horizon (the issue's property).
+PAYHANDOFF_KEY_HORIZON_MS ?=
+export PAYHANDOFF_KEY_HORIZON_MS
 FUZZ_MODE ?= release
 MODEL_CHECK_DEPTH ?= 6
 MODEL_CHECK_FULL_DEPTH ?= 5
