@@ -81,6 +81,8 @@ let package = Package(
         .executableTarget(name: "FuzzAmount", dependencies: ["FuzzSupport"], path: "Fuzz/FuzzAmount"),
         .executableTarget(name: "FuzzABIJSON", dependencies: ["FuzzSupport"], path: "Fuzz/FuzzABIJSON"),
         .executableTarget(name: "FuzzCoordinator", dependencies: ["FuzzSupport"], path: "Fuzz/FuzzCoordinator"),
+        // Issue 35: salvage, restore, forgetting and clocks never widen a refund or reopen an answer.
+        .executableTarget(name: "FuzzSalvage", dependencies: ["FuzzSupport"], path: "Fuzz/FuzzSalvage"),
         // The exhaustive small-scope check of the coordinator (issue 20; mk/fuzz.mk runs it),
         // over the alphabet FuzzCoordinator also draws from.
         .executableTarget(name: "PayHandoffModelCheck", dependencies: ["FuzzSupport"], path: "Fuzz/ModelCheck"),

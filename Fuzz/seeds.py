@@ -17,6 +17,9 @@ Input formats (see each target's header comment):
 - FuzzCoordinator: one configuration byte, then one byte per letter of FlowAlphabet; random
   ones from a fixed seed here, the sequences that reach the exhaustive check's states in
   Fuzz/Corpus/FuzzCoordinator.
+- FuzzSalvage: one configuration byte, letters as FuzzCoordinator's, 255, then the damage; random
+  ones from a fixed seed here, issue 35's findings (scripts/fuzz_salvage_findings.sh) in
+  Fuzz/Corpus/FuzzSalvage.
 """
 import json
 import random
@@ -53,7 +56,7 @@ def amounts(value, out):
 
 def main() -> int:
     out = Path(sys.argv[1])
-    seeds = {name: set() for name in ["FuzzPOSAnswer", "FuzzCheckoutCallback", "FuzzAmount", "FuzzABIJSON", "FuzzCoordinator"]}
+    seeds = {name: set() for name in ["FuzzPOSAnswer", "FuzzCheckoutCallback", "FuzzAmount", "FuzzABIJSON", "FuzzCoordinator", "FuzzSalvage"]}
     found_amounts: set[bytes] = {b"100", b"100.5", b"100.00", b"0", b"0.01", b"90071992547409.91", b"1e3", b"-1", b" 1"}
     for suite, data in vectors():
         amounts(data, found_amounts)
@@ -82,6 +85,10 @@ def main() -> int:
     rng = random.Random(9)
     for _ in range(40):
         seeds["FuzzCoordinator"].add(bytes(rng.randrange(256) for _ in range(rng.randrange(4, 160))))
+    salvage_rng = random.Random(35)  # its own: the other targets' seeds stay as they were
+    for _ in range(40):
+        letters = bytes(salvage_rng.randrange(255) for _ in range(salvage_rng.randrange(2, 24)))
+        seeds["FuzzSalvage"].add(bytes([salvage_rng.randrange(2)]) + letters + b"\xff" + bytes(salvage_rng.randrange(256) for _ in range(31)))
     for target in ("FuzzPOSAnswer", "FuzzCheckoutCallback"):  # grammar choices
         for _ in range(20):
             seeds[target].add(bytes([rng.randrange(0x20)]) + bytes(rng.randrange(256) for _ in range(rng.randrange(8, 64))))

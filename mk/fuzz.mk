@@ -2,7 +2,8 @@
 #   make fuzz                 every target for FUZZ_SECONDS (default 60) each; prints executions
 #                             per second, coverage, the differential oracles' tallies and each
 #                             target's slowest input in microseconds
-#   make fuzz-long            the same for FUZZ_LONG_SECONDS (default 600 = 10 minutes) each;
+#   make fuzz-long            the same for FUZZ_LONG_SECONDS (default 600 = 10 minutes) each,
+#                             FuzzSalvage for FUZZ_SALVAGE_LONG_RUNS executions (10^7);
 #                             the corpus stays in .build/fuzz-corpus/<target>, so a later run
 #                             (or an interrupted one started again) resumes from it
 #   make fuzz-asan            the same targets built with AddressSanitizer too (slower; a
@@ -10,8 +11,17 @@
 #   make fuzz-test            part of `make test`: a fixed number of inputs per target (8 s at the
 #                             goal speeds) from a fixed seed, starting from the committed corpus
 #                             only, so every machine and every run tries the same inputs
+#                             (FuzzSalvage's committed inputs include issue 35's findings: on a
+#                             build that has one, fuzz-test fails, as it must; to run the older
+#                             properties alone there, PAYHANDOFF_RECOVERY_PROPERTIES=0 — never in
+#                             make test)
 #   make fuzz FUZZ_TARGETS=FuzzAmount FUZZ_SECONDS=300
-#   make model-check          every event sequence of the coordinator's abstract alphabet up to
+#   make model-check          (issue 35: with the clock behind from the first event and its
+#                             correction, refunds by the real approved_at, 0.00 approvals, keys
+#                             given again after their flow was forgotten, and the history's ghost
+#                             in the state key; PAYHANDOFF_RECOVERY_PROPERTIES=0: the older
+#                             properties alone)
+#                             every event sequence of the coordinator's abstract alphabet up to
 #                             MODEL_CHECK_DEPTH (default 6) letters, both configurations, then the
 #                             nearly full world (a 20 KB limit, a filled ledger) up to
 #                             MODEL_CHECK_FULL_DEPTH (default 5), both configurations (release
@@ -31,7 +41,15 @@
 # Every input that ever failed is also a vector in Tests/Vectors/hostile/ (hostile_vectors.py).
 FUZZ_SECONDS ?= 60
 FUZZ_LONG_SECONDS ?= 600
-FUZZ_TARGETS ?= FuzzPOSAnswer FuzzCheckoutCallback FuzzAmount FuzzABIJSON FuzzCoordinator
+FUZZ_TARGETS ?= FuzzPOSAnswer FuzzCheckoutCallback FuzzAmount FuzzABIJSON FuzzCoordinator FuzzSalvage
+# make fuzz-long runs FuzzSalvage (issue 35: recovery never widens a refund nor reopens an answer)
+# for this many executions rather than FUZZ_LONG_SECONDS (at least 10^7, the issue's figure).
+FUZZ_SALVAGE_LONG_RUNS ?= 10000000
+# Issue 35, item 5: the horizon (ms) after which the library documents that a forgotten flow's key
+# may be given again and is no longer caught; the recovery properties (fuzzers and model check)
+# then count an old answer moving a new flow only within it. Empty: no horizon (the issue's property).
+PAYHANDOFF_KEY_HORIZON_MS ?=
+export PAYHANDOFF_KEY_HORIZON_MS
 FUZZ_MODE ?= release
 MODEL_CHECK_DEPTH ?= 6
 MODEL_CHECK_FULL_DEPTH ?= 5
@@ -70,7 +88,7 @@ fuzz-test: fuzz-build
 	@FUZZ_DETERMINISTIC=1 scripts/run_fuzzers.sh $(FUZZ_SCRATCH)/release 0 $(FUZZ_TARGETS)
 
 fuzz-long:
-	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(FUZZ_LONG_SECONDS)
+	@FUZZ_RUNS_FuzzSalvage=$(FUZZ_SALVAGE_LONG_RUNS) $(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(FUZZ_LONG_SECONDS)
 
 fuzz-asan:
 	@$(MAKE) --no-print-directory fuzz FUZZ_MODE=asan

@@ -42,6 +42,9 @@ for target in "$@"; do
     committed=Fuzz/Corpus/$target
     goal=50000
     [[ $target == FuzzCoordinator || $target == FuzzABIJSON ]] && goal=5000
+    # FuzzSalvage: a whole history, a snapshot damaged, salvaged and restored, and about a
+    # hundred refund starts and answers probing each coordinator (issue 35).
+    [[ $target == FuzzSalvage ]] && goal=250
     if [[ ${FUZZ_DETERMINISTIC:-0} == 1 ]]; then
         # About 8 s per target at the goal speeds on this machine.
         runs_wanted=$((goal * 8))
@@ -51,6 +54,9 @@ for target in "$@"; do
         export PAYHANDOFF_FUZZ_DETERMINISTIC=1  # the oracles wait rather than skip an input
     else
         limit=(-max_total_time="$seconds")
+        # FUZZ_RUNS_<target>: a number of executions instead (make fuzz-long: FuzzSalvage, 10^7).
+        runs_var=FUZZ_RUNS_$target
+        [[ -n ${!runs_var:-} ]] && limit=(-runs="${!runs_var}")
     fi
     mkdir -p "$corpus" "$committed"
     log=$work/logs/$target.log

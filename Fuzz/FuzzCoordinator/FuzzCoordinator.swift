@@ -57,7 +57,7 @@ func throughABI(_ letter: FlowAlphabet.Letter, before: FlowAlphabet.State, after
         guard case .object(var o) = json else { return }
         o["now"] = .integer(before.now)
         r = JSONText.render(.object(o)).withCString { e in Fuzz.abi("coordinator_send") { payhandoff_coordinator_send(handle, e, $0) } }
-    case .advance:
+    case .advance, .batch:
         return
     }
     Fuzz.require(r.isOK && Fuzz.same(r.document, answer.json), "\(letter.label): C ABI answered \(r.text), Swift \(JSONText.render(answer.json))")
@@ -79,6 +79,9 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
         let letter: FlowAlphabet.Letter
         if choice < 200 {
             letter = alphabet.letters[choice % alphabet.letters.count]
+            // Issue 35's 33 other sales: their starts cost as much as a whole input here, where
+            // the speed goal is 5,000 inputs a second; FuzzSalvage and the model check drive them.
+            if case .batch = letter.action { continue }
         } else if choice < 220 {
             let times = alphabet.timeLetters(state)
             guard !times.isEmpty else { continue }

@@ -16,7 +16,12 @@
 // (issue 24: untrusted time). Issue 24 also adds the longest claim reason, a callback whose
 // gateway appended `&status=…`, refunds of `sale` documents (the sale as sold, claiming ten
 // times its amount, approved yesterday), and a nearly full world: a small snapshot limit and a
-// ledger filled until a checkout and a hand-off or two still fit.
+// ledger filled until a checkout and a hand-off or two still fit. Issue 35 adds the clock behind
+// from the first event (1970-01-01 10:00Z; 22:30 Mexico City when it is really 00:30) and its
+// correction, a third POS flow p3 refunding tx-1 by a sale document approved at the real time,
+// approvals of 0.00, and 33 other sales ending so that the 32-ended rule forgets the ended flows
+// before them (their keys are then given again by the alphabet's starts); and a ghost of each
+// state's history (Recovery.swift) for the properties of recovery.
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -33,6 +38,11 @@ public struct FlowAlphabet: Sendable {
             case url(String)
             /// The clock moves to this epoch ms (nothing is sent).
             case advance(to: Int64)
+            /// That many other POS sales (`b0`, `b1`, …, fresh tokens drawn from a generator
+            /// seeded by the state) start and are declined at the state's time, then are removed
+            /// unless `keep` (issue 35: the 32-ended rule forgets the ended flows before them;
+            /// kept, they are more ended flows than a start keeps).
+            case batch(count: Int, keep: Bool)
         }
 
         public let label: String
@@ -52,14 +62,19 @@ public struct FlowAlphabet: Sendable {
         }
     }
 
-    /// A state of the search: the coordinator and the clock.
+    /// A state of the search: the coordinator, the clock, and what the history taught
+    /// (``Ghost``: which correlation keys were ever used, what each sale was and has refunded),
+    /// which two histories reaching the same snapshot need not share (issue 35).
     public struct State: Sendable {
         public var coordinator: Coordinator
         public var now: Int64
+        public var ghost: Ghost
 
         public init(coordinator: Coordinator, now: Int64) {
             self.coordinator = coordinator
             self.now = now
+            self.ghost = Ghost()
+            self.ghost.learn(from: coordinator)
         }
     }
 
@@ -67,7 +82,21 @@ public struct FlowAlphabet: Sendable {
     public static let returnURL = "fixapp://checkout-callback"
     public static let nonces = ["c1": "N1nonce-000000000000000000000001", "c2": "N2nonce-000000000000000000000002"]
     public static let forgedNonce = "Xforged-00000000000000000000000X"
-    public static let tokens = ["p1": "t1token0000000000000000000000001", "p2": "t2token0000000000000000000000002"]
+    public static let tokens = ["p1": "t1token0000000000000000000000001", "p2": "t2token0000000000000000000000002",
+                                "p3": "t3token0000000000000000000000003"]
+    /// Issue 35, a clock that was behind from the first event: the RTC reset to 1970-01-01 10:00Z
+    /// (the real time is ``start``), and 2 h behind across midnight: 22:30 Mexico City on the
+    /// clock when it is really 00:30 the next day (2026-12-01T06:30Z); each corrected two minutes
+    /// later by NTP.
+    public static let rtcReset: Int64 = 36_000_000
+    public static let realAfterMidnight: Int64 = 1_796_106_600_000
+    public static let behindAcrossMidnight: Int64 = realAfterMidnight - 7_200_000
+    public static let clockSteps: [(label: String, time: Int64)] = [
+        ("clock 1970-01-01T10:00Z (RTC reset)", rtcReset),
+        ("clock corrected to 10:02 Mexico City", start + 120_000),
+        ("clock 22:30 Mexico City (2 h behind, really 00:30)", behindAcrossMidnight),
+        ("clock corrected to 00:32 Mexico City", realAfterMidnight + 120_000),
+    ]
     public static let forgedToken = "tXforged000000000000000000000000"
     public static let identifier = "ord-1"
 
@@ -158,6 +187,15 @@ public struct FlowAlphabet: Sendable {
         for (label, amount, at) in [("as sold", "100.00", approved), ("claiming 1000.00", "1000.00", approved), ("approved yesterday", "100.00", approved - 86_400)] {
             event("p2.start refund of sale document tx-1 (\(label))", #"{"type":"pos.start","flow_id":"p2","sale":{"transactionid":"tx-1","amount":"\#(amount)","approved_at":\#(at)},"request":{"transaction":"devolucion","usertoken":"tok-secret","identifier":"\#(id)","urlScheme":"myapp","transactionId":"tx-1"},"token":"\#(t2)"}"#)
         }
+        // Issue 35: a refund by Billpocket's record of the sale, whose `approved_at` is the real
+        // time while the clock was behind (p3: p2 may be the refund the clock let through).
+        let t3 = FlowAlphabet.tokens["p3"]!
+        for (label, at) in [("approved at the real 10:00", approved), ("approved at the real 00:30", FlowAlphabet.realAfterMidnight / 1000)] {
+            event("p3.start refund of sale document tx-1 (\(label))", #"{"type":"pos.start","flow_id":"p3","sale":{"transactionid":"tx-1","amount":"100.00","approved_at":\#(at)},"request":{"transaction":"devolucion","usertoken":"tok-secret","identifier":"\#(id)","urlScheme":"myapp","transactionId":"tx-1"},"token":"\#(t3)"}"#)
+        }
+        // Issue 35: the 32-ended rule. 33 other sales start and are declined (each start forgets the
+        // ended flows beyond the 32 most recent: every flow that had ended before), then are removed.
+        letters.append(Letter("33 other sales end (the 32-ended rule forgets the older ended flows)", .batch(count: 33, keep: false)))
         func answer(_ label: String, identifier: String, result: String = "aprobada", amount: String, tx: String) {
             letters.append(Letter("answer " + label, .url("myapp://result=\(result)&amount=\(amount)&transactionid=\(tx)&identifier=" + Fuzz.percentEncode(identifier))))
         }
@@ -170,6 +208,9 @@ public struct FlowAlphabet: Sendable {
         answer("T2 approved 40.00 tx-2", identifier: id + "~" + t2, amount: "40.00", tx: "tx-2")
         answer("T2 approved 100.00 tx-1 (p1's transactionid)", identifier: id + "~" + t2, amount: "100.00", tx: "tx-1")
         answer("T2 declined", identifier: id + "~" + t2, result: "rechazada", amount: "40.00", tx: "tx-2")
+        // Issue 35: an approval of 0.00 (a sale that books nothing refundable; a refund that took nothing).
+        answer("T1 approved 0.00 tx-1", identifier: id + "~" + t1, amount: "0.00", tx: "tx-1")
+        answer("T2 approved 0.00 tx-2", identifier: id + "~" + t2, amount: "0.00", tx: "tx-2")
         answer("no token approved", identifier: id, amount: "100.00", tx: "tx-9")
         answer("forged token approved", identifier: id + "~" + FlowAlphabet.forgedToken, amount: "100.00", tx: "tx-9")
         event("app.foregrounded", #"{"type":"app.foregrounded"}"#)
@@ -231,6 +272,8 @@ public struct FlowAlphabet: Sendable {
         steps.append(Letter("time -1 h", .advance(to: Swift.max(FlowAlphabet.start, state.now - 3_600_000))))
         steps.append(Letter("time -2 days", .advance(to: Swift.max(FlowAlphabet.start - day, state.now - 2 * day))))
         steps.append(Letter("time +2 days", .advance(to: state.now + 2 * day)))
+        // Issue 35: the clock behind (from the first event on) and its correction.
+        for step in FlowAlphabet.clockSteps { steps.append(Letter(step.label, .advance(to: step.time))) }
         return steps
     }
 
@@ -247,17 +290,56 @@ public struct FlowAlphabet: Sendable {
             return (next, nil)
         case .url(let url):
             let answer = next.coordinator.handle(url: url, now: state.now)
+            next.ghost.learn(from: next.coordinator, now: state.now)
             return (next, answer)
         case .event(let kind, _):
             do throws(PayHandoffError) {
                 let event = try CoordinatorEvent(kind, now: state.now)
                 var generator = SplitMix64(seed: 20)  // every nonce and token is given: never drawn
                 let answer = next.coordinator.send(event, using: &generator)
+                next.ghost.learn(from: next.coordinator, now: state.now)
                 return (next, answer)
             } catch {
                 fatalError("letter \(letter.label) refused at \(state.now): \(error)")
             }
+        case .batch(let count, let keep):
+            // With no ended flow there is nothing for the 32-ended rule to forget: the letter is
+            // left out there (what else it does, pruning at the state's time, is tick's), which
+            // halves its cost in the exhaustive check (each of its starts measures every flow).
+            if !keep && !state.coordinator.flows.contains(where: FlowProperties.hasEnded) { return (state, nil) }
+            let answer = FlowAlphabet.runBatch(count, keep: keep, on: &next.coordinator, now: state.now)
+            next.ghost.learn(from: next.coordinator, now: state.now)
+            return (next, answer)
         }
+    }
+
+    /// The batch letter: `count` sales `b0`… start (fresh tokens from a generator seeded by the
+    /// snapshot, so that a batch never draws the tokens of an earlier one), are declined by their
+    /// genuine answer, and are removed. Returns the last answer.
+    static func runBatch(_ count: Int, keep: Bool, on coordinator: inout Coordinator, now: Int64) -> CoordinatorAnswer? {
+        var seed: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a over the snapshot: deterministic across runs
+        for byte in JSONText.render(coordinator.snapshot).utf8 { seed = (seed ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        var generator = SplitMix64(seed: seed)
+        var last: CoordinatorAnswer? = nil
+        func send(_ json: JSONValue) {
+            guard case .object(var o) = json else { return }
+            o["now"] = .integer(now)
+            guard let event = try? CoordinatorEvent(json: .object(o)) else { fatalError("batch event refused: \(JSONText.render(json))") }
+            last = coordinator.send(event, using: &generator)
+        }
+        var started: [String] = []
+        for index in 0..<count {
+            let id = "b" + String(index)
+            guard coordinator.flow(id: id) == nil else { continue }
+            send(["type": "pos.start", "flow_id": .string(id),
+                  "request": ["transaction": "venta", "usertoken": "tok-secret", "identifier": "ord-b", "amount": "1.00", "urlScheme": "myapp"]])
+            guard case .pos(let flow)? = coordinator.flow(id: id) else { continue }
+            started.append(id)
+            send(["type": "pos.result", "flow_id": .string(id),
+                  "extras": ["result": "rechazada", "amount": "1.00", "identifier": .string(flow.identifier + "~" + flow.token)]])
+        }
+        for id in started where !keep && coordinator.flow(id: id) != nil { send(["type": "flow.remove", "flow_id": .string(id)]) }
+        return last
     }
 }
 
@@ -331,6 +413,21 @@ public enum FlowProperties {
     public static func checkStep(before: FlowAlphabet.State, letter: FlowAlphabet.Letter, after: FlowAlphabet.State,
                                  answer: CoordinatorAnswer?, acceptUnverified: Bool) -> String? {
         let b = before.coordinator, a = after.coordinator
+        if case .batch(_, let keep) = letter.action {
+            // Other flows start, end and go: every flow of before is still there unchanged, or
+            // had ended and was forgotten; the ledger only forgets by its own rules.
+            for flow in b.flows {
+                if let now = a.flow(id: flow.id) {
+                    if now != flow { return "\(flow.id) changed on \(letter.label)" }
+                } else if !FlowProperties.hasEnded(flow) {
+                    return "\(flow.id), still waiting, disappeared on \(letter.label)"
+                }
+            }
+            if let extra = a.flows.first(where: { b.flow(id: $0.id) == nil && !(keep && $0.id.utf8.first == UInt8(ascii: "b")) }) {
+                return "\(extra.id) appeared on \(letter.label)"
+            }
+            return nil
+        }
         guard let answer else { return a == b ? nil : "a time step changed the coordinator" }
         if answer.outcome != .accepted {
             if a != b { return "outcome \(answer.outcome.rawValue) but the coordinator changed" }
@@ -409,12 +506,20 @@ public enum FlowProperties {
                 if effects.contains(FlowEffect.closeBrowser) && !ownNonce && !(isConfirmation && named) && !(isTick && n.state == .expired) {
                     return "\(id): close_browser on \(letter.label)"
                 }
+                if ownNonce, let nonce = n.nonce, n.state != o.state || (n.callback != o.callback && n.callback?.isVerified == true),
+                   let problem = FlowProperties.keyUsedAgain(nonce, moved: id, by: letter, ghost: before.ghost, now: before.now) {
+                    return problem
+                }
             case (.pos(let o), .pos(let n)):
                 let sent = n.identifier + "~" + n.token
                 let own = proof.sentIdentifiers.contains { $0.sameBytes(sent) }
                 if n.response != o.response && !own { return "\(id) took an answer that did not carry \(sent) (\(letter.label))" }
                 if n.state != o.state, [POSFlow.State.approved, .approvedAmountMismatch, .declined, .error, .unrecognizedResult].contains(n.state), !own {
                     return "\(id) became \(n.state.rawValue) by \(letter.label)"
+                }
+                if own, n.state != o.state || n.response != o.response,
+                   let problem = FlowProperties.keyUsedAgain(sent, moved: id, by: letter, ghost: before.ghost, now: before.now) {
+                    return problem
                 }
             default:
                 return "\(id) changed kind"
@@ -437,7 +542,37 @@ public enum FlowProperties {
                 }
             }
         }
+        // Issue 35: whatever the clock and whatever was forgotten, a refund starts only for what
+        // its sale has left by everything the history booked (the ghost) and every refund still waiting.
+        // (A sale document that is not truthful — another amount, another time — is the host's
+        // word against the ledger's: Recovery.isTruthful.)
+        if FlowProperties.recoveryChecks, isStart, case .event(.posStart(let id, let request, let refundOf, _, _), _) = letter.action,
+           request.operation == .refund, case .pos(let flow)? = a.flow(id: id), let sale = flow.saleTransactionId,
+           let left = Recovery.balance(of: sale, in: before, excluding: id) {
+            var truthful = true
+            if case .sale(let document)? = refundOf, let booked = before.ghost.sale(sale) { truthful = Recovery.isTruthful(document, of: booked) }
+            let asked = flow.amount?.minorUnits ?? Int64.max
+            if truthful && asked > left {
+                return "\(id) refunds \(asked) of \(sale), whose balance is \(left) (sold, less what was or may have been refunded)"
+            }
+        }
         return nil
+    }
+
+    /// Issue 35: whether the properties of recovery (the ghost's: keys used again, balances that
+    /// grow; FuzzSalvage's damaged snapshots) are checked. On by default;
+    /// `PAYHANDOFF_RECOVERY_PROPERTIES=0` turns them off (to run the older properties alone on a
+    /// build that is known to break them: never in `make test`).
+    nonisolated(unsafe) public static var recoveryChecks: Bool = Fuzz.environment("PAYHANDOFF_RECOVERY_PROPERTIES") != "0"
+
+    /// A deep link (or result extras) carrying `key` moved flow `id`: a violation when the key
+    /// was first used by another flow, or by an earlier flow of this id that has since been
+    /// forgotten (its answers, captured or late, must never move a later flow).
+    static func keyUsedAgain(_ key: String, moved id: String, by letter: FlowAlphabet.Letter, ghost: FlowAlphabet.Ghost, now: Int64) -> String? {
+        guard recoveryChecks, let first = ghost.key(key), !(first.owner.sameBytes(id) && first.alive) else { return nil }
+        if let horizon = FlowAlphabet.Ghost.keyHorizon, !first.alive, now >= first.forgottenAt + horizon { return nil }
+        return "\(letter.label) moved \(id) with a key first used by " + (first.owner.sameBytes(id) ? "an earlier \(id), forgotten since" : first.owner)
+            + " (an answer sent to that flow, replayed, moves another)"
     }
 
     /// Checks a state: the snapshot, as cJSON prints it, is within the reservations, which fit

@@ -28,14 +28,28 @@ public enum Fuzz {
         return Array(UnsafeBufferPointer(start: data, count: size))
     }
 
-    /// Aborts with `message` unless `condition` holds.
+    /// Aborts with `message` unless `condition` holds. With `PAYHANDOFF_FUZZ_CONTINUE=1` it
+    /// counts instead, printing the first violation of each kind (its first 60 bytes), so that a
+    /// run on a build known to break a property measures speed and lists what it finds (never
+    /// in make test: libFuzzer then writes no crash file).
     public static func require(_ condition: Bool, _ message: @autoclosure () -> String) {
         if !condition {
             let text = "property violated: " + message() + "\n"
+            if continueAfterViolation {
+                violations += 1
+                let kind = String(decoding: text.utf8.prefix(60), as: UTF8.self)
+                guard !violationKinds.contains(kind), violationKinds.count < 50 else { return }
+                violationKinds.insert(kind)
+            }
             _ = text.withCString { write(2, $0, strlen($0)) }
-            abort()
+            if !continueAfterViolation { abort() }
         }
     }
+
+    static let continueAfterViolation = environment("PAYHANDOFF_FUZZ_CONTINUE") == "1"
+    /// Violations counted with `PAYHANDOFF_FUZZ_CONTINUE=1`.
+    nonisolated(unsafe) public private(set) static var violations = 0
+    nonisolated(unsafe) static var violationKinds: Set<String> = []
 
     /// The target's name (for artifacts and reports), set by ``start(_:_:)``.
     nonisolated(unsafe) public private(set) static var targetName = "fuzz"
@@ -107,6 +121,13 @@ public enum Fuzz {
             data.append(contentsOf: buffer[0..<n])
         }
         return data
+    }
+
+    /// Writes `bytes` to `path`; whether it could.
+    public static func writeFile(_ path: String, _ bytes: [UInt8]) -> Bool {
+        guard let file = fopen(path, "wb") else { return false }
+        defer { fclose(file) }
+        return bytes.withUnsafeBufferPointer { fwrite($0.baseAddress, 1, $0.count, file) } == bytes.count
     }
 
     static func seconds() -> Double {

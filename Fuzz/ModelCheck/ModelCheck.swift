@@ -6,7 +6,15 @@
 // event; no deep link moves two flows; an event not accepted changes nothing) and on every
 // state reached (the snapshot fits the budget and restores to an equal coordinator).
 //
-// Breadth first, deduplicated by state (the snapshot's text and the clock, hashed to 128 bits):
+// Issue 35 adds the properties of recovery (Fuzz/FuzzSupport/Recovery.swift): no answer that a
+// flow was sent (a deep link or result extras carrying its key) moves another flow — a later
+// flow given the same key after the first was forgotten by flow.remove or the 32-ended rule
+// included — and no refund starts for more than its sale has left by everything the history
+// booked, whatever the clock did (behind from the first event, corrected, either direction).
+// `PAYHANDOFF_RECOVERY_PROPERTIES=0` checks the older properties alone.
+//
+// Breadth first, deduplicated by state (the snapshot's text, the clock and the history's ghost —
+// keys ever used, sales booked and refunded —, hashed to 128 bits):
 // a state's future does not depend on how it was reached, so each distinct (state, letter) is
 // run once and covers every sequence through it. The number of sequences covered is counted
 // exactly on the graph of states (paths from the empty coordinator, of every length up to the
@@ -42,6 +50,11 @@ struct StateKey: Hashable {
         }
         h1.combine(state.now)
         h2.combine(state.now)
+        // Issue 35: the history's ghost (keys ever used, sales booked and refunded), or two
+        // histories reaching one snapshot would merge and "no answer ever sent moves another
+        // flow" would go unchecked.
+        h1.combine(state.ghost)
+        h2.combine(state.ghost)
         a = h1.finalize()
         b = h2.finalize()
     }
@@ -101,8 +114,17 @@ func explore(acceptUnverified: Bool, nearlyFull: Bool, depth: Int, emitSeeds: St
         while at > 0 { labels.append(parents[Int(at)].label); at = parents[Int(at)].parent }
         return labels.reversed()
     }
+    // Every violation is counted; the first of each kind (its message without the letter and
+    // with the flows' names left out) is printed with its sequence, the shortest there is
+    // (breadth first), up to 20 kinds.
+    var violationCount = 0
+    var kinds: Set<String> = []
     func violate(_ problem: String, at id: Int32, then label: String?) {
-        guard violations.count < 20 else { return }
+        violationCount += 1
+        var kind = problem
+        if let label { kind = kind.replacingBytes(label, with: "…") }
+        for name in ["c1", "c2", "p1", "p2", "p3"] { kind = kind.replacingBytes(name, with: "_") }
+        guard violations.count < 20, kinds.insert(kind).inserted else { return }
         violations.append(problem + "\n    sequence: " + (path(id) + (label.map { [$0] } ?? [])).joined(separator: " ; "))
     }
     if let problem = FlowProperties.checkState(initial) { violate(problem, at: 0, then: nil) }
@@ -120,7 +142,7 @@ func explore(acceptUnverified: Bool, nearlyFull: Bool, depth: Int, emitSeeds: St
                     violate(problem, at: id, then: letter.label)
                 }
                 let target: Int32
-                if after.now == state.now && after.coordinator == state.coordinator {
+                if after.now == state.now && after.coordinator == state.coordinator && after.ghost == state.ghost {
                     target = id
                 } else {
                     let text = JSONText.render(after.coordinator.snapshot)
@@ -165,7 +187,7 @@ func explore(acceptUnverified: Bool, nearlyFull: Bool, depth: Int, emitSeeds: St
     print("model-check (\(name)): \(alphabet.letters.count) letters + time steps, depth \(depth): "
           + "\(parents.count) distinct states (per level: \(levels.map(String.init).joined(separator: ", "))), "
           + "\(transitions) transitions checked, \(formatCount(sequences)) sequences covered, "
-          + "\(violations.count) violations, \(Int(elapsed)) s, peak memory \(peakMegabytes()) MB")
+          + "\(violationCount) violations (\(kinds.count) kinds), \(Int(elapsed)) s, peak memory \(peakMegabytes()) MB")
     for violation in violations { print("  VIOLATION: " + violation) }
 
     if let directory = emitSeeds {
@@ -191,7 +213,27 @@ func explore(acceptUnverified: Bool, nearlyFull: Bool, depth: Int, emitSeeds: St
         }
         print("model-check: wrote \(written) seeds to \(directory)/FuzzCoordinator and \(directory)/FuzzABIJSON")
     }
-    return violations.count
+    return violationCount
+}
+
+extension String {
+    /// Every occurrence of `needle` replaced, by bytes.
+    func replacingBytes(_ needle: String, with replacement: String) -> String {
+        let n = Array(needle.utf8), bytes = Array(utf8)
+        guard !n.isEmpty else { return self }
+        var out: [UInt8] = []
+        var i = 0
+        while i < bytes.count {
+            if i + n.count <= bytes.count && bytes[i..<(i + n.count)].elementsEqual(n) {
+                out += replacement.utf8
+                i += n.count
+            } else {
+                out.append(bytes[i])
+                i += 1
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
 }
 
 /// The process's peak resident memory so far, MB (getrusage: what the 8 GB goal is about).
