@@ -19,12 +19,20 @@ import FuzzSupport
 import PayHandoff
 import PayHandoffABI
 
-let alphabets = [FlowAlphabet(acceptUnverifiedCallbacks: false), FlowAlphabet(acceptUnverifiedCallbacks: true)]
-let urlLetters = alphabets[0].letters.filter { if case .url = $0.action { return true }; return false }
+/// Built in LLVMFuzzerInitialize (or the replay's main), not as lazily initialized globals: in the
+/// release fuzzer build their first access from LLVMFuzzerTestOneInput hung in swift_once's wait
+/// (the token read as in progress, the initializer never ran), depending on the core's layout.
+nonisolated(unsafe) var alphabets: [FlowAlphabet] = []
+nonisolated(unsafe) var urlLetters: [FlowAlphabet.Letter] = []
+func makeAlphabets() {
+    alphabets = [FlowAlphabet(acceptUnverifiedCallbacks: false), FlowAlphabet(acceptUnverifiedCallbacks: true)]
+    urlLetters = alphabets[0].letters.filter { if case .url = $0.action { return true }; return false }
+}
 let mangles = ["%", "%2", "%7E", "%41", "/", "//", "?", "&", "=", "#", "+", " ", "%00", "~", ";", "..", "ph_", "%70h_", "é", "%C0%AF"]
 
 @_cdecl("LLVMFuzzerInitialize")
 public func fuzzInitialize(_ argc: UnsafeMutableRawPointer?, _ argv: UnsafeMutableRawPointer?) -> Int32 {
+    makeAlphabets()
     Fuzz.start("FuzzCoordinator", fuzzOne)
     return 0
 }
@@ -138,6 +146,9 @@ nonisolated(unsafe) var finalChecks = 0
 
 #if !PAYHANDOFF_FUZZING
 @main struct Main {
-    static func main() { Fuzz.replay("FuzzCoordinator", fuzzOne) }
+    static func main() {
+        makeAlphabets()
+        Fuzz.replay("FuzzCoordinator", fuzzOne)
+    }
 }
 #endif

@@ -27,6 +27,13 @@
 /// (``reservedPerKey``), so forgetting it never needs room; remembered keys leave only at their
 /// horizon (the first accepted event at or after it), never for room.
 ///
+/// **A salvage that cannot read them.** When a salvage cannot read the `remembered_keys` list
+/// whole, a key it held can no longer be told apart, so every host-given key is refused until
+/// ``horizonMilliseconds`` after the next accepted event
+/// (``allGivenUntil``: −1 until that event, then its time plus the horizon; written as the first
+/// entry, `["*", 0]` or `["*", until]`). Keys whose digest still reads are kept (for good when their
+/// time is damaged: refusing one host key is harmless). Fresh keys are never refused.
+///
 /// In the snapshot: `"remembered_keys": [["<16 hex digits>", <until, epoch ms>], …]`, written only
 /// when there is one. A snapshot without the member (format 3, written by 0.3.0) remembers
 /// nothing: the keys of flows it forgot before are not known.
@@ -41,6 +48,9 @@ public struct RememberedKeys: Equatable, Sendable {
 
     /// The keys, in the order their flows were forgotten.
     public private(set) var keys: [Key] = []
+    /// Until when every host-given key is refused, after a salvage that may have lost a key: epoch
+    /// ms; −1 until the next accepted event (then its time plus the horizon); 0 when none is.
+    public private(set) var allGivenUntil: Int64 = 0
 
     /// How long a key is remembered after its flow was forgotten (or, for a checkout, after its
     /// deadline when that is later): the 3 days a gateway retries its webhook.
@@ -52,7 +62,13 @@ public struct RememberedKeys: Equatable, Sendable {
     /// Whether `digest` is remembered at `now` (a key past its horizon is not, even before an
     /// accepted event prunes it).
     func holds(_ digest: UInt64, at now: Int64) -> Bool {
-        keys.contains { $0.digest == digest && $0.until > now }
+        allGivenUntil < 0 || allGivenUntil > now || keys.contains { $0.digest == digest && $0.until > now }
+    }
+
+    /// Refuses every host-given key until the horizon after the next accepted event (a salvage
+    /// that may have lost a key).
+    mutating func lockGivenKeys() {
+        allGivenUntil = -1
     }
 
     /// Remembers `digest` until `until`.
@@ -63,6 +79,12 @@ public struct RememberedKeys: Equatable, Sendable {
     /// Forgets the keys whose horizon passed by `now` (an accepted event's time).
     mutating func prune(now: Int64) {
         keys.removeAll { $0.until <= now }
+        if allGivenUntil < 0 {
+            allGivenUntil = Swift.min(now, MexicoCityTime.maxEpochMilliseconds - RememberedKeys.horizonMilliseconds)
+                + RememberedKeys.horizonMilliseconds
+        } else if allGivenUntil <= now {
+            allGivenUntil = 0
+        }
     }
 
     // MARK: - Digests
@@ -112,9 +134,10 @@ public struct RememberedKeys: Equatable, Sendable {
 
     /// The room the keys take in the snapshot, the member included.
     var reservedLength: Int {
-        guard !keys.isEmpty else { return 0 }
+        guard !keys.isEmpty || allGivenUntil != 0 else { return 0 }
         var total = RememberedKeys.memberLength
         for key in keys { total += 2 + 18 + 1 + JSONValue.digits(key.until) + 1 }
+        if allGivenUntil != 0 { total += 2 + 3 + 1 + 15 + 1 }  // ["*",<up to 15 digits>],
         return total
     }
 
@@ -147,8 +170,14 @@ public struct RememberedKeys: Equatable, Sendable {
 
     /// Writes the `remembered_keys` member when there is a key (inside the snapshot's object).
     func writeMember(to writer: JSONWriter) {
-        guard !keys.isEmpty else { return }
+        guard !keys.isEmpty || allGivenUntil != 0 else { return }
         writer.beginArray("remembered_keys")
+        if allGivenUntil != 0 {
+            writer.beginArray()
+            writer.string("*")
+            writer.integer(Swift.max(allGivenUntil, 0))
+            writer.end()
+        }
         for key in keys {
             writer.beginArray()
             writer.string(RememberedKeys.hex(key.digest))
@@ -158,11 +187,13 @@ public struct RememberedKeys: Equatable, Sendable {
         writer.end()
     }
 
-    /// The keys of a snapshot's `remembered_keys` member (absent or `null`: none).
+    /// The keys of a snapshot's `remembered_keys` member (absent: none).
     /// - Throws: `invalid_json`/`validation` naming the entry (`remembered_keys[2][0]`); two
     ///   entries with one digest are `validation` (the coordinator never remembers a key twice).
     init<R: JSONReader>(snapshot members: JSONMembers<R>) throws(PayHandoffError) {
-        guard let list = try members.optionalArray("remembered_keys") else { return }
+        // `null` is never written (the member is left out when empty): damage, not "none".
+        guard members.isPresent("remembered_keys") else { return }
+        let list = try members.requiredArray("remembered_keys")
         let reader = members.reader
         var index = 0
         var keys: [Key] = []
@@ -174,20 +205,50 @@ public struct RememberedKeys: Equatable, Sendable {
             guard items.count == 2 else {
                 throw PayHandoffError(.invalidJSON, field: field, "must be an array of a digest and a time")
             }
-            guard reader.kind(of: items[0]) == .string, let digest = RememberedKeys.digest(hex: reader.string(items[0])) else {
-                throw PayHandoffError(.validation, field: field + "[0]", "must be 16 lowercase hex digits")
-            }
             guard reader.kind(of: items[1]) == .integer else {
                 throw JSONMembers<R>.wrongType(field + "[1]", expected: "an integer", found: reader.kind(of: items[1]))
             }
             let until = reader.integer(items[1])
             try MexicoCityTime.checkEpochMilliseconds(until, field: field + "[1]")
+            if index == 1, reader.kind(of: items[0]) == .string, reader.string(items[0]).hasSameBytes(as: "*") {
+                allGivenUntil = until == 0 ? -1 : until
+                return
+            }
+            guard reader.kind(of: items[0]) == .string, let digest = RememberedKeys.digest(hex: reader.string(items[0])) else {
+                throw PayHandoffError(.validation, field: field + "[0]", "must be 16 lowercase hex digits (or \"*\" first)")
+            }
             guard !keys.contains(where: { $0.digest == digest }) else {
                 throw PayHandoffError(.validation, field: field + "[0]", "this key is remembered twice")
             }
             keys.append(Key(digest: digest, until: until))
         }
         self.keys = keys
+    }
+
+    /// The keys a salvage keeps from a `remembered_keys` member that strict reading refused: every
+    /// digest that still reads (until the time its entry shows, or for good), every host-given key
+    /// locked (see the type's *A salvage that may have lost a key*).
+    /// - Parameter members: The snapshot's members.
+    /// - Returns: What could be kept.
+    static func salvaging<R: JSONReader>(_ members: JSONMembers<R>) -> RememberedKeys {
+        var kept = RememberedKeys()
+        kept.lockGivenKeys()
+        let reader = members.reader
+        guard let list = (try? members.optionalArray("remembered_keys")) ?? nil else { return kept }
+        try? reader.forEach(in: list) { element in
+            var items: [R.Node] = []
+            if reader.kind(of: element) == .array { try? reader.forEach(in: element) { items.append($0) } }
+            guard items.count >= 1, reader.kind(of: items[0]) == .string,
+                  let digest = RememberedKeys.digest(hex: reader.string(items[0])),
+                  !kept.keys.contains(where: { $0.digest == digest }) else { return }
+            var until = MexicoCityTime.maxEpochMilliseconds
+            if items.count >= 2, reader.kind(of: items[1]) == .integer {
+                let value = reader.integer(items[1])
+                if value > 0, value <= MexicoCityTime.maxEpochMilliseconds { until = value }
+            }
+            kept.keys.append(Key(digest: digest, until: until))
+        }
+        return kept
     }
 }
 
