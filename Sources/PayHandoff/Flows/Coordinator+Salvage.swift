@@ -74,7 +74,6 @@ extension Coordinator {
                 dropped.append(Dropped(member: "version", error: PayHandoffError(.validation, field: "version",
                     "says format 2 over a format-3 ledger: read as the format that wrote the body")))
             }
-            var unknownMember = false
             if let root = document.members.node {
                 try? reader.forEach(in: root) { member in
                     guard !reader.key(of: member, is: "version"), !reader.key(of: member, is: "config"),
@@ -83,7 +82,6 @@ extension Coordinator {
                           !reader.key(of: member, is: "remembered_keys") else { return }
                     let key = reader.key(of: member)
                     dropped.append(Dropped(member: key, error: PayHandoffError(.validation, field: key, "unknown member")))
-                    unknownMember = true
                 }
             }
             var configuration = Configuration()
@@ -130,7 +128,6 @@ extension Coordinator {
             // Not locked for a dropped flow or an unknown member (a renamed list): refusing every
             // backend-created checkout for days after any damage would stop the app's payments;
             // what that leaves open is in docs/security.md (issue 35, still open).
-            _ = unknownMember
             var coordinator = Coordinator(configuration: configuration,
                                           snapshotLimit: Swift.min(snapshotLimit, Coordinator.maxSnapshotBytes),
                                           flows: flows, ledger: ledger, rememberedKeys: remembered)
