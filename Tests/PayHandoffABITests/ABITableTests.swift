@@ -47,7 +47,7 @@ final class ABITableTests: XCTestCase {
     func testEffectTypesAreFlowEffectsTypes() {
         let request = HTTPRequest(method: "POST", url: "https://api.example/v1/cards", headers: [], body: .object([:]))
         let effects: [FlowEffect] = [
-            .sendRequest(request), .createSession(kind: .cards, returnURL: "fixapp://cb"), .openBrowser(url: "https://x"),
+            .sendRequest(request), .createSession(kind: .cards, returnURL: "fixapp://cb"), .openBrowser(url: "https://x", returnTo: nil),
             .closeBrowser, .showPending, .openPOSApp(url: "billpocket://x"), .showHint(message: "m"),
             .reconcile(reason: "r"), .persist,
         ]

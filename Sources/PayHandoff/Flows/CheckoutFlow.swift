@@ -152,7 +152,7 @@ public struct CheckoutFlow: Equatable, Sendable {
             }
             self.session = session
             state = .ready
-            return .accepted([.openBrowser(url: session.checkoutURL)])
+            return .accepted([.openBrowser(url: session.checkoutURL, returnTo: returnURL.target(nonce: nonce))])
 
         case .sessionFailed(let reason):
             guard state == .awaitingSession else { return try notNow("checkout.session_failed") }

@@ -305,7 +305,7 @@ public struct Coordinator: Equatable, Sendable {
                     "a checkout without its nonce could never be verified: give the nonce of the session's return URL (or accept unverified callbacks)")
             }
             (kind, returnURL, nonce, session) = (created.kind, url, given, created)
-            effect = .openBrowser(url: created.checkoutURL)
+            effect = .openBrowser(url: created.checkoutURL, returnTo: url.target(nonce: given))
         }
         if let nonce {
             // Any flow, ended or not: its late callback would otherwise reach the new one.

@@ -131,6 +131,10 @@ struct HierarchicalURL: Equatable, Sendable {
     /// The query without `?`, if there is a `?`.
     var query: Substring? { text(pathStart + pathCount, queryCount).map { Substring($0) } }
 
+    /// The host, lowercased, `nil` without an authority.
+    var host: String? { text(schemeCount, hostCount) }
+    /// The path as written (an empty http(s) path is `/`).
+    var path: String { text(pathStart, pathCount) ?? "" }
     /// The host's length in bytes, `nil` without an authority (no string made).
     var hostLength: Int? { hostCount < 0 ? nil : hostCount }
     /// The query's length in bytes, `nil` without a `?`.

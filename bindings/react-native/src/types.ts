@@ -389,13 +389,19 @@ export type CoordinatorEvent =
 
 export type CoordinatorEventType = CoordinatorEvent['type'];
 
+/** What an OS-captured channel's launch needs (`return_to` of open_browser): Auth Tab's
+ *  `launch(…, scheme)` / `launch(…, host, path)`, iOS's `.customScheme` / `.https(host:path:)`.
+ *  `https_path` ends with `ph_<nonce>`: secret-bearing. */
+export type ReturnTo = { scheme: string } | { https_host: string; https_path: string };
+
 /** What the host must do, in order; discriminated by `type`. Secret-bearing, never to be logged:
- *  `send_request` (the API key), `create_session` (its return_url holds the nonce) and
- *  `open_pos_app` (the user token and the flow's token). */
+ *  `send_request` (the API key), `create_session` (its return_url holds the nonce),
+ *  `open_browser` (the checkout page may echo the return URL; `return_to.https_path` holds the
+ *  nonce) and `open_pos_app` (the user token and the flow's token). */
 export type Effect =
   | { type: 'send_request'; request: HttpRequest }
   | { type: 'create_session'; kind: CheckoutKind; return_url: string }
-  | { type: 'open_browser'; url: string }
+  | { type: 'open_browser'; url: string; return_to?: ReturnTo }
   | { type: 'close_browser' }
   | { type: 'show_pending' }
   | { type: 'open_pos_app'; url: string }
