@@ -236,6 +236,8 @@ public struct Coordinator: Equatable, Sendable {
             return try stepCheckout(id, .browserDismissed, now: now)
         case .confirmation(let id, let confirmation):
             return try stepCheckout(id, .confirmation(confirmation), now: now)
+        case .browserResult(let id, let result):
+            return try answerBrowserResult(id, result, now: now)
 
         #if !PAYHANDOFF_CHECKOUT_ONLY
         case .posStart(let id, let request, let refundOf, let grace, let token):
@@ -466,7 +468,8 @@ extension CoordinatorEvent {
     var flowID: String? {
         switch kind {
         case .checkoutStart(let id, _, _), .checkoutSession(let id, _), .checkoutSessionFailed(let id, _),
-             .browserOpened(let id), .browserDismissed(let id), .confirmation(let id, _), .removeFlow(let id, _):
+             .browserOpened(let id), .browserDismissed(let id), .confirmation(let id, _), .removeFlow(let id, _),
+             .browserResult(let id, _):
             return id
         #if !PAYHANDOFF_CHECKOUT_ONLY
         case .posStart(let id, _, _, _, _), .posLaunched(let id), .posLaunchFailed(let id, _), .posResult(let id, _):
