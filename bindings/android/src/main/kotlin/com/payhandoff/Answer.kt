@@ -52,7 +52,7 @@ sealed class Effect(val type: EffectType) {
      * carry the return URL with the flow's nonce, and an https [returnTo]'s path holds it:
      * [toString] shows the origin and the path without the nonce only.
      */
-    data class OpenBrowser(val url: String, val returnTo: ReturnTo? = null) : Effect(EffectType.OPEN_BROWSER) {
+    data class OpenBrowser @JvmOverloads constructor(val url: String, val returnTo: ReturnTo? = null) : Effect(EffectType.OPEN_BROWSER) {
         override fun toString(): String = "OpenBrowser(${Redact.url(url)}${returnTo?.let { ", $it" } ?: ""})"
     }
     /** Close the browser tab if it is still open. */
