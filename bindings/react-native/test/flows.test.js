@@ -61,7 +61,7 @@ test('checkout (card registration): request, session, browser, deep link, confir
     session: { kind: 'cards', status: 201, body: { data: { registration: { checkout_url: 'https://checkout.pay.ingalca.com/r/9f8e' } } } },
   });
   assert.deepEqual(steps(a), [['c1', 'ready', ['open_browser', 'persist']]]);
-  assert.deepEqual(a.transitions[0].effects[0], { type: 'open_browser', url: 'https://checkout.pay.ingalca.com/r/9f8e' });
+  assert.deepEqual(a.transitions[0].effects[0], { type: 'open_browser', url: 'https://checkout.pay.ingalca.com/r/9f8e', return_to: { scheme: 'fixapp' } });
 
   a = c.send({ type: 'checkout.browser_opened', flow_id: 'c1', now: T0 + 2000 });
   assert.deepEqual(steps(a), [['c1', 'in_browser', ['persist']]]);
