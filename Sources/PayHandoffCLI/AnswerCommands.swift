@@ -89,7 +89,7 @@ enum AnswerCommands {
     // MARK: checkout answer
 
     /// The options of `checkout answer` that take a value.
-    static let checkoutOptions = Set<String>(["status", "kind", "card-id", "payment-id", "reason", "gateway", "state"])
+    static let checkoutOptions = Set<String>(["status", "kind", "card-id", "payment-id", "reason", "gateway", "state", "channel", "code", "flow-id"])
         .union(Delivery.options)
 
     /// `payhandoff checkout answer RETURN_URL --status …`: prints the redirect (or its `url`
@@ -97,6 +97,84 @@ enum AnswerCommands {
     /// - Returns: The exit status.
     /// - Throws: A typed error for bad input, ``Arguments/usageError(_:)`` for a wrong command line.
     static func checkoutAnswer(_ args: Arguments, url handedOut: String) throws(PayHandoffError) -> Int32 {
+        if args.value("channel") != nil { return try browserResult(args, url: handedOut) }
+        if args.value("code") != nil || args.value("flow-id") != nil {
+            throw Arguments.usageError("--code and --flow-id describe a checkout.browser_result event: give --channel too")
+        }
+        let (answer, _) = try redirect(args, url: handedOut)
+        if let command = try Delivery.command(args, url: answer.url) {
+            return try Delivery.perform(command, run: args.has("run"))
+        }
+        print(args.has("json") ? JSONText.render(["type": "url", "url": .string(answer.url)]) : answer.url)
+        return ExitStatus.ok
+    }
+
+    /// `payhandoff checkout answer RETURN_URL --channel C --code K`: prints the
+    /// `checkout.browser_result` event an OS-captured channel's result becomes (for `payhandoff
+    /// send`); with `--code ok` its `url` is the redirect composed as without `--channel`.
+    /// - Returns: The exit status.
+    /// - Throws: `validation` naming `code` for a code the channel cannot give; a usage error for
+    ///   `--deliver` (adb and xcrun open URLs: they cannot produce an activity result or a
+    ///   completion handler's call) and for a missing flow.
+    static func browserResult(_ args: Arguments, url handedOut: String) throws(PayHandoffError) -> Int32 {
+        let channelWord = try args.requiredOption("channel")
+        guard let channel = BrowserResult.Channel(rawValue: channelWord) else {
+            throw Arguments.usageError("--channel takes auth_tab, web_authentication_session, custom_tab or safari_view_controller, not '\(channelWord)'")
+        }
+        let codeWord = try args.requiredOption("code")
+        guard let code = BrowserResult.Code(rawValue: codeWord) else {
+            throw Arguments.usageError("--code takes ok, canceled, verification_failed, verification_timed_out or unknown, not '\(codeWord)'")
+        }
+        if let platform = args.value("deliver") {
+            throw Arguments.usageError("--deliver \(platform) carries deep links only: adb and xcrun simctl can open a URL in the app, but they cannot produce "
+                + "a \(channel.rawValue) result (Auth Tab's activity result, ASWebAuthenticationSession's completion handler): send the printed event with payhandoff send")
+        }
+        var url: String? = nil
+        var flowID = args.value("flow-id")
+        if code == .ok {
+            let (answer, found) = try redirect(args, url: handedOut)
+            url = answer.url
+            flowID = flowID ?? found
+        } else {
+            if args.value("status") != nil {
+                throw Arguments.usageError("--status describes the redirect, which only --code ok hands back")
+            }
+            if flowID == nil, let path = args.value("state") {
+                flowID = try flow(withNonceOf: try CheckoutAnswer(handedOut: handedOut, status: .completed), in: path).id
+            }
+        }
+        let result = try BrowserResult(channel: channel, code: code, url: url)
+        guard let flowID else {
+            throw Arguments.usageError("a checkout.browser_result event names its flow: give --flow-id ID, or --state FILE to find the flow whose nonce the URL carries")
+        }
+        var event: JSONObject = ["type": "checkout.browser_result", "flow_id": .string(flowID), "channel": .string(result.channel.rawValue),
+                                 "code": .string(result.code.rawValue)]
+        if let url = result.url { event["url"] = .string(url) }
+        print(JSONText.render(.object(event)))
+        return ExitStatus.ok
+    }
+
+    /// The checkout in the state file `path` whose nonce `answer`'s URL carries.
+    /// - Throws: `validation` naming `nonce` for a URL without one; `unknown_flow` when no flow has it.
+    static func flow(withNonceOf answer: CheckoutAnswer, in path: String) throws(PayHandoffError) -> CheckoutFlow {
+        guard let nonce = answer.nonce else {
+            throw PayHandoffError(.validation, field: "nonce",
+                "the URL carries no nonce segment (…/ph_<nonce>), so it names no flow: give the return_url of create_session")
+        }
+        let coordinator = try StateFile.load(path, mustExist: true)
+        let found = coordinator.flows.lazy.compactMap { flow -> CheckoutFlow? in
+            guard case .checkout(let f) = flow, let n = f.nonce, Array(n.utf8) == Array(nonce.utf8) else { return nil }
+            return f
+        }.first
+        guard let found else {
+            throw PayHandoffError(.unknownFlow, field: "nonce", "no checkout in " + path + " has the nonce this URL carries")
+        }
+        return found
+    }
+
+    /// The gateway's redirect `--status` and its options describe, checked by the core; with
+    /// `--state` also the id of the flow whose nonce the URL carries.
+    static func redirect(_ args: Arguments, url handedOut: String) throws(PayHandoffError) -> (CheckoutAnswer, flowID: String?) {
         let statusWord = try args.requiredOption("status")
         guard let status = CheckoutCallback.Status(rawValue: statusWord) else {
             throw Arguments.usageError("--status takes completed, failed or cancelled, not '\(statusWord)'")
@@ -122,20 +200,11 @@ enum AnswerCommands {
         }
 
         var answer = try CheckoutAnswer(handedOut: handedOut, status: status)
+        var flowID: String? = nil
         if let path = args.value("state") {
             // The flow whose nonce the URL carries says the kind and the session's id.
-            guard let nonce = answer.nonce else {
-                throw PayHandoffError(.validation, field: "nonce",
-                    "the URL carries no nonce segment (…/ph_<nonce>), so it names no flow: give the return_url of create_session")
-            }
-            let coordinator = try StateFile.load(path, mustExist: true)
-            let found = coordinator.flows.lazy.compactMap { flow -> CheckoutFlow? in
-                guard case .checkout(let f) = flow, let n = f.nonce, Array(n.utf8) == Array(nonce.utf8) else { return nil }
-                return f
-            }.first
-            guard let flow = found else {
-                throw PayHandoffError(.unknownFlow, field: "nonce", "no checkout in " + path + " has the nonce this URL carries")
-            }
+            let flow = try flow(withNonceOf: answer, in: path)
+            flowID = flow.id
             if let kind, kind != flow.kind {
                 throw PayHandoffError(.validation, field: "kind", "the flow in " + path + " is a " + flow.kind.rawValue + " checkout")
             }
@@ -154,11 +223,6 @@ enum AnswerCommands {
         if !callback.isVerified {
             printError("note: the URL carries no nonce segment: an unverified callback, which a coordinator refuses unless accept_unverified_callbacks")
         }
-
-        if let command = try Delivery.command(args, url: answer.url) {
-            return try Delivery.perform(command, run: args.has("run"))
-        }
-        print(args.has("json") ? JSONText.render(["type": "url", "url": .string(answer.url)]) : answer.url)
-        return ExitStatus.ok
+        return (answer, flowID)
     }
 }

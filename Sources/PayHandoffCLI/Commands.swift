@@ -215,8 +215,14 @@ enum Commands {
             return "send_request \(showSecrets ? JSONText.render(request.json(revealingSecrets: true)) : request.description)"
         case .createSession(let kind, let returnURL):
             return "create_session \(kind.rawValue) with return_url \(returnURL)"
-        case .openBrowser(let url):
-            return "open_browser \(url)"
+        case .openBrowser(let url, let returnTo):
+            // return_to's https path holds the nonce.
+            switch returnTo {
+            case .scheme(let scheme)?: return "open_browser \(url) return_to scheme \(scheme)"
+            case .https(let host, let path)?:
+                return "open_browser \(url) return_to https \(host) \(showSecrets ? path : redactingNonce(path))"
+            case nil: return "open_browser \(url)"
+            }
         case .openPOSApp(let url):
             return "open_pos_app \(showSecrets ? url : redactingUserToken(url))"
         case .showHint(let message):
@@ -226,6 +232,12 @@ enum Commands {
         case .closeBrowser, .showPending, .persist:
             return text(effect.json, "type")
         }
+    }
+
+    /// `/checkout-callback/ph_<nonce>` → `/checkout-callback/ph_<redacted>`: display only.
+    static func redactingNonce(_ path: String) -> String {
+        guard let range = path.range(of: "/ph_", options: .backwards) else { return path }
+        return path[..<range.upperBound] + "<redacted>"
     }
 
     /// `…&usertoken=secret&…` → `…&usertoken=<redacted>&…`: display only.

@@ -86,6 +86,9 @@ let help: [String: String] = [
                                       [--card-id ID | --payment-id ID] [--reason TEXT]
                                       [--gateway append|append-qmark|append-amp|replace-query] [--state FILE]
                                       [--json] [--deliver ios|android [--package ID] [--run]]
+           payhandoff checkout answer RETURN_URL --channel auth_tab|web_authentication_session|custom_tab|safari_view_controller
+                                      --code ok|canceled|verification_failed|verification_timed_out|unknown
+                                      [--flow-id ID | --state FILE] [--status … as above, with --code ok]
     prints the redirect the gateway would send to the return URL the app handed out (the
     return_url of create_session, …/ph_<nonce> included), its status and id in the query:
       --gateway append         (default) '?', or '&' when the URL has a query: a careful gateway
@@ -96,6 +99,10 @@ let help: [String: String] = [
     with --payment-id, else cards)
     --json prints the event for `payhandoff send` ({"type": "url", …}); --deliver prints the one
     command that opens it in a booted iOS simulator or a running Android emulator; --run runs it
+    --channel prints the checkout.browser_result event an Auth Tab / ASWebAuthenticationSession
+    result becomes (its url, with --code ok, the redirect above); the flow from --flow-id or from
+    --state FILE by the URL's nonce; --deliver cannot carry it (adb and xcrun open URLs, they
+    cannot produce an activity result or a completion handler's call): send it with payhandoff send
     """,
     "route": """
     usage: payhandoff route URL --state FILE [--now EPOCH_MS] [--show-secrets] [--json]

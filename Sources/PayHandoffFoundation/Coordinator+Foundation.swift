@@ -130,7 +130,7 @@ extension FlowEffect {
     /// The URL the effect asks the host to open (`open_browser`, `open_pos_app`), if any.
     public var openURL: URL? {
         switch self {
-        case .openBrowser(let url), .openPOSApp(let url): return URL(string: url)
+        case .openBrowser(let url, _), .openPOSApp(let url): return URL(string: url)
         default: return nil
         }
     }

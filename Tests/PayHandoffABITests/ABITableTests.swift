@@ -47,7 +47,7 @@ final class ABITableTests: XCTestCase {
     func testEffectTypesAreFlowEffectsTypes() {
         let request = HTTPRequest(method: "POST", url: "https://api.example/v1/cards", headers: [], body: .object([:]))
         let effects: [FlowEffect] = [
-            .sendRequest(request), .createSession(kind: .cards, returnURL: "fixapp://cb"), .openBrowser(url: "https://x"),
+            .sendRequest(request), .createSession(kind: .cards, returnURL: "fixapp://cb"), .openBrowser(url: "https://x", returnTo: nil),
             .closeBrowser, .showPending, .openPOSApp(url: "billpocket://x"), .showHint(message: "m"),
             .reconcile(reason: "r"), .persist,
         ]
@@ -68,6 +68,8 @@ final class ABITableTests: XCTestCase {
 
     func testStateAndWordListsAreTheCoresEnums() {
         XCTAssertEqual(words("EventOutcome"), EventOutcome.allCases.map(\.rawValue))
+        XCTAssertEqual(words("BrowserChannel"), BrowserResult.Channel.allCases.map(\.rawValue))
+        XCTAssertEqual(words("BrowserResultCode"), BrowserResult.Code.allCases.map(\.rawValue))
         XCTAssertEqual(words("CheckoutState"), CheckoutFlow.State.allCases.map(\.rawValue))
         XCTAssertEqual(words("PosState"), POSFlow.State.allCases.map(\.rawValue))
         XCTAssertEqual(words("CheckoutKind"), CheckoutKind.allCases.map(\.rawValue))
@@ -114,7 +116,7 @@ final class ABITableTests: XCTestCase {
         let names = try XCTUnwrap((Self.table["vocabularies"] as? [String: Any])?.keys).sorted()
         // The vocabularies the tests above hold to the core; a new one needs its test.
         XCTAssertEqual(names, [
-            "AccountType", "CheckoutIntegration", "CheckoutKind", "CheckoutState", "CheckoutStatus", "ConfirmationType",
+            "AccountType", "BrowserChannel", "BrowserResultCode", "CheckoutIntegration", "CheckoutKind", "CheckoutState", "CheckoutStatus", "ConfirmationType",
             "EffectType", "ErrorCode", "EventOutcome", "EventType", "FlowType", "PosAndroidAction", "PosOperation", "PosResult", "PosState",
             "RefundReason", "RefundWarning", "Status",
         ])

@@ -431,6 +431,70 @@ final class AnswerCommandTests: CLITestCase {
 
     /// A redirect for another nonce, or with another id than the session's, is refused as the
     /// gateway's would be; the state file names no flow for a nonce it does not hold.
+    /// `--channel`/`--code` (issue 38): every code prints the checkout.browser_result event that
+    /// `send` accepts, moving the flow as the result would; `--deliver` cannot carry it.
+    func testBrowserResultsPrintTheEventToSend() throws {
+        let start = #"{"type":"checkout.start","flow_id":"c1","kind":"cards","return_url":"fixapp://cb","nonce":"\#(nonce)","session":{"kind":"cards","checkout_url":"https://pay.example/c/1","card_id":"card_9"}}"#
+        let url = "fixapp://cb/ph_\(nonce)"
+        let expected: [(String, String, String)] = [  // channel, code, the flow's state after send
+            ("auth_tab", "ok", "awaiting_confirmation"), ("auth_tab", "canceled", "returned_without_result"),
+            ("auth_tab", "verification_failed", "returned_without_result"), ("auth_tab", "verification_timed_out", "returned_without_result"),
+            ("auth_tab", "unknown", "returned_without_result"), ("web_authentication_session", "ok", "awaiting_confirmation"),
+            ("web_authentication_session", "canceled", "returned_without_result"), ("custom_tab", "canceled", "returned_without_result"),
+            ("safari_view_controller", "canceled", "returned_without_result"),
+        ]
+        for (channel, code, after) in expected {
+            try? FileManager.default.removeItem(atPath: state)
+            try send(start, at: t0)
+            try send(#"{"type":"checkout.browser_opened","flow_id":"c1"}"#, at: t0 + 500)
+            let printed = try run(["checkout", "answer", url, "--channel", channel, "--code", code, "--state", state]
+                                  + (code == "ok" ? ["--status", "completed"] : []))
+            XCTAssertEqual(printed.status, 0, printed.stderr)
+            let event = try json(printed.stdout)
+            XCTAssertEqual(event["type"] as? String, "checkout.browser_result")
+            XCTAssertEqual(event["flow_id"] as? String, "c1")
+            XCTAssertEqual(event["channel"] as? String, channel)
+            XCTAssertEqual(event["code"] as? String, code)
+            XCTAssertEqual(event["url"] as? String, code == "ok" ? "\(url)?status=completed&card_id=card_9" : nil)
+            let sent = try run(["send", printed.stdout, "--state", state, "--now", String(t0 + 1_000), "--json"])
+            XCTAssertEqual(sent.status, 0, sent.stderr)
+            XCTAssertEqual(try json(sent.stdout)["outcome"] as? String, "accepted", "\(channel) \(code): \(sent.stdout)")
+            XCTAssertTrue(sent.stdout.contains(#""state":"\#(after)""#), "\(channel) \(code): \(sent.stdout)")
+        }
+        let flowID = try run(["checkout", "answer", url, "--channel", "auth_tab", "--code", "verification_failed", "--flow-id", "c9"])
+        XCTAssertEqual(try json(flowID.stdout)["flow_id"] as? String, "c9")
+        let pair = try run(["checkout", "answer", url, "--channel", "custom_tab", "--code", "unknown", "--flow-id", "c1"])
+        XCTAssertEqual(pair.status, 1)
+        XCTAssertTrue(pair.stderr.hasPrefix("error: validation [code]: custom_tab cannot report unknown"), pair.stderr)
+        let usage: [([String], String)] = [
+            (["--channel", "auth_tab", "--code", "ok", "--status", "completed", "--card-id", "card_1", "--flow-id", "c1", "--deliver", "android"],
+             "adb and xcrun simctl can open a URL in the app, but they cannot produce a auth_tab result"),
+            (["--channel", "web_authentication_session", "--code", "canceled", "--flow-id", "c1", "--deliver", "ios"], "cannot produce"),
+            (["--channel", "chrome", "--code", "ok"], "--channel takes auth_tab"),
+            (["--channel", "auth_tab"], "--code is required"),
+            (["--channel", "auth_tab", "--code", "cancelled"], "--code takes ok, canceled"),
+            (["--channel", "auth_tab", "--code", "canceled"], "give --flow-id ID, or --state FILE"),
+            (["--channel", "auth_tab", "--code", "canceled", "--status", "failed", "--flow-id", "c1"], "only --code ok"),
+            (["--code", "canceled", "--status", "failed"], "give --channel too"),
+        ]
+        for (arguments, expected) in usage {
+            let result = try run(["checkout", "answer", url] + arguments)
+            XCTAssertEqual(result.status, 2, "\(arguments): \(result.stdout) \(result.stderr)")
+            XCTAssertTrue(result.stderr.contains(expected), "\(arguments): \(result.stderr)")
+        }
+    }
+
+    /// `open_browser`'s https `return_to` path holds the nonce: printed only with --show-secrets.
+    func testReturnToIsRedactedUnlessShowSecrets() throws {
+        let start = #"{"type":"checkout.start","flow_id":"c1","kind":"cards","return_url":"https://tuapp.com/cb","nonce":"\#(nonce)","session":{"kind":"cards","checkout_url":"https://pay.example/c/1"}}"#
+        let hidden = try run(["send", start, "--state", state, "--now", String(t0)])
+        XCTAssertTrue(hidden.stdout.contains("open_browser https://pay.example/c/1 return_to https tuapp.com /cb/ph_<redacted>"), hidden.stdout)
+        XCTAssertFalse(hidden.stdout.contains(nonce), hidden.stdout)
+        try? FileManager.default.removeItem(atPath: state)
+        let shown = try run(["send", start, "--state", state, "--now", String(t0), "--show-secrets"])
+        XCTAssertTrue(shown.stdout.contains("return_to https tuapp.com /cb/ph_\(nonce)"), shown.stdout)
+    }
+
     func testAComposedRedirectForAnotherCheckoutIsRefusedLikeARealOne() throws {
         try send(#"{"type":"checkout.start","flow_id":"c1","kind":"cards","return_url":"fixapp://cb","nonce":"\#(nonce)"}"#, at: t0)
         try send(#"{"type":"checkout.session","flow_id":"c1","session":{"kind":"cards","status":201,"body":{"data":{"registration":{"id":"s_1","checkout_url":"https://pay.example/c/1","card_id":"card_9"}}}}}"#, at: t0 + 1_000)

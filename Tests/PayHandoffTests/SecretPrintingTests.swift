@@ -165,8 +165,12 @@ final class SecretPrintingTests: XCTestCase {
         let printed = "\(answer)"
         XCTAssertTrue(printed.contains("openPOSApp(\"billpocket:<redacted>\")"), printed)
         XCTAssertFalse(printed.contains("bp-user-secret"), printed)
-        let effect = FlowEffect.openBrowser(url: "https://pay.example.com/c/abc?return_url=fixapp%3A%2F%2Fcb%2Fph_0123456789abcdef")
-        XCTAssertEqual("\(effect)", "openBrowser(\"https://pay.example.com/<redacted>\")")
+        let effect = FlowEffect.openBrowser(url: "https://pay.example.com/c/abc?return_url=fixapp%3A%2F%2Fcb%2Fph_0123456789abcdef",
+                                            returnTo: .https(host: "tuapp.com", path: "/checkout-callback/ph_0123456789abcdef"))
+        XCTAssertEqual("\(effect)", "openBrowser(url: \"https://pay.example.com/<redacted>\", returnTo: Optional(PayHandoff.ReturnURL.Target.https"
+                       + "(host: \"tuapp.com\", path: \"/checkout-callback/ph_<redacted>\")))")
+        XCTAssertEqual("\(FlowEffect.openBrowser(url: "https://pay.example.com/c/1", returnTo: .scheme("fixapp")))",
+                       "openBrowser(url: \"https://pay.example.com/<redacted>\", returnTo: Optional(PayHandoff.ReturnURL.Target.scheme(\"fixapp\")))")
         XCTAssertEqual("\(FlowEffect.createSession(kind: .cards, returnURL: "fixapp://cb/ph_0123456789abcdef"))",
                        "createSession(kind: PayHandoff.CheckoutKind.cards, returnURL: \"fixapp:<redacted>\")")
         // The stored values stay whole: the app performs its effects with them.

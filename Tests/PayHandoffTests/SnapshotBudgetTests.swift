@@ -309,7 +309,7 @@ final class SnapshotBudgetTests: XCTestCase {
         let session = try send(["type": "checkout.session", "now": .integer(t0 + 10), "flow_id": "c1",
                                 "session": ["kind": "cards", "checkout_url": "https://pay.example.com/c/1"]], to: &coordinator)
         XCTAssertEqual(session.outcome, .accepted)
-        XCTAssertEqual(session.transitions.first?.effects.first, .openBrowser(url: "https://pay.example.com/c/1"))
+        XCTAssertEqual(session.transitions.first?.effects.first, .openBrowser(url: "https://pay.example.com/c/1", returnTo: .scheme("fixapp")))
         XCTAssertEqual(try send(["type": "checkout.browser_opened", "now": .integer(t0 + 11), "flow_id": "c1"], to: &coordinator).outcome, .accepted)
         XCTAssertEqual(try send(["type": "checkout.browser_dismissed", "now": .integer(t0 + 12), "flow_id": "c1"], to: &coordinator).outcome, .accepted)
         let genuine = coordinator.handle(url: "fixapp://cb/ph_\(nonce)?status=completed&card_id=card_real", now: t0 + 13)

@@ -2,6 +2,8 @@
 ///
 /// ```
 /// awaiting_session ─session→ ready ─browser_opened→ in_browser ─browser_dismissed→ returned_without_result
+///                                 (browser_result: canceled as browser_dismissed; verification_* / unknown
+///                                  the same move with reconcile; ok as the deep link)
 ///        │                     └──────────── callback completed ───────────→ awaiting_confirmation
 ///        └─session_failed→ failed          callback failed → failed, cancelled → cancelled
 /// any state ─confirmation→ confirmed        waiting states ─tick ≥ deadline→ expired (reconcile)
@@ -75,6 +77,9 @@ public struct CheckoutFlow: Equatable, Sendable {
         case sessionFailed(reason: String)
         case browserOpened
         case browserDismissed
+        /// The browser returned without the URL and without saying the user cancelled
+        /// (`checkout.browser_result` `verification_failed`, `verification_timed_out`, `unknown`).
+        case browserReturnedUnverified(reason: String)
         case callback(CheckoutCallback)
         case confirmation(CheckoutConfirmation)
         case tick
@@ -164,7 +169,7 @@ public struct CheckoutFlow: Equatable, Sendable {
             }
             self.session = session
             state = .ready
-            return .accepted([.openBrowser(url: session.checkoutURL)])
+            return .accepted([.openBrowser(url: session.checkoutURL, returnTo: returnURL.target(nonce: nonce))])
 
         case .sessionFailed(let reason):
             guard state == .awaitingSession else { return try notNow("checkout.session_failed") }
@@ -190,6 +195,18 @@ public struct CheckoutFlow: Equatable, Sendable {
                 return .accepted([])
             case .returnedWithoutResult: return .duplicate
             case .awaitingSession: return try notNow("checkout.browser_dismissed")
+            default: return .ignored
+            }
+
+        case .browserReturnedUnverified(let reason):
+            // The gateway may have reached the return URL: never a failure, never "cancelled";
+            // the flow waits as a dismissed one does and the host asks its backend.
+            switch state {
+            case .inBrowser, .ready:
+                state = .returnedWithoutResult
+                return .accepted([.reconcile(reason: reason)])
+            case .returnedWithoutResult: return .accepted([.reconcile(reason: reason)], changed: false)
+            case .awaitingSession: return try notNow("checkout.browser_result")
             default: return .ignored
             }
 

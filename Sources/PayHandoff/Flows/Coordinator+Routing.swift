@@ -109,3 +109,30 @@ extension Coordinator {
     }
     #endif
 }
+
+extension Coordinator {
+    /// `checkout.browser_result` for flow `id`: `ok` hands its URL to that flow with the rules of a
+    /// deep link (the same nonce check, once only: the same return by deep link too is a
+    /// `duplicate`); a URL that is not this flow's (another flow's nonce, another return URL) is
+    /// `callback_mismatch` and moves nothing. `canceled` is `checkout.browser_dismissed`; the
+    /// other codes the same move with `reconcile` (``BrowserResult``).
+    mutating func answerBrowserResult(_ id: String, _ result: BrowserResult, now: Int64) throws(PayHandoffError) -> CoordinatorAnswer {
+        switch result.code {
+        case .canceled:
+            return try stepCheckout(id, .browserDismissed, now: now)
+        case .verificationFailed, .verificationTimedOut, .unknown:
+            return try stepCheckout(id, .browserReturnedUnverified(reason: result.reconcileReason ?? ""), now: now)
+        case .ok:
+            guard let index = flowIndex(id: id) else {
+                throw PayHandoffError(.unknownFlow, field: "flow_id", "no flow has this id")
+            }
+            guard case .checkout(let flow) = flows[index] else {
+                throw PayHandoffError(.invalidState, field: "flow_id", "this flow is a POS hand-off, not a checkout")
+            }
+            let callback = try CheckoutCallback.parse(result.url ?? "", kind: flow.kind, returnURL: flow.returnURL, nonce: flow.nonce,
+                                                      expectedID: flow.session?.objectID,
+                                                      acceptUnverified: configuration.acceptUnverifiedCallbacks)
+            return try stepCheckout(id, .callback(callback), now: now)
+        }
+    }
+}

@@ -286,6 +286,8 @@ public struct Coordinator: Equatable, Sendable {
             return try stepCheckout(id, .browserDismissed, now: now)
         case .confirmation(let id, let confirmation):
             return try stepCheckout(id, .confirmation(confirmation), now: now)
+        case .browserResult(let id, let result):
+            return try answerBrowserResult(id, result, now: now)
 
         #if !PAYHANDOFF_CHECKOUT_ONLY
         case .posStart(let id, let request, let refundOf, let grace, let token):
@@ -358,7 +360,7 @@ public struct Coordinator: Equatable, Sendable {
             }
             keyGiven = given != nil
             (kind, returnURL, nonce, session) = (created.kind, url, given, created)
-            effect = .openBrowser(url: created.checkoutURL)
+            effect = .openBrowser(url: created.checkoutURL, returnTo: url.target(nonce: given))
         }
         if let nonce {
             // Any flow, ended or not: its late callback would otherwise reach the new one.
@@ -528,7 +530,8 @@ extension CoordinatorEvent {
     var flowID: String? {
         switch kind {
         case .checkoutStart(let id, _, _), .checkoutSession(let id, _), .checkoutSessionFailed(let id, _),
-             .browserOpened(let id), .browserDismissed(let id), .confirmation(let id, _), .removeFlow(let id, _):
+             .browserOpened(let id), .browserDismissed(let id), .confirmation(let id, _), .removeFlow(let id, _),
+             .browserResult(let id, _):
             return id
         #if !PAYHANDOFF_CHECKOUT_ONLY
         case .posStart(let id, _, _, _, _), .posLaunched(let id), .posLaunchFailed(let id, _), .posResult(let id, _):

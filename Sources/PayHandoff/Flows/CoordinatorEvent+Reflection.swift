@@ -1,7 +1,7 @@
 #if !hasFeature(Embedded)
 /// `print(event)`, `dump` and debuggers show an event without its secrets (``Redaction``): the
 /// nonce or token given to a start, a deep link's URL (a POS answer may echo the user token; a
-/// callback carries the nonce) and the values of result extras. The request, session and
+/// callback carries the nonce; a browser result's too) and the values of result extras. The request, session and
 /// confirmation a start carries redact themselves. (No reflection in Embedded Swift.)
 extension CoordinatorEvent.Kind: CustomReflectable {
     /// The case and its values, secrets redacted.
@@ -15,6 +15,7 @@ extension CoordinatorEvent.Kind: CustomReflectable {
         case .browserOpened(let id): payload = ("browserOpened", id)
         case .browserDismissed(let id): payload = ("browserDismissed", id)
         case .confirmation(let id, let confirmation): payload = ("confirmation", (flowID: id, confirmation: confirmation))
+        case .browserResult(let id, let result): payload = ("browserResult", (flowID: id, result: result))
         #if !PAYHANDOFF_CHECKOUT_ONLY
         case .posStart(let id, let request, let refundOf, let grace, let token):
             payload = ("posStart", (flowID: id, request: request, refundOf: refundOf, graceMilliseconds: grace,

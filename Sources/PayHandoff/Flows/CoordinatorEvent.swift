@@ -9,6 +9,7 @@
 /// | `checkout.session` | `flow_id`, `session` (a ``CheckoutSession`` document: gateway answer or backend data) | the session was created (or the gateway refused) |
 /// | `checkout.session_failed` | `flow_id`, `reason` | the request could not be sent |
 /// | `checkout.browser_opened` / `checkout.browser_dismissed` | `flow_id` | the tab opened / was closed by the user |
+/// | `checkout.browser_result` | `flow_id`, `channel`, `code`, `url` (with `ok` only) | an OS-captured return channel's result (``BrowserResult``) |
 /// | `checkout.confirmation` | `flow_id`, `event` (the webhook, see ``CheckoutConfirmation``) | the backend relayed the confirmation |
 /// | `pos.start` | `flow_id`, `request` (a ``POSRequest`` document); refunds also `sale_flow_id` or `sale` (`{"transactionid", "amount", "approved_at" (epoch s), "bp_version"}`); optional `grace_ms`, optional `token` (the per-flow token; fresh otherwise) | start a POS hand-off |
 /// | `pos.launched` / `pos.launch_failed` | `flow_id` (+ `reason`) | the POS app opened / could not be opened |
@@ -69,6 +70,9 @@ public struct CoordinatorEvent: Equatable, Sendable {
         case browserDismissed(flowID: String)
         /// `checkout.confirmation`: the backend relayed the webhook.
         case confirmation(flowID: String, confirmation: CheckoutConfirmation)
+        /// `checkout.browser_result`: what an OS-captured return channel (Auth Tab,
+        /// `ASWebAuthenticationSession`) or a browser tab's closing reported.
+        case browserResult(flowID: String, result: BrowserResult)
         #if !PAYHANDOFF_CHECKOUT_ONLY
         /// `pos.start`: a new POS flow; refunds name the sale they refund; `token` as given or fresh.
         case posStart(flowID: String, request: POSRequest, refundOf: RefundOf?, graceMilliseconds: Int64?, token: String?)
@@ -108,7 +112,7 @@ public struct CoordinatorEvent: Equatable, Sendable {
             if let deadline { try MexicoCityTime.checkEpochMilliseconds(deadline, field: "deadline") }
             if let nonce = start.nonce { try CorrelationSecret.check(nonce, field: "nonce") }
         case .checkoutSession(let id, _), .checkoutSessionFailed(let id, _), .browserOpened(let id),
-             .browserDismissed(let id), .confirmation(let id, _), .removeFlow(let id, _):
+             .browserDismissed(let id), .confirmation(let id, _), .removeFlow(let id, _), .browserResult(let id, _):
             try CoordinatorEvent.checkFlowID(id)
         #if !PAYHANDOFF_CHECKOUT_ONLY
         case .posLaunched(let id), .posLaunchFailed(let id, _), .posResult(let id, _):
@@ -178,7 +182,7 @@ public struct CoordinatorEvent: Equatable, Sendable {
     /// The event types of the JSON spelling (``init(json:)``), each with the members it may have.
     /// (Internal, not private: a test checks the words against abi/payhandoff.json's EventType.)
     enum TypeName: CaseIterable {
-        case checkoutStart, checkoutSession, checkoutSessionFailed, browserOpened, browserDismissed, confirmation
+        case checkoutStart, checkoutSession, checkoutSessionFailed, browserOpened, browserDismissed, confirmation, browserResult
         case posStart, posLaunched, posLaunchFailed, posResult, appForegrounded, tick, url, removeFlow
 
         var text: String {
@@ -189,6 +193,7 @@ public struct CoordinatorEvent: Equatable, Sendable {
             case .browserOpened: return "checkout.browser_opened"
             case .browserDismissed: return "checkout.browser_dismissed"
             case .confirmation: return "checkout.confirmation"
+            case .browserResult: return "checkout.browser_result"
             case .posStart: return "pos.start"
             case .posLaunched: return "pos.launched"
             case .posLaunchFailed: return "pos.launch_failed"
@@ -226,6 +231,7 @@ public struct CoordinatorEvent: Equatable, Sendable {
             case .checkoutSessionFailed, .posLaunchFailed: return "type now flow_id reason"
             case .browserOpened, .browserDismissed, .posLaunched: return "type now flow_id"
             case .confirmation: return "type now flow_id event"
+            case .browserResult: return "type now flow_id channel code url"
             case .posStart: return "type now flow_id request sale_flow_id sale grace_ms token"
             case .posResult: return "type now flow_id extras"
             case .appForegrounded, .tick: return "type now"
@@ -325,6 +331,9 @@ public struct CoordinatorEvent: Equatable, Sendable {
             kind = .browserDismissed(flowID: id)
         case .confirmation:
             kind = .confirmation(flowID: id, confirmation: try nested("event") { v throws(PayHandoffError) in try CheckoutConfirmation(reading: v) })
+        case .browserResult:
+            kind = .browserResult(flowID: id, result: try BrowserResult(channel: try json.string("channel"), code: try json.string("code"),
+                                                                        url: try json.optionalString("url")))
         #if PAYHANDOFF_CHECKOUT_ONLY
         case .posStart, .posLaunched, .posLaunchFailed, .posResult:
             throw typeName.unsupported
@@ -406,6 +415,8 @@ extension CoordinatorEvent.Kind {
             return a.hasSameBytes(as: b)
         case let (.confirmation(a, c), .confirmation(b, d)):
             return a.hasSameBytes(as: b) && c == d
+        case let (.browserResult(a, r), .browserResult(b, s)):
+            return a.hasSameBytes(as: b) && r == s
         #if !PAYHANDOFF_CHECKOUT_ONLY
         case let (.posStart(a, r, o, g, t), .posStart(b, q, p, h, u)):
             return a.hasSameBytes(as: b) && r == q && o == p && g == h && t.hasSameBytes(as: u)

@@ -10,8 +10,10 @@ public enum FlowEffect: Equatable, Sendable {
     /// Ask the merchant backend to create the session with this `return_url` (nonce included),
     /// then report it with `checkout.session`.
     case createSession(kind: CheckoutKind, returnURL: String)
-    /// Open this checkout URL in the system browser tab (SFSafariViewController / Custom Tabs).
-    case openBrowser(url: String)
+    /// Open this checkout URL in the system browser tab (SFSafariViewController / Custom Tabs),
+    /// or in an OS-captured channel (Auth Tab, `ASWebAuthenticationSession`) launched with
+    /// `returnTo` (`nil` when no such channel can capture the return URL: ``ReturnURL/target(nonce:)``).
+    case openBrowser(url: String, returnTo: ReturnURL.Target?)
     /// Close the browser tab if it is still open.
     case closeBrowser
     /// Show "confirming…": the deep link said completed, the confirmation has not arrived.
@@ -32,7 +34,9 @@ public enum FlowEffect: Equatable, Sendable {
             return a == b
         case let (.createSession(k, a), .createSession(l, b)):
             return k == l && a.hasSameBytes(as: b)
-        case let (.openBrowser(a), .openBrowser(b)), let (.openPOSApp(a), .openPOSApp(b)),
+        case let (.openBrowser(a, r), .openBrowser(b, s)):
+            return a.hasSameBytes(as: b) && r == s
+        case let (.openPOSApp(a), .openPOSApp(b)),
              let (.showHint(a), .showHint(b)), let (.reconcile(a), .reconcile(b)):
             return a.hasSameBytes(as: b)
         case (.closeBrowser, .closeBrowser), (.showPending, .showPending), (.persist, .persist):
@@ -51,7 +55,10 @@ public enum FlowEffect: Equatable, Sendable {
     /// The effect as a document: `{"type": "open_browser", "url": "…"}`, `{"type": "persist"}`, …
     /// Secret-bearing for `send_request` (the API key), `create_session` (the return URL's nonce),
     /// `open_pos_app` (the user token and the token) and `open_browser` (the gateway's page may echo
-    /// the return URL): a `JSONValue` prints whole, while the effect itself prints them redacted.
+    /// the return URL; `return_to.https_path` holds the nonce): a `JSONValue` prints whole, while
+    /// the effect itself prints them redacted. `open_browser`'s `return_to` is
+    /// `{"scheme": "fixapp"}` or `{"https_host": "tuapp.com", "https_path": "/checkout-callback/ph_<nonce>"}`,
+    /// absent when no OS channel can capture the return URL.
     public var json: JSONValue {
         JSONValueWriter.document { write(to: $0) }
     }
@@ -70,9 +77,13 @@ public enum FlowEffect: Equatable, Sendable {
             writer.member("type", string: "create_session")
             writer.member("kind", string: kind.rawValue)
             writer.member("return_url", string: returnURL)
-        case .openBrowser(let url):
+        case .openBrowser(let url, let returnTo):
             writer.member("type", string: "open_browser")
             writer.member("url", string: url)
+            if let returnTo {
+                writer.key("return_to")
+                returnTo.write(to: writer)
+            }
         case .closeBrowser:
             writer.member("type", string: "close_browser")
         case .showPending:

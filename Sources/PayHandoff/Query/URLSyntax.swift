@@ -122,7 +122,7 @@ struct HierarchicalURL: Equatable, Sendable {
     /// Whether the scheme is http or https.
     private(set) var isWeb: Bool
     /// Where the path starts in the text this URL was split from (see ``spansOfText(count:)``).
-    private var textPathStart: Int
+    private(set) var textPathStart: Int
     /// Whether the path was empty as written (an http(s) one is held as `/`).
     private var writtenPathWasEmpty: Bool
 
@@ -131,6 +131,8 @@ struct HierarchicalURL: Equatable, Sendable {
     /// The query without `?`, if there is a `?`.
     var query: Substring? { text(pathStart + pathCount, queryCount).map { Substring($0) } }
 
+    /// The host, lowercased, `nil` without an authority.
+    var host: String? { text(schemeCount, hostCount) }
     /// The host's length in bytes, `nil` without an authority (no string made).
     var hostLength: Int? { hostCount < 0 ? nil : hostCount }
     /// The query's length in bytes, `nil` without a `?`.

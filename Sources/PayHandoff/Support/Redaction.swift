@@ -8,6 +8,7 @@
 ///   `https://host` origin — or only its `scheme:` for any other scheme, where the secrets sit
 ///   right after it — and the rest is ``marker``;
 /// - an identifier sent to the POS app, `<identifier>~<token>`, keeps the app's part;
+/// - an https return path (`open_browser`'s `return_to`) keeps all but the nonce: `/cb/ph_<redacted>`;
 /// - a user token, a PIN, an API key, a nonce or a token is ``marker``.
 ///
 /// The stored properties are untouched: the app reads them to perform its effects. JSON documents
@@ -33,6 +34,17 @@ enum Redaction {
             }
         }
         return scheme + ":" + marker
+    }
+
+    /// `/checkout-callback/ph_<redacted>` for an https return path with its nonce segment
+    /// (``ReturnURL/Target``); a path without one as it is.
+    static func noncePath(_ path: String) -> String {
+        let bytes = Array(path.utf8)
+        let segment = Array("/ph_".utf8)
+        guard bytes.count >= segment.count,
+              let start = (0...(bytes.count - segment.count)).last(where: { bytes[$0..<($0 + segment.count)].elementsEqual(segment) })
+        else { return path }
+        return String(decoding: bytes[..<(start + segment.count)], as: UTF8.self) + marker
     }
 
     /// `order-42~<redacted>` for `order-42~<token>`; an identifier without `~` as it is.

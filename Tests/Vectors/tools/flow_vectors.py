@@ -193,6 +193,30 @@ CHECKOUT_FIRST_CONFIRMATION = {
 }
 CONFIRMATION_CHECKED_FIELDS = ("brand", "last_four", "token", "amount")  # after kind and id
 
+# checkout.browser_result (issue 38): `ok` is the deep link (routed to the named flow by its URL,
+# the same nonce check and once-only rule); `canceled` is checkout.browser_dismissed (column 3 of
+# CHECKOUT_HOST_EVENTS); verification_failed / verification_timed_out / unknown: the browser returned
+# without the URL, the payment may have happened: reconcile, never a failure, and the flow waits as
+# returned_without_result does (there, again: reconcile once more, nothing stored).
+CHECKOUT_BROWSER_UNVERIFIED = {
+    "awaiting_session":        NOT_NOW,
+    "ready":                   go("returned_without_result", "reconcile"),
+    "in_browser":              go("returned_without_result", "reconcile"),
+    "returned_without_result": Rule("accepted", None, ("reconcile",)),
+    "awaiting_confirmation":   IGN,
+    "confirmed":               IGN,
+    "failed":                  IGN,
+    "cancelled":               IGN,
+    "expired":                 IGN,
+}
+# Which codes each channel can give (others are refused with the event document: Bad steps).
+BROWSER_CODES = {
+    "auth_tab": ("ok", "canceled", "verification_failed", "verification_timed_out", "unknown"),
+    "web_authentication_session": ("ok", "canceled", "unknown"),
+    "custom_tab": ("canceled",),
+    "safari_view_controller": ("canceled",),
+}
+
 # tick at or after the flow's deadline; before it every state is UNCHANGED
 CHECKOUT_TICK_DUE = {state: go("expired", "close_browser", "reconcile") for state in C_WAITING}
 CHECKOUT_TICK_DUE.update({state: UNCHANGED for state in C_ENDED})
@@ -582,6 +606,8 @@ class Model:
             return self.use(flow, rule)
         if t == "checkout.confirmation":
             return self.confirm(self.flow_of(e["flow_id"], "checkout"), parse_confirmation(e["event"]))
+        if t == "checkout.browser_result":
+            return self.browser_result(e)
         if t == "pos.start":
             return self.pos_start(e)
         if t in POS_HOST_COLUMN:
@@ -680,6 +706,23 @@ class Model:
         document = co.callback_document(target.kind, co.callback_query(parts, target.registered), echoed is not None,
                                         target.session_object_id)
         return self.callback(target, document)
+
+    def browser_result(self, e: dict):
+        assert e["code"] in BROWSER_CODES[e["channel"]] and ("url" in e) == (e["code"] == "ok"), \
+            "a refused browser_result is refused with the event document: use a Bad step"
+        flow = self.flow_of(e["flow_id"], "checkout")
+        if e["code"] == "canceled":
+            return self.use(flow, CHECKOUT_HOST_EVENTS[flow.state][HOST_EVENT_COLUMN["checkout.browser_dismissed"]])
+        if e["code"] != "ok":
+            return self.use(flow, CHECKOUT_BROWSER_UNVERIFIED[flow.state])
+        # The URL is checked against the named flow alone, as checkout.parse_callback checks it
+        # (a URL of another return URL or with another flow's nonce: callback_mismatch).
+        assert not isinstance(flow.nonce, Fresh), "scripts give the nonce a browser result echoes"
+        parts = co.split_callback(e["url"])
+        echoed = co.addressed_nonce(parts, flow.registered)
+        verified = co.check_echoed_nonce(echoed, flow.nonce, self.accept_unverified)
+        return self.callback(flow, co.callback_document(flow.kind, co.callback_query(parts, flow.registered), verified,
+                                                        flow.session_object_id))
 
     def callback(self, flow: CheckoutFlow, cb: dict):
         assert_bounded_callback(cb)
@@ -966,6 +1009,13 @@ CB_WRONG_NONCE = callback_url("completed", nonce=N_WRONG)
 CB_NO_NONCE = callback_url("completed", nonce=None)
 CB_FAILED_NO_NONCE = callback_url("failed", nonce=None, object_id=None, reason="insufficient_funds")
 CB_CANCELLED_NO_NONCE = callback_url("cancelled", nonce=None, object_id=None)
+
+
+def c_result(now: int, code: str, channel="auth_tab", url: str | None = None, flow_id="c1") -> dict:
+    members = {"flow_id": flow_id, "channel": channel, "code": code}
+    if url is not None:
+        members["url"] = url
+    return ev("checkout.browser_result", now, **members)
 
 
 def tick(now: int) -> dict:
@@ -2866,6 +2916,114 @@ def issue_rules(s: Suite):
 
 
 # ---------------------------------------------------------------------------------------
+# checkout.browser_result (issue 38): every state x every result a channel can give, then scripts.
+
+BROWSER_EVENTS = [
+    ("ok-auth-tab", "an Auth Tab result with the completed return URL (the deep link's URL)",
+     lambda t: [c_result(t, "ok", url=CB_COMPLETED)]),
+    ("ok-web-authentication-session", "ASWebAuthenticationSession's callback URL (completed)",
+     lambda t: [c_result(t, "ok", "web_authentication_session", CB_COMPLETED)]),
+    ("ok-failed", "an Auth Tab result whose URL says failed", lambda t: [c_result(t, "ok", url=CB_FAILED)]),
+    ("ok-then-deep-link", "the same return as a result, then as a deep link: moves the flow once",
+     lambda t: [c_result(t, "ok", url=CB_COMPLETED), at(CB_COMPLETED, t + 500)]),
+    ("deep-link-then-ok", "the same return as a deep link, then as a result: moves the flow once",
+     lambda t: [at(CB_COMPLETED, t), c_result(t + 500, "ok", url=CB_COMPLETED)]),
+    ("ok-wrong-nonce", "a result URL with another nonce: rejected, nothing changes",
+     lambda t: [c_result(t, "ok", url=CB_WRONG_NONCE)]),
+    ("ok-no-nonce", "a result URL without the nonce: refused as the deep link is",
+     lambda t: [c_result(t, "ok", url=CB_NO_NONCE)]),
+] + [(f"{kebab(code)}-{kebab(channel)}", f"{channel} reports {code}", (lambda c, k: lambda t: [c_result(t, k, c)])(channel, code))
+     for channel, codes in BROWSER_CODES.items() for code in codes if code != "ok"] + [
+    ("verification-failed-twice", "the same verification failure reported twice: reconcile each time, stored once",
+     lambda t: [c_result(t, "verification_failed"), c_result(t + 500, "verification_failed")]),
+]
+
+# Returns an https return URL: launched with return_to {https_host, https_path}.
+HTTPS_RETURN = "https://tuapp.com/checkout-callback"
+HTTPS_CB = HTTPS_RETURN + "/ph_" + N1 + "?status=completed&card_id=card_xyz"
+
+
+def browser_results() -> Suite:
+    s = Suite(SUITE)
+    for state in C_STATES:
+        prefix, reached = CHECKOUT_PREFIX[state]
+        t = reached + 10 * SECOND
+        for name, what, make in BROWSER_EVENTS:
+            s.add_model(f"flow-browser-result-{kebab(state)}-{name}", f"checkout in {state}: {what}", prefix + make(t))
+        s.add_model(f"flow-browser-result-{kebab(state)}-unverified-ok",
+                    f"checkout in {state}, accept_unverified_callbacks: a result URL without the nonce is a claim",
+                    prefix + [c_result(t, "ok", url=CB_NO_NONCE)], ACCEPT_UNVERIFIED)
+    r = s.add_checked
+    started = [S(c_start(T0, session={"kind": "cards", "checkout_url": CHECKOUT_URL}, kind="cards"), "accepted", "c1=ready",
+                 "c1:open_browser c1:persist"),
+               S(c_opened(T0 + 1000), "accepted", "c1=in_browser", "c1:persist")]
+    r("flow-browser-result-ok-restore-deep-link",
+      "the app dies while the Auth Tab is open; restored, it takes the result; restored again, the same return as a deep link is a duplicate",
+      started + [S({"restore": True}, "restored", "c1=in_browser"),
+                 S(c_result(T0 + 30000, "ok", url=CB_COMPLETED), "accepted", "c1=awaiting_confirmation", COMPLETED_EFFECTS),
+                 S({"restore": True}, "restored", "c1=awaiting_confirmation"),
+                 S(at(CB_COMPLETED, T0 + 31000), "duplicate", "c1=awaiting_confirmation"),
+                 S(c_confirm(T0 + 40000), "accepted", "c1=confirmed", "c1:persist")])
+    r("flow-browser-result-deep-link-restore-ok",
+      "the Custom Tab fallback's deep link first; after a restore the Auth Tab's result for the same return is a duplicate",
+      started + [S(at(CB_COMPLETED, T0 + 30000), "accepted", "c1=awaiting_confirmation", COMPLETED_EFFECTS),
+                 S({"restore": True}, "restored", "c1=awaiting_confirmation"),
+                 S(c_result(T0 + 30500, "ok", url=CB_COMPLETED), "duplicate", "c1=awaiting_confirmation")])
+    r("flow-browser-result-verification-failed-restore-genuine-return",
+      "verification failed: reconcile, the flow waits; restored, a later genuine return still decides",
+      started + [S(c_result(T0 + 30000, "verification_failed"), "accepted", "c1=returned_without_result", "c1:reconcile c1:persist"),
+                 S({"restore": True}, "restored", "c1=returned_without_result"),
+                 S(c_result(T0 + 31000, "verification_timed_out"), "accepted", "c1=returned_without_result", "c1:reconcile"),
+                 S(at(CB_COMPLETED, T0 + 32000), "accepted", "c1=awaiting_confirmation", COMPLETED_EFFECTS)])
+    r("flow-browser-result-canceled-then-confirmation",
+      "the user closed the Auth Tab, yet the webhook confirms (3-D Secure had finished): confirmed",
+      started + [S(c_result(T0 + 30000, "canceled"), "accepted", "c1=returned_without_result", "c1:persist"),
+                 S(c_dismissed(T0 + 30100), "duplicate", "c1=returned_without_result"),
+                 S(c_confirm(T0 + 40000), "accepted", "c1=confirmed", "c1:persist"),
+                 S(c_result(T0 + 41000, "ok", url=CB_COMPLETED), "ignored", "c1=confirmed")])
+    r("flow-browser-result-other-flows-nonce",
+      "a result for c1 carrying c2's nonce: callback_mismatch, neither flow moves; c2's own deep link still works",
+      [S(c_start(T0, session={"kind": "cards", "checkout_url": CHECKOUT_URL}, kind="cards"), "accepted", "c1=ready",
+         "c1:open_browser c1:persist"),
+       S(c_start(T0, flow_id="c2", nonce=N2, session={"kind": "cards", "checkout_url": CHECKOUT_URL}, kind="cards"), "accepted",
+         "c1=ready c2=ready", "c2:open_browser c2:persist"),
+       S(c_result(T0 + 1000, "ok", url=callback_url("completed", nonce=N2)), "rejected", "c1=ready c2=ready", "",
+         ("callback_mismatch", "nonce")),
+       S(c_result(T0 + 1000, "ok", url="otherapp://checkout-callback/ph_" + N1 + "?status=completed&card_id=card_xyz"), "rejected",
+         "c1=ready c2=ready", "", ("callback_mismatch", "scheme")),
+       S(at(callback_url("completed", nonce=N2), T0 + 2000), "accepted", "c1=ready c2=awaiting_confirmation",
+         "c2:close_browser c2:show_pending c2:persist")])
+    r("flow-browser-result-https-return",
+      "an https return URL: open_browser carries return_to {https_host, https_path}; the Auth Tab's result is its deep link",
+      [S(c_start(T0, return_url=HTTPS_RETURN, session={"kind": "cards", "checkout_url": CHECKOUT_URL}, kind="cards"), "accepted",
+         "c1=ready", "c1:open_browser c1:persist"),
+       S(c_result(T0 + 30000, "ok", url=HTTPS_CB), "accepted", "c1=awaiting_confirmation", COMPLETED_EFFECTS),
+       S(at(HTTPS_CB, T0 + 30500), "duplicate", "c1=awaiting_confirmation")])
+    r("flow-browser-result-unknown-or-pos-flow", "a result for no flow, or for a POS flow, is refused",
+      [S(c_result(T0, "canceled"), "rejected", "", "", ("unknown_flow", "flow_id")),
+       S(p_start(T0, token=pos_token("p1")), "accepted", "p1=ready", "p1:open_pos_app p1:persist"),
+       S(c_result(T0 + 1000, "canceled", flow_id="p1"), "rejected", "p1=ready", "", ("invalid_state", "flow_id")),
+       S(c_result(T0 + 1000, "ok", url=CB_COMPLETED, flow_id="p1"), "rejected", "p1=ready", "", ("invalid_state", "flow_id"))])
+    V, J = "validation", "invalid_json"
+    doc = lambda **m: {"type": "checkout.browser_result", "flow_id": "c1", "now": T0, **m}  # noqa: E731
+    r("flow-browser-result-refused-documents",
+      "a pair the channel cannot give, an unknown channel or code, ok without url, another code with one, an unknown member",
+      started + [bad(doc(channel="web_authentication_session", code="verification_failed"), V, "code", "c1=in_browser"),
+                 bad(doc(channel="custom_tab", code="ok", url=CB_COMPLETED), V, "code", "c1=in_browser"),
+                 bad(doc(channel="safari_view_controller", code="unknown"), V, "code", "c1=in_browser"),
+                 bad(doc(channel="chrome", code="canceled"), V, "channel", "c1=in_browser"),
+                 bad(doc(channel="auth_tab", code="cancelled"), V, "code", "c1=in_browser"),
+                 bad(doc(channel="auth_tab", code="OK", url=CB_COMPLETED), V, "code", "c1=in_browser"),
+                 bad(doc(channel="auth_tab", code="ok"), V, "url", "c1=in_browser"),
+                 bad(doc(channel="auth_tab", code="canceled", url=CB_COMPLETED), V, "url", "c1=in_browser"),
+                 bad(doc(channel="auth_tab", code="canceled", reason="x"), V, "reason", "c1=in_browser"),
+                 bad(doc(channel="auth_tab"), V, "code", "c1=in_browser"),
+                 bad(doc(channel="auth_tab", code=2), J, "code", "c1=in_browser"),
+                 bad(doc(code="canceled"), V, "channel", "c1=in_browser")])
+    return s
+
+
+# ---------------------------------------------------------------------------------------
 
 def steps_count(file_name: str, suite: Suite) -> str:
     steps = sum(len(v["input"]["steps"]) for v in suite.vectors)
@@ -2873,7 +3031,8 @@ def steps_count(file_name: str, suite: Suite) -> str:
 
 
 def main(argv: list[str]) -> int:
-    suites = {"checkout_table.json": checkout_table(), "pos_table.json": pos_table(), "races.json": races()}
+    suites = {"checkout_table.json": checkout_table(), "pos_table.json": pos_table(), "races.json": races(),
+              "browser_result.json": browser_results()}
     return vectorlib.main(argv, FLOWS_DIR, suites, describe=steps_count)
 
 

@@ -78,3 +78,33 @@ export function browserClosedEvent(flowId: string, result: InAppBrowserResult, n
   }
   return null;
 }
+
+/** What expo-web-browser's `openAuthSessionAsync` resolves with (`WebBrowserAuthSessionResult`). */
+export type AuthSessionResult = { type: 'success'; url: string } | { type: 'cancel' | 'dismiss' | 'opened' | 'locked' } | { type: string; url?: string };
+
+/**
+ * The coordinator event for expo-web-browser's `openAuthSessionAsync` result (issue 38).
+ *
+ * - iOS runs it in `ASWebAuthenticationSession`, which hands the redirect to this session alone:
+ *   `success` is `checkout.browser_result` `web_authentication_session` `ok` with its URL (checked
+ *   like a deep link; the same return arriving as a deep link too is a `duplicate`); `cancel` and
+ *   `dismiss` are `canceled`; `locked` (another session was open: the page was never shown, nothing
+ *   can have been paid) is `canceled` too.
+ * - Android runs it in a Custom Tab and takes the redirect from the deep link, which any app can
+ *   send: `success` is a `url` event (the nonce check decides), `cancel` and `dismiss` are
+ *   `custom_tab` `canceled`.
+ *
+ * `opened` and any other type: null (nothing to send).
+ */
+export function authSessionEvent(flowId: string, result: AuthSessionResult, platform: 'ios' | 'android', now: EpochMs): CoordinatorEvent | null {
+  const ios = platform === 'ios';
+  if (result.type === 'success' && typeof result.url === 'string') {
+    return ios
+      ? { type: 'checkout.browser_result', flow_id: flowId, now, channel: 'web_authentication_session', code: 'ok', url: result.url }
+      : { type: 'url', url: result.url, now };
+  }
+  if (result.type === 'cancel' || result.type === 'dismiss' || (ios && result.type === 'locked')) {
+    return { type: 'checkout.browser_result', flow_id: flowId, now, channel: ios ? 'web_authentication_session' : 'custom_tab', code: 'canceled' };
+  }
+  return null;
+}

@@ -23,5 +23,5 @@ export {
 } from './PayHandoff';
 
 export const payhandoff = new PayHandoff(NativePayHandoff);
-export { browserClosedEvent, listenForDeepLinks } from './host';
-export type { DeepLinkOptions, InAppBrowserResult, LinkingLike } from './host';
+export { authSessionEvent, browserClosedEvent, listenForDeepLinks } from './host';
+export type { AuthSessionResult, DeepLinkOptions, InAppBrowserResult, LinkingLike } from './host';

@@ -46,6 +46,8 @@ function shown(object: Record<string, unknown>, key: string, value: string): str
   if (key === 'identifier') return value.includes('~') ? redactIdentifier(value) : undefined;
   // checkout_url: the gateway's page may echo the return URL; a return URL with the nonce segment.
   if (key === 'checkout_url' || (key === 'return_url' && value.includes('/ph_'))) return redactUrl(value);
+  // open_browser's return_to: an https path with the nonce segment.
+  if (key === 'https_path' && value.includes('/ph_')) return value.slice(0, value.lastIndexOf('/ph_') + 4) + REDACTED;
   if (key === 'url' && (object.type === 'open_pos_app' || object.type === 'open_browser' || (object as Record<symbol, unknown>)[TOP_URL] === true)) {
     return redactUrl(value);
   }

@@ -11,6 +11,8 @@
 // test/types.check.ts checks at compile time that each union's words are the vocabulary's.
 import type {
   AccountType,
+  BrowserChannel,
+  BrowserResultCode,
   CheckoutIntegration,
   CheckoutKind,
   CheckoutState,
@@ -372,6 +374,7 @@ export type CoordinatorEvent =
   | (FlowEventBase & { type: 'checkout.browser_opened' })
   | (FlowEventBase & { type: 'checkout.browser_dismissed' })
   | (FlowEventBase & { type: 'checkout.confirmation'; event: ConfirmationEvent })
+  | BrowserResultEvent
   | (FlowEventBase & PosStartOptions & { type: 'pos.start'; request: PosSaleRequest })
   | (FlowEventBase & PosStartOptions & { type: 'pos.start'; request: PosRefundRequest; sale_flow_id: string })
   | (FlowEventBase & PosStartOptions & { type: 'pos.start'; request: PosRefundRequest; sale: PosSale })
@@ -389,13 +392,29 @@ export type CoordinatorEvent =
 
 export type CoordinatorEventType = CoordinatorEvent['type'];
 
+/** checkout.browser_result: what an OS-captured return channel reported. `url` with `ok` only;
+ *  `auth_tab` gives every code, `web_authentication_session` `ok`, `canceled` or `unknown`,
+ *  `custom_tab` and `safari_view_controller` `canceled` only (other pairs are refused, naming
+ *  `code`). `ok` is the deep link (same nonce check, once only); `canceled` is browser_dismissed;
+ *  the others reconcile and leave the flow waiting. The `url` carries the nonce: never log it. */
+export type BrowserResultEvent = FlowEventBase & { type: 'checkout.browser_result'; channel: BrowserChannel } & (
+    | { code: 'ok'; url: string }
+    | { code: Exclude<BrowserResultCode, 'ok'> }
+  );
+
+/** What an OS-captured channel's launch needs (`return_to` of open_browser): Auth Tab's
+ *  `launch(…, scheme)` / `launch(…, host, path)`, iOS's `.customScheme` / `.https(host:path:)`.
+ *  `https_path` ends with `ph_<nonce>`: secret-bearing. */
+export type ReturnTo = { scheme: string } | { https_host: string; https_path: string };
+
 /** What the host must do, in order; discriminated by `type`. Secret-bearing, never to be logged:
- *  `send_request` (the API key), `create_session` (its return_url holds the nonce) and
- *  `open_pos_app` (the user token and the flow's token). */
+ *  `send_request` (the API key), `create_session` (its return_url holds the nonce),
+ *  `open_browser` (the checkout page may echo the return URL; `return_to.https_path` holds the
+ *  nonce) and `open_pos_app` (the user token and the flow's token). */
 export type Effect =
   | { type: 'send_request'; request: HttpRequest }
   | { type: 'create_session'; kind: CheckoutKind; return_url: string }
-  | { type: 'open_browser'; url: string }
+  | { type: 'open_browser'; url: string; return_to?: ReturnTo }
   | { type: 'close_browser' }
   | { type: 'show_pending' }
   | { type: 'open_pos_app'; url: string }

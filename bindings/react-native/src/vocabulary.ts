@@ -61,6 +61,7 @@ export type EventType =
   | 'checkout.browser_opened'
   | 'checkout.browser_dismissed'
   | 'checkout.confirmation'
+  | 'checkout.browser_result'
   | 'pos.start'
   | 'pos.launched'
   | 'pos.launch_failed'
@@ -69,6 +70,28 @@ export type EventType =
   | 'tick'
   | 'url'
   | 'flow.remove';
+
+/**
+ * The `channel` of a `checkout.browser_result` event: how the browser was opened (Android Auth Tab or Custom Tab,
+ * iOS ASWebAuthenticationSession or SFSafariViewController). (in the core: BrowserResult.Channel)
+ */
+export type BrowserChannel =
+  | 'auth_tab'
+  | 'web_authentication_session'
+  | 'custom_tab'
+  | 'safari_view_controller';
+
+/**
+ * The `code` of a `checkout.browser_result` event: auth_tab gives every code, web_authentication_session ok,
+ * canceled or unknown, custom_tab and safari_view_controller canceled only; `url` with ok only. (in the core:
+ * BrowserResult.Code)
+ */
+export type BrowserResultCode =
+  | 'ok'
+  | 'canceled'
+  | 'verification_failed'
+  | 'verification_timed_out'
+  | 'unknown';
 
 /** The `outcome` of a coordinator answer. (in the core: EventOutcome) */
 export type EventOutcome =

@@ -61,7 +61,7 @@ test('checkout (card registration): request, session, browser, deep link, confir
     session: { kind: 'cards', status: 201, body: { data: { registration: { checkout_url: 'https://checkout.pay.ingalca.com/r/9f8e' } } } },
   });
   assert.deepEqual(steps(a), [['c1', 'ready', ['open_browser', 'persist']]]);
-  assert.deepEqual(a.transitions[0].effects[0], { type: 'open_browser', url: 'https://checkout.pay.ingalca.com/r/9f8e' });
+  assert.deepEqual(a.transitions[0].effects[0], { type: 'open_browser', url: 'https://checkout.pay.ingalca.com/r/9f8e', return_to: { scheme: 'fixapp' } });
 
   a = c.send({ type: 'checkout.browser_opened', flow_id: 'c1', now: T0 + 2000 });
   assert.deepEqual(steps(a), [['c1', 'in_browser', ['persist']]]);
@@ -146,6 +146,28 @@ test('checkout: with accept_unverified_callbacks a callback without the nonce is
   a = c.send({ type: 'flow.remove', flow_id: 'c1', now: T0 + 2000, give_up: true });
   assert.equal(a.outcome, 'accepted');
   assert.deepEqual(c.snapshot().flows, []);
+});
+
+test('authSessionEvent: expo-web-browser openAuthSessionAsync results as the events the core reads (issue 38)', (t) => {
+  const url = `${RETURN_URL}/ph_${NONCE}?status=completed&card_id=card_xyz`;
+  assert.deepEqual(host.authSessionEvent('c1', { type: 'success', url }, 'ios', T0),
+    { type: 'checkout.browser_result', flow_id: 'c1', now: T0, channel: 'web_authentication_session', code: 'ok', url });
+  assert.deepEqual(host.authSessionEvent('c1', { type: 'success', url }, 'android', T0), { type: 'url', url, now: T0 });
+  for (const type of ['cancel', 'dismiss', 'locked']) {
+    assert.equal(host.authSessionEvent('c1', { type }, 'ios', T0).code, 'canceled', type);
+  }
+  assert.deepEqual(host.authSessionEvent('c1', { type: 'dismiss' }, 'android', T0),
+    { type: 'checkout.browser_result', flow_id: 'c1', now: T0, channel: 'custom_tab', code: 'canceled' });
+  assert.equal(host.authSessionEvent('c1', { type: 'locked' }, 'android', T0), null);
+  assert.equal(host.authSessionEvent('c1', { type: 'opened' }, 'ios', T0), null);
+  // The core reads them: the session's result moves the flow once, the deep link after it is a duplicate.
+  const c = coordinator(t);
+  let a = c.send({ type: 'checkout.start', flow_id: 'c1', now: T0, nonce: NONCE, kind: 'cards', return_url: RETURN_URL,
+    session: { kind: 'cards', checkout_url: 'https://checkout.pay.ingalca.com/r/1' } });
+  assert.deepEqual(a.transitions[0].effects[0].return_to, { scheme: 'fixapp' });
+  a = c.send(host.authSessionEvent('c1', { type: 'success', url }, 'ios', T0 + 1000));
+  assert.deepEqual(steps(a), [['c1', 'awaiting_confirmation', ['close_browser', 'show_pending', 'persist']]]);
+  assert.equal(c.handleUrl(url, T0 + 2000).outcome, 'duplicate');
 });
 
 test('browserClosedEvent: success carries the redirect URL; other results send nothing', () => {

@@ -19,6 +19,9 @@ import {
   browserClosedEvent,
 } from '../src/index';
 import type {
+  BrowserChannel,
+  BrowserResultCode,
+  BrowserResultEvent,
   CheckoutState,
   CheckoutStatus,
   ConfirmationType,
@@ -205,6 +208,8 @@ function same<A, B>(check: Same<A, B>): Same<A, B> {
 export const vocabulariesMatch = [
   same<Effect['type'], EffectType>(true),
   same<CoordinatorEvent['type'], EventType>(true),
+  same<BrowserResultEvent['channel'], BrowserChannel>(true),
+  same<BrowserResultEvent['code'], BrowserResultCode>(true),
   same<CoordinatorAnswer['outcome'], EventOutcome>(true),
   same<PosResponse['result'], PosResult>(true),
   same<CheckoutCallback['status'], CheckoutStatus>(true),

@@ -44,7 +44,10 @@ test('a card registration survives a reload: start, session, browser, reload, ca
     type: 'checkout.session', flow_id: 'c1', now: T0 + 1000,
     session: { kind: 'cards', status: 201, body: { data: { registration: { checkout_url: 'https://gateway.example/r/1' } } } },
   });
-  assert.deepEqual(a.transitions[0].effects[0], { type: 'open_browser', url: 'https://gateway.example/r/1' });
+  // return_to: the https host and the path the gateway is sent, nonce segment included (issue 38).
+  assert.deepEqual(a.transitions[0].effects[0], { type: 'open_browser', url: 'https://gateway.example/r/1',
+    return_to: { https_host: 'shop.example', https_path: `/checkout-callback/ph_${out.nonce}` } });
+  assert.equal(out.url, `https://shop.example/checkout-callback/ph_${out.nonce}`);
   coordinator.send({ type: 'checkout.browser_opened', flow_id: 'c1', now: T0 + 2000 });
   const saved = storage.getItem(KEY);
 

@@ -47,11 +47,13 @@ sealed class Effect(val type: EffectType) {
         override fun toString(): String = "CreateSession($kind, <the return URL holds the nonce>)"
     }
     /**
-     * Open the checkout in the system browser tab (Custom Tabs). The gateway's page may carry the
-     * return URL with the flow's nonce: [toString] shows the origin only.
+     * Open the checkout in the system browser tab (Custom Tabs), or in an Auth Tab launched with
+     * [returnTo] (`null` when no OS channel can capture the return URL). The gateway's page may
+     * carry the return URL with the flow's nonce, and an https [returnTo]'s path holds it:
+     * [toString] shows the origin and the path without the nonce only.
      */
-    data class OpenBrowser(val url: String) : Effect(EffectType.OPEN_BROWSER) {
-        override fun toString(): String = "OpenBrowser(${Redact.url(url)})"
+    data class OpenBrowser @JvmOverloads constructor(val url: String, val returnTo: ReturnTo? = null) : Effect(EffectType.OPEN_BROWSER) {
+        override fun toString(): String = "OpenBrowser(${Redact.url(url)}${returnTo?.let { ", $it" } ?: ""})"
     }
     /** Close the browser tab if it is still open. */
     object CloseBrowser : Effect(EffectType.CLOSE_BROWSER)
@@ -76,7 +78,7 @@ sealed class Effect(val type: EffectType) {
         fun of(json: JSONObject): Effect = when (Words.read(json, "type") { EffectType.of(it) }) {
             EffectType.SEND_REQUEST -> SendRequest(HttpRequest(json.getJSONObject("request")))
             EffectType.CREATE_SESSION -> CreateSession(Words.read(json, "kind") { CheckoutKind.of(it) }, json.getString("return_url"))
-            EffectType.OPEN_BROWSER -> OpenBrowser(json.getString("url"))
+            EffectType.OPEN_BROWSER -> OpenBrowser(json.getString("url"), json.optJSONObject("return_to")?.let { ReturnTo.of(it) })
             EffectType.CLOSE_BROWSER -> CloseBrowser
             EffectType.SHOW_PENDING -> ShowPending
             EffectType.OPEN_POS_APP -> OpenPosApp(json.getString("url"))
@@ -84,6 +86,25 @@ sealed class Effect(val type: EffectType) {
             EffectType.RECONCILE -> Reconcile(json.getString("reason"))
             EffectType.PERSIST -> Persist
         }
+    }
+}
+
+/**
+ * What `AuthTabIntent.launch` needs to hand the return straight back to the app (`return_to` of
+ * `open_browser`): `launch(launcher, url, scheme)` for [Scheme], `launch(launcher, url, host, path)`
+ * for [Https] (its [Https.path] ends with `ph_<nonce>`: [toString] leaves the nonce out).
+ */
+sealed class ReturnTo {
+    /** A custom-scheme return URL's scheme, lowercased. */
+    data class Scheme(val scheme: String) : ReturnTo()
+    /** An https return URL's host and path (with `ph_<nonce>`). */
+    data class Https(val host: String, val path: String) : ReturnTo() {
+        override fun toString(): String = "Https($host, ${Redact.noncePath(path)})"
+    }
+
+    internal companion object {
+        fun of(json: JSONObject): ReturnTo =
+            if (json.has("scheme")) Scheme(json.getString("scheme")) else Https(json.getString("https_host"), json.getString("https_path"))
     }
 }
 

@@ -73,6 +73,12 @@ internal object Redact {
         return "$scheme:$REDACTED"
     }
 
+    /** `/checkout-callback/ph_<redacted>` for an https return path with its nonce segment. */
+    fun noncePath(path: String): String {
+        val at = path.lastIndexOf("/ph_")
+        return if (at < 0) path else path.substring(0, at + 4) + REDACTED
+    }
+
     fun identifier(identifier: String): String =
         if (identifier.contains('~')) identifier.substringBeforeLast('~') + "~" + REDACTED else identifier
 

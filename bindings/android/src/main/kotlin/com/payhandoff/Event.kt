@@ -101,6 +101,58 @@ sealed class Event(val type: EventType) {
     ) : Event(EventType.CHECKOUT_BROWSER_DISMISSED) {
     }
 
+    /**
+     * `checkout.browser_result`: what the browser reported when it handed control back. [url] with
+     * [BrowserResultCode.OK] only (it is the deep link, checked as one: the same return arriving
+     * also through the intent filter is a `duplicate`); [BrowserResultCode.CANCELED] is
+     * `checkout.browser_dismissed`; the verification codes and [BrowserResultCode.UNKNOWN] give
+     * `reconcile`. [toString] leaves the URL out (it carries the nonce). From an Auth Tab result:
+     * [fromAuthTab].
+     */
+    class CheckoutBrowserResult @JvmOverloads constructor(
+        override val flowId: String,
+        val channel: BrowserChannel,
+        val code: BrowserResultCode,
+        val url: String? = null,
+        override val nowMs: Long = System.currentTimeMillis()
+    ) : Event(EventType.CHECKOUT_BROWSER_RESULT) {
+        override fun members(o: JSONObject, redact: Boolean) {
+            o.put("channel", channel.wire).put("code", code.wire)
+            if (url != null) o.put("url", if (redact) Redact.url(url) else url)
+        }
+
+        companion object {
+            /** `AuthTabIntent.RESULT_OK` (`Activity.RESULT_OK`). */
+            const val AUTH_TAB_RESULT_OK = -1
+            /** `AuthTabIntent.RESULT_CANCELED` (`Activity.RESULT_CANCELED`). */
+            const val AUTH_TAB_RESULT_CANCELED = 0
+            /** `AuthTabIntent.RESULT_VERIFICATION_FAILED`. */
+            const val AUTH_TAB_RESULT_VERIFICATION_FAILED = 2
+            /** `AuthTabIntent.RESULT_VERIFICATION_TIMED_OUT`. */
+            const val AUTH_TAB_RESULT_VERIFICATION_TIMED_OUT = 3
+            /** `AuthTabIntent.RESULT_UNKNOWN_CODE`. */
+            const val AUTH_TAB_RESULT_UNKNOWN_CODE = -2
+
+            /**
+             * The event for an Auth Tab's `AuthResult` (`resultCode`, `resultUri?.toString()`),
+             * without depending on androidx.browser: `RESULT_OK` with a URI is [BrowserResultCode.OK];
+             * `RESULT_OK` without one, `RESULT_UNKNOWN_CODE` and any other value are
+             * [BrowserResultCode.UNKNOWN] (the payment may have happened: reconcile).
+             */
+            @JvmStatic @JvmOverloads
+            fun fromAuthTab(flowId: String, resultCode: Int, resultUri: String?, nowMs: Long = System.currentTimeMillis()): CheckoutBrowserResult {
+                val code = when (resultCode) {
+                    AUTH_TAB_RESULT_OK -> if (resultUri.isNullOrEmpty()) BrowserResultCode.UNKNOWN else BrowserResultCode.OK
+                    AUTH_TAB_RESULT_CANCELED -> BrowserResultCode.CANCELED
+                    AUTH_TAB_RESULT_VERIFICATION_FAILED -> BrowserResultCode.VERIFICATION_FAILED
+                    AUTH_TAB_RESULT_VERIFICATION_TIMED_OUT -> BrowserResultCode.VERIFICATION_TIMED_OUT
+                    else -> BrowserResultCode.UNKNOWN
+                }
+                return CheckoutBrowserResult(flowId, BrowserChannel.AUTH_TAB, code, if (code == BrowserResultCode.OK) resultUri else null, nowMs)
+            }
+        }
+    }
+
     /** `checkout.confirmation`: the backend relayed the webhook, the only thing that confirms. */
     class CheckoutConfirmation @JvmOverloads constructor(
         override val flowId: String,

@@ -71,6 +71,7 @@ enum class EventType(val wire: String) {
     CHECKOUT_BROWSER_OPENED("checkout.browser_opened"),
     CHECKOUT_BROWSER_DISMISSED("checkout.browser_dismissed"),
     CHECKOUT_CONFIRMATION("checkout.confirmation"),
+    CHECKOUT_BROWSER_RESULT("checkout.browser_result"),
     POS_START("pos.start"),
     POS_LAUNCHED("pos.launched"),
     POS_LAUNCH_FAILED("pos.launch_failed"),
@@ -83,6 +84,41 @@ enum class EventType(val wire: String) {
     companion object {
         /** The constant whose wire word is [wire], or null for a word this binding does not know. */
         @JvmStatic fun of(wire: String): EventType? = values().firstOrNull { it.wire == wire }
+    }
+}
+
+/**
+ * The `channel` of a `checkout.browser_result` event: how the browser was opened (Android Auth Tab or Custom Tab,
+ * iOS ASWebAuthenticationSession or SFSafariViewController). (abi/payhandoff.json; in the core:
+ * BrowserResult.Channel)
+ */
+enum class BrowserChannel(val wire: String) {
+    AUTH_TAB("auth_tab"),
+    WEB_AUTHENTICATION_SESSION("web_authentication_session"),
+    CUSTOM_TAB("custom_tab"),
+    SAFARI_VIEW_CONTROLLER("safari_view_controller");
+
+    companion object {
+        /** The constant whose wire word is [wire], or null for a word this binding does not know. */
+        @JvmStatic fun of(wire: String): BrowserChannel? = values().firstOrNull { it.wire == wire }
+    }
+}
+
+/**
+ * The `code` of a `checkout.browser_result` event: auth_tab gives every code, web_authentication_session ok,
+ * canceled or unknown, custom_tab and safari_view_controller canceled only; `url` with ok only.
+ * (abi/payhandoff.json; in the core: BrowserResult.Code)
+ */
+enum class BrowserResultCode(val wire: String) {
+    OK("ok"),
+    CANCELED("canceled"),
+    VERIFICATION_FAILED("verification_failed"),
+    VERIFICATION_TIMED_OUT("verification_timed_out"),
+    UNKNOWN("unknown");
+
+    companion object {
+        /** The constant whose wire word is [wire], or null for a word this binding does not know. */
+        @JvmStatic fun of(wire: String): BrowserResultCode? = values().firstOrNull { it.wire == wire }
     }
 }
 

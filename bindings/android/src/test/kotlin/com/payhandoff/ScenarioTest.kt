@@ -64,7 +64,7 @@ class ScenarioTest {
             a = c.send(Event.CheckoutSession("c1", CheckoutSessionInput.Gateway(CheckoutKind.CARDS, 201,
                 JSONObject("""{"data": {"registration": {"checkout_url": "https://checkout.pay.ingalca.com/r/9f8e"}}}""")), t0 + 1000))
             assertEquals(step("c1", CheckoutState.READY, EffectType.OPEN_BROWSER, EffectType.PERSIST), steps(a))
-            assertEquals(Effect.OpenBrowser("https://checkout.pay.ingalca.com/r/9f8e"), a.transitions[0].effects[0])
+            assertEquals(Effect.OpenBrowser("https://checkout.pay.ingalca.com/r/9f8e", ReturnTo.Scheme("fixapp")), a.transitions[0].effects[0])
             val details = a.transitions[0].details as CheckoutFlowDetails
             assertEquals("https://checkout.pay.ingalca.com/r/9f8e", details.session!!.checkoutUrl)
             // Details may be logged: the nonce is only in the (secret-bearing) snapshot.

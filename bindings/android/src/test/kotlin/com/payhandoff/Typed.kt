@@ -93,7 +93,11 @@ object Typed {
         when (e) {
             is Effect.SendRequest -> o.put("request", httpRequest(e.request))
             is Effect.CreateSession -> o.put("kind", e.kind.wire).put("return_url", e.returnUrl)
-            is Effect.OpenBrowser -> o.put("url", e.url)
+            is Effect.OpenBrowser -> o.put("url", e.url).putOpt("return_to", when (val r = e.returnTo) {
+                is ReturnTo.Scheme -> JSONObject().put("scheme", r.scheme)
+                is ReturnTo.Https -> JSONObject().put("https_host", r.host).put("https_path", r.path)
+                null -> null
+            })
             is Effect.OpenPosApp -> o.put("url", e.url)
             is Effect.ShowHint -> o.put("message", e.message)
             is Effect.Reconcile -> o.put("reason", e.reason)

@@ -90,6 +90,10 @@ class TypedApiTest {
                 JSONObject("""{"data": {"registration": {"checkout_url": "https://checkout.pay.ingalca.com/r/1"}}}""")), t0 + 1000), "c1", CheckoutState.READY)
             send(Event.CheckoutBrowserOpened("c1", t0 + 2000), "c1", CheckoutState.IN_BROWSER)
             send(Event.CheckoutBrowserDismissed("c1", t0 + 3000), "c1", CheckoutState.RETURNED_WITHOUT_RESULT)
+            send(Event.CheckoutBrowserOpened("c1", t0 + 3200), "c1", CheckoutState.IN_BROWSER)
+            val unverified = send(Event.CheckoutBrowserResult("c1", BrowserChannel.AUTH_TAB, BrowserResultCode.VERIFICATION_FAILED, nowMs = t0 + 3500),
+                "c1", CheckoutState.RETURNED_WITHOUT_RESULT)
+            assertTrue(unverified.transitions[0].effects[0] is Effect.Reconcile)
             send(Event.Url("$returnUrl?status=completed&card_id=card_1", t0 + 4000), "c1", CheckoutState.AWAITING_CONFIRMATION)
             send(Event.CheckoutConfirmation("c1", ConfirmationEvent(ConfirmationType.CARD_REGISTERED, JSONObject().put("card_id", "card_1")), t0 + 5000),
                 "c1", CheckoutState.CONFIRMED)
@@ -121,6 +125,32 @@ class TypedApiTest {
             assertEquals(5000L, ledger.getValue("555").amountMinor)             // a sale known from its document
         }
         assertEquals(EventType.values().toSet(), sent)
+    }
+
+    /**
+     * Auth Tab's result codes, pinned: androidx/androidx
+     * browser/browser/src/main/java/androidx/browser/auth/AuthTabIntent.java (androidx.browser
+     * 1.9.0+, its `ResultCode` @IntDef: RESULT_OK = Activity.RESULT_OK = -1, RESULT_CANCELED =
+     * Activity.RESULT_CANCELED = 0, RESULT_VERIFICATION_FAILED = 2, RESULT_VERIFICATION_TIMED_OUT = 3,
+     * RESULT_UNKNOWN_CODE = -2). The binding has no androidx dependency, so the values are its own.
+     */
+    @Test
+    fun authTabResultCodesMapToTheEvent() {
+        val c = Event.CheckoutBrowserResult
+        assertEquals(listOf(-1, 0, 2, 3, -2), listOf(c.AUTH_TAB_RESULT_OK, c.AUTH_TAB_RESULT_CANCELED, c.AUTH_TAB_RESULT_VERIFICATION_FAILED,
+            c.AUTH_TAB_RESULT_VERIFICATION_TIMED_OUT, c.AUTH_TAB_RESULT_UNKNOWN_CODE))
+        val url = "fixapp://checkout-callback/ph_$nonce?status=completed&card_id=card_1"
+        val cases = listOf(
+            Triple(-1, url, BrowserResultCode.OK), Triple(-1, null, BrowserResultCode.UNKNOWN), Triple(0, null, BrowserResultCode.CANCELED),
+            Triple(2, null, BrowserResultCode.VERIFICATION_FAILED), Triple(3, null, BrowserResultCode.VERIFICATION_TIMED_OUT),
+            Triple(-2, null, BrowserResultCode.UNKNOWN), Triple(42, null, BrowserResultCode.UNKNOWN))
+        for ((resultCode, uri, expected) in cases) {
+            val event = Event.CheckoutBrowserResult.fromAuthTab("c1", resultCode, uri, t0)
+            assertEquals("$resultCode", expected, event.code)
+            assertEquals(BrowserChannel.AUTH_TAB, event.channel)
+            assertEquals(if (expected == BrowserResultCode.OK) uri else null, event.url)
+            assertFalse("$event", "$event".contains(nonce))
+        }
     }
 
     /** Constructs a result class from a document, as the binding does (its constructors are internal). */
