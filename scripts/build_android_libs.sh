@@ -49,9 +49,13 @@ build() {
         # a large one and its bytes for a pointer (found by the harness under qemu; still there
         # without LLVM's machine outliner or Swift's merge-functions pass, so it is not those;
         # bindings/android/README.md). -O passes; LLVM's machine outliner, which -Osize would
-        # turn on, is asked for explicitly (-15 KB), and LLVM inlines only where it shrinks the
-        # code (-inline-threshold=0: -26 KB; Swift's own inliner still runs at -O).
-        swift_opt="-O -Xllvm -enable-machine-outliner=always -Xllvm -inline-threshold=0"
+        # turn on, is asked for explicitly (-15 KB). -inline-threshold=0 (LLVM inlines only where
+        # it shrinks the code, -26 KB before 0.4.0) is off again: with 0.4.0's core the harness
+        # crashed under qemu-aarch64 (SIGSEGV in flow-checkout-payments-callback-other-payment-id,
+        # a callback_mismatch answer), with or without the outliner, and passes without it (the
+        # other ABIs pass with it). Cause not found (compiler or a lifetime bug only this inlining
+        # shows); re-try the flag when the toolchain changes: ANDROID_SWIFT_OPT reproduces it.
+        swift_opt="-O -Xllvm -enable-machine-outliner=always"
         extra_objects=(payhandoff_heap)
         wrap=(--wrap=malloc --wrap=calloc --wrap=realloc --wrap=free --wrap=posix_memalign)
         link_flags=(--fix-cortex-a53-843419)

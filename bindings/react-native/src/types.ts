@@ -467,11 +467,15 @@ export type FlowDetails = CheckoutFlowDetails | PosFlowDetails;
  *  without one under `accept_unverified_callbacks`). */
 export interface CheckoutFlowSnapshot extends CheckoutFlowDetails {
   nonce?: string;
+  /** The host gave the nonce: it is remembered once the flow is forgotten. */
+  given_key?: true;
 }
 
 /** A POS flow in a snapshot: its details and its token (the answer must echo `<identifier>~<token>`). */
 export interface PosFlowSnapshot extends PosFlowDetails {
   token: string;
+  /** The host gave the token: it is remembered once the flow is forgotten. */
+  given_key?: true;
 }
 
 /** A flow as the (secret-bearing) snapshot holds it. */
@@ -535,6 +539,10 @@ export interface CoordinatorSnapshot {
   /** Only in a coordinator converted from format 3 or 2 whose flows reserved past its limit:
    *  what they reserve, in bytes; starts are refused until they fit (docs/abi.md). */
   converted_reserve?: number;
+  /** The host-given keys of forgotten flows: `[16 hex digits, until epoch ms]`, first possibly
+   *  `["*", until]` (every host-given key refused; 0: until the next event) after a salvage that
+   *  could not read them. Only when there is one. */
+  remembered_keys?: [string, number][];
 }
 
 /** One member a salvage left out: `member` by its path (`flows[2]`, `ledger.sales[0]`,

@@ -11,6 +11,8 @@ import org.json.JSONObject
 sealed class FlowDetails(val json: JSONObject) {
     val id: String = json.getString("id")
     val type: FlowType = Words.read(json, "type") { FlowType.of(it) }
+    /** Whether the host gave this flow's nonce or token (`given_key`, in a snapshot's flows only): its key is remembered once the flow is forgotten. */
+    val keyGiven: Boolean = json.optBoolean("given_key", false)
     /** A [CheckoutState] or [PosState]; the subclasses type it. */
     abstract val state: Enum<*>
 
@@ -126,6 +128,16 @@ class CoordinatorSnapshot internal constructor(val json: JSONObject) {
     /** Only in a coordinator converted from format 3 or 2 whose flows reserved past its limit: what
      *  they reserve, in bytes; starts are refused until they fit (docs/abi.md). */
     val convertedReserveBytes: Long? = if (json.has("converted_reserve")) json.getLong("converted_reserve") else null
+
+    /** A forgotten flow's host-given key, kept as a digest until [untilMs] (`"*"`: every host-given key, after a salvage that could not read them; [untilMs] 0 until the next event). */
+    class RememberedKey internal constructor(val digest: String, val untilMs: Long) {
+        override fun toString(): String = "RememberedKey(until $untilMs)"
+    }
+
+    /** `remembered_keys`: the host-given keys of forgotten flows, until their horizon. */
+    val rememberedKeys: List<RememberedKey> = json.optJSONArray("remembered_keys")?.let { a ->
+        (0 until a.length()).map { i -> a.getJSONArray(i).let { RememberedKey(it.getString(0), it.getLong(1)) } }
+    } ?: emptyList()
 
     override fun toString(): String = "CoordinatorSnapshot(flows=$flows, $ledger)"
 }

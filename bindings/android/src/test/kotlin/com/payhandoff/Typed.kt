@@ -119,6 +119,7 @@ object Typed {
      */
     fun flow(f: FlowDetails, withSecrets: Boolean = false): JSONObject {
         val o = JSONObject().put("id", f.id).put("type", f.type.wire).put("state", stateWord(f.state))
+        if (withSecrets && f.keyGiven) o.put("given_key", true)
         when (f) {
             is CheckoutFlowDetails -> o.put("kind", f.kind.wire).put("return_url", f.returnUrl)
                 .putOpt("nonce", if (withSecrets) f.json.opt("nonce") else null)
@@ -159,6 +160,9 @@ object Typed {
             .put("refunds", JSONArray(s.ledger.refunds.map { JSONArray(listOf(it.transactionId, it.amountMinor, it.approvedAtMs)) }))
             .put("unknown", JSONArray(s.ledger.unknown.map { JSONArray(listOf(it.transactionId, it.untilMs)) })))
         .also { o -> s.convertedReserveBytes?.let { o.put("converted_reserve", it) } }
+        .also { o ->
+            if (s.rememberedKeys.isNotEmpty()) o.put("remembered_keys", JSONArray(s.rememberedKeys.map { JSONArray(listOf(it.digest, it.untilMs)) }))
+        }
 
     fun salvage(s: Coordinator.Salvage): JSONObject = JSONObject().put("version", s.version).put("snapshot", snapshot(s.snapshot))
         .put("dropped", JSONArray(s.dropped.map { d ->
