@@ -66,7 +66,9 @@ class ScenarioTest {
             assertEquals(step("c1", CheckoutState.READY, EffectType.OPEN_BROWSER, EffectType.PERSIST), steps(a))
             assertEquals(Effect.OpenBrowser("https://checkout.pay.ingalca.com/r/9f8e", ReturnTo.Scheme("fixapp")), a.transitions[0].effects[0])
             val details = a.transitions[0].details as CheckoutFlowDetails
-            assertEquals("https://checkout.pay.ingalca.com/r/9f8e", details.session!!.checkoutUrl)
+            // Details show the checkout URL's origin only (it may echo the return URL with the nonce:
+            // issue 35, item 7); the effect above carries it whole.
+            assertEquals("https://checkout.pay.ingalca.com/<redacted>", details.session!!.checkoutUrl)
             // Details may be logged: the nonce is only in the (secret-bearing) snapshot.
             assertFalse(details.json.toString().contains(nonce))
             assertEquals(nonce, c.snapshotDocument().flows[0].json.getString("nonce"))
