@@ -49,6 +49,8 @@ func perform(_ effect: FlowEffect) { print("perform: \\(effect)") }
 func log(_ error: PayHandoffError?) { print("log: \\(error.map { $0.description } ?? "no error")") }
 """
 
+# A block fenced ```swift apple-only needs an Apple SDK (AuthenticationServices, UIKit) and is not
+# type-checked here; the page says so beside it.
 FENCE = re.compile(r"```swift( Package\.swift)?\n(.*?)```", flags=re.S)
 
 

@@ -161,6 +161,41 @@ final class ClockAndKeysTests: XCTestCase {
         XCTAssertEqual(try sale("p2", identifier: "ord-1", token: token("x"), at: t0 + 3 * day + 3_000).outcome, .accepted)
     }
 
+    /// `remembered_keys` and `given_key` are never written as `null`: restore refuses that shape
+    /// (a `null` read as "nothing remembered" or "a fresh key" would let a forgotten key be given
+    /// again), and a salvage that cannot read the list refuses every host-given key until the
+    /// horizon after the next event.
+    func testNullRememberedKeysOrGivenKeyIsRefusedAndSalvageLocksHostKeys() throws {
+        try sale("p1", identifier: "ord-1", token: token("x"), at: t0)
+        coordinator.handle(url: approval("p1", identifier: "ord-1", token: token("x"), transactionId: "720371"), now: t0 + 1_000)
+        try send(["type": "flow.remove", "now": .integer(t0 + 2_000), "flow_id": "p1"])
+        try sale("p2", identifier: "ord-2", token: token("y"), at: t0 + 2_500)
+        guard case .object(var document) = coordinator.snapshot else { return XCTFail("snapshot is not an object") }
+        XCTAssertNotNil(document["remembered_keys"])
+        document["remembered_keys"] = .null
+        XCTAssertThrowsError(try Coordinator(snapshot: .object(document))) { error in
+            XCTAssertEqual((error as? PayHandoffError)?.field, "remembered_keys")
+        }
+        let salvage = try Coordinator.Salvage(snapshot: .object(document))
+        XCTAssertEqual(salvage.dropped.map { $0.member }, ["remembered_keys"])
+        coordinator = salvage.coordinator
+        XCTAssertEqual(try sale("p3", identifier: "ord-1", token: token("x"), at: t0 + 3_000).error?.code, .conflict)
+        XCTAssertEqual(try sale("p4", identifier: "ord-4", token: token("z"), at: t0 + 4_000).error?.code, .conflict,
+                       "every host-given key is refused after the list was lost")
+        let fresh = try send(["type": "pos.start", "now": .integer(t0 + 5_000), "flow_id": "p5",
+                              "request": ["transaction": "venta", "usertoken": "POS-SECRET", "identifier": "ord-5",
+                                          "amount": "100.00", "urlScheme": "myapp"]])
+        XCTAssertEqual(fresh.outcome, .accepted, "fresh keys are not: \(fresh.error.map { $0.description } ?? "")")
+        guard case .object(var again) = coordinator.snapshot, case .array(var flows)? = again["flows"],
+              case .object(var flow)? = flows.first else { return XCTFail("no flow in the snapshot") }
+        flow["given_key"] = .null
+        flows[0] = .object(flow)
+        again["flows"] = .array(flows)
+        XCTAssertThrowsError(try Coordinator(snapshot: .object(again))) { error in
+            XCTAssertEqual((error as? PayHandoffError)?.field, "flows[0].given_key")
+        }
+    }
+
     /// The 32-ended rule forgets the oldest ended flow; its host-given token stays remembered.
     func testAFlowForgottenByThe32EndedRuleKeepsItsKeyRemembered() throws {
         try sale("p1", identifier: "ord-1", token: token("x"), at: t0)

@@ -522,6 +522,10 @@ extension CheckoutFlow {
     /// key). A flow of a format-2 or format-3 snapshot cannot be told apart: it counts as given, so
     /// that it is remembered when the flow is forgotten.
     static func keyGiven<R: JSONReader>(_ json: JSONMembers<R>, olderFormat: Bool) throws(PayHandoffError) -> Bool {
+        // `null` is never written (the member is left out for a fresh key): damage, not "fresh".
+        if json.member(StaticString("given_key").bytes) != nil, try json.optionalBool("given_key") == nil {
+            throw PayHandoffError(.validation, field: "given_key", "is written only as true")
+        }
         guard let given = try json.optionalBool("given_key") else { return olderFormat }
         guard given else { throw PayHandoffError(.validation, field: "given_key", "is written only as true") }
         return true

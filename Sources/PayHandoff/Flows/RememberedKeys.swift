@@ -192,7 +192,7 @@ public struct RememberedKeys: Equatable, Sendable {
     ///   entries with one digest are `validation` (the coordinator never remembers a key twice).
     init<R: JSONReader>(snapshot members: JSONMembers<R>) throws(PayHandoffError) {
         // `null` is never written (the member is left out when empty): damage, not "none".
-        guard members.isPresent("remembered_keys") else { return }
+        guard members.member(StaticString("remembered_keys").bytes) != nil else { return }
         let list = try members.requiredArray("remembered_keys")
         let reader = members.reader
         var index = 0
