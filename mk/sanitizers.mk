@@ -46,12 +46,17 @@ tsan: bootstrap-swift
 	  grep -E 'FAIL|WARNING: ThreadSanitizer' $(TSAN_SCRATCH)/logs/test.log | head -20 || true; \
 	  echo "tsan: $$(grep '^thread-check: 16' $(TSAN_SCRATCH)/logs/test.log); ThreadSanitizer warnings: $$(grep -c 'WARNING: ThreadSanitizer' $(TSAN_SCRATCH)/logs/test.log || true) (exit $$status)"; \
 	  test $$status -eq 0 && ! grep -q 'WARNING: ThreadSanitizer' $(TSAN_SCRATCH)/logs/test.log
-	@# The control: without the mutex the header requires, ThreadSanitizer must see the races.
+	@# The control: without the mutex the header requires, ThreadSanitizer must see the races. A race
+	@# is seen only when the threads overlap, which a loaded machine can prevent (0 warnings once,
+	@# with every other step of make test beside it): up to three runs, the first that sees one counts.
 	@export $(SANITIZER_ENV) PAYHANDOFF_TSAN_SELFTEST=1 TSAN_OPTIONS=halt_on_error=0; \
 	  bin=$$($(SWIFT) build --sanitize=thread --scratch-path $(TSAN_SCRATCH) --show-bin-path); \
-	  { $$bin/PayHandoffThreadCheck > $(TSAN_SCRATCH)/logs/selftest.log 2>&1; } 2>/dev/null || true; \
-	  races=$$(grep -c 'WARNING: ThreadSanitizer' $(TSAN_SCRATCH)/logs/selftest.log || true); \
-	  echo "tsan: control (the shared handle without its mutex): $$races ThreadSanitizer warnings, as expected if above 0"; \
+	  for run in 1 2 3; do \
+	    { $$bin/PayHandoffThreadCheck > $(TSAN_SCRATCH)/logs/selftest.log 2>&1; } 2>/dev/null || true; \
+	    races=$$(grep -c 'WARNING: ThreadSanitizer' $(TSAN_SCRATCH)/logs/selftest.log || true); \
+	    test "$$races" -gt 0 && break; \
+	  done; \
+	  echo "tsan: control (the shared handle without its mutex): $$races ThreadSanitizer warnings in run $$run of at most 3, as expected if above 0"; \
 	  test "$$races" -gt 0
 
 process-death: lib
