@@ -66,8 +66,8 @@ func restore(_ document: JSONValue, limit: Int) -> Coordinator? {
 /// to the original is probed once (`recovered` nil: the original itself); the original's answers
 /// are probed only when its history has a key whose first flow is gone (the step properties
 /// already hold every answer to the flows that hold their keys).
-/// `PAYHANDOFF_SALVAGE_PROBES=0` leaves out the refund and answer probes after the salvage of a
-/// damaged snapshot (every restore's probes, the step properties and "salvage of an undamaged
+/// `PAYHANDOFF_SALVAGE_PROBES=0` leaves out the refund and answer probes after the salvage or the
+/// restore of a damaged snapshot (the probes of undamaged recoveries, the step properties and "salvage of an undamaged
 /// snapshot equals restore" stay): make fuzz-test sets it while issue 35's open findings hold —
 /// a salvage that drops a flow with a host-given key (or a renamed `remembered_keys`) no longer
 /// refuses that key, and one that drops an ended refund of a sale approved while the clock was
@@ -165,7 +165,7 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
         Fuzz.require(salvaged.dropped.isEmpty && salvaged.coordinator == strict,
                      "\(what())\n  salvage of what restore accepts is not restore: dropped \(salvaged.dropped.map { $0.member + ": " + $0.error.message })")
         if inScope && damage.steps.contains(where: { SnapshotDamage.isStructural($0, in: original) }) {
-            probe(alphabet, state, strict, what() + "\n  restored")
+            probe(alphabet, state, strict, salvaged: true, what() + "\n  restored")
         }
     }
     if let salvaged {
