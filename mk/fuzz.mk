@@ -88,7 +88,7 @@ fuzz: fuzz-build
 
 # PAYHANDOFF_SALVAGE_PROBES=0: FuzzSalvage's refund and answer probes after a damaged snapshot's
 # salvage or restore stay out of make test while issue 35's open findings hold (Fuzz/FuzzSalvage); the step
-# properties, every restore's probes and "salvage of an undamaged snapshot equals restore" stay in.
+# properties, the probes of undamaged recoveries and "salvage of an undamaged snapshot equals restore" stay in.
 fuzz-test: fuzz-build
 	@PAYHANDOFF_SALVAGE_PROBES=0 FUZZ_DETERMINISTIC=1 scripts/run_fuzzers.sh $(FUZZ_SCRATCH)/release 0 $(FUZZ_TARGETS)
 
