@@ -35,6 +35,7 @@ final class DoctorFixDiffTests: DoctorTestCase {
         for folder in input.androidResources { arguments += ["--android-res", folder] }
         for channel in input.returnChannels { arguments += ["--return-channel", channel.rawValue] }
         for host in input.checkoutHosts { arguments += ["--checkout-host", host] }
+        if !input.posApps.isEmpty { arguments += ["--pos-app", input.posApps.map { $0.rawValue }.joined(separator: ",")] }
         return arguments
     }
 
@@ -211,7 +212,7 @@ final class DoctorFixDiffTests: DoctorTestCase {
                                             applicationId: (input.androidPackage ?? root.attributes["package"]).map { ($0, "") }, resources: resources)
             let manifest = AndroidManifest(root, build: values)
             var probes = receivers(manifest.components.map { ($0.name, $0.filters) }, links: links, urls: urls)
-            probes["queries"] = AndroidChecks.queriesCover(intents: manifest.queryIntents, packages: manifest.queryPackages) != nil ? ["billpocket"] : []
+            probes["queries"] = Set(POSApp.allCases.filter { AndroidChecks.queriesCover($0, intents: manifest.queryIntents, packages: manifest.queryPackages) != nil }.map { $0.rawValue })
             return probes
         case input.infoPlist, input.entitlements:
             let plist = try InputFile.propertyList(at: path)
@@ -219,7 +220,7 @@ final class DoctorFixDiffTests: DoctorTestCase {
                                          bundleIdentifier: input.iosAppID.map { (String($0.drop { $0 != "." }.dropFirst()), "") })
             func strings(_ value: Any?) -> [String] { (value as? [Any] ?? []).compactMap { $0 as? String }.compactMap { apple.resolve($0).resolved?.lowercased() } }
             let schemes = (plist["CFBundleURLTypes"] as? [Any] ?? []).flatMap { strings(($0 as? [String: Any])?["CFBundleURLSchemes"]) }
-            return ["url schemes": Set(schemes), "queries": Set(strings(plist[AppleChecks.queriesKey]).prefix(AppleChecks.queriesLimit)),
+            return ["url schemes": Set(schemes), "ios queries": Set(strings(plist[AppleChecks.queriesKey]).prefix(AppleChecks.queriesLimit)),
                     "associated domains": Set(strings(plist[AppleChecks.associatedDomainsKey]))]
         case input.expoConfig:
             let root = try XCTUnwrap(try InputFile.json(at: path) as? [String: Any])
@@ -307,15 +308,18 @@ final class DoctorFixDiffTests: DoctorTestCase {
 
     /// Whether `gained`, newly reached by `probe`, is one of the links `input` asks for: a URL
     /// with the POS answer's scheme, the custom callback's scheme, or an https callback's
-    /// scheme and host (IntentFilter.staysWithin's rule); Billpocket in the query
+    /// scheme and host (IntentFilter.staysWithin's rule); the POS apps asked for in the query
     /// lists; the custom schemes, the callback's applinks (and webcredentials) domain, its path (from the nonce on)
     /// for the app, the package and fingerprint given.
     static func askedFor(_ probe: String, _ gained: Set<String>, _ input: Doctor.Input) -> Bool {
         let links = DoctorLinks(returnURL: input.returnURL, posScheme: input.posScheme)
         let callback = links.targets.first { $0.role == .callback }
         switch probe {
-        case "queries", "ios queries":
-            return gained == [DoctorLinks.posAppScheme]
+        case "queries":
+            // The POS apps asked for, by name (Android: the apps <queries> makes visible).
+            return gained.isSubset(of: Set(input.checkedPOSApps.map { $0.rawValue }))
+        case "ios queries":
+            return gained.isSubset(of: Set(input.checkedPOSApps.compactMap { $0.iosQueryScheme }))
         case "url schemes", "ios url schemes":
             return gained.isSubset(of: Set(AppleChecks.customSchemes(links).map { $0.scheme }))
         case "associated domains":
