@@ -726,17 +726,18 @@ enum AndroidChecks {
                     "<queries> declares \(covering): on Android 11+ the app can see the \(app.name) app" + (app == .clip ? clipTerminalNote : ""))
             }
             let fix = block([app]).fix
-            let named = manifest.queryPackages.filter { !app.androidPackages.contains($0) }
-            let others = named.isEmpty ? "" : " (it names \(named.joined(separator: ", ")), not \(app.androidPackages.joined(separator: " or ")))"
+            // Packages that might have been meant for it (Clip's QA build's): not another POS app's.
+            let named = manifest.queryPackages.filter { package in !POSApp.allCases.contains { $0.androidPackages.contains(package) } }
+            let names = named.isEmpty ? "" : "it names \(named.joined(separator: ", ")), not \(app.androidPackages.joined(separator: " or "))"
             let consequence = "the \(app.name) app is invisible to this app, so resolveActivity, queryIntentActivities and React Native's Linking.canOpenURL answer \"not installed\" and a check-then-open hand-off never opens it (a bare startActivity still would; catch ActivityNotFoundException)"
                 + app.libraryNote + (app == .clip ? clipTerminalNote : "")
             if !context.targetSDK.atLeast(queriesRequiredFrom) {
                 return DoctorFinding(.androidQueries, .warning, file: context.file,
-                    "no <queries> entry for \(app.name)\(others): with \(context.targetSDK.described) every app is visible, but from targetSdkVersion \(queriesRequiredFrom) (Android 11) \(consequence)",
+                    "no <queries> entry for \(app.name)\(names.isEmpty ? "" : " (\(names))"): with \(context.targetSDK.described) every app is visible, but from targetSdkVersion \(queriesRequiredFrom) (Android 11) \(consequence)",
                     fix: fix, edits: edits)
             }
             return DoctorFinding(.androidQueries, .error, file: context.file,
-                "no <queries> entry for \(app.name)\(others) (\(app.androidEntriesDescribed)): on Android 11+\(context.targetSDK.note) \(consequence)",
+                "no <queries> entry for \(app.name) (\(app.androidEntriesDescribed)\(names.isEmpty ? "" : "; " + names)): on Android 11+\(context.targetSDK.note) \(consequence)",
                 fix: fix, edits: edits)
         }
     }

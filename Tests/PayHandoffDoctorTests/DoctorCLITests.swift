@@ -179,8 +179,9 @@ final class DoctorCLITests: DoctorTestCase {
     func testTheDocumentedRunIsTheToolsOutput() throws {
         let page = try String(contentsOf: DoctorTestCase.repository.appendingPathComponent("docs/doctor.md"), encoding: .utf8)
         let blocks = page.components(separatedBy: "```console\n$ payhandoff doctor ").dropFirst().map { $0.components(separatedBy: "\n```").first ?? "" }
-        // Pairs: a report, then the same run's --fix-diff (the usual mistakes; issue 38's return-routing traps).
-        XCTAssertEqual(blocks.count, 4, "docs/doctor.md has two ```console blocks running payhandoff doctor, each followed by its --fix-diff")
+        // Pairs: a report, then the same run's --fix-diff (issue 39's POS apps; the usual mistakes;
+        // issue 38's return-routing traps).
+        XCTAssertEqual(blocks.count, 6, "docs/doctor.md has three ```console blocks running payhandoff doctor, each followed by its --fix-diff")
         for block in blocks {
             var lines = block.components(separatedBy: "\n")
             let arguments = lines.removeFirst().split(separator: " ").map(String.init)
