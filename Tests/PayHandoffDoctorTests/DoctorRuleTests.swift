@@ -322,6 +322,20 @@ final class DoctorRuleTests: XCTestCase {
             broken: app("mastodon.xml", "mastodon-android-auth://checkout-callback", pos: "mastodonpos"), file: androidFile,
             brokenOthers: [.androidQueries: .error])
 
+        // Issue 39: Square's Android sample sees Point of Sale only through its SDK's library
+        // manifest (the merged manifest passes); Square's iOS example lists square-commerce-v1 only.
+        let hellocharge = { (path: String) in
+            using([.square], input(returnURL: nil, posScheme: nil) {
+                $0.androidManifest = fixture("android/apps/" + path)
+                $0.targetSDK = 33
+            })
+        }
+        add(.androidQueries, .error, good: hellocharge("square-hellocharge-merged.xml"), broken: hellocharge("square-hellocharge.xml"), file: androidFile)
+        let coffeeShop = { (apps: [POSApp]) in
+            using(apps, input(returnURL: nil, posScheme: "coffeeshop") { $0.infoPlist = fixture("ios/apps/square-coffee-shop-Info.plist") })
+        }
+        add(.iosQueriesSchemes, .error, good: coffeeShop([.square]), broken: coffeeShop([.square, .sumup]), file: plistFile)
+
         // Issue 38, item 4: the return-routing traps, each on a public app's file (or, where
         // none was reachable here, the project's own: the fixture says so).
         // d. Element X's launcher MainActivity is singleTask: the app's icon mid-payment closes
