@@ -29,10 +29,11 @@
 ///   iOS: `square-commerce-v1` ("You'll need to make two quick changes to your app Info.plist
 ///   file, one to declare that you'll be looking for Square": square/SquarePointOfSaleSDK-iOS
 ///   README.md, commit 075d58b).
-/// - SumUp: Android opens `sumupmerchant://pay/1.0?…` with `ACTION_VIEW`
-///   (sumup/sumup-android-url-scheme README), so an `<intent>` with VIEW and
+/// - SumUp: Android opens `sumupmerchant://pay/1.0?…` with `new Intent(Intent.ACTION_VIEW, checkoutUri)`
+///   (sumup/sumup-android-api README.md, "URI Call", commit 0279a88), so an `<intent>` with VIEW and
 ///   `<data android:scheme="sumupmerchant"/>` makes it visible; the app's package
-///   `com.kaching.merchant` (its Google Play id) is accepted too. iOS: "Add `sumupmerchant` to
+///   `com.kaching.merchant` (the SumUp merchant app's Google Play id, as integrations name it; SumUp's
+///   READMEs do not state it, so doctor accepts it but writes the intent) is accepted too. iOS: "Add `sumupmerchant` to
 ///   `LSApplicationQueriesSchemes` so `canOpenURL("sumupmerchant://")` works"
 ///   (sumup/sumup-ios-url-scheme README.md, "Getting Started" step 4, commit 068bb4e).
 /// - Clip: started by explicit component in the package `com.payclip.blaze.pinpad`
