@@ -189,6 +189,77 @@ final class DoctorFixDiffTests: DoctorTestCase {
         XCTAssertTrue(expo.after.contains("\n\t\t\"scheme\": [\n\t\t\t\"myapp\"\n\t\t]"), expo.after)
     }
 
+    /// Issue 39: for every set of POS apps, on a manifest without `<queries>`, one with it, and
+    /// a plist with and without the key, the diff writes each missing entry once (one new
+    /// `<queries>` or key however many apps miss), after it every app passes, and a second
+    /// `--fix-diff` has nothing left to write.
+    func testEverySetOfPOSAppsIsFixedOnceByOneDiff() throws {
+        let apps = POSApp.allCases
+        let sets = (1..<(1 << apps.count)).map { mask in apps.indices.filter { mask & (1 << $0) != 0 }.map { apps[$0] } }
+        let plistWithoutKey = try String(contentsOfFile: fixture("ios/Info.plist"), encoding: .utf8)
+            .replacingOccurrences(of: "\t<key>LSApplicationQueriesSchemes</key>\n\t<array>\n\t\t<string>billpocket</string>\n\t</array>\n", with: "")
+        XCTAssertFalse(plistWithoutKey.contains("LSApplicationQueriesSchemes"))
+        let files: [(name: String, text: String, option: String, rule: DoctorRule)] = [
+            ("AndroidManifest.xml", try String(contentsOfFile: fixture("android/broken/no-queries.xml"), encoding: .utf8), "--android-manifest", .androidQueries),
+            ("AndroidManifest.xml", try String(contentsOfFile: fixture("android/AndroidManifest.xml"), encoding: .utf8), "--android-manifest", .androidQueries),
+            ("Info.plist", plistWithoutKey, "--info-plist", .iosQueriesSchemes),
+            ("Info.plist", try String(contentsOfFile: fixture("ios/broken/no-queries-schemes.plist"), encoding: .utf8), "--info-plist", .iosQueriesSchemes),
+        ]
+        var patched = 0
+        for file in files {
+            for set in sets {
+                let arguments = [file.option, file.name, "--pos-app", set.map { $0.rawValue }.joined(separator: ",")]
+                let name = "\(file.option) (\(file.text.count) bytes) --pos-app \(arguments[3])"
+                let directory = folder.appendingPathComponent(UUID().uuidString)
+                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+                let path = directory.appendingPathComponent(file.name)
+                try Data(file.text.utf8).write(to: path)
+                func findings() -> [DoctorFinding] {
+                    var input = Doctor.Input()
+                    if file.option == "--android-manifest" { input.androidManifest = path.path } else { input.infoPlist = path.path }
+                    input.posApps = set
+                    return Doctor.check(input).findings.filter { $0.rule == file.rule }
+                }
+                let before = findings()
+                XCTAssertEqual(before.count, set.count, "\(name): one finding per app")
+                let missing = before.filter { $0.severity == .error }
+                let diff = try run(["doctor"] + arguments + ["--fix-diff"], in: directory)
+                XCTAssertEqual(diff.stderr, "", name)
+                guard !missing.isEmpty else {
+                    XCTAssertEqual(diff.stdout, "", "\(name): nothing to write")
+                    continue
+                }
+                for opening in ["<queries>", "<key>LSApplicationQueriesSchemes</key>"] where file.text.contains(opening) || diff.stdout.contains(opening) {
+                    XCTAssertLessThanOrEqual(diff.stdout.components(separatedBy: "+" + opening).count + diff.stdout.components(separatedBy: "+    " + opening).count - 2, 1, "\(name): one \(opening) written\n\(diff.stdout)")
+                }
+                let patch = try run(["-p0", "--batch", "--forward", "--no-backup-if-mismatch", "-i", "-"], in: directory,
+                                    executable: URL(fileURLWithPath: "/usr/bin/patch"), input: diff.stdout)
+                XCTAssertEqual(patch.status, 0, "\(name): \(patch.stdout)\(patch.stderr)\n\(diff.stdout)")
+                patched += 1
+                let after = findings()
+                XCTAssertEqual(after.filter { $0.severity == .error }.map { $0.message }, [], "\(name): every app passes after the diff\n\(diff.stdout)")
+                XCTAssertEqual(after.filter { $0.severity == .warning }.count, set.contains(.clip) && file.rule == .iosQueriesSchemes ? 1 : 0, name)
+                let text = try String(contentsOf: path, encoding: .utf8)
+                // Each missing app's distinctive lines appear once more than before.
+                let missingApps = set.filter { app in
+                    missing.contains { finding in
+                        file.rule == .androidQueries ? finding.message.contains("entry for \(app.name) (")
+                            : app.iosQueryScheme.map { finding.message.contains(" hold \($0):") } ?? false
+                    }
+                }
+                XCTAssertEqual(missingApps.count, missing.count, name)
+                for line in missingApps.flatMap({ file.rule == .androidQueries ? $0.androidQueryLines.filter { $0.hasPrefix("<package") || $0.contains("<data") || $0.contains("pos.action") } : [$0.iosQueryScheme.map { "<string>\($0)</string>" }].compactMap { $0 } }) {
+                    XCTAssertEqual(text.components(separatedBy: line).count - file.text.components(separatedBy: line).count, 1, "\(name): \(line) written once\n\(text)")
+                }
+                var input = Doctor.Input()
+                if file.option == "--android-manifest" { input.androidManifest = path.path } else { input.infoPlist = path.path }
+                input.posApps = set
+                XCTAssertEqual(Doctor.check(input).fixDiff.diff, "", "\(name): a second diff writes nothing")
+            }
+        }
+        XCTAssertGreaterThan(patched, 40)
+    }
+
     /// Edits that overlap are not written as a diff: the note says so.
     func testOverlappingEditsAreLeftToTheDeveloper() {
         let findings = [DoctorFinding(.iosURLSchemes, .error, file: "a", "x", edits: [TextEdit(range: 2..<6, replacement: "X")]),
