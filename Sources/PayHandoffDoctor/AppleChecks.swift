@@ -124,7 +124,9 @@ enum AppleChecks {
     static func querySchemes(_ entries: [BuildValue]?, apps: [POSApp], file: String, rule: DoctorRule, setting: String,
                              fix: ([String]) -> String, edits: ([String]) -> [TextEdit]) -> [DoctorFinding] {
         let missing = apps.compactMap { $0.iosQueryScheme }.filter { queryPosition(entries ?? [], $0).found.isNo }
-        let missingEdits = missing.isEmpty ? [] : edits(missing)
+        // Appended past the 50th entry a scheme is still unread: then the fix is a choice (no diff).
+        let full = (entries?.count ?? 0) + missing.count > queriesLimit
+        let missingEdits = missing.isEmpty || full ? [] : edits(missing)
         return apps.map { app in
             guard let scheme = app.iosQueryScheme else {
                 return DoctorFinding(rule, .warning, file: file,
@@ -145,7 +147,8 @@ enum AppleChecks {
             }
             return DoctorFinding(rule, .error, file: file,
                 "\(setting) does not hold \(scheme): canOpenURL(\(scheme)://…) answers false even with \(app == .billpocket ? "the POS app" : "the \(app.name) app") installed, so an app that checks before opening reports it missing",
-                fix: fix([scheme]), edits: missingEdits)
+                fix: full ? "add \(scheme) among the first \(queriesLimit) entries (the list holds \(entries?.count ?? 0)), dropping a scheme the app no longer queries (doctor does not choose which: no diff)" : fix([scheme]),
+                edits: missingEdits)
         }
     }
 

@@ -260,6 +260,32 @@ final class DoctorFixDiffTests: DoctorTestCase {
         XCTAssertGreaterThan(patched, 40)
     }
 
+    /// LSApplicationQueriesSchemes counts only its first 50 entries: a scheme the fix would
+    /// append past them would still be unread, so that fix is advice without a diff; one that
+    /// fits is a diff, and the scheme it writes is read.
+    func testQuerySchemesAreNotAppendedPastTheFiftieth() throws {
+        let others = (1...49).map { "\t\t<string>app\($0)</string>\n" }.joined()
+        let plist = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\">\n<dict>\n\t<key>LSApplicationQueriesSchemes</key>\n\t<array>\n"
+            + others + "\t</array>\n</dict>\n</plist>\n"
+        let fits = try patched("Info.plist", plist, ["--info-plist", "Info.plist", "--pos-app", "square"])
+        XCTAssertTrue(fits.after.contains("<string>app49</string>\n\t\t<string>square-commerce-v1</string>\n\t</array>"), fits.after)
+        let path = folder.appendingPathComponent("Info.plist")
+        try Data(fits.after.utf8).write(to: path)
+        var input = Doctor.Input()
+        input.infoPlist = path.path
+        input.posApps = [.square]
+        XCTAssertFalse(Doctor.check(input).hasErrors, "the 50th entry is read")
+        try Data(plist.utf8).write(to: path)
+        input.posApps = [.square, .sumup]
+        let full = Doctor.check(input)
+        XCTAssertEqual(full.findings.filter { $0.severity == .error }.map { $0.rule }, [.iosQueriesSchemes, .iosQueriesSchemes])
+        for finding in full.findings where finding.severity == .error {
+            XCTAssertEqual(finding.edits, [])
+            XCTAssertTrue(finding.fix?.contains("among the first 50 entries (the list holds 49)") ?? false, finding.fix ?? "")
+        }
+        XCTAssertEqual(full.fixDiff.diff, "")
+    }
+
     /// Edits that overlap are not written as a diff: the note says so.
     func testOverlappingEditsAreLeftToTheDeveloper() {
         let findings = [DoctorFinding(.iosURLSchemes, .error, file: "a", "x", edits: [TextEdit(range: 2..<6, replacement: "X")]),
