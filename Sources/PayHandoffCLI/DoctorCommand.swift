@@ -25,20 +25,21 @@ enum DoctorCommand {
     ] }
 
     static var optionNames: Set<String> {
-        Set(options.map { $0.name } + repeatable.map { $0.name } + ["android-res", "target-sdk", "return-channel", "checkout-host"])
+        Set(options.map { $0.name } + repeatable.map { $0.name } + ["android-res", "target-sdk", "return-channel", "checkout-host", "pos-app", "pos-apps"])
     }
 
     /// Runs the checks and prints the report (or, with `--fix-diff`, the fixes as a diff).
     /// - Returns: 0 when no check failed (warnings allowed), 1 when one did (including a file
-    ///   that cannot be read), 2 for a command line without a return URL or POS scheme, or
-    ///   with a malformed `KEY=VALUE` or target SDK.
+    ///   that cannot be read), 2 for a command line without a return URL, POS scheme or POS
+    ///   app, or with a malformed `KEY=VALUE`, target SDK or POS app.
     static func run(_ args: Arguments) -> Int32 {
         if args.has("rules") {
             for rule in DoctorRule.allCases { print("\(rule.rawValue)\n    \(rule.summary)") }
             return ExitStatus.ok
         }
-        guard args.value("return-url") != nil || args.value("pos-scheme") != nil else {
-            return usage("doctor", "--return-url or --pos-scheme is required (the links the app must receive)")
+        let posApps = (args.options["pos-app"] ?? []) + (args.options["pos-apps"] ?? [])
+        guard args.value("return-url") != nil || args.value("pos-scheme") != nil || !posApps.isEmpty else {
+            return usage("doctor", "--return-url, --pos-scheme or --pos-app is required (the links the app must receive, or the POS apps it must see)")
         }
         var input = Doctor.Input()
         for (name, member) in options {
@@ -66,6 +67,15 @@ enum DoctorCommand {
                     return usage("doctor", "--return-channel takes \(ReturnChannel.allCases.map { $0.rawValue }.joined(separator: ", ")), got '\(name)'")
                 }
                 if !input.returnChannels.contains(value) { input.returnChannels.append(value) }
+            }
+        }
+        // Repeatable, or one comma-separated list, as --return-channel; --pos-apps is the same option.
+        for list in posApps {
+            for name in list.split(separator: ",", omittingEmptySubsequences: false) {
+                guard let app = POSApp(rawValue: String(name)) else {
+                    return usage("doctor", "--pos-app takes \(POSApp.allCases.map { $0.rawValue }.joined(separator: ", ")), got '\(name)'")
+                }
+                if !input.posApps.contains(app) { input.posApps.append(app) }
             }
         }
         for host in args.options["checkout-host"] ?? [] {

@@ -124,11 +124,12 @@ let help: [String: String] = [
                              [--build-setting KEY=VALUE]… [--target-sdk N]
                              [--return-channel auth_tab|web_authentication_session|custom_tab|safari_view_controller]…
                              [--checkout-host HOST]…
+                             [--pos-app billpocket|square|sumup|clip]…
                              [--json | --fix-diff] [--rules]
     checks the app's configuration files against the return URL (the callback the gateway
     redirects to, derived by the core) and the POS answer scheme; prints each check as
     ok / warning / error with the exact lines to add, and commands to try the links
-    (--return-url or --pos-scheme is required; --rules lists the checks)
+    (--return-url, --pos-scheme or --pos-app is required; --rules lists the checks)
     values the build fills in are resolved from: --android-package (${applicationId}; else the
     manifest's package or Expo's android.package), --manifest-placeholder (${name}),
     --android-res (@string/, @integer/, @bool/ per values-vNN API level; a resValue is in
@@ -141,6 +142,9 @@ let help: [String: String] = [
     webcredentials.apps (--aasa)
     --checkout-host (repeatable): the checkout page's host, which must not be one the app
     claims with a verified App Link (Android would open it in the app, not the browser)
+    --pos-app (repeatable, or comma-separated; --pos-apps is the same): the POS apps the app
+    hands sales to, each checked in <queries> and LSApplicationQueriesSchemes (Billpocket alone
+    when only --pos-scheme is given; Clip has no iOS app: a warning on iOS files)
     --fix-diff prints the fixes as a unified diff instead of the report: | patch -p0
     exit status: 0 no error (warnings allowed), 1 at least one error (a file that cannot be
     read or parsed is one), 2 usage error

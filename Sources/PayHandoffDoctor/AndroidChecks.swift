@@ -23,10 +23,6 @@ enum AndroidChecks {
     /// Android 11 (API 30): package visibility; `<queries>` needed to see another app
     /// (developer.android.com/training/package-visibility).
     static let queriesRequiredFrom = 30
-    /// The Billpocket POS app's package (issue 30: named by integrations' constants).
-    static let billpocketPackage = "com.billpocket.billpocket"
-    /// Both intent actions that start the Billpocket POS app in the wild (issue 30).
-    static let billpocketActions = ["com.billpocket.payments.START", "billpocket.payments.START"]
 
     /// The target SDK doctor goes by, and where it comes from.
     struct TargetSDK {
@@ -48,8 +44,9 @@ enum AndroidChecks {
     ///   - links: The links the app must receive.
     ///   - build: The placeholders, resources and target SDK of the build.
     ///   - checkoutHosts: The checkout pages' hosts (`--checkout-host`), which no verified App Link may claim.
+    ///   - posApps: The POS apps the app hands sales to, which `<queries>` must make visible.
     /// - Returns: The findings, the applicationId when known, and the file's bytes (for `--fix-diff`).
-    static func check(manifestAt path: String, links: DoctorLinks, build: AndroidBuildInputs, checkoutHosts: [String] = []) -> (findings: [DoctorFinding], package: String?, contents: [UInt8]?) {
+    static func check(manifestAt path: String, links: DoctorLinks, build: AndroidBuildInputs, checkoutHosts: [String] = [], posApps: [POSApp] = []) -> (findings: [DoctorFinding], package: String?, contents: [UInt8]?) {
         var findings: [DoctorFinding] = []
         guard let document = InputFile.read(path, into: &findings, { path throws(InputError) in try InputFile.xmlDocument(at: path, root: "manifest") }) else {
             return (findings, nil, nil)
@@ -81,7 +78,7 @@ enum AndroidChecks {
         findings += receivers(context, links: links)
         findings += lowerCase(context)
         findings += pairings(manifest.components.flatMap { component in component.filters.map { (component.name, $0) } }, file: path)
-        if links.usesPOS { findings.append(queries(context)) }
+        findings += queries(context, apps: posApps)
         findings += checkoutHosts.map { checkoutHost($0, filters: context.filters, legacy: !context.targetSDK.atLeast(31), file: path) }
         return (findings, applicationId?.value, map?.bytes)
     }
@@ -687,61 +684,66 @@ enum AndroidChecks {
 
     // MARK: queries
 
-    /// Whether `<queries>` makes the Billpocket app visible (Android 11+ package visibility:
-    /// developer.android.com/training/package-visibility/declaring): by its package name, by
-    /// either intent action that starts it (issue 30), or by a VIEW intent for `billpocket://`.
-    static func queriesCover(intents: [IntentFilter], packages: [String]) -> String? {
-        let scheme = DoctorLinks.posAppScheme
-        if packages.contains(billpocketPackage) { return "<package android:name=\"\(billpocketPackage)\">" }
-        if let action = billpocketActions.first(where: { action in intents.contains { $0.actions.contains(action) } }) { return "the action \(action)" }
-        if intents.contains(where: { $0.hasView && $0.schemes.contains { $0.resolved == scheme } }) { return "VIEW \(scheme)://" }
+    /// Whether `<queries>` makes `app` visible (Android 11+ package visibility:
+    /// developer.android.com/training/package-visibility/declaring): by its package name, by an
+    /// intent action that starts it, or by a VIEW intent for its URL scheme (``POSApp`` lists
+    /// each provider's entries and their sources).
+    /// - Returns: The entry that does, described; `nil` when none does.
+    static func queriesCover(_ app: POSApp, intents: [IntentFilter], packages: [String]) -> String? {
+        if let package = app.androidPackages.first(where: packages.contains) { return "<package android:name=\"\(package)\">" }
+        if let action = app.androidActions.first(where: { action in intents.contains { $0.actions.contains(action) } }) { return "the action \(action)" }
+        if let scheme = app.androidViewScheme, intents.contains(where: { $0.hasView && $0.schemes.contains { $0.resolved == scheme } }) { return "VIEW \(scheme)://" }
         return nil
     }
 
-    /// The `<queries>` entries doctor suggests: the package (it covers both intent actions and
-    /// the URL) and the VIEW intent for the documented URL scheme.
-    static let queriesLines = [
-        "<package android:name=\"\(billpocketPackage)\" />",
-        "<intent>",
-        "    <action android:name=\"android.intent.action.VIEW\" />",
-        "    <data android:scheme=\"\(DoctorLinks.posAppScheme)\" />",
-        "</intent>",
-    ]
-
-    private static func queries(_ context: Context) -> DoctorFinding {
+    /// One finding per POS app: `android.queries` ok when `<queries>` makes it visible. The
+    /// entries of every app missing are written as one edit (one new `<queries>`, or one
+    /// insertion into the existing one), carried by each missing app's finding: `--fix-diff`
+    /// writes an edit once however many findings carry it.
+    private static func queries(_ context: Context, apps: [POSApp]) -> [DoctorFinding] {
         let manifest = context.manifest
-        let scheme = DoctorLinks.posAppScheme
-        if let covering = queriesCover(intents: manifest.queryIntents, packages: manifest.queryPackages) {
-            return DoctorFinding(.androidQueries, .ok, file: context.file,
-                "<queries> declares \(covering): on Android 11+ the app can see the Billpocket app")
+        let missing = apps.filter { queriesCover($0, intents: manifest.queryIntents, packages: manifest.queryPackages) == nil }
+        func block(_ apps: [POSApp]) -> (lines: [String], fix: String) {
+            let lines = apps.flatMap { $0.androidQueryLines }
+            if manifest.queriesIndex != nil { return (lines, "inside the existing <queries>:\n" + lines.joined(separator: "\n")) }
+            let block = ["<queries>"] + lines.map { "    " + $0 } + ["</queries>"]
+            return (block, "in <manifest>, next to <application>:\n" + block.joined(separator: "\n"))
         }
         var edits: [TextEdit] = []
-        let fix: String
-        if let queries = manifest.queriesIndex {
-            fix = "inside the existing <queries>:\n" + queriesLines.joined(separator: "\n")
-            if let map = context.map { edits = [map.insertChildren(queriesLines, in: queries, children: manifest.queriesChildren)] }
-        } else {
-            let block = ["<queries>"] + queriesLines.map { "    " + $0 } + ["</queries>"]
-            fix = "in <manifest>, next to <application>:\n" + block.joined(separator: "\n")
-            if let map = context.map {
-                if let application = manifest.applicationIndex {
-                    edits = [map.insertBefore(block, element: application)]
-                } else {
-                    edits = [map.insertChildren(block, in: 0, children: manifest.rootChildren)]
-                }
+        if let map = context.map, !missing.isEmpty {
+            let lines = block(missing).lines
+            if let queries = manifest.queriesIndex {
+                edits = [map.insertChildren(lines, in: queries, children: manifest.queriesChildren)]
+            } else if let application = manifest.applicationIndex {
+                edits = [map.insertBefore(lines, element: application)]
+            } else {
+                edits = [map.insertChildren(lines, in: 0, children: manifest.rootChildren)]
             }
         }
-        let others = manifest.queryPackages.isEmpty ? "" : " (it names \(manifest.queryPackages.joined(separator: ", ")), not \(billpocketPackage))"
-        let consequence = "the Billpocket app is invisible to this app, so resolveActivity, queryIntentActivities and React Native's Linking.canOpenURL answer \"not installed\" and a check-then-open hand-off never opens it (a bare startActivity still would; catch ActivityNotFoundException)"
-        if !context.targetSDK.atLeast(queriesRequiredFrom) {
-            return DoctorFinding(.androidQueries, .warning, file: context.file,
-                "no <queries> entry for Billpocket\(others): with \(context.targetSDK.described) every app is visible, but from targetSdkVersion \(queriesRequiredFrom) (Android 11) \(consequence)",
+        return apps.map { app in
+            if let covering = queriesCover(app, intents: manifest.queryIntents, packages: manifest.queryPackages) {
+                return DoctorFinding(.androidQueries, .ok, file: context.file,
+                    "<queries> declares \(covering): on Android 11+ the app can see the \(app.name) app" + (app == .clip ? clipTerminalNote : ""))
+            }
+            let fix = block([app]).fix
+            // Packages that might have been meant for it (Clip's QA build's): not another POS app's.
+            let named = manifest.queryPackages.filter { package in !POSApp.allCases.contains { $0.androidPackages.contains(package) } }
+            let names = named.isEmpty ? "" : "it names \(named.joined(separator: ", ")), not \(app.androidPackages.joined(separator: " or "))"
+            let consequence = "the \(app.name) app is invisible to this app, so resolveActivity, queryIntentActivities and React Native's Linking.canOpenURL answer \"not installed\" and a check-then-open hand-off never opens it (a bare startActivity still would; catch ActivityNotFoundException)"
+                + app.libraryNote + (app == .clip ? clipTerminalNote : "")
+            if !context.targetSDK.atLeast(queriesRequiredFrom) {
+                return DoctorFinding(.androidQueries, .warning, file: context.file,
+                    "no <queries> entry for \(app.name)\(names.isEmpty ? "" : " (\(names))"): with \(context.targetSDK.described) every app is visible, but from targetSdkVersion \(queriesRequiredFrom) (Android 11) \(consequence)",
+                    fix: fix, edits: edits)
+            }
+            return DoctorFinding(.androidQueries, .error, file: context.file,
+                "no <queries> entry for \(app.name) (\(app.androidEntriesDescribed)\(names.isEmpty ? "" : "; " + names)): on Android 11+\(context.targetSDK.note) \(consequence)",
                 fix: fix, edits: edits)
         }
-        return DoctorFinding(.androidQueries, .error, file: context.file,
-            "no <queries> entry for Billpocket\(others) (its package \(billpocketPackage), the action \(billpocketActions.joined(separator: " or ")), or VIEW \(scheme)://): on Android 11+\(context.targetSDK.note) \(consequence)",
-            fix: fix, edits: edits)
     }
+
+    /// Said with every Clip finding: where Clip runs decides where the merchant app must.
+    static let clipTerminalNote = "; Clip runs only on Clip's terminals (Total, Total 2, Pro 2), with this app installed on the terminal itself"
 
     private static func unique(_ values: [String]) -> [String] {
         var seen: Set<String> = []

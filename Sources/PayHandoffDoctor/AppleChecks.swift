@@ -72,7 +72,8 @@ enum AppleChecks {
 
     /// Checks the Info.plist at `path`, expanding build settings with `build`.
     /// - Returns: The findings, and the file's bytes when it is an XML plist (for `--fix-diff`).
-    static func check(infoPlistAt path: String, links: DoctorLinks, build: AppleBuildValues) -> (findings: [DoctorFinding], contents: [UInt8]?) {
+    /// - Parameter posApps: The POS apps the app hands sales to, whose schemes LSApplicationQueriesSchemes must hold.
+    static func check(infoPlistAt path: String, links: DoctorLinks, build: AppleBuildValues, posApps: [POSApp] = []) -> (findings: [DoctorFinding], contents: [UInt8]?) {
         var findings: [DoctorFinding] = []
         guard let (plist, source) = readPropertyList(path, into: &findings) else { return (findings, nil) }
         let types = plist["CFBundleURLTypes"] as? [Any]
@@ -102,33 +103,53 @@ enum AppleChecks {
                     fix: Snippet.urlType([scheme], keyExists: types != nil), edits: edit.map { [$0] } ?? []))
             }
         }
-        if links.usesPOS {
+        if !posApps.isEmpty {
             let entries = (plist[queriesKey] as? [Any])?.compactMap { $0 as? String }.map(build.resolve)
-            findings.append(querySchemes(entries, file: path, rule: .iosQueriesSchemes, setting: queriesKey,
-                fix: Snippet.plistStrings(key: queriesKey, [DoctorLinks.posAppScheme], keyExists: entries != nil),
-                edits: source?.appendString(DoctorLinks.posAppScheme, to: queriesKey).map { [$0] } ?? []))
+            findings += querySchemes(entries, apps: posApps, file: path, rule: .iosQueriesSchemes, setting: queriesKey,
+                fix: { Snippet.plistStrings(key: queriesKey, $0, keyExists: entries != nil) },
+                edits: { source?.appendStrings($0, to: queriesKey).map { [$0] } ?? [] })
         }
         return (findings, source?.map.bytes)
     }
 
-    /// The LSApplicationQueriesSchemes finding (shared with Expo's `ios.infoPlist`).
-    static func querySchemes(_ entries: [BuildValue]?, file: String, rule: DoctorRule, setting: String, fix: String, edits: [TextEdit]) -> DoctorFinding {
-        let scheme = DoctorLinks.posAppScheme
-        let (found, position) = queryPosition(entries ?? [], scheme)
-        if let position {
-            if position >= queriesLimit {
-                return DoctorFinding(rule, .error, file: file,
-                    "\(setting) holds \(scheme) as entry \(position + 1) of \(entries?.count ?? 0): apps built for iOS 15 or later read only the first \(queriesLimit), so canOpenURL(\(scheme)://…) answers false",
-                    fix: "move \(scheme) among the first \(queriesLimit) entries, dropping a scheme the app no longer queries (doctor does not choose which: no diff)")
+    /// The LSApplicationQueriesSchemes findings (shared with Expo's `ios.infoPlist`), one per
+    /// POS app. The schemes of every app missing are written as one edit (`edits` is given
+    /// them all), carried by each missing app's finding: `--fix-diff` writes it once.
+    /// - Parameters:
+    ///   - entries: The list as written (build settings resolved); `nil` when the key is absent.
+    ///   - apps: The POS apps the app hands sales to (`--pos-app`).
+    ///   - fix: The text that adds the given schemes.
+    ///   - edits: The edits that add the given schemes.
+    /// - Returns: One finding per app.
+    static func querySchemes(_ entries: [BuildValue]?, apps: [POSApp], file: String, rule: DoctorRule, setting: String,
+                             fix: ([String]) -> String, edits: ([String]) -> [TextEdit]) -> [DoctorFinding] {
+        let missing = apps.compactMap { $0.iosQueryScheme }.filter { queryPosition(entries ?? [], $0).found.isNo }
+        // Appended past the 50th entry a scheme is still unread: then the fix is a choice (no diff).
+        let full = (entries?.count ?? 0) + missing.count > queriesLimit
+        let missingEdits = missing.isEmpty || full ? [] : edits(missing)
+        return apps.map { app in
+            guard let scheme = app.iosQueryScheme else {
+                return DoctorFinding(rule, .warning, file: file,
+                    "\(app.name) has no iOS app: it runs only on Clip's Android terminals (Total, Total 2, Pro 2), so an iOS build cannot hand it a sale and there is no scheme to declare",
+                    fix: "offer \(app.name) on Android only (where Platform.OS is android), and drop it from --pos-app when checking the iOS files (no diff: nothing to declare)")
             }
-            return DoctorFinding(rule, .ok, file: file, "\(setting) holds \(scheme): canOpenURL can see the POS app")
+            let (found, position) = queryPosition(entries ?? [], scheme)
+            if let position {
+                if position >= queriesLimit {
+                    return DoctorFinding(rule, .error, file: file,
+                        "\(setting) holds \(scheme) as entry \(position + 1) of \(entries?.count ?? 0): apps built for iOS 15 or later read only the first \(queriesLimit), so canOpenURL(\(scheme)://…) answers false",
+                        fix: "move \(scheme) among the first \(queriesLimit) entries, dropping a scheme the app no longer queries (doctor does not choose which: no diff)")
+                }
+                return DoctorFinding(rule, .ok, file: file, "\(setting) holds \(scheme): canOpenURL can see \(app == .billpocket ? "the POS app" : "the \(app.name) app")")
+            }
+            if case .possibly(let why) = found {
+                return .undecided(rule, file: file, "\(setting) possibly holds \(scheme)", why)
+            }
+            return DoctorFinding(rule, .error, file: file,
+                "\(setting) does not hold \(scheme): canOpenURL(\(scheme)://…) answers false even with \(app == .billpocket ? "the POS app" : "the \(app.name) app") installed, so an app that checks before opening reports it missing",
+                fix: full ? "add \(scheme) among the first \(queriesLimit) entries (the list holds \(entries?.count ?? 0)), dropping a scheme the app no longer queries (doctor does not choose which: no diff)" : fix([scheme]),
+                edits: missingEdits)
         }
-        if case .possibly(let why) = found {
-            return .undecided(rule, file: file, "\(setting) possibly holds \(scheme)", why)
-        }
-        return DoctorFinding(rule, .error, file: file,
-            "\(setting) does not hold \(scheme): canOpenURL(\(scheme)://…) answers false even with the POS app installed, so an app that checks before opening reports it missing",
-            fix: fix, edits: edits)
     }
 
     // MARK: entitlements

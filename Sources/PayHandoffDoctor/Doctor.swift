@@ -48,6 +48,18 @@ public enum Doctor {
         public var returnChannels: [ReturnChannel] = []
         /// The hosts of the checkout URLs the app opens (`--checkout-host`, repeatable).
         public var checkoutHosts: [String] = []
+        /// The POS apps the app hands sales to (`--pos-app`, repeatable or comma-separated):
+        /// each must be visible to the app (Android `<queries>`, iOS `LSApplicationQueriesSchemes`).
+        /// Empty: Billpocket when a POS answer scheme is given (what doctor checked before
+        /// issue 39), else none.
+        public var posApps: [POSApp] = []
+
+        /// The POS apps whose visibility is checked: ``posApps``, else Billpocket when
+        /// ``posScheme`` is given.
+        public var checkedPOSApps: [POSApp] {
+            if !posApps.isEmpty { return posApps }
+            return posScheme == nil ? [] : [.billpocket]
+        }
 
         /// An empty input; set the members to check.
         public init() {}
@@ -73,7 +85,7 @@ public enum Doctor {
             let build = AndroidBuildInputs(
                 placeholders: input.manifestPlaceholders.sorted { $0.key < $1.key }.map { (key: $0.key, value: $0.value) },
                 androidPackage: input.androidPackage, expoPackage: expoFacts.androidPackage, resources: resources, targetSDK: input.targetSDK)
-            let result = AndroidChecks.check(manifestAt: path, links: links, build: build, checkoutHosts: input.checkoutHosts)
+            let result = AndroidChecks.check(manifestAt: path, links: links, build: build, checkoutHosts: input.checkoutHosts, posApps: input.checkedPOSApps)
             findings += result.findings
             package = package ?? result.package
             if let contents = result.contents { sources[path] = FixDiff.Source(bytes: contents, kind: .xml(root: "manifest")) }
@@ -84,7 +96,7 @@ public enum Doctor {
         } ?? expoFacts.bundleIdentifier.map { ($0, "Expo ios.bundleIdentifier") }
         let apple = AppleBuildValues(settings: buildSettings, bundleIdentifier: bundleIdentifier)
         if let path = input.infoPlist {
-            let result = AppleChecks.check(infoPlistAt: path, links: links, build: apple)
+            let result = AppleChecks.check(infoPlistAt: path, links: links, build: apple, posApps: input.checkedPOSApps)
             findings += result.findings
             if let contents = result.contents { sources[path] = FixDiff.Source(bytes: contents, kind: .propertyList) }
         }
@@ -95,7 +107,8 @@ public enum Doctor {
         }
         if let path = input.expoConfig {
             let result = ExpoChecks.check(configAt: path, links: links, hasManifest: input.androidManifest != nil, buildSettings: buildSettings,
-                                          webCredentials: input.returnChannels.contains(.webAuthenticationSession), checkoutHosts: input.checkoutHosts)
+                                          webCredentials: input.returnChannels.contains(.webAuthenticationSession), checkoutHosts: input.checkoutHosts,
+                                          posApps: input.checkedPOSApps)
             findings += result.findings
             package = package ?? result.facts.androidPackage
             if let contents = result.contents { sources[path] = FixDiff.Source(bytes: contents, kind: .json) }
@@ -147,7 +160,8 @@ public enum Doctor {
             findings.append(DoctorFinding(.iosAssociatedDomains, .warning, file: nil,
                 "not checked: pass the app's .entitlements file with --entitlements (applinks:\(web.host ?? "") must be in it)"))
         }
-        return DoctorReport(links: links, findings: findings, tryCommands: links.tryCommands(androidPackage: package), sources: sources)
+        return DoctorReport(links: links, findings: findings, tryCommands: links.tryCommands(androidPackage: package), sources: sources,
+                            posApps: input.posApps)
     }
 
     /// `input.readable` for an association file no rule needs (the return URL is not https).
@@ -180,10 +194,16 @@ public struct DoctorReport: Sendable {
     /// The commands to try the links.
     public let tryCommands: [TryCommand]
 
+    /// The POS apps named with `--pos-app` (empty when none was: then Billpocket is checked
+    /// when a POS scheme is given, as before issue 39).
+    public let posApps: [POSApp]
+
     /// The files read, for the fixes' diff.
     let sources: [String: FixDiff.Source]
 
-    init(links: DoctorLinks, findings: [DoctorFinding], tryCommands: [(platform: String, link: String, command: String)], sources: [String: FixDiff.Source] = [:]) {
+    init(links: DoctorLinks, findings: [DoctorFinding], tryCommands: [(platform: String, link: String, command: String)], sources: [String: FixDiff.Source] = [:],
+         posApps: [POSApp] = []) {
+        self.posApps = posApps
         self.links = links
         self.findings = findings
         self.tryCommands = tryCommands.map { TryCommand(platform: $0.platform, link: $0.link, command: $0.command) }
@@ -204,7 +224,8 @@ public struct DoctorReport: Sendable {
     /// Whether any check failed (`payhandoff doctor` then exits with status 1).
     public var hasErrors: Bool { findings.contains { $0.severity == .error } }
 
-    /// The report as a JSON document (`--json`): `version`, `ok`, `summary`, `links`,
+    /// The report as a JSON document (`--json`): `version`, `ok`, `summary`, `links` (with
+    /// `pos_apps` when `--pos-app` named them),
     /// `findings` (`rule`, `severity`, `file`, `message`, `fix`), `try`.
     public var json: JSONValue {
         var summary = JSONObject()
@@ -217,6 +238,7 @@ public struct DoctorReport: Sendable {
         if links.callbackURL != nil { linkObject["sample_nonce"] = .string(links.sampleNonce) }
         linkObject.setIfPresent("pos_scheme", links.posSchemeText.map { .string($0) })
         linkObject.setIfPresent("pos_answer_url", links.posAnswerURL.map { .string($0) })
+        if !posApps.isEmpty { linkObject["pos_apps"] = .array(posApps.map { .string($0.rawValue) }) }
         let findingValues: [JSONValue] = findings.map { finding in
             var object = JSONObject()
             object["rule"] = .string(finding.rule.rawValue)
@@ -250,6 +272,7 @@ public struct DoctorReport: Sendable {
             lines.append("               status query: the URL the OS receives and the filters must match)")
         }
         if let answer = links.posAnswerURL { lines.append("  POS answer   \(answer)") }
+        if !posApps.isEmpty { lines.append("  POS apps     " + posApps.map { $0.rawValue }.joined(separator: ", ") + "  (each must be visible to the app: <queries>, LSApplicationQueriesSchemes)") }
         var files: [String?] = []
         for finding in findings where !files.contains(where: { $0 == finding.file }) { files.append(finding.file) }
         for file in files {

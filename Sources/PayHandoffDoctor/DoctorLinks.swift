@@ -86,9 +86,6 @@ public struct DoctorLinks: Sendable {
         return targets
     }
 
-    /// Whether the POS hand-off is used (a POS scheme was given, valid or not).
-    var usesPOS: Bool { posSchemeText != nil }
-
     /// The findings about the return URL and the POS scheme themselves.
     func findings() -> [DoctorFinding] {
         var findings: [DoctorFinding] = []

@@ -55,7 +55,7 @@ public enum DoctorRule: String, CaseIterable, Sendable {
         case .androidDataPairings:
             return "no intent filter claims scheme/host pairings nobody wrote (<data> elements of one filter combine)"
         case .androidQueries:
-            return "a <queries> entry lets the app see Billpocket on Android 11+ when the POS hand-off is used"
+            return "a <queries> entry lets the app see each POS app it uses on Android 11+ (--pos-app: Billpocket, Square, SumUp, Clip; Billpocket alone when only --pos-scheme is given)"
         case .androidAppLinksVerify:
             return "an https return URL's host is verified for the app: an android:autoVerify=\"true\" filter names it (a concrete host, or *. its parent) with VIEW, BROWSABLE, DEFAULT and only web schemes"
         case .androidAssetLinks:
@@ -63,7 +63,7 @@ public enum DoctorRule: String, CaseIterable, Sendable {
         case .iosURLSchemes:
             return "Info.plist CFBundleURLTypes/CFBundleURLSchemes holds the return URL's custom scheme and the POS answer scheme"
         case .iosQueriesSchemes:
-            return "Info.plist LSApplicationQueriesSchemes holds billpocket when the POS hand-off is used (else canOpenURL answers false)"
+            return "Info.plist LSApplicationQueriesSchemes holds each POS app's scheme (billpocket, square-commerce-v1, sumupmerchant) among its first 50 (else canOpenURL answers false); Clip, which has no iOS app, is a warning"
         case .iosAssociatedDomains:
             return "an https return URL's host is in the associated domains entitlement (applinks:host)"
         case .iosAASA:
@@ -73,7 +73,7 @@ public enum DoctorRule: String, CaseIterable, Sendable {
         case .expoAndroidIntentFilters:
             return "Expo android.intentFilters receives an https return URL (VIEW, BROWSABLE, DEFAULT, autoVerify)"
         case .expoIOSQueriesSchemes:
-            return "Expo ios.infoPlist.LSApplicationQueriesSchemes holds billpocket when the POS hand-off is used"
+            return "Expo ios.infoPlist.LSApplicationQueriesSchemes holds each POS app's scheme (billpocket, square-commerce-v1, sumupmerchant)"
         case .expoIOSAssociatedDomains:
             return "Expo ios.associatedDomains holds applinks:host for an https return URL"
         case .iosWebCredentials:

@@ -94,9 +94,11 @@ enum ExpoChecks {
     ///   - hasManifest: Whether the generated AndroidManifest.xml is checked too (it then
     ///     answers for `<queries>`).
     ///   - buildSettings: `--build-setting` values, for `$(…)` in `ios.infoPlist`.
+    ///   - posApps: The POS apps the app hands sales to (`--pos-app`): their query schemes, and
+    ///     their `<queries>` entries when the generated manifest is not given.
     /// - Returns: The findings, the facts, and the file's bytes (for `--fix-diff`).
     static func check(configAt path: String, links: DoctorLinks, hasManifest: Bool, buildSettings: [(key: String, value: String)], webCredentials: Bool = false,
-                      checkoutHosts: [String] = []) -> (findings: [DoctorFinding], facts: Facts, contents: [UInt8]?) {
+                      checkoutHosts: [String] = [], posApps: [POSApp] = []) -> (findings: [DoctorFinding], facts: Facts, contents: [UInt8]?) {
         var findings: [DoctorFinding] = []
         guard let document = InputFile.read(path, into: &findings, InputFile.jsonDocument(at:)) else { return (findings, Facts(), nil) }
         guard let root = document.value as? [String: Any] else {
@@ -128,13 +130,13 @@ enum ExpoChecks {
                     edits: config.add([entry], at: key)))
             }
         }
-        if links.usesPOS {
+        if !posApps.isEmpty {
             let key = AppleChecks.queriesKey
             let queries = (config.infoPlist[key] as? [Any])?.compactMap { $0 as? String }
-            findings.append(AppleChecks.querySchemes(queries?.map(apple.resolve), file: path, rule: .expoIOSQueriesSchemes, setting: "ios.infoPlist.\(key)",
-                fix: "in \"expo\".\"ios\":\n" + Snippet.json(["infoPlist": [key: (queries ?? []) + [DoctorLinks.posAppScheme]]]),
-                edits: config.add([DoctorLinks.posAppScheme], at: ["ios", "infoPlist", key])))
-            if !hasManifest { findings.append(androidQueries(config)) }
+            findings += AppleChecks.querySchemes(queries?.map(apple.resolve), apps: posApps, file: path, rule: .expoIOSQueriesSchemes, setting: "ios.infoPlist.\(key)",
+                fix: { "in \"expo\".\"ios\":\n" + Snippet.json(["infoPlist": [key: (queries ?? []) + $0]]) },
+                edits: { config.add($0, at: ["ios", "infoPlist", key]) })
+            if !hasManifest { findings += androidQueries(config, apps: posApps) }
         }
         findings += ExpoRouterChecks.check(expo, configAt: path, links: links)
         // The generated manifest holds these filters and the launch mode: with it given, its checks cover them.
@@ -370,8 +372,10 @@ enum ExpoChecks {
             "an android.intentFilters entry receives \(link.url) as a verified App Link (VIEW, BROWSABLE, DEFAULT, autoVerify)")
     }
 
-    /// `<queries>` from the `expo-build-properties` plugin, when the generated manifest is not given.
-    private static func androidQueries(_ config: Config) -> DoctorFinding {
+    /// `<queries>` from the `expo-build-properties` plugin, when the generated manifest is not
+    /// given: one finding per POS app (a warning when missing: another config plugin might
+    /// declare it, which doctor cannot see).
+    private static func androidQueries(_ config: Config, apps: [POSApp]) -> [DoctorFinding] {
         let plugins = config.expo["plugins"] as? [Any] ?? []
         let options = plugins.compactMap { plugin -> [String: Any]? in
             guard let pair = plugin as? [Any], pair.first as? String == "expo-build-properties" else { return nil }
@@ -380,15 +384,21 @@ enum ExpoChecks {
         let manifestQueries = options.compactMap { ($0["android"] as? [String: Any])?["manifestQueries"] as? [String: Any] }
         let intents = manifestQueries.flatMap { ($0["intent"] as? [Any] ?? []).compactMap { $0 as? [String: Any] }.map(intentFilter) }
         let packages = manifestQueries.flatMap { strings($0["package"]) }
-        let suggestion: [String: Any] = ["android": ["manifestQueries": ["package": [AndroidChecks.billpocketPackage]]]]
-        let fix = "in \"expo\".\"plugins\" (the expo-build-properties plugin; its intent actions get android.intent.action. prepended, so Billpocket's own actions cannot be declared there):\n"
-            + Snippet.json([["expo-build-properties", suggestion]]) + "\nor check the generated manifest: npx expo prebuild, then --android-manifest android/app/src/main/AndroidManifest.xml"
-        if let covering = AndroidChecks.queriesCover(intents: intents, packages: packages) {
-            return DoctorFinding(.androidQueries, .ok, file: config.file,
-                "the expo-build-properties plugin's android.manifestQueries declares \(covering): on Android 11+ the app can see the Billpocket app")
+        return apps.map { app in
+            if let covering = AndroidChecks.queriesCover(app, intents: intents, packages: packages) {
+                return DoctorFinding(.androidQueries, .ok, file: config.file,
+                    "the expo-build-properties plugin's android.manifestQueries declares \(covering): on Android 11+ the app can see the \(app.name) app")
+            }
+            let query = app.expoManifestQuery
+            var manifestQuery: [String: Any] = [:]
+            if let package = query.package { manifestQuery["package"] = [package] }
+            if let intent = query.intent { manifestQuery["intent"] = [intent] }
+            let prefixed = app.androidActions.isEmpty ? "" : "; its intent actions get android.intent.action. prepended, so \(app.name)'s own action\(app.androidActions.count == 1 ? "" : "s") cannot be declared there"
+            let fix = "in \"expo\".\"plugins\" (the expo-build-properties plugin\(prefixed)):\n"
+                + Snippet.json([["expo-build-properties", ["android": ["manifestQueries": manifestQuery]]]]) + "\nor check the generated manifest: npx expo prebuild, then --android-manifest android/app/src/main/AndroidManifest.xml"
+            return DoctorFinding(.androidQueries, .warning, file: config.file,
+                "no expo-build-properties android.manifestQueries entry for \(app.name) (app.json itself cannot declare <queries>; another config plugin might, which doctor cannot see), so the \(app.name) app's visibility on Android 11+ is not confirmed",
+                fix: fix)
         }
-        return DoctorFinding(.androidQueries, .warning, file: config.file,
-            "no expo-build-properties android.manifestQueries entry for Billpocket (app.json itself cannot declare <queries>; another config plugin might, which doctor cannot see), so the Billpocket app's visibility on Android 11+ is not confirmed",
-            fix: fix)
     }
 }

@@ -39,9 +39,13 @@ struct PlistSource {
 
     /// Appends `<string>value</string>` to the array of `key`, or adds the key with an array
     /// holding it.
-    func appendString(_ value: String, to key: String) -> TextEdit? {
-        let line = "<string>\(Snippet.xml(value))</string>"
-        if self.value(forKey: key) != nil { return append([line], toArrayOf: key) }
-        return insert(key: key, ["<array>", "    " + line, "</array>"])
+    func appendString(_ value: String, to key: String) -> TextEdit? { appendStrings([value], to: key) }
+
+    /// Appends a `<string>` for each of `values` to the array of `key`, or adds the key with
+    /// an array holding them.
+    func appendStrings(_ values: [String], to key: String) -> TextEdit? {
+        let lines = values.map { "<string>\(Snippet.xml($0))</string>" }
+        if self.value(forKey: key) != nil { return append(lines, toArrayOf: key) }
+        return insert(key: key, ["<array>"] + lines.map { "    " + $0 } + ["</array>"])
     }
 }

@@ -48,6 +48,33 @@ final class DoctorCLITests: DoctorTestCase {
         XCTAssertTrue(host.stderr.contains("--checkout-host takes the checkout page's host"), host.stderr)
     }
 
+    /// Issue 39: `--pos-app` names the POS apps (repeatable or comma-separated, `--pos-apps` the
+    /// same option); it alone is enough to check their visibility; a wrong name is a usage error.
+    func testPOSApps() throws {
+        let good = try doctor(["--android-manifest", fixture("android/queries-pos-apps.xml"), "--info-plist", fixture("ios/Info-pos-apps.plist"),
+                               "--pos-app", "square,sumup", "--pos-apps", "billpocket", "--pos-app", "square"])
+        XCTAssertEqual(good.status, 0, good.stdout + good.stderr)
+        XCTAssertTrue(good.stdout.contains("  POS apps     square, sumup, billpocket  "), good.stdout)
+        for line in ["ok       android.queries  <queries> declares the action com.squareup.pos.action.CHARGE: on Android 11+ the app can see the Square Point of Sale app",
+                     "ok       android.queries  <queries> declares VIEW sumupmerchant://: on Android 11+ the app can see the SumUp app",
+                     "ok       ios.queries-schemes  LSApplicationQueriesSchemes holds square-commerce-v1",
+                     "ok       ios.queries-schemes  LSApplicationQueriesSchemes holds sumupmerchant"] {
+            XCTAssertTrue(good.stdout.contains(line), line + "\n" + good.stdout)
+        }
+        XCTAssertTrue(good.stdout.hasSuffix("0 errors, 0 warnings, 10 ok: exit status 0\n"), good.stdout)
+        // Clip on an iOS file: a warning, and the run still passes.
+        let clip = try doctor(["--info-plist", fixture("ios/Info-pos-apps.plist"), "--pos-app", "clip", "--json"])
+        XCTAssertEqual(clip.status, 0, clip.stdout)
+        let document = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(clip.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual((document["links"] as? [String: Any])?["pos_apps"] as? [String], ["clip"])
+        let findings = try XCTUnwrap(document["findings"] as? [[String: Any]])
+        XCTAssertEqual(findings.filter { $0["rule"] as? String == "ios.queries-schemes" }.map { $0["severity"] as? String }, ["warning"])
+        let wrong = try doctor(["--pos-app", "square,mercadopago"])
+        XCTAssertEqual(wrong.status, 2)
+        XCTAssertTrue(wrong.stderr.contains("--pos-app takes billpocket, square, sumup, clip, got 'mercadopago'"), wrong.stderr)
+        XCTAssertEqual(try doctor(["--pos-app", ""]).status, 2, "an empty name is no POS app")
+    }
+
     func testAnErrorExitsOneAndPrintsTheFix() throws {
         let broken = try doctor(["--android-manifest", fixture("android/broken/not-exported.xml"), "--info-plist", fixture("ios/broken/no-queries-schemes.plist"),
                                  "--return-url", "fixapp://checkout-callback", "--pos-scheme", "myapp"])
@@ -152,8 +179,9 @@ final class DoctorCLITests: DoctorTestCase {
     func testTheDocumentedRunIsTheToolsOutput() throws {
         let page = try String(contentsOf: DoctorTestCase.repository.appendingPathComponent("docs/doctor.md"), encoding: .utf8)
         let blocks = page.components(separatedBy: "```console\n$ payhandoff doctor ").dropFirst().map { $0.components(separatedBy: "\n```").first ?? "" }
-        // Pairs: a report, then the same run's --fix-diff (the usual mistakes; issue 38's return-routing traps).
-        XCTAssertEqual(blocks.count, 4, "docs/doctor.md has two ```console blocks running payhandoff doctor, each followed by its --fix-diff")
+        // Pairs: a report, then the same run's --fix-diff (issue 39's POS apps; the usual mistakes;
+        // issue 38's return-routing traps).
+        XCTAssertEqual(blocks.count, 6, "docs/doctor.md has three ```console blocks running payhandoff doctor, each followed by its --fix-diff")
         for block in blocks {
             var lines = block.components(separatedBy: "\n")
             let arguments = lines.removeFirst().split(separator: " ").map(String.init)

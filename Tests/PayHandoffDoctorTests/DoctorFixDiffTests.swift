@@ -35,6 +35,7 @@ final class DoctorFixDiffTests: DoctorTestCase {
         for folder in input.androidResources { arguments += ["--android-res", folder] }
         for channel in input.returnChannels { arguments += ["--return-channel", channel.rawValue] }
         for host in input.checkoutHosts { arguments += ["--checkout-host", host] }
+        if !input.posApps.isEmpty { arguments += ["--pos-app", input.posApps.map { $0.rawValue }.joined(separator: ",")] }
         return arguments
     }
 
@@ -188,6 +189,103 @@ final class DoctorFixDiffTests: DoctorTestCase {
         XCTAssertTrue(expo.after.contains("\n\t\t\"scheme\": [\n\t\t\t\"myapp\"\n\t\t]"), expo.after)
     }
 
+    /// Issue 39: for every set of POS apps, on a manifest without `<queries>`, one with it, and
+    /// a plist with and without the key, the diff writes each missing entry once (one new
+    /// `<queries>` or key however many apps miss), after it every app passes, and a second
+    /// `--fix-diff` has nothing left to write.
+    func testEverySetOfPOSAppsIsFixedOnceByOneDiff() throws {
+        let apps = POSApp.allCases
+        let sets = (1..<(1 << apps.count)).map { mask in apps.indices.filter { mask & (1 << $0) != 0 }.map { apps[$0] } }
+        let plistWithoutKey = try String(contentsOfFile: fixture("ios/Info.plist"), encoding: .utf8)
+            .replacingOccurrences(of: "\t<key>LSApplicationQueriesSchemes</key>\n\t<array>\n\t\t<string>billpocket</string>\n\t</array>\n", with: "")
+        XCTAssertFalse(plistWithoutKey.contains("LSApplicationQueriesSchemes"))
+        let files: [(name: String, text: String, option: String, rule: DoctorRule)] = [
+            ("AndroidManifest.xml", try String(contentsOfFile: fixture("android/broken/no-queries.xml"), encoding: .utf8), "--android-manifest", .androidQueries),
+            ("AndroidManifest.xml", try String(contentsOfFile: fixture("android/AndroidManifest.xml"), encoding: .utf8), "--android-manifest", .androidQueries),
+            ("Info.plist", plistWithoutKey, "--info-plist", .iosQueriesSchemes),
+            ("Info.plist", try String(contentsOfFile: fixture("ios/broken/no-queries-schemes.plist"), encoding: .utf8), "--info-plist", .iosQueriesSchemes),
+        ]
+        var patched = 0
+        for file in files {
+            for set in sets {
+                let arguments = [file.option, file.name, "--pos-app", set.map { $0.rawValue }.joined(separator: ",")]
+                let name = "\(file.option) (\(file.text.count) bytes) --pos-app \(arguments[3])"
+                let directory = folder.appendingPathComponent(UUID().uuidString)
+                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+                let path = directory.appendingPathComponent(file.name)
+                try Data(file.text.utf8).write(to: path)
+                func findings() -> [DoctorFinding] {
+                    var input = Doctor.Input()
+                    if file.option == "--android-manifest" { input.androidManifest = path.path } else { input.infoPlist = path.path }
+                    input.posApps = set
+                    return Doctor.check(input).findings.filter { $0.rule == file.rule }
+                }
+                let before = findings()
+                XCTAssertEqual(before.count, set.count, "\(name): one finding per app")
+                let missing = before.filter { $0.severity == .error }
+                let diff = try run(["doctor"] + arguments + ["--fix-diff"], in: directory)
+                XCTAssertEqual(diff.stderr, "", name)
+                guard !missing.isEmpty else {
+                    XCTAssertEqual(diff.stdout, "", "\(name): nothing to write")
+                    continue
+                }
+                for opening in ["<queries>", "<key>LSApplicationQueriesSchemes</key>"] where file.text.contains(opening) || diff.stdout.contains(opening) {
+                    XCTAssertLessThanOrEqual(diff.stdout.components(separatedBy: "+" + opening).count + diff.stdout.components(separatedBy: "+    " + opening).count - 2, 1, "\(name): one \(opening) written\n\(diff.stdout)")
+                }
+                let patch = try run(["-p0", "--batch", "--forward", "--no-backup-if-mismatch", "-i", "-"], in: directory,
+                                    executable: URL(fileURLWithPath: "/usr/bin/patch"), input: diff.stdout)
+                XCTAssertEqual(patch.status, 0, "\(name): \(patch.stdout)\(patch.stderr)\n\(diff.stdout)")
+                patched += 1
+                let after = findings()
+                XCTAssertEqual(after.filter { $0.severity == .error }.map { $0.message }, [], "\(name): every app passes after the diff\n\(diff.stdout)")
+                XCTAssertEqual(after.filter { $0.severity == .warning }.count, set.contains(.clip) && file.rule == .iosQueriesSchemes ? 1 : 0, name)
+                let text = try String(contentsOf: path, encoding: .utf8)
+                // Each missing app's distinctive lines appear once more than before.
+                let missingApps = set.filter { app in
+                    missing.contains { finding in
+                        file.rule == .androidQueries ? finding.message.contains("entry for \(app.name) (")
+                            : app.iosQueryScheme.map { finding.message.contains(" hold \($0):") } ?? false
+                    }
+                }
+                XCTAssertEqual(missingApps.count, missing.count, name)
+                for line in missingApps.flatMap({ file.rule == .androidQueries ? $0.androidQueryLines.filter { $0.hasPrefix("<package") || $0.contains("<data") || $0.contains("pos.action") } : [$0.iosQueryScheme.map { "<string>\($0)</string>" }].compactMap { $0 } }) {
+                    XCTAssertEqual(text.components(separatedBy: line).count - file.text.components(separatedBy: line).count, 1, "\(name): \(line) written once\n\(text)")
+                }
+                var input = Doctor.Input()
+                if file.option == "--android-manifest" { input.androidManifest = path.path } else { input.infoPlist = path.path }
+                input.posApps = set
+                XCTAssertEqual(Doctor.check(input).fixDiff.diff, "", "\(name): a second diff writes nothing")
+            }
+        }
+        XCTAssertGreaterThan(patched, 40)
+    }
+
+    /// LSApplicationQueriesSchemes counts only its first 50 entries: a scheme the fix would
+    /// append past them would still be unread, so that fix is advice without a diff; one that
+    /// fits is a diff, and the scheme it writes is read.
+    func testQuerySchemesAreNotAppendedPastTheFiftieth() throws {
+        let others = (1...49).map { "\t\t<string>app\($0)</string>\n" }.joined()
+        let plist = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\">\n<dict>\n\t<key>LSApplicationQueriesSchemes</key>\n\t<array>\n"
+            + others + "\t</array>\n</dict>\n</plist>\n"
+        let fits = try patched("Info.plist", plist, ["--info-plist", "Info.plist", "--pos-app", "square"])
+        XCTAssertTrue(fits.after.contains("<string>app49</string>\n\t\t<string>square-commerce-v1</string>\n\t</array>"), fits.after)
+        let path = folder.appendingPathComponent("Info.plist")
+        try Data(fits.after.utf8).write(to: path)
+        var input = Doctor.Input()
+        input.infoPlist = path.path
+        input.posApps = [.square]
+        XCTAssertFalse(Doctor.check(input).hasErrors, "the 50th entry is read")
+        try Data(plist.utf8).write(to: path)
+        input.posApps = [.square, .sumup]
+        let full = Doctor.check(input)
+        XCTAssertEqual(full.findings.filter { $0.severity == .error }.map { $0.rule }, [.iosQueriesSchemes, .iosQueriesSchemes])
+        for finding in full.findings where finding.severity == .error {
+            XCTAssertEqual(finding.edits, [])
+            XCTAssertTrue(finding.fix?.contains("among the first 50 entries (the list holds 49)") ?? false, finding.fix ?? "")
+        }
+        XCTAssertEqual(full.fixDiff.diff, "")
+    }
+
     /// Edits that overlap are not written as a diff: the note says so.
     func testOverlappingEditsAreLeftToTheDeveloper() {
         let findings = [DoctorFinding(.iosURLSchemes, .error, file: "a", "x", edits: [TextEdit(range: 2..<6, replacement: "X")]),
@@ -211,7 +309,7 @@ final class DoctorFixDiffTests: DoctorTestCase {
                                             applicationId: (input.androidPackage ?? root.attributes["package"]).map { ($0, "") }, resources: resources)
             let manifest = AndroidManifest(root, build: values)
             var probes = receivers(manifest.components.map { ($0.name, $0.filters) }, links: links, urls: urls)
-            probes["queries"] = AndroidChecks.queriesCover(intents: manifest.queryIntents, packages: manifest.queryPackages) != nil ? ["billpocket"] : []
+            probes["queries"] = Set(POSApp.allCases.filter { AndroidChecks.queriesCover($0, intents: manifest.queryIntents, packages: manifest.queryPackages) != nil }.map { $0.rawValue })
             return probes
         case input.infoPlist, input.entitlements:
             let plist = try InputFile.propertyList(at: path)
@@ -219,7 +317,7 @@ final class DoctorFixDiffTests: DoctorTestCase {
                                          bundleIdentifier: input.iosAppID.map { (String($0.drop { $0 != "." }.dropFirst()), "") })
             func strings(_ value: Any?) -> [String] { (value as? [Any] ?? []).compactMap { $0 as? String }.compactMap { apple.resolve($0).resolved?.lowercased() } }
             let schemes = (plist["CFBundleURLTypes"] as? [Any] ?? []).flatMap { strings(($0 as? [String: Any])?["CFBundleURLSchemes"]) }
-            return ["url schemes": Set(schemes), "queries": Set(strings(plist[AppleChecks.queriesKey]).prefix(AppleChecks.queriesLimit)),
+            return ["url schemes": Set(schemes), "ios queries": Set(strings(plist[AppleChecks.queriesKey]).prefix(AppleChecks.queriesLimit)),
                     "associated domains": Set(strings(plist[AppleChecks.associatedDomainsKey]))]
         case input.expoConfig:
             let root = try XCTUnwrap(try InputFile.json(at: path) as? [String: Any])
@@ -307,15 +405,18 @@ final class DoctorFixDiffTests: DoctorTestCase {
 
     /// Whether `gained`, newly reached by `probe`, is one of the links `input` asks for: a URL
     /// with the POS answer's scheme, the custom callback's scheme, or an https callback's
-    /// scheme and host (IntentFilter.staysWithin's rule); Billpocket in the query
+    /// scheme and host (IntentFilter.staysWithin's rule); the POS apps asked for in the query
     /// lists; the custom schemes, the callback's applinks (and webcredentials) domain, its path (from the nonce on)
     /// for the app, the package and fingerprint given.
     static func askedFor(_ probe: String, _ gained: Set<String>, _ input: Doctor.Input) -> Bool {
         let links = DoctorLinks(returnURL: input.returnURL, posScheme: input.posScheme)
         let callback = links.targets.first { $0.role == .callback }
         switch probe {
-        case "queries", "ios queries":
-            return gained == [DoctorLinks.posAppScheme]
+        case "queries":
+            // The POS apps asked for, by name (Android: the apps <queries> makes visible).
+            return gained.isSubset(of: Set(input.checkedPOSApps.map { $0.rawValue }))
+        case "ios queries":
+            return gained.isSubset(of: Set(input.checkedPOSApps.compactMap { $0.iosQueryScheme }))
         case "url schemes", "ios url schemes":
             return gained.isSubset(of: Set(AppleChecks.customSchemes(links).map { $0.scheme }))
         case "associated domains":

@@ -401,4 +401,46 @@ final class DoctorRealAppTests: DoctorTestCase {
         let template = check { $0.returnURL = "myapp://checkout-callback"; $0.expoConfig = app.appendingPathComponent("app.json").path }
         XCTAssertEqual(finding(template, .expoRouterNativeIntent)?.severity, .warning, "redirectSystemPath without handleUrl: " + (finding(template, .expoRouterNativeIntent)?.message ?? ""))
     }
+
+    // MARK: issue 39: the POS apps an app must see
+
+    /// Square's own Android sample declares no `<queries>`: the Point of Sale SDK it depends on
+    /// does, in its library manifest, and the manifest merger carries it into the app. Doctor
+    /// reads the file it is given, so on the source manifest it fails and names the merged one;
+    /// on the merged manifest it passes. Square's iOS example (The Coffee Shop) has
+    /// `square-commerce-v1` and nothing for SumUp.
+    func testSquaresSamplesSeePointOfSale() throws {
+        let source = check {
+            $0.androidManifest = fixture("android/apps/square-hellocharge.xml")
+            $0.targetSDK = 33
+            $0.posApps = [.square]
+        }
+        let missing = try XCTUnwrap(finding(source, .androidQueries))
+        XCTAssertEqual(missing.severity, .error)
+        XCTAssertTrue(missing.message.hasPrefix("no <queries> entry for Square Point of Sale (its package com.squareup or the action com.squareup.pos.action.CHARGE)"), missing.message)
+        XCTAssertTrue(missing.message.contains("Square's point-of-sale-sdk library declares the CHARGE intent in its own manifest, which only the merged manifest"), missing.message)
+        XCTAssertEqual(source.findings.filter { $0.severity != .ok }.map { $0.rule }, [.androidQueries], "nothing else fails: the answer is an activity result, no link")
+        let merged = check {
+            $0.androidManifest = fixture("android/apps/square-hellocharge-merged.xml")
+            $0.targetSDK = 33
+            $0.posApps = [.square]
+        }
+        XCTAssertEqual(finding(merged, .androidQueries)?.severity, .ok)
+        XCTAssertTrue(finding(merged, .androidQueries)?.message.hasPrefix("<queries> declares the action com.squareup.pos.action.CHARGE") ?? false)
+        XCTAssertFalse(merged.hasErrors)
+        let coffeeShop = { (apps: [POSApp]) in
+            self.check {
+                $0.infoPlist = fixture("ios/apps/square-coffee-shop-Info.plist")
+                $0.posScheme = "coffeeshop"
+                $0.posApps = apps
+            }
+        }
+        let square = coffeeShop([.square])
+        XCTAssertFalse(square.hasErrors, square.text)
+        XCTAssertEqual(square.findings.filter { $0.rule == .iosQueriesSchemes }.map { $0.severity }, [.ok])
+        XCTAssertEqual(finding(square, .iosURLSchemes)?.severity, .ok, "coffeeshop:// is registered for Square's answer")
+        let both = coffeeShop([.square, .sumup, .clip])
+        XCTAssertEqual(both.findings.filter { $0.rule == .iosQueriesSchemes }.map { $0.severity }, [.ok, .error, .warning])
+        XCTAssertTrue(finding(both, .iosQueriesSchemes, .error)?.message.hasPrefix("LSApplicationQueriesSchemes does not hold sumupmerchant") ?? false)
+    }
 }

@@ -146,6 +146,47 @@ final class DoctorRuleTests: XCTestCase {
             add(.androidQueries, .error, good: manifest("android/" + accepted), broken: manifest("android/broken/no-queries.xml"), file: androidFile)
         }
 
+        // Issue 39: every POS app of --pos-app, each by the entries its provider documents
+        // (POSApp cites them); Billpocket alone when only --pos-scheme is given (above).
+        func using(_ apps: [POSApp], _ input: Doctor.Input) -> Doctor.Input {
+            var input = input
+            input.posApps = apps
+            return input
+        }
+        let everyPOSApp: [POSApp] = [.billpocket, .square, .sumup, .clip]
+        let iosPOSApps: [POSApp] = [.billpocket, .square, .sumup]
+        for good in ["queries-pos-apps.xml", "queries-pos-apps-packages.xml"] {
+            for (broken, app) in [("queries-without-square.xml", POSApp.square), ("queries-without-sumup.xml", .sumup), ("queries-without-clip.xml", .clip)] {
+                add(.androidQueries, .error, good: using(everyPOSApp, manifest("android/" + good)), broken: using([app], manifest("android/broken/" + broken)), file: androidFile)
+            }
+        }
+        //    All of them missing: one <queries> holds every entry (the diff writes it once).
+        add(.androidQueries, .error, good: using(everyPOSApp, manifest("android/queries-pos-apps.xml")),
+            broken: using(everyPOSApp, manifest("android/broken/no-queries.xml")), file: androidFile)
+        var legacySumUp = using([.sumup], manifest("android/broken/queries-without-sumup.xml"))
+        legacySumUp.targetSDK = 29
+        add(.androidQueries, .warning, good: using(everyPOSApp, manifest("android/queries-pos-apps.xml")), broken: legacySumUp, file: androidFile)
+        for (broken, app) in [("queries-without-square.plist", POSApp.square), ("queries-without-sumup.plist", .sumup)] {
+            add(.iosQueriesSchemes, .error, good: using(iosPOSApps, plist("ios/Info-pos-apps.plist")), broken: using([app], plist("ios/broken/" + broken)), file: plistFile)
+        }
+        add(.iosQueriesSchemes, .error, good: using(iosPOSApps, plist("ios/Info-pos-apps.plist")),
+            broken: using(iosPOSApps, plist("ios/broken/no-queries-schemes.plist")), file: plistFile)
+        //    Clip has no iOS app: listing it for an iOS file is a warning with nothing to write.
+        let clipOnIOS = "Clip has no iOS app: there is no scheme to declare"
+        add(.iosQueriesSchemes, .warning, good: using(iosPOSApps, plist("ios/Info-pos-apps.plist")),
+            broken: using(everyPOSApp, plist("ios/Info-pos-apps.plist")), file: plistFile, noDiff: clipOnIOS)
+        //    Expo: ios.infoPlist's list, with the generated manifest that sees every app.
+        func expoPOS(_ path: String, _ apps: [POSApp]) -> Doctor.Input {
+            using(apps, input(returnURL: Self.https) {
+                $0.expoConfig = fixture(path)
+                $0.androidManifest = fixture("android/queries-pos-apps.xml")
+            })
+        }
+        add(.expoIOSQueriesSchemes, .error, good: expoPOS("expo/pos-apps.json", iosPOSApps),
+            broken: expoPOS("expo/broken/pos-apps-no-sumup-scheme.json", iosPOSApps), file: expoFile)
+        add(.expoIOSQueriesSchemes, .warning, good: expoPOS("expo/pos-apps.json", iosPOSApps),
+            broken: expoPOS("expo/pos-apps.json", everyPOSApp), file: expoFile, noDiff: clipOnIOS)
+
         let assetLinks: (Doctor.Input) -> String? = { $0.assetLinks }
         for broken in ["assetlinks-other-package.json", "assetlinks-short-fingerprint.json", "assetlinks-login-only.json"] {
             add(.androidAssetLinks, .error, good: web { $0.assetLinks = fixture("association/assetlinks.json") },
@@ -211,6 +252,14 @@ final class DoctorRuleTests: XCTestCase {
             noDiff: "the plugin's options are in an array; the printed snippet says where, and another plugin may declare <queries>",
             goodOthers: generatedSingleTask, brokenOthers: generatedSingleTask)
 
+        //    Expo without the generated manifest: expo-build-properties' android.manifestQueries.
+        var expoPOSAlone = expoPOS("expo/pos-apps.json", iosPOSApps), expoPOSAloneBroken = expoPOS("expo/broken/pos-apps-no-square-query.json", iosPOSApps)
+        expoPOSAlone.androidManifest = nil
+        expoPOSAloneBroken.androidManifest = nil
+        add(.androidQueries, .warning, good: expoPOSAlone, broken: expoPOSAloneBroken, file: expoFile,
+            noDiff: "the plugin's options are in an array; the printed snippet says where, and another plugin may declare <queries>",
+            goodOthers: generatedSingleTask, brokenOthers: generatedSingleTask)
+
         // Issue 37: public apps' own files, reduced (each fixture's header names the app, the
         // file and what it shows). A real file may fail other rules too: those are listed.
         func app(_ path: String, _ returnURL: String?, pos: String? = nil, _ configure: (inout Doctor.Input) -> Void = { _ in }) -> Doctor.Input {
@@ -272,6 +321,20 @@ final class DoctorRuleTests: XCTestCase {
         add(.androidIntentFilter, .error, good: app("mastodon.xml", "mastodon-android-auth://callback"),
             broken: app("mastodon.xml", "mastodon-android-auth://checkout-callback", pos: "mastodonpos"), file: androidFile,
             brokenOthers: [.androidQueries: .error])
+
+        // Issue 39: Square's Android sample sees Point of Sale only through its SDK's library
+        // manifest (the merged manifest passes); Square's iOS example lists square-commerce-v1 only.
+        let hellocharge = { (path: String) in
+            using([.square], input(returnURL: nil, posScheme: nil) {
+                $0.androidManifest = fixture("android/apps/" + path)
+                $0.targetSDK = 33
+            })
+        }
+        add(.androidQueries, .error, good: hellocharge("square-hellocharge-merged.xml"), broken: hellocharge("square-hellocharge.xml"), file: androidFile)
+        let coffeeShop = { (apps: [POSApp]) in
+            using(apps, input(returnURL: nil, posScheme: "coffeeshop") { $0.infoPlist = fixture("ios/apps/square-coffee-shop-Info.plist") })
+        }
+        add(.iosQueriesSchemes, .error, good: coffeeShop([.square]), broken: coffeeShop([.square, .sumup]), file: plistFile)
 
         // Issue 38, item 4: the return-routing traps, each on a public app's file (or, where
         // none was reachable here, the project's own: the fixture says so).
