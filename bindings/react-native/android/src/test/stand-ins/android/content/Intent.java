@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: Apache-2.0
+// STAND-IN, SIGNATURES ONLY, FOR javac (make react-native-java-test): React Native's and the
+// Android SDK's jars are not on this machine. Declares only what PosIntentLauncher and
+// PayHandoffPackage use, with upstream's JVM signatures; no upstream code. Bodies throw.
+// Upstream: AOSP frameworks/base `core/java/android/content/Intent.java` at android-15.0.0_r1 (putExtra overloads return the Intent).
+package android.content;
+
+import android.net.Uri;
+import android.os.Bundle;
+
+public class Intent {
+  public Intent(String action) {
+    throw new UnsupportedOperationException("stand-in");
+  }
+
+  public Intent setPackage(String packageName) {
+    throw new UnsupportedOperationException("stand-in");
+  }
+
+  public Intent setComponent(ComponentName component) {
+    throw new UnsupportedOperationException("stand-in");
+  }
+
+  public Intent setData(Uri data) {
+    throw new UnsupportedOperationException("stand-in");
+  }
+
+  public Intent putExtra(String name, String value) {
+    throw new UnsupportedOperationException("stand-in");
+  }
+
+  public Intent putExtra(String name, int value) {
+    throw new UnsupportedOperationException("stand-in");
+  }
+
+  public Intent putExtra(String name, long value) {
+    throw new UnsupportedOperationException("stand-in");
+  }
+
+  public Intent putExtra(String name, boolean value) {
+    throw new UnsupportedOperationException("stand-in");
+  }
+
+  public Intent putExtra(String name, String[] value) {
+    throw new UnsupportedOperationException("stand-in");
+  }
+
+  public Bundle getExtras() {
+    throw new UnsupportedOperationException("stand-in");
+  }
+}
