@@ -11,7 +11,7 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * The package autolinking lists (the first class of the library that matches its expressions:
+ * The package autolinking lists (the first source file of the library that matches its expressions:
  * this one, README "Android autolinking"). It offers one Java module, 'PosIntentLauncher'
  * (starting a POS app's intent for a result); the 'PayHandoff' module is C++
  * (cpp/NativePayHandoffModule.h), created by the app's generated autolinking.cpp from
