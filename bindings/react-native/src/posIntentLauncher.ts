@@ -49,11 +49,11 @@ export function posResultEvent(result: PosActivityResult, now: EpochMs): Coordin
 }
 
 /**
- * Starts POS intents for a result and delivers each result once. Results are kept by the Java
- * module (in the app's private SharedPreferences) until taken: a result that arrives while no
- * one listens — JavaScript not started yet, the listener not set — is delivered when onResult
- * subscribes, also in a later process if it reached the module before the process died. One
- * listener at a time (the coordinator's): a second onResult throws.
+ * Starts POS intents for a result and delivers each result once. The POS app is started by the
+ * package's PosResultActivity, which receives the result itself and keeps it (the app's private
+ * SharedPreferences) until taken: a result that arrives while no one listens — JavaScript not
+ * started yet, or the app's process died while the POS app was in front — is delivered when
+ * onResult subscribes. One listener at a time (the coordinator's): a second onResult throws.
  */
 export class PosIntentLauncher {
   private listening = false;

@@ -83,7 +83,13 @@ test('autolinking finds the Android library (cli findAndroidDir, findBuildGradle
   assert.deepEqual(manifests, ['android/src/main/AndroidManifest.xml']);
   assert.equal(expoFindManifest(path.join(pkg, 'android')), 'src/main/AndroidManifest.xml');
   const manifest = read('android/src/main/AndroidManifest.xml');
-  assert.match(manifest, /<manifest\s+xmlns:android="http:\/\/schemas\.android\.com\/apk\/res\/android"\s*\/>/);
+  assert.match(manifest, /<manifest\s+xmlns:android="http:\/\/schemas\.android\.com\/apk\/res\/android"\s*>/);
+  // One activity, PosIntentLauncher's (README, "POS apps on Android"), not exported: no other app
+  // can start it or hand it a result. Its class is in the namespace's package.
+  const code = manifest.replace(/<!--[\s\S]*?-->/g, '');
+  assert.deepEqual([...code.matchAll(/<activity\b[^>]*>/g)].map((m) => m[0].replace(/\s+/g, ' ')),
+    ['<activity android:name="com.payhandoff.reactnative.PosResultActivity" android:exported="false" android:theme="@android:style/Theme.Translucent.NoTitleBar" />']);
+  assert.ok(exists('android/src/main/java/com/payhandoff/reactnative/PosResultActivity.java'));
   assert.doesNotMatch(manifest.replace(/<!--[\s\S]*?-->/g, ''), /package\s*=/);
   for (const resolver of EXPO_RESOLVERS) {
     const manifestFound = expoFindManifest(path.join(pkg, 'android')) !== null;
@@ -240,7 +246,7 @@ test('npm pack --dry-run lists exactly what the tarball holds, and that is the e
   const expected = [
     'LICENSE', 'README.md', 'package.json', 'PayHandoff.podspec', 'react-native.config.js',
     'android/CMakeLists.txt', 'android/build.gradle',
-    ...['PayHandoffPackage', 'PosIntentLauncherModule', 'PosIntents', 'PosResultStore']
+    ...['PayHandoffPackage', 'PosIntentLauncherModule', 'PosIntents', 'PosLaunches', 'PosResultActivity', 'PosResultStore']
       .map((c) => `android/src/main/java/com/payhandoff/reactnative/${c}.java`),
     'android/src/main/AndroidManifest.xml',
     ...['arm64-v8a', 'armeabi-v7a', 'x86', 'x86_64'].map((abi) => `android/prebuilt/${abi}/libpayhandoff.so`),

@@ -6,9 +6,13 @@
 package android.content;
 
 public class ContextWrapper extends Context {
-  private final Context base;
+  private Context base;
 
   public ContextWrapper(Context base) {
+    this.base = base;
+  }
+
+  protected void attachBaseContext(Context base) {
     this.base = base;
   }
 

@@ -7,17 +7,22 @@ package android.content;
 
 import android.net.Uri;
 import android.os.Bundle;
+import android.os.Parcelable;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
-public class Intent {
+public class Intent implements Parcelable {
   /** Every call, in order, with the Java type of its value: "putExtra(int) KEY=10000". */
   public final List<String> calls = new ArrayList<>();
   private Bundle extras;
 
   public Intent(String action) {
     calls.add("new Intent(" + action + ")");
+  }
+
+  public Intent(Context packageContext, Class<?> cls) {
+    calls.add("new Intent(" + cls.getSimpleName() + ")");
   }
 
   public Intent setPackage(String packageName) {
@@ -60,6 +65,22 @@ public class Intent {
 
   public Intent putExtra(String name, String[] value) {
     return put("String[]", name, value, Arrays.toString(value));
+  }
+
+  public Intent putExtra(String name, Parcelable value) {
+    return put("Parcelable", name, value, value == null ? "null" : value.getClass().getSimpleName());
+  }
+
+  public int getIntExtra(String name, int defaultValue) {
+    Object v = extras == null ? null : extras.get(name);
+    return v instanceof Integer ? (Integer) v : defaultValue;
+  }
+
+  @Deprecated
+  @SuppressWarnings("unchecked")
+  public <T extends Parcelable> T getParcelableExtra(String name) {
+    Object v = extras == null ? null : extras.get(name);
+    return v instanceof Parcelable ? (T) v : null;
   }
 
   /** Test helper: a result Intent holding these extras. */

@@ -18,6 +18,15 @@ public final class Bundle {
     return this;
   }
 
+  public void putBoolean(String key, boolean value) {
+    values.put(key, value);
+  }
+
+  public boolean getBoolean(String key, boolean defaultValue) {
+    Object v = values.get(key);
+    return v instanceof Boolean ? (Boolean) v : defaultValue;
+  }
+
   public Set<String> keySet() {
     return values.keySet();
   }

@@ -7,9 +7,14 @@ package android.content;
 
 import android.net.Uri;
 import android.os.Bundle;
+import android.os.Parcelable;
 
-public class Intent {
+public class Intent implements Parcelable {
   public Intent(String action) {
+    throw new UnsupportedOperationException("stand-in");
+  }
+
+  public Intent(Context packageContext, Class<?> cls) {
     throw new UnsupportedOperationException("stand-in");
   }
 
@@ -42,6 +47,20 @@ public class Intent {
   }
 
   public Intent putExtra(String name, String[] value) {
+    throw new UnsupportedOperationException("stand-in");
+  }
+
+  public Intent putExtra(String name, Parcelable value) {
+    throw new UnsupportedOperationException("stand-in");
+  }
+
+  public int getIntExtra(String name, int defaultValue) {
+    throw new UnsupportedOperationException("stand-in");
+  }
+
+  /** Deprecated in API 33 for getParcelableExtra(String, Class), which API 24 lacks. */
+  @Deprecated
+  public <T extends Parcelable> T getParcelableExtra(String name) {
     throw new UnsupportedOperationException("stand-in");
   }
 

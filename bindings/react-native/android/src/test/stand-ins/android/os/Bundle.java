@@ -12,6 +12,14 @@ public final class Bundle {
     throw new UnsupportedOperationException("stand-in");
   }
 
+  public void putBoolean(String key, boolean value) {
+    throw new UnsupportedOperationException("stand-in");
+  }
+
+  public boolean getBoolean(String key, boolean defaultValue) {
+    throw new UnsupportedOperationException("stand-in");
+  }
+
   public Object get(String key) {
     throw new UnsupportedOperationException("stand-in");
   }

@@ -15,17 +15,15 @@ import com.facebook.react.bridge.ReactMethod;
  * 'PosIntentLauncher': starts a POS app's intent for a result and hands the result to JavaScript,
  * so an app reaches Square, Clip or Billpocket on Android without native code of its own. The
  * intent is the core's `intent` document (pos_build_url, the open_pos_app effect), passed as JSON
- * text; the result is kept (PosResultStore) until JavaScript takes it, and the
- * {@link #RESULTS_EVENT} device event only says that results wait (it carries none: each result
- * is taken once, by takeResults). src/posIntentLauncher.ts is the JavaScript side.
+ * text. PosResultActivity starts it and receives the result, which PosResultStore keeps on disk
+ * until JavaScript takes it — also when the process died while the POS app was in front, where
+ * React Native itself would have dropped the result. This module is that activity's
+ * ActivityEventListener: when it finishes, the {@link #RESULTS_EVENT} device event says that
+ * results wait (it carries none: each result is taken once, by takeResults).
+ * src/posIntentLauncher.ts is the JavaScript side.
  *
  * <p>Nothing here logs: the intent's extras hold SumUp's affiliate key or Billpocket's user token,
  * and a result's extras may hold tokens. Rejections name a member or key, never a value.
- *
- * <p>Process death: a result delivered to a process React Native has not finished starting is
- * dropped by React Native itself (ReactHostImpl.onActivityResult: "Tried to access
- * onActivityResult while context is not ready"), before any module sees it; README, "POS apps on
- * Android", says what the coordinator does then (reconcile, never declined).
  */
 public final class PosIntentLauncherModule extends ReactContextBaseJavaModule implements ActivityEventListener {
   public static final String NAME = "PosIntentLauncher";
@@ -51,17 +49,17 @@ public final class PosIntentLauncherModule extends ReactContextBaseJavaModule im
   }
 
   /**
-   * Starts the intent for a result. Resolves with the request code once the activity was started
-   * (send `pos.launched`); rejects with code `bad_intent` (the document is wrong: the message names
-   * the member), `no_activity` (the app is not in front) or `not_found` / `not_permitted` (nothing
-   * may receive the intent: send `pos.launch_failed`).
+   * Starts the intent for a result (through PosResultActivity). Resolves with the request code
+   * once the POS app was started (send `pos.launched`); rejects with code `bad_intent` (the
+   * document is wrong: the message names the member), `no_activity` (the app is not in front) or
+   * `not_found` / `not_permitted` (nothing may receive the intent: send `pos.launch_failed`).
    *
    * @param intentJson The `intent` document as JSON text.
    * @param flowId The coordinator flow the result belongs to; it comes back in the result.
    * @param promise Settled as above.
    */
   @ReactMethod
-  public void startForResult(String intentJson, String flowId, Promise promise) {
+  public void startForResult(String intentJson, String flowId, final Promise promise) {
     Intent intent;
     try {
       intent = PosIntents.toIntent(intentJson);
@@ -78,19 +76,27 @@ public final class PosIntentLauncherModule extends ReactContextBaseJavaModule im
       promise.reject("no_activity", "no activity is in front to start the POS app from");
       return;
     }
-    int requestCode = store.register(flowId);
+    final int requestCode = store.register(flowId);
+    PosLaunches.await(requestCode, new PosLaunches.Outcome() {
+      @Override
+      public void settle(String errorCode) {
+        if (errorCode == null) promise.resolve(requestCode);
+        else if (errorCode.equals("not_found")) promise.reject(errorCode, "no installed app handles the intent (is it in <queries>? is the POS app installed?)");
+        else promise.reject(errorCode, "the POS app's activity may not be started by this app");
+      }
+    });
+    Intent launcher = new Intent(activity, PosResultActivity.class);
+    launcher.putExtra(PosResultActivity.EXTRA_TARGET, intent);
+    launcher.putExtra(PosResultActivity.EXTRA_REQUEST_CODE, requestCode);
     try {
-      activity.startActivityForResult(intent, requestCode);
+      activity.startActivityForResult(launcher, requestCode);
     } catch (ActivityNotFoundException e) {
       store.unregister(requestCode);
-      promise.reject("not_found", "no installed app handles the intent (is it in <queries>? is the POS app installed?)");
-      return;
+      PosLaunches.settle(requestCode, "not_found");
     } catch (SecurityException e) {
       store.unregister(requestCode);
-      promise.reject("not_permitted", "the POS app's activity may not be started by this app");
-      return;
+      PosLaunches.settle(requestCode, "not_permitted");
     }
-    promise.resolve(requestCode);
   }
 
   /**
@@ -104,12 +110,10 @@ public final class PosIntentLauncherModule extends ReactContextBaseJavaModule im
     promise.resolve(store.takeAll().toString());
   }
 
+  /** PosResultActivity finished: it stored the POS app's result (or the launch failed). */
   @Override
   public void onActivityResult(Activity activity, int requestCode, int resultCode, Intent data) {
-    String flowId = store.complete(requestCode);
-    if (flowId == null) return; // not ours
-    store.add(PosIntents.result(requestCode, resultCode, data, flowId));
-    signal();
+    if (PosResultStore.ours(requestCode) && store.pending() > 0) signal();
   }
 
   @Override

@@ -32,35 +32,48 @@ final class PosResultStore {
   private static final String LAUNCHES = "launches";
   private static final String NEXT = "next_request_code";
 
+  // One lock for the process: the module (native-modules thread) and PosResultActivity (UI
+  // thread) each hold a store over the same file, and each method reads, changes and writes it.
+  private static final Object LOCK = new Object();
+
   private final SharedPreferences preferences;
 
   PosResultStore(SharedPreferences preferences) {
     this.preferences = preferences;
   }
 
+  /** Whether `requestCode` is of this store's range. */
+  static boolean ours(int requestCode) {
+    return requestCode >= FIRST_REQUEST_CODE && requestCode < FIRST_REQUEST_CODE + REQUEST_CODES;
+  }
+
   /**
    * Records a launch for `flowId` and returns its request code (the next of the range, round
    * robin; a code still waiting from 256 launches ago is taken over).
    */
-  synchronized int register(String flowId) {
-    int next = preferences.getInt(NEXT, 0);
-    if (next < 0 || next >= REQUEST_CODES) next = 0;
-    int code = FIRST_REQUEST_CODE + next;
-    JSONObject launches = object(LAUNCHES);
-    try {
-      launches.put(Integer.toString(code), flowId);
-    } catch (JSONException e) {
-      throw new IllegalStateException("launches", e);
+  int register(String flowId) {
+    synchronized (LOCK) {
+      int next = preferences.getInt(NEXT, 0);
+      if (next < 0 || next >= REQUEST_CODES) next = 0;
+      int code = FIRST_REQUEST_CODE + next;
+      JSONObject launches = object(LAUNCHES);
+      try {
+        launches.put(Integer.toString(code), flowId);
+      } catch (JSONException e) {
+        throw new IllegalStateException("launches", e);
+      }
+      preferences.edit().putString(LAUNCHES, launches.toString()).putInt(NEXT, (next + 1) % REQUEST_CODES).commit();
+      return code;
     }
-    preferences.edit().putString(LAUNCHES, launches.toString()).putInt(NEXT, (next + 1) % REQUEST_CODES).commit();
-    return code;
   }
 
   /** Forgets a launch that did not start (no activity, nothing resolved the intent). */
-  synchronized void unregister(int requestCode) {
-    JSONObject launches = object(LAUNCHES);
-    if (launches.remove(Integer.toString(requestCode)) != null) {
-      preferences.edit().putString(LAUNCHES, launches.toString()).commit();
+  void unregister(int requestCode) {
+    synchronized (LOCK) {
+      JSONObject launches = object(LAUNCHES);
+      if (launches.remove(Integer.toString(requestCode)) != null) {
+        preferences.edit().putString(LAUNCHES, launches.toString()).commit();
+      }
     }
   }
 
@@ -70,35 +83,43 @@ final class PosResultStore {
    * @return its flow id, or null when the request code is not one of this store's waiting launches
    *     (another module's, or a result delivered twice).
    */
-  synchronized String complete(int requestCode) {
-    if (requestCode < FIRST_REQUEST_CODE || requestCode >= FIRST_REQUEST_CODE + REQUEST_CODES) return null;
-    JSONObject launches = object(LAUNCHES);
-    Object flowId = launches.remove(Integer.toString(requestCode));
-    if (!(flowId instanceof String)) return null;
-    preferences.edit().putString(LAUNCHES, launches.toString()).commit();
-    return (String) flowId;
+  String complete(int requestCode) {
+    synchronized (LOCK) {
+      if (!ours(requestCode)) return null;
+      JSONObject launches = object(LAUNCHES);
+      Object flowId = launches.remove(Integer.toString(requestCode));
+      if (!(flowId instanceof String)) return null;
+      preferences.edit().putString(LAUNCHES, launches.toString()).commit();
+      return (String) flowId;
+    }
   }
 
   /** Keeps a result until JavaScript takes it (the oldest goes beyond CAPACITY). */
-  synchronized void add(JSONObject result) {
-    JSONArray results = array(RESULTS);
-    JSONArray kept = new JSONArray();
-    int drop = Math.max(0, results.length() + 1 - CAPACITY);
-    for (int i = drop; i < results.length(); i++) kept.put(results.opt(i));
-    kept.put(result);
-    preferences.edit().putString(RESULTS, kept.toString()).commit();
+  void add(JSONObject result) {
+    synchronized (LOCK) {
+      JSONArray results = array(RESULTS);
+      JSONArray kept = new JSONArray();
+      int drop = Math.max(0, results.length() + 1 - CAPACITY);
+      for (int i = drop; i < results.length(); i++) kept.put(results.opt(i));
+      kept.put(result);
+      preferences.edit().putString(RESULTS, kept.toString()).commit();
+    }
   }
 
   /** Hands out every kept result, oldest first, and forgets them: each is taken once. */
-  synchronized JSONArray takeAll() {
-    JSONArray results = array(RESULTS);
-    if (results.length() > 0 || preferences.contains(RESULTS)) preferences.edit().remove(RESULTS).commit();
-    return results;
+  JSONArray takeAll() {
+    synchronized (LOCK) {
+      JSONArray results = array(RESULTS);
+      if (results.length() > 0 || preferences.contains(RESULTS)) preferences.edit().remove(RESULTS).commit();
+      return results;
+    }
   }
 
   /** How many results wait (tests, and the module's signal). */
-  synchronized int pending() {
-    return array(RESULTS).length();
+  int pending() {
+    synchronized (LOCK) {
+      return array(RESULTS).length();
+    }
   }
 
   // A value this class did not write (another version's, a damaged file) reads as empty: what it

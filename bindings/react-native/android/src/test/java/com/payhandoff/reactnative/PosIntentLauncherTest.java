@@ -223,15 +223,23 @@ public class PosIntentLauncherTest {
 
   // ---- the module ------------------------------------------------------------------------------
 
-  /** A module over fakes: its context, activity and preferences (`disk` is the file across processes). */
+  /**
+   * A module over fakes: its context, the app's activity and the preferences (`disk` is the file
+   * across processes). A start goes as on Android: the module starts PosResultActivity for a
+   * result, Android creates it (attach + onCreate), it starts the POS app.
+   */
   private static final class Harness {
+    final Map<String, Object> disk;
     final FakePreferences preferences;
     final String[] asked = new String[1];
     final ReactApplicationContext context;
     final Activity activity = new Activity();
     final PosIntentLauncherModule module;
+    final Map<Integer, PosResultActivity> launchers = new HashMap<>();
+    final Map<Integer, Intent> launcherIntents = new HashMap<>();
 
     Harness(Map<String, Object> disk) {
+      this.disk = disk;
       preferences = new FakePreferences(disk);
       context = new ReactApplicationContext(preferences.context(asked));
       context.currentActivity = activity;
@@ -242,12 +250,36 @@ public class PosIntentLauncherTest {
       this(new HashMap<>());
     }
 
-    int start(String json, String flowId) {
+    /** startForResult, then Android creating PosResultActivity; the promise as it settled. */
+    RecordingPromise launch(String json, String flowId) {
       RecordingPromise p = new RecordingPromise();
+      int before = activity.started.size();
       module.startForResult(json, flowId, p);
+      if (activity.started.size() == before) return p; // refused before any start
+      assertEquals("settled only once the POS app was started", 0, p.settled);
+      Intent launcherIntent = activity.started.get(before);
+      int code = activity.requestCodes.get(before);
+      PosResultActivity launcher = new PosResultActivity().attach(new FakePreferences(disk).context(new String[1]), launcherIntent);
+      launcher.onCreate(null);
+      launchers.put(code, launcher);
+      launcherIntents.put(code, launcherIntent);
+      return p;
+    }
+
+    int start(String json, String flowId) {
+      RecordingPromise p = launch(json, flowId);
       assertEquals(1, p.settled);
       assertNull(p.code, p.message);
       return (Integer) p.resolved;
+    }
+
+    /** The POS app answers: PosResultActivity gets it, finishes, and the app's activity hears that. */
+    void answer(int code, int resultCode, Intent data) {
+      PosResultActivity launcher = launchers.get(code);
+      launcher.onActivityResult(code, resultCode, data);
+      assertTrue(launcher.finished);
+      assertEquals(Integer.valueOf(Activity.RESULT_OK), launcher.resultCode);
+      context.deliverActivityResult(activity, code, Activity.RESULT_OK, null);
     }
 
     JSONArray take() throws Exception {
@@ -259,19 +291,26 @@ public class PosIntentLauncherTest {
   }
 
   @Test
-  public void startStartsTheIntentForAResultAndTheResultIsTakenOnce() throws Exception {
+  public void startGoesThroughPosResultActivityAndTheResultIsTakenOnce() throws Exception {
     Harness h = new Harness();
     assertEquals("module name", "PosIntentLauncher", h.module.getName());
     assertEquals(PosResultStore.PREFERENCES + " mode 0", h.asked[0]);
     assertEquals(Arrays.asList((Object) h.module), new ArrayList<Object>(h.context.listeners));
     int code = h.start(SQUARE, "sale-42");
     assertEquals(PosResultStore.FIRST_REQUEST_CODE, code);
+    // The app's activity started PosResultActivity (explicit, carrying the POS intent and the code) ...
     assertEquals(Arrays.asList(code), h.activity.requestCodes);
-    assertEquals("putExtra(int) com.squareup.pos.TOTAL_AMOUNT=10000", h.activity.started.get(0).calls.get(4));
+    assertEquals(Arrays.asList("new Intent(PosResultActivity)", "putExtra(Parcelable) com.payhandoff.reactnative.TARGET=Intent",
+        "putExtra(int) com.payhandoff.reactnative.REQUEST_CODE=" + code), h.activity.started.get(0).calls);
+    // ... which started the POS app's intent, with its typed extras, for a result with the same code.
+    PosResultActivity launcher = h.launchers.get(code);
+    assertEquals(Arrays.asList(code), launcher.requestCodes);
+    assertEquals("putExtra(int) com.squareup.pos.TOTAL_AMOUNT=10000", launcher.started.get(0).calls.get(4));
+    assertFalse(launcher.finished);
     assertEquals(0, h.take().length());
 
     Bundle extras = new Bundle().with("com.squareup.pos.SERVER_TRANSACTION_ID", "srv-1");
-    h.context.deliverActivityResult(h.activity, code, -1, Intent.withExtras(extras));
+    h.answer(code, -1, Intent.withExtras(extras));
     // The event says that results wait; it carries none of them.
     assertEquals(Arrays.asList("PosIntentLauncher.results null"), h.context.events);
     JSONArray taken = h.take();
@@ -279,8 +318,8 @@ public class PosIntentLauncherTest {
     assertEquals("{\"request_code\":23040,\"result_code\":-1,\"flow_id\":\"sale-42\",\"extras\":{\"com.squareup.pos.SERVER_TRANSACTION_ID\":\"srv-1\"}}",
         taken.getJSONObject(0).toString());
     assertEquals("taken once", 0, h.take().length());
-    // Delivered again (a second listener path, a replayed callback): the launch is complete, nothing is added.
-    h.context.deliverActivityResult(h.activity, code, -1, Intent.withExtras(extras));
+    // Delivered again (a replayed result): the launch is complete, nothing is added, no event.
+    h.answer(code, -1, Intent.withExtras(extras));
     assertEquals(0, h.take().length());
     assertEquals(1, h.context.events.size());
     assertEquals("every write is a commit (on disk before the call returns)", 0, h.preferences.applies);
@@ -292,9 +331,10 @@ public class PosIntentLauncherTest {
     int code = h.start(CLIP, "sale-1");
     h.context.deliverActivityResult(h.activity, 1, -1, Intent.withExtras(new Bundle().with("a", "b")));
     h.context.deliverActivityResult(h.activity, code + 1, -1, null); // in the range, never started
+    h.launchers.get(code).onActivityResult(code + 1, -1, null);       // PosResultActivity: not a waiting launch
     assertEquals(0, h.take().length());
     assertTrue(h.context.events.isEmpty());
-    h.context.deliverActivityResult(h.activity, code, 0, null);
+    h.answer(code, 0, null);
     JSONArray taken = h.take();
     assertEquals(1, taken.length());
     assertTrue(taken.getJSONObject(0).isNull("extras"));
@@ -307,7 +347,7 @@ public class PosIntentLauncherTest {
     Harness first = new Harness(disk);
     int code = first.start(CLIP, "sale-7");
     first.context.jsNotReady = true;
-    first.context.deliverActivityResult(first.activity, code, -1,
+    first.answer(code, -1,
         Intent.withExtras(new Bundle().with("PAYMENT_RESPONSE", "{\"reference\":\"ord-1~0123456789abcdef\",\"status\":\"approved\"}")));
     assertTrue(first.context.events.isEmpty());
     // The process dies before JavaScript takes it; the next one's module finds it on disk.
@@ -321,15 +361,43 @@ public class PosIntentLauncherTest {
   }
 
   @Test
-  public void aLaunchOfAnEarlierProcessIsStillKnown() throws Exception {
+  public void theProcessDiesWhileThePosAppIsInFront() throws Exception {
     Map<String, Object> disk = new HashMap<>();
-    Harness first = new Harness(disk);
-    int code = first.start(SQUARE, "sale-9");
-    // Only if React Native delivers it (its context ready): the new module maps the code to its flow.
-    Harness next = new Harness(disk);
-    assertEquals("request codes go on where the last process stopped", code + 1, next.start(SQUARE, "sale-10"));
-    next.context.deliverActivityResult(next.activity, code, -1, null);
-    assertEquals("sale-9", next.take().getJSONObject(0).getString("flow_id"));
+    Harness before = new Harness(disk);
+    int code = before.start(SQUARE, "sale-9");
+    PosResultActivity launcher = before.launchers.get(code);
+    // Android saves the activity's state when it goes to the background, then the process dies.
+    Bundle saved = new Bundle();
+    launcher.onSaveInstanceState(saved);
+    // The POS app finishes: Android creates the process and PosResultActivity again from its saved
+    // state and its Intent, with no React Native running, and delivers the result to it.
+    PosResultActivity recreated = new PosResultActivity().attach(new FakePreferences(disk).context(new String[1]),
+        before.launcherIntents.get(code));
+    recreated.onCreate(saved);
+    assertTrue("not started a second time", recreated.started.isEmpty());
+    assertFalse(recreated.finished);
+    recreated.onActivityResult(code, -1, Intent.withExtras(new Bundle().with("com.squareup.pos.CLIENT_TRANSACTION_ID", "cli-1")));
+    assertTrue(recreated.finished);
+    // React Native drops the app activity's result (its context is not ready): no module hears it.
+    // JavaScript starts later, restores the coordinator, subscribes, and takes the result.
+    Harness after = new Harness(disk);
+    JSONArray taken = after.take();
+    assertEquals(1, taken.length());
+    assertEquals("sale-9", taken.getJSONObject(0).getString("flow_id"));
+    assertEquals("cli-1", taken.getJSONObject(0).getJSONObject("extras").getString("com.squareup.pos.CLIENT_TRANSACTION_ID"));
+    assertEquals("request codes go on where the last process stopped", code + 1, after.start(SQUARE, "sale-10"));
+  }
+
+  @Test
+  public void aLauncherNotStartedByTheModuleStartsNothing() {
+    Intent strange = new Intent("x");
+    PosResultActivity launcher = new PosResultActivity().attach(new FakePreferences().context(new String[1]), strange);
+    launcher.onCreate(null);
+    assertTrue(launcher.started.isEmpty());
+    assertTrue(launcher.finished);
+    PosResultActivity noIntent = new PosResultActivity().attach(new FakePreferences().context(new String[1]), null);
+    noIntent.onCreate(null);
+    assertTrue(noIntent.finished);
   }
 
   @Test
@@ -339,30 +407,46 @@ public class PosIntentLauncherTest {
     h.context.currentActivity = null;
     h.module.startForResult(SQUARE, "sale-1", p);
     assertEquals("no_activity", p.code);
-
     h.context.currentActivity = h.activity;
-    h.activity.failNext = new ActivityNotFoundException("No Activity found to handle Intent");
-    p = new RecordingPromise();
-    h.module.startForResult(SUMUP, "sale-2", p);
-    assertEquals("not_found", p.code);
-    assertEquals(1, p.settled);
-    h.context.deliverActivityResult(h.activity, PosResultStore.FIRST_REQUEST_CODE, 0, null);
+
+    // PosResultActivity cannot start the POS app (not installed): rejected, launch forgotten.
+    int code = PosResultStore.FIRST_REQUEST_CODE;
+    RecordingPromise missing = new RecordingPromise();
+    h.module.startForResult(SUMUP, "sale-2", missing);
+    PosResultActivity launcher = new PosResultActivity().attach(new FakePreferences(h.disk).context(new String[1]), h.activity.started.get(0));
+    launcher.failNext = new ActivityNotFoundException("No Activity found to handle Intent");
+    launcher.onCreate(null);
+    assertEquals("not_found", missing.code);
+    assertEquals(1, missing.settled);
+    assertTrue(launcher.finished);
+    assertEquals(Integer.valueOf(Activity.RESULT_CANCELED), launcher.resultCode);
+    h.context.deliverActivityResult(h.activity, code, Activity.RESULT_CANCELED, null);
+    assertTrue("nothing waits: no event", h.context.events.isEmpty());
+    launcher.onActivityResult(code, 0, null);
     assertEquals("the forgotten launch's code is not ours any more", 0, h.take().length());
 
-    h.activity.failNext = new SecurityException("Permission Denial");
-    p = new RecordingPromise();
-    h.module.startForResult(CLIP, "sale-3", p);
-    assertEquals("not_permitted", p.code);
+    RecordingPromise denied = new RecordingPromise();
+    h.module.startForResult(CLIP, "sale-3", denied);
+    PosResultActivity second = new PosResultActivity().attach(new FakePreferences(h.disk).context(new String[1]), h.activity.started.get(1));
+    second.failNext = new SecurityException("Permission Denial");
+    second.onCreate(null);
+    assertEquals("not_permitted", denied.code);
+
+    // The app's activity cannot start PosResultActivity (not in the merged manifest).
+    h.activity.failNext = new ActivityNotFoundException("PosResultActivity");
+    RecordingPromise noLauncher = new RecordingPromise();
+    h.module.startForResult(CLIP, "sale-4", noLauncher);
+    assertEquals("not_found", noLauncher.code);
 
     p = new RecordingPromise();
-    h.module.startForResult("{\"action\":\"a\",\"extras\":[{\"key\":\"k\",\"type\":\"int\",\"value\":\"" + SECRET + "\"}]}", "sale-4", p);
+    h.module.startForResult("{\"action\":\"a\",\"extras\":[{\"key\":\"k\",\"type\":\"int\",\"value\":\"" + SECRET + "\"}]}", "sale-5", p);
     assertEquals("bad_intent", p.code);
     assertEquals("intent extra k is not a number", p.message);
 
     p = new RecordingPromise();
     h.module.startForResult(SQUARE, "", p);
     assertEquals("bad_intent", p.code);
-    assertTrue(h.activity.started.isEmpty());
+    assertEquals(2, h.activity.started.size());
   }
 
   @Test
@@ -371,7 +455,7 @@ public class PosIntentLauncherTest {
     h.context.jsNotReady = true;
     for (int i = 0; i < PosResultStore.CAPACITY + 3; i++) {
       int code = h.start(CLIP, "sale-" + i);
-      h.context.deliverActivityResult(h.activity, code, -1, null);
+      h.answer(code, -1, null);
     }
     JSONArray taken = h.take();
     assertEquals(PosResultStore.CAPACITY, taken.length());
@@ -388,7 +472,7 @@ public class PosIntentLauncherTest {
     assertEquals(PosResultStore.FIRST_REQUEST_CODE, (int) codes.get(PosResultStore.REQUEST_CODES));
     for (int code : codes) assertTrue(code >= PosResultStore.FIRST_REQUEST_CODE && code < 0x10000);
     // The code taken over belongs to its newest launch.
-    h.context.deliverActivityResult(h.activity, PosResultStore.FIRST_REQUEST_CODE, -1, null);
+    h.answer(PosResultStore.FIRST_REQUEST_CODE, -1, null);
     assertEquals("f" + PosResultStore.REQUEST_CODES, h.take().getJSONObject(0).getString("flow_id"));
   }
 
@@ -399,10 +483,8 @@ public class PosIntentLauncherTest {
     disk.put("launches", "{\"23040\":5}");
     Harness h = new Harness(disk);
     assertEquals(0, h.take().length());
-    h.context.deliverActivityResult(h.activity, PosResultStore.FIRST_REQUEST_CODE, -1, null);
-    assertEquals(0, h.take().length());
     int code = h.start(CLIP, "sale-1");
-    h.context.deliverActivityResult(h.activity, code, -1, null);
+    h.answer(code, -1, null);
     assertEquals(1, h.take().length());
   }
 
@@ -422,7 +504,7 @@ public class PosIntentLauncherTest {
       h.module.startForResult(SUMUP, "sale-2", new RecordingPromise());
       h.module.startForResult("{\"action\":\"" + SECRET, "sale-3", new RecordingPromise());
       h.context.jsNotReady = true;
-      h.context.deliverActivityResult(h.activity, code, -1, Intent.withExtras(new Bundle().with("token", SECRET)));
+      h.answer(code, -1, Intent.withExtras(new Bundle().with("token", SECRET)));
       assertTrue(h.take().toString().contains(SECRET)); // handed to JavaScript, and only there
     } finally {
       System.setOut(out);
