@@ -7,10 +7,10 @@
 #                            tarball's Android autolinking layout (test/package-layout.test.js: the
 #                            upstream rules it needs, android/CMakeLists.txt configured for each
 #                            ABI, npm pack --dry-run against the expected file list).
-#   make react-native-java-test  android/'s Java (PosIntentLauncher, PayHandoffPackage) compiled by
-#                            javac against signature-only stand-ins of React Native and android.*
-#                            (android/src/test/stand-ins), then its JUnit suite on the host JVM
-#                            against recording fakes (android/src/test/java); no logging call in it.
+#   make react-native-java-test  the package's Java (PosIntentLauncher) by javac and JUnit, no Android SDK
+#                            android/'s Java compiled against signature-only stand-ins of React Native
+#                            and android.* (android/src/test/stand-ins), then its JUnit suite on the
+#                            host JVM against recording fakes (android/src/test/java); no logging call.
 # The JSI integration (React Native's headers, ios/, android/'s Gradle build) is not compiled here.
 APT_react-native := node-typescript
 # Node-API headers: NodeSource's nodejs ships them; with Debian's nodejs they are in libnode-dev.
