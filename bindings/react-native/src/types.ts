@@ -613,6 +613,8 @@ export interface PosFlowDetails {
   id: string;
   type: 'pos';
   state: PosState;
+  /** The POS app (written always from 0.4.0; absent in an older snapshot: 'billpocket'). */
+  pos_app?: PosApp;
   operation: PosOperation;
   /** The app's identifier; the POS app is sent `<identifier>~<token>`. */
   identifier: string;
