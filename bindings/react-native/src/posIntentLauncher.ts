@@ -61,7 +61,8 @@ export class PosIntentLauncher {
   constructor(private readonly native: PosIntentLauncherNative, private readonly events: DeviceEventsLike) {}
 
   /**
-   * Starts `intent` (pos_build_url's `intent`, an open_pos_app effect's `intent`) for a result.
+   * Starts `intent` (pos_build_url's `intent`, an open_pos_app effect's `intent`) for a result:
+   * for the apps that answer with one (Square, Clip, Billpocket); SumUp answers by URL.
    * Resolves with the request code once the POS app was started: send `pos.launched`. Rejects
    * with an Error whose `code` is a PosLaunchErrorCode: send `pos.launch_failed`.
    */
