@@ -71,7 +71,8 @@ public final class PosIntentLauncherModule extends ReactContextBaseJavaModule im
       promise.reject("bad_intent", "flowId is empty");
       return;
     }
-    Activity activity = getCurrentActivity();
+    // The context's: ReactContextBaseJavaModule.getCurrentActivity() is deprecated in the New Architecture.
+    Activity activity = getReactApplicationContext().getCurrentActivity();
     if (activity == null) {
       promise.reject("no_activity", "no activity is in front to start the POS app from");
       return;

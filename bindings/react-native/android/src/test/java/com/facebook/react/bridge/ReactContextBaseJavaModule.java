@@ -5,14 +5,8 @@
 // the stand-ins, run against it (a signature that differs fails as NoSuchMethodError).
 package com.facebook.react.bridge;
 
-import android.app.Activity;
-
 public abstract class ReactContextBaseJavaModule extends BaseJavaModule {
   public ReactContextBaseJavaModule(ReactApplicationContext reactContext) {
     super(reactContext);
-  }
-
-  protected final Activity getCurrentActivity() {
-    return getReactApplicationContext().getCurrentActivity();
   }
 }

@@ -5,15 +5,9 @@
 // Upstream: facebook/react-native `packages/react-native/ReactAndroid/src/main/java/com/facebook/react/bridge/ReactContextBaseJavaModule.java` (read at commit 1ca54bcc9bff742d262a6180862cc4d9d733d5be).
 package com.facebook.react.bridge;
 
-import android.app.Activity;
-
 public abstract class ReactContextBaseJavaModule extends BaseJavaModule {
   public ReactContextBaseJavaModule(ReactApplicationContext reactContext) {
     super(reactContext);
-    throw new UnsupportedOperationException("stand-in");
-  }
-
-  protected final Activity getCurrentActivity() {
     throw new UnsupportedOperationException("stand-in");
   }
 }
