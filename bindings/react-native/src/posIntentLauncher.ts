@@ -21,7 +21,7 @@ export const POS_RESULTS_EVENT = 'PosIntentLauncher.results';
 
 /** Why startForResult was refused (the rejection's `code`): `bad_intent` (the document is wrong:
  *  the message names the member, never a value), `no_activity` (no activity in front),
- *  `not_found` (nothing resolves the intent: the app is not installed or not in `<queries>`),
+ *  `not_found` (nothing resolves the intent: the app is not installed, or another component),
  *  `not_permitted` (its activity is not exported to this app). */
 export type PosLaunchErrorCode = 'bad_intent' | 'no_activity' | 'not_found' | 'not_permitted';
 

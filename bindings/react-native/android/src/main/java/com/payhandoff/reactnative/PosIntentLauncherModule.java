@@ -82,7 +82,7 @@ public final class PosIntentLauncherModule extends ReactContextBaseJavaModule im
       @Override
       public void settle(String errorCode) {
         if (errorCode == null) promise.resolve(requestCode);
-        else if (errorCode.equals("not_found")) promise.reject(errorCode, "no installed app handles the intent (is it in <queries>? is the POS app installed?)");
+        else if (errorCode.equals("not_found")) promise.reject(errorCode, "no installed app handles the intent (is the POS app installed, and is its component or package right?)");
         else promise.reject(errorCode, "the POS app's activity may not be started by this app");
       }
     });
