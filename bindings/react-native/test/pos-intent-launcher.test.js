@@ -116,6 +116,25 @@ test('a take that fails or is not an array reaches onError', async () => {
   assert.deepEqual(errors, ['PosIntentLauncher: takeResults did not give an array']);
 });
 
+test('index.js binds posIntentLauncher to NativeModules.PosIntentLauncher and DeviceEventEmitter (null without it)', async () => {
+  const rn = require(path.join(build, 'node_modules', 'react-native'));
+  const { native } = fakeNative();
+  rn.NativeModules.PosIntentLauncher = native;
+  const index = require(path.join(build, 'lib', 'index.js'));
+  assert.ok(index.posIntentLauncher instanceof index.PosIntentLauncher);
+  const got = [];
+  const sub = index.posIntentLauncher.onResult((r) => got.push(r.flow_id));
+  native.waiting.push(result('w1'));
+  rn.DeviceEventEmitter.emit(index.POS_RESULTS_EVENT);
+  await settle();
+  assert.deepEqual(got, ['w1']);
+  sub.remove();
+  // Loaded without the Java module (iOS, or not linked): null.
+  delete rn.NativeModules.PosIntentLauncher;
+  for (const key of Object.keys(require.cache)) if (key.startsWith(path.join(build, 'lib'))) delete require.cache[key];
+  assert.equal(require(path.join(build, 'lib', 'index.js')).posIntentLauncher, null);
+});
+
 test('posResultEvent is the pos.result event with result_code and extras (null kept)', () => {
   assert.deepEqual(launcher.posResultEvent({ ...result('sale-9', null), result_code: 0, other_extras: { n: 1 } }, 5),
     { type: 'pos.result', flow_id: 'sale-9', now: 5, result_code: 0, extras: null });

@@ -18,6 +18,10 @@ module.exports = {
       deviceListeners.get(type).add(listener);
       return { remove: () => deviceListeners.get(type).delete(listener) };
     },
+    /** Test helper: what a native module's emitDeviceEvent does. */
+    emit(type, ...args) {
+      for (const listener of deviceListeners.get(type) ?? []) listener(...args);
+    },
   },
   TurboModuleRegistry: {
     get(name) {
