@@ -158,7 +158,7 @@ swift-test: swift-build
 TEST_STEPS ?= demo-packages-check \
   embedded-check+lib-full+vectors-check+abigen-check \
   bg:sanitizers \
-  abi-check \
+  abi-check+react-native-java-test \
   android-libs+c-harness \
   android+process-death \
   android-harness+android-test \

@@ -7,12 +7,19 @@
 #                            tarball's Android autolinking layout (test/package-layout.test.js: the
 #                            upstream rules it needs, android/CMakeLists.txt configured for each
 #                            ABI, npm pack --dry-run against the expected file list).
-# The JSI integration (React Native's headers, ios/, android/) is not compiled here.
+#   make react-native-java-test  the package's Java (PosIntentLauncher) by javac and JUnit, no Android SDK
+#                            android/'s Java compiled against signature-only stand-ins of React Native
+#                            and android.* (android/src/test/stand-ins), then its JUnit suite on the
+#                            host JVM against recording fakes (android/src/test/java); no logging call.
+# The JSI integration (React Native's headers, ios/, android/'s Gradle build) is not compiled here.
 APT_react-native := node-typescript
 # Node-API headers: NodeSource's nodejs ships them; with Debian's nodejs they are in libnode-dev.
 APT_react-native += $(if $(wildcard /usr/include/node/node_api.h),,libnode-dev) $(APT_valgrind) $(APT_node)
 APT_PACKAGES += $(APT_react-native)
-BINDING_TESTS += react-native-test
+BINDING_TESTS += react-native-test react-native-java-test
+# The Java module's compile and JUnit run: javac, JUnit 4, Android's org.json (the platform's, on the host).
+APT_react-native-java := default-jdk-headless junit4 libandroid-json-java
+APT_PACKAGES += $(APT_react-native-java)
 
 RN_DIR := bindings/react-native
 RN_BUILD := $(CURDIR)/.build/react-native
@@ -25,7 +32,34 @@ RN_VG_LINK := -L$(CURDIR)/.build/lib/$(RN_LIB_FLAVOUR) -lpayhandoff -Wl,-rpath,$
 # Node's headers: /usr/include/node (Debian, NodeSource), else next to the node binary.
 RN_NODE_INCLUDE ?= $(firstword $(wildcard /usr/include/node/node_api.h $(dir $(shell command -v node 2>/dev/null))../include/node/node_api.h))
 
-.PHONY: react-native-test
+.PHONY: react-native-test react-native-java-test
+
+RN_JAVA_BUILD := $(CURDIR)/.build/react-native-java
+RN_JAVA_MAIN := $(sort $(wildcard $(RN_DIR)/android/src/main/java/com/payhandoff/reactnative/*.java))
+RN_JAVA_STANDINS := $(sort $(shell find $(RN_DIR)/android/src/test/stand-ins -name '*.java' 2>/dev/null))
+RN_JAVA_TESTS := $(sort $(shell find $(RN_DIR)/android/src/test/java -name '*.java' 2>/dev/null))
+RN_JAVA_LIBS := /usr/share/java/com.android.json.jar
+RN_JUNIT := /usr/share/java/junit4.jar:/usr/share/java/hamcrest-core.jar
+# --release 8: the library's build.gradle sets no compileOptions, and AGP's default is Java 8.
+RN_JAVAC := javac --release 8 -encoding UTF-8 -Xlint:all,-options -Werror
+
+# The module never logs (its intents hold SumUp's affiliate key or Billpocket's user token, its
+# results may hold tokens): no logging call may appear in it. Every stand-in names its upstream
+# file; every fake says it is one.
+react-native-java-test: | bootstrap-react-native-java
+	@rm -rf $(RN_JAVA_BUILD) && mkdir -p $(RN_JAVA_BUILD)/stand-ins $(RN_JAVA_BUILD)/main $(RN_JAVA_BUILD)/test
+	@start=$$(date +%s%N); \
+	if grep -nE 'android\.util\.Log|\bLog\.[a-z]+\(|FLog|System\.(out|err)|printStackTrace|Timber' $(RN_JAVA_MAIN); then \
+	  echo "react-native-java-test: a logging call in the module (above): it must never log"; exit 1; fi; \
+	for f in $(RN_JAVA_STANDINS); do grep -q '^// Upstream: ' $$f || { echo "react-native-java-test: $$f cites no upstream file"; exit 1; }; done; \
+	for f in $(RN_JAVA_TESTS); do grep -q 'TEST FAKE\|@Test\|JUnitCore' $$f || { echo "react-native-java-test: $$f is neither a fake nor a test"; exit 1; }; done; \
+	echo "react-native-java-test: $$(javac -version 2>&1): $(words $(RN_JAVA_STANDINS)) stand-ins, then $(words $(RN_JAVA_MAIN)) module sources against them"; \
+	$(RN_JAVAC) -Xlint:-serial -d $(RN_JAVA_BUILD)/stand-ins $(RN_JAVA_STANDINS); \
+	$(RN_JAVAC) -cp $(RN_JAVA_BUILD)/stand-ins:$(RN_JAVA_LIBS) -d $(RN_JAVA_BUILD)/main $(RN_JAVA_MAIN); \
+	$(RN_JAVAC) -cp $(RN_JAVA_BUILD)/stand-ins:$(RN_JAVA_BUILD)/main:$(RN_JAVA_LIBS):$(RN_JUNIT) -d $(RN_JAVA_BUILD)/test $(RN_JAVA_TESTS); \
+	java -cp $(RN_JAVA_BUILD)/test:$(RN_JAVA_BUILD)/main:$(RN_JAVA_BUILD)/stand-ins:$(RN_JAVA_LIBS):$(RN_JUNIT) \
+	  com.payhandoff.reactnative.TestMain; \
+	echo "react-native-java-test: done in $$(( ($$(date +%s%N) - start) / 1000000 )) ms"
 
 react-native-test: lib react-native-pack | bootstrap-react-native
 	@test -n "$(RN_NODE_INCLUDE)" || { echo "react-native-test: node_api.h not found (set RN_NODE_INCLUDE)"; exit 1; }

@@ -24,7 +24,13 @@ import type {
   PosResponse,
   PosResultExtras,
   PosUrl,
+  PosUrlFor,
   PosUrlRequest,
+  PosUrlToken,
+  BillpocketRequest,
+  SquareSaleRequest,
+  SumUpSaleRequest,
+  ClipSaleRequest,
   RefundCheckInput,
   RefundVerdict,
   Salvage,
@@ -208,8 +214,14 @@ export class PayHandoff {
     return this.native.module.version();
   }
 
-  /** The billpocket:// URL and Android intent for a sale or refund (holds the user token: do
-   *  not log it); with `token`, the identifier sent is `<identifier>~<token>`. */
+  /** The POS app's URL and Android intent for a sale (any app) or a refund (Billpocket), typed by
+   *  the request's `pos_app` (holds the user token or affiliate key: do not log it); with
+   *  `token`, the identifier sent is `<identifier>~<token>`. */
+  buildPosUrl(request: BillpocketRequest & PosUrlToken): PosUrlFor<BillpocketRequest>;
+  buildPosUrl(request: SquareSaleRequest & PosUrlToken): PosUrlFor<SquareSaleRequest>;
+  buildPosUrl(request: SumUpSaleRequest & PosUrlToken): PosUrlFor<SumUpSaleRequest>;
+  buildPosUrl(request: ClipSaleRequest & PosUrlToken): PosUrlFor<ClipSaleRequest>;
+  buildPosUrl(request: PosUrlRequest): PosUrl;
   buildPosUrl(request: PosUrlRequest): PosUrl {
     return this.native.result(this.native.module.posBuildUrl(json(request, 'request_json')), true);
   }

@@ -34,7 +34,11 @@ export function redactIdentifier(identifier: string): string {
   return tilde < 0 ? identifier : `${identifier.slice(0, tilde)}~${REDACTED}`;
 }
 
-const SECRET_KEYS = new Set(['usertoken', 'pin', 'nonce', 'token', 'api_key']);
+const SECRET_KEYS = new Set(['usertoken', 'pin', 'nonce', 'token', 'api_key', 'affiliate_key', 'affiliate-key']);
+
+/** The extras and fields that carry `<identifier>~<token>` to a POS app (Billpocket's
+ *  `identifier`, Square's REQUEST_METADATA / `state`, SumUp's foreign-tx-id, Clip's reference). */
+const ECHO_KEYS = new Set(['identifier', 'com.squareup.pos.REQUEST_METADATA', 'state', 'foreign-tx-id', 'PAYMENT_REFERENCE']);
 
 /** Marks a build result whose `url` is the Billpocket URL (holding the user token). */
 const TOP_URL = Symbol('payhandoff.url-is-secret');
@@ -54,8 +58,10 @@ function shown(object: Record<string, unknown>, key: string, value: string): str
   if (key === 'value' && typeof object.key === 'string') {
     // {key, value}: a POS URL's fields and its intent's extras.
     if (SECRET_KEYS.has(object.key.toLowerCase())) return REDACTED;
-    if (object.key === 'identifier' && value.includes('~')) return redactIdentifier(value);
+    if (ECHO_KEYS.has(object.key) && value.includes('~')) return redactIdentifier(value);
   }
+  // An intent's data URI (SumUp's holds the affiliate key and the token).
+  if (key === 'data' && typeof object.action === 'string') return redactUrl(value);
   if (key === 'value' && typeof object.name === 'string' && object.name.toLowerCase() === 'authorization') return `Bearer ${REDACTED}`;
   return undefined;
 }

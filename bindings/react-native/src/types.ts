@@ -46,9 +46,23 @@ export interface KeyValue {
   value: string;
 }
 
+// ---- POS apps -------------------------------------------------------------------------------
+
+/** The card-terminal app a POS request goes to (`pos_app`; absent: 'billpocket', so every 0.3
+ *  document means what it meant). Mercado Pago Point is left out (docs/rules.md). */
+export type PosApp = 'billpocket' | 'square' | 'sumup' | 'clip';
+
+/** ISO 4217 code, three uppercase letters, of a currency with two decimals (the core refuses
+ *  others, naming `currency`). */
+export type CurrencyCode = string;
+
 // ---- Billpocket POS -------------------------------------------------------------------------
 
 interface PosRequestBase {
+  /** Absent means 'billpocket'. */
+  pos_app?: 'billpocket';
+  /** Billpocket is MXN only: optional, and must be 'MXN'. */
+  currency?: 'MXN';
   usertoken: string;
   identifier: string;
   urlScheme: string;
@@ -78,35 +92,170 @@ export interface PosRefundRequest extends PosRequestBase {
   amount?: Amount;
 }
 
-export type PosRequest = PosSaleRequest | PosRefundRequest;
+/** A Billpocket request: a sale or a refund (the only app with app-to-app refunds). */
+export type BillpocketRequest = PosSaleRequest | PosRefundRequest;
+
+// ---- Square, SumUp, Clip --------------------------------------------------------------------
+
+/** Square Point of Sale (iOS: `square-commerce-v1://payment/create`; Android: the
+ *  `com.squareup.pos.action.CHARGE` intent). `client_id` is Square's application id: public
+ *  (it ships in every app), not redacted. The answer echoes `<identifier>~<token>` in `state` /
+ *  `REQUEST_METADATA`. */
+export interface SquareSaleRequest {
+  pos_app: 'square';
+  client_id: string;
+  identifier: string;
+  /** Decimal text with two decimals, > 0; sent as integer minor units (Android: at most 2,147,483,647). */
+  amount: Amount;
+  currency: CurrencyCode;
+  /** The iOS answer URL (`myapp://square-callback`). */
+  callback_url: string;
+  /** At most 500 UTF-16 units. */
+  notes?: string;
+  location_id?: string;
+  customer_id?: string;
+  tender_types?: Array<'card' | 'cash' | 'other' | 'card_on_file'>;
+  /** 0 (none) or 3200…10000 ms. */
+  auto_return_ms?: number;
+  /** iOS only. */
+  skip_receipt?: boolean;
+}
+
+/** SumUp (`sumupmerchant://pay/1.0`: a URL on iOS, an ACTION_VIEW intent on Android). The
+ *  affiliate key is a secret: redacted wherever `usertoken` is. The composed `foreign-tx-id`
+ *  (`<identifier>~<token>`) is at most 128 printable ASCII characters, fresh for every start. */
+export interface SumUpSaleRequest {
+  pos_app: 'sumup';
+  affiliate_key: string;
+  /** Android's `app-id` (the app's package name). */
+  app_id: string;
+  identifier: string;
+  amount: Amount;
+  /** Must match the logged-in merchant's currency. */
+  currency: CurrencyCode;
+  callback_url: string;
+  title?: string;
+  receipt_email?: string;
+  receipt_phone?: string;
+  skip_success_screen?: boolean;
+}
+
+/** Clip's Blaze pin pad (Android only, an app running on the Clip terminal itself; MXN).
+ *  `CLIP_LOGIN_CREDENTIALS` (a Parcelable) is not taken: the host adds it to the intent itself. */
+export interface ClipSaleRequest {
+  pos_app: 'clip';
+  identifier: string;
+  /** Sent as decimal text, never in exponent form (at most 15 significant digits). */
+  amount: Amount;
+  tip?: Amount;
+  currency?: 'MXN';
+  auto_return?: boolean;
+  retry?: boolean;
+  share?: boolean;
+  /** `"package/class"`, when the terminal's app is not the default
+   *  com.payclip.blaze.pinpad/com.payclip.blaze.pinpad.shared.ui.MainActivity. */
+  component?: string;
+}
+
+/** A sale for any POS app. */
+export type PosSaleRequestAnyApp = PosSaleRequest | SquareSaleRequest | SumUpSaleRequest | ClipSaleRequest;
+
+/** Any POS request (refunds are Billpocket's only: a `devolucion` with another pos_app is a validation error). */
+export type PosRequest = BillpocketRequest | SquareSaleRequest | SumUpSaleRequest | ClipSaleRequest;
 
 /** payhandoff_pos_build_url's input: a request, optionally with a per-call `token` (16-128
  *  unreserved characters, or `true` for a fresh one from the system random source). With a token
  *  the identifier sent is `<identifier>~<token>`, which only the genuine answer echoes. */
-export type PosUrlRequest = PosRequest & { token?: string | true };
+export type PosUrlRequest = PosRequest & PosUrlToken;
 
-/** The Android intent that starts the POS app (extras keyed as `fields`, `userToken` camelCase).
+/** buildPosUrl's `token`: 16-128 unreserved characters, or `true` for a fresh one. */
+export interface PosUrlToken {
+  token?: string | true;
+}
+
+/** One extra of an intent document: text (no `type`, or 'string'), or typed as the POS app
+ *  reads it (Square's TOTAL_AMOUNT is an `int`, TENDER_TYPES a `string_array`, Clip's flags `bool`).
+ *  Numbers are integers (PosIntentLauncher refuses fractions, and ints beyond 32 bits). */
+export type PosIntentExtra =
+  | { key: string; type?: 'string'; value: string }
+  | { key: string; type: 'int' | 'long'; value: number }
+  | { key: string; type: 'bool'; value: boolean }
+  | { key: string; type: 'string_array'; value: string[] };
+
+/** An Android intent document, as PosIntentLauncher.startForResult takes it: `package` and/or
+ *  `component` (`"pkg/class"`) make it explicit, `data` is a URI. */
+export interface AndroidIntent {
+  action: string;
+  package?: string;
+  component?: string;
+  data?: string;
+  extras: PosIntentExtra[];
+}
+
+/** The Android intent that starts Billpocket (extras keyed as `fields`, `userToken` camelCase).
  *  Both actions are in use: when nothing resolves `action`, try the other one. `package` is the
  *  POS app's: set it on the intent (no other app then receives the user token), or check that it
  *  is installed. */
-export interface PosIntent {
+export interface BillpocketIntent extends AndroidIntent {
   /** The request's `android_action` ('billpocket.payments.START' unless it asked for the other). */
   action: PosAndroidAction;
   package: 'com.billpocket.billpocket';
   extras: KeyValue[];
 }
 
-/** payhandoff_pos_build_url's result. Holds the user token: do not log it. */
-export interface PosUrl {
+/** Square's charge intent. `package` is 'com.squareup'; Square's SDK picks the highest-version
+ *  installed `com.squareup*` package at run time, and the host may substitute it. */
+export interface SquareIntent extends AndroidIntent {
+  action: 'com.squareup.pos.action.CHARGE';
+  package: string;
+  component?: undefined;
+  data?: undefined;
+}
+
+/** SumUp on Android: ACTION_VIEW on its `sumupmerchant://` URI (no package, no extras). Holds the affiliate key. */
+export interface SumUpIntent extends AndroidIntent {
+  action: 'android.intent.action.VIEW';
+  data: string;
+  package?: undefined;
+  component?: undefined;
+}
+
+/** Clip: ACTION_MAIN on the pin pad's activity (`component`, from the request or the default). */
+export interface ClipIntent extends AndroidIntent {
+  action: 'android.intent.action.MAIN';
+  component: string;
+  package?: undefined;
+  data?: undefined;
+}
+
+/** The intent that starts a POS app on Android, by app. */
+export type PosIntent = BillpocketIntent | SquareIntent | SumUpIntent | ClipIntent;
+
+interface PosUrlFields {
   version: 1;
-  url: string;
-  fields: KeyValue[];
-  intent: PosIntent;
   /** With a token: the identifier sent (`<identifier>~<token>`). */
   identifier?: string;
   /** With a token: the token (pass it to parsePosResponse / parsePosResult). */
   token?: string;
 }
+
+/** payhandoff_pos_build_url's result, discriminated by `pos_app` (written for every app, also
+ *  Billpocket, from 0.4.0). Holds the user token / affiliate key: do not log it. */
+export type PosUrl =
+  | (PosUrlFields & { pos_app?: 'billpocket'; url: string; fields: KeyValue[]; intent: BillpocketIntent })
+  | (PosUrlFields & { pos_app: 'square'; url: string; fields?: KeyValue[]; intent: SquareIntent })
+  | (PosUrlFields & { pos_app: 'sumup'; url: string; fields?: KeyValue[]; intent: SumUpIntent })
+  /** Clip has no URL (Android only). */
+  | (PosUrlFields & { pos_app: 'clip'; url?: undefined; fields?: KeyValue[]; intent: ClipIntent });
+
+/** The build result for a request: narrowed by the request's `pos_app`. */
+export type PosUrlFor<R extends { pos_app?: PosApp }> = R extends { pos_app: 'square' }
+  ? Extract<PosUrl, { pos_app: 'square' }>
+  : R extends { pos_app: 'sumup' }
+    ? Extract<PosUrl, { pos_app: 'sumup' }>
+    : R extends { pos_app: 'clip' }
+      ? Extract<PosUrl, { pos_app: 'clip' }>
+      : Extract<PosUrl, { intent: BillpocketIntent }>;
 
 /** Which request an answer must belong to: with `identifier`, another request's answer is
  *  `callback_mismatch` (before any other problem); `token` (needs `identifier`) makes the
@@ -114,18 +263,24 @@ export interface PosUrl {
 export interface PosAnswerOptions {
   identifier?: string;
   token?: string;
+  /** Whose answer it is (absent: 'billpocket'). Android results: billpocket, square, clip. */
+  pos_app?: PosApp;
 }
 
-export interface PosParseOptions extends PosAnswerOptions {
-  urlScheme: string;
-}
+/** A URL answer's options: Billpocket's by `urlScheme`, Square's (iOS) and SumUp's by `callback_url`. */
+export type PosParseOptions =
+  | (PosAnswerOptions & { pos_app?: 'billpocket'; urlScheme: string })
+  | (PosAnswerOptions & { pos_app: 'square' | 'sumup'; callback_url: string });
 
-/** The POS app's Android result extras (onActivityResult): decoded text, every value a string. */
+/** The POS app's Android result extras (onActivityResult): decoded text, every value a string
+ *  (PosIntentLauncher hands values of other types apart, in `other_extras`). */
 export type PosResultExtras = Record<string, string>;
 
 /** Fields every POS answer may carry (absent ones are left out). */
 interface PosResponseFields {
   version: 1;
+  /** Whose answer (from 0.4.0; absent in a 0.3 document: Billpocket). */
+  pos_app?: PosApp;
   identifier: string;
   statusinfo?: string;
   amount?: string;
@@ -168,8 +323,14 @@ export interface PosUnrecognized extends PosResponseFields {
   /** The POS app's word as sent (in a flow's stored copy, cut like free text). */
   result_word: string;
 }
+/** The merchant or customer cancelled in the terminal app; nothing was charged (Square's
+ *  TRANSACTION_CANCELED / payment_canceled, Clip's CANCELLED). Billpocket never gives it (its
+ *  cancelled sale stays 'error'). A coordinator's flow ends in state 'cancelled'. */
+export interface PosCancelled extends PosResponseFields {
+  result: 'cancelled';
+}
 /** The POS app's answer, discriminated by `result` ('declined' is rechazada or declinada). */
-export type PosResponse = PosApproved | PosDeclined | PosFailed | PosUnrecognized;
+export type PosResponse = PosApproved | PosDeclined | PosFailed | PosCancelled | PosUnrecognized;
 
 export interface PosSale {
   transactionid: string;
@@ -375,15 +536,17 @@ export type CoordinatorEvent =
   | (FlowEventBase & { type: 'checkout.browser_dismissed' })
   | (FlowEventBase & { type: 'checkout.confirmation'; event: ConfirmationEvent })
   | BrowserResultEvent
-  | (FlowEventBase & PosStartOptions & { type: 'pos.start'; request: PosSaleRequest })
+  | (FlowEventBase & PosStartOptions & { type: 'pos.start'; request: PosSaleRequestAnyApp })
   | (FlowEventBase & PosStartOptions & { type: 'pos.start'; request: PosRefundRequest; sale_flow_id: string })
   | (FlowEventBase & PosStartOptions & { type: 'pos.start'; request: PosRefundRequest; sale: PosSale })
   | (FlowEventBase & { type: 'pos.launched' })
   | (FlowEventBase & { type: 'pos.launch_failed'; reason?: string })
-  /** The POS app answered through onActivityResult (Android). `extras` absent, null or {} when
-   *  it brought no data (the user backed out): the flow is 'returned_without_response' with
-   *  `reconcile` at once, never declined, and a late genuine answer still resolves it. */
-  | (FlowEventBase & { type: 'pos.result'; extras?: PosResultExtras | null })
+  /** The POS app answered through onActivityResult (Android; PosIntentLauncher's result gives
+   *  both members: posResultEvent). `extras` absent, null or {} when it brought no data (the user
+   *  backed out, the app crashed or was uninstalled): the flow is 'returned_without_response'
+   *  with `reconcile` at once, never declined, and a late genuine answer still resolves it.
+   *  `result_code`: Android's (RESULT_OK -1, RESULT_CANCELED 0). */
+  | (FlowEventBase & { type: 'pos.result'; result_code?: number; extras?: PosResultExtras | null })
   | (EventBase & { type: 'app.foregrounded' })
   | (EventBase & { type: 'tick' })
   | (EventBase & { type: 'url'; url: string })
@@ -417,7 +580,11 @@ export type Effect =
   | { type: 'open_browser'; url: string; return_to?: ReturnTo }
   | { type: 'close_browser' }
   | { type: 'show_pending' }
-  | { type: 'open_pos_app'; url: string }
+  /** The POS app's URL (iOS, or Android by URL); `intent`, where the core gives it, to start it
+   *  on Android with PosIntentLauncher.startForResult; `pos_app` names the app (absent: Billpocket). */
+  | { type: 'open_pos_app'; url: string; intent?: PosIntent; pos_app?: 'billpocket' | 'square' | 'sumup' }
+  /** Clip has no URL: only its intent (Android, on the Clip terminal). */
+  | { type: 'open_pos_app'; url?: undefined; intent: ClipIntent; pos_app: 'clip' }
   | { type: 'show_hint'; message: string }
   | { type: 'reconcile'; reason: string }
   | { type: 'persist' };
@@ -446,6 +613,8 @@ export interface PosFlowDetails {
   id: string;
   type: 'pos';
   state: PosState;
+  /** The POS app (written always from 0.4.0; absent in an older snapshot: 'billpocket'). */
+  pos_app?: PosApp;
   operation: PosOperation;
   /** The app's identifier; the POS app is sent `<identifier>~<token>`. */
   identifier: string;

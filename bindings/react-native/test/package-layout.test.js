@@ -83,7 +83,13 @@ test('autolinking finds the Android library (cli findAndroidDir, findBuildGradle
   assert.deepEqual(manifests, ['android/src/main/AndroidManifest.xml']);
   assert.equal(expoFindManifest(path.join(pkg, 'android')), 'src/main/AndroidManifest.xml');
   const manifest = read('android/src/main/AndroidManifest.xml');
-  assert.match(manifest, /<manifest\s+xmlns:android="http:\/\/schemas\.android\.com\/apk\/res\/android"\s*\/>/);
+  assert.match(manifest, /<manifest\s+xmlns:android="http:\/\/schemas\.android\.com\/apk\/res\/android"\s*>/);
+  // One activity, PosIntentLauncher's (README, "POS apps on Android"), not exported: no other app
+  // can start it or hand it a result. Its class is in the namespace's package.
+  const code = manifest.replace(/<!--[\s\S]*?-->/g, '');
+  assert.deepEqual([...code.matchAll(/<activity\b[^>]*>/g)].map((m) => m[0].replace(/\s+/g, ' ')),
+    ['<activity android:name="com.payhandoff.reactnative.PosResultActivity" android:exported="false" android:theme="@android:style/Theme.Translucent.NoTitleBar" />']);
+  assert.ok(exists('android/src/main/java/com/payhandoff/reactnative/PosResultActivity.java'));
   assert.doesNotMatch(manifest.replace(/<!--[\s\S]*?-->/g, ''), /package\s*=/);
   for (const resolver of EXPO_RESOLVERS) {
     const manifestFound = expoFindManifest(path.join(pkg, 'android')) !== null;
@@ -115,6 +121,15 @@ test('a ReactPackage class is found (cli findPackageClassName + matchClassName; 
   // packageImportPath is `import ${packageName}.${className};`: the class must live in the namespace's package.
   assert.match(source, /^package com\.payhandoff\.reactnative;$/m);
   assert.match(source, /public final class PayHandoffPackage extends BaseReactPackage implements ReactPackage\b/);
+  // The cli's findPackageClassName reads every **/*.{java,kt} and takes the first match: no other
+  // class of the library (PosIntentLauncher's) may match any expression.
+  for (const file of rel(walk(path.join(pkg, 'android'))).filter((f) => /\.(java|kt)$/.test(f) && f !== candidates[0])) {
+    for (const [rule, expression] of Object.entries(PACKAGE_CLASS)) {
+      assert.equal(read(file).match(expression), null, `${file} matches ${rule}: autolinking could pick it as the package`);
+    }
+  }
+  // The package offers the Java module by its name (PosIntentLauncherModule.NAME) and never 'PayHandoff'.
+  assert.match(read('android/src/main/java/com/payhandoff/reactnative/PosIntentLauncherModule.java'), /public static final String NAME = "PosIntentLauncher";/);
 });
 
 test('react-native.config.js names the C++ module (cli dependencyConfig cxxModule*; gradle plugin autolinking.cpp)', () => {
@@ -231,7 +246,9 @@ test('npm pack --dry-run lists exactly what the tarball holds, and that is the e
   const expected = [
     'LICENSE', 'README.md', 'package.json', 'PayHandoff.podspec', 'react-native.config.js',
     'android/CMakeLists.txt', 'android/build.gradle',
-    'android/src/main/java/com/payhandoff/reactnative/PayHandoffPackage.java', 'android/src/main/AndroidManifest.xml',
+    ...['PayHandoffPackage', 'PosIntentLauncherModule', 'PosIntents', 'PosLaunches', 'PosResultActivity', 'PosResultStore']
+      .map((c) => `android/src/main/java/com/payhandoff/reactnative/${c}.java`),
+    'android/src/main/AndroidManifest.xml',
     ...['arm64-v8a', 'armeabi-v7a', 'x86', 'x86_64'].map((abi) => `android/prebuilt/${abi}/libpayhandoff.so`),
     'core/include/payhandoff.h', ...swift('PayHandoff'), ...swift('PayHandoffABI'),
     ...['LICENSE', 'README.md', 'cJSON.c', 'cJSON.h'].map((f) => `core/third_party/cjson/${f}`),

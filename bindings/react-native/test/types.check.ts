@@ -17,6 +17,9 @@ import {
   Salvage,
   Transition,
   browserClosedEvent,
+  posIntentLauncher,
+  posResultEvent,
+  PosIntentLauncher,
 } from '../src/index';
 import type {
   BrowserChannel,
@@ -29,8 +32,16 @@ import type {
   EffectType,
   EventOutcome,
   EventType,
+  AndroidIntent,
+  BillpocketIntent,
+  BillpocketRequest,
+  DeviceEventsLike,
+  PosActivityResult,
   PosAndroidAction,
+  PosApp,
   PosIntent,
+  PosIntentLauncherNative,
+  PosLaunchErrorCode,
   PosOperation,
   PosRequest,
   PosResult,
@@ -48,7 +59,10 @@ export function perform(effect: Effect): string {
     case 'create_session':
       return `${effect.kind} ${effect.return_url}`;
     case 'open_browser':
+      return effect.url;
     case 'open_pos_app':
+      // Clip has no URL: only its intent.
+      if (effect.pos_app === 'clip') return effect.intent.component;
       return effect.url;
     case 'close_browser':
     case 'show_pending':
@@ -91,6 +105,8 @@ export function state(transition: Transition): string {
 export function results(pos: PosResponse, verdict: RefundVerdict, callback: CheckoutCallback, confirmation: Confirmation): string[] {
   const out: string[] = [];
   if (pos.result === 'approved') out.push(pos.transactionid ?? '');
+  // Cancelled in the terminal app: nothing was charged (Square, Clip; never Billpocket).
+  if (pos.result === 'cancelled') out.push(pos.pos_app ?? 'billpocket');
   // An unknown word is its own result, with the word: never an approval.
   if (pos.result === 'unrecognized') out.push(pos.result_word);
   // @ts-expect-error only an unrecognized result carries its word
@@ -211,11 +227,78 @@ export const vocabulariesMatch = [
   same<BrowserResultEvent['channel'], BrowserChannel>(true),
   same<BrowserResultEvent['code'], BrowserResultCode>(true),
   same<CoordinatorAnswer['outcome'], EventOutcome>(true),
-  same<PosResponse['result'], PosResult>(true),
+  // 'cancelled' is issue 39's new result word: abi/payhandoff.json gains it with the core's 0.4.0
+  // change (another branch); then this line is same<PosResponse['result'], PosResult> again.
+  same<Exclude<PosResponse['result'], 'cancelled'>, Exclude<PosResult, 'cancelled'>>(true),
   same<CheckoutCallback['status'], CheckoutStatus>(true),
   same<Confirmation['type'], ConfirmationType>(true),
   same<Transition['state'], CheckoutState | PosState>(true),
-  same<PosRequest['transaction'], PosOperation>(true),
-  same<PosIntent['action'], PosAndroidAction>(true),
-  same<NonNullable<PosRequest['android_action']>, PosAndroidAction>(true),
+  same<BillpocketRequest['transaction'], PosOperation>(true),
+  same<BillpocketIntent['action'], PosAndroidAction>(true),
+  same<NonNullable<BillpocketRequest['android_action']>, PosAndroidAction>(true),
+  same<NonNullable<PosRequest['pos_app']>, PosApp>(true),
+  same<NonNullable<PosIntent>['action'], PosAndroidAction | 'com.squareup.pos.action.CHARGE' | 'android.intent.action.VIEW' | 'android.intent.action.MAIN'>(true),
 ];
+
+// Issue 39: every POS app's request, typed intent extras, and PosIntentLauncher (Android).
+export async function providers(payhandoff: PayHandoff, coordinator: Coordinator, launcher: PosIntentLauncher): Promise<string[]> {
+  const now = Date.now();
+  const square = payhandoff.buildPosUrl({ pos_app: 'square', client_id: 'sq0idp-app', identifier: 'o', amount: '100.00', currency: 'USD',
+    callback_url: 'myapp://square-callback', tender_types: ['card', 'cash'], auto_return_ms: 3200, token: true });
+  const squarePackage: string = square.intent.package;
+  const sumup = payhandoff.buildPosUrl({ pos_app: 'sumup', affiliate_key: 'k', app_id: 'com.example', identifier: 'o', amount: '100.00',
+    currency: 'EUR', callback_url: 'myapp://sumup' });
+  const sumupUri: string = sumup.intent.data;
+  const clip = payhandoff.buildPosUrl({ pos_app: 'clip', identifier: 'o', amount: '100.00', auto_return: true, component: 'com.payclip.blaze.pinpad/.Main' });
+  const clipComponent: string = clip.intent.component;
+  // @ts-expect-error Clip has no URL
+  const clipUrl: string = clip.url;
+  void clipUrl;
+  const billpocket = payhandoff.buildPosUrl({ transaction: 'venta', usertoken: 't', identifier: 'o', amount: '1.00', urlScheme: 'myapp' });
+  const billpocketPackage: 'com.billpocket.billpocket' = billpocket.intent.package;
+  // @ts-expect-error Square needs its currency
+  payhandoff.buildPosUrl({ pos_app: 'square', client_id: 'c', identifier: 'o', amount: '1.00', callback_url: 'myapp://sq' });
+  // @ts-expect-error refunds are Billpocket's only
+  payhandoff.buildPosUrl({ pos_app: 'clip', transaction: 'devolucion', identifier: 'o', transactionId: '1' });
+  // @ts-expect-error a tender type is one of Square's four
+  payhandoff.buildPosUrl({ pos_app: 'square', client_id: 'c', identifier: 'o', amount: '1.00', currency: 'USD', callback_url: 'm://s', tender_types: ['gift_card'] });
+  coordinator.send({ type: 'pos.start', flow_id: 's1', now, request: { pos_app: 'sumup', affiliate_key: 'k', app_id: 'a', identifier: 'o',
+    amount: '1.00', currency: 'EUR', callback_url: 'myapp://sumup' } });
+  // @ts-expect-error refunds are Billpocket's only
+  coordinator.send({ type: 'pos.start', flow_id: 's2', now, sale_flow_id: 's1', request: { pos_app: 'square', transaction: 'devolucion' } });
+  coordinator.send({ type: 'pos.result', flow_id: 's1', now, result_code: -1, extras: null });
+  payhandoff.parsePosResponse('myapp://square-callback?data=%7B%7D', { pos_app: 'square', callback_url: 'myapp://square-callback' });
+  // @ts-expect-error Billpocket's answers are read by urlScheme
+  payhandoff.parsePosResponse('myapp://result=aprobada', { callback_url: 'myapp://x' });
+  payhandoff.parsePosResult({ PAYMENT_RESPONSE: '{}' }, { pos_app: 'clip' });
+
+  // Typed extras: an int is a number, a string_array an array of strings.
+  const intent: AndroidIntent = { action: 'com.squareup.pos.action.CHARGE', package: 'com.squareup', extras: [
+    { key: 'com.squareup.pos.TOTAL_AMOUNT', type: 'int', value: 10000 },
+    { key: 'com.squareup.pos.TENDER_TYPES', type: 'string_array', value: ['com.squareup.pos.TENDER_CARD'] },
+    { key: 'com.squareup.pos.NOTE', value: 'text' },
+  ] };
+  // @ts-expect-error an int extra's value is a number, not text
+  const wrong: AndroidIntent = { action: 'a', extras: [{ key: 'k', type: 'int', value: '10000' }] };
+  void wrong;
+  // Every build result's intent is a launcher intent.
+  const intents: AndroidIntent[] = [square.intent, sumup.intent, clip.intent, billpocket.intent, intent];
+  const codes: number[] = [];
+  for (const i of intents) codes.push(await launcher.startForResult(i, 's1'));
+  const subscription = launcher.onResult((result: PosActivityResult) => {
+    const code: number = result.result_code;
+    const extras: Record<string, string> | null = result.extras;
+    void code;
+    void extras;
+    coordinator.send(posResultEvent(result, Date.now()));
+  });
+  subscription.remove();
+  const reason: PosLaunchErrorCode = 'not_found';
+  const native: PosIntentLauncherNative = { startForResult: async () => 0x5a00, takeResults: async () => '[]' };
+  const events: DeviceEventsLike = { addListener: () => ({ remove() {} }) };
+  const own = new PosIntentLauncher(native, events);
+  // @ts-expect-error posIntentLauncher is null where the Java module is not linked (iOS)
+  void posIntentLauncher.startForResult(intent, 's1');
+  void own;
+  return [squarePackage, sumupUri, clipComponent, billpocketPackage, reason, ...codes.map(String)];
+}

@@ -7,7 +7,22 @@ const path = require('node:path');
 const modules = { PayHandoff: () => require(path.join(process.env.PAYHANDOFF_RN_BUILD, 'payhandoff.node')) };
 const requested = [];
 
+const deviceListeners = new Map();
+
 module.exports = {
+  // No Java module in Node: index.js's posIntentLauncher is null, as on iOS.
+  NativeModules: {},
+  DeviceEventEmitter: {
+    addListener(type, listener) {
+      if (!deviceListeners.has(type)) deviceListeners.set(type, new Set());
+      deviceListeners.get(type).add(listener);
+      return { remove: () => deviceListeners.get(type).delete(listener) };
+    },
+    /** Test helper: what a native module's emitDeviceEvent does. */
+    emit(type, ...args) {
+      for (const listener of deviceListeners.get(type) ?? []) listener(...args);
+    },
+  },
   TurboModuleRegistry: {
     get(name) {
       requested.push(name);

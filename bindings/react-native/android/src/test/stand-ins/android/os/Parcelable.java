@@ -1,0 +1,9 @@
+// SPDX-License-Identifier: Apache-2.0
+// STAND-IN, SIGNATURES ONLY, FOR javac (make react-native-java-test): React Native's and the
+// Android SDK's jars are not on this machine. Declares only what PosIntentLauncher and
+// PayHandoffPackage use, with upstream's JVM signatures; no upstream code. Bodies throw.
+// Upstream: AOSP frameworks/base `core/java/android/os/Parcelable.java` at android-15.0.0_r1. Used
+// only as a type here (an Intent is one): its members are left out.
+package android.os;
+
+public interface Parcelable {}
