@@ -142,6 +142,40 @@ final class RecoveryTests: XCTestCase {
         }
     }
 
+    /// Salvage trusts nothing of a flow it could not read (issue 35, still open after 0.4.0: B1,
+    /// B2): a waiting refund whose `operation` now reads `venta`, whose `state` reads an answered
+    /// or ended word, which gained a `return_url`, or whose `sale_transactionid` still looks like
+    /// an id of no sale, is still taken for a refund that may have gone through.
+    func testADroppedFlowIsTrustedInNothingItStillShows() throws {
+        let c = try refundedSale(refundApproved: false)
+        let snapshot = object(c.snapshot)
+        let flows = array(snapshot["flows"])
+        let refund = object(flows[1])
+        var cases: [(String, JSONObject)] = []
+        func damaged(_ what: String, _ edit: (inout JSONObject) -> Void) {
+            var r = refund
+            edit(&r)
+            var f = flows
+            f[1] = .object(r)
+            var s = snapshot
+            s["flows"] = .array(f)
+            cases.append((what, s))
+        }
+        damaged("operation reads venta") { $0["operation"] = "venta" }
+        for word in ["declined", "error", "approved", "cancelled"] { damaged("state reads " + word) { $0["state"] = .string(word) } }
+        damaged("a return_url added") { $0["return_url"] = "x" }
+        damaged("grace_ms renamed return_url") { $0["return_url"] = $0["grace_ms"]; $0["grace_ms"] = nil }
+        damaged("type reads checkout") { $0["type"] = "checkout" }
+        damaged("state renamed, sale id 72037:") { $0["statB"] = $0["state"]; $0["state"] = nil; $0["sale_transactionid"] = "72037:" }
+        damaged("state renamed, sale id 720372") { $0["statB"] = $0["state"]; $0["state"] = nil; $0["sale_transactionid"] = "720372" }
+        for (what, s) in cases {
+            XCTAssertThrowsError(try Coordinator(snapshot: .object(s)), what)
+            let salvage = try Coordinator.Salvage(snapshot: .object(s))
+            XCTAssertEqual(salvage.dropped.map(\.member), ["flows[1]"], what)
+            try assertNoSecondRefund(salvage.coordinator, what)
+        }
+    }
+
     /// Every one-byte damage of a snapshot holding a refund waiting in the POS app that strict
     /// restore refuses: the salvaged coordinator never accepts a second refund of the sale.
     func testNoOneByteDamageOfAWaitingRefundLetsTheSaleBeRefundedTwice() throws {

@@ -11,12 +11,13 @@
 ///   when its time cannot be read either — the sale's own window has long closed by then).
 /// - A dropped record whose id cannot be read moves the ledger's watermark past its window:
 ///   refunds of sales the ledger does not know are then refused as `ledger_pruned`.
-/// - A dropped flow that may be a refund still waiting for its answer (anything but one that
-///   reads as a checkout, a sale, or a hand-off that was answered) may have refunded its sale:
-///   that sale's balance becomes unknown; when its `sale_transactionid` cannot be read, every
-///   sale of the ledger approved before the flow's earliest readable time becomes balance
-///   unknown and the watermark moves past that time's window (a refund's sale was approved
-///   before the refund started, and so before anything the refund recorded).
+/// - A dropped flow may be a refund still waiting for its answer, whatever its damaged members
+///   say (a `venta`, an answered state, a checkout's member, an id that still looks like one):
+///   nothing of an element that did not read is trusted to prove it harmless. Every sale of the
+///   ledger with something left becomes balance unknown until its own window closes, and so
+///   does the id the element still shows; when that id cannot be read, the watermark moves
+///   past the window of the flow's earliest readable time (a refund's sale was approved before
+///   the refund started, and so before anything the refund recorded).
 /// - A member lost as a whole — `flows` or `ledger` or one of its lists absent, `null` or of
 ///   another type, `pruned_through` unreadable — shows no time to bound it: the watermark moves
 ///   past every time (and, for `flows`, every sale of the ledger becomes balance unknown).
@@ -287,11 +288,20 @@ extension RefundLedger {
         #endif
     }
 
-    /// ``forgetBalanceOfRefund(of:)`` for a flow that did not read: its document, read as far as
-    /// it goes (a node that is no object, or none at all for a `flows` member lost as a whole,
-    /// reads as nothing). What cannot be read counts against the money: the flow is taken for a
-    /// refund still waiting unless what it still shows proves otherwise — `operation` reads
-    /// `venta`, a checkout's own member (`return_url`), or a POS state that takes no answer.
+    /// ``forgetBalanceOfRefund(of:)`` for a flow that did not read: its document (a node that is
+    /// no object, or none at all for a `flows` member lost as a whole, reads as nothing).
+    ///
+    /// Nothing of an element that did not read whole is trusted to prove it harmless: a damaged
+    /// refund still waiting may read `venta`, an answered state, a checkout's member or another
+    /// sale's id (issue 35, B1 and B2). So every dropped flow counts as a refund that may have gone
+    /// through, of *any* sale: every sale of the ledger with something left becomes balance
+    /// unknown until its own window closes (the ledger's times, not the element's). That is
+    /// enough for the sales the ledger knows: a refund starts only against an entry (booked from
+    /// its `sale` document when the ledger had none), and an entry a refund still names leaves
+    /// only as balance unknown or behind the watermark (``RefundLedger/prune(now:namedByRefund:)``).
+    /// The id the element still shows is kept as balance unknown too; when none reads, the
+    /// watermark moves past the window of its earliest readable time (for ever when none reads):
+    /// a format-2 ledger kept no watermark, and its sale may be one the ledger no longer holds.
     /// - Parameter element: The dropped flow's document.
     mutating func forgetBalanceOfRefund<R: JSONReader>(reading element: JSONMembers<R>) {
         #if PAYHANDOFF_CHECKOUT_ONLY
@@ -303,12 +313,12 @@ extension RefundLedger {
             guard let value = (try? element.optionalInteger(key)) ?? nil, value >= 0, value <= MexicoCityTime.maxEpochMilliseconds else { return nil }
             return value
         }
-        if text("operation")?.hasSameBytes(as: "venta") == true || element.isPresent("return_url") { return }
-        if let state = text("state").flatMap({ POSFlow.State(rawValue: $0) }), !state.acceptsAnswer { return }
-        // Its sale was approved before it started, so before any time it recorded.
         var shown: Int64? = nil
         for value in [time("foregrounded_at"), time("answered_at")] {
             if let value { shown = Swift.min(shown ?? value, value) }
+        }
+        for entry in entries where entry.remaining > .zero {
+            if case .sale = entry.kind { markUnknown(entry.transactionId, until: entry.expiresAt) }
         }
         forgetBalance(ofSale: text("sale_transactionid"), approvedBy: shown)
         #endif
@@ -316,7 +326,7 @@ extension RefundLedger {
 
     /// Leaves unknown the balance of the sale a refund that did not read may have refunded.
     /// - Parameters:
-    ///   - sale: Its `transactionid`, when readable: that sale alone.
+    ///   - sale: Its `transactionid`, when readable.
     ///   - approvedBy: A time the sale was approved by (the refund's earliest readable time);
     ///     `nil`: any time.
     private mutating func forgetBalance(ofSale sale: String?, approvedBy bound: Int64?) {
