@@ -196,6 +196,55 @@ final class ClockAndKeysTests: XCTestCase {
         }
     }
 
+    /// A salvage that drops a flow holding a host-given key (issue 35, B9a): the key is
+    /// remembered when the element still shows it, and every host-given key is refused (as for a
+    /// damaged `remembered_keys`) when it does not; the dropped flow's answer never moves a new one.
+    func testASalvageThatDropsAFlowNeverForgetsItsHostKey() throws {
+        try sale("p1", identifier: "ord-1", token: token("k"), at: t0)
+        try send(["type": "pos.launched", "now": .integer(t0 + 1_000), "flow_id": "p1"])
+        try sale("p0", identifier: "ord-0", at: t0 + 1_500)  // another flow, read whole
+        let start = coordinator
+        guard case .object(let document) = start.snapshot, case .array(let flows)? = document["flows"],
+              case .object(let flow)? = flows.first else { return XCTFail("no flow in the snapshot") }
+        var cases: [(String, JSONObject, Bool)] = []  // what, document, whether the key still reads
+        func damaged(_ what: String, keyReads: Bool, _ edit: (inout JSONObject) -> Void) {
+            var f = flow
+            edit(&f)
+            var list = flows
+            list[0] = .object(f)
+            var d = document
+            d["flows"] = .array(list)
+            cases.append((what, d, keyReads))
+        }
+        damaged("state damaged", keyReads: true) { $0["state"] = "launcheD" }
+        damaged("given_key damaged", keyReads: true) { $0["given_key"] = "x" }
+        damaged("token damaged", keyReads: false) { $0["token"] = "tok k" }
+        damaged("identifier null", keyReads: false) { $0["identifier"] = .null }
+        var elementNull = document
+        elementNull["flows"] = .array([.null] + flows.dropFirst())
+        cases.append(("element null", elementNull, false))
+        var flowsNull = document
+        flowsNull["flows"] = .null
+        cases.append(("flows null", flowsNull, false))
+        for (what, d, keyReads) in cases {
+            XCTAssertThrowsError(try Coordinator(snapshot: .object(d)), what)
+            coordinator = try Coordinator.Salvage(snapshot: .object(d)).coordinator
+            XCTAssertNil(coordinator.flow(id: "p1"), what)
+            let again = try sale("p2", identifier: "ord-1", token: token("k"), at: t0 + 2_000)
+            XCTAssertEqual(again.error?.code, .conflict, what + ": the dropped flow's key is given again")
+            XCTAssertNotEqual(coordinator.handle(url: approval("p1", identifier: "ord-1", token: token("k"), transactionId: "555"),
+                                                 now: t0 + 3_000).outcome, .accepted, what)
+            let other = try sale("p3", identifier: "ord-3", token: token("m"), at: t0 + 4_000)
+            XCTAssertEqual(other.outcome == .accepted, keyReads,
+                           what + (keyReads ? ": the key read, other host keys stay open" : ": every host key refused"))
+            let fresh = try send(["type": "pos.start", "now": .integer(t0 + 5_000), "flow_id": "p4",
+                                  "request": ["transaction": "venta", "usertoken": "POS-SECRET", "identifier": "ord-4",
+                                              "amount": "100.00", "urlScheme": "myapp"]])
+            XCTAssertEqual(fresh.outcome, .accepted, what + ": fresh keys are not refused")
+            try assertRestores()
+        }
+    }
+
     /// The 32-ended rule forgets the oldest ended flow; its host-given token stays remembered.
     func testAFlowForgottenByThe32EndedRuleKeepsItsKeyRemembered() throws {
         try sale("p1", identifier: "ord-1", token: token("x"), at: t0)

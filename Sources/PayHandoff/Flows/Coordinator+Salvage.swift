@@ -93,6 +93,9 @@ extension Coordinator {
             }
             var ledger = RefundLedger.salvaging(document, dropped: &dropped)
             var flows: [Flow] = []
+            // The keys of dropped flows (RememberedKeys, "A salvage that drops a flow").
+            var droppedKeys: [UInt64] = []
+            var keyLost = false
             do throws(PayHandoffError) {
                 let list = try document.members.requiredArray("flows")
                 var index = 0
@@ -109,12 +112,18 @@ extension Coordinator {
                     } catch {
                         dropped.append(Dropped(member: member, error: error.located(in: member)))
                         ledger.forgetBalanceOfRefund(reading: JSONMembers(element, reader))
+                        if let digest = RememberedKeys.digest(ofDropped: JSONMembers(element, reader), error: error) {
+                            droppedKeys.append(digest)
+                        } else {
+                            keyLost = true
+                        }
                     }
                 }
             } catch {
-                // No flow can be read: any of them may have been a refund still waiting.
+                // No flow can be read: any of them may have been a refund still waiting, or held a host key.
                 dropped.append(Dropped(member: "flows", error: error))
                 ledger.forgetBalanceOfRefund(reading: JSONMembers<R>(nil, reader))
+                keyLost = true
             }
             if document.isFormat2 { ledger.convertingFormat2(flows: flows) }
             // The keys of forgotten flows (RememberedKeys). A damaged list is reported, and what
@@ -126,9 +135,12 @@ extension Coordinator {
                 dropped.append(Dropped(member: "remembered_keys", error: error))
                 remembered = RememberedKeys.salvaging(document.members)
             }
-            // Not locked for a dropped flow or an unknown member (a renamed list): refusing every
-            // backend-created checkout for days after any damage would stop the app's payments;
-            // what that leaves open is in docs/security.md (issue 35, still open).
+            for digest in droppedKeys where !remembered.keys.contains(where: { $0.digest == digest }) {
+                remembered.remember(digest, until: MexicoCityTime.maxEpochMilliseconds)
+            }
+            if keyLost { remembered.lockGivenKeys() }
+            // Not locked for an unknown member (a renamed list): what that leaves open is in
+            // docs/security.md (issue 35, still open).
             var coordinator = Coordinator(configuration: configuration,
                                           snapshotLimit: Swift.min(snapshotLimit, Coordinator.maxSnapshotBytes),
                                           flows: flows, ledger: ledger, rememberedKeys: remembered)

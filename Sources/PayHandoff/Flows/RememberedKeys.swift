@@ -27,6 +27,12 @@
 /// (``reservedPerKey``), so forgetting it never needs room; remembered keys leave only at their
 /// horizon (the first accepted event at or after it), never for room.
 ///
+/// **A salvage that drops a flow** keeps its key remembered for good when the element still shows
+/// it (type and key members read, and strict reading did not fail on them; refusing one host key
+/// is harmless), and refuses every host-given key as below when it does not (or when `flows` is
+/// lost as a whole). A key member damaged into another valid key *and* another member damaged
+/// is beyond what it can see (docs/security.md).
+///
 /// **A salvage that cannot read them.** When a salvage cannot read the `remembered_keys` list
 /// whole, a key it held can no longer be told apart, so every host-given key is refused until
 /// ``horizonMilliseconds`` after the next accepted event
@@ -223,6 +229,32 @@ public struct RememberedKeys: Equatable, Sendable {
             keys.append(Key(digest: digest, until: until))
         }
         self.keys = keys
+    }
+
+    /// The digest of the key a flow a salvage dropped still shows (``Coordinator/Salvage``), or
+    /// `nil` when it may not be the key the flow had: its type or key members do not read, or the
+    /// strict reading failed on one of them. A fresh key's digest is harmless to remember (no
+    /// start is given it again), so `given_key` is not asked.
+    /// - Parameters:
+    ///   - element: The dropped flow's document.
+    ///   - error: Why strict reading refused it (its `field` names the member, or nothing).
+    /// - Returns: The digest, as ``Coordinator/Flow/keyDigest`` would give it.
+    static func digest<R: JSONReader>(ofDropped element: JSONMembers<R>, error: PayHandoffError) -> UInt64? {
+        if let field = error.field {
+            for key in ["type", "nonce", "identifier", "token", "answer_scheme"] where field.hasSameBytes(as: key) { return nil }
+        }
+        func text(_ key: StaticString) -> String? {
+            guard let value = (try? element.optionalString(key)) ?? nil, !value.isEmpty else { return nil }
+            return value
+        }
+        guard let type = text("type") else { return nil }
+        if type.hasSameBytes(as: "checkout") {
+            guard let nonce = text("nonce"), (try? CorrelationSecret.check(nonce, field: "nonce")) != nil else { return nil }
+            return digest(nonce: nonce)
+        }
+        guard type.hasSameBytes(as: "pos"), let identifier = text("identifier"), let token = text("token"),
+              let scheme = text("answer_scheme") else { return nil }
+        return digest(sentIdentifier: identifier + "~" + token, scheme: scheme)
     }
 
     /// The keys a salvage keeps from a `remembered_keys` member that strict reading refused: every
