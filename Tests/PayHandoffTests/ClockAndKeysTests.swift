@@ -129,6 +129,29 @@ final class ClockAndKeysTests: XCTestCase {
         XCTAssertEqual(try refund("p3", of: document, at: t0 + 4_000).outcome, .accepted)
     }
 
+    /// The flows removed while the clock is still behind, and the refund by Billpocket's record
+    /// is the first event after the correction (issue 35, B5): the entry a wrong clock let expire
+    /// is judged as the next event would prune it, and booking the document never replaces
+    /// what the entry had refunded.
+    func testARefundByDocumentFirstAfterTheCorrectionSeesTheExpiredEntry() throws {
+        let realSale = t0 + 14 * hour + 30 * 60_000  // 2026-12-01T00:30-06:00
+        for (label, shown, real) in [("1970", epoch1970, t0), ("2 h behind", realSale - 2 * hour, realSale)] {
+            coordinator = Coordinator()
+            try sale("p1", at: shown)
+            XCTAssertEqual(coordinator.handle(url: approval("p1", transactionId: "720371"), now: shown + 1_000).outcome, .accepted)
+            XCTAssertEqual(try refund("p2", of: "p1", at: shown + 61_000).outcome, .accepted)
+            XCTAssertEqual(coordinator.handle(url: approval("p2", transactionId: "R-1"), now: shown + 62_000).outcome, .accepted)
+            try send(["type": "flow.remove", "now": .integer(shown + 63_000), "flow_id": "p2"])
+            try send(["type": "flow.remove", "now": .integer(shown + 64_000), "flow_id": "p1"])
+            let document: JSONValue = ["transactionid": "720371", "amount": "100.00", "approved_at": .integer(real / 1000)]
+            let again = try refund("p3", of: document, at: real + 20 * 60_000)
+            XCTAssertEqual(again.outcome, .rejected, label + ": 200.00 refunded on a 100.00 sale")
+            XCTAssertEqual(again.error?.code, .notEligible, label)
+            XCTAssertEqual(coordinator.ledger.entries.first?.kind, .sale(refunded: try Amount(minorUnits: 10_000)),
+                           label + ": a refused start changes nothing")
+        }
+    }
+
     /// A sale nothing refunded is dropped with its window as before: the ledger does not grow.
     func testAnUnrefundedSaleIsStillDroppedWithItsWindow() throws {
         try sale("p1", at: t0)

@@ -201,6 +201,11 @@ public struct Coordinator: Equatable, Sendable {
     public mutating func send(_ event: CoordinatorEvent, using generator: inout some RandomNumberGenerator) -> CoordinatorAnswer {
         var copy = self
         do throws(PayHandoffError) {
+            // A start is judged on the ledger this event would leave: an entry a clock that was
+            // behind let expire, not yet pruned, counts as the prune will keep it (a refunded
+            // sale as balance unknown), never as "no entry" (issue 35, B5). On the copy: a
+            // rejected event changes nothing.
+            if event.isStart { copy.forgetExpired(now: event.now) }
             var answer = try copy.apply(event, using: &generator)
             if answer.outcome == .accepted {  // other outcomes change nothing
                 copy.forgetExpired(now: event.now)

@@ -151,10 +151,16 @@ public struct RefundLedger: Equatable, Sendable {
         return low
     }
 
-    /// Books `entry`, replacing an expired one with the same id.
+    /// Books `entry`, replacing an expired one with the same id — but never lowering what a
+    /// sale's entry had refunded: a sale booked again (an external sale's document, an approval)
+    /// over an entry of the same id keeps the larger refunded total.
     mutating func book(_ entry: Entry) {
         let at = insertionPoint(entry.transactionId)
         if at < entries.count, entries[at].transactionId.hasSameBytes(as: entry.transactionId) {
+            var entry = entry
+            if case .sale(let before) = entries[at].kind, case .sale(let now) = entry.kind, before > now {
+                entry.kind = .sale(refunded: before)
+            }
             entries[at] = entry
         } else {
             entries.insert(entry, at: at)
