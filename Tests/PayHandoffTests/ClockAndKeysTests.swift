@@ -178,8 +178,8 @@ final class ClockAndKeysTests: XCTestCase {
         XCTAssertNotEqual(coordinator.handle(url: genuine, now: t0 + 4_000).outcome, .accepted)
         // Another identifier with that token is another key; fresh tokens are never remembered.
         XCTAssertEqual(try sale("p3", identifier: "ord-3", token: token("x"), at: t0 + 5_000).outcome, .accepted)
-        // After the horizon (3 days) the key is let go.
-        try send(["type": "tick", "now": .integer(t0 + 2_000 + RememberedKeys.horizonMilliseconds)])
+        // After the horizon (3 days, as time passes: steps of at most 12 hours) the key is let go.
+        try passTime(from: t0 + 5_000, to: t0 + 2_000 + RememberedKeys.horizonMilliseconds)
         XCTAssertTrue(coordinator.rememberedKeys.keys.isEmpty)
         XCTAssertEqual(try sale("p2", identifier: "ord-1", token: token("x"), at: t0 + 3 * day + 3_000).outcome, .accepted)
     }
@@ -304,7 +304,51 @@ final class ClockAndKeysTests: XCTestCase {
         // Remembered until 3 days after the later of its removal and its deadline (30 min).
         let until = t0 + 30 * 60_000 + RememberedKeys.horizonMilliseconds
         XCTAssertEqual(coordinator.rememberedKeys.keys.first?.until, until)
+        try passTime(from: t0 + 2_000, to: until - 1)
+        XCTAssertEqual(try start("c2", at: until - 1).error?.code, .conflict)
         XCTAssertEqual(try start("c2", at: until).outcome, .accepted)
+    }
+
+    /// Ticks from `start` to `end`, 12 hours apart at most: time passing as an app in use sees it.
+    func passTime(from start: Int64, to end: Int64) throws {
+        var now = start
+        while now < end {
+            now = Swift.min(now + RememberedKeys.largestStepMilliseconds, end)
+            XCTAssertEqual(try send(["type": "tick", "now": .integer(now)]).outcome, .accepted)
+        }
+    }
+
+    /// A wrong clock never ends a remembered key's horizon early (issue 35, B6): a `tick` four
+    /// days ahead, or a flow forgotten while the clock read 1970, then corrected — the same host
+    /// token is still refused and the captured approval approves nothing. A jump counts as 12
+    /// hours of the horizon.
+    func testAWrongClockNeverEndsARememberedKeysHorizon() throws {
+        for (label, removedAt, jumpTo, backAt) in [("tick 4 days ahead", t0, t0 + 4 * day, t0 + hour),
+                                                   ("removed at a 1970 clock", epoch1970, t0, t0 + hour),
+                                                   ("1970, then 2 days of real time", epoch1970, t0, t0 + 2 * day)] {
+            coordinator = Coordinator()
+            try sale("p1", identifier: "ord-1", token: token("x"), at: removedAt)
+            let genuine = approval("p1", identifier: "ord-1", token: token("x"), transactionId: "720371")
+            XCTAssertEqual(coordinator.handle(url: genuine, now: removedAt + 1_000).outcome, .accepted, label)
+            try send(["type": "flow.remove", "now": .integer(removedAt + 2_000), "flow_id": "p1"])
+            XCTAssertEqual(try send(["type": "tick", "now": .integer(jumpTo)]).outcome, .accepted, label)
+            try assertRestores()
+            coordinator = try Coordinator(snapshot: coordinator.snapshot)
+            if backAt > jumpTo { try passTime(from: jumpTo, to: backAt) }
+            let again = try sale("p2", identifier: "ord-1", token: token("x"), at: backAt)
+            XCTAssertEqual(again.error?.code, .conflict, label + ": the spent token starts a sale again")
+            XCTAssertNotEqual(coordinator.handle(url: genuine, now: backAt + 1_000).outcome, .accepted, label)
+        }
+        // The jump counted 12 hours: the key goes 2.5 days of steady time after the jump.
+        coordinator = Coordinator()
+        try sale("p1", identifier: "ord-1", token: token("x"), at: t0)
+        try send(["type": "flow.remove", "now": .integer(t0 + 2_000), "flow_id": "p1", "give_up": true])
+        try send(["type": "tick", "now": .integer(t0 + 4 * day)])
+        let until = t0 + 4 * day + RememberedKeys.horizonMilliseconds - RememberedKeys.largestStepMilliseconds
+        XCTAssertEqual(coordinator.rememberedKeys.keys.first?.until, until)
+        try passTime(from: t0 + 4 * day, to: until)
+        XCTAssertTrue(coordinator.rememberedKeys.keys.isEmpty)
+        XCTAssertEqual(coordinator.rememberedKeys.latestEventAt, 0, "no clock is kept without a key")
     }
 
     /// An expired checkout waits for its confirmation like a POS hand-off that came back
@@ -404,7 +448,12 @@ final class ClockAndKeysTests: XCTestCase {
         }
         XCTAssertEqual(keys.count, 1)
         XCTAssertFalse("\(coordinator.snapshot)".contains(token("x")), "a digest, not the token")
+        XCTAssertEqual(document["latest_event"], .integer(t0 + 2_000), "the keys' clock")
+        var keysAlone = document
+        keysAlone["remembered_keys"] = nil
+        XCTAssertThrowsError(try Coordinator(snapshot: .object(keysAlone)), "latest_event without keys is no state written")
         document["remembered_keys"] = nil
+        document["latest_event"] = nil
         XCTAssertTrue(try Coordinator(snapshot: .object(document)).rememberedKeys.keys.isEmpty)
         try sale("p3", identifier: "ord-1", token: token("z"), at: t0 + 3_000)
         try send(["type": "flow.remove", "now": .integer(t0 + 4_000), "flow_id": "p3", "give_up": true])

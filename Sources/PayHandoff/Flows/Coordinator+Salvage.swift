@@ -80,7 +80,7 @@ extension Coordinator {
                     guard !reader.key(of: member, is: "version"), !reader.key(of: member, is: "config"),
                           !reader.key(of: member, is: "flows"), !reader.key(of: member, is: "ledger"),
                           !reader.key(of: member, is: "converted_reserve"),
-                          !reader.key(of: member, is: "remembered_keys") else { return }
+                          !reader.key(of: member, is: "remembered_keys"), !reader.key(of: member, is: "latest_event") else { return }
                     let key = reader.key(of: member)
                     dropped.append(Dropped(member: key, error: PayHandoffError(.validation, field: key, "unknown member")))
                 }
@@ -132,7 +132,8 @@ extension Coordinator {
             do throws(PayHandoffError) {
                 remembered = try RememberedKeys(snapshot: document.members)
             } catch {
-                dropped.append(Dropped(member: "remembered_keys", error: error))
+                let latest = error.field.map { $0.hasSameBytes(as: "latest_event") } ?? false
+                dropped.append(Dropped(member: latest ? "latest_event" : "remembered_keys", error: error))
                 remembered = RememberedKeys.salvaging(document.members)
             }
             for digest in droppedKeys where !remembered.keys.contains(where: { $0.digest == digest }) {

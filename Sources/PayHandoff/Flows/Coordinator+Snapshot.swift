@@ -108,7 +108,7 @@ extension Coordinator {
     public init<R: JSONReader>(reading node: R.Node, with reader: R,
                                snapshotLimit: Int = Coordinator.maxSnapshotBytes) throws(PayHandoffError) {
         let document = try SnapshotDocument(node, reader, lenient: false)
-        try document.members.rejectUnknownKeys("version config flows ledger converted_reserve remembered_keys")
+        try document.members.rejectUnknownKeys("version config flows ledger converted_reserve remembered_keys latest_event")
         let configuration = try Configuration(reading: JSONMembers(document.members.value("config"), reader))
         var flows: [Flow] = []
         var index = 0

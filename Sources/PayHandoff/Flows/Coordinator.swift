@@ -267,7 +267,10 @@ public struct Coordinator: Equatable, Sendable {
     mutating func forgetFlow(at index: Int, now: Int64?) {
         let flow = flows.remove(at: index)
         if let digest = flow.givenKeyDigest {
-            rememberedKeys.remember(digest, until: flow.keyRememberedUntil(forgottenAt: now))
+            // Counted from the latest time seen, not this event's alone: a clock behind now
+            // must not end the horizon before the one seen earlier would (RememberedKeys).
+            rememberedKeys.remember(digest, until: flow.keyRememberedUntil(forgottenAt: now.map { Swift.max($0, rememberedKeys.latestEventAt) }),
+                                    now: now)
         }
     }
 
