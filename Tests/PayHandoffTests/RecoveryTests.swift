@@ -388,6 +388,19 @@ final class RecoveryTests: XCTestCase {
         }
     }
 
+    /// A converted '~' token and a new start whose identifier holds the token's first part send
+    /// the same identifier (issue 35, B4): the start is a conflict, as restore would judge the pair.
+    func testAStartSendingAConvertedFlowsIdentifierIsAConflict() throws {
+        var c = try converted("v2/tilde-token.json")
+        let start = try send(saleStart("p2", identifier: "ord-1~abc", token: "def0123456789abcdef", amount: "5.00", now: t0 + 70_000),
+                             to: &c)
+        XCTAssertEqual(start.error?.code, .conflict, "both flows were sent ord-1~abc~def0123456789abcdef")
+        XCTAssertEqual(try Coordinator(snapshot: c.snapshot), c, "the coordinator's own snapshot restores")
+        XCTAssertEqual(c.handle(url: answer("ord-1", token: "abc~def0123456789abcdef", transactionID: "720371"), now: t0 + 80_000).outcome,
+                       .accepted)
+        XCTAssertEqual(c.flow(id: "p1")?.stateName, "approved")
+    }
+
     func testA02EndedFlowSharingAKeyWithAWaitingOneIsLeftOut() throws {  // 4c
         var c = try converted("v2/shared-keys.json", dropped: ["flows[1]", "flows[3]"])
         XCTAssertEqual(c.flows.map(\.id), ["p2", "c2"], "the waiting flows are kept, the ended ones left out")

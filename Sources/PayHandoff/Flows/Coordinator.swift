@@ -398,14 +398,16 @@ public struct Coordinator: Equatable, Sendable {
         try checkNewFlow(id: id, isCheckout: false)
         let scheme = request.answerScheme
         let token = given ?? CorrelationSecret.make(using: &generator)
-        // The full identifier sent (it splits at its last '~': tokens have none), on any flow,
-        // ended or not: an answer replayed from an ended hand-off must not reach the new one.
-        for case .pos(let other) in flows where other.token.hasSameBytes(as: token)
-            && other.identifier.hasSameBytes(as: request.identifier) && ASCII.equalFoldingCase(other.answerScheme, scheme) {
+        // The full identifier sent, compared whole (a flow converted from format 2 may hold a
+        // token with '~', so identifier and token apart do not tell it), on any flow, ended or
+        // not: an answer replayed from an ended hand-off must not reach the new one.
+        let sentIdentifier = request.identifier + "~" + token
+        for case .pos(let other) in flows where other.sentIdentifier.hasSameBytes(as: sentIdentifier)
+            && ASCII.equalFoldingCase(other.answerScheme, scheme) {
             throw PayHandoffError(.conflict, field: "token",
                 "POS hand-off " + other.id + " was sent this identifier and token on this scheme: one answer could resolve both")
         }
-        if given != nil, rememberedKeys.holds(RememberedKeys.digest(sentIdentifier: request.identifier + "~" + token, scheme: scheme), at: now) {
+        if given != nil, rememberedKeys.holds(RememberedKeys.digest(sentIdentifier: sentIdentifier, scheme: scheme), at: now) {
             throw PayHandoffError(.conflict, field: "token",
                 "a forgotten POS hand-off was sent this identifier and token on this scheme: its replayed answer could resolve this one")
         }
