@@ -234,6 +234,31 @@ final class RecoveryTests: XCTestCase {
                        "bounded by the refund's own time (foregrounded_at): its sale was approved before")
     }
 
+    /// A sale's ledger entry deleted by hand while a flow still shows it (issue 35, B7): no
+    /// sequence of events reaches that state (an approved sale, or a refund, names an entry until
+    /// the watermark covers it), so restore refuses it and salvage keeps the sale balance unknown.
+    func testASaleEntryDeletedWhileAFlowShowsItIsRefused() throws {
+        for refundApproved in [false, true] {
+            let c = try refundedSale(refundApproved: refundApproved)
+            var snapshot = object(c.snapshot)
+            var ledger = object(snapshot["ledger"]!)
+            ledger["sales"] = []
+            ledger["refunds"] = []
+            snapshot["ledger"] = .object(ledger)
+            let what = refundApproved ? "refunded" : "refund waiting"
+            XCTAssertThrowsError(try Coordinator(snapshot: .object(snapshot)), what)
+            let salvage = try Coordinator.Salvage(snapshot: .object(snapshot))
+            XCTAssertFalse(salvage.dropped.isEmpty, what)
+            XCTAssertNoThrow(try Coordinator(snapshot: salvage.coordinator.snapshot), what + ": the salvage restores")
+            var salvaged = salvage.coordinator
+            for id in ["r1", "p1"] where salvaged.flow(id: id)?.stateName == "approved" {
+                XCTAssertEqual(try send(["type": "flow.remove", "now": .integer(t0 + 500_000), "flow_id": .string(id)],
+                                        to: &salvaged).outcome, .accepted)
+            }
+            try assertNoSecondRefund(salvaged, what)
+        }
+    }
+
     // MARK: - 1c: salvage of what restore accepts is restore
 
     func testSalvageOfAnIntactSnapshotWithFortyEndedFlowsIsRestore() throws {

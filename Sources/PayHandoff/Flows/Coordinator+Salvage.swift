@@ -126,6 +126,18 @@ extension Coordinator {
                 keyLost = true
             }
             if document.isFormat2 { ledger.convertingFormat2(flows: flows) }
+            if document.format == Coordinator.snapshotVersion {
+                // A sale a flow shows whose entry was lost (restore refuses it): balance unknown.
+                // A refund naming a sale the ledger never held may show a damaged id of another
+                // sale it refunds: every sale with something left, as for a dropped flow.
+                for missing in Coordinator.salesWithoutEntry(flows, in: ledger) {
+                    let member = "flows[" + String(missing.flow) + "]"
+                    dropped.append(Dropped(member: "ledger", error: PayHandoffError(.validation, field: member,
+                        "shows sale " + missing.sale + ", which the ledger holds no entry for: kept as balance unknown")))
+                    if missing.refund { ledger.forgetBalanceOfEverySale() }
+                    ledger.keepBalanceUnknown(of: missing.sale, until: missing.until)
+                }
+            }
             // The keys of forgotten flows (RememberedKeys). A damaged list is reported, and what
             // it may have held stays refused (RememberedKeys, "A salvage that may have lost a key").
             var remembered = RememberedKeys()
@@ -330,11 +342,17 @@ extension RefundLedger {
         for value in [time("foregrounded_at"), time("answered_at")] {
             if let value { shown = Swift.min(shown ?? value, value) }
         }
+        forgetBalanceOfEverySale()
+        forgetBalance(ofSale: text("sale_transactionid"), approvedBy: shown)
+        #endif
+    }
+
+    /// Every sale with something left becomes balance unknown until its own window closes (a
+    /// refund that may have gone through, of a sale that cannot be told).
+    mutating func forgetBalanceOfEverySale() {
         for entry in entries where entry.remaining > .zero {
             if case .sale = entry.kind { markUnknown(entry.transactionId, until: entry.expiresAt) }
         }
-        forgetBalance(ofSale: text("sale_transactionid"), approvedBy: shown)
-        #endif
     }
 
     /// Leaves unknown the balance of the sale a refund that did not read may have refunded.
@@ -353,6 +371,11 @@ extension RefundLedger {
             if case .sale = entry.kind { markUnknown(entry.transactionId, until: entry.expiresAt) }
         }
         raiseWatermark(to: until)
+    }
+
+    /// A sale a flow shows whose entry was lost: balance unknown until `until`.
+    mutating func keepBalanceUnknown(of transactionId: String, until: Int64) {
+        markUnknown(transactionId, until: until)
     }
 
     /// Makes `transactionId`'s entry a balance-unknown record until `until` (the later one, when

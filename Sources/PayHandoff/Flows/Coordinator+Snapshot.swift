@@ -132,10 +132,45 @@ extension Coordinator {
                                       "the key of this flow is remembered from a forgotten one")
             }
         }
+        if document.format == Coordinator.snapshotVersion, let missing = Coordinator.salesWithoutEntry(flows, in: ledger).first {
+            throw PayHandoffError(.validation, field: "flows[" + String(missing.flow) + "]",
+                "shows sale " + missing.sale + ", which the ledger holds no entry for and its watermark does not cover: a ledger entry was lost")
+        }
         self.init(configuration: configuration, snapshotLimit: Swift.min(snapshotLimit, Coordinator.maxSnapshotBytes),
                   flows: flows, ledger: ledger, rememberedKeys: remembered)
         convertedReserve = try Coordinator.readConvertedReserve(document)
         try checkRestoredBudget(converted: document.format != Coordinator.snapshotVersion)
+    }
+
+    /// The sales a format-4 snapshot's flows show without a ledger entry that events would have
+    /// left (issue 35, B7: an entry deleted by hand): an approved sale booked its entry, which
+    /// leaves only behind the watermark; a refund started against an entry (booked from its `sale`
+    /// document when there was none), which leaves only as balance unknown or behind the watermark
+    /// — so with none, the watermark cannot still be 0.
+    /// - Parameters:
+    ///   - flows: The snapshot's flows.
+    ///   - ledger: Its ledger.
+    /// - Returns: Each flow's position, the sale, until when its balance is to stay unknown (the
+    ///   window of the latest time the flow shows; for ever when it shows none), and whether the
+    ///   flow is a refund (whose sale id, then, proves nothing: it may be another sale's, damaged).
+    static func salesWithoutEntry(_ flows: [Flow], in ledger: RefundLedger) -> [(flow: Int, sale: String, until: Int64, refund: Bool)] {
+        var missing: [(flow: Int, sale: String, until: Int64, refund: Bool)] = []
+        #if !PAYHANDOFF_CHECKOUT_ONLY
+        for (index, flow) in flows.enumerated() {
+            guard case .pos(let f) = flow else { continue }
+            if f.operation == .refund, let sale = f.saleTransactionId {
+                guard !ledger.holds(sale), ledger.prunedThrough == 0 else { continue }
+                let shown = Swift.max(f.answeredAt ?? 0, f.foregroundedAt ?? 0)
+                missing.append((index, sale, shown > 0 ? RefundEligibility.deadline(approvedAt: shown) : MexicoCityTime.maxEpochMilliseconds, true))
+            } else if f.operation == .sale, f.state == .approved || f.state == .approvedAmountMismatch,
+                      let sale = f.response?.transactionId, let approved = f.answeredAt {
+                let deadline = RefundEligibility.deadline(approvedAt: approved)
+                guard deadline > approved, !ledger.holds(sale), ledger.prunedThrough < deadline else { continue }
+                missing.append((index, sale, deadline, false))
+            }
+        }
+        #endif
+        return missing
     }
 
     /// The `converted_reserve` member of a format-4 document (absent: 0).

@@ -123,6 +123,9 @@ public struct RefundLedger: Equatable, Sendable {
         return entries[index]
     }
 
+    /// Whether `transactionId` has an entry, expired or not.
+    func holds(_ transactionId: String) -> Bool { index(of: transactionId) != nil }
+
     /// Whether a sale whose refund window closes at `deadline` may have lost its entry: the
     /// ledger dropped entries up to ``prunedThrough``, or damaged storage lost its record.
     /// - Parameters:
