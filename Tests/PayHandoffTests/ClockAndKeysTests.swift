@@ -152,6 +152,34 @@ final class ClockAndKeysTests: XCTestCase {
         }
     }
 
+    /// A salvage while the clock is 2 h behind across midnight, then the correction (issue 35,
+    /// B8): the balance a salvage leaves unknown is kept a day past the sale's window as the
+    /// device's clock computed it, so Billpocket's record (the real approval time) refunds nothing.
+    func testASalvagedBalanceUnknownOutlivesAClockThatWasBehind() throws {
+        let realSale = t0 + 14 * hour + 30 * 60_000  // 2026-12-01T00:30-06:00
+        let shown = realSale - 2 * hour
+        try sale("p1", at: shown)
+        coordinator.handle(url: approval("p1", transactionId: "720371"), now: shown + 1_000)
+        XCTAssertEqual(try refund("p2", of: "p1", at: shown + 61_000).outcome, .accepted)
+        try send(["type": "pos.launched", "now": .integer(shown + 62_000), "flow_id": "p2"])
+        try send(["type": "app.foregrounded", "now": .integer(shown + 63_000)])
+        guard case .object(var document) = coordinator.snapshot, case .array(var flows)? = document["flows"],
+              case .object(var flow)? = flows.last else { return XCTFail("no flow in the snapshot") }
+        flow["state"] = "launcheD"
+        flows[flows.count - 1] = .object(flow)
+        document["flows"] = .array(flows)
+        coordinator = try Coordinator.Salvage(snapshot: .object(document)).coordinator
+        XCTAssertEqual(coordinator.ledger.entries.first?.kind, .balanceUnknown)
+        let real: JSONValue = ["transactionid": "720371", "amount": "100.00", "approved_at": .integer(realSale / 1000)]
+        XCTAssertEqual(try refund("p3", of: real, at: realSale + 10 * 60_000).error?.code, .notEligible)
+        XCTAssertEqual(try send(["type": "tick", "now": .integer(realSale + 11 * 60_000)]).outcome, .accepted)
+        XCTAssertEqual(try refund("p3", of: real, at: realSale + 12 * 60_000).error?.code, .notEligible)
+        // The record ends with the real window (23:00 of the corrected day).
+        try send(["type": "tick", "now": .integer(realSale + 23 * hour)])
+        XCTAssertTrue(coordinator.ledger.entries.isEmpty, "the record does not outlive the real day")
+        try assertRestores()
+    }
+
     /// A sale nothing refunded is dropped with its window as before: the ledger does not grow.
     func testAnUnrefundedSaleIsStillDroppedWithItsWindow() throws {
         try sale("p1", at: t0)
@@ -266,6 +294,36 @@ final class ClockAndKeysTests: XCTestCase {
             XCTAssertEqual(fresh.outcome, .accepted, what + ": fresh keys are not refused")
             try assertRestores()
         }
+    }
+
+    /// Attacker's check of the fix above: a salvage that leaves out a waiting flow for room
+    /// (the snapshot restored under a smaller limit) never frees its host key either.
+    func testASalvageThatLeavesOutAWaitingFlowForRoomKeepsItsKey() throws {
+        for n in 0..<4 { try sale("p\(n)", identifier: "ord-\(n)", token: token("k\(n)"), at: t0 + Int64(n)) }
+        let limit = coordinator.reservedSnapshotLength - 2_000
+        let salvage = try Coordinator.Salvage(snapshot: coordinator.snapshot, snapshotLimit: limit)
+        XCTAssertFalse(salvage.dropped.isEmpty, "over the smaller limit")
+        coordinator = salvage.coordinator
+        let left = (0..<4).filter { coordinator.flow(id: "p\($0)") == nil }
+        XCTAssertFalse(left.isEmpty)
+        for n in left {
+            let again = try sale("q\(n)", identifier: "ord-\(n)", token: token("k\(n)"), at: t0 + 1_000)
+            XCTAssertEqual(again.error?.code, .conflict, "p\(n)'s key is given again while its answer may still come")
+        }
+    }
+
+    /// Attacker's check of the keys' clock: a snapshot whose keys lost their clock (no
+    /// `latest_event`: a binding's round trip, a salvage) — the first event, a jump ahead, starts
+    /// the clock and ends no horizon.
+    func testKeysWithoutTheirClockEndNoHorizonAtTheFirstEvent() throws {
+        try sale("p1", identifier: "ord-1", token: token("x"), at: t0)
+        try send(["type": "flow.remove", "now": .integer(t0 + 1_000), "flow_id": "p1", "give_up": true])
+        guard case .object(var document) = coordinator.snapshot else { return XCTFail("not an object") }
+        XCTAssertNotNil(document["latest_event"])
+        document["latest_event"] = nil
+        coordinator = try Coordinator(snapshot: .object(document))
+        try send(["type": "tick", "now": .integer(t0 + 4 * day)])
+        XCTAssertEqual(try sale("p2", identifier: "ord-1", token: token("x"), at: t0 + hour).error?.code, .conflict)
     }
 
     /// The 32-ended rule forgets the oldest ended flow; its host-given token stays remembered.

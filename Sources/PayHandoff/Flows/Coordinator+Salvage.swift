@@ -223,6 +223,8 @@ extension Coordinator {
             dropped.append(Salvage.Dropped(member: "flows", error: PayHandoffError(.limitExceeded, field: "flows",
                 "waiting flow " + last.id + " left out: the snapshot is over its limit")))
             ledger.forgetBalanceOfRefund(of: last)
+            // Its answer may still come: its key stays refused (RememberedKeys).
+            if let digest = last.givenKeyDigest { rememberedKeys.remember(digest, until: MexicoCityTime.maxEpochMilliseconds) }
         }
         _ = try? makeRoom()
     }
@@ -351,7 +353,7 @@ extension RefundLedger {
     /// refund that may have gone through, of a sale that cannot be told).
     mutating func forgetBalanceOfEverySale() {
         for entry in entries where entry.remaining > .zero {
-            if case .sale = entry.kind { markUnknown(entry.transactionId, until: entry.expiresAt) }
+            if case .sale = entry.kind { markUnknown(entry.transactionId, until: entry.unknownUntil) }
         }
     }
 
@@ -363,12 +365,12 @@ extension RefundLedger {
     private mutating func forgetBalance(ofSale sale: String?, approvedBy bound: Int64?) {
         let until = bound.map { RefundEligibility.deadline(approvedAt: $0) } ?? MexicoCityTime.maxEpochMilliseconds
         if let sale, RefundLedger.isValidTransactionID(sale.utf8) {
-            markUnknown(sale, until: entries.first(where: { $0.transactionId.hasSameBytes(as: sale) })?.expiresAt ?? until)
+            markUnknown(sale, until: entries.first(where: { $0.transactionId.hasSameBytes(as: sale) })?.unknownUntil ?? until)
             return
         }
         // Any sale it could have refunded: every one with something left, approved by then.
         for entry in entries where entry.remaining > .zero && entry.approvedAt <= (bound ?? entry.approvedAt) {
-            if case .sale = entry.kind { markUnknown(entry.transactionId, until: entry.expiresAt) }
+            if case .sale = entry.kind { markUnknown(entry.transactionId, until: entry.unknownUntil) }
         }
         raiseWatermark(to: until)
     }
@@ -379,7 +381,8 @@ extension RefundLedger {
     }
 
     /// Makes `transactionId`'s entry a balance-unknown record until `until` (the later one, when
-    /// it has one already).
+    /// it has one already). A sale entry salvage turns into one (``RefundLedger/Entry/unknownUntil``)
+    /// stays a day past its window.
     private mutating func markUnknown(_ transactionId: String, until: Int64) {
         let existing = entries.first(where: { $0.transactionId.hasSameBytes(as: transactionId) })
         book(Entry(unknownBalanceOf: transactionId, until: Swift.max(until, existing?.expiresAt ?? 0)))

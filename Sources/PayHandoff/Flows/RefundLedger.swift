@@ -68,6 +68,17 @@ public struct RefundLedger: Equatable, Sendable {
             self.expiresAt = until
         }
 
+        /// Until when a salvage keeps this sale's balance unknown: a day past its window. Its
+        /// window was computed from the device's clock at the approval; a clock up to a day
+        /// behind then (2 h behind across midnight, say) closed it early, and a salvage record
+        /// is not kept again by ``RefundLedger/prune(now:namedByRefund:)`` as a refunded sale is
+        /// (issue 35, B8). With a right clock the sale cannot be refunded after its window
+        /// anyway: the extra day costs a record's room, no refund.
+        var unknownUntil: Int64 {
+            guard case .sale = kind else { return expiresAt }  // a record already: its own time
+            return Swift.min(expiresAt, MexicoCityTime.maxEpochMilliseconds - 86_400_000) + 86_400_000
+        }
+
         /// Sale or refund (a balance-unknown record counts as a sale: it names one).
         public var operation: POSRequest.Operation { kind == .refund ? .refund : .sale }
 

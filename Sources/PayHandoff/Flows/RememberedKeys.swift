@@ -24,12 +24,14 @@
 /// accepted event carried (``latestEventAt``), a key's horizon starts at the later of its
 /// forgetting and that time, and an event more than ``largestStepMilliseconds`` (12 hours) after
 /// that time moves every horizon on by what it jumped beyond those 12 hours (so does the lock
-/// below). An event behind that time ends no horizon it had not ended already. A jump — a clock
-/// corrected forwards, a clock ahead, or an app left closed overnight or for a weekend — counts
-/// as 12 hours: a wrong clock can end a key's horizon at most 12 hours before its 3 days have
-/// really passed, and a closed app keeps its keys longer by the time it was closed less 12 hours
-/// a closing. Forgetting counts no events: the horizon is time only, so keys stay bounded by
-/// what the app did in the horizon's time.
+/// below). Keys without that time (a salvage, a snapshot without it) get it from the next event,
+/// which ends no horizon. An event behind that time ends no horizon it had not ended already.
+/// A jump — a clock corrected forwards, a clock ahead, or an app left closed overnight or for a
+/// weekend — counts as 12 hours: a wrong clock can end a key's horizon at most 12 hours before
+/// its 3 days have really passed, and a closed app keeps its keys longer by the time it was
+/// closed less 12 hours a closing. The horizon is time only (no count of events), so the keys
+/// stay bounded by what the app did in that time. What it does not cover: a host that sends
+/// events dated ahead in steps of less than 12 hours (each counts whole).
 ///
 /// **Short digests, not secrets.** A key is kept as a 64-bit digest (FNV-1a of the key with its
 /// kind and, for a POS hand-off, its answer scheme), 16 hex digits in the snapshot, whatever the
@@ -118,7 +120,17 @@ public struct RememberedKeys: Equatable, Sendable {
             latestEventAt = 0  // nothing to count for
             return
         }
-        if latestEventAt > 0, now - latestEventAt > RememberedKeys.largestStepMilliseconds {
+        guard latestEventAt > 0 else {
+            // Keys without their clock (a salvage, a snapshot without `latest_event`): this event
+            // starts it and ends no horizon — it may be a jump of any size.
+            latestEventAt = now
+            if allGivenUntil < 0 {
+                allGivenUntil = Swift.min(now, MexicoCityTime.maxEpochMilliseconds - RememberedKeys.horizonMilliseconds)
+                    + RememberedKeys.horizonMilliseconds
+            }
+            return
+        }
+        if now - latestEventAt > RememberedKeys.largestStepMilliseconds {
             let jump = now - latestEventAt - RememberedKeys.largestStepMilliseconds
             func moved(_ time: Int64) -> Int64 { Swift.min(time, MexicoCityTime.maxEpochMilliseconds - jump) + jump }
             keys = keys.map { Key(digest: $0.digest, until: moved($0.until)) }
