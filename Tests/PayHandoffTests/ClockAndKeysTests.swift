@@ -180,6 +180,33 @@ final class ClockAndKeysTests: XCTestCase {
         try assertRestores()
     }
 
+    /// The same with a clock reset to 1970 (found by FuzzSalvage's probes): the record a
+    /// salvage made is kept once more, until 23:00 of the first event after it, as a refunded
+    /// sale's entry is — and only once.
+    func testASalvageWhileTheClockRead1970NeverRefundsASaleTwice() throws {
+        try sale("p1", at: epoch1970)
+        coordinator.handle(url: approval("p1", transactionId: "720371"), now: epoch1970 + 1_000)
+        XCTAssertEqual(try refund("p2", of: "p1", at: epoch1970 + 61_000).outcome, .accepted)
+        try send(["type": "pos.launched", "now": .integer(epoch1970 + 62_000), "flow_id": "p2"])
+        guard case .object(var document) = coordinator.snapshot, case .array(var flows)? = document["flows"],
+              case .object(var flow)? = flows.last else { return XCTFail("no flow in the snapshot") }
+        flow["state"] = "launcheD"
+        flows[flows.count - 1] = .object(flow)
+        document["flows"] = .array(flows)
+        coordinator = try Coordinator.Salvage(snapshot: .object(document)).coordinator
+        let real: JSONValue = ["transactionid": "720371", "amount": "100.00", "approved_at": .integer((t0 - hour) / 1000)]
+        let again = try refund("p3", of: real, at: t0)
+        XCTAssertEqual(again.error?.code, .notEligible, "the first event at the real time")
+        XCTAssertTrue(again.error?.message.contains("ledger_pruned") == true)
+        XCTAssertEqual(try send(["type": "tick", "now": .integer(t0 + 1_000)]).outcome, .accepted)
+        XCTAssertEqual(coordinator.ledger.entries.first?.expiresAt, t0 + 13 * hour, "kept until 23:00 of the corrected day")
+        XCTAssertEqual(try refund("p3", of: real, at: t0 + 2_000).error?.code, .notEligible)
+        try assertRestores()
+        try send(["type": "tick", "now": .integer(t0 + 14 * hour)])
+        try send(["type": "tick", "now": .integer(t0 + day + 14 * hour)])
+        XCTAssertTrue(coordinator.ledger.entries.isEmpty, "kept once, not at every event")
+    }
+
     /// A sale nothing refunded is dropped with its window as before: the ledger does not grow.
     func testAnUnrefundedSaleIsStillDroppedWithItsWindow() throws {
         try sale("p1", at: t0)
@@ -324,6 +351,21 @@ final class ClockAndKeysTests: XCTestCase {
         coordinator = try Coordinator(snapshot: .object(document))
         try send(["type": "tick", "now": .integer(t0 + 4 * day)])
         XCTAssertEqual(try sale("p2", identifier: "ord-1", token: token("x"), at: t0 + hour).error?.code, .conflict)
+    }
+
+    /// A renamed `remembered_keys` member (issue 35, B9b): `latest_event` is still there, so the
+    /// salvage knows keys were remembered and refuses every host-given key.
+    func testARenamedRememberedKeysListLocksHostKeys() throws {
+        try sale("p1", identifier: "ord-1", token: token("x"), at: t0)
+        try send(["type": "flow.remove", "now": .integer(t0 + 1_000), "flow_id": "p1", "give_up": true])
+        guard case .object(var document) = coordinator.snapshot, let keys = document["remembered_keys"] else {
+            return XCTFail("no remembered_keys")
+        }
+        document["remembered_keys"] = nil
+        document["remembered_kezs"] = keys
+        XCTAssertThrowsError(try Coordinator(snapshot: .object(document)))
+        coordinator = try Coordinator.Salvage(snapshot: .object(document)).coordinator
+        XCTAssertEqual(try sale("p2", identifier: "ord-1", token: token("x"), at: t0 + 2_000).error?.code, .conflict)
     }
 
     /// The 32-ended rule forgets the oldest ended flow; its host-given token stays remembered.

@@ -382,10 +382,11 @@ extension RefundLedger {
 
     /// Makes `transactionId`'s entry a balance-unknown record until `until` (the later one, when
     /// it has one already). A sale entry salvage turns into one (``RefundLedger/Entry/unknownUntil``)
-    /// stays a day past its window.
+    /// stays a day past its window; every record a recovery makes is kept once more by the
+    /// first event past it (``RefundLedger/recoveryRecordUntil(_:)``).
     private mutating func markUnknown(_ transactionId: String, until: Int64) {
         let existing = entries.first(where: { $0.transactionId.hasSameBytes(as: transactionId) })
-        book(Entry(unknownBalanceOf: transactionId, until: Swift.max(until, existing?.expiresAt ?? 0)))
+        book(Entry(unknownBalanceOf: transactionId, until: RefundLedger.recoveryRecordUntil(Swift.max(until, existing?.expiresAt ?? 0))))
     }
 }
 

@@ -216,7 +216,13 @@ public struct RefundLedger: Equatable, Sendable {
                 continue
             }
             prunedThrough = Swift.max(prunedThrough, entry.expiresAt)
-            guard case .sale(let refunded) = entry.kind, refunded > .zero || namedByRefund(entry.transactionId) else { continue }
+            let matters: Bool
+            switch entry.kind {
+            case .sale(let refunded): matters = refunded > .zero || namedByRefund(entry.transactionId)
+            case .balanceUnknown: matters = RefundLedger.isRecoveryRecord(until: entry.expiresAt)
+            case .refund: matters = false
+            }
+            guard matters else { continue }
             if latestWindow > now {
                 kept.append(Entry(unknownBalanceOf: entry.transactionId, until: latestWindow))  // same id: order kept
             } else {
@@ -224,6 +230,25 @@ public struct RefundLedger: Equatable, Sendable {
             }
         }
         entries = kept
+    }
+
+    /// The time a balance-unknown record a recovery makes (salvage, conversion) ends at: 1 ms
+    /// before `until` when that is 23:00 Mexico City. A record a recovery made is judged like a
+    /// refunded sale's entry when its time passes — its window may come from a clock that was
+    /// behind (issue 35, B8: a salvage while the clock read 1970) — and kept as balance unknown
+    /// until 23:00 of the first event after it; the record that keeping makes ends at 23:00
+    /// exactly, so it is kept once, never again (the 1 ms is how the snapshot's `[id, until]`
+    /// tells them apart). A refund at 22:59:59.999 and one at 23:00 are refused alike.
+    /// - Parameter until: When the record would end.
+    /// - Returns: `until`, 1 ms earlier when it is a 23:00 Mexico City boundary.
+    static func recoveryRecordUntil(_ until: Int64) -> Int64 {
+        isRecoveryRecord(until: until) || until <= 0 ? until : until - 1
+    }
+
+    /// Whether a balance-unknown record ending at `until` was made by a recovery (its time is
+    /// not a 23:00 Mexico City boundary): ``recoveryRecordUntil(_:)``.
+    static func isRecoveryRecord(until: Int64) -> Bool {
+        until <= 0 || RefundEligibility.deadline(approvedAt: until - 1) != until
     }
 
     /// Drops the entry approved first (the least likely to be refunded still), moving the
