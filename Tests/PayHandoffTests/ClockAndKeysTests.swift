@@ -368,6 +368,21 @@ final class ClockAndKeysTests: XCTestCase {
         XCTAssertEqual(try sale("p2", identifier: "ord-1", token: token("x"), at: t0 + 2_000).error?.code, .conflict)
     }
 
+    /// `remembered_keys` emptied (its entries deleted: found by FuzzSalvage's probes): never
+    /// written so, refused by restore, and a salvage refuses every host-given key.
+    func testAnEmptiedRememberedKeysListIsRefusedAndSalvageLocksHostKeys() throws {
+        try sale("p1", identifier: "ord-1", token: token("x"), at: t0)
+        try send(["type": "flow.remove", "now": .integer(t0 + 1_000), "flow_id": "p1", "give_up": true])
+        guard case .object(var document) = coordinator.snapshot else { return XCTFail("not an object") }
+        document["remembered_keys"] = []
+        XCTAssertThrowsError(try Coordinator(snapshot: .object(document))) { error in
+            XCTAssertEqual((error as? PayHandoffError)?.field, "remembered_keys")
+        }
+        coordinator = try Coordinator.Salvage(snapshot: .object(document)).coordinator
+        XCTAssertEqual(try sale("p2", identifier: "ord-1", token: token("x"), at: t0 + 2_000).error?.code, .conflict)
+        try assertRestores()
+    }
+
     /// The 32-ended rule forgets the oldest ended flow; its host-given token stays remembered.
     func testAFlowForgottenByThe32EndedRuleKeepsItsKeyRemembered() throws {
         try sale("p1", identifier: "ord-1", token: token("x"), at: t0)

@@ -126,8 +126,9 @@ extension Coordinator {
                 keyLost = true
             }
             if document.isFormat2 { ledger.convertingFormat2(flows: flows) }
-            if document.format == Coordinator.snapshotVersion {
+            do {
                 // A sale a flow shows whose entry was lost (restore refuses it): balance unknown.
+                // (Any format: what a salvage gives is written as format 4 and must restore.)
                 // A refund naming a sale the ledger never held may show a damaged id of another
                 // sale it refunds: every sale with something left, as for a dropped flow.
                 for missing in Coordinator.salesWithoutEntry(flows, in: ledger) {

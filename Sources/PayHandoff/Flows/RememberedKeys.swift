@@ -294,6 +294,10 @@ public struct RememberedKeys: Equatable, Sendable {
             }
             keys.append(Key(digest: digest, until: until))
         }
+        // Never written empty (the member is left out): a list that lost its entries, not "none".
+        guard !keys.isEmpty || allGivenUntil != 0 else {
+            throw PayHandoffError(.validation, field: "remembered_keys", "is never written empty (left out when there is no key)")
+        }
         self.keys = keys
     }
 
