@@ -353,8 +353,8 @@ final class ClockAndKeysTests: XCTestCase {
         XCTAssertEqual(try sale("p2", identifier: "ord-1", token: token("x"), at: t0 + hour).error?.code, .conflict)
     }
 
-    /// A renamed `remembered_keys` member (issue 35, B9b): `latest_event` is still there, so the
-    /// salvage knows keys were remembered and refuses every host-given key.
+    /// A renamed `remembered_keys` member (issue 35, B9b), with or without `latest_event`: a
+    /// member salvage does not know may be the list, so it refuses every host-given key.
     func testARenamedRememberedKeysListLocksHostKeys() throws {
         try sale("p1", identifier: "ord-1", token: token("x"), at: t0)
         try send(["type": "flow.remove", "now": .integer(t0 + 1_000), "flow_id": "p1", "give_up": true])
@@ -363,9 +363,16 @@ final class ClockAndKeysTests: XCTestCase {
         }
         document["remembered_keys"] = nil
         document["remembered_kezs"] = keys
-        XCTAssertThrowsError(try Coordinator(snapshot: .object(document)))
-        coordinator = try Coordinator.Salvage(snapshot: .object(document)).coordinator
-        XCTAssertEqual(try sale("p2", identifier: "ord-1", token: token("x"), at: t0 + 2_000).error?.code, .conflict)
+        var both = document  // and latest_event renamed too (found by FuzzSalvage's probes)
+        both["latest_evenT"] = both["latest_event"]
+        both["latest_event"] = nil
+        let start = coordinator
+        for d in [document, both] {
+            XCTAssertThrowsError(try Coordinator(snapshot: .object(d)))
+            coordinator = try Coordinator.Salvage(snapshot: .object(d)).coordinator
+            XCTAssertEqual(try sale("p2", identifier: "ord-1", token: token("x"), at: t0 + 2_000).error?.code, .conflict)
+            coordinator = start
+        }
     }
 
     /// `remembered_keys` emptied (its entries deleted: found by FuzzSalvage's probes): never

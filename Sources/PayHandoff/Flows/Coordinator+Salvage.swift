@@ -70,6 +70,8 @@ extension Coordinator {
         public init<R: JSONReader>(reading node: R.Node, with reader: R,
                                    snapshotLimit: Int = Coordinator.maxSnapshotBytes) throws(PayHandoffError) {
             var dropped: [Dropped] = []
+            // Whether a host-given key may have been lost (RememberedKeys, "A salvage that drops a flow").
+            var keyLost = false
             let document = try SnapshotDocument(node, reader, lenient: true)
             if document.mixedHeader {
                 dropped.append(Dropped(member: "version", error: PayHandoffError(.validation, field: "version",
@@ -83,6 +85,7 @@ extension Coordinator {
                           !reader.key(of: member, is: "remembered_keys"), !reader.key(of: member, is: "latest_event") else { return }
                     let key = reader.key(of: member)
                     dropped.append(Dropped(member: key, error: PayHandoffError(.validation, field: key, "unknown member")))
+                    keyLost = true  // it may be `remembered_keys` renamed (and `latest_event` with it)
                 }
             }
             var configuration = Configuration()
@@ -95,7 +98,6 @@ extension Coordinator {
             var flows: [Flow] = []
             // The keys of dropped flows (RememberedKeys, "A salvage that drops a flow").
             var droppedKeys: [UInt64] = []
-            var keyLost = false
             do throws(PayHandoffError) {
                 let list = try document.members.requiredArray("flows")
                 var index = 0
@@ -153,8 +155,6 @@ extension Coordinator {
                 remembered.remember(digest, until: MexicoCityTime.maxEpochMilliseconds)
             }
             if keyLost { remembered.lockGivenKeys() }
-            // Not locked for an unknown member (a renamed list): what that leaves open is in
-            // docs/security.md (issue 35, still open).
             var coordinator = Coordinator(configuration: configuration,
                                           snapshotLimit: Swift.min(snapshotLimit, Coordinator.maxSnapshotBytes),
                                           flows: flows, ledger: ledger, rememberedKeys: remembered)

@@ -46,7 +46,7 @@
 /// **A salvage that drops a flow** keeps its key remembered for good when the element still shows
 /// it (type and key members read, and strict reading did not fail on them; refusing one host key
 /// is harmless), and refuses every host-given key as below when it does not (or when `flows` is
-/// lost as a whole). A key member damaged into another valid key *and* another member damaged
+/// lost as a whole, or the snapshot has a member it does not know: it may be this list renamed). A key member damaged into another valid key *and* another member damaged
 /// is beyond what it can see (docs/security.md).
 ///
 /// **A salvage that cannot read them.** When a salvage cannot read the `remembered_keys` list
