@@ -132,7 +132,9 @@ extension Coordinator {
                                       "the key of this flow is remembered from a forgotten one")
             }
         }
-        if document.format == Coordinator.snapshotVersion, let missing = Coordinator.salesWithoutEntry(flows, in: ledger).first {
+        // Every format: 0.3 kept the same rule (an approved sale booked, a pruned entry behind the
+        // watermark), and the format-2 conversion makes the sales its flows name balance unknown.
+        if let missing = Coordinator.salesWithoutEntry(flows, in: ledger).first {
             throw PayHandoffError(.validation, field: "flows[" + String(missing.flow) + "]",
                 "shows sale " + missing.sale + ", which the ledger holds no entry for and its watermark does not cover: a ledger entry was lost")
         }
@@ -142,7 +144,7 @@ extension Coordinator {
         try checkRestoredBudget(converted: document.format != Coordinator.snapshotVersion)
     }
 
-    /// The sales a format-4 snapshot's flows show without a ledger entry that events would have
+    /// The sales a snapshot's flows show without a ledger entry that events would have
     /// left (issue 35, B7: an entry deleted by hand): an approved sale booked its entry, which
     /// leaves only behind the watermark; a refund started against an entry (booked from its `sale`
     /// document when there was none), which leaves only as balance unknown or behind the watermark
