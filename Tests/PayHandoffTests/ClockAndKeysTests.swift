@@ -390,6 +390,25 @@ final class ClockAndKeysTests: XCTestCase {
         try assertRestores()
     }
 
+    /// Attacker's check: the lock a salvage sets (every host key refused until 3 days after the
+    /// next event) when that next event reads 1970 and the clock is then corrected — the jump
+    /// moves the lock on, so host keys stay refused for days of real time.
+    func testTheSalvageLockOutlivesA1970FirstEvent() throws {
+        try sale("p1", identifier: "ord-1", token: token("x"), at: t0)
+        try send(["type": "pos.launched", "now": .integer(t0 + 1_000), "flow_id": "p1"])
+        guard case .object(var document) = coordinator.snapshot else { return XCTFail("not an object") }
+        document["flows"] = .null  // the flows are lost: any of them held a host key
+        coordinator = try Coordinator.Salvage(snapshot: .object(document)).coordinator
+        XCTAssertEqual(try send(["type": "tick", "now": .integer(epoch1970)]).outcome, .accepted)
+        XCTAssertEqual(try send(["type": "tick", "now": .integer(t0 + hour)]).outcome, .accepted)
+        XCTAssertEqual(try sale("p2", identifier: "ord-1", token: token("x"), at: t0 + 2 * hour).error?.code, .conflict)
+        try passTime(from: t0 + 2 * hour, to: t0 + 2 * day)
+        XCTAssertEqual(try sale("p2", identifier: "ord-1", token: token("x"), at: t0 + 2 * day).error?.code, .conflict)
+        try passTime(from: t0 + 2 * day, to: t0 + 4 * day)
+        XCTAssertEqual(try sale("p2", identifier: "ord-1", token: token("x"), at: t0 + 4 * day).outcome, .accepted,
+                       "the lock ends: about 3 days of seen time after the first event")
+    }
+
     /// The 32-ended rule forgets the oldest ended flow; its host-given token stays remembered.
     func testAFlowForgottenByThe32EndedRuleKeepsItsKeyRemembered() throws {
         try sale("p1", identifier: "ord-1", token: token("x"), at: t0)
