@@ -128,18 +128,15 @@ extension Coordinator {
                 keyLost = true
             }
             if document.isFormat2 { ledger.convertingFormat2(flows: flows) }
-            do {
-                // A sale a flow shows whose entry was lost (restore refuses it): balance unknown.
-                // (Any format: what a salvage gives is written as format 4 and must restore.)
-                // A refund naming a sale the ledger never held may show a damaged id of another
-                // sale it refunds: every sale with something left, as for a dropped flow.
-                for missing in Coordinator.salesWithoutEntry(flows, in: ledger) {
-                    let member = "flows[" + String(missing.flow) + "]"
-                    dropped.append(Dropped(member: "ledger", error: PayHandoffError(.validation, field: member,
-                        "shows sale " + missing.sale + ", which the ledger holds no entry for: kept as balance unknown")))
-                    if missing.refund { ledger.forgetBalanceOfEverySale() }
-                    ledger.keepBalanceUnknown(of: missing.sale, until: missing.until)
-                }
+            // A sale a flow shows whose entry was lost (restore refuses it): balance unknown. A
+            // refund naming a sale the ledger never held may show a damaged id of another sale it
+            // refunds: every sale with something left, as for a dropped flow.
+            for missing in Coordinator.salesWithoutEntry(flows, in: ledger) {
+                let member = "flows[" + String(missing.flow) + "]"
+                dropped.append(Dropped(member: "ledger", error: PayHandoffError(.validation, field: member,
+                    "shows sale " + missing.sale + ", which the ledger holds no entry for: kept as balance unknown")))
+                if missing.refund { ledger.forgetBalanceOfEverySale() }
+                ledger.keepBalanceUnknown(of: missing.sale, until: missing.until)
             }
             // The keys of forgotten flows (RememberedKeys). A damaged list is reported, and what
             // it may have held stays refused (RememberedKeys, "A salvage that may have lost a key").
@@ -327,9 +324,10 @@ extension RefundLedger {
     /// enough for the sales the ledger knows: a refund starts only against an entry (booked from
     /// its `sale` document when the ledger had none), and an entry a refund still names leaves
     /// only as balance unknown or behind the watermark (``RefundLedger/prune(now:namedByRefund:)``).
-    /// The id the element still shows is kept as balance unknown too; when none reads, the
-    /// watermark moves past the window of its earliest readable time (for ever when none reads):
-    /// a format-2 ledger kept no watermark, and its sale may be one the ledger no longer holds.
+    /// The id the element still shows is kept as balance unknown too; when the id does not read,
+    /// the watermark moves past the window of the element's earliest readable time (for ever when
+    /// no time reads): a format-2 ledger kept no watermark, and its sale may be one the ledger no
+    /// longer holds.
     /// - Parameter element: The dropped flow's document.
     mutating func forgetBalanceOfRefund<R: JSONReader>(reading element: JSONMembers<R>) {
         #if PAYHANDOFF_CHECKOUT_ONLY
