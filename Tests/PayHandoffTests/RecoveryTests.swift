@@ -259,6 +259,30 @@ final class RecoveryTests: XCTestCase {
         }
     }
 
+    /// Two damages (found by FuzzSalvage's probes): a waiting refund's sale id turned into
+    /// another valid id, and the sale's ledger entry deleted. The refund's sale id proves nothing
+    /// then: salvage treats it as a refund whose sale cannot be read (the watermark past every
+    /// time it could have been approved by).
+    func testARefundNamingALostSaleUnderAnotherIdLocksTheLedger() throws {
+        let c = try refundedSale(refundApproved: false)
+        var snapshot = object(c.snapshot)
+        var flows = array(snapshot["flows"])
+        var refund = object(flows[1])
+        refund["sale_transactionid"] = "aaa1"
+        flows = [.object(refund)]  // the sale's own flow forgotten since (the 32-ended rule)
+        snapshot["flows"] = .array(flows)
+        var ledger = object(snapshot["ledger"]!)
+        ledger["sales"] = []
+        snapshot["ledger"] = .object(ledger)
+        XCTAssertThrowsError(try Coordinator(snapshot: .object(snapshot)))
+        let salvage = try Coordinator.Salvage(snapshot: .object(snapshot))
+        XCTAssertNoThrow(try Coordinator(snapshot: salvage.coordinator.snapshot))
+        var salvaged = salvage.coordinator
+        let again = try send(refundStart("r9", sale: saleDocument, now: t0 + 600_000, token: "00000000000000000000000000000f09"),
+                             to: &salvaged)
+        XCTAssertNotEqual(again.outcome, .accepted, "a second refund by the sale's document")
+    }
+
     // MARK: - 1c: salvage of what restore accepts is restore
 
     func testSalvageOfAnIntactSnapshotWithFortyEndedFlowsIsRestore() throws {

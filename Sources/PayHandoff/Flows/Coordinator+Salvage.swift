@@ -130,12 +130,13 @@ extension Coordinator {
             if document.isFormat2 { ledger.convertingFormat2(flows: flows) }
             // A sale a flow shows whose entry was lost (restore refuses it): balance unknown. A
             // refund naming a sale the ledger never held may show a damaged id of another sale it
-            // refunds: every sale with something left, as for a dropped flow.
+            // refunds, whose entry may be lost too: as for a dropped refund whose sale id does not
+            // read (every sale with something left, the watermark past its earliest time's window).
             for missing in Coordinator.salesWithoutEntry(flows, in: ledger) {
                 let member = "flows[" + String(missing.flow) + "]"
                 dropped.append(Dropped(member: "ledger", error: PayHandoffError(.validation, field: member,
                     "shows sale " + missing.sale + ", which the ledger holds no entry for: kept as balance unknown")))
-                if missing.refund { ledger.forgetBalanceOfEverySale() }
+                if let shown = missing.refundShown { ledger.forgetBalanceOfUnreadableRefund(approvedBy: shown) }
                 ledger.keepBalanceUnknown(of: missing.sale, until: missing.until)
             }
             // The keys of forgotten flows (RememberedKeys). A damaged list is reported, and what
@@ -372,6 +373,14 @@ extension RefundLedger {
             if case .sale = entry.kind { markUnknown(entry.transactionId, until: entry.unknownUntil) }
         }
         raiseWatermark(to: until)
+    }
+
+    /// A refund whose sale id cannot be trusted (its sale has no entry): every sale it could have
+    /// refunded, as for a dropped refund whose sale id does not read.
+    /// - Parameter bound: Its earliest time, if any.
+    mutating func forgetBalanceOfUnreadableRefund(approvedBy bound: Int64?) {
+        forgetBalanceOfEverySale()
+        forgetBalance(ofSale: nil, approvedBy: bound)
     }
 
     /// A sale a flow shows whose entry was lost: balance unknown until `until`.

@@ -153,22 +153,26 @@ extension Coordinator {
     ///   - flows: The snapshot's flows.
     ///   - ledger: Its ledger.
     /// - Returns: Each flow's position, the sale, until when its balance is to stay unknown (the
-    ///   window of the latest time the flow shows; for ever when it shows none), and whether the
-    ///   flow is a refund (whose sale id, then, proves nothing: it may be another sale's, damaged).
-    static func salesWithoutEntry(_ flows: [Flow], in ledger: RefundLedger) -> [(flow: Int, sale: String, until: Int64, refund: Bool)] {
-        var missing: [(flow: Int, sale: String, until: Int64, refund: Bool)] = []
+    ///   window of the latest time the flow shows; for ever when it shows none), and for a refund
+    ///   (whose sale id, then, proves nothing: it may be another sale's, damaged, and that sale's
+    ///   entry lost too) its earliest time, if any.
+    static func salesWithoutEntry(_ flows: [Flow], in ledger: RefundLedger) -> [(flow: Int, sale: String, until: Int64, refundShown: Int64??)] {
+        var missing: [(flow: Int, sale: String, until: Int64, refundShown: Int64??)] = []
         #if !PAYHANDOFF_CHECKOUT_ONLY
         for (index, flow) in flows.enumerated() {
             guard case .pos(let f) = flow else { continue }
             if f.operation == .refund, let sale = f.saleTransactionId {
                 guard !ledger.holds(sale), ledger.prunedThrough == 0 else { continue }
                 let shown = Swift.max(f.answeredAt ?? 0, f.foregroundedAt ?? 0)
-                missing.append((index, sale, shown > 0 ? RefundEligibility.deadline(approvedAt: shown) : MexicoCityTime.maxEpochMilliseconds, true))
+                var earliest: Int64? = nil
+                for time in [f.foregroundedAt, f.answeredAt] { if let time { earliest = Swift.min(earliest ?? time, time) } }
+                missing.append((index, sale, shown > 0 ? RefundEligibility.deadline(approvedAt: shown) : MexicoCityTime.maxEpochMilliseconds,
+                                .some(earliest)))
             } else if f.operation == .sale, f.state == .approved || f.state == .approvedAmountMismatch,
                       let sale = f.response?.transactionId, let approved = f.answeredAt {
                 let deadline = RefundEligibility.deadline(approvedAt: approved)
                 guard deadline > approved, !ledger.holds(sale), ledger.prunedThrough < deadline else { continue }
-                missing.append((index, sale, deadline, false))
+                missing.append((index, sale, deadline, nil))
             }
         }
         #endif
