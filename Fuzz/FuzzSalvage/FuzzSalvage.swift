@@ -68,11 +68,10 @@ func restore(_ document: JSONValue, limit: Int) -> Coordinator? {
 /// already hold every answer to the flows that hold their keys).
 /// `PAYHANDOFF_SALVAGE_PROBES=0` leaves out the refund and answer probes after the salvage or the
 /// restore of a damaged snapshot (the probes of undamaged recoveries, the step properties and "salvage of an undamaged
-/// snapshot equals restore" stay): make fuzz-test sets it while issue 35's open findings hold —
-/// a salvage that drops a flow with a host-given key (or a renamed `remembered_keys`) no longer
-/// refuses that key, and one that drops an ended refund of a sale approved while the clock was
-/// behind lets a refund by the sale's real document past its balance (docs/security.md). `make
-/// fuzz` and `make fuzz-long` keep them on.
+/// snapshot equals restore" stay): make fuzz-test sets it because the probes still report damage
+/// that reads as valid which the per-step scope test lets through (one step breaking a member and
+/// turning a remembered digest into another; a member of a flow deleted, then the flow) — see
+/// mk/fuzz.mk. `make fuzz` and `make fuzz-long` keep them on.
 let salvageProbes = Fuzz.environment("PAYHANDOFF_SALVAGE_PROBES") != "0"
 
 func probe(_ alphabet: FlowAlphabet, _ state: FlowAlphabet.State, _ recovered: Coordinator?, salvaged: Bool = false,

@@ -77,6 +77,19 @@ extension FlowAlphabet {
         /// hold; a key's first flow that is gone (or holds another key) is forgotten for good.
         /// (The nearly full world's `pre-` sales are left out: nothing refunds them, and hundreds
         /// of them would only slow the search.)
+        /// A recovered coordinator may keep a flow under an id its damage changed into another
+        /// valid one (damage that reads as valid: out of scope, docs/security.md): the same
+        /// hand-off, holding the same key. Its key's owner follows it, so that its own answer
+        /// moving it is not taken for an answer reaching another flow.
+        public mutating func follow(renamedIn coordinator: Coordinator) {
+            for index in keys.indices where keys[index].alive && coordinator.flow(id: keys[index].owner) == nil {
+                let key = keys[index].key
+                if let holder = coordinator.flows.first(where: { Recovery.key(of: $0).map { $0.sameBytes(key) } == true }) {
+                    keys[index].owner = holder.id
+                }
+            }
+        }
+
         public mutating func learn(from coordinator: Coordinator, now: Int64 = 0) {
             for entry in coordinator.ledger.entries {
                 guard case .sale(let refunded) = entry.kind, !entry.transactionId.utf8.starts(with: "pre-".utf8) else { continue }
@@ -222,6 +235,7 @@ public enum Recovery {
         var state = spec
         state.coordinator = coordinator
         state.now = now
+        state.ghost.follow(renamedIn: coordinator)
         let accept = alphabet.configuration.acceptUnverifiedCallbacks
         for letter in alphabet.answerLetters {
             let (after, answer) = alphabet.apply(letter, to: state)

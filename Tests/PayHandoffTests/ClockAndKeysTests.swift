@@ -129,6 +129,84 @@ final class ClockAndKeysTests: XCTestCase {
         XCTAssertEqual(try refund("p3", of: document, at: t0 + 4_000).outcome, .accepted)
     }
 
+    /// The flows removed while the clock is still behind, and the refund by Billpocket's record
+    /// is the first event after the correction (issue 35, B5): the entry a wrong clock let expire
+    /// is judged as the next event would prune it, and booking the document never replaces
+    /// what the entry had refunded.
+    func testARefundByDocumentFirstAfterTheCorrectionSeesTheExpiredEntry() throws {
+        let realSale = t0 + 14 * hour + 30 * 60_000  // 2026-12-01T00:30-06:00
+        for (label, shown, real) in [("1970", epoch1970, t0), ("2 h behind", realSale - 2 * hour, realSale)] {
+            coordinator = Coordinator()
+            try sale("p1", at: shown)
+            XCTAssertEqual(coordinator.handle(url: approval("p1", transactionId: "720371"), now: shown + 1_000).outcome, .accepted)
+            XCTAssertEqual(try refund("p2", of: "p1", at: shown + 61_000).outcome, .accepted)
+            XCTAssertEqual(coordinator.handle(url: approval("p2", transactionId: "R-1"), now: shown + 62_000).outcome, .accepted)
+            try send(["type": "flow.remove", "now": .integer(shown + 63_000), "flow_id": "p2"])
+            try send(["type": "flow.remove", "now": .integer(shown + 64_000), "flow_id": "p1"])
+            let document: JSONValue = ["transactionid": "720371", "amount": "100.00", "approved_at": .integer(real / 1000)]
+            let again = try refund("p3", of: document, at: real + 20 * 60_000)
+            XCTAssertEqual(again.outcome, .rejected, label + ": 200.00 refunded on a 100.00 sale")
+            XCTAssertEqual(again.error?.code, .notEligible, label)
+            XCTAssertEqual(coordinator.ledger.entries.first?.kind, .sale(refunded: try Amount(minorUnits: 10_000)),
+                           label + ": a refused start changes nothing")
+        }
+    }
+
+    /// A salvage while the clock is 2 h behind across midnight, then the correction (issue 35,
+    /// B8): the balance a salvage leaves unknown is kept a day past the sale's window as the
+    /// device's clock computed it, so Billpocket's record (the real approval time) refunds nothing.
+    func testASalvagedBalanceUnknownOutlivesAClockThatWasBehind() throws {
+        let realSale = t0 + 14 * hour + 30 * 60_000  // 2026-12-01T00:30-06:00
+        let shown = realSale - 2 * hour
+        try sale("p1", at: shown)
+        coordinator.handle(url: approval("p1", transactionId: "720371"), now: shown + 1_000)
+        XCTAssertEqual(try refund("p2", of: "p1", at: shown + 61_000).outcome, .accepted)
+        try send(["type": "pos.launched", "now": .integer(shown + 62_000), "flow_id": "p2"])
+        try send(["type": "app.foregrounded", "now": .integer(shown + 63_000)])
+        guard case .object(var document) = coordinator.snapshot, case .array(var flows)? = document["flows"],
+              case .object(var flow)? = flows.last else { return XCTFail("no flow in the snapshot") }
+        flow["state"] = "launcheD"
+        flows[flows.count - 1] = .object(flow)
+        document["flows"] = .array(flows)
+        coordinator = try Coordinator.Salvage(snapshot: .object(document)).coordinator
+        XCTAssertEqual(coordinator.ledger.entries.first?.kind, .balanceUnknown)
+        let real: JSONValue = ["transactionid": "720371", "amount": "100.00", "approved_at": .integer(realSale / 1000)]
+        XCTAssertEqual(try refund("p3", of: real, at: realSale + 10 * 60_000).error?.code, .notEligible)
+        XCTAssertEqual(try send(["type": "tick", "now": .integer(realSale + 11 * 60_000)]).outcome, .accepted)
+        XCTAssertEqual(try refund("p3", of: real, at: realSale + 12 * 60_000).error?.code, .notEligible)
+        // The record ends with the real window (23:00 of the corrected day).
+        try send(["type": "tick", "now": .integer(realSale + 23 * hour)])
+        XCTAssertTrue(coordinator.ledger.entries.isEmpty, "the record does not outlive the real day")
+        try assertRestores()
+    }
+
+    /// The same with a clock reset to 1970 (found by FuzzSalvage's probes): the record a
+    /// salvage made is kept once more, until 23:00 of the first event after it, as a refunded
+    /// sale's entry is — and only once.
+    func testASalvageWhileTheClockRead1970NeverRefundsASaleTwice() throws {
+        try sale("p1", at: epoch1970)
+        coordinator.handle(url: approval("p1", transactionId: "720371"), now: epoch1970 + 1_000)
+        XCTAssertEqual(try refund("p2", of: "p1", at: epoch1970 + 61_000).outcome, .accepted)
+        try send(["type": "pos.launched", "now": .integer(epoch1970 + 62_000), "flow_id": "p2"])
+        guard case .object(var document) = coordinator.snapshot, case .array(var flows)? = document["flows"],
+              case .object(var flow)? = flows.last else { return XCTFail("no flow in the snapshot") }
+        flow["state"] = "launcheD"
+        flows[flows.count - 1] = .object(flow)
+        document["flows"] = .array(flows)
+        coordinator = try Coordinator.Salvage(snapshot: .object(document)).coordinator
+        let real: JSONValue = ["transactionid": "720371", "amount": "100.00", "approved_at": .integer((t0 - hour) / 1000)]
+        let again = try refund("p3", of: real, at: t0)
+        XCTAssertEqual(again.error?.code, .notEligible, "the first event at the real time")
+        XCTAssertTrue(again.error?.message.contains("ledger_pruned") == true)
+        XCTAssertEqual(try send(["type": "tick", "now": .integer(t0 + 1_000)]).outcome, .accepted)
+        XCTAssertEqual(coordinator.ledger.entries.first?.expiresAt, t0 + 13 * hour, "kept until 23:00 of the corrected day")
+        XCTAssertEqual(try refund("p3", of: real, at: t0 + 2_000).error?.code, .notEligible)
+        try assertRestores()
+        try send(["type": "tick", "now": .integer(t0 + 14 * hour)])
+        try send(["type": "tick", "now": .integer(t0 + day + 14 * hour)])
+        XCTAssertTrue(coordinator.ledger.entries.isEmpty, "kept once, not at every event")
+    }
+
     /// A sale nothing refunded is dropped with its window as before: the ledger does not grow.
     func testAnUnrefundedSaleIsStillDroppedWithItsWindow() throws {
         try sale("p1", at: t0)
@@ -155,8 +233,8 @@ final class ClockAndKeysTests: XCTestCase {
         XCTAssertNotEqual(coordinator.handle(url: genuine, now: t0 + 4_000).outcome, .accepted)
         // Another identifier with that token is another key; fresh tokens are never remembered.
         XCTAssertEqual(try sale("p3", identifier: "ord-3", token: token("x"), at: t0 + 5_000).outcome, .accepted)
-        // After the horizon (3 days) the key is let go.
-        try send(["type": "tick", "now": .integer(t0 + 2_000 + RememberedKeys.horizonMilliseconds)])
+        // After the horizon (3 days, as time passes: steps of at most 12 hours) the key is let go.
+        try passTime(from: t0 + 5_000, to: t0 + 2_000 + RememberedKeys.horizonMilliseconds)
         XCTAssertTrue(coordinator.rememberedKeys.keys.isEmpty)
         XCTAssertEqual(try sale("p2", identifier: "ord-1", token: token("x"), at: t0 + 3 * day + 3_000).outcome, .accepted)
     }
@@ -196,6 +274,141 @@ final class ClockAndKeysTests: XCTestCase {
         }
     }
 
+    /// A salvage that drops a flow holding a host-given key (issue 35, B9a): the key is
+    /// remembered when the element still shows it, and every host-given key is refused (as for a
+    /// damaged `remembered_keys`) when it does not; the dropped flow's answer never moves a new one.
+    func testASalvageThatDropsAFlowNeverForgetsItsHostKey() throws {
+        try sale("p1", identifier: "ord-1", token: token("k"), at: t0)
+        try send(["type": "pos.launched", "now": .integer(t0 + 1_000), "flow_id": "p1"])
+        try sale("p0", identifier: "ord-0", at: t0 + 1_500)  // another flow, read whole
+        let start = coordinator
+        guard case .object(let document) = start.snapshot, case .array(let flows)? = document["flows"],
+              case .object(let flow)? = flows.first else { return XCTFail("no flow in the snapshot") }
+        var cases: [(String, JSONObject, Bool)] = []  // what, document, whether the key still reads
+        func damaged(_ what: String, keyReads: Bool, _ edit: (inout JSONObject) -> Void) {
+            var f = flow
+            edit(&f)
+            var list = flows
+            list[0] = .object(f)
+            var d = document
+            d["flows"] = .array(list)
+            cases.append((what, d, keyReads))
+        }
+        damaged("state damaged", keyReads: true) { $0["state"] = "launcheD" }
+        damaged("given_key damaged", keyReads: true) { $0["given_key"] = "x" }
+        damaged("token damaged", keyReads: false) { $0["token"] = "tok k" }
+        damaged("identifier null", keyReads: false) { $0["identifier"] = .null }
+        var elementNull = document
+        elementNull["flows"] = .array([.null] + flows.dropFirst())
+        cases.append(("element null", elementNull, false))
+        var flowsNull = document
+        flowsNull["flows"] = .null
+        cases.append(("flows null", flowsNull, false))
+        for (what, d, keyReads) in cases {
+            XCTAssertThrowsError(try Coordinator(snapshot: .object(d)), what)
+            coordinator = try Coordinator.Salvage(snapshot: .object(d)).coordinator
+            XCTAssertNil(coordinator.flow(id: "p1"), what)
+            let again = try sale("p2", identifier: "ord-1", token: token("k"), at: t0 + 2_000)
+            XCTAssertEqual(again.error?.code, .conflict, what + ": the dropped flow's key is given again")
+            XCTAssertNotEqual(coordinator.handle(url: approval("p1", identifier: "ord-1", token: token("k"), transactionId: "555"),
+                                                 now: t0 + 3_000).outcome, .accepted, what)
+            let other = try sale("p3", identifier: "ord-3", token: token("m"), at: t0 + 4_000)
+            XCTAssertEqual(other.outcome == .accepted, keyReads,
+                           what + (keyReads ? ": the key read, other host keys stay open" : ": every host key refused"))
+            let fresh = try send(["type": "pos.start", "now": .integer(t0 + 5_000), "flow_id": "p4",
+                                  "request": ["transaction": "venta", "usertoken": "POS-SECRET", "identifier": "ord-4",
+                                              "amount": "100.00", "urlScheme": "myapp"]])
+            XCTAssertEqual(fresh.outcome, .accepted, what + ": fresh keys are not refused")
+            try assertRestores()
+        }
+    }
+
+    /// Attacker's check of the fix above: a salvage that leaves out a waiting flow for room
+    /// (the snapshot restored under a smaller limit) never frees its host key either.
+    func testASalvageThatLeavesOutAWaitingFlowForRoomKeepsItsKey() throws {
+        for n in 0..<4 { try sale("p\(n)", identifier: "ord-\(n)", token: token("k\(n)"), at: t0 + Int64(n)) }
+        let limit = coordinator.reservedSnapshotLength - 2_000
+        let salvage = try Coordinator.Salvage(snapshot: coordinator.snapshot, snapshotLimit: limit)
+        XCTAssertFalse(salvage.dropped.isEmpty, "over the smaller limit")
+        coordinator = salvage.coordinator
+        let left = (0..<4).filter { coordinator.flow(id: "p\($0)") == nil }
+        XCTAssertFalse(left.isEmpty)
+        for n in left {
+            let again = try sale("q\(n)", identifier: "ord-\(n)", token: token("k\(n)"), at: t0 + 1_000)
+            XCTAssertEqual(again.error?.code, .conflict, "p\(n)'s key is given again while its answer may still come")
+        }
+    }
+
+    /// Attacker's check of the keys' clock: a snapshot whose keys lost their clock (no
+    /// `latest_event`: a binding's round trip, a salvage) — the first event, a jump ahead, starts
+    /// the clock and ends no horizon.
+    func testKeysWithoutTheirClockEndNoHorizonAtTheFirstEvent() throws {
+        try sale("p1", identifier: "ord-1", token: token("x"), at: t0)
+        try send(["type": "flow.remove", "now": .integer(t0 + 1_000), "flow_id": "p1", "give_up": true])
+        guard case .object(var document) = coordinator.snapshot else { return XCTFail("not an object") }
+        XCTAssertNotNil(document["latest_event"])
+        document["latest_event"] = nil
+        coordinator = try Coordinator(snapshot: .object(document))
+        try send(["type": "tick", "now": .integer(t0 + 4 * day)])
+        XCTAssertEqual(try sale("p2", identifier: "ord-1", token: token("x"), at: t0 + hour).error?.code, .conflict)
+    }
+
+    /// A renamed `remembered_keys` member (issue 35, B9b), with or without `latest_event`: a
+    /// member salvage does not know may be the list, so it refuses every host-given key.
+    func testARenamedRememberedKeysListLocksHostKeys() throws {
+        try sale("p1", identifier: "ord-1", token: token("x"), at: t0)
+        try send(["type": "flow.remove", "now": .integer(t0 + 1_000), "flow_id": "p1", "give_up": true])
+        guard case .object(var document) = coordinator.snapshot, let keys = document["remembered_keys"] else {
+            return XCTFail("no remembered_keys")
+        }
+        document["remembered_keys"] = nil
+        document["remembered_kezs"] = keys
+        var both = document  // and latest_event renamed too (found by FuzzSalvage's probes)
+        both["latest_evenT"] = both["latest_event"]
+        both["latest_event"] = nil
+        let start = coordinator
+        for d in [document, both] {
+            XCTAssertThrowsError(try Coordinator(snapshot: .object(d)))
+            coordinator = try Coordinator.Salvage(snapshot: .object(d)).coordinator
+            XCTAssertEqual(try sale("p2", identifier: "ord-1", token: token("x"), at: t0 + 2_000).error?.code, .conflict)
+            coordinator = start
+        }
+    }
+
+    /// `remembered_keys` emptied (its entries deleted: found by FuzzSalvage's probes): never
+    /// written so, refused by restore, and a salvage refuses every host-given key.
+    func testAnEmptiedRememberedKeysListIsRefusedAndSalvageLocksHostKeys() throws {
+        try sale("p1", identifier: "ord-1", token: token("x"), at: t0)
+        try send(["type": "flow.remove", "now": .integer(t0 + 1_000), "flow_id": "p1", "give_up": true])
+        guard case .object(var document) = coordinator.snapshot else { return XCTFail("not an object") }
+        document["remembered_keys"] = []
+        XCTAssertThrowsError(try Coordinator(snapshot: .object(document))) { error in
+            XCTAssertEqual((error as? PayHandoffError)?.field, "remembered_keys")
+        }
+        coordinator = try Coordinator.Salvage(snapshot: .object(document)).coordinator
+        XCTAssertEqual(try sale("p2", identifier: "ord-1", token: token("x"), at: t0 + 2_000).error?.code, .conflict)
+        try assertRestores()
+    }
+
+    /// Attacker's check: the lock a salvage sets (every host key refused until 3 days after the
+    /// next event) when that next event reads 1970 and the clock is then corrected — the jump
+    /// moves the lock on, so host keys stay refused for days of real time.
+    func testTheSalvageLockOutlivesA1970FirstEvent() throws {
+        try sale("p1", identifier: "ord-1", token: token("x"), at: t0)
+        try send(["type": "pos.launched", "now": .integer(t0 + 1_000), "flow_id": "p1"])
+        guard case .object(var document) = coordinator.snapshot else { return XCTFail("not an object") }
+        document["flows"] = .null  // the flows are lost: any of them held a host key
+        coordinator = try Coordinator.Salvage(snapshot: .object(document)).coordinator
+        XCTAssertEqual(try send(["type": "tick", "now": .integer(epoch1970)]).outcome, .accepted)
+        XCTAssertEqual(try send(["type": "tick", "now": .integer(t0 + hour)]).outcome, .accepted)
+        XCTAssertEqual(try sale("p2", identifier: "ord-1", token: token("x"), at: t0 + 2 * hour).error?.code, .conflict)
+        try passTime(from: t0 + 2 * hour, to: t0 + 2 * day)
+        XCTAssertEqual(try sale("p2", identifier: "ord-1", token: token("x"), at: t0 + 2 * day).error?.code, .conflict)
+        try passTime(from: t0 + 2 * day, to: t0 + 4 * day)
+        XCTAssertEqual(try sale("p2", identifier: "ord-1", token: token("x"), at: t0 + 4 * day).outcome, .accepted,
+                       "the lock ends: about 3 days of seen time after the first event")
+    }
+
     /// The 32-ended rule forgets the oldest ended flow; its host-given token stays remembered.
     func testAFlowForgottenByThe32EndedRuleKeepsItsKeyRemembered() throws {
         try sale("p1", identifier: "ord-1", token: token("x"), at: t0)
@@ -232,7 +445,51 @@ final class ClockAndKeysTests: XCTestCase {
         // Remembered until 3 days after the later of its removal and its deadline (30 min).
         let until = t0 + 30 * 60_000 + RememberedKeys.horizonMilliseconds
         XCTAssertEqual(coordinator.rememberedKeys.keys.first?.until, until)
+        try passTime(from: t0 + 2_000, to: until - 1)
+        XCTAssertEqual(try start("c2", at: until - 1).error?.code, .conflict)
         XCTAssertEqual(try start("c2", at: until).outcome, .accepted)
+    }
+
+    /// Ticks from `start` to `end`, 12 hours apart at most: time passing as an app in use sees it.
+    func passTime(from start: Int64, to end: Int64) throws {
+        var now = start
+        while now < end {
+            now = Swift.min(now + RememberedKeys.largestStepMilliseconds, end)
+            XCTAssertEqual(try send(["type": "tick", "now": .integer(now)]).outcome, .accepted)
+        }
+    }
+
+    /// A wrong clock never ends a remembered key's horizon early (issue 35, B6): a `tick` four
+    /// days ahead, or a flow forgotten while the clock read 1970, then corrected — the same host
+    /// token is still refused and the captured approval approves nothing. A jump counts as 12
+    /// hours of the horizon.
+    func testAWrongClockNeverEndsARememberedKeysHorizon() throws {
+        for (label, removedAt, jumpTo, backAt) in [("tick 4 days ahead", t0, t0 + 4 * day, t0 + hour),
+                                                   ("removed at a 1970 clock", epoch1970, t0, t0 + hour),
+                                                   ("1970, then 2 days of real time", epoch1970, t0, t0 + 2 * day)] {
+            coordinator = Coordinator()
+            try sale("p1", identifier: "ord-1", token: token("x"), at: removedAt)
+            let genuine = approval("p1", identifier: "ord-1", token: token("x"), transactionId: "720371")
+            XCTAssertEqual(coordinator.handle(url: genuine, now: removedAt + 1_000).outcome, .accepted, label)
+            try send(["type": "flow.remove", "now": .integer(removedAt + 2_000), "flow_id": "p1"])
+            XCTAssertEqual(try send(["type": "tick", "now": .integer(jumpTo)]).outcome, .accepted, label)
+            try assertRestores()
+            coordinator = try Coordinator(snapshot: coordinator.snapshot)
+            if backAt > jumpTo { try passTime(from: jumpTo, to: backAt) }
+            let again = try sale("p2", identifier: "ord-1", token: token("x"), at: backAt)
+            XCTAssertEqual(again.error?.code, .conflict, label + ": the spent token starts a sale again")
+            XCTAssertNotEqual(coordinator.handle(url: genuine, now: backAt + 1_000).outcome, .accepted, label)
+        }
+        // The jump counted 12 hours: the key goes 2.5 days of steady time after the jump.
+        coordinator = Coordinator()
+        try sale("p1", identifier: "ord-1", token: token("x"), at: t0)
+        try send(["type": "flow.remove", "now": .integer(t0 + 2_000), "flow_id": "p1", "give_up": true])
+        try send(["type": "tick", "now": .integer(t0 + 4 * day)])
+        let until = t0 + 4 * day + RememberedKeys.horizonMilliseconds - RememberedKeys.largestStepMilliseconds
+        XCTAssertEqual(coordinator.rememberedKeys.keys.first?.until, until)
+        try passTime(from: t0 + 4 * day, to: until)
+        XCTAssertTrue(coordinator.rememberedKeys.keys.isEmpty)
+        XCTAssertEqual(coordinator.rememberedKeys.latestEventAt, 0, "no clock is kept without a key")
     }
 
     /// An expired checkout waits for its confirmation like a POS hand-off that came back
@@ -332,7 +589,12 @@ final class ClockAndKeysTests: XCTestCase {
         }
         XCTAssertEqual(keys.count, 1)
         XCTAssertFalse("\(coordinator.snapshot)".contains(token("x")), "a digest, not the token")
+        XCTAssertEqual(document["latest_event"], .integer(t0 + 2_000), "the keys' clock")
+        var keysAlone = document
+        keysAlone["remembered_keys"] = nil
+        XCTAssertThrowsError(try Coordinator(snapshot: .object(keysAlone)), "latest_event without keys is no state written")
         document["remembered_keys"] = nil
+        document["latest_event"] = nil
         XCTAssertTrue(try Coordinator(snapshot: .object(document)).rememberedKeys.keys.isEmpty)
         try sale("p3", identifier: "ord-1", token: token("z"), at: t0 + 3_000)
         try send(["type": "flow.remove", "now": .integer(t0 + 4_000), "flow_id": "p3", "give_up": true])

@@ -142,6 +142,40 @@ final class RecoveryTests: XCTestCase {
         }
     }
 
+    /// Salvage trusts nothing of a flow it could not read (issue 35, still open after 0.4.0: B1,
+    /// B2): a waiting refund whose `operation` now reads `venta`, whose `state` reads an answered
+    /// or ended word, which gained a `return_url`, or whose `sale_transactionid` still looks like
+    /// an id of no sale, is still taken for a refund that may have gone through.
+    func testADroppedFlowIsTrustedInNothingItStillShows() throws {
+        let c = try refundedSale(refundApproved: false)
+        let snapshot = object(c.snapshot)
+        let flows = array(snapshot["flows"])
+        let refund = object(flows[1])
+        var cases: [(String, JSONObject)] = []
+        func damaged(_ what: String, _ edit: (inout JSONObject) -> Void) {
+            var r = refund
+            edit(&r)
+            var f = flows
+            f[1] = .object(r)
+            var s = snapshot
+            s["flows"] = .array(f)
+            cases.append((what, s))
+        }
+        damaged("operation reads venta") { $0["operation"] = "venta" }
+        for word in ["declined", "error", "approved", "cancelled"] { damaged("state reads " + word) { $0["state"] = .string(word) } }
+        damaged("a return_url added") { $0["return_url"] = "x" }
+        damaged("grace_ms renamed return_url") { $0["return_url"] = $0["grace_ms"]; $0["grace_ms"] = nil }
+        damaged("type reads checkout") { $0["type"] = "checkout" }
+        damaged("state renamed, sale id 72037:") { $0["statB"] = $0["state"]; $0["state"] = nil; $0["sale_transactionid"] = "72037:" }
+        damaged("state renamed, sale id 720372") { $0["statB"] = $0["state"]; $0["state"] = nil; $0["sale_transactionid"] = "720372" }
+        for (what, s) in cases {
+            XCTAssertThrowsError(try Coordinator(snapshot: .object(s)), what)
+            let salvage = try Coordinator.Salvage(snapshot: .object(s))
+            XCTAssertEqual(salvage.dropped.map(\.member), ["flows[1]"], what)
+            try assertNoSecondRefund(salvage.coordinator, what)
+        }
+    }
+
     /// Every one-byte damage of a snapshot holding a refund waiting in the POS app that strict
     /// restore refuses: the salvaged coordinator never accepts a second refund of the sale.
     func testNoOneByteDamageOfAWaitingRefundLetsTheSaleBeRefundedTwice() throws {
@@ -198,6 +232,55 @@ final class RecoveryTests: XCTestCase {
         try assertNoSecondRefund(salvage.coordinator, "sale unreadable")
         XCTAssertEqual(salvage.coordinator.ledger.prunedThrough, t0 + 13 * 3_600_000,
                        "bounded by the refund's own time (foregrounded_at): its sale was approved before")
+    }
+
+    /// A sale's ledger entry deleted by hand while a flow still shows it (issue 35, B7): no
+    /// sequence of events reaches that state (an approved sale, or a refund, names an entry until
+    /// the watermark covers it), so restore refuses it and salvage keeps the sale balance unknown.
+    func testASaleEntryDeletedWhileAFlowShowsItIsRefused() throws {
+        for refundApproved in [false, true] {
+            let c = try refundedSale(refundApproved: refundApproved)
+            var snapshot = object(c.snapshot)
+            var ledger = object(snapshot["ledger"]!)
+            ledger["sales"] = []
+            ledger["refunds"] = []
+            snapshot["ledger"] = .object(ledger)
+            let what = refundApproved ? "refunded" : "refund waiting"
+            XCTAssertThrowsError(try Coordinator(snapshot: .object(snapshot)), what)
+            let salvage = try Coordinator.Salvage(snapshot: .object(snapshot))
+            XCTAssertFalse(salvage.dropped.isEmpty, what)
+            XCTAssertNoThrow(try Coordinator(snapshot: salvage.coordinator.snapshot), what + ": the salvage restores")
+            var salvaged = salvage.coordinator
+            for id in ["r1", "p1"] where salvaged.flow(id: id)?.stateName == "approved" {
+                XCTAssertEqual(try send(["type": "flow.remove", "now": .integer(t0 + 500_000), "flow_id": .string(id)],
+                                        to: &salvaged).outcome, .accepted)
+            }
+            try assertNoSecondRefund(salvaged, what)
+        }
+    }
+
+    /// Two damages (found by FuzzSalvage's probes): a waiting refund's sale id turned into
+    /// another valid id, and the sale's ledger entry deleted. The refund's sale id proves nothing
+    /// then: salvage treats it as a refund whose sale cannot be read (the watermark past every
+    /// time it could have been approved by).
+    func testARefundNamingALostSaleUnderAnotherIdLocksTheLedger() throws {
+        let c = try refundedSale(refundApproved: false)
+        var snapshot = object(c.snapshot)
+        var flows = array(snapshot["flows"])
+        var refund = object(flows[1])
+        refund["sale_transactionid"] = "aaa1"
+        flows = [.object(refund)]  // the sale's own flow forgotten since (the 32-ended rule)
+        snapshot["flows"] = .array(flows)
+        var ledger = object(snapshot["ledger"]!)
+        ledger["sales"] = []
+        snapshot["ledger"] = .object(ledger)
+        XCTAssertThrowsError(try Coordinator(snapshot: .object(snapshot)))
+        let salvage = try Coordinator.Salvage(snapshot: .object(snapshot))
+        XCTAssertNoThrow(try Coordinator(snapshot: salvage.coordinator.snapshot))
+        var salvaged = salvage.coordinator
+        let again = try send(refundStart("r9", sale: saleDocument, now: t0 + 600_000, token: "00000000000000000000000000000f09"),
+                             to: &salvaged)
+        XCTAssertNotEqual(again.outcome, .accepted, "a second refund by the sale's document")
     }
 
     // MARK: - 1c: salvage of what restore accepts is restore
@@ -352,6 +435,19 @@ final class RecoveryTests: XCTestCase {
         XCTAssertThrowsError(try send(saleStart("p2", identifier: "ord-2", token: "abc~def0123456789abcdeg", now: t0 + 70_000), to: &c)) {
             XCTAssertEqual(($0 as? PayHandoffError)?.field, "token")
         }
+    }
+
+    /// A converted '~' token and a new start whose identifier holds the token's first part send
+    /// the same identifier (issue 35, B4): the start is a conflict, as restore would judge the pair.
+    func testAStartSendingAConvertedFlowsIdentifierIsAConflict() throws {
+        var c = try converted("v2/tilde-token.json")
+        let start = try send(saleStart("p2", identifier: "ord-1~abc", token: "def0123456789abcdef", amount: "5.00", now: t0 + 70_000),
+                             to: &c)
+        XCTAssertEqual(start.error?.code, .conflict, "both flows were sent ord-1~abc~def0123456789abcdef")
+        XCTAssertEqual(try Coordinator(snapshot: c.snapshot), c, "the coordinator's own snapshot restores")
+        XCTAssertEqual(c.handle(url: answer("ord-1", token: "abc~def0123456789abcdef", transactionID: "720371"), now: t0 + 80_000).outcome,
+                       .accepted)
+        XCTAssertEqual(c.flow(id: "p1")?.stateName, "approved")
     }
 
     func testA02EndedFlowSharingAKeyWithAWaitingOneIsLeftOut() throws {  // 4c

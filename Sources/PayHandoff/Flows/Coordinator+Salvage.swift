@@ -11,12 +11,13 @@
 ///   when its time cannot be read either — the sale's own window has long closed by then).
 /// - A dropped record whose id cannot be read moves the ledger's watermark past its window:
 ///   refunds of sales the ledger does not know are then refused as `ledger_pruned`.
-/// - A dropped flow that may be a refund still waiting for its answer (anything but one that
-///   reads as a checkout, a sale, or a hand-off that was answered) may have refunded its sale:
-///   that sale's balance becomes unknown; when its `sale_transactionid` cannot be read, every
-///   sale of the ledger approved before the flow's earliest readable time becomes balance
-///   unknown and the watermark moves past that time's window (a refund's sale was approved
-///   before the refund started, and so before anything the refund recorded).
+/// - A dropped flow may be a refund still waiting for its answer, whatever its damaged members
+///   say (a `venta`, an answered state, a checkout's member, an id that still looks like one):
+///   nothing of an element that did not read is trusted to prove it harmless. Every sale of the
+///   ledger with something left becomes balance unknown until its own window closes, and so
+///   does the id the element still shows; when that id cannot be read, the watermark moves
+///   past the window of the flow's earliest readable time (a refund's sale was approved before
+///   the refund started, and so before anything the refund recorded).
 /// - A member lost as a whole — `flows` or `ledger` or one of its lists absent, `null` or of
 ///   another type, `pruned_through` unreadable — shows no time to bound it: the watermark moves
 ///   past every time (and, for `flows`, every sale of the ledger becomes balance unknown).
@@ -69,6 +70,8 @@ extension Coordinator {
         public init<R: JSONReader>(reading node: R.Node, with reader: R,
                                    snapshotLimit: Int = Coordinator.maxSnapshotBytes) throws(PayHandoffError) {
             var dropped: [Dropped] = []
+            // Whether a host-given key may have been lost (RememberedKeys, "A salvage that drops a flow").
+            var keyLost = false
             let document = try SnapshotDocument(node, reader, lenient: true)
             if document.mixedHeader {
                 dropped.append(Dropped(member: "version", error: PayHandoffError(.validation, field: "version",
@@ -79,9 +82,10 @@ extension Coordinator {
                     guard !reader.key(of: member, is: "version"), !reader.key(of: member, is: "config"),
                           !reader.key(of: member, is: "flows"), !reader.key(of: member, is: "ledger"),
                           !reader.key(of: member, is: "converted_reserve"),
-                          !reader.key(of: member, is: "remembered_keys") else { return }
+                          !reader.key(of: member, is: "remembered_keys"), !reader.key(of: member, is: "latest_event") else { return }
                     let key = reader.key(of: member)
                     dropped.append(Dropped(member: key, error: PayHandoffError(.validation, field: key, "unknown member")))
+                    keyLost = true  // it may be `remembered_keys` renamed (and `latest_event` with it)
                 }
             }
             var configuration = Configuration()
@@ -92,6 +96,8 @@ extension Coordinator {
             }
             var ledger = RefundLedger.salvaging(document, dropped: &dropped)
             var flows: [Flow] = []
+            // The keys of dropped flows (RememberedKeys, "A salvage that drops a flow").
+            var droppedKeys: [UInt64] = []
             do throws(PayHandoffError) {
                 let list = try document.members.requiredArray("flows")
                 var index = 0
@@ -108,26 +114,45 @@ extension Coordinator {
                     } catch {
                         dropped.append(Dropped(member: member, error: error.located(in: member)))
                         ledger.forgetBalanceOfRefund(reading: JSONMembers(element, reader))
+                        if let digest = RememberedKeys.digest(ofDropped: JSONMembers(element, reader), error: error) {
+                            droppedKeys.append(digest)
+                        } else {
+                            keyLost = true
+                        }
                     }
                 }
             } catch {
-                // No flow can be read: any of them may have been a refund still waiting.
+                // No flow can be read: any of them may have been a refund still waiting, or held a host key.
                 dropped.append(Dropped(member: "flows", error: error))
                 ledger.forgetBalanceOfRefund(reading: JSONMembers<R>(nil, reader))
+                keyLost = true
             }
             if document.isFormat2 { ledger.convertingFormat2(flows: flows) }
+            // A sale a flow shows whose entry was lost (restore refuses it): balance unknown. A
+            // refund naming a sale the ledger never held may show a damaged id of another sale it
+            // refunds, whose entry may be lost too: as for a dropped refund whose sale id does not
+            // read (every sale with something left, the watermark past its earliest time's window).
+            for missing in Coordinator.salesWithoutEntry(flows, in: ledger) {
+                let member = "flows[" + String(missing.flow) + "]"
+                dropped.append(Dropped(member: "ledger", error: PayHandoffError(.validation, field: member,
+                    "shows sale " + missing.sale + ", which the ledger holds no entry for: kept as balance unknown")))
+                if let shown = missing.refundShown { ledger.forgetBalanceOfUnreadableRefund(approvedBy: shown) }
+                ledger.keepBalanceUnknown(of: missing.sale, until: missing.until)
+            }
             // The keys of forgotten flows (RememberedKeys). A damaged list is reported, and what
             // it may have held stays refused (RememberedKeys, "A salvage that may have lost a key").
             var remembered = RememberedKeys()
             do throws(PayHandoffError) {
                 remembered = try RememberedKeys(snapshot: document.members)
             } catch {
-                dropped.append(Dropped(member: "remembered_keys", error: error))
+                let latest = error.field.map { $0.hasSameBytes(as: "latest_event") } ?? false
+                dropped.append(Dropped(member: latest ? "latest_event" : "remembered_keys", error: error))
                 remembered = RememberedKeys.salvaging(document.members)
             }
-            // Not locked for a dropped flow or an unknown member (a renamed list): refusing every
-            // backend-created checkout for days after any damage would stop the app's payments;
-            // what that leaves open is in docs/security.md (issue 35, still open).
+            for digest in droppedKeys where !remembered.keys.contains(where: { $0.digest == digest }) {
+                remembered.remember(digest, until: MexicoCityTime.maxEpochMilliseconds)
+            }
+            if keyLost { remembered.lockGivenKeys() }
             var coordinator = Coordinator(configuration: configuration,
                                           snapshotLimit: Swift.min(snapshotLimit, Coordinator.maxSnapshotBytes),
                                           flows: flows, ledger: ledger, rememberedKeys: remembered)
@@ -197,6 +222,8 @@ extension Coordinator {
             dropped.append(Salvage.Dropped(member: "flows", error: PayHandoffError(.limitExceeded, field: "flows",
                 "waiting flow " + last.id + " left out: the snapshot is over its limit")))
             ledger.forgetBalanceOfRefund(of: last)
+            // Its answer may still come: its key stays refused (RememberedKeys).
+            if let digest = last.givenKeyDigest { rememberedKeys.remember(digest, until: MexicoCityTime.maxEpochMilliseconds) }
         }
         _ = try? makeRoom()
     }
@@ -287,11 +314,21 @@ extension RefundLedger {
         #endif
     }
 
-    /// ``forgetBalanceOfRefund(of:)`` for a flow that did not read: its document, read as far as
-    /// it goes (a node that is no object, or none at all for a `flows` member lost as a whole,
-    /// reads as nothing). What cannot be read counts against the money: the flow is taken for a
-    /// refund still waiting unless what it still shows proves otherwise — `operation` reads
-    /// `venta`, a checkout's own member (`return_url`), or a POS state that takes no answer.
+    /// ``forgetBalanceOfRefund(of:)`` for a flow that did not read: its document (a node that is
+    /// no object, or none at all for a `flows` member lost as a whole, reads as nothing).
+    ///
+    /// Nothing of an element that did not read whole is trusted to prove it harmless: a damaged
+    /// refund still waiting may read `venta`, an answered state, a checkout's member or another
+    /// sale's id (issue 35, B1 and B2). So every dropped flow counts as a refund that may have gone
+    /// through, of *any* sale: every sale of the ledger with something left becomes balance
+    /// unknown until its own window closes (the ledger's times, not the element's). That is
+    /// enough for the sales the ledger knows: a refund starts only against an entry (booked from
+    /// its `sale` document when the ledger had none), and an entry a refund still names leaves
+    /// only as balance unknown or behind the watermark (``RefundLedger/prune(now:namedByRefund:)``).
+    /// The id the element still shows is kept as balance unknown too; when the id does not read,
+    /// the watermark moves past the window of the element's earliest readable time (for ever when
+    /// no time reads): a format-2 ledger kept no watermark, and its sale may be one the ledger no
+    /// longer holds.
     /// - Parameter element: The dropped flow's document.
     mutating func forgetBalanceOfRefund<R: JSONReader>(reading element: JSONMembers<R>) {
         #if PAYHANDOFF_CHECKOUT_ONLY
@@ -303,40 +340,61 @@ extension RefundLedger {
             guard let value = (try? element.optionalInteger(key)) ?? nil, value >= 0, value <= MexicoCityTime.maxEpochMilliseconds else { return nil }
             return value
         }
-        if text("operation")?.hasSameBytes(as: "venta") == true || element.isPresent("return_url") { return }
-        if let state = text("state").flatMap({ POSFlow.State(rawValue: $0) }), !state.acceptsAnswer { return }
-        // Its sale was approved before it started, so before any time it recorded.
         var shown: Int64? = nil
         for value in [time("foregrounded_at"), time("answered_at")] {
             if let value { shown = Swift.min(shown ?? value, value) }
         }
+        forgetBalanceOfEverySale()
         forgetBalance(ofSale: text("sale_transactionid"), approvedBy: shown)
         #endif
     }
 
+    /// Every sale with something left becomes balance unknown until its own window closes (a
+    /// refund that may have gone through, of a sale that cannot be told).
+    mutating func forgetBalanceOfEverySale() {
+        for entry in entries where entry.remaining > .zero {
+            if case .sale = entry.kind { markUnknown(entry.transactionId, until: entry.unknownUntil) }
+        }
+    }
+
     /// Leaves unknown the balance of the sale a refund that did not read may have refunded.
     /// - Parameters:
-    ///   - sale: Its `transactionid`, when readable: that sale alone.
+    ///   - sale: Its `transactionid`, when readable.
     ///   - approvedBy: A time the sale was approved by (the refund's earliest readable time);
     ///     `nil`: any time.
     private mutating func forgetBalance(ofSale sale: String?, approvedBy bound: Int64?) {
         let until = bound.map { RefundEligibility.deadline(approvedAt: $0) } ?? MexicoCityTime.maxEpochMilliseconds
         if let sale, RefundLedger.isValidTransactionID(sale.utf8) {
-            markUnknown(sale, until: entries.first(where: { $0.transactionId.hasSameBytes(as: sale) })?.expiresAt ?? until)
+            markUnknown(sale, until: entries.first(where: { $0.transactionId.hasSameBytes(as: sale) })?.unknownUntil ?? until)
             return
         }
         // Any sale it could have refunded: every one with something left, approved by then.
         for entry in entries where entry.remaining > .zero && entry.approvedAt <= (bound ?? entry.approvedAt) {
-            if case .sale = entry.kind { markUnknown(entry.transactionId, until: entry.expiresAt) }
+            if case .sale = entry.kind { markUnknown(entry.transactionId, until: entry.unknownUntil) }
         }
         raiseWatermark(to: until)
     }
 
+    /// A refund whose sale id cannot be trusted (its sale has no entry): every sale it could have
+    /// refunded, as for a dropped refund whose sale id does not read.
+    /// - Parameter bound: Its earliest time, if any.
+    mutating func forgetBalanceOfUnreadableRefund(approvedBy bound: Int64?) {
+        forgetBalanceOfEverySale()
+        forgetBalance(ofSale: nil, approvedBy: bound)
+    }
+
+    /// A sale a flow shows whose entry was lost: balance unknown until `until`.
+    mutating func keepBalanceUnknown(of transactionId: String, until: Int64) {
+        markUnknown(transactionId, until: until)
+    }
+
     /// Makes `transactionId`'s entry a balance-unknown record until `until` (the later one, when
-    /// it has one already).
+    /// it has one already). A sale entry salvage turns into one (``RefundLedger/Entry/unknownUntil``)
+    /// stays a day past its window; every record a recovery makes is kept once more by the
+    /// first event past it (``RefundLedger/recoveryRecordUntil(_:)``).
     private mutating func markUnknown(_ transactionId: String, until: Int64) {
         let existing = entries.first(where: { $0.transactionId.hasSameBytes(as: transactionId) })
-        book(Entry(unknownBalanceOf: transactionId, until: Swift.max(until, existing?.expiresAt ?? 0)))
+        book(Entry(unknownBalanceOf: transactionId, until: RefundLedger.recoveryRecordUntil(Swift.max(until, existing?.expiresAt ?? 0))))
     }
 }
 

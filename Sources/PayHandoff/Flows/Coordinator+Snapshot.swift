@@ -108,7 +108,7 @@ extension Coordinator {
     public init<R: JSONReader>(reading node: R.Node, with reader: R,
                                snapshotLimit: Int = Coordinator.maxSnapshotBytes) throws(PayHandoffError) {
         let document = try SnapshotDocument(node, reader, lenient: false)
-        try document.members.rejectUnknownKeys("version config flows ledger converted_reserve remembered_keys")
+        try document.members.rejectUnknownKeys("version config flows ledger converted_reserve remembered_keys latest_event")
         let configuration = try Configuration(reading: JSONMembers(document.members.value("config"), reader))
         var flows: [Flow] = []
         var index = 0
@@ -132,10 +132,51 @@ extension Coordinator {
                                       "the key of this flow is remembered from a forgotten one")
             }
         }
+        // Every format: 0.3 kept the same rule (an approved sale booked, a pruned entry behind the
+        // watermark), and the format-2 conversion makes the sales its flows name balance unknown.
+        if let missing = Coordinator.salesWithoutEntry(flows, in: ledger).first {
+            throw PayHandoffError(.validation, field: "flows[" + String(missing.flow) + "]",
+                "shows sale " + missing.sale + ", which the ledger holds no entry for and its watermark does not cover: a ledger entry was lost")
+        }
         self.init(configuration: configuration, snapshotLimit: Swift.min(snapshotLimit, Coordinator.maxSnapshotBytes),
                   flows: flows, ledger: ledger, rememberedKeys: remembered)
         convertedReserve = try Coordinator.readConvertedReserve(document)
         try checkRestoredBudget(converted: document.format != Coordinator.snapshotVersion)
+    }
+
+    /// The sales a snapshot's flows show without a ledger entry that events would have
+    /// left (issue 35, B7: an entry deleted by hand): an approved sale booked its entry, which
+    /// leaves only behind the watermark; a refund started against an entry (booked from its `sale`
+    /// document when there was none), which leaves only as balance unknown or behind the watermark
+    /// — so with none, the watermark cannot still be 0.
+    /// - Parameters:
+    ///   - flows: The snapshot's flows.
+    ///   - ledger: Its ledger.
+    /// - Returns: Each flow's position, the sale, until when its balance is to stay unknown (the
+    ///   window of the latest time the flow shows; for ever when it shows none), and for a refund
+    ///   (whose sale id, then, proves nothing: it may be another sale's, damaged, and that sale's
+    ///   entry lost too) its earliest time, if any.
+    static func salesWithoutEntry(_ flows: [Flow], in ledger: RefundLedger) -> [(flow: Int, sale: String, until: Int64, refundShown: Int64??)] {
+        var missing: [(flow: Int, sale: String, until: Int64, refundShown: Int64??)] = []
+        #if !PAYHANDOFF_CHECKOUT_ONLY
+        for (index, flow) in flows.enumerated() {
+            guard case .pos(let f) = flow else { continue }
+            if f.operation == .refund, let sale = f.saleTransactionId {
+                guard !ledger.holds(sale), ledger.prunedThrough == 0 else { continue }
+                let shown = Swift.max(f.answeredAt ?? 0, f.foregroundedAt ?? 0)
+                var earliest: Int64? = nil
+                for time in [f.foregroundedAt, f.answeredAt] { if let time { earliest = Swift.min(earliest ?? time, time) } }
+                missing.append((index, sale, shown > 0 ? RefundEligibility.deadline(approvedAt: shown) : MexicoCityTime.maxEpochMilliseconds,
+                                .some(earliest)))
+            } else if f.operation == .sale, f.state == .approved || f.state == .approvedAmountMismatch,
+                      let sale = f.response?.transactionId, let approved = f.answeredAt {
+                let deadline = RefundEligibility.deadline(approvedAt: approved)
+                guard deadline > approved, !ledger.holds(sale), ledger.prunedThrough < deadline else { continue }
+                missing.append((index, sale, deadline, nil))
+            }
+        }
+        #endif
+        return missing
     }
 
     /// The `converted_reserve` member of a format-4 document (absent: 0).

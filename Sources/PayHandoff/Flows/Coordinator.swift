@@ -201,6 +201,11 @@ public struct Coordinator: Equatable, Sendable {
     public mutating func send(_ event: CoordinatorEvent, using generator: inout some RandomNumberGenerator) -> CoordinatorAnswer {
         var copy = self
         do throws(PayHandoffError) {
+            // A start is judged on the ledger this event would leave: an entry a clock that was
+            // behind let expire, not yet pruned, counts as the prune will keep it (a refunded
+            // sale as balance unknown), never as "no entry" (issue 35, B5). On the copy: a
+            // rejected event changes nothing.
+            if event.isStart { copy.forgetExpired(now: event.now) }
             var answer = try copy.apply(event, using: &generator)
             if answer.outcome == .accepted {  // other outcomes change nothing
                 copy.forgetExpired(now: event.now)
@@ -262,7 +267,10 @@ public struct Coordinator: Equatable, Sendable {
     mutating func forgetFlow(at index: Int, now: Int64?) {
         let flow = flows.remove(at: index)
         if let digest = flow.givenKeyDigest {
-            rememberedKeys.remember(digest, until: flow.keyRememberedUntil(forgottenAt: now))
+            // Counted from the latest time seen, not this event's alone: a clock behind now
+            // must not end the horizon before the one seen earlier would (RememberedKeys).
+            rememberedKeys.remember(digest, until: flow.keyRememberedUntil(forgottenAt: now.map { Swift.max($0, rememberedKeys.latestEventAt) }),
+                                    now: now)
         }
     }
 
@@ -390,14 +398,16 @@ public struct Coordinator: Equatable, Sendable {
         try checkNewFlow(id: id, isCheckout: false)
         let scheme = request.answerScheme
         let token = given ?? CorrelationSecret.make(using: &generator)
-        // The full identifier sent (it splits at its last '~': tokens have none), on any flow,
-        // ended or not: an answer replayed from an ended hand-off must not reach the new one.
-        for case .pos(let other) in flows where other.token.hasSameBytes(as: token)
-            && other.identifier.hasSameBytes(as: request.identifier) && ASCII.equalFoldingCase(other.answerScheme, scheme) {
+        // The full identifier sent, compared whole (a flow converted from format 2 may hold a
+        // token with '~', so identifier and token apart do not tell it), on any flow, ended or
+        // not: an answer replayed from an ended hand-off must not reach the new one.
+        let sentIdentifier = request.identifier + "~" + token
+        for case .pos(let other) in flows where other.sentIdentifier.hasSameBytes(as: sentIdentifier)
+            && ASCII.equalFoldingCase(other.answerScheme, scheme) {
             throw PayHandoffError(.conflict, field: "token",
                 "POS hand-off " + other.id + " was sent this identifier and token on this scheme: one answer could resolve both")
         }
-        if given != nil, rememberedKeys.holds(RememberedKeys.digest(sentIdentifier: request.identifier + "~" + token, scheme: scheme), at: now) {
+        if given != nil, rememberedKeys.holds(RememberedKeys.digest(sentIdentifier: sentIdentifier, scheme: scheme), at: now) {
             throw PayHandoffError(.conflict, field: "token",
                 "a forgotten POS hand-off was sent this identifier and token on this scheme: its replayed answer could resolve this one")
         }

@@ -68,6 +68,17 @@ public struct RefundLedger: Equatable, Sendable {
             self.expiresAt = until
         }
 
+        /// Until when a salvage keeps this sale's balance unknown: a day past its window. Its
+        /// window was computed from the device's clock at the approval; a clock up to a day
+        /// behind then (2 h behind across midnight, say) closed it early, and a salvage record
+        /// is not kept again by ``RefundLedger/prune(now:namedByRefund:)`` as a refunded sale is
+        /// (issue 35, B8). With a right clock the sale cannot be refunded after its window
+        /// anyway: the extra day costs a record's room, no refund.
+        var unknownUntil: Int64 {
+            guard case .sale = kind else { return expiresAt }  // a record already: its own time
+            return Swift.min(expiresAt, MexicoCityTime.maxEpochMilliseconds - 86_400_000) + 86_400_000
+        }
+
         /// Sale or refund (a balance-unknown record counts as a sale: it names one).
         public var operation: POSRequest.Operation { kind == .refund ? .refund : .sale }
 
@@ -123,6 +134,9 @@ public struct RefundLedger: Equatable, Sendable {
         return entries[index]
     }
 
+    /// Whether `transactionId` has an entry, expired or not.
+    func holds(_ transactionId: String) -> Bool { index(of: transactionId) != nil }
+
     /// Whether a sale whose refund window closes at `deadline` may have lost its entry: the
     /// ledger dropped entries up to ``prunedThrough``, or damaged storage lost its record.
     /// - Parameters:
@@ -151,10 +165,16 @@ public struct RefundLedger: Equatable, Sendable {
         return low
     }
 
-    /// Books `entry`, replacing an expired one with the same id.
+    /// Books `entry`, replacing an expired one with the same id — but never lowering what a
+    /// sale's entry had refunded: a sale booked again (an external sale's document, an approval)
+    /// over an entry of the same id keeps the larger refunded total.
     mutating func book(_ entry: Entry) {
         let at = insertionPoint(entry.transactionId)
         if at < entries.count, entries[at].transactionId.hasSameBytes(as: entry.transactionId) {
+            var entry = entry
+            if case .sale(let before) = entries[at].kind, case .sale(let now) = entry.kind, before > now {
+                entry.kind = .sale(refunded: before)
+            }
             entries[at] = entry
         } else {
             entries.insert(entry, at: at)
@@ -196,7 +216,13 @@ public struct RefundLedger: Equatable, Sendable {
                 continue
             }
             prunedThrough = Swift.max(prunedThrough, entry.expiresAt)
-            guard case .sale(let refunded) = entry.kind, refunded > .zero || namedByRefund(entry.transactionId) else { continue }
+            let matters: Bool
+            switch entry.kind {
+            case .sale(let refunded): matters = refunded > .zero || namedByRefund(entry.transactionId)
+            case .balanceUnknown: matters = RefundLedger.isRecoveryRecord(until: entry.expiresAt)
+            case .refund: matters = false
+            }
+            guard matters else { continue }
             if latestWindow > now {
                 kept.append(Entry(unknownBalanceOf: entry.transactionId, until: latestWindow))  // same id: order kept
             } else {
@@ -204,6 +230,25 @@ public struct RefundLedger: Equatable, Sendable {
             }
         }
         entries = kept
+    }
+
+    /// The time a balance-unknown record a recovery makes (salvage, conversion) ends at: 1 ms
+    /// before `until` when that is 23:00 Mexico City. A record a recovery made is judged like a
+    /// refunded sale's entry when its time passes — its window may come from a clock that was
+    /// behind (issue 35, B8: a salvage while the clock read 1970) — and kept as balance unknown
+    /// until 23:00 of the first event after it; the record that keeping makes ends at 23:00
+    /// exactly, so it is kept once, never again (the 1 ms is how the snapshot's `[id, until]`
+    /// tells them apart). A refund at 22:59:59.999 and one at 23:00 are refused alike.
+    /// - Parameter until: When the record would end.
+    /// - Returns: `until`, 1 ms earlier when it is a 23:00 Mexico City boundary.
+    static func recoveryRecordUntil(_ until: Int64) -> Int64 {
+        isRecoveryRecord(until: until) || until <= 0 ? until : until - 1
+    }
+
+    /// Whether a balance-unknown record ending at `until` was made by a recovery (its time is
+    /// not a 23:00 Mexico City boundary): ``recoveryRecordUntil(_:)``.
+    static func isRecoveryRecord(until: Int64) -> Bool {
+        until <= 0 || RefundEligibility.deadline(approvedAt: until - 1) != until
     }
 
     /// Drops the entry approved first (the least likely to be refunded still), moving the

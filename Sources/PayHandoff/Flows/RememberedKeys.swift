@@ -17,6 +17,22 @@
 /// (docs.stripe.com/webhooks/process-undelivered-events); the gateway's own documentation states
 /// no figure. A host key used again after that is the host's bug, and no longer caught.
 ///
+/// **A clock that is wrong** (issue 35, B6) must not end a horizon early: a `tick` days ahead
+/// would forget every key at once, and a key forgotten at a 1970 clock (an RTC reset) would be
+/// let go by the first corrected event. So the horizon is counted on the time the coordinator has
+/// seen pass, not on any one event's clock: while it remembers a key it keeps the latest time an
+/// accepted event carried (``latestEventAt``), a key's horizon starts at the later of its
+/// forgetting and that time, and an event more than ``largestStepMilliseconds`` (12 hours) after
+/// that time moves every horizon on by what it jumped beyond those 12 hours (so does the lock
+/// below). Keys without that time (a salvage, a snapshot without it) get it from the next event,
+/// which ends no horizon. An event behind that time ends no horizon it had not ended already.
+/// A jump — a clock corrected forwards, a clock ahead, or an app left closed overnight or for a
+/// weekend — counts as 12 hours: a wrong clock can end a key's horizon at most 12 hours before
+/// its 3 days have really passed, and a closed app keeps its keys longer by the time it was
+/// closed less 12 hours a closing. The horizon is time only (no count of events), so the keys
+/// stay bounded by what the app did in that time. What it does not cover: a host that sends
+/// events dated ahead in steps of less than 12 hours (each counts whole).
+///
 /// **Short digests, not secrets.** A key is kept as a 64-bit digest (FNV-1a of the key with its
 /// kind and, for a POS hand-off, its answer scheme), 16 hex digits in the snapshot, whatever the
 /// key's length, so the snapshot does not grow with secrets. It is not keyed: the snapshot holds
@@ -27,6 +43,12 @@
 /// (``reservedPerKey``), so forgetting it never needs room; remembered keys leave only at their
 /// horizon (the first accepted event at or after it), never for room.
 ///
+/// **A salvage that drops a flow** keeps its key remembered for good when the element still shows
+/// it (type and key members read, and strict reading did not fail on them; refusing one host key
+/// is harmless), and refuses every host-given key as below when it does not (or when `flows` is
+/// lost as a whole, or the snapshot has a member it does not know: it may be this list renamed). A key member damaged into another valid key *and* another member damaged
+/// is beyond what it can see (docs/security.md).
+///
 /// **A salvage that cannot read them.** When a salvage cannot read the `remembered_keys` list
 /// whole, a key it held can no longer be told apart, so every host-given key is refused until
 /// ``horizonMilliseconds`` after the next accepted event
@@ -34,8 +56,9 @@
 /// entry, `["*", 0]` or `["*", until]`). Keys whose digest still reads are kept (for good when their
 /// time is damaged: refusing one host key is harmless). Fresh keys are never refused.
 ///
-/// In the snapshot: `"remembered_keys": [["<16 hex digits>", <until, epoch ms>], …]`, written only
-/// when there is one. A snapshot without the member (format 3, written by 0.3.0) remembers
+/// In the snapshot: `"remembered_keys": [["<16 hex digits>", <until, epoch ms>], …]` and
+/// `"latest_event": <epoch ms>`, written only when there is one (a snapshot without
+/// `latest_event` counts from its next event). A snapshot without the member (format 3, written by 0.3.0) remembers
 /// nothing: the keys of flows it forgot before are not known.
 public struct RememberedKeys: Equatable, Sendable {
     /// One remembered key.
@@ -51,6 +74,13 @@ public struct RememberedKeys: Equatable, Sendable {
     /// Until when every host-given key is refused, after a salvage that may have lost a key: epoch
     /// ms; −1 until the next accepted event (then its time plus the horizon); 0 when none is.
     public private(set) var allGivenUntil: Int64 = 0
+    /// The latest time an accepted event carried while a key (or the lock) was remembered, epoch
+    /// ms; 0 when none is, or when not known yet (then the next event sets it).
+    public private(set) var latestEventAt: Int64 = 0
+
+    /// The most one event may move the horizons' clock on: a longer step (a clock corrected
+    /// forwards or running ahead, an app closed overnight) counts as this much.
+    public static let largestStepMilliseconds: Int64 = 12 * 3_600_000
 
     /// How long a key is remembered after its flow was forgotten (or, for a checkout, after its
     /// deadline when that is later): the 3 days a gateway retries its webhook.
@@ -71,20 +101,50 @@ public struct RememberedKeys: Equatable, Sendable {
         allGivenUntil = -1
     }
 
-    /// Remembers `digest` until `until`.
-    mutating func remember(_ digest: UInt64, until: Int64) {
+    /// Remembers `digest` until `until` (``Coordinator/Flow/keyRememberedUntil(forgottenAt:latest:)``).
+    /// - Parameters:
+    ///   - digest: The key's digest.
+    ///   - until: Its horizon, epoch ms.
+    ///   - now: The forgetting event's time (`nil` in a salvage): the clock starts there when
+    ///     no key was remembered.
+    mutating func remember(_ digest: UInt64, until: Int64, now: Int64? = nil) {
+        if latestEventAt == 0, let now { latestEventAt = now }
         keys.append(Key(digest: digest, until: Swift.min(until, MexicoCityTime.maxEpochMilliseconds)))
     }
 
-    /// Forgets the keys whose horizon passed by `now` (an accepted event's time).
+    /// At an accepted event at `now`: moves every horizon on by what the event jumped beyond
+    /// ``largestStepMilliseconds`` after ``latestEventAt``, then forgets the keys whose horizon
+    /// passed by `now`.
     mutating func prune(now: Int64) {
+        guard !keys.isEmpty || allGivenUntil != 0 else {
+            latestEventAt = 0  // nothing to count for
+            return
+        }
+        guard latestEventAt > 0 else {
+            // Keys without their clock (a salvage, a snapshot without `latest_event`): this event
+            // starts it and ends no horizon — it may be a jump of any size.
+            latestEventAt = now
+            if allGivenUntil < 0 {
+                allGivenUntil = Swift.min(now, MexicoCityTime.maxEpochMilliseconds - RememberedKeys.horizonMilliseconds)
+                    + RememberedKeys.horizonMilliseconds
+            }
+            return
+        }
+        if now - latestEventAt > RememberedKeys.largestStepMilliseconds {
+            let jump = now - latestEventAt - RememberedKeys.largestStepMilliseconds
+            func moved(_ time: Int64) -> Int64 { Swift.min(time, MexicoCityTime.maxEpochMilliseconds - jump) + jump }
+            keys = keys.map { Key(digest: $0.digest, until: moved($0.until)) }
+            if allGivenUntil > 0 { allGivenUntil = moved(allGivenUntil) }
+        }
+        latestEventAt = Swift.max(latestEventAt, now)
         keys.removeAll { $0.until <= now }
         if allGivenUntil < 0 {
-            allGivenUntil = Swift.min(now, MexicoCityTime.maxEpochMilliseconds - RememberedKeys.horizonMilliseconds)
+            allGivenUntil = Swift.min(latestEventAt, MexicoCityTime.maxEpochMilliseconds - RememberedKeys.horizonMilliseconds)
                 + RememberedKeys.horizonMilliseconds
         } else if allGivenUntil <= now {
             allGivenUntil = 0
         }
+        if keys.isEmpty && allGivenUntil == 0 { latestEventAt = 0 }
     }
 
     // MARK: - Digests
@@ -126,8 +186,8 @@ public struct RememberedKeys: Equatable, Sendable {
     /// The most one remembered key takes in the snapshot, its comma included:
     /// `["0123456789abcdef",253402300799999],`.
     static let maxKeyLength = 2 + 18 + 1 + 15 + 1
-    /// The member around the keys: `,"remembered_keys":[]`.
-    static let memberLength = 22
+    /// The members around the keys: `,"remembered_keys":[]` and `,"latest_event":<15 digits>`.
+    static let memberLength = 22 + 31
     /// What a flow with a host-given key reserves from its start for the key it leaves behind
     /// (the member's own room included, as if it were the first).
     static let reservedPerKey = maxKeyLength + memberLength
@@ -135,7 +195,7 @@ public struct RememberedKeys: Equatable, Sendable {
     /// The room the keys take in the snapshot, the member included.
     var reservedLength: Int {
         guard !keys.isEmpty || allGivenUntil != 0 else { return 0 }
-        var total = RememberedKeys.memberLength
+        var total = RememberedKeys.memberLength  // latest_event at its widest: the next event may set it
         for key in keys { total += 2 + 18 + 1 + JSONValue.digits(key.until) + 1 }
         if allGivenUntil != 0 { total += 2 + 3 + 1 + 15 + 1 }  // ["*",<up to 15 digits>],
         return total
@@ -185,6 +245,7 @@ public struct RememberedKeys: Equatable, Sendable {
             writer.end()
         }
         writer.end()
+        if latestEventAt > 0 { writer.member("latest_event", integer: latestEventAt) }
     }
 
     /// The keys of a snapshot's `remembered_keys` member (absent: none).
@@ -192,7 +253,18 @@ public struct RememberedKeys: Equatable, Sendable {
     ///   entries with one digest are `validation` (the coordinator never remembers a key twice).
     init<R: JSONReader>(snapshot members: JSONMembers<R>) throws(PayHandoffError) {
         // `null` is never written (the member is left out when empty): damage, not "none".
-        guard members.member(StaticString("remembered_keys").bytes) != nil else { return }
+        guard members.member(StaticString("remembered_keys").bytes) != nil else {
+            if members.member(StaticString("latest_event").bytes) != nil {
+                throw PayHandoffError(.validation, field: "latest_event", "is written only with remembered_keys")
+            }
+            return
+        }
+        if members.member(StaticString("latest_event").bytes) != nil {
+            let latest = try members.integer("latest_event")
+            try MexicoCityTime.checkEpochMilliseconds(latest, field: "latest_event")
+            guard latest > 0 else { throw PayHandoffError(.validation, field: "latest_event", "is written only when known") }
+            latestEventAt = latest
+        }
         let list = try members.requiredArray("remembered_keys")
         let reader = members.reader
         var index = 0
@@ -222,7 +294,37 @@ public struct RememberedKeys: Equatable, Sendable {
             }
             keys.append(Key(digest: digest, until: until))
         }
+        // Never written empty (the member is left out): a list that lost its entries, not "none".
+        guard !keys.isEmpty || allGivenUntil != 0 else {
+            throw PayHandoffError(.validation, field: "remembered_keys", "is never written empty (left out when there is no key)")
+        }
         self.keys = keys
+    }
+
+    /// The digest of the key a flow a salvage dropped still shows (``Coordinator/Salvage``), or
+    /// `nil` when it may not be the key the flow had: its type or key members do not read, or the
+    /// strict reading failed on one of them. A fresh key's digest is harmless to remember (no
+    /// start is given it again), so `given_key` is not asked.
+    /// - Parameters:
+    ///   - element: The dropped flow's document.
+    ///   - error: Why strict reading refused it (its `field` names the member, or nothing).
+    /// - Returns: The digest, as ``Coordinator/Flow/keyDigest`` would give it.
+    static func digest<R: JSONReader>(ofDropped element: JSONMembers<R>, error: PayHandoffError) -> UInt64? {
+        if let field = error.field {
+            for key in ["type", "nonce", "identifier", "token", "answer_scheme"] where field.hasSameBytes(as: key) { return nil }
+        }
+        func text(_ key: StaticString) -> String? {
+            guard let value = (try? element.optionalString(key)) ?? nil, !value.isEmpty else { return nil }
+            return value
+        }
+        guard let type = text("type") else { return nil }
+        if type.hasSameBytes(as: "checkout") {
+            guard let nonce = text("nonce"), (try? CorrelationSecret.check(nonce, field: "nonce")) != nil else { return nil }
+            return digest(nonce: nonce)
+        }
+        guard type.hasSameBytes(as: "pos"), let identifier = text("identifier"), let token = text("token"),
+              let scheme = text("answer_scheme") else { return nil }
+        return digest(sentIdentifier: identifier + "~" + token, scheme: scheme)
     }
 
     /// The keys a salvage keeps from a `remembered_keys` member that strict reading refused: every
@@ -233,6 +335,9 @@ public struct RememberedKeys: Equatable, Sendable {
     static func salvaging<R: JSONReader>(_ members: JSONMembers<R>) -> RememberedKeys {
         var kept = RememberedKeys()
         kept.lockGivenKeys()
+        if let latest = (try? members.optionalInteger("latest_event")) ?? nil, latest > 0, latest <= MexicoCityTime.maxEpochMilliseconds {
+            kept.latestEventAt = latest
+        }
         let reader = members.reader
         guard let list = (try? members.optionalArray("remembered_keys")) ?? nil else { return kept }
         try? reader.forEach(in: list) { element in

@@ -341,6 +341,9 @@ MAX_EPOCH_MS = 253_402_300_799_999  # 9999-12-31T23:59:59.999Z, the last time th
 
 
 KEY_HORIZON = 3 * 24 * HOUR  # issue 35: the gateway's webhook retry window (Stripe: up to three days)
+# Issue 35 (B6): the horizons' clock moves on by at most this much in one event (a longer jump —
+# a clock corrected forwards or ahead, an app closed overnight — counts as this much).
+KEY_LARGEST_STEP = 12 * HOUR
 
 
 def confirmation_horizon(flow) -> int:
@@ -462,6 +465,8 @@ class Model:
         self.pruned_through = 0
         # Issue 35, item 5: the host-given keys of forgotten flows, until their horizon.
         self.remembered: dict[tuple, int] = {}
+        # The latest time an accepted event carried while a key is remembered (0: none, or unknown).
+        self.latest_event = 0
 
     # -- summaries
     def summary(self, outcome: str, effects=(), error=None) -> dict:
@@ -477,38 +482,56 @@ class Model:
             # A restored coordinator behaves exactly like the original: the model keeps its state.
             return self.summary("restored")
         event = {"type": "url", "url": step["url"], "now": step["now"]} if "url" in step else step["event"]
-        saved = copy.deepcopy((self.flows, self.ledger))
+        saved = copy.deepcopy((self.flows, self.ledger, self.pruned_through, self.remembered, self.latest_event))
+        is_start = event["type"] in ("checkout.start", "pos.start")
         try:
+            if is_start:
+                # A start is judged on what its event's prune leaves (issue 35, B5 and B6).
+                self.prune(event["now"])
             outcome, effects = self.apply(event)
         except Fail as r:
-            self.flows, self.ledger = saved  # a rejected event changes nothing
+            # a rejected event changes nothing
+            self.flows, self.ledger, self.pruned_through, self.remembered, self.latest_event = saved
             return self.summary("rejected", error=(r.code, r.field))
         if outcome == "accepted":
-            now = event["now"]
-            # Only an accepted event drops the entries whose window closed by its time, and the
-            # watermark remembers how far (an event of another outcome changes nothing).
-            # Issue 35, item 3: a sale whose balance matters (refunds paid some back, or a refund
-            # flow still held names it) is kept as balance unknown until 23:00 of this event's
-            # day — a clock that was behind closed its window early — or, when that has passed,
-            # the watermark moves to it.
-            named = {f.sale.transaction_id for f in self.flows if f.type == "pos" and f.sale is not None}
-            latest_window = mx_deadline_ms(now)
-            kept = {}
-            for txn, e in self.ledger.items():
-                if now < e.expires_at:
-                    kept[txn] = e
-                    continue
-                self.pruned_through = max(self.pruned_through, e.expires_at)
-                if e.operation == "venta" and (e.refunded > 0 or txn in named):
-                    if latest_window > now:
-                        kept[txn] = Entry("unknown", 0, latest_window, latest_window)
-                    else:
-                        self.pruned_through = max(self.pruned_through, latest_window)
-            self.ledger = kept
-            self.remembered = {k: until for k, until in self.remembered.items() if now < until}
-            if event["type"] in ("checkout.start", "pos.start"):
-                self.forget_ended_beyond_32(now)  # after the prune, as the core's makeRoom
+            self.prune(event["now"])
+            if is_start:
+                self.forget_ended_beyond_32(event["now"])  # after the prune, as the core's makeRoom
         return self.summary(outcome, effects)
+
+    def prune(self, now: int):
+        """What an accepted event at `now` lets go of (and what a start is judged on)."""
+        # Only an accepted event drops the entries whose window closed by its time, and the
+        # watermark remembers how far (an event of another outcome changes nothing).
+        # Issue 35, item 3: a sale whose balance matters (refunds paid some back, or a refund
+        # flow still held names it) is kept as balance unknown until 23:00 of this event's
+        # day — a clock that was behind closed its window early — or, when that has passed,
+        # the watermark moves to it.
+        named = {f.sale.transaction_id for f in self.flows if f.type == "pos" and f.sale is not None}
+        latest_window = mx_deadline_ms(now)
+        kept = {}
+        for txn, e in self.ledger.items():
+            if now < e.expires_at:
+                kept[txn] = e
+                continue
+            self.pruned_through = max(self.pruned_through, e.expires_at)
+            if e.operation == "venta" and (e.refunded > 0 or txn in named):
+                if latest_window > now:
+                    kept[txn] = Entry("unknown", 0, latest_window, latest_window)
+                else:
+                    self.pruned_through = max(self.pruned_through, latest_window)
+        self.ledger = kept
+        # Issue 35 (B6): the keys' horizons count the time seen pass, a jump as 12 hours.
+        if not self.remembered:
+            self.latest_event = 0
+            return
+        if self.latest_event > 0 and now - self.latest_event > KEY_LARGEST_STEP:
+            jump = now - self.latest_event - KEY_LARGEST_STEP
+            self.remembered = {k: min(u, MAX_EPOCH_MS - jump) + jump for k, u in self.remembered.items()}
+        self.latest_event = max(self.latest_event, now)
+        self.remembered = {k: until for k, until in self.remembered.items() if now < until}
+        if not self.remembered:
+            self.latest_event = 0
 
     def live(self, txn: str | None, now: int) -> Entry | None:
         """The entry of `txn` whose window is still open at `now` (a closed one counts as gone)."""
@@ -559,8 +582,11 @@ class Model:
         self.flows.remove(flow)
         key = self.key_of(flow)
         if key is not None:
-            base = max(now, flow.deadline) if flow.type == "checkout" else now
+            seen = max(now, self.latest_event)  # counted from the latest time seen (issue 35, B6)
+            base = max(seen, flow.deadline) if flow.type == "checkout" else seen
             self.remembered[key] = min(base, MAX_EPOCH_MS - KEY_HORIZON) + KEY_HORIZON
+            if self.latest_event == 0:
+                self.latest_event = now
 
     def remembers(self, key, now: int) -> bool:
         return key in self.remembered and now < self.remembered[key]
@@ -2281,6 +2307,20 @@ def issue35_rules(s: Suite):
          "accepted", "p4=ready", "p4:open_pos_app p4:persist"),
        S(tick(T0 + 13 * HOUR), "accepted", "p4=ready"),
       ])
+    r("flow-clock-behind-1970-flows-removed-refund-first",
+      "issue 35 (B5): sale and full refund booked while the clock read 1970, both flows removed before the correction, "
+      "and Billpocket's record of the sale is the first event at the real time: the start is judged on what that "
+      "event's prune leaves (the refunded sale as balance unknown), not_eligible; nothing changes",
+      [S(p_start(c1970), "accepted", "p1=ready", "p1:open_pos_app p1:persist"),
+       S(at(ANS_APPROVED, c1970 + 1000), "accepted", "p1=approved", "p1:persist"),
+       S(refund_all(c1970 + 61000, "p2"), "accepted", "p1=approved p2=ready", "p2:open_pos_app p2:persist"),
+       S(at(refund_answer("p2", "100.00", "R-1", "p2"), c1970 + 62000), "accepted", "p1=approved p2=approved", "p2:persist"),
+       S(ev("flow.remove", c1970 + 63000, flow_id="p2"), "accepted", "p1=approved"),
+       S(ev("flow.remove", c1970 + 64000, flow_id="p1"), "accepted", ""),
+       S(refund_all(T0 + 2000, "p3", sale=real_doc), "rejected", "", "", ("not_eligible", "sale")),
+       S(RESTORE, "restored", ""),
+       S(refund_all(T0 + 3000, "p3", sale=real_doc), "rejected", "", "", ("not_eligible", "sale")),
+      ])
     midnight = T0 + 14 * HOUR + 30 * MINUTE  # 2026-12-01T00:30-06:00; the phone says 2026-11-30T22:30
     r("flow-clock-behind-two-hours-across-midnight",
       "issue 35: the phone is 2 h behind at 00:30 Mexico City: the sale and its refund are booked on the day before; "
@@ -2333,10 +2373,32 @@ def issue35_rules(s: Suite):
           S(at(ANS_APPROVED, A + 3000), "not_ours", ""),
           S(p_start(A + 4000, flow_id="p2", request=sale_request("ord-2"), token=pos_token("p1")), "accepted", "p2=ready",
             "p2:open_pos_app p2:persist"),
+      ] + [S(tick(A + 1000 + k * KEY_LARGEST_STEP), "accepted", "p2=ready") for k in range(1, 6)] + [
           S(p_start(A + 1000 + KEY_HORIZON - 1, flow_id="p3", token=pos_token("p1")), "rejected", "p2=ready", "",
             ("conflict", "token")),
           S(p_start(A + 1000 + KEY_HORIZON, flow_id="p3", token=pos_token("p1")), "accepted", "p2=ready p3=ready",
             "p3:open_pos_app p3:persist"),
+      ])
+    r("flow-forgotten-key-pos-token-clock-ahead",
+      "issue 35 (B6): a tick 4 days ahead (a clock running ahead) does not end the removed sale's key horizon: it counts "
+      "as 12 hours, so back at the real time the same identifier and token are still refused and the captured "
+      "approval approves nothing",
+      p_sold() + [
+          S(ev("flow.remove", A + 1000, flow_id="p1"), "accepted", ""),
+          S(tick(A + 4 * 24 * HOUR), "accepted", ""),
+          S(p_start(A + 2000, flow_id="p2", token=pos_token("p1")), "rejected", "", "", ("conflict", "token")),
+          S(at(ANS_APPROVED, A + 3000), "not_ours", ""),
+      ])
+    r("flow-forgotten-key-pos-token-clock-1970",
+      "issue 35 (B6): a sale removed while the clock read 1970 (an RTC reset): the corrected clock's first events do not "
+      "end its key's horizon (the jump counts as 12 hours)",
+      [S(p_start(c1970, token=pos_token("p1")), "accepted", "p1=ready", "p1:open_pos_app p1:persist"),
+       S(at(ANS_APPROVED, c1970 + 1000), "accepted", "p1=approved", "p1:persist"),
+       S(ev("flow.remove", c1970 + 2000, flow_id="p1"), "accepted", ""),
+       S(tick(A), "accepted", ""),
+       S(tick(A + 1000), "accepted", ""),
+       S(p_start(A + 2000, flow_id="p2", token=pos_token("p1")), "rejected", "", "", ("conflict", "token")),
+       S(at(ANS_APPROVED, A + 3000), "not_ours", ""),
       ])
     ended = []
     flows_after = sold
@@ -2722,10 +2784,13 @@ def issue_rules(s: Suite):
        S(at(CB_COMPLETED, T0 + 800), "duplicate", "c1=confirmed c2=awaiting_session"),
        S(at(CB_CANCELLED, T0 + 900), "ignored", "c1=confirmed c2=awaiting_session"),
        S(ev("flow.remove", T0 + 950, flow_id="c1"), "accepted", "c2=awaiting_session"),
-       S(c_start(T0 + 1000, flow_id="c3"), "rejected", "c2=awaiting_session", "", ("conflict", "nonce")),
-       S(c_start(T0 + DEFAULT_TIMEOUT + KEY_HORIZON - 1, flow_id="c3"), "rejected", "c2=awaiting_session", "",
+       S(c_start(T0 + 1000, flow_id="c3"), "rejected", "c2=awaiting_session", "", ("conflict", "nonce"))]
+      # The horizon's time passes in steps of at most 12 hours (a longer jump counts as 12 hours: issue 35, B6).
+      + [S(tick(T0 + 950 + KEY_LARGEST_STEP), "accepted", "c2=expired", "c2:close_browser c2:reconcile c2:persist")]
+      + [S(tick(T0 + 950 + k * KEY_LARGEST_STEP), "accepted", "c2=expired") for k in range(2, 7)]
+      + [S(c_start(T0 + DEFAULT_TIMEOUT + KEY_HORIZON - 1, flow_id="c3"), "rejected", "c2=expired", "",
          ("conflict", "nonce")),
-       S(c_start(T0 + DEFAULT_TIMEOUT + KEY_HORIZON, flow_id="c3"), "accepted", "c2=awaiting_session c3=awaiting_session",
+       S(c_start(T0 + DEFAULT_TIMEOUT + KEY_HORIZON, flow_id="c3"), "accepted", "c2=expired c3=awaiting_session",
          "c3:create_session c3:persist")])
 
     # -- F: refunds never exceed what is left; the ledger

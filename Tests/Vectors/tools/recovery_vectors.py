@@ -66,10 +66,15 @@ def edited(document: dict, path: list, value=None, *, delete=False, rename=None)
     return result
 
 
-def refund(flow: str, now: int, *, sale_flow=None, amount="100.00", transaction_id="720371", sale=None, token=None) -> dict:
-    event = {"type": "pos.start", "flow_id": flow, "now": now, "token": token or "00000000000000000000000000000f" + flow[-2:].rjust(2, "0"),
+def refund(flow: str, now: int, *, sale_flow=None, amount="100.00", transaction_id="720371", sale=None, token=None,
+           fresh=False) -> dict:
+    """A refund start; `fresh`: no token given (PayHandoff makes one), so that a salvage that refuses
+    every host-given key (a dropped flow's key did not read) still lets the money rule be seen."""
+    event = {"type": "pos.start", "flow_id": flow, "now": now,
              "request": {"transaction": "devolucion", "usertoken": "tok_1", "identifier": flow, "urlScheme": "myapp",
                          "transactionId": transaction_id, "amount": amount}}
+    if not fresh:
+        event["token"] = token or "00000000000000000000000000000f" + flow[-2:].rjust(2, "0")
     if sale_flow is not None:
         event["sale_flow_id"] = sale_flow
     else:
@@ -92,8 +97,8 @@ NOT_ELIGIBLE = ("not_eligible", "sale")
 
 
 def second_refunds(flows: dict, by_flow_error=NOT_ELIGIBLE) -> tuple[list, list]:
-    """A second refund of 720371 by its flow, then by its sale document: both refused."""
-    steps = [refund("r2", LATER, sale_flow="p1"), refund("r3", LATER)]
+    """A second refund of 720371 by its flow, then by its sale document: both refused (fresh keys)."""
+    steps = [refund("r2", LATER, sale_flow="p1", fresh=True), refund("r3", LATER, fresh=True)]
     return steps, [summary("rejected", flows, error=by_flow_error), summary("rejected", flows, error=NOT_ELIGIBLE)]
 
 
@@ -136,11 +141,36 @@ def suite() -> Suite:
         ("sale-id-damaged", edited(WAITING, ["flows", 1, "sale_transactionid"], "720 371"), "flows[1]"),
         ("operation-damaged", edited(WAITING, ["flows", 1, "operation"], "devolucioN"), "flows[1]"),
         ("element-null", edited(WAITING, ["flows", 1], None), "flows[1]"),
+        # Issue 35, B1/B2: what the damaged element still shows proves nothing.
+        ("operation-reads-venta", edited(WAITING, ["flows", 1, "operation"], "venta"), "flows[1]"),
+        ("state-reads-declined", edited(WAITING, ["flows", 1, "state"], "declined"), "flows[1]"),
+        ("return-url-added", edited(WAITING, ["flows", 1, "return_url"], "x"), "flows[1]"),
+        ("sale-id-reads-another", edited(edited(WAITING, ["flows", 1, "sale_transactionid"], "72037:"),
+                                         ["flows", 1, "state"], rename="statB"), "flows[1]"),
     ]
     for name, document, member in damages:
         steps, summaries = second_refunds({"p1": "approved"})
         s.ok("waiting-refund-" + name, "1b: the waiting refund does not read: its sale may have been refunded, so its balance "
              "is unknown (ledger_pruned), by flow and by document", document, steps, summaries, salvage=True, dropped=[member])
+    # Issue 35, B9: the dropped flow's key does not read, so every host-given key is refused; a
+    # host key the element still shows is remembered (and the others stay open).
+    lost_key = edited(WAITING, ["flows", 1], None)
+    s.ok("waiting-refund-element-null-host-keys-refused", "B9: the dropped flow's key cannot be read: every host-given key "
+         "is refused until 3 days after the next event (its replayed answer could reach a new flow); fresh keys are not",
+         lost_key, [refund("r2", LATER, sale_flow="p1")],
+         [summary("rejected", {"p1": "approved"}, error=("conflict", "token"))], salvage=True, dropped=["flows[1]"])
+    kept_key = edited(WAITING, ["flows", 1, "state"], "launcheD")
+    again = {"event": {"type": "pos.start", "flow_id": "r2", "now": LATER, "token": TKR,
+                       "request": {"transaction": "venta", "usertoken": "tok_1", "identifier": R1_WAITING["identifier"],
+                                   "urlScheme": R1_WAITING["answer_scheme"], "amount": "5.00"}}}
+    other = {"event": {"type": "pos.start", "flow_id": "s9", "now": LATER, "token": "0000000000000000000000000000ff09",
+                       "request": {"transaction": "venta", "usertoken": "tok_1", "identifier": "ord-9",
+                                   "urlScheme": "myapp", "amount": "5.00"}}}
+    s.ok("waiting-refund-state-damaged-key-remembered", "B9: the dropped flow's key still reads: it is remembered (its "
+         "identifier and token cannot start a flow again); other host keys stay open", kept_key, [again, other],
+         [summary("rejected", {"p1": "approved"}, error=("conflict", "token")),
+          summary("accepted", {"p1": "approved", "s9": "ready"}, ["s9:open_pos_app", "s9:persist"])],
+         salvage=True, dropped=["flows[1]"])
     s.error("waiting-refund-sale-id-damaged-restore-refused", "1b: strict restore names the member",
             damages[1][1], "validation", "flows[1].sale_transactionid")
     s.error("waiting-refund-operation-damaged-restore-refused", "1b: strict restore names the member",

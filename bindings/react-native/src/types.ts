@@ -712,6 +712,10 @@ export interface CoordinatorSnapshot {
    *  `["*", until]` (every host-given key refused; 0: until the next event) after a salvage that
    *  could not read them. Only when there is one. */
   remembered_keys?: [string, number][];
+  /** The latest time an accepted event carried while keys are remembered (epoch ms): a later
+   *  event more than 12 hours after it moves every key's `until` on by the rest of its jump. Only
+   *  with `remembered_keys`. */
+  latest_event?: number;
 }
 
 /** One member a salvage left out: `member` by its path (`flows[2]`, `ledger.sales[0]`,
