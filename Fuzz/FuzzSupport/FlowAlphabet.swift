@@ -630,7 +630,8 @@ public enum FlowProperties {
     /// sending that instead to the state before): `canceled` is `checkout.browser_dismissed`;
     /// `ok` with a URL carrying the named flow's nonce is that deep link (the same answer, byte
     /// for byte, and coordinator: the same return both ways moves the flow once, the second is `duplicate`);
-    /// `ok` with a URL that does not carry it moves nothing; `verification_failed`,
+    /// `ok` with a URL that does not carry it moves nothing, and one carrying another checkout's
+    /// nonce is `callback_mismatch`; `verification_failed`,
     /// `verification_timed_out` and `unknown` never end the flow and, when they move it, say
     /// `reconcile`.
     static func checkBrowserResult(before: FlowAlphabet.State, letter: FlowAlphabet.Letter, after: FlowAlphabet.State,
@@ -644,6 +645,16 @@ public enum FlowProperties {
             var generator = SplitMix64(seed: 38)
             twinAnswer = twin.send(event, using: &generator)
         case .ok:
+            // A URL carrying another flow's nonce is `callback_mismatch`, whatever the configuration.
+            var unnamed = Proof(letter, flows: before.coordinator.flows)
+            unnamed.onlyFlow = nil
+            for case .checkout(let other) in before.coordinator.flows where !other.id.sameBytes(id) {
+                if let nonce = other.nonce, unnamed.proves(nonce: nonce, of: other.id), answer.error?.code != .callbackMismatch,
+                   before.coordinator.flow(id: id) != nil {
+                    return "\(letter.label), carrying \(other.id)'s nonce, answered \(answer.outcome.rawValue) "
+                        + (answer.error.map { $0.code.rawValue } ?? "") + ", not callback_mismatch"
+                }
+            }
             guard case .checkout(let flow)? = before.coordinator.flow(id: id), let nonce = flow.nonce,
                   Proof(letter, flows: before.coordinator.flows).proves(nonce: nonce, of: id) else {
                 // Not this flow's return (or no such checkout): nothing moves.
