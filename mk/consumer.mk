@@ -5,7 +5,8 @@
 #                         depending on this checkout by path (its build folder kept in /tmp between
 #                         runs: CONSUMER_SWIFT_CACHE), run; docs/c.md's app.c built and run with the
 #                         guide's exact commands; the Android guide's Kotlin and Java Activities
-#                         compiled against the AAR's classes.jar (android.* stand-ins: Tests/Consumer);
+#                         compiled against the AAR's classes.jar (android.* / androidx.* stand-ins:
+#                         Tests/Android/stubs), and its Auth Tab block against androidx.browser's;
 #                         the React Native and web first examples under tsc --strict against the
 #                         packed tarballs (moduleResolution node, node16, nodenext); the web one also
 #                         as a page in Chromium, WebKitGTK and Firefox (WEB_ENGINES). One line per part

@@ -20,7 +20,8 @@
 #                             correction, refunds by the real approved_at, 0.00 approvals, keys
 #                             given again after their flow was forgotten, and the history's ghost
 #                             in the state key; PAYHANDOFF_RECOVERY_PROPERTIES=0: the older
-#                             properties alone)
+#                             properties alone; issue 38: checkout.browser_result, its letters
+#                             and properties in Fuzz/FuzzSupport/FlowAlphabet.swift)
 #                             every event sequence of the coordinator's abstract alphabet up to
 #                             MODEL_CHECK_DEPTH (default 6) letters, both configurations, then the
 #                             nearly full world (a 20 KB limit, a filled ledger) up to

@@ -23,7 +23,7 @@ set -euo pipefail
 # The features LLVM's default wasm32 CPU uses (wasm-ld --strip-all drops the section that would
 # tell wasm-opt): all in Chrome/Edge 91+, Firefox 90+, Safari 15+ and Node 16+.
 optimize() {
-    wasm-opt -Oz --strip-producers --enable-bulk-memory --enable-sign-ext --enable-mutable-globals \
+    wasm-opt -Oz --converge --strip-producers --enable-bulk-memory --enable-sign-ext --enable-mutable-globals \
         --enable-nontrapping-float-to-int --enable-multivalue --enable-reference-types "$@"
 }
 

@@ -69,13 +69,16 @@ c_part() {
 }
 
 # Android: the Kotlin Activity and the Java one compiled against the AAR's classes.jar and
-# signature-only stand-ins of the android.* / androidx.* classes they name (no Android SDK here).
+# signature-only stand-ins of the android.* / androidx.* classes they name (no Android SDK here:
+# Tests/Android/stubs); then the *Auth Tab* block (issue 38: Auth Tab when
+# CustomTabsClient.isAuthTabSupported says so, else a Custom Tab) as members of an Activity
+# (Tests/Consumer/android/AuthTabActivity.kt) against androidx.browser's stand-ins.
 android_part() {
     local dir=$work/android aar
     aar=$(ls "$root"/dist/android/payhandoff-*.aar)
     mkdir -p "$dir/stubs" "$dir/kotlin" "$dir/java"
     python3 -c 'import sys, zipfile; open(sys.argv[2], "wb").write(zipfile.ZipFile(sys.argv[1]).read("classes.jar"))' "$aar" "$dir/classes.jar"
-    javac -d "$dir/stubs" $(find "$root/Tests/Consumer/android-stubs" -name '*.java')
+    javac -d "$dir/stubs" $(find "$root/Tests/Android/stubs" -name '*.java')
     local cp=$dir/classes.jar:${KOTLIN_STDLIB:-/usr/share/java/kotlin-stdlib.jar}:${ANDROID_JSON:-/usr/share/java/com.android.json.jar}:$dir/stubs
     extract --block "$root/bindings/android/README.md" kotlin "First integration" > "$dir/PayActivity.kt"
     kotlinc -cp "$cp" -d "$dir/kotlin" "$dir/PayActivity.kt" "$root/Tests/Consumer/android/App.kt" 2>&1 | grep -v -e 'Xverify:none' -e '^$' || true
@@ -85,7 +88,17 @@ android_part() {
     class=$(sed -n 's/^public class \([A-Za-z_]*\).*/\1/p' "$dir/java.txt" | head -1)
     cp "$dir/java.txt" "$dir/$class.java"
     javac -Xlint:all -Werror -cp "$cp" -d "$dir/java" "$dir/$class.java" "$root/Tests/Consumer/android/App.java"
-    echo "consumer-check: android: the Kotlin Activity (PayActivity) and the Java one ($class) compiled against $(basename "$aar")'s classes.jar"
+    extract --block "$root/bindings/android/README.md" kotlin "Auth Tab" > "$dir/authtab.txt"
+    grep -q 'isAuthTabSupported' "$dir/authtab.txt" || { echo "the guide's Auth Tab block was not found"; return 1; }
+    python3 -c 'import sys; host, block = open(sys.argv[1]).read(), open(sys.argv[2]).read()
+marker = "    // README: Auth Tab\n"
+assert host.count(marker) == 1
+sys.stdout.write(host.replace(marker, "".join("    " + l if l.strip() else l for l in block.splitlines(True))))' \
+        "$root/Tests/Consumer/android/AuthTabActivity.kt" "$dir/authtab.txt" > "$dir/AuthTabActivity.kt"
+    kotlinc -Werror -cp "$cp" -d "$dir/authtab" "$dir/AuthTabActivity.kt" 2>&1 | grep -v -e 'Xverify:none' -e '^$' || true
+    test -f "$dir/authtab/AuthTabActivity.class" || { echo "the Auth Tab block did not compile ($dir/AuthTabActivity.kt)"; return 1; }
+    echo "consumer-check: android: the Kotlin Activity (PayActivity) and the Java one ($class) compiled against $(basename "$aar")'s classes.jar;" \
+        "the Auth Tab block (AuthTabIntent or a Custom Tab) against androidx.browser 1.9.0's stand-ins"
 }
 
 # React Native: the first example in a project where the packed tarball is installed, tsc --strict

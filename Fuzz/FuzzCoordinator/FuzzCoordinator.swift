@@ -3,7 +3,8 @@
 // and two POS hand-offs: starts, sessions, browser events, confirmations genuine and for another
 // card, callbacks genuine / without nonce / with a forged or another flow's nonce, POS answers
 // by URL and as result extras with the right, another or no token, reused transactionids,
-// refunds, removals with and without give_up, foreground, tick, time steps to each deadline),
+// refunds, removals with and without give_up, foreground, tick, time steps to each deadline,
+// checkout.browser_result of every code — its `ok` URL genuine, of the other flow, forged —),
 // plus what only a fuzzer does: any of the alphabet's links mangled byte by byte or with
 // grammar pieces, raw bytes as a URL, long time jumps, process death through the C ABI (the
 // snapshot text restored by payhandoff_coordinator_restore), and steps sent through the C ABI's

@@ -21,7 +21,12 @@
 // correction, a third POS flow p3 refunding tx-1 by a sale document approved at the real time,
 // approvals of 0.00, and 33 other sales ending so that the 32-ended rule forgets the ended flows
 // before them (their keys are then given again by the alphabet's starts); and a ghost of each
-// state's history (Recovery.swift) for the properties of recovery.
+// state's history (Recovery.swift) for the properties of recovery. Issue 38 adds what an
+// OS-captured return channel reports (checkout.browser_result: `ok` with a URL, `canceled`,
+// `verification_*`, `unknown`) and its properties: a result moves only the flow it names, `ok`
+// only with that flow's nonce and then exactly as its deep link does (the second of the two is
+// `duplicate`), `canceled` as browser_dismissed, the others never end the flow and say
+// `reconcile`; a verified return, once taken, is never replaced and no second return moves the flow.
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -53,6 +58,15 @@ public struct FlowAlphabet: Sendable {
 
         public init(_ label: String, _ action: Action) {
             self.init(label, action, secrets: nil)
+        }
+
+        /// The return URL the letter brings: a deep link's, or a `checkout.browser_result` `ok`'s.
+        public var answerURL: String? {
+            switch action {
+            case .url(let url): return url
+            case .event(.browserResult(_, let result), _): return result.url
+            default: return nil
+            }
         }
 
         init(_ label: String, _ action: Action, secrets: (nonces: [String], identifiers: [String])?) {
@@ -215,11 +229,40 @@ public struct FlowAlphabet: Sendable {
         answer("forged token approved", identifier: id + "~" + FlowAlphabet.forgedToken, amount: "100.00", tx: "tx-9")
         event("app.foregrounded", #"{"type":"app.foregrounded"}"#)
         event("tick", #"{"type":"tick"}"#)
+        // Issue 38: what an OS-captured return channel reports (checkout.browser_result): `ok`
+        // with the genuine return URL (the deep link "url c1 completed" carries the same: the
+        // same return both ways, in either order), with its `failed` return, with the other
+        // checkout's nonce, a forged one and none (a claim for accept_unverified_callbacks), and
+        // '&'-appended; `canceled` (Auth Tab, Custom Tab); `verification_failed`,
+        // `verification_timed_out`; `unknown`. They reach no state the other letters do not
+        // (`ok` moves a flow as its deep link does, the others as browser_dismissed), so they
+        // add transitions, not states: about 25 % more in the exhaustive check, within its budget.
+        for (id, other) in [("c1", "c2"), ("c2", "c1")] {
+            let n = FlowAlphabet.nonces[id]!, m = FlowAlphabet.nonces[other]!
+            let card = "card_" + id.dropFirst()
+            let sent = (try? ReturnURL(r))?.adding(nonce: n) ?? r
+            func result(_ label: String, channel: String = "auth_tab", _ code: String, url: String? = nil) {
+                let member = url.map { #","url":"\#($0)""# } ?? ""
+                event("\(id).browser_result \(channel) \(label)",
+                      #"{"type":"checkout.browser_result","flow_id":"\#(id)","channel":"\#(channel)","code":"\#(code)"\#(member)}"#)
+            }
+            result("ok completed", "ok", url: sent + "?status=completed&card_id=" + card)
+            result("ok with the nonce of \(other)", "ok", url: ((try? ReturnURL(r))?.adding(nonce: m) ?? r) + "?status=completed&card_id=" + card)
+            result("canceled", "canceled")
+            result("verification_failed", "verification_failed")
+            result("verification_timed_out", "verification_timed_out")
+            result("unknown", channel: "web_authentication_session", "unknown")
+            result("canceled", channel: "custom_tab", "canceled")
+            result("ok failed", channel: "web_authentication_session", "ok", url: sent + "?status=failed&reason=declined")
+            result("ok forged nonce", "ok", url: ((try? ReturnURL(r))?.adding(nonce: FlowAlphabet.forgedNonce) ?? r) + "?status=completed&card_id=" + card)
+            result("ok no nonce", "ok", url: r + "?status=completed&card_id=" + card)
+            if id == "c1" { result("ok completed, '&'-appended", "ok", url: sent + "&status=completed&card_id=" + card) }
+        }
         // Every secret a flow of this world can hold: the links' secrets are found once.
         let nonces = Array(FlowAlphabet.nonces.values) + [FlowAlphabet.forgedNonce]
         let sent = (Array(FlowAlphabet.tokens.values) + [FlowAlphabet.forgedToken]).map { FlowAlphabet.identifier + "~" + $0 }
         self.letters = letters.map { letter in
-            guard case .url(let url) = letter.action else { return letter }
+            guard let url = letter.answerURL else { return letter }
             let loose = FlowProperties.looseDecode(url)
             return Letter(letter.label, letter.action, secrets: (nonces.filter { loose.containsBytes("ph_" + $0) }, sent.filter { loose.containsBytes($0) }))
         }
@@ -368,15 +411,26 @@ public enum FlowProperties {
         public var nonces: [String] = []
         public var sentIdentifiers: [String] = []
         public var isDeepLink = false
+        /// A `checkout.browser_result` `ok` names its flow: its URL's secrets prove nothing for
+        /// any other (a result for c1 carrying c2's nonce must not move c2).
+        public var onlyFlow: String? = nil
 
         public init() {}
+
+        /// Whether the letter proves flow `id`'s nonce `nonce`.
+        public func proves(nonce: String, of id: String) -> Bool {
+            if let onlyFlow, !onlyFlow.sameBytes(id) { return false }
+            return nonces.contains { $0.sameBytes(nonce) }
+        }
 
         /// The secrets of `letter`: exact for the alphabet's links; for any other URL, every
         /// flow secret the URL's text contains, however escaped (an over-approximation, so a
         /// violation is never missed).
         public init(_ letter: FlowAlphabet.Letter, flows: [Coordinator.Flow]) {
+            if case .event(.browserResult(let id, _), _) = letter.action { onlyFlow = id }
             switch letter.action {
-            case .url(let url):
+            case .url, .event(.browserResult, _):
+                guard let url = letter.answerURL else { return }
                 isDeepLink = true
                 if let secrets = letter.secrets {
                     (nonces, sentIdentifiers) = secrets
@@ -429,6 +483,7 @@ public enum FlowProperties {
             return nil
         }
         guard let answer else { return a == b ? nil : "a time step changed the coordinator" }
+        if let problem = checkBrowserResult(before: before, letter: letter, after: after, answer: answer) { return problem }
         if answer.outcome != .accepted {
             if a != b { return "outcome \(answer.outcome.rawValue) but the coordinator changed" }
             if answer.outcome == .rejected && answer.error == nil { return "rejected without an error" }
@@ -456,6 +511,7 @@ public enum FlowProperties {
             case .checkoutSessionFailed(let id, _): (isSessionFailed, eventFlow) = (true, id)
             case .checkoutStart(let id, _, _), .posStart(let id, _, _, _, _): (isStart, eventFlow) = (true, id)
             case .removeFlow(let id, _): (isRemove, eventFlow) = (true, id)
+            case .browserResult(let id, _): eventFlow = id
             case .tick: isTick = true
             default: break
             }
@@ -481,7 +537,15 @@ public enum FlowProperties {
             let effects = answer.transitions.filter { $0.flowID.sameBytes(id) }.flatMap { $0.effects }
             switch (old, new) {
             case (.checkout(let o), .checkout(let n)):
-                let ownNonce = n.nonce.map { nonce in proof.nonces.contains { $0.sameBytes(nonce) } } ?? false
+                let ownNonce = n.nonce.map { proof.proves(nonce: $0, of: id) } ?? false
+                // Once only (issue 38): the verified return that consumed the hand-off is never
+                // replaced, and no second return — deep link or browser result — moves the flow.
+                if o.callback?.isVerified == true && n.callback != o.callback {
+                    return "\(id): its verified callback was replaced by \(letter.label)"
+                }
+                if o.callback?.isVerified == true && proof.isDeepLink && n.state != o.state {
+                    return "\(id) moved by a second return (\(letter.label))"
+                }
                 if n.callback != o.callback, n.callback?.isVerified == true, !ownNonce {
                     return "\(id) holds a verified callback that did not carry its nonce (\(letter.label))"
                 }
@@ -526,6 +590,9 @@ public enum FlowProperties {
             }
         }
         if proof.isDeepLink && changed.count > 1 { return "\(letter.label) moved \(changed.count) flows: \(changed)" }
+        if let only = proof.onlyFlow, let other = changed.first(where: { !$0.sameBytes(only) }) {
+            return "\(letter.label), a result for \(only), changed \(other)"
+        }
         // Issue 24: a refund starts only for what its sale has left, by a ledger entry, or — for a
         // sale the ledger does not know — only when no entry could have been dropped for it.
         if isStart, case .event(.posStart(let id, let request, let refundOf?, _, _), _) = letter.action, request.operation == .refund,
@@ -557,6 +624,75 @@ public enum FlowProperties {
             }
         }
         return nil
+    }
+
+    /// Issue 38, `checkout.browser_result`, against what it is documented to mean (checked by
+    /// sending that instead to the state before): `canceled` is `checkout.browser_dismissed`;
+    /// `ok` with a URL carrying the named flow's nonce is that deep link (the same answer, byte
+    /// for byte, and coordinator: the same return both ways moves the flow once, the second is `duplicate`);
+    /// `ok` with a URL that does not carry it moves nothing, and one carrying another checkout's
+    /// nonce is `callback_mismatch`; `verification_failed`,
+    /// `verification_timed_out` and `unknown` never end the flow and, when they move it, say
+    /// `reconcile`.
+    static func checkBrowserResult(before: FlowAlphabet.State, letter: FlowAlphabet.Letter, after: FlowAlphabet.State,
+                                   answer: CoordinatorAnswer) -> String? {
+        guard case .event(.browserResult(let id, let result), _) = letter.action else { return nil }
+        var twin = before.coordinator
+        let twinAnswer: CoordinatorAnswer
+        switch result.code {
+        case .canceled:
+            guard let event = try? CoordinatorEvent(.browserDismissed(flowID: id), now: before.now) else { return "\(letter.label): no twin" }
+            var generator = SplitMix64(seed: 38)
+            twinAnswer = twin.send(event, using: &generator)
+        case .ok:
+            // A URL carrying another flow's nonce is `callback_mismatch`, whatever the configuration.
+            var unnamed = Proof(letter, flows: before.coordinator.flows)
+            unnamed.onlyFlow = nil
+            for case .checkout(let other) in before.coordinator.flows where !other.id.sameBytes(id) {
+                if let nonce = other.nonce, unnamed.proves(nonce: nonce, of: other.id), answer.error?.code != .callbackMismatch,
+                   before.coordinator.flow(id: id) != nil {
+                    return "\(letter.label), carrying \(other.id)'s nonce, answered \(answer.outcome.rawValue) "
+                        + (answer.error.map { $0.code.rawValue } ?? "") + ", not callback_mismatch"
+                }
+            }
+            guard case .checkout(let flow)? = before.coordinator.flow(id: id), let nonce = flow.nonce,
+                  Proof(letter, flows: before.coordinator.flows).proves(nonce: nonce, of: id) else {
+                // Not this flow's return (or no such checkout): nothing moves.
+                if after.coordinator != before.coordinator && !(before.coordinator.configuration.acceptUnverifiedCallbacks
+                                                                && answer.outcome == .accepted && !FlowProperties.anyStateChanged(before, after)) {
+                    return "\(letter.label), not \(id)'s return, changed the coordinator (\(answer.outcome.rawValue))"
+                }
+                return nil
+            }
+            twinAnswer = twin.handle(url: result.url ?? "", now: before.now)
+        case .verificationFailed, .verificationTimedOut, .unknown:
+            if answer.outcome == .accepted, after.coordinator != before.coordinator,
+               !answer.transitions.contains(where: { $0.effects.contains { if case .reconcile = $0 { return true }; return false } }) {
+                return "\(letter.label) moved \(id) without reconcile"
+            }
+            return nil
+        }
+        if twin != after.coordinator { return "\(letter.label) left another coordinator than its twin" }
+        let (mine, twins) = (JSONText.render(answer.json), JSONText.render(twinAnswer.json))
+        if !mine.sameBytes(twins) {
+            func effects(_ a: CoordinatorAnswer) -> String {
+                a.outcome.rawValue + " " + a.transitions.flatMap { $0.effects }.map { JSONText.render($0.json) }.joined(separator: ",")
+            }
+            return "\(letter.label) answered otherwise than its twin: \(effects(answer)) vs \(effects(twinAnswer))"
+        }
+        return nil
+    }
+
+    /// Whether some flow's state differs between the two states.
+    static func anyStateChanged(_ before: FlowAlphabet.State, _ after: FlowAlphabet.State) -> Bool {
+        for flow in after.coordinator.flows {
+            switch (flow, before.coordinator.flow(id: flow.id)) {
+            case (.checkout(let n), .checkout(let o)?): if n.state != o.state { return true }
+            case (.pos(let n), .pos(let o)?): if n.state != o.state { return true }
+            default: return true
+            }
+        }
+        return after.coordinator.flows.count != before.coordinator.flows.count
     }
 
     /// Issue 35: whether the properties of recovery (the ghost's: keys used again, balances that

@@ -279,12 +279,12 @@ extension FlowAlphabet {
         }
     }
 
-    /// The letters that are answers: deep links carrying a nonce or a sent identifier, and
-    /// `pos.result` extras.
+    /// The letters that are answers: deep links and `checkout.browser_result` `ok` URLs carrying
+    /// a nonce or a sent identifier, and `pos.result` extras.
     public var answerLetters: [Letter] {
         letters.filter { letter in
             switch letter.action {
-            case .url: return !(letter.secrets?.nonces.isEmpty ?? true) || !(letter.secrets?.identifiers.isEmpty ?? true)
+            case .url, .event(.browserResult, _): return !(letter.secrets?.nonces.isEmpty ?? true) || !(letter.secrets?.identifiers.isEmpty ?? true)
             case .event(.posResult, _): return true
             default: return false
             }

@@ -4,7 +4,10 @@
 // deadline and grace period) up to a depth, run against the core, with FlowProperties checked
 // after every step (no verified callback, answer or confirmation without its genuine link or
 // event; no deep link moves two flows; an event not accepted changes nothing) and on every
-// state reached (the snapshot fits the budget and restores to an equal coordinator).
+// state reached (the snapshot fits the budget and restores to an equal coordinator). Issue 38:
+// checkout.browser_result (a result moves only its flow; `ok` only with its nonce, and as its
+// deep link does; once only across both doors; `canceled` is browser_dismissed; the others say
+// `reconcile` and never end the flow).
 //
 // Issue 35 adds the properties of recovery (Fuzz/FuzzSupport/Recovery.swift): no answer that a
 // flow was sent (a deep link or result extras carrying its key) moves another flow — a later

@@ -103,43 +103,37 @@ extension Redaction {
     /// `~` percent-encoded once or twice) or a user token or PIN parameter — what a gateway or
     /// the POS app may echo into a value PayHandoff keeps (``RedactingWriter``).
     static func mayCarrySecret(_ text: String, secrets: [String]) -> Bool {
-        let haystack = Array(text.utf8)
-        for secret in secrets where !secret.isEmpty {
-            if contains(haystack, Array(secret.utf8)) { return true }
-            guard secret.utf8.contains(UInt8(ascii: "~")) else { continue }
-            for encoding in ["%7e", "%257e"] {
-                var encoded: [UInt8] = []
-                for byte in secret.utf8 {
-                    if byte == UInt8(ascii: "~") { encoded.append(contentsOf: encoding.utf8) } else { encoded.append(byte) }
+        var text = text
+        return text.withUTF8 { haystack in
+            for start in 0..<haystack.count {
+                for secret in secrets where !secret.isEmpty && matches(secret, haystack, at: start) { return true }
+                if matches("usertoken", haystack, at: start) { return true }
+                if matches("pin=", haystack, at: start) {
+                    if start == 0 { return true }
+                    switch haystack[start - 1] {
+                    case UInt8(ascii: "?"), UInt8(ascii: "&"), UInt8(ascii: "/"), UInt8(ascii: ";"), UInt8(ascii: " "): return true
+                    default: break
+                    }
                 }
-                if contains(haystack, encoded) { return true }
             }
-        }
-        if contains(haystack, Array("usertoken".utf8)) { return true }
-        let pin = Array("pin=".utf8)
-        var start = 0
-        while start + pin.count <= haystack.count {
-            if matches(haystack, pin, at: start) {
-                if start == 0 { return true }
-                let before = haystack[start - 1]
-                if before == UInt8(ascii: "?") || before == UInt8(ascii: "&") || before == UInt8(ascii: "/")
-                    || before == UInt8(ascii: ";") || before == UInt8(ascii: " ") { return true }
-            }
-            start += 1
-        }
-        return false
-    }
-
-    /// Whether `needle` occurs in `haystack`, ASCII letters compared ignoring case.
-    private static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
-        guard !needle.isEmpty, needle.count <= haystack.count else { return false }
-        for start in 0...(haystack.count - needle.count) where matches(haystack, needle, at: start) { return true }
-        return false
-    }
-
-    private static func matches(_ haystack: [UInt8], _ needle: [UInt8], at start: Int) -> Bool {
-        for offset in needle.indices where ASCII.lowercased(haystack[start + offset]) != ASCII.lowercased(needle[offset]) {
             return false
+        }
+    }
+
+    /// Whether `needle` occurs in `haystack` at `start`, ASCII letters compared ignoring case and
+    /// each `~` also found percent-encoded once (`%7e`) or twice (`%257e`), in any case.
+    private static func matches(_ needle: String, _ haystack: UnsafeBufferPointer<UInt8>, at start: Int) -> Bool {
+        var at = start
+        func next(_ byte: UInt8) -> Bool {
+            guard at < haystack.count, ASCII.lowercased(haystack[at]) == ASCII.lowercased(byte) else { return false }
+            at += 1
+            return true
+        }
+        for byte in needle.utf8 {
+            if next(byte) { continue }
+            guard byte == UInt8(ascii: "~"), next(UInt8(ascii: "%")) else { return false }
+            if next(UInt8(ascii: "2")) { guard next(UInt8(ascii: "5")) else { return false } }
+            guard next(UInt8(ascii: "7")), next(UInt8(ascii: "e")) else { return false }
         }
         return true
     }

@@ -130,9 +130,11 @@ class TypedApiTest {
     /**
      * Auth Tab's result codes, pinned: androidx/androidx
      * browser/browser/src/main/java/androidx/browser/auth/AuthTabIntent.java at commit
-     * 15507cedb72c10372353c6d435fec78300de21f2 (androidx.browser 1.9.0+, its `ResultCode` @IntDef: RESULT_OK = Activity.RESULT_OK = -1, RESULT_CANCELED =
-     * Activity.RESULT_CANCELED = 0, RESULT_VERIFICATION_FAILED = 2, RESULT_VERIFICATION_TIMED_OUT = 3,
-     * RESULT_UNKNOWN_CODE = -2). The binding has no androidx dependency, so the values are its own.
+     * 15507cedb72c10372353c6d435fec78300de21f2 (the API of androidx.browser 1.9.0+; its `ResultCode`
+     * @IntDef: RESULT_OK = Activity.RESULT_OK = -1, RESULT_CANCELED = Activity.RESULT_CANCELED = 0,
+     * RESULT_VERIFICATION_FAILED = 2, RESULT_VERIFICATION_TIMED_OUT = 3, RESULT_UNKNOWN_CODE = -2;
+     * `AuthenticateUserResultContract.parseResult` turns any other code into RESULT_UNKNOWN_CODE and
+     * gives a URI with RESULT_OK only). The binding has no androidx dependency, so the values are its own.
      */
     @Test
     fun authTabResultCodesMapToTheEvent() {
