@@ -173,6 +173,28 @@ final class Attack35Tests: XCTestCase {
         XCTAssertEqual(try sale("p2", identifier: "ord-1", token: spent, at: t0 + 4 * day).error?.code, .conflict)
     }
 
+    // MARK: - A snapshot 0.3.0 wrote after its own salvage
+
+    /// What PayHandoff 0.3.0 (d862cce) wrote after salvaging Tests/Snapshots/v3/waiting-refund.json with its `ledger`
+    /// null: the approved sale and its waiting refund kept, the ledger empty, watermark 0 (0.3.0 reported nothing
+    /// dropped). This version's strict restore refuses it (reported in /work/notes/35-attack2.md, O2); its salvage
+    /// keeps the sale balance unknown, so giving the refund up and refunding by Billpocket's document is refused.
+    func testASnapshotThat030sSalvageWroteSalvagesWithoutWideningRefunds() throws {
+        let written = #"""
+{"version":3,"config":{"single_pending_per_kind":false,"checkout_timeout_ms":1800000,"pos_grace_ms":3000,"accept_unverified_callbacks":false},"flows":[{"id":"p1","type":"pos","state":"approved","operation":"venta","identifier":"ord-1","token":"00000000000000000000000000000001","answer_scheme":"myapp","amount":"100.00","grace_ms":3000,"response":{"version":1,"result":"approved","identifier":"ord-1~00000000000000000000000000000001","amount":"100.00","transactionid":"720371"},"answered_at":1796054460000},{"id":"r1","type":"pos","state":"launched","operation":"devolucion","identifier":"ref-1","token":"0000000000000000000000000000000a","answer_scheme":"myapp","amount":"100.00","sale_transactionid":"720371","grace_ms":3000}],"ledger":{"pruned_through":0,"sales":[],"refunds":[],"unknown":[]}}
+"""#
+        let document = try JSONDecoder().decode(JSONValue.self, from: Data(written.utf8))
+        let salvage = try Coordinator.Salvage(snapshot: document)
+        coordinator = salvage.coordinator
+        let approved: Int64 = 1_796_054_460_000
+        XCTAssertEqual(try send(["type": "flow.remove", "now": .integer(approved + 300_000), "flow_id": "r1", "give_up": true]).outcome, .accepted)
+        XCTAssertNotEqual(try refundByDocument("r2", approvedAt: approved, at: approved + 600_000).outcome, .accepted)
+        XCTAssertNotEqual(try send(["type": "pos.start", "now": .integer(approved + 600_000), "flow_id": "r3", "token": .string(token("r3")),
+                                    "sale_flow_id": "p1",
+                                    "request": ["transaction": "devolucion", "usertoken": "POS-SECRET", "identifier": "r3",
+                                                "urlScheme": "myapp", "transactionId": "720371"]]).outcome, .accepted)
+    }
+
     // MARK: - B5/B8 shapes, re-checked
 
     /// Clock two hours behind across midnight, sale refunded in full, both flows removed; after
