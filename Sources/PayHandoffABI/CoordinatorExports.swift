@@ -13,6 +13,9 @@ final class CoordinatorBox {
 
     init(_ coordinator: Coordinator) {
         self.coordinator = coordinator
+        // JSON text inside a POS answer (Clip's PAYMENT_RESPONSE) is read through cJSON, as every
+        // other JSON text of the C ABI.
+        self.coordinator.jsonText = JSONText.codec
     }
 
     /// The box behind a handle.

@@ -62,6 +62,21 @@ public enum JSONText {
         return String(cString: printed)
     }
 
+    /// The core's codec for JSON text inside a POS answer, over cJSON (the rules of every JSON
+    /// parameter of the C ABI: integers only, no repeated key, 64 KiB, depth 64).
+    public static let codec: JSONTextCodec = CJSONTextCodec()
+
+    /// ``JSONTextCodec`` over cJSON.
+    final class CJSONTextCodec: JSONTextCodec, @unchecked Sendable {
+        override func parse(_ text: String, field: String) throws(PayHandoffError) -> JSONValue {
+            try JSONText.parse(text, parameter: field)
+        }
+
+        override func render(_ value: JSONValue) throws(PayHandoffError) -> String {
+            JSONText.render(value)
+        }
+    }
+
     /// Reads a NUL-terminated URL.
     /// - Parameters:
     ///   - text: The C string, or NULL.

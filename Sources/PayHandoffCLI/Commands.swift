@@ -225,6 +225,9 @@ enum Commands {
             }
         case .openPOSApp(let url):
             return "open_pos_app \(showSecrets ? url : redactingUserToken(url))"
+        case .openPOSIntent(let posApp, let url, _):
+            // The URL holds SumUp's affiliate key and the token: shown only with --show-secrets.
+            return "open_pos_app \(posApp.rawValue) \(showSecrets ? (url ?? "(intent only)") : "<redacted>")"
         case .showHint(let message):
             return "show_hint \"\(message)\""
         case .reconcile(let reason):

@@ -1,0 +1,127 @@
+/// Clip's answer: always `RESULT_OK`; the extra `PAYMENT_RESPONSE` holds the JSON text of
+/// `PaymentResult` (`reference`, `status`, `amount` (text), `tipAmount`, `receiptNumber`,
+/// `wasSessionReplaced`), and on error the extra `PAYMENT_ERROR` a code (default `UNKNOWN_ERROR`).
+/// Source: ClipMX/mobile.android.blaze.pinpad.sdk `…/ui/activity/result/ActivityClipResultManager.kt`
+/// (commit 0dc7cef10acc1b399c7ea8391ef9d95a03dcc864) and `…/domain/models/payment/PaymentResult.kt`.
+///
+/// Mapping (docs/rules.md, *Clip*): status exactly `approved` (Clip's SDK compares lowercase;
+/// its README's `APPROVED` is not success) with an amount read exactly is approved — the flow
+/// compares it with the amount sent (another amount is `approved_amount_mismatch`, reconcile);
+/// `receiptNumber` is the `transactionid`. `approved` with an amount that cannot be read exactly
+/// (`0.30000000000000004`), or together with a `PAYMENT_ERROR`, is `unrecognized`. `error` +
+/// `CANCELLED` is cancelled; `error` + `UNKNOWN_ERROR` or no code is `unrecognized` (reconcile);
+/// `error` + any other code (`NO_CONNECTION`, `TERMINAL_ERROR`, …) is error; any other status is
+/// `unrecognized`. No reference (a `PAYMENT_ERROR` alone, or a response without `reference`):
+/// nothing can tie the answer to the sale — refused, never approved.
+extension POSResponse {
+    /// Reads Clip's result extras.
+    /// - Parameters:
+    ///   - extras: The result extras (strings).
+    ///   - expectation: Which references it may echo.
+    ///   - jsonText: The codec that reads `PAYMENT_RESPONSE`'s JSON text.
+    /// - Returns: The answer (``posApp`` `clip`).
+    /// - Throws: `invalid_json` naming `PAYMENT_RESPONSE` (or a member) for text that is not a
+    ///   `PaymentResult`; `validation` naming `identifier` when there is no reference;
+    ///   `callback_mismatch` naming `identifier` for another reference.
+    static func parseClip(extras: [QueryItem], expecting expectation: IdentifierExpectation,
+                          jsonText: JSONTextCodec) throws(PayHandoffError) -> POSResponse {
+        try POSResponse.checkEachExtra(extras)
+        let errorCode = extras.value("PAYMENT_ERROR")
+        guard let text = extras.value("PAYMENT_RESPONSE") else {
+            throw PayHandoffError(.validation, field: "identifier",
+                "the answer has no PAYMENT_RESPONSE, so no reference: it cannot be tied to this sale" + (errorCode == nil ? "" : " (PAYMENT_ERROR)"))
+        }
+        let document = try jsonText.parse(text, field: "PAYMENT_RESPONSE")
+        let json = JSONMembers(JSONValueReader.Node(document), JSONValueReader(), path: "PAYMENT_RESPONSE")
+        guard json.isObject else {
+            throw PayHandoffError(.invalidJSON, field: "PAYMENT_RESPONSE", "must be a JSON object (Clip's PaymentResult)")
+        }
+        guard let reference = try json.optionalString("reference"), !reference.isEmpty else {
+            throw PayHandoffError(.validation, field: "identifier", "the answer's PAYMENT_RESPONSE has no reference: it cannot be tied to this sale")
+        }
+        try POSResponse.check(reference, against: expectation)
+        let status = try json.optionalString("status")
+        let amountText = try json.optionalString("amount")
+        let amount = amountText.flatMap { ClipAmount.minorUnits($0) }
+        let receipt = try json.optionalString("receiptNumber")
+        let result: Result
+        switch status {
+        case "approved"?: result = amount != nil && errorCode == nil ? .approved : .unrecognized
+        case "error"?:
+            switch errorCode {
+            case "CANCELLED"?: result = .cancelled
+            case nil, "UNKNOWN_ERROR"?: result = .unrecognized
+            default: result = .error
+            }
+        default: result = .unrecognized
+        }
+        var fields = [QueryItem(key: "identifier", value: reference)]
+        if let amount, result == .approved { fields.append(QueryItem(key: "amount", value: Amount(unchecked: amount).decimalString)) }
+        if let receipt { fields.append(QueryItem(key: "transactionid", value: receipt)) }
+        if let errorCode { fields.append(QueryItem(key: "statusinfo", value: errorCode)) }
+        var extra: [QueryItem] = []
+        if let status { extra.append(QueryItem(key: "status", value: status)) }
+        if let amountText { extra.append(QueryItem(key: "amount", value: amountText)) }
+        if let tip = try json.optionalString("tipAmount") { extra.append(QueryItem(key: "tipAmount", value: tip)) }
+        if let replaced = try json.optionalBool("wasSessionReplaced") { extra.append(QueryItem(key: "wasSessionReplaced", value: replaced ? "true" : "false")) }
+        for item in extras where !item.key.hasSameBytes(as: "PAYMENT_RESPONSE") && !item.key.hasSameBytes(as: "PAYMENT_ERROR") {
+            extra.append(item)
+        }
+        return try POSResponse(posApp: .clip, result: result, word: status, items: fields, extra: extra)
+    }
+}
+
+/// Clip's amount text: what Java's `Double.toString()` writes (`100.0`, `1.0E7`, `1.2345E-4`),
+/// read exactly — never through a floating-point number.
+enum ClipAmount {
+    /// The amount in minor units, or `nil` when the text is not a decimal number, is negative,
+    /// is not a whole number of cents (`0.30000000000000004`), or is beyond ``Amount/max``.
+    static func minorUnits(_ text: String) -> Int64? {
+        var digits: [UInt8] = []
+        var fractionDigits = 0
+        var seenPoint = false
+        var exponent = 0
+        var index = text.utf8.startIndex
+        let utf8 = text.utf8
+        while index < utf8.endIndex {
+            let byte = utf8[index]
+            if ASCII.isDigit(byte) {
+                if !(digits.isEmpty && byte == UInt8(ascii: "0")) { digits.append(byte - UInt8(ascii: "0")) }
+                else if seenPoint { digits.append(0) }
+                if seenPoint { fractionDigits += 1 }
+            } else if byte == UInt8(ascii: "."), !seenPoint {
+                seenPoint = true
+            } else if byte == UInt8(ascii: "E") || byte == UInt8(ascii: "e") {
+                var rest = Substring(text)[text.index(after: index)...]
+                var negative = false
+                if rest.first == "-" { negative = true; rest = rest.dropFirst() }
+                guard !rest.isEmpty, rest.utf8.count <= 3, rest.utf8.allSatisfy(ASCII.isDigit) else { return nil }
+                exponent = rest.utf8.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) } * (negative ? -1 : 1)
+                index = utf8.endIndex
+                break
+            } else {
+                return nil
+            }
+            index = utf8.index(after: index)
+        }
+        guard text.utf8.first.map(ASCII.isDigit) == true else { return nil }
+        // value = digits × 10^(exponent − fractionDigits); minor units = value × 100.
+        return minorUnits(from: digits, shift: exponent - fractionDigits + 2)
+    }
+
+    private static func minorUnits(from digits: [UInt8], shift: Int) -> Int64? {
+        var digits = digits
+        var shift = shift
+        while shift < 0 {
+            guard let last = digits.last else { return 0 }
+            guard last == 0 else { return nil }
+            digits.removeLast()
+            shift += 1
+        }
+        guard digits.count + shift <= 16 else { return nil }
+        var value: Int64 = 0
+        for digit in digits { value = value * 10 + Int64(digit) }
+        for _ in 0..<shift { value *= 10 }
+        return value <= Amount.max ? value : nil
+    }
+}

@@ -1,0 +1,195 @@
+/// What the POS flow shares across terminal apps: which app a request goes to, the currency
+/// rule, the callback URL an answer comes back on, and the request document's dispatch.
+extension POSRequest {
+    /// A terminal app's own request fields.
+    public enum AppFields: Equatable, Sendable {
+        /// Billpocket: the fields are ``POSRequest``'s own.
+        case billpocket
+        /// SumUp (`POS/SumUp`).
+        case sumup(SumUpRequest)
+        /// Clip (`POS/Clip`).
+        case clip(ClipRequest)
+
+        /// The app.
+        public var posApp: POSApp {
+            switch self {
+            case .billpocket: return .billpocket
+            case .sumup: return .sumup
+            case .clip: return .clip
+            }
+        }
+
+        /// The rule of the identifier sent (`<identifier>~<token>`) where the app's is stricter
+        /// than Billpocket's 256 UTF-16 units.
+        /// - Throws: `validation` naming `identifier`.
+        func checkSentIdentifier(_ sent: String, appPart: String, token: String) throws(PayHandoffError) {
+            switch self {
+            case .sumup: try SumUpRequest.checkForeignTransactionID(sent, appPart: appPart, token: token)
+            case .billpocket, .clip:
+                guard sent.utf16.count <= POSRequest.Limit.identifier else {
+                    throw PayHandoffError(.validation, field: "identifier",
+                        "with the per-hand-off token the identifier would be longer than " + String(POSRequest.Limit.identifier) + " characters")
+                }
+            }
+        }
+
+        /// The request's fields as descriptions and `dump` show them (``POSRequest/shown(_:)``
+        /// redacts the affiliate key and the identifier's token).
+        func describedFields(identifier: String, amount: Amount) -> [QueryItem] {
+            var items = [QueryItem(key: "identifier", value: identifier), QueryItem(key: "amount", value: amount.decimalString)]
+            switch self {
+            case .billpocket: break
+            case .sumup(let s):
+                items += [QueryItem(key: "currency", value: s.currency), QueryItem(key: "affiliate_key", value: s.affiliateKey),
+                          QueryItem(key: "app_id", value: s.appID), QueryItem(key: "callback_url", value: s.callbackURL)]
+            case .clip(let c):
+                if let tip = c.tip { items.append(QueryItem(key: "tip", value: tip.decimalString)) }
+                items.append(QueryItem(key: "component", value: c.component))
+            }
+            return items
+        }
+
+        /// Equal when the same app's fields are.
+        public static func == (lhs: AppFields, rhs: AppFields) -> Bool {
+            switch (lhs, rhs) {
+            case (.billpocket, .billpocket): return true
+            case let (.sumup(a), .sumup(b)): return a == b
+            case let (.clip(a), .clip(b)): return a == b
+            default: return false
+            }
+        }
+    }
+
+    /// The Android intent that starts the terminal app with this request (already carrying its
+    /// token), as `pos_build_url` and the `open_pos_app` effect give it.
+    public var intent: POSIntent {
+        switch app {
+        case .billpocket:
+            var extras: [POSIntent.Extra] = []
+            for item in fields(keyStyle: .androidIntent) { extras.append(POSIntent.Extra(key: item.key, value: .string(item.value))) }
+            return POSIntent(action: androidAction.rawValue, package: POSRequest.androidPackage, component: nil, data: nil, extras: extras)
+        case .sumup(let sumUp): return sumUp.intent(identifier: identifier, amount: amount ?? .zero)
+        case .clip(let clip): return clip.intent(reference: identifier, amount: amount ?? .zero)
+        }
+    }
+
+    /// The request of another app than Billpocket from its document (`pos_app` already read).
+    /// - Parameters:
+    ///   - app: The app (not Billpocket).
+    ///   - json: The request document.
+    ///   - allowingToken: Whether the document may hold `token` (a build document).
+    /// - Throws: `validation` naming the member that breaks the app's rules.
+    static func reading<R: JSONReader>(app: POSApp, _ json: JSONMembers<R>, allowingToken: Bool) throws(PayHandoffError) -> POSRequest {
+        if let transaction = try json.optionalString("transaction"), !transaction.hasSameBytes(as: Operation.sale.rawValue) {
+            throw PayHandoffError(.validation, field: "transaction",
+                "only Billpocket refunds app-to-app: " + app.displayName + " refunds go through its server API (a sale is \"venta\")")
+        }
+        switch app {
+        case .billpocket: return try POSRequest(reading: json)
+        case .sumup: return try SumUpRequest.reading(json, allowingToken: allowingToken)
+        case .clip: return try ClipRequest.reading(json, allowingToken: allowingToken)
+        case .square:
+            throw PayHandoffError(.validation, field: "pos_app", "square is not supported by this build yet")
+        }
+    }
+
+    /// The required sale amount of another app's request: above zero.
+    /// - Throws: `validation` naming `amount`.
+    static func appAmount<R: JSONReader>(_ json: JSONMembers<R>) throws(PayHandoffError) -> Amount {
+        guard let amount = try json.optionalAmount("amount") else {
+            throw PayHandoffError(.validation, field: "amount", "is required for a sale")
+        }
+        guard amount > .zero else { throw PayHandoffError(.validation, field: "amount", "must be greater than 0") }
+        return amount
+    }
+}
+
+/// ISO 4217 currencies as the POS apps take them. PayHandoff's amounts are two-decimal minor
+/// units, so a currency with another minor unit is refused, never scaled.
+enum Currency {
+    /// The ISO 4217 codes whose minor unit is not 2 (ISO 4217 list one, the "Minor unit" column:
+    /// 0 — BIF CLP DJF GNF ISK JPY KMF KRW PYG RWF UGX UYI VND VUV XAF XOF XPF; 3 — BHD IQD JOD
+    /// KWD LYD OMR TND; 4 — CLF UYW). Codes with no minor unit (XAU, XDR, …) are not money a
+    /// terminal charges and are refused as well (`X` codes below).
+    static let notTwoDecimals: [StaticString] = [
+        "BIF", "CLP", "DJF", "GNF", "ISK", "JPY", "KMF", "KRW", "PYG", "RWF", "UGX", "UYI", "VND", "VUV", "XAF", "XOF", "XPF",
+        "BHD", "IQD", "JOD", "KWD", "LYD", "OMR", "TND",
+        "CLF", "UYW",
+        "XAG", "XAU", "XBA", "XBB", "XBC", "XBD", "XDR", "XPD", "XPT", "XSU", "XTS", "XUA", "XXX",
+    ]
+
+    /// Checks a currency code: three uppercase ASCII letters whose minor unit is 2.
+    /// - Throws: `validation` naming `currency`.
+    static func check(_ code: String) throws(PayHandoffError) {
+        guard code.utf8.count == 3, code.utf8.allSatisfy({ $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) else {
+            throw PayHandoffError(.validation, field: "currency", "must be an ISO 4217 code: three uppercase letters (EUR, USD)")
+        }
+        if notTwoDecimals.contains(where: { code.hasSameBytes(as: $0.text) }) {
+            throw PayHandoffError(.validation, field: "currency",
+                "has no two-decimal minor unit (ISO 4217): PayHandoff's amounts are two-decimal minor units and are never scaled")
+        }
+    }
+
+    /// The optional `currency` of an app that charges only Mexican pesos (Billpocket, Clip).
+    /// - Throws: `validation` naming `currency` for anything but `MXN`.
+    static func checkPesosOnly<R: JSONReader>(_ json: JSONMembers<R>, app: POSApp) throws(PayHandoffError) {
+        if let currency = try json.optionalString("currency"), !currency.hasSameBytes(as: "MXN") {
+            throw PayHandoffError(.validation, field: "currency", app.displayName + " charges Mexican pesos only: must be MXN")
+        }
+    }
+}
+
+/// The URL an app answers on (Square on iOS, SumUp): the host's callback URL with the app's
+/// parameters in its query.
+enum CallbackURL {
+    /// The longest callback URL accepted, in bytes.
+    static let maxLength = 1024
+
+    /// Checks a callback URL: `scheme:…`, at most ``maxLength`` bytes, no space, control character
+    /// or `#`; returns its scheme (what answers are routed by).
+    /// - Throws: `validation` naming `callback_url`.
+    static func scheme(of url: String) throws(PayHandoffError) -> String {
+        guard !url.isEmpty, url.utf8.count <= maxLength,
+              !url.utf8.contains(where: { $0 <= 0x20 || $0 == 0x7F || $0 == UInt8(ascii: "#") }) else {
+            throw PayHandoffError(.validation, field: "callback_url",
+                "must be a URL like myapp://pos-result of at most " + String(maxLength) + " bytes, without spaces or '#'")
+        }
+        guard let colon = url.utf8.firstIndex(of: UInt8(ascii: ":")) else {
+            throw PayHandoffError(.validation, field: "callback_url", "must start with a scheme (myapp://…)")
+        }
+        let scheme = url[..<colon]
+        guard URLSyntax.isValidScheme(scheme), scheme.utf8.count <= POSRequest.Limit.urlScheme else {
+            throw PayHandoffError(.validation, field: "callback_url", "must start with a URL scheme of at most " + String(POSRequest.Limit.urlScheme) + " characters")
+        }
+        return String(scheme)
+    }
+
+    /// The decoded query of an answer on a callback URL whose scheme is `scheme` (ignoring case).
+    /// `+` stays a plus sign (what the app echoes of a value PayHandoff sent percent-encoded).
+    /// - Parameters:
+    ///   - url: The URL the OS handed the app.
+    ///   - scheme: The callback URL's scheme.
+    /// - Returns: The pairs, in order.
+    /// - Throws: `limit_exceeded`, `malformed_url` (characters, escapes, a repeated key),
+    ///   `callback_mismatch` naming `scheme` for another scheme.
+    static func query(of url: String, scheme: String) throws(PayHandoffError) -> [QueryItem] {
+        let (given, rest) = try URLSyntax.splitScheme(url, field: "url")
+        try URLSyntax.checkIncoming(url, field: "url")
+        guard ASCII.equalFoldingCase(String(given), scheme) else {
+            throw PayHandoffError(.callbackMismatch, field: "scheme", "the URL's scheme is not the callback URL's")
+        }
+        guard let question = rest.utf8.firstIndex(of: UInt8(ascii: "?")) else { return [] }
+        var query = rest[rest.index(after: question)...]
+        if let hash = query.utf8.firstIndex(of: UInt8(ascii: "#")) { query = query[..<hash] }
+        guard !query.isEmpty else { return [] }
+        return try QueryDecoder.decode(query, plus: .literal, caseInsensitiveKeys: false)
+    }
+}
+
+extension [QueryItem] {
+    /// The value of `key` (exact bytes), if present and not empty.
+    func value(_ key: StaticString) -> String? {
+        guard let item = first(where: { $0.key.hasSameBytes(as: key.text) }), !item.value.isEmpty else { return nil }
+        return item.value
+    }
+}
