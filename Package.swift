@@ -40,7 +40,7 @@ let package = Package(
                           swiftSettings: [.swiftLanguageMode(.v5)]),
         .testTarget(
             name: "PayHandoffTests",
-            dependencies: ["PayHandoff"]
+            dependencies: ["PayHandoff", "PayHandoffFoundation"]  // FoundationJSONText for Clip's JSON-text answers
         ),
         .testTarget(name: "PayHandoffFoundationTests", dependencies: ["PayHandoffFoundation"]),
         // Runs the built `payhandoff` binary as a user would (depends on it so it is built), and
