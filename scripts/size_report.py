@@ -24,7 +24,9 @@ Components (a function goes to the first that matches):
                    init(json:), JSONMembers, snapshots), the writers (write(to:), .json),
                    JSONValue, JSONText (the C ABI's cJSON layer)
   coordinator      Flows/ (the coordinator, its budget, salvage, the two flows, events, ledger)
-  POS              POS/ (Billpocket requests, answers, refunds)
+  POS              POS/ (the POS flow's shared types: which app, intents, the answer document)
+  POS Billpocket   POS/Billpocket/ (requests, answers, refunds); POS Square, POS SumUp, POS Clip:
+                   each app's folder of rules (issue 39: at most 25 KB per native library together)
   checkout         Checkout/ (requests, sessions, callbacks, confirmations, return URLs)
   query            Query/ (the URL and query rules)
   support          Support/ (amounts, Mexico City time, secrets, errors, byte scanning)
@@ -51,7 +53,8 @@ from collections import defaultdict
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-FOLDERS = {"Flows": "coordinator", "POS": "POS", "Checkout": "checkout", "Query": "query", "Support": "support",
+FOLDERS = {"Flows": "coordinator", "POS": "POS", "Billpocket": "POS Billpocket", "Square": "POS Square",
+           "SumUp": "POS SumUp", "Clip": "POS Clip", "Checkout": "checkout", "Query": "query", "Support": "support",
            "JSON": "JSON doors"}
 # The readers (reading:, the reader interface, the snapshot's) and the writers (write…(to:), the
 # writer classes) are JSON doors too, whatever type they read or write.

@@ -37,10 +37,12 @@ public func payhandoff_string_free(_ text: UnsafeMutablePointer<CChar>?) {
 public func payhandoff_pos_build_url(_ request: UnsafePointer<CChar>?, _ out: OutString?) -> Int32 {
     respond(out, { () throws(PayHandoffError) in
         var generator = SystemRandomNumberGenerator()
-        return try JSONText.read(request, parameter: "request_json") { reader, root throws(PayHandoffError) in
+        let (built, token) = try JSONText.read(request, parameter: "request_json") { reader, root throws(PayHandoffError) in
             try POSRequest.build(reading: JSONMembers(root, reader), using: &generator)
         }
-    }, writing: { built, writer in built.0.writeBuildResult(token: built.token, to: writer) })
+        // Square's iOS URL holds JSON text: printed by cJSON, before the answer is written.
+        return (built, token, try built.handoffURL(jsonText: JSONText.codec))
+    }, writing: { built, writer in built.0.writeBuildResult(token: built.1, handoffURL: built.2, to: writer) })
 }
 
 /// Parses a POS app's answer URL (Billpocket, SumUp).

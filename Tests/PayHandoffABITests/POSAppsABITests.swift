@@ -55,4 +55,26 @@ final class POSAppsABITests: XCTestCase {
         let transitions = object(answer.text)["transitions"] as? [[String: Any]]
         XCTAssertEqual(transitions?.first?["state"] as? String, "cancelled")
     }
+
+    func testSquareRequestJSONIsPrintedByCJSON() throws {
+        let request = #"{"pos_app":"square","client_id":"sq0idp-X","identifier":"ord-1","amount":"100.00","currency":"USD","callback_url":"myapp://sq","token":"00112233445566778899aabbccddeeff"}"#
+        let r = call { payhandoff_pos_build_url(request, $0) }
+        XCTAssertEqual(r.status, 0, r.text)
+        let url = try XCTUnwrap(object(r.text)["url"] as? String)
+        let data = try XCTUnwrap(URLComponents(string: url)?.queryItems?.first { $0.name == "data" }?.value)
+        let json = object(data)
+        XCTAssertEqual((json["amount_money"] as? [String: Any])?["amount"] as? Int, 10_000)
+        XCTAssertEqual(json["state"] as? String, "ord-1~" + token)
+        XCTAssertEqual(json["callback_url"] as? String, "myapp://sq")
+        let extras = (object(r.text)["intent"] as? [String: Any])?["extras"] as? [[String: Any]]
+        let total = extras?.first { $0["key"] as? String == "com.squareup.pos.TOTAL_AMOUNT" }
+        XCTAssertEqual(total?["type"] as? String, "int")
+        XCTAssertEqual(total?["value"] as? Int, 10_000)
+        // The answer's data=JSON is read by cJSON too.
+        let answer = "myapp://sq/square_request?data=" + #"{"status":"ok","transaction_id":"T1","state":"ord-1~00112233445566778899aabbccddeeff"}"#
+            .addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+        let parsed = call { payhandoff_pos_parse_response(answer, #"{"pos_app":"square","callback_url":"myapp://sq","identifier":"ord-1","token":"00112233445566778899aabbccddeeff"}"#, $0) }
+        XCTAssertEqual(object(parsed.text)["result"] as? String, "approved", parsed.text)
+        XCTAssertEqual(object(parsed.text)["transactionid"] as? String, "T1")
+    }
 }

@@ -77,8 +77,8 @@ extension Coordinator {
         }
         guard !posFlows.isEmpty else { return CoordinatorAnswer(outcome: .notOurs, transitions: []) }
         // The identifier is checked right after the query: "not for any sale of ours" first. Each
-        // terminal app with a hand-off on this scheme reads the URL by its own rules (Billpocket
-        // first, then SumUp): the first that finds one of its hand-offs' echoes takes it; when
+        // terminal app with a hand-off on this scheme reads the URL by its own rules (in POSApp's
+        // order: Billpocket, Square, SumUp): the first that finds one of its hand-offs' echoes takes it; when
         // none does, the first app's error is the answer.
         var answer: POSResponse? = nil
         var firstError: PayHandoffError? = nil

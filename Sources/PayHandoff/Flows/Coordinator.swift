@@ -322,6 +322,8 @@ public struct Coordinator: Equatable, Sendable {
             guard case .pos(let flow) = flows[index] else {
                 throw PayHandoffError(.invalidState, field: "flow_id", "this flow is a checkout, not a POS hand-off")
             }
+            // Square documents ERROR_NO_RESULT as its one answer without the echo: no data.
+            if flow.posApp == .square, POSResponse.isSquareNoResult(extras) { return try stepPOS(id, .noData, now: now) }
             let answer: POSResponse
             do throws(PayHandoffError) {
                 answer = try POSResponse.parse(extras: extras, posApp: flow.posApp,
@@ -443,7 +445,7 @@ public struct Coordinator: Equatable, Sendable {
         // Billpocket's effect is what it was in 0.3 (its intent is built from the URL's fields);
         // the other apps' carries their intent, and a URL where they have one.
         let open: FlowEffect = request.posApp == .billpocket ? .openPOSApp(url: sent.url)
-            : .openPOSIntent(posApp: request.posApp, url: sent.url.isEmpty ? nil : sent.url, intent: sent.intent)
+            : .openPOSIntent(posApp: request.posApp, url: try sent.handoffURL(jsonText: jsonText), intent: sent.intent)
         flows.append(.pos(flow))
         return CoordinatorAnswer(outcome: .accepted,
                                  transitions: [FlowTransition(flow: .pos(flow), effects: [open, .persist])])

@@ -9,6 +9,8 @@ extension POSRequest {
         case sumup(SumUpRequest)
         /// Clip (`POS/Clip`).
         case clip(ClipRequest)
+        /// Square (`POS/Square`).
+        case square(SquareRequest)
 
         /// The app.
         public var posApp: POSApp {
@@ -16,6 +18,7 @@ extension POSRequest {
             case .billpocket: return .billpocket
             case .sumup: return .sumup
             case .clip: return .clip
+            case .square: return .square
             }
         }
 
@@ -25,7 +28,7 @@ extension POSRequest {
         func checkSentIdentifier(_ sent: String, appPart: String, token: String) throws(PayHandoffError) {
             switch self {
             case .sumup: try SumUpRequest.checkForeignTransactionID(sent, appPart: appPart, token: token)
-            case .billpocket, .clip:
+            case .billpocket, .clip, .square:
                 guard sent.utf16.count <= POSRequest.Limit.identifier else {
                     throw PayHandoffError(.validation, field: "identifier",
                         "with the per-hand-off token the identifier would be longer than " + String(POSRequest.Limit.identifier) + " characters")
@@ -45,6 +48,9 @@ extension POSRequest {
             case .clip(let c):
                 if let tip = c.tip { items.append(QueryItem(key: "tip", value: tip.decimalString)) }
                 items.append(QueryItem(key: "component", value: c.component))
+            case .square(let q):
+                items += [QueryItem(key: "currency", value: q.currency), QueryItem(key: "client_id", value: q.clientID),
+                          QueryItem(key: "callback_url", value: q.callbackURL)]
             }
             return items
         }
@@ -55,6 +61,7 @@ extension POSRequest {
             case (.billpocket, .billpocket): return true
             case let (.sumup(a), .sumup(b)): return a == b
             case let (.clip(a), .clip(b)): return a == b
+            case let (.square(a), .square(b)): return a == b
             default: return false
             }
         }
@@ -70,6 +77,20 @@ extension POSRequest {
             return POSIntent(action: androidAction.rawValue, package: POSRequest.androidPackage, component: nil, data: nil, extras: extras)
         case .sumup(let sumUp): return sumUp.intent(identifier: identifier, amount: amount ?? .zero)
         case .clip(let clip): return clip.intent(reference: identifier, amount: amount ?? .zero)
+        case .square(let square): return square.intent(requestMetadata: identifier, amount: amount ?? .zero)
+        }
+    }
+
+    /// The URL the host opens on iOS (or to hand off by URL): ``url`` for Billpocket and SumUp;
+    /// Square's, whose `data=` is JSON text printed by `jsonText`; `nil` for Clip (intent only).
+    /// - Parameter jsonText: The codec that prints Square's JSON (the C ABI's is cJSON).
+    /// - Returns: The URL, or `nil`.
+    /// - Throws: What `jsonText` throws for Square (its base class has no JSON).
+    public func handoffURL(jsonText: JSONTextCodec) throws(PayHandoffError) -> String? {
+        switch app {
+        case .billpocket, .sumup: return url
+        case .clip: return nil
+        case .square(let square): return try square.iOSURL(state: identifier, amount: amount ?? .zero, jsonText: jsonText)
         }
     }
 
@@ -88,8 +109,7 @@ extension POSRequest {
         case .billpocket: return try POSRequest(reading: json)
         case .sumup: return try SumUpRequest.reading(json, allowingToken: allowingToken)
         case .clip: return try ClipRequest.reading(json, allowingToken: allowingToken)
-        case .square:
-            throw PayHandoffError(.validation, field: "pos_app", "square is not supported by this build yet")
+        case .square: return try SquareRequest.reading(json, allowingToken: allowingToken)
         }
     }
 

@@ -1,6 +1,6 @@
 /// One door per channel for every terminal app's answer: a URL (Billpocket, SumUp; Square on
 /// iOS) or Android result extras (Billpocket, Clip; Square on Android). Each app's own rules are
-/// in its folder.
+/// in its folder. A URL is tried by every app with a hand-off on its scheme (Coordinator+Routing).
 extension POSResponse {
     /// Reads `posApp`'s answer URL.
     /// - Parameters:
@@ -17,7 +17,7 @@ extension POSResponse {
         case .billpocket: return try parse(url, urlScheme: scheme, expecting: expectation)
         case .sumup: return try parseSumUp(url, callbackScheme: scheme, expecting: expectation)
         case .clip: throw PayHandoffError(.validation, field: "pos_app", "Clip answers only through onActivityResult, never by URL")
-        case .square: throw PayHandoffError(.validation, field: "pos_app", "square is not supported by this build yet")
+        case .square: return try parseSquare(url, callbackScheme: scheme, expecting: expectation, jsonText: jsonText)
         }
     }
 
@@ -35,7 +35,7 @@ extension POSResponse {
         case .billpocket: return try parse(extras: extras, expecting: expectation)
         case .clip: return try parseClip(extras: extras, expecting: expectation, jsonText: jsonText)
         case .sumup: throw PayHandoffError(.validation, field: "pos_app", "SumUp answers by URL (its callback), never with result extras")
-        case .square: throw PayHandoffError(.validation, field: "pos_app", "square is not supported by this build yet")
+        case .square: return try parseSquare(extras: extras, expecting: expectation)
         }
     }
 }

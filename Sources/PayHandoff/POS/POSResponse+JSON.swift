@@ -179,7 +179,7 @@ extension POSResponse {
     @_spi(JSONText) @inlinable  // as parse(_:options:)
     public static func parse<R: JSONReader, S: JSONReader>(extras: (node: R.Node, reader: R),
                                                            options: JSONMembers<S>) throws(PayHandoffError) -> POSResponse {
-        if options.isPresent("pos_app") {
+        if options.isPresent("pos_app") || options.isPresent("result_code") {
             return try parseApp(extras: extras, options: options, jsonText: JSONTextCodec())
         }
         try options.rejectUnknownKeys("identifier token")
@@ -239,7 +239,8 @@ extension POSResponse {
     }
 
     /// ``parse(extras:options:)`` with `pos_app` in the options (`{"pos_app": "clip", "identifier",
-    /// "token"}`). `extras` `null` (no data: the app crashed, was uninstalled, or the user backed
+    /// "token", "result_code"}`; `result_code`, Android's `resultCode`, is checked to be an integer
+    /// and decides nothing: every app's extras say the outcome themselves). `extras` `null` (no data: the app crashed, was uninstalled, or the user backed
     /// out) is `invalid_json` as for Billpocket: no answer can be read; a coordinator's `pos.result`
     /// with `extras: null` makes the flow `returned_without_response` (reconcile).
     /// - Parameters:
@@ -251,7 +252,8 @@ extension POSResponse {
     @_spi(JSONText)
     public static func parseApp<R: JSONReader, S: JSONReader>(extras: (node: R.Node, reader: R), options: JSONMembers<S>,
                                                               jsonText: JSONTextCodec) throws(PayHandoffError) -> POSResponse {
-        try options.rejectUnknownKeys("pos_app identifier token")
+        try options.rejectUnknownKeys("pos_app identifier token result_code")
+        _ = try options.optionalInteger("result_code")  // Android's resultCode as the host has it: no decision needs it
         let app = try POSApp.reading(options)
         let expectation = try IdentifierExpectation(try options.optionalString("identifier"), token: try options.optionalString("token"))
         let items = try POSResponse.extras(extras.node, extras.reader, path: "")

@@ -141,9 +141,23 @@ extension POSRequest {
     ///   app); a `JSONValue` prints whole, so never log it.
     /// - Throws: As ``build(json:using:)``.
     public static func buildResultJSON(json: JSONValue, using generator: inout some RandomNumberGenerator) throws(PayHandoffError) -> JSONValue {
+        try buildResultJSON(json: json, using: &generator, jsonText: JSONTextCodec())
+    }
+
+    /// ``buildResultJSON(json:using:)`` with the codec that prints Square's iOS request (JSON
+    /// text in its URL; PayHandoffFoundation's `FoundationJSONText`).
+    /// - Parameters:
+    ///   - json: The build document.
+    ///   - generator: The random source for a fresh token (`"token": true`).
+    ///   - jsonText: The codec.
+    /// - Returns: The result document.
+    /// - Throws: As ``buildResultJSON(json:using:)``, and what `jsonText` throws.
+    public static func buildResultJSON(json: JSONValue, using generator: inout some RandomNumberGenerator,
+                                       jsonText: JSONTextCodec) throws(PayHandoffError) -> JSONValue {
         let (request, token) = try build(json: json, using: &generator)
+        let url = try request.handoffURL(jsonText: jsonText)
         let writer = JSONValueWriter()
-        request.writeBuildResult(token: token, to: writer)
+        request.writeBuildResult(token: token, handoffURL: url, to: writer)
         return writer.document
     }
 
@@ -153,6 +167,17 @@ extension POSRequest {
     ///   - writer: Where the document goes.
     @_spi(JSONText)
     public func writeBuildResult(token: String?, to writer: JSONWriter) {
+        writeBuildResult(token: token, handoffURL: url.isEmpty ? nil : url, to: writer)
+    }
+
+    /// Writes the build result with the hand-off URL already made (``handoffURL(jsonText:)``:
+    /// Square's needs the codec, which may throw, so it is made before writing).
+    /// - Parameters:
+    ///   - token: The token the identifier carries, if any.
+    ///   - handoffURL: The URL to write (`nil`: none, as for Clip). Billpocket writes its own.
+    ///   - writer: Where the document goes.
+    @_spi(JSONText)
+    public func writeBuildResult(token: String?, handoffURL: String?, to writer: JSONWriter) {
         /// The fields as `{"key", "value"}` pairs; the token's key (at `tokenIndex`) spelled `tokenKey`.
         func list(_ items: [QueryItem], tokenIndex: Int?, tokenKey: String, to writer: JSONWriter) {
             writer.beginArray()
@@ -169,7 +194,7 @@ extension POSRequest {
             writer.member("version", integer: 1)
             writer.member("pos_app", string: posApp.rawValue)
             // The other apps: the URL where there is one (SumUp), the intent; no `fields`.
-            if !self.url.isEmpty { writer.member("url", string: self.url) }
+            writer.optionalMember("url", string: handoffURL)
             writer.key("intent")
             intent.write(to: writer)
             if let token {

@@ -279,12 +279,13 @@ public struct POSRequest: Equatable, Sendable, CustomStringConvertible {
     /// The `billpocket://` URL to open: `billpocket://` directly followed by the fields (no
     /// `?`, as the POS app's own sender writes it), every key and value percent-encoded so
     /// that only RFC 3986 unreserved characters stay literal.
-    /// For SumUp, its iOS URL (`sumupmerchant://pay/1.0?…`); for Clip, which has no URL, empty.
+    /// For SumUp, its iOS URL (`sumupmerchant://pay/1.0?…`); for Clip, which has no URL, and for
+    /// Square, whose URL holds JSON text (``handoffURL(jsonText:)`` prints it), empty.
     public var url: String {
         switch app {
         case .billpocket: return QueryEncoder.encode(fields(keyStyle: .urlScheme), after: "billpocket://")
         case .sumup(let sumUp): return sumUp.iOSURL(identifier: identifier, amount: amount ?? .zero)
-        case .clip: return ""
+        case .clip, .square: return ""
         }
     }
 

@@ -1,0 +1,116 @@
+/// Square Point of Sale's answers.
+///
+/// iOS (square/SquarePointOfSaleSDK-iOS `Sources/SCCAPIResponse.m`): the callback URL with
+/// `data=<JSON>` — `status` `ok | error`, `transaction_id`, `client_transaction_id`,
+/// `error_code`, `state` (the SDK may have put `square_request` as the host or last path
+/// segment: answers are routed by the callback's scheme and tied to the sale by `state`, so
+/// both arrive). Android (`PosApi.java`): result extras `com.squareup.pos.SERVER_TRANSACTION_ID`,
+/// `CLIENT_TRANSACTION_ID`, `REQUEST_METADATA` on `RESULT_OK`; `ERROR_CODE`, `ERROR_DESCRIPTION`
+/// on `RESULT_CANCELED`.
+///
+/// Mapping (docs/rules.md, *Square*): `ok` / no error code is approved, its `transactionid` the
+/// server transaction id, else the client one; neither is `unrecognized` (reconcile). Cancelled
+/// (`payment_canceled`, `com.squareup.pos.ERROR_TRANSACTION_CANCELED`) is cancelled;
+/// `ERROR_NO_RESULT` is `unrecognized` (and, without `REQUEST_METADATA`, a coordinator's
+/// `returned_without_response`); on Android another code `PosApi.java` lists is error and an
+/// unknown one `unrecognized`; on iOS every other `error_code` is error (the SDK's rule: its
+/// code list, `NSError+SCCAPIAdditions.m`, was not read here), `error` without one or an
+/// unknown status `unrecognized`. Square echoes no amount: an approval is for the amount sent.
+extension POSResponse {
+    /// Square's Android error codes (`PosApi.java`), all `com.squareup.pos.`-prefixed.
+    static let squareAndroidErrors: [StaticString] = [
+        "ERROR_NO_EMPLOYEE_LOGGED_IN", "ERROR_GIFT_CARDS_NOT_SUPPORTED", "ERROR_INVALID_REQUEST", "ERROR_DISABLED",
+        "ERROR_ILLEGAL_LOCATION_ID", "ERROR_INSUFFICIENT_CARD_BALANCE", "ERROR_NO_NETWORK", "ERROR_TRANSACTION_ALREADY_IN_PROGRESS",
+        "ERROR_UNAUTHORIZED_CLIENT_ID", "ERROR_UNEXPECTED", "ERROR_USER_NOT_LOGGED_IN", "ERROR_USER_NOT_ACTIVATED",
+        "ERROR_CUSTOMER_MANAGEMENT_NOT_SUPPORTED", "ERROR_INVALID_CUSTOMER_ID", "UNSUPPORTED_API_VERSION",
+    ]
+    /// Reads Square's iOS answer URL (`<callback>?data=<JSON>`).
+    /// - Parameters:
+    ///   - url: The URL the OS handed the app.
+    ///   - callbackScheme: The scheme of the request's `callback_url`.
+    ///   - expectation: Which `state`s it may echo.
+    ///   - jsonText: The codec that reads `data`.
+    /// - Returns: The answer (``posApp`` `square`).
+    /// - Throws: `malformed_url`, `callback_mismatch` (scheme, `identifier`), `invalid_json`
+    ///   naming `data`, `validation` naming `identifier` when there is no `state`.
+    static func parseSquare(_ url: String, callbackScheme: String, expecting expectation: IdentifierExpectation,
+                            jsonText: JSONTextCodec) throws(PayHandoffError) -> POSResponse {
+        let items = try CallbackURL.query(of: url, scheme: callbackScheme)
+        guard let text = items.value("data") else {
+            throw PayHandoffError(.validation, field: "identifier", "the answer has no data, so no state: it cannot be tied to this sale")
+        }
+        let document = try jsonText.parse(text, field: "data")
+        let json = JSONMembers(JSONValueReader.Node(document), JSONValueReader(), path: "data")
+        guard json.isObject else { throw PayHandoffError(.invalidJSON, field: "data", "must be a JSON object") }
+        guard let state = try json.optionalString("state"), !state.isEmpty else {
+            throw PayHandoffError(.validation, field: "identifier", "the answer has no state: it cannot be tied to this sale")
+        }
+        try POSResponse.check(state, against: expectation)
+        let status = try json.optionalString("status")
+        let code = try json.optionalString("error_code")
+        let server = try json.optionalString("transaction_id")
+        let client = try json.optionalString("client_transaction_id")
+        let result: Result
+        switch status {
+        case "ok"?: result = (server ?? client) == nil ? .unrecognized : .approved
+        case "error"?:
+            // The iOS SDK counts every error_code as the API's error (SCCAPIResponse.m); without
+            // one the SDK refuses the answer, PayHandoff reconciles it.
+            if code == "payment_canceled" { result = .cancelled }
+            else { result = code == nil ? .unrecognized : .error }
+        default: result = .unrecognized
+        }
+        var extra: [QueryItem] = []
+        if let status { extra.append(QueryItem(key: "status", value: status)) }
+        if let client, server != nil { extra.append(QueryItem(key: "client_transaction_id", value: client)) }
+        for item in items where !item.key.hasSameBytes(as: "data") { extra.append(item) }
+        return try squareAnswer(result: result, word: status, state: state, id: server ?? client, code: code, extra: extra)
+    }
+
+    /// Whether Square's Android extras are `ERROR_NO_RESULT` without the echo: the one answer
+    /// Square documents without `REQUEST_METADATA` (a coordinator treats it as no data at all).
+    static func isSquareNoResult(_ extras: [QueryItem]) -> Bool {
+        extras.value("com.squareup.pos.ERROR_CODE") == "com.squareup.pos.ERROR_NO_RESULT"
+            && extras.value("com.squareup.pos.REQUEST_METADATA") == nil
+    }
+
+    /// Reads Square's Android result extras.
+    /// - Parameters:
+    ///   - extras: The result extras.
+    ///   - expectation: Which `REQUEST_METADATA` values they may echo.
+    /// - Returns: The answer (``posApp`` `square`).
+    /// - Throws: `validation` naming `identifier` without `REQUEST_METADATA`; `callback_mismatch`.
+    static func parseSquare(extras: [QueryItem], expecting expectation: IdentifierExpectation) throws(PayHandoffError) -> POSResponse {
+        try POSResponse.checkEachExtra(extras)
+        guard let metadata = extras.value("com.squareup.pos.REQUEST_METADATA") else {
+            throw PayHandoffError(.validation, field: "identifier", "the answer has no REQUEST_METADATA: it cannot be tied to this sale")
+        }
+        try POSResponse.check(metadata, against: expectation)
+        let code = extras.value("com.squareup.pos.ERROR_CODE")
+        let server = extras.value("com.squareup.pos.SERVER_TRANSACTION_ID")
+        let client = extras.value("com.squareup.pos.CLIENT_TRANSACTION_ID")
+        let result: Result
+        switch code {
+        case nil: result = (server ?? client) == nil ? .unrecognized : .approved
+        case "com.squareup.pos.ERROR_TRANSACTION_CANCELED"?: result = .cancelled
+        case let code?:
+            let known = code.hasPrefix("com.squareup.pos.") && squareAndroidErrors.contains { code.hasSameBytes(as: "com.squareup.pos." + $0.text) }
+            result = known ? .error : .unrecognized  // ERROR_NO_RESULT and unknown codes: reconcile
+        }
+        var extra: [QueryItem] = []
+        for item in extras where !item.key.hasSameBytes(as: "com.squareup.pos.REQUEST_METADATA")
+            && !(item.key.hasSameBytes(as: "com.squareup.pos.SERVER_TRANSACTION_ID") && server != nil)
+            && !(item.key.hasSameBytes(as: "com.squareup.pos.CLIENT_TRANSACTION_ID") && server == nil) && !item.key.hasSameBytes(as: "com.squareup.pos.ERROR_CODE") {
+            extra.append(item)
+        }
+        return try squareAnswer(result: result, word: code ?? "ok", state: metadata, id: server ?? client, code: code, extra: extra)
+    }
+
+    private static func squareAnswer(result: Result, word: String?, state: String, id: String?, code: String?,
+                                     extra: [QueryItem]) throws(PayHandoffError) -> POSResponse {
+        var fields = [QueryItem(key: "identifier", value: state)]
+        if let id { fields.append(QueryItem(key: "transactionid", value: id)) }
+        if let code { fields.append(QueryItem(key: "statusinfo", value: code)) }
+        return try POSResponse(posApp: .square, result: result, word: word, items: fields, extra: extra)
+    }
+}
