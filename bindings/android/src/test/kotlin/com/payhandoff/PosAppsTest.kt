@@ -16,8 +16,8 @@ import org.junit.Test
  * ClipMX/mobile.android.blaze.pinpad.sdk SystemClipIntentProvider.kt, ActivityClipResultManager.kt)
  * built, answered and moved through a coordinator — approved once, a replay a duplicate, a forged
  * answer refused with nothing changed, cancelled, no data — and SumUp's affiliate key in no
- * toString. Square's typed request is checked as a document; its round trip waits for the core's
- * Square rules (h39core), see [squareRequestIsTheSpecsDocument].
+ * toString; Square (SquarePointOfSaleSDK-iOS `SCCAPIResponse.m`, point-of-sale-android-sdk
+ * `PosApi.java`) on iOS and Android.
  */
 class PosAppsTest {
     private val t0 = 1796054400000L
@@ -258,6 +258,76 @@ class PosAppsTest {
         }
         val read = Pos.parseResult(PosApp.CLIP, Event.PosResult.RESULT_OK, clipExtras("ord-1~$token", "approved"), "ord-1", token)
         assertEquals(PosResult.APPROVED, read.result)
+    }
+
+    private val square = PosRequest.square("sq0idp-APP", "ord-1", "100.00", "USD", "myapp://square-callback")
+
+    /** Square's iOS answer (SquarePointOfSaleSDK-iOS `SCCAPIResponse.m`): the callback with `data=<JSON>`. */
+    private fun squareAnswer(data: JSONObject) = "myapp://square-callback?data=" + java.net.URLEncoder.encode(data.toString(), "UTF-8")
+
+    /** Square on iOS: the answer URL on the callback approves once; forged (no state echo) is refused; cancelled ends cancelled. */
+    @Test
+    fun squareIosSaleApprovesOnceAndCancels() {
+        Coordinator().use { c ->
+            val started = c.send(Event.PosStart("q1", square, token = token, nowMs = t0))
+            Typed.check("start (typed)", Typed.answer(started), started.json)
+            val open = started.transitions[0].effects[0] as Effect.OpenPosApp
+            assertEquals(PosApp.SQUARE, open.posApp)
+            assertTrue(open.url!!.startsWith("square-commerce-v1://payment/create?data="))
+            assertEquals("com.squareup.pos.action.CHARGE" to "com.squareup", open.intent!!.action to open.intent!!.packageName)
+            c.send(Event.PosLaunched("q1", t0 + 1000))
+            val before = c.snapshot()
+            for (state in listOf("ord-1", "ord-1~0123456789abcdef0123456789abcdef")) {
+                val forged = c.handleUrl(squareAnswer(JSONObject().put("status", "ok").put("transaction_id", "SRV1").put("state", state)), t0 + 5000)
+                assertNotEquals(state, Outcome.Accepted, forged.outcome)
+                assertEquals(state, before, c.snapshot())
+            }
+            val url = squareAnswer(JSONObject().put("status", "ok").put("transaction_id", "SRV1").put("client_transaction_id", "CLI1").put("state", "ord-1~$token"))
+            val read = Pos.parseResponse(url, PosApp.SQUARE, "myapp://square-callback", "ord-1", token)
+            Typed.check("parsed (typed)", Typed.posResponse(read), read.json)
+            assertEquals(listOf(PosApp.SQUARE, PosResult.APPROVED, "SRV1"), listOf(read.posApp, read.result, read.transactionId))
+            val approved = c.handleUrl(url, t0 + 30000)
+            Typed.check("approved (typed)", Typed.answer(approved), approved.json)
+            assertEquals(step("q1", PosState.APPROVED, EffectType.PERSIST), steps(approved))
+            assertEquals(Outcome.Duplicate, c.handleUrl(url, t0 + 31000).outcome)
+            assertEquals(0, c.snapshotDocument().ledger.sales.size)
+
+            val second = "00112233445566778899aabbccddeeff"
+            c.send(Event.PosStart("q2", square.copy(identifier = "ord-2"), token = second, nowMs = t0))
+            val cancelled = c.handleUrl(squareAnswer(JSONObject().put("status", "error").put("error_code", "payment_canceled").put("state", "ord-2~$second")), t0 + 30000)
+            Typed.check("cancelled (typed)", Typed.answer(cancelled), cancelled.json)
+            assertEquals(PosState.CANCELLED, cancelled.transitions[0].state)
+        }
+    }
+
+    /** Square on Android: `onActivityResult` with its extras (`PosApi.java`), `resultCode` carried; no data is reconcile, never declined. */
+    @Test
+    fun squareAndroidResultsAndNoData() {
+        Coordinator().use { c ->
+            c.send(Event.PosStart("q1", square, token = token, nowMs = t0))
+            c.send(Event.PosLaunched("q1", t0 + 1000))
+            val ok = mapOf("com.squareup.pos.SERVER_TRANSACTION_ID" to "SRV9", "com.squareup.pos.CLIENT_TRANSACTION_ID" to "CLI9",
+                "com.squareup.pos.REQUEST_METADATA" to "ord-1~$token")
+            val read = Pos.parseResult(PosApp.SQUARE, Event.PosResult.RESULT_OK, ok, "ord-1", token)
+            assertEquals(PosResult.APPROVED to "SRV9", read.result to read.transactionId)
+            val approved = c.send(Event.PosResult.fromActivityResult("q1", Event.PosResult.RESULT_OK, ok, t0 + 30000))
+            Typed.check("approved (typed)", Typed.answer(approved), approved.json)
+            assertEquals(PosState.APPROVED, approved.transitions[0].state)
+            assertEquals(Outcome.Duplicate, c.send(Event.PosResult.fromActivityResult("q1", Event.PosResult.RESULT_OK, ok, t0 + 31000)).outcome)
+
+            // The app crashed or was uninstalled: data == null.
+            val second = "00112233445566778899aabbccddeeff"
+            c.send(Event.PosStart("q2", square.copy(identifier = "ord-2"), token = second, nowMs = t0))
+            c.send(Event.PosLaunched("q2", t0 + 1000))
+            val none = c.send(Event.PosResult.fromActivityResult("q2", Event.PosResult.RESULT_CANCELED, null, t0 + 5000))
+            assertEquals(step("q2", PosState.RETURNED_WITHOUT_RESPONSE, EffectType.RECONCILE, EffectType.PERSIST), steps(none))
+            // Cancelled by the merchant: RESULT_CANCELED with ERROR_TRANSACTION_CANCELED.
+            val third = "112233445566778899aabbccddeeff00"
+            c.send(Event.PosStart("q3", square.copy(identifier = "ord-3"), token = third, nowMs = t0))
+            val cancelled = c.send(Event.PosResult.fromActivityResult("q3", Event.PosResult.RESULT_CANCELED,
+                mapOf("com.squareup.pos.ERROR_CODE" to "com.squareup.pos.ERROR_TRANSACTION_CANCELED", "com.squareup.pos.REQUEST_METADATA" to "ord-3~$third"), t0 + 5000))
+            assertEquals(PosState.CANCELLED, cancelled.transitions[0].state)
+        }
     }
 
     @Test
