@@ -255,7 +255,9 @@ func run(_ words: [String]) -> Int32 {
             guard args.positional.isEmpty else { return usage(command, "--extras reads result extras: no URL") }
             positional = ""
         case "pos parse", "checkout callback", "route": positional = try oneWord(args, "URL")
-        case "pos answer": positional = try oneWord(args, "BILLPOCKET_URL, SUMUP_URL or INTENT_JSON")
+        case "pos answer":
+            let what = ["sumup": "SUMUP_URL", "clip": "INTENT_JSON", "square": "SQUARE_REQUEST"][args.value("pos-app") ?? ""] ?? "BILLPOCKET_URL"
+            positional = try oneWord(args, what)
         case "checkout answer": positional = try oneWord(args, "RETURN_URL")
         case "checkout request": positional = try oneWord(args, "cards or payments")
         case "send": positional = try oneWord(args, "EVENT_JSON")
