@@ -59,7 +59,7 @@ public struct SquareRequest: Equatable, Sendable {
         lhs.clientID.hasSameBytes(as: rhs.clientID) && lhs.currency.hasSameBytes(as: rhs.currency)
             && lhs.callbackURL.hasSameBytes(as: rhs.callbackURL) && lhs.notes.hasSameBytes(as: rhs.notes)
             && lhs.locationID.hasSameBytes(as: rhs.locationID) && lhs.customerID.hasSameBytes(as: rhs.customerID)
-            && (lhs.tenderTypes ?? []).count == (rhs.tenderTypes ?? []).count && (lhs.tenderTypes == nil) == (rhs.tenderTypes == nil)
+            && (lhs.tenderTypes ?? []).count == (rhs.tenderTypes ?? []).count && lhs.tenderTypes.isNone == rhs.tenderTypes.isNone
             && zip(lhs.tenderTypes ?? [], rhs.tenderTypes ?? []).allSatisfy { $0.hasSameBytes(as: $1) }
             && lhs.autoReturnMilliseconds == rhs.autoReturnMilliseconds && lhs.skipReceipt == rhs.skipReceipt
     }
