@@ -149,7 +149,9 @@ public struct SquareRequest: Equatable, Sendable {
     /// `square-commerce-v1://payment/create?data=` + the percent-encoded JSON text.
     /// - Throws: What `jsonText` throws (its base class has no JSON).
     func iOSURL(state: String, amount: Amount, jsonText: JSONTextCodec) throws(PayHandoffError) -> String {
-        "square-commerce-v1://payment/create?data=" + QueryEncoder.percentEncode(try jsonText.render(iOSDocument(state: state, amount: amount)))
+        // The one encoder of every request URL: everything but the unreserved characters escaped.
+        QueryEncoder.encode([QueryItem(key: "data", value: try jsonText.render(iOSDocument(state: state, amount: amount)))],
+                            after: "square-commerce-v1://payment/create?")
     }
 
     /// The explicit CHARGE intent with typed extras.
