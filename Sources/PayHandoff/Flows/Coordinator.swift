@@ -147,6 +147,7 @@ public struct Coordinator: Equatable, Sendable {
     public internal(set) var convertedReserve = 0
     /// The host-given correlation keys of forgotten flows, until their horizon.
     public internal(set) var rememberedKeys: RememberedKeys
+    #if !PAYHANDOFF_CHECKOUT_ONLY
     /// What reads JSON text inside a terminal app's answer (Clip's `PAYMENT_RESPONSE`): the C
     /// ABI sets its cJSON codec on every handle, a Swift host PayHandoffFoundation's
     /// (`FoundationJSONText`). Not state: never in a snapshot, and two coordinators with the same
@@ -162,6 +163,7 @@ public struct Coordinator: Equatable, Sendable {
         let codec: JSONTextCodec
         static func == (_: JSONTextSlot, _: JSONTextSlot) -> Bool { true }
     }
+    #endif
 
     /// An empty coordinator.
     /// - Parameters:

@@ -178,7 +178,7 @@ enum CallbackURL {
             throw PayHandoffError(.validation, field: "callback_url", "must start with a scheme (myapp://…)")
         }
         let scheme = url[..<colon]
-        guard URLSyntax.isValidScheme(scheme), scheme.utf8.count <= POSRequest.Limit.urlScheme else {
+        guard URLSyntax.isValidScheme(scheme.utf8), scheme.utf8.count <= POSRequest.Limit.urlScheme else {
             throw PayHandoffError(.validation, field: "callback_url", "must start with a URL scheme of at most " + String(POSRequest.Limit.urlScheme) + " characters")
         }
         return String(scheme)
@@ -199,10 +199,21 @@ enum CallbackURL {
             throw PayHandoffError(.callbackMismatch, field: "scheme", "the URL's scheme is not the callback URL's")
         }
         guard let question = rest.utf8.firstIndex(of: UInt8(ascii: "?")) else { return [] }
-        var query = rest[rest.index(after: question)...]
+        var query = rest[rest.utf8.index(after: question)...]
         if let hash = query.utf8.firstIndex(of: UInt8(ascii: "#")) { query = query[..<hash] }
-        guard !query.isEmpty else { return [] }
+        guard !query.utf8.isEmpty else { return [] }
         return try QueryDecoder.decode(query, plus: .literal, caseInsensitiveKeys: false)
+    }
+}
+
+extension Optional where Wrapped == String {
+    /// Whether this is a string with the bytes of `word` (never `==`, which links Unicode's
+    /// normalization tables into the Embedded library: ASCII.swift).
+    /// - Parameter word: The word.
+    /// - Returns: `true` for the same UTF-8 bytes.
+    func isWord(_ word: StaticString) -> Bool {
+        guard case .some(let text) = self else { return false }
+        return text.hasSameBytes(as: word.text)
     }
 }
 

@@ -92,7 +92,7 @@ extension POSResponse {
                 guard let result = Result(rawValue: value) else {
                     throw PayHandoffError(.validation, field: "result", "must be approved, declined, error, cancelled or unrecognized")
                 }
-                guard result == .unrecognized || word == nil else {
+                guard result == .unrecognized || word.isNone else {
                     throw PayHandoffError(.validation, field: "result_word", "goes with an unrecognized result, and only with one")
                 }
                 appResult = result

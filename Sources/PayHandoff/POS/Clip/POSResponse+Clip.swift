@@ -29,7 +29,7 @@ extension POSResponse {
         let errorCode = extras.value("PAYMENT_ERROR")
         guard let text = extras.value("PAYMENT_RESPONSE") else {
             throw PayHandoffError(.validation, field: "identifier",
-                "the answer has no PAYMENT_RESPONSE, so no reference: it cannot be tied to this sale" + (errorCode == nil ? "" : " (PAYMENT_ERROR)"))
+                "the answer has no PAYMENT_RESPONSE, so no reference: it cannot be tied to this sale" + (errorCode.isNone ? "" : " (PAYMENT_ERROR)"))
         }
         let document = try jsonText.parse(text, field: "PAYMENT_RESPONSE")
         let json = JSONMembers(JSONValueReader.Node(document), JSONValueReader(), path: "PAYMENT_RESPONSE")
@@ -45,15 +45,14 @@ extension POSResponse {
         let amount = amountText.flatMap { ClipAmount.minorUnits($0) }
         let receipt = try json.optionalString("receiptNumber")
         let result: Result
-        switch status {
-        case "approved"?: result = amount != nil && errorCode == nil ? .approved : .unrecognized
-        case "error"?:
-            switch errorCode {
-            case "CANCELLED"?: result = .cancelled
-            case nil, "UNKNOWN_ERROR"?: result = .unrecognized
-            default: result = .error
-            }
-        default: result = .unrecognized
+        if status.isWord("approved") {
+            result = amount != nil && errorCode.isNone ? .approved : .unrecognized
+        } else if status.isWord("error") {
+            if errorCode.isWord("CANCELLED") { result = .cancelled }
+            else if errorCode.isNone || errorCode.isWord("UNKNOWN_ERROR") { result = .unrecognized }
+            else { result = .error }
+        } else {
+            result = .unrecognized
         }
         var fields = [QueryItem(key: "identifier", value: reference)]
         if let amount, result == .approved { fields.append(QueryItem(key: "amount", value: Amount(unchecked: amount).decimalString)) }
@@ -77,41 +76,35 @@ enum ClipAmount {
     /// The amount in minor units, or `nil` when the text is not a decimal number, is negative,
     /// is not a whole number of cents (`0.30000000000000004`), or is beyond ``Amount/max``.
     static func minorUnits(_ text: String) -> Int64? {
-        var digits: [UInt8] = []
+        let bytes = Array(text.utf8)
+        guard let first = bytes.first, ASCII.isDigit(first) else { return nil }
+        var digits: [UInt8] = []  // significant digits, leading zeros dropped
         var fractionDigits = 0
         var seenPoint = false
-        var exponent = 0
-        var index = text.utf8.startIndex
-        let utf8 = text.utf8
-        while index < utf8.endIndex {
-            let byte = utf8[index]
+        var index = 0
+        while index < bytes.count, bytes[index] != UInt8(ascii: "E"), bytes[index] != UInt8(ascii: "e") {
+            let byte = bytes[index]
             if ASCII.isDigit(byte) {
-                if !(digits.isEmpty && byte == UInt8(ascii: "0")) { digits.append(byte - UInt8(ascii: "0")) }
-                else if seenPoint { digits.append(0) }
+                if !digits.isEmpty || byte != UInt8(ascii: "0") || seenPoint { digits.append(byte - UInt8(ascii: "0")) }
                 if seenPoint { fractionDigits += 1 }
             } else if byte == UInt8(ascii: "."), !seenPoint {
                 seenPoint = true
-            } else if byte == UInt8(ascii: "E") || byte == UInt8(ascii: "e") {
-                var rest = Substring(text)[text.index(after: index)...]
-                var negative = false
-                if rest.first == "-" { negative = true; rest = rest.dropFirst() }
-                guard !rest.isEmpty, rest.utf8.count <= 3, rest.utf8.allSatisfy(ASCII.isDigit) else { return nil }
-                exponent = rest.utf8.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) } * (negative ? -1 : 1)
-                index = utf8.endIndex
-                break
             } else {
                 return nil
             }
-            index = utf8.index(after: index)
+            index += 1
         }
-        guard text.utf8.first.map(ASCII.isDigit) == true else { return nil }
+        var exponent = 0
+        if index < bytes.count {
+            var position = index + 1
+            let negative = position < bytes.count && bytes[position] == UInt8(ascii: "-")
+            if negative { position += 1 }
+            let rest = bytes[position...]
+            guard !rest.isEmpty, rest.count <= 3, rest.allSatisfy(ASCII.isDigit) else { return nil }
+            exponent = rest.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) } * (negative ? -1 : 1)
+        }
         // value = digits × 10^(exponent − fractionDigits); minor units = value × 100.
-        return minorUnits(from: digits, shift: exponent - fractionDigits + 2)
-    }
-
-    private static func minorUnits(from digits: [UInt8], shift: Int) -> Int64? {
-        var digits = digits
-        var shift = shift
+        var shift = exponent - fractionDigits + 2
         while shift < 0 {
             guard let last = digits.last else { return 0 }
             guard last == 0 else { return nil }

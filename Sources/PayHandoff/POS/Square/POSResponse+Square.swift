@@ -51,18 +51,19 @@ extension POSResponse {
         let server = try json.optionalString("transaction_id")
         let client = try json.optionalString("client_transaction_id")
         let result: Result
-        switch status {
-        case "ok"?: result = (server ?? client) == nil ? .unrecognized : .approved
-        case "error"?:
+        if status.isWord("ok") {
+            result = server.isNone && client.isNone ? .unrecognized : .approved
+        } else if status.isWord("error") {
             // The iOS SDK counts every error_code as the API's error (SCCAPIResponse.m); without
             // one the SDK refuses the answer, PayHandoff reconciles it.
-            if code == "payment_canceled" { result = .cancelled }
-            else { result = code == nil ? .unrecognized : .error }
-        default: result = .unrecognized
+            if code.isWord("payment_canceled") { result = .cancelled }
+            else { result = code.isNone ? .unrecognized : .error }
+        } else {
+            result = .unrecognized
         }
         var extra: [QueryItem] = []
         if let status { extra.append(QueryItem(key: "status", value: status)) }
-        if let client, server != nil { extra.append(QueryItem(key: "client_transaction_id", value: client)) }
+        if let client, !server.isNone { extra.append(QueryItem(key: "client_transaction_id", value: client)) }
         for item in items where !item.key.hasSameBytes(as: "data") { extra.append(item) }
         return try squareAnswer(result: result, word: status, state: state, id: server ?? client, code: code, extra: extra)
     }
@@ -70,8 +71,8 @@ extension POSResponse {
     /// Whether Square's Android extras are `ERROR_NO_RESULT` without the echo: the one answer
     /// Square documents without `REQUEST_METADATA` (a coordinator treats it as no data at all).
     static func isSquareNoResult(_ extras: [QueryItem]) -> Bool {
-        extras.value("com.squareup.pos.ERROR_CODE") == "com.squareup.pos.ERROR_NO_RESULT"
-            && extras.value("com.squareup.pos.REQUEST_METADATA") == nil
+        extras.value("com.squareup.pos.ERROR_CODE").isWord("com.squareup.pos.ERROR_NO_RESULT")
+            && extras.value("com.squareup.pos.REQUEST_METADATA").isNone
     }
 
     /// Reads Square's Android result extras.
@@ -90,17 +91,20 @@ extension POSResponse {
         let server = extras.value("com.squareup.pos.SERVER_TRANSACTION_ID")
         let client = extras.value("com.squareup.pos.CLIENT_TRANSACTION_ID")
         let result: Result
-        switch code {
-        case nil: result = (server ?? client) == nil ? .unrecognized : .approved
-        case "com.squareup.pos.ERROR_TRANSACTION_CANCELED"?: result = .cancelled
-        case let code?:
-            let known = code.hasPrefix("com.squareup.pos.") && squareAndroidErrors.contains { code.hasSameBytes(as: "com.squareup.pos." + $0.text) }
-            result = known ? .error : .unrecognized  // ERROR_NO_RESULT and unknown codes: reconcile
+        if let code {
+            if code.hasSameBytes(as: "com.squareup.pos.ERROR_TRANSACTION_CANCELED") {
+                result = .cancelled
+            } else {
+                let known = squareAndroidErrors.contains { code.hasSameBytes(as: "com.squareup.pos." + $0.text) }
+                result = known ? .error : .unrecognized  // ERROR_NO_RESULT and unknown codes: reconcile
+            }
+        } else {
+            result = server.isNone && client.isNone ? .unrecognized : .approved
         }
         var extra: [QueryItem] = []
         for item in extras where !item.key.hasSameBytes(as: "com.squareup.pos.REQUEST_METADATA")
-            && !(item.key.hasSameBytes(as: "com.squareup.pos.SERVER_TRANSACTION_ID") && server != nil)
-            && !(item.key.hasSameBytes(as: "com.squareup.pos.CLIENT_TRANSACTION_ID") && server == nil) && !item.key.hasSameBytes(as: "com.squareup.pos.ERROR_CODE") {
+            && !(item.key.hasSameBytes(as: "com.squareup.pos.SERVER_TRANSACTION_ID") && !server.isNone)
+            && !(item.key.hasSameBytes(as: "com.squareup.pos.CLIENT_TRANSACTION_ID") && server.isNone) && !item.key.hasSameBytes(as: "com.squareup.pos.ERROR_CODE") {
             extra.append(item)
         }
         return try squareAnswer(result: result, word: code ?? "ok", state: metadata, id: server ?? client, code: code, extra: extra)

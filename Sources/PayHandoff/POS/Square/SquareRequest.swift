@@ -59,7 +59,7 @@ public struct SquareRequest: Equatable, Sendable {
         lhs.clientID.hasSameBytes(as: rhs.clientID) && lhs.currency.hasSameBytes(as: rhs.currency)
             && lhs.callbackURL.hasSameBytes(as: rhs.callbackURL) && lhs.notes.hasSameBytes(as: rhs.notes)
             && lhs.locationID.hasSameBytes(as: rhs.locationID) && lhs.customerID.hasSameBytes(as: rhs.customerID)
-            && (lhs.tenderTypes ?? []).count == (rhs.tenderTypes ?? []).count && (lhs.tenderTypes == nil) == (rhs.tenderTypes == nil)
+            && (lhs.tenderTypes ?? []).count == (rhs.tenderTypes ?? []).count && lhs.tenderTypes.isNone == rhs.tenderTypes.isNone
             && zip(lhs.tenderTypes ?? [], rhs.tenderTypes ?? []).allSatisfy { $0.hasSameBytes(as: $1) }
             && lhs.autoReturnMilliseconds == rhs.autoReturnMilliseconds && lhs.skipReceipt == rhs.skipReceipt
     }
@@ -149,7 +149,9 @@ public struct SquareRequest: Equatable, Sendable {
     /// `square-commerce-v1://payment/create?data=` + the percent-encoded JSON text.
     /// - Throws: What `jsonText` throws (its base class has no JSON).
     func iOSURL(state: String, amount: Amount, jsonText: JSONTextCodec) throws(PayHandoffError) -> String {
-        "square-commerce-v1://payment/create?data=" + QueryEncoder.percentEncode(try jsonText.render(iOSDocument(state: state, amount: amount)))
+        // The one encoder of every request URL: everything but the unreserved characters escaped.
+        QueryEncoder.encode([QueryItem(key: "data", value: try jsonText.render(iOSDocument(state: state, amount: amount)))],
+                            after: "square-commerce-v1://payment/create?")
     }
 
     /// The explicit CHARGE intent with typed extras.

@@ -30,16 +30,14 @@ extension POSResponse {
         let cause = items.value("smp-failure-cause")
         let code = items.value("smp-tx-code")
         let result: Result
-        switch status {
-        case "success"?: result = code == nil ? .unrecognized : .approved
-        case "failed"?:
-            switch cause {
-            case "transaction-failed"?: result = .declined
-            case "invalid-param"?, "invalid-token"?, "geolocation-required"?: result = .error
-            default: result = .unrecognized
-            }
-        case "invalidstate"?: result = .error
-        default: result = .unrecognized
+        if status.isWord("success") {
+            result = code.isNone ? .unrecognized : .approved
+        } else if status.isWord("failed") {
+            if cause.isWord("transaction-failed") { result = .declined }
+            else if cause.isWord("invalid-param") || cause.isWord("invalid-token") || cause.isWord("geolocation-required") { result = .error }
+            else { result = .unrecognized }
+        } else {
+            result = status.isWord("invalidstate") ? .error : .unrecognized
         }
         var fields = [QueryItem(key: "identifier", value: echoed)]
         if let code { fields.append(QueryItem(key: "transactionid", value: code)) }
