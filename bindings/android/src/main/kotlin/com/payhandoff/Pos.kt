@@ -603,8 +603,10 @@ object Pos {
      * resultCode, data)`): [resultCode] as Android gave it (`RESULT_OK` = -1, `RESULT_CANCELED` =
      * 0; null when unknown: the core only reads it, the extras decide) and [extras] the data's
      * extras as text, null when the result brought no data (the app crashed, was uninstalled or
-     * the user backed out). Billpocket, Square and Clip answer this way; SumUp by URL only.
-     * [identifier] and [token] as in [parseResponse].
+     * the user backed out): there is no answer to read, and the core says so (its error); in a
+     * coordinator, `Event.PosResult` with null extras moves the flow to
+     * `RETURNED_WITHOUT_RESPONSE` with `Reconcile`. Billpocket, Square and Clip answer this way;
+     * SumUp by URL only. [identifier] and [token] as in [parseResponse].
      */
     @JvmStatic
     @JvmOverloads
