@@ -73,7 +73,15 @@ final class POSAppAnswerTests: CLITestCase {
                              "--show-secrets", "--json"])
         let document = try json(shown.stdout)
         XCTAssertTrue((document["url"] as? String)?.contains("affiliate-key=\(affiliateKey)") == true, "--show-secrets shows it")
-        XCTAssertTrue(((document["intent"] as? [String: Any])?["data"] as? String)?.contains("affiliate-key=\(affiliateKey)") == true)
+        let android = try XCTUnwrap((document["intent"] as? [String: Any])?["data"] as? String)
+        XCTAssertTrue(android.contains("affiliate-key=\(affiliateKey)"))
+        // The request with the real key: the answer never carries it, nor does an error.
+        for url in [try XCTUnwrap(document["url"] as? String), android] {
+            XCTAssertTrue(try compose(["pos", "answer", url, "--pos-app", "sumup", "--result", "approved"]).hasPrefix("myapp://sumup-result?"))
+            let refused = try run(["pos", "answer", url, "--pos-app", "sumup", "--result", "approved", "--transaction-id", "a b"])
+            XCTAssertEqual(refused.status, 1, refused.stderr)
+            XCTAssertFalse((refused.stdout + refused.stderr).contains(affiliateKey), refused.stderr)
+        }
         let redacted = try compose(["pos", "sale", "--pos-app", "sumup", "--affiliate-key", affiliateKey, "--app-id", "com.example.shop",
                                     "--identifier", "ord-1", "--amount", "100.00", "--currency", "EUR", "--callback-url", "myapp://sumup-result", "--json"])
         XCTAssertTrue(redacted.contains("affiliate-key=<redacted>"), redacted)
