@@ -149,6 +149,27 @@ class PosAppsTest {
         }
     }
 
+    /**
+     * SumUp has no "no data" result (it answers by URL, and "if the URL is down, the response will
+     * be lost": sumup-android-url-scheme #8): the app comes back without an answer, and after the
+     * grace period the flow is `RETURNED_WITHOUT_RESPONSE` with `Reconcile`, never declined; the
+     * genuine answer arriving late still resolves it.
+     */
+    @Test
+    fun sumupWithoutAnAnswerIsReconciledNeverDeclined() {
+        Coordinator(CoordinatorConfig(posGraceMs = 3000)).use { c ->
+            c.send(Event.PosStart("s1", sumup, token = token, nowMs = t0))
+            c.send(Event.PosLaunched("s1", t0 + 1000))
+            c.send(Event.AppForegrounded(t0 + 20000))
+            val lost = c.send(Event.Tick(t0 + 23001))
+            Typed.check("lost (typed)", Typed.answer(lost), lost.json)
+            assertEquals(step("s1", PosState.RETURNED_WITHOUT_RESPONSE, EffectType.RECONCILE, EffectType.PERSIST), steps(lost))
+            assertTrue((lost.transitions[0].effects[0] as Effect.Reconcile).reason.contains("SumUp"))
+            val late = c.handleUrl(sumupAnswer("smp-status=success&smp-tx-code=LATE1&foreign-tx-id=ord-1~$token"), t0 + 60000)
+            assertEquals(PosState.APPROVED, late.transitions[0].state)
+        }
+    }
+
     @Test
     fun clipBuildsTheExplicitIntentWithExactDecimalText() {
         val built = Pos.buildUrl(clip.copy(amount = Amount.of("10000000.00"), retry = false), token)
