@@ -183,6 +183,24 @@ final class SumUpTests: XCTestCase {
         XCTAssertFalse(dumpedFlow.contains("SECRETKEY42"))
     }
 
+    func testBillpocketAndSumUpShareAScheme() throws {
+        let other = "0a0b0c0d0e0f10111213141516171819"
+        try start(token: token)
+        try send(["type": "pos.start", "now": .integer(t0), "flow_id": "b1", "token": .string(other),
+                  "request": ["transaction": "venta", "usertoken": "tok", "identifier": "ord-2", "amount": "5.00", "urlScheme": "myapp"]])
+        let billpocket = coordinator.handle(url: "myapp://result=aprobada&amount=5.00&transactionid=BP1&identifier=ord-2~" + other, now: t0 + 1_000)
+        XCTAssertEqual(billpocket.outcome, .accepted, billpocket.error?.message ?? "")
+        XCTAssertEqual(state("b1"), "approved")
+        XCTAssertEqual(coordinator.ledger.entries.count, 1, "Billpocket's approval is booked")
+        XCTAssertEqual(state(), "ready", "the SumUp hand-off did not move")
+        let forged = coordinator.handle(url: answer("smp-status=success&smp-tx-code=T&foreign-tx-id=ord-1~" + other), now: t0 + 2_000)
+        XCTAssertEqual(forged.error?.code, .callbackMismatch, "SumUp's reader names the mismatch, not Billpocket's missing identifier")
+        let sumUp = coordinator.handle(url: answer("smp-status=success&smp-tx-code=T&foreign-tx-id=ord-1~" + token), now: t0 + 3_000)
+        XCTAssertEqual(sumUp.outcome, .accepted)
+        XCTAssertEqual(state(), "approved")
+        XCTAssertEqual(coordinator.ledger.entries.count, 1, "SumUp's approval is not booked")
+    }
+
     func testEachStartIsAFreshForeignTransactionID() throws {
         let first = try start("s1")
         try send(["type": "flow.remove", "now": .integer(t0 + 1), "flow_id": "s1", "give_up": true])
