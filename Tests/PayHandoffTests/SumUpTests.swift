@@ -21,6 +21,7 @@ final class SumUpTests: XCTestCase {
         coordinator.send(try CoordinatorEvent(json: json), using: &random)
     }
 
+    @discardableResult
     func start(_ id: String = "s1", token: String? = nil) throws -> CoordinatorAnswer {
         var event: JSONValue = ["type": "pos.start", "now": .integer(t0), "flow_id": .string(id), "request": request]
         if let token, case .object(var object) = event {
@@ -199,6 +200,22 @@ final class SumUpTests: XCTestCase {
         XCTAssertEqual(sumUp.outcome, .accepted)
         XCTAssertEqual(state(), "approved")
         XCTAssertEqual(coordinator.ledger.entries.count, 1, "SumUp's approval is not booked")
+    }
+
+    func testTypedRequestIsTheJSONOneAndStartsAFlow() throws {
+        let typed = try POSRequest.sumUp(affiliateKey: affiliateKey, appID: "com.example.shop", identifier: "ord-1",
+                                         amount: try Amount(parsing: "100.00"), currency: "EUR", callbackURL: "myapp://sumup-result",
+                                         title: "Coffee", receiptPhone: "+4915112345678")
+        XCTAssertEqual(typed, try POSRequest(json: request))
+        XCTAssertEqual(typed.posApp, .sumup)
+        XCTAssertThrowsError(try POSRequest.sumUp(affiliateKey: "k", appID: "a", identifier: "o", amount: try Amount(parsing: "1.00"),
+                                                  currency: "JPY", callbackURL: "myapp://x")) { error in
+            XCTAssertEqual((error as? PayHandoffError)?.field, "currency")
+        }
+        let answer = coordinator.send(try CoordinatorEvent(.posStart(flowID: "t1", request: typed, refundOf: nil, graceMilliseconds: nil,
+                                                                     token: token), now: t0), using: &random)
+        XCTAssertEqual(answer.outcome, .accepted)
+        XCTAssertEqual(coordinator.flowDocument("t1")?.value(at: "pos_app"), "sumup")
     }
 
     func testEachStartIsAFreshForeignTransactionID() throws {
