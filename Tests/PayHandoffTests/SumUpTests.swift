@@ -101,6 +101,12 @@ final class SumUpTests: XCTestCase {
         XCTAssertEqual(response.value(at: "transactionid"), "TEENSY42")
         XCTAssertEqual(response.value(at: "identifier"), "ord-1", "details show the app's identifier, not the token")
         XCTAssertEqual(coordinator.handle(url: url, now: t0 + 61_000).outcome, .duplicate, "a replay is a duplicate")
+        XCTAssertEqual(coordinator.handle(url: url + "&affiliate-key=" + affiliateKey, now: t0 + 61_500).outcome, .duplicate,
+                       "an echoed affiliate key is dropped: the same answer again")
+        XCTAssertFalse("\(coordinator.snapshot)".contains("SECRETKEY42"))
+        let echoed = try POSResponse.parse(url + "&affiliate-key=" + affiliateKey,
+                                           options: ["pos_app": "sumup", "callback_url": "myapp://sumup-result"])
+        XCTAssertFalse("\(echoed.json)".contains("SECRETKEY42"), "an echoed affiliate key is dropped, never kept")
         XCTAssertEqual(coordinator.ledger.entries.count, 0, "only Billpocket approvals are booked")
         let refund = coordinator.send(try CoordinatorEvent(json: [
             "type": "pos.start", "now": .integer(t0 + 120_000), "flow_id": "r1", "sale_flow_id": "s1",
