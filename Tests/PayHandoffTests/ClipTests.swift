@@ -21,12 +21,14 @@ final class ClipTests: XCTestCase {
         coordinator.send(try CoordinatorEvent(json: json), using: &random)
     }
 
+    @discardableResult
     func start(_ id: String = "k1", amount: String = "100.00", token: String? = nil) throws -> CoordinatorAnswer {
         try send(["type": "pos.start", "now": .integer(t0), "flow_id": .string(id), "token": .string(token ?? self.token),
                   "request": ["pos_app": "clip", "identifier": "ord-1", "amount": .string(amount), "tip": "10.00", "auto_return": true]])
     }
 
     /// `pos.result` with Clip's extras: `PAYMENT_RESPONSE` as the SDK's Gson writes it, and `PAYMENT_ERROR`.
+    @discardableResult
     func result(_ id: String = "k1", reference: String?, status: String, amount: String = "100.0", receipt: String? = "R-77",
                 error: String? = nil, at offset: Int64 = 30_000) throws -> CoordinatorAnswer {
         var fields: [String] = []
@@ -178,6 +180,15 @@ final class ClipTests: XCTestCase {
         let again = try Coordinator(snapshot: coordinator.snapshot)
         XCTAssertEqual(again, coordinator, "a cancelled Clip flow reads back")
         XCTAssertEqual(try result(reference: "ord-1~" + token, status: "error", error: "CANCELLED", at: 40_000).outcome, .duplicate)
+    }
+
+    func testTypedRequestIsTheJSONOne() throws {
+        let typed = try POSRequest.clip(identifier: "ord-1", amount: try Amount(parsing: "100.00"), tip: try Amount(parsing: "10.00"),
+                                        autoReturn: true)
+        XCTAssertEqual(typed, try POSRequest(json: ["pos_app": "clip", "identifier": "ord-1", "amount": "100.00", "tip": "10.00",
+                                                     "auto_return": true]))
+        XCTAssertEqual(typed.intent.component, ClipRequest.defaultComponent)
+        XCTAssertThrowsError(try POSRequest.clip(identifier: "o", amount: try Amount(parsing: "1.00"), component: "x"))
     }
 
     func testClipAmountText() {

@@ -27,6 +27,7 @@ final class SquareTests: XCTestCase {
         coordinator.send(try CoordinatorEvent(json: json), using: &random)
     }
 
+    @discardableResult
     func start(_ id: String = "q1", token: String? = nil) throws -> CoordinatorAnswer {
         try send(["type": "pos.start", "now": .integer(t0), "flow_id": .string(id), "token": .string(token ?? self.token), "request": request])
     }
@@ -165,6 +166,15 @@ final class SquareTests: XCTestCase {
         XCTAssertEqual(restored.flow(id: "q1")?.stateName, "cancelled")
         XCTAssertEqual(try Coordinator(snapshot: restored.snapshot), restored)
         XCTAssertEqual(restored.handle(url: url, now: t0 + 9_500).outcome, .duplicate)
+    }
+
+    func testTypedRequestIsTheJSONOne() throws {
+        let typed = try POSRequest.square(clientID: "sq0idp-PUBLICAPPID", identifier: "ord-1", amount: try Amount(parsing: "100.00"),
+                                          currency: "USD", callbackURL: "myapp://square-callback", notes: "Two coffees",
+                                          tenderTypes: ["card", "cash"], autoReturnMilliseconds: 3200)
+        XCTAssertEqual(typed, try POSRequest(json: request))
+        XCTAssertEqual(try typed.handoffURL(jsonText: codec).map { try requestData($0).value(at: "amount_money.amount") }, .integer(10_000))
+        XCTAssertNil(try POSRequest.clip(identifier: "o", amount: try Amount(parsing: "1.00")).handoffURL(jsonText: codec), "Clip has no URL")
     }
 
     func testClientIDIsPublicAndShown() throws {

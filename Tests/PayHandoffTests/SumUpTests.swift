@@ -21,6 +21,7 @@ final class SumUpTests: XCTestCase {
         coordinator.send(try CoordinatorEvent(json: json), using: &random)
     }
 
+    @discardableResult
     func start(_ id: String = "s1", token: String? = nil) throws -> CoordinatorAnswer {
         var event: JSONValue = ["type": "pos.start", "now": .integer(t0), "flow_id": .string(id), "request": request]
         if let token, case .object(var object) = event {
@@ -100,6 +101,12 @@ final class SumUpTests: XCTestCase {
         XCTAssertEqual(response.value(at: "transactionid"), "TEENSY42")
         XCTAssertEqual(response.value(at: "identifier"), "ord-1", "details show the app's identifier, not the token")
         XCTAssertEqual(coordinator.handle(url: url, now: t0 + 61_000).outcome, .duplicate, "a replay is a duplicate")
+        XCTAssertEqual(coordinator.handle(url: url + "&affiliate-key=" + affiliateKey, now: t0 + 61_500).outcome, .duplicate,
+                       "an echoed affiliate key is dropped: the same answer again")
+        XCTAssertFalse("\(coordinator.snapshot)".contains("SECRETKEY42"))
+        let echoed = try POSResponse.parse(url + "&affiliate-key=" + affiliateKey,
+                                           options: ["pos_app": "sumup", "callback_url": "myapp://sumup-result"])
+        XCTAssertFalse("\(echoed.json)".contains("SECRETKEY42"), "an echoed affiliate key is dropped, never kept")
         XCTAssertEqual(coordinator.ledger.entries.count, 0, "only Billpocket approvals are booked")
         let refund = coordinator.send(try CoordinatorEvent(json: [
             "type": "pos.start", "now": .integer(t0 + 120_000), "flow_id": "r1", "sale_flow_id": "s1",
@@ -181,6 +188,40 @@ final class SumUpTests: XCTestCase {
         var dumpedFlow = ""
         dump(coordinator, to: &dumpedFlow)
         XCTAssertFalse(dumpedFlow.contains("SECRETKEY42"))
+    }
+
+    func testBillpocketAndSumUpShareAScheme() throws {
+        let other = "0a0b0c0d0e0f10111213141516171819"
+        try start(token: token)
+        try send(["type": "pos.start", "now": .integer(t0), "flow_id": "b1", "token": .string(other),
+                  "request": ["transaction": "venta", "usertoken": "tok", "identifier": "ord-2", "amount": "5.00", "urlScheme": "myapp"]])
+        let billpocket = coordinator.handle(url: "myapp://result=aprobada&amount=5.00&transactionid=BP1&identifier=ord-2~" + other, now: t0 + 1_000)
+        XCTAssertEqual(billpocket.outcome, .accepted, billpocket.error?.message ?? "")
+        XCTAssertEqual(state("b1"), "approved")
+        XCTAssertEqual(coordinator.ledger.entries.count, 1, "Billpocket's approval is booked")
+        XCTAssertEqual(state(), "ready", "the SumUp hand-off did not move")
+        let forged = coordinator.handle(url: answer("smp-status=success&smp-tx-code=T&foreign-tx-id=ord-1~" + other), now: t0 + 2_000)
+        XCTAssertEqual(forged.error?.code, .callbackMismatch, "SumUp's reader names the mismatch, not Billpocket's missing identifier")
+        let sumUp = coordinator.handle(url: answer("smp-status=success&smp-tx-code=T&foreign-tx-id=ord-1~" + token), now: t0 + 3_000)
+        XCTAssertEqual(sumUp.outcome, .accepted)
+        XCTAssertEqual(state(), "approved")
+        XCTAssertEqual(coordinator.ledger.entries.count, 1, "SumUp's approval is not booked")
+    }
+
+    func testTypedRequestIsTheJSONOneAndStartsAFlow() throws {
+        let typed = try POSRequest.sumUp(affiliateKey: affiliateKey, appID: "com.example.shop", identifier: "ord-1",
+                                         amount: try Amount(parsing: "100.00"), currency: "EUR", callbackURL: "myapp://sumup-result",
+                                         title: "Coffee", receiptPhone: "+4915112345678")
+        XCTAssertEqual(typed, try POSRequest(json: request))
+        XCTAssertEqual(typed.posApp, .sumup)
+        XCTAssertThrowsError(try POSRequest.sumUp(affiliateKey: "k", appID: "a", identifier: "o", amount: try Amount(parsing: "1.00"),
+                                                  currency: "JPY", callbackURL: "myapp://x")) { error in
+            XCTAssertEqual((error as? PayHandoffError)?.field, "currency")
+        }
+        let answer = coordinator.send(try CoordinatorEvent(.posStart(flowID: "t1", request: typed, refundOf: nil, graceMilliseconds: nil,
+                                                                     token: token), now: t0), using: &random)
+        XCTAssertEqual(answer.outcome, .accepted)
+        XCTAssertEqual(coordinator.flowDocument("t1")?.value(at: "pos_app"), "sumup")
     }
 
     func testEachStartIsAFreshForeignTransactionID() throws {

@@ -79,7 +79,7 @@ extension Coordinator {
         // The identifier is checked right after the query: "not for any sale of ours" first. Each
         // terminal app with a hand-off on this scheme reads the URL by its own rules (in POSApp's
         // order: Billpocket, Square, SumUp): the first that finds one of its hand-offs' echoes takes it; when
-        // none does, the first app's error is the answer.
+        // none does, the answer is the first callback_mismatch, else the first app's error.
         var answer: POSResponse? = nil
         var firstError: PayHandoffError? = nil
         for app in POSApp.allCases {
@@ -89,7 +89,8 @@ extension Coordinator {
                 answer = try POSResponse.parse(url, posApp: app, scheme: scheme, expecting: .oneOf(candidates), jsonText: jsonText)
                 break
             } catch {
-                if firstError == nil { firstError = error }
+                // An app that read the answer but found another hand-off's echo says the most.
+                if firstError == nil || (error.code == .callbackMismatch && firstError?.code != .callbackMismatch) { firstError = error }
             }
         }
         guard let answer else { throw firstError ?? PayHandoffError(.callbackMismatch, field: "identifier", "no POS hand-off of this app has this identifier") }

@@ -42,7 +42,10 @@ extension POSResponse {
         var fields = [QueryItem(key: "identifier", value: echoed)]
         if let code { fields.append(QueryItem(key: "transactionid", value: code)) }
         if let cause { fields.append(QueryItem(key: "statusinfo", value: cause)) }
-        let extra = items.filter { !$0.key.hasSameBytes(as: "foreign-tx-id") && !$0.key.hasSameBytes(as: "smp-tx-code") }
+        // An echoed affiliate key (SumUp documents none; a callback URL could carry one) is a
+        // secret: dropped, never stored, as Billpocket's echoed user token is.
+        let extra = items.filter { !$0.key.hasSameBytes(as: "foreign-tx-id") && !$0.key.hasSameBytes(as: "smp-tx-code")
+            && !Redaction.isSecretKey($0.key) }
         return try POSResponse(posApp: .sumup, result: result, word: status, items: fields, extra: extra)
     }
 

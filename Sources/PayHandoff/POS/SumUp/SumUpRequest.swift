@@ -88,33 +88,29 @@ public struct SumUpRequest: Equatable, Sendable {
         }
     }
 
-    /// The optional fields, in the README's order.
-    private func optionalItems() -> [QueryItem] {
-        var items: [QueryItem] = []
+    /// The iOS URL: `sumupmerchant://pay/1.0?amount=…&currency=…&affiliate-key=…&foreign-tx-id=…&callbacksuccess=…&callbackfail=…`
+    /// (every value percent-encoded but the unreserved characters: `+` is always `%2B`).
+    func iOSURL(identifier: String, amount: Amount) -> String { uri(identifier: identifier, amount: amount, android: false) }
+
+    /// The Android URI: `total` (SumUp ≥ 1.88.0), `app-id` and one `callback`.
+    func androidURI(identifier: String, amount: Amount) -> String { uri(identifier: identifier, amount: amount, android: true) }
+
+    /// The URI of either platform; the optional fields follow in the README's order.
+    private func uri(identifier: String, amount: Amount, android: Bool) -> String {
+        var items = [QueryItem(key: android ? "total" : "amount", value: amount.decimalString), QueryItem(key: "currency", value: currency),
+                     QueryItem(key: "affiliate-key", value: affiliateKey)]
+        if android { items.append(QueryItem(key: "app-id", value: appID)) }
+        items.append(QueryItem(key: "foreign-tx-id", value: identifier))
+        if android {
+            items.append(QueryItem(key: "callback", value: callbackURL))
+        } else {
+            items += [QueryItem(key: "callbacksuccess", value: callbackURL), QueryItem(key: "callbackfail", value: callbackURL)]
+        }
         if let title { items.append(QueryItem(key: "title", value: title)) }
         if let receiptEmail { items.append(QueryItem(key: "receipt-email", value: receiptEmail)) }
         if let receiptPhone { items.append(QueryItem(key: "receipt-mobilephone", value: receiptPhone)) }
         if skipSuccessScreen == true { items.append(QueryItem(key: "skip-screen-success", value: "true")) }
-        return items
-    }
-
-    /// The iOS URL: `sumupmerchant://pay/1.0?amount=…&currency=…&affiliate-key=…&foreign-tx-id=…&callbacksuccess=…&callbackfail=…`
-    /// (every value percent-encoded but the unreserved characters: `+` is always `%2B`).
-    func iOSURL(identifier: String, amount: Amount) -> String {
-        QueryEncoder.encode([
-            QueryItem(key: "amount", value: amount.decimalString), QueryItem(key: "currency", value: currency),
-            QueryItem(key: "affiliate-key", value: affiliateKey), QueryItem(key: "foreign-tx-id", value: identifier),
-            QueryItem(key: "callbacksuccess", value: callbackURL), QueryItem(key: "callbackfail", value: callbackURL),
-        ] + optionalItems(), after: "sumupmerchant://pay/1.0?")
-    }
-
-    /// The Android URI: `total` (SumUp ≥ 1.88.0), `app-id` and one `callback`.
-    func androidURI(identifier: String, amount: Amount) -> String {
-        QueryEncoder.encode([
-            QueryItem(key: "total", value: amount.decimalString), QueryItem(key: "currency", value: currency),
-            QueryItem(key: "affiliate-key", value: affiliateKey), QueryItem(key: "app-id", value: appID),
-            QueryItem(key: "foreign-tx-id", value: identifier), QueryItem(key: "callback", value: callbackURL),
-        ] + optionalItems(), after: "sumupmerchant://pay/1.0?")
+        return QueryEncoder.encode(items, after: "sumupmerchant://pay/1.0?")
     }
 
     /// `ACTION_VIEW` on the Android URI; no package (SumUp's app claims the scheme).
