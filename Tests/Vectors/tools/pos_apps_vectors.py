@@ -40,7 +40,7 @@ import pos_vectors as bp  # noqa: E402  (Billpocket's oracle: a request naming b
 import pos_square as square  # noqa: E402
 import pos_sumup as sumup  # noqa: E402
 import pos_clip as clip  # noqa: E402
-from vectorlib import DROP, Fail, Suite, check_currency, check_pos_app, make_with, no_data_answer  # noqa: E402
+from vectorlib import DROP, Fail, Suite, check_currency, check_pos_app, make_with  # noqa: E402
 
 VECTORS_DIR = Path(__file__).resolve().parent.parent
 POS_DIR = VECTORS_DIR / "pos"
@@ -86,7 +86,8 @@ def parse_response(url: str, options) -> dict:
         return sumup.parse_response(url, options)
     if app == "clip":
         raise Fail("validation", "pos_app")  # Clip answers by activity result only
-    return with_app(bp.parse_response(url, {k: v for k, v in options.items() if k != "pos_app"}), "billpocket")
+    # Answers name their app only when it is not Billpocket: every 0.3 answer document stays as it was.
+    return bp.parse_response(url, {k: v for k, v in options.items() if k != "pos_app"})
 
 
 def parse_result(extras, options) -> dict:
@@ -102,8 +103,8 @@ def parse_result(extras, options) -> dict:
     rest = {k: v for k, v in options.items() if k != "pos_app"}
     bp.expected_identifier(rest, ("identifier", "token"))
     if extras is None:
-        return no_data_answer("billpocket")
-    return with_app(bp.parse_result(extras, rest), "billpocket")
+        return {"version": 1, "result": "unrecognized"}  # no pos_app: Billpocket's answers stay as they were
+    return bp.parse_result(extras, rest)
 
 
 SERVER_REFUND = {
@@ -184,8 +185,8 @@ def cross_parse_cases() -> Suite:
         sourced(s, source)
 
     url = "myapp://result=aprobada&amount=100.00&identifier=ord-1"
-    add("pos-apps-parse-billpocket-named", "options naming billpocket: Billpocket's answer document, with pos_app",
-        url, {"pos_app": "billpocket", "urlScheme": "myapp", "identifier": "ord-1"}, source=SRC_BILLPOCKET)
+    add("pos-apps-parse-billpocket-named", "options naming billpocket: Billpocket's answer document as before (answers name "
+        "their app only when it is not billpocket)", url, {"pos_app": "billpocket", "urlScheme": "myapp", "identifier": "ord-1"}, source=SRC_BILLPOCKET)
     add("pos-apps-parse-clip", "Clip has no URL answer (activity results only)", "myapp://clip?x=1",
         {"pos_app": "clip", "identifier": "ord-1"}, (V, "pos_app"))
     add("pos-apps-parse-unknown-app", "an unknown pos_app", url, {"pos_app": "zettle", "urlScheme": "myapp"}, (V, "pos_app"))
@@ -201,7 +202,7 @@ def cross_result_cases() -> Suite:
         sourced(s, source)
 
     extras = {"result": "aprobada", "amount": "100.00", "identifier": "ord-1"}
-    add("pos-apps-result-billpocket-named", "options naming billpocket: Billpocket's answer document, with pos_app",
+    add("pos-apps-result-billpocket-named", "options naming billpocket: Billpocket's answer document as before (no pos_app)",
         extras, {"pos_app": "billpocket", "identifier": "ord-1"}, source=SRC_BILLPOCKET)
     add("pos-apps-result-billpocket-no-data", "Billpocket's activity result without data (extras null): unrecognized, "
         "reconcile, never declined", None, {"pos_app": "billpocket", "identifier": "ord-1"})
