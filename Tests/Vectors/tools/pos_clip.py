@@ -9,7 +9,8 @@ nothing here runs or imports PayHandoff. Written from these sources (cited in ea
   `com.payclip.blaze.pinpad.shared.ui.MainActivity` (that commit's package is `….qa`; an older one
   named `….views.MainActivity`: the component is overridable), extras `PAYMENT_REFERENCE`,
   `PAYMENT_AMOUNT` (String, `Double.toString()`), `PAYMENT_TIP_AMOUNT`, `PAYMENT_AUTO_RETURN`,
-  `PAYMENT_RETRY`, `PAYMENT_SHARE` (Boolean). `CLIP_LOGIN_CREDENTIALS` is a Parcelable: PayHandoff
+  `PAYMENT_RETRY`, `PAYMENT_SHARE` (Boolean); `…/domain/usecases/payment/CreatePaymentUseCase.kt`
+  (commit f38e601a31a7): a blank reference and an amount of exactly 0.0 are refused. `CLIP_LOGIN_CREDENTIALS` is a Parcelable: PayHandoff
   never takes it (the host adds it to the intent itself).
 - answer: `…/ui/activity/result/ActivityClipResultManager.kt` (commit 0dc7cef10acc): always
   `RESULT_OK`; extra `PAYMENT_RESPONSE` = JSON of `PaymentResult` (`reference`, `status`, `amount`,
@@ -44,6 +45,7 @@ SDK = "ClipMX/mobile.android.blaze.pinpad.sdk pinpad-sdk/src/main/java/com/paycl
 SRC_REQUEST = SDK + "ui/intent/system/SystemClipIntentProvider.kt@036ed4fc48177e6db694a7f960c0768e3f14fd14"
 SRC_ANSWER = SDK + "ui/activity/result/ActivityClipResultManager.kt@0dc7cef10acc1b399c7ea8391ef9d95a03dcc864"
 SRC_SPEC = "PayHandoff issue 39 spec (/work/notes/39-spec.md): shapes and decisions"
+SRC_CREATE = SDK + "domain/usecases/payment/CreatePaymentUseCase.kt@f38e601a31a7702d3cbc3dc0ffdbca0ede47795f"
 SRC_DOUBLE = "java.lang.Double.toString (JDK API documentation): 10^7 and above are written as 1.0E7"
 
 MAIN = "android.intent.action.MAIN"
@@ -224,11 +226,13 @@ def build_cases() -> Suite:
         SALE, amount="10000000000000.00"), (V, "amount"), source=SRC_SPEC)
     add("clip-build-amount-16-digits-integer", "10^15 minor units", with_(SALE, amount=10 ** 15), (V, "amount"), source=SRC_SPEC)
     add("clip-build-tip-16-digits", "a tip of 16 significant digits", with_(SALE, tip=10 ** 15), (V, "tip"), source=SRC_SPEC)
-    add("clip-build-amount-zero", "a sale of 0 (Clip's SDK refuses 0.0)", with_(SALE, amount="0"), (V, "amount"))
+    add("clip-build-amount-zero", "a sale of 0 (Clip's SDK refuses exactly 0.0)", with_(SALE, amount="0"), (V, "amount"),
+        source=SRC_CREATE)
     add("clip-build-amount-exponent", "exponent text is refused (never sent, never read from a request)",
         with_(SALE, amount="1.0E7"), (V, "amount"))
     add("clip-build-tip-negative", "a negative tip", with_(SALE, tip="-1.00"), (V, "tip"))
-    add("clip-build-identifier-blank", "Clip's reference must not be blank", with_(SALE, identifier="   "), (V, "identifier"))
+    add("clip-build-identifier-blank", "Clip's reference must not be blank", with_(SALE, identifier="   "), (V, "identifier"),
+        source=SRC_CREATE)
     add("clip-build-identifier-missing", "identifier is required", with_(SALE, identifier=DROP), (V, "identifier"))
     add("clip-build-identifier-224-with-token", "with a 32-character token the app's part may be 223 units",
         with_(SALE, identifier="i" * 224, token=TOKEN), (V, "identifier"), source=SRC_SPEC)

@@ -338,8 +338,8 @@ def build_cases() -> Suite:
         with_(SALE, amount="21474836.48"), (V, "amount"))
     add("square-build-amount-int-max-plus-one-integer", "the same as integer minor units", with_(SALE, amount=MAX_INT + 1),
         (V, "amount"))
-    add("square-build-amount-zero", "a sale of 0 (the iOS SDK refuses amounts below 1 cent)", with_(SALE, amount="0.00"),
-        (V, "amount"), source=SRC_IOS_REQUEST)
+    add("square-build-amount-zero", "a sale of 0: PayHandoff's amounts are above zero (Square's iOS SDK itself refuses "
+        "only negative amounts)", with_(SALE, amount="0.00"), (V, "amount"), source=SRC_SPEC)
     add("square-build-amount-three-decimals", "amount text with three decimals is never rounded", with_(SALE, amount="1.005"),
         (V, "amount"))
     add("square-build-amount-missing", "amount is required", with_(SALE, amount=DROP), (V, "amount"))

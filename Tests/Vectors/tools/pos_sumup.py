@@ -179,8 +179,8 @@ def build_cases() -> Suite:
 
     add("sumup-build-foreign-tx-id-129", "129 bytes composed (96 + '~' + 32): SumUp's foreign-tx-id holds 128",
         with_(SALE, identifier="i" * 96, token=TOKEN), (V, "identifier"))
-    add("sumup-build-foreign-tx-id-space", "a space is not printable ASCII for foreign-tx-id", with_(SALE, identifier="ord 1"),
-        (V, "identifier"))
+    add("sumup-build-foreign-tx-id-space", "foreign-tx-id holds 0x21-0x7E only (the spec's reading of SumUp's 'printable "
+        "ASCII'): a space is refused", with_(SALE, identifier="ord 1"), (V, "identifier"), source=SRC_SPEC)
     add("sumup-build-foreign-tx-id-non-ascii", "non-ASCII text in foreign-tx-id", with_(SALE, identifier="pedido-ñ"),
         (V, "identifier"))
     add("sumup-build-identifier-missing", "identifier is required", with_(SALE, identifier=DROP), (V, "identifier"),
