@@ -638,6 +638,17 @@ def pos_app_flows() -> FlowSuite:
                         ("conflict", "token")),
                       S(start(t + 2000, su_request(), flow_id="p2"), "accepted", "p1=unrecognized_result p2=ready",
                         "p2:open_pos_app p2:persist")])
+    s.add("flow-posapp-sumup-failed-replay", "sumup: the same unclear answer again is duplicate, nothing more to reconcile",
+          src, begin_su + [S(at(su_url("failed"), t), "accepted", "p1=unrecognized_result", RECONCILE),
+                           S(at(su_url("failed"), t + 500), "duplicate", "p1=unrecognized_result")])
+    s.add("flow-posapp-sumup-two-hand-offs", "sumup: two sales on the same callback; each answer reaches the flow whose "
+          "foreign-tx-id it echoes, and one flow's answer never resolves the other", src,
+          [S(start(T0, su_request("ord-1")), "accepted", "p1=ready", OPENED),
+           S(start(T0 + 1000, su_request("ord-2"), flow_id="p2"), "accepted", "p1=ready p2=ready", "p2:open_pos_app p2:persist"),
+           S(at(su_url(flow_id="p2", foreign=echo("p2", "ord-2")), t), "accepted", "p1=ready p2=approved", "p2:persist"),
+           S(at(su_url(foreign=echo("p2", "ord-1")), t + 500), "rejected", "p1=ready p2=approved", "",
+             ("callback_mismatch", "identifier")),
+           S(at(su_url(), t + 1000), "accepted", "p1=approved p2=approved", "p1:persist")])
     s.add("flow-posapp-sumup-foreign-tx-id-128", "sumup: an identifier of 95 characters with a 32-character token is a "
           "128-byte foreign-tx-id: started and answered", src,
           [S(start(T0, su_request("i" * 95)), "accepted", "p1=ready", OPENED),
