@@ -26,10 +26,11 @@ values are absent, unknown keys go to `extra` as written; `success` without `smp
 
 from __future__ import annotations
 
+import json
 import re
 
 from vectorlib import (
-    DROP, FRESH_POS_TOKEN, Fail, PosRequest, Suite, answer_options, answer_query, check_callback_url,
+    DROP, FRESH_POS_TOKEN, Fail, PosRequest, Suite, answer_options, ascii_lower, answer_query, check_callback_url,
     check_currency, check_pos_app, check_transaction_id, decode_query, format_amount, make_with, percent_encode,
     sent_pos_identifier,
 )
@@ -97,7 +98,8 @@ def parse_response(url: str, options) -> dict:
     callback = check_callback_url(options.get("callback_url"))
     pairs = decode_query(answer_query(url, callback), plus_is_space=False, case_insensitive=False)
     fields = {k: v for k, v in pairs if k in (STATUS, TX_CODE, FOREIGN, CAUSE) and v != ""}
-    extra = {k: v for k, v in pairs if k not in (STATUS, TX_CODE, FOREIGN)}
+    # An echoed affiliate key (any case) is a secret, dropped as Billpocket's echoed usertoken is.
+    extra = {k: v for k, v in pairs if k not in (STATUS, TX_CODE, FOREIGN) and ascii_lower(k) != "affiliate-key"}
     if FOREIGN not in fields:
         raise Fail("validation", FOREIGN)
     if expected is not None and fields[FOREIGN] != expected:
@@ -231,8 +233,8 @@ def parse_cases() -> Suite:
     opts = {"pos_app": "sumup", "callback_url": CALLBACK, "identifier": "ord-1", "token": TOKEN}
     sent = "ord-1~" + TOKEN
 
-    def add(id_, note, url, options=opts, error=None, source=SRC_ANDROID):
-        s.add(id_, note, {"url": url, "options": options}, error)
+    def add(id_, note, url, options=opts, error=None, source=SRC_ANDROID, check=None):
+        s.add(id_, note, {"url": url, "options": options}, error, check)
         s.vectors[-1]["source"] = source
 
     ok = [("smp-status", "success"), ("smp-message", "Transaction%20successful."), ("smp-receipt-sent", "false"),
@@ -279,6 +281,9 @@ def parse_cases() -> Suite:
     add("sumup-parse-https-callback", "an answer to a web callback", _answer(ok, "https://example.com/cb"),
         with_(opts, callback_url="https://example.com/cb"))
 
+    add("sumup-parse-affiliate-key-echo-dropped", "an echoed affiliate key (any case) is a secret: dropped, never kept in "
+        "extra", _answer(ok + [("Affiliate-Key", AFFILIATE_KEY)]), check=lambda r: AFFILIATE_KEY not in json.dumps(r),
+        source=SRC_SPEC)
     add("sumup-parse-forged", "foreign-tx-id without the token (anyone can send it)", _answer(replace(ok, foreign_tx_id="ord-1")),
         error=(C, "identifier"))
     add("sumup-parse-no-foreign-tx-id", "no foreign-tx-id (SumUp before 1.53.2): cannot be tied to the sale",
