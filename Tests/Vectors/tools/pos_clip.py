@@ -38,7 +38,8 @@ import re
 
 from vectorlib import (
     DROP, FRESH_POS_TOKEN, Fail, PosRequest, Suite, answer_options, amount_from_json, check_currency, check_pos_app,
-    check_transaction_id, format_amount, make_with, no_data_answer, sent_pos_identifier, string_extras, utf16_units,
+    check_result_code, check_transaction_id, format_amount, make_with, no_data_answer, sent_pos_identifier, string_extras,
+    utf16_units,
 )
 
 SDK = "ClipMX/mobile.android.blaze.pinpad.sdk pinpad-sdk/src/main/java/com/payclip/blaze/pinpad/sdk/"
@@ -117,8 +118,9 @@ def read_amount(text: str | None) -> int | None:
 
 
 def parse_result(extras, options) -> dict:
-    options, expected = answer_options(options, ("pos_app", "identifier", "token"))
+    options, expected = answer_options(options, ("pos_app", "identifier", "token", "result_code"))
     assert check_pos_app(options.get("pos_app")) == "clip"
+    check_result_code(options)
     if extras is None or extras == {}:
         return no_data_answer("clip")
     extras = string_extras(extras)
@@ -305,6 +307,12 @@ def result_cases() -> Suite:
     add("clip-result-no-data", "no data (extras null): unrecognized, reconcile", None, source=SRC_SPEC)
     add("clip-result-unknown-extra", "another extra is kept in extra", with_(approved, CLIP_SESSION="s1"))
 
+    add("clip-result-approved-result-ok", "options.result_code -1 (RESULT_OK, what Clip always returns): the extras decide",
+        approved, with_(opts, result_code=-1))
+    add("clip-result-error-result-ok", "TERMINAL_ERROR under RESULT_OK is still an error (Clip returns errors as RESULT_OK)",
+        error_extras("TERMINAL_ERROR"), with_(opts, result_code=-1))
+    add("clip-result-result-code-bool", "options.result_code must be a JSON integer", approved, with_(opts, result_code=True),
+        error=(J, "result_code"), source=SRC_SPEC)
     add("clip-result-forged", "reference without the token", {RESPONSE: _response(reference="ord-1", status="approved",
                                                                                   amount="100.0")}, error=(C, "identifier"))
     add("clip-result-approved-without-reference", "an approval without reference (and no PAYMENT_ERROR) cannot be tied to the sale",

@@ -34,7 +34,7 @@ import json
 from vectorlib import (
     DROP, FRESH_POS_TOKEN, Fail, PosRequest, Suite, answer_options, answer_query, check_callback_url,
     check_currency, check_pos_app, check_transaction_id, decode_query, format_amount, make_with,
-    no_data_answer, percent_encode, sent_pos_identifier, string_extras, utf16_units,
+    no_data_answer, percent_encode, sent_pos_identifier, string_extras, utf16_units, check_result_code,
 )
 
 SRC_IOS_REQUEST = "square/SquarePointOfSaleSDK-iOS Sources/SCCAPIRequest.m@fcb44143c9b199f62f9feb61e98a51516e0c28a3"
@@ -225,8 +225,9 @@ def parse_response(url: str, options) -> dict:
 # pos.parse_result (Android: the result extras)
 
 def parse_result(extras, options) -> dict:
-    options, expected = answer_options(options, ("pos_app", "identifier", "token"))
+    options, expected = answer_options(options, ("pos_app", "identifier", "token", "result_code"))
     assert check_pos_app(options.get("pos_app")) == "square"
+    check_result_code(options)
     if extras is None or extras == {}:
         return no_data_answer("square")
     extras = string_extras(extras)
@@ -488,6 +489,14 @@ def result_cases() -> Suite:
         "never declined", None)
     add("square-result-empty-extras", "an empty Bundle is no data too", {})
     add("square-result-unknown-key-kept", "unknown extras are kept in extra", with_(ok, **{"com.squareup.pos.X": "1"}))
+    add("square-result-ok-result-ok", "options.result_code -1 (RESULT_OK) beside the success extras", ok,
+        with_(opts, result_code=-1))
+    add("square-result-cancelled-result-canceled", "options.result_code 0 (RESULT_CANCELED) beside ERROR_TRANSACTION_CANCELED",
+        {R_ERROR_CODE: ERROR_CANCELED, R_METADATA: sent}, with_(opts, result_code=0))
+    add("square-result-no-data-result-canceled", "no data under RESULT_CANCELED (the user backed out, or Square crashed): "
+        "unrecognized, reconcile", None, with_(opts, result_code=0))
+    add("square-result-result-code-text", "options.result_code must be a JSON integer", ok, with_(opts, result_code="-1"),
+        error=(J, "result_code"), source=SRC_SPEC)
     add("square-result-forged", "REQUEST_METADATA without the token", with_(ok, **{R_METADATA: "ord-1"}), error=(C, "identifier"))
     add("square-result-cancelled-forged", "even a cancellation must echo the token", {R_ERROR_CODE: ERROR_CANCELED,
         R_METADATA: "ord-1"}, error=(C, "identifier"))

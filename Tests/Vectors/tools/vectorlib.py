@@ -543,6 +543,17 @@ def answer_options(options, allowed: tuple[str, ...]) -> tuple[dict, str | None]
     return options, (None if identifier is None else sent_pos_identifier(identifier, token))
 
 
+def check_result_code(options: dict) -> int | None:
+    """`result_code` of pos_parse_result's options (the Android activity's result code: RESULT_OK -1,
+    RESULT_CANCELED 0; h39core put it in the options): a JSON integer when present. The extras
+    decide the answer; the code is only read (a provider's answer under the other code is still that
+    answer: Clip returns errors under RESULT_OK)."""
+    value = options.get("result_code")
+    if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+        raise Fail("invalid_json", "result_code")
+    return value
+
+
 def string_extras(extras) -> dict[str, str]:
     """Android result extras: an object of strings (another JSON type: invalid_json naming the
     key; not an object: invalid_json, no field); a value holding U+0000 is validation naming it.
