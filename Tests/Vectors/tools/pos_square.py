@@ -454,6 +454,12 @@ def parse_cases() -> Suite:
         "callback PayHandoff sent", _data_url(ok, CALLBACK + "/square_request"), error=(C, "callback_url"),
         source="square/SquarePointOfSaleSDK-iOS Sources/SCAPIURLConversion.m@3adf7c66a768730a88a0465de0b83e49d77aa102")
     add("square-parse-duplicate-data", "data twice", _data_url(ok) + "&data=%7B%7D", error=(M, "data"))
+    pad = CALLBACK + "?data=" + percent_encode(json.dumps(ok, separators=(",", ":"))) + "&pad="
+    add("square-parse-url-8192-bytes", "an answer of exactly 8192 bytes (the POS answer limit) is read",
+        pad + "x" * (8192 - len(pad)), source=SRC_SPEC)
+    add("square-parse-url-8193-bytes", "an answer over 8192 bytes", pad + "x" * (8193 - len(pad)), error=("limit_exceeded", "url"),
+        source=SRC_SPEC)
+    add("square-parse-raw-space", "a raw space in the answer", _data_url(ok) + "&x=a b", error=(M, "url"))
     add("square-parse-fragment", "a raw '#' in the answer", _data_url(ok) + "#x", error=(M, "url"))
     add("square-parse-options-no-callback", "options.callback_url is required for Square",
         _data_url(ok), {"pos_app": "square", "identifier": "ord-1", "token": TOKEN}, (V, "callback_url"), SRC_SPEC)

@@ -292,6 +292,7 @@ def parse_cases() -> Suite:
     add("sumup-parse-tx-code-space", "a transaction code with a space", _answer(replace(ok, smp_tx_code="123%20ABC")),
         error=(V, "smp-tx-code"))
     add("sumup-parse-duplicate-status", "smp-status twice", _answer(ok + [("smp-status", "failed")]), error=(M, "smp-status"))
+    add("sumup-parse-raw-newline", "a raw newline in the answer", _answer(ok) + "%0A\n", error=(M, "url"))
     add("sumup-parse-other-callback", "an answer to another callback URL", _answer(ok, "myapp://other"),
         error=(C, "callback_url"))
     add("sumup-parse-bad-escape", "a bad percent escape", _answer(replace(ok, smp_message="%zz")), error=(M, "smp-message"))
