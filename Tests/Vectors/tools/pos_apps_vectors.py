@@ -405,7 +405,12 @@ class Model:
                 return "accepted", [flow.id + ":reconcile", flow.id + ":persist"]
             return ("duplicate" if flow.state == "returned_without_response" else "ignored"), []
         reader = {"square": square.parse_result, "clip": clip.parse_result}[flow.app]
-        doc = reader(extras, {"pos_app": flow.app})
+        assert isinstance(extras, dict) and all(isinstance(v, str) for v in extras.values()), "a Bad step"
+        try:
+            doc = reader(extras, {"pos_app": flow.app})
+        except Fail as failure:
+            # Inside the event, errors name `extras.<key>` (as Billpocket's pos.result does).
+            raise Fail(failure.code, None if failure.field is None else "extras." + failure.field) from None
         if "identifier" not in doc:
             # Clip's PAYMENT_ERROR without reference (error), Square's ERROR_NO_RESULT without metadata (reconcile):
             # only for the flow the host names, and never an approval.
@@ -715,6 +720,15 @@ def pos_app_flows() -> FlowSuite:
     s.add("flow-posapp-clip-error-without-reference", "clip: a PAYMENT_ERROR without PAYMENT_RESPONSE (no reference) for "
           "the flow the host names ends in error, never approved", SRC_SPEC,
           begin_cl + [S(result(T0 + MINUTE, {clip.ERROR: "TERMINAL_ERROR"}, result_code=-1), "accepted", "p1=error", "p1:persist")])
+    s.add("flow-posapp-clip-garbage-response", "clip: a PAYMENT_RESPONSE that is not JSON is refused (naming "
+          "extras.PAYMENT_RESPONSE) and changes nothing; the genuine answer then approves", clip.SRC_ANSWER,
+          begin_cl + [S(result(T0 + MINUTE, {clip.RESPONSE: "{reference"}), "rejected", "p1=launched", "",
+                        ("invalid_json", "extras." + clip.RESPONSE)),
+                      S(result(T0 + MINUTE + 500, cl_extras()), "accepted", "p1=approved", "p1:persist")])
+    s.add("flow-posapp-square-android-no-metadata", "square: a success without REQUEST_METADATA is refused (naming "
+          "extras.com.squareup.pos.REQUEST_METADATA), nothing changes", sq_android,
+          begin_sq + [S(result(T0 + MINUTE, {square.R_SERVER_ID: "TX-SQ-1"}), "rejected", "p1=launched", "",
+                        ("validation", "extras." + square.R_METADATA))])
     s.add("flow-posapp-clip-unknown-error", "clip: PAYMENT_ERROR UNKNOWN_ERROR is unrecognized_result with reconcile",
           SRC_SPEC, begin_cl + [S(result(T0 + MINUTE, cl_extras("error", error="UNKNOWN_ERROR")), "accepted",
                                   "p1=unrecognized_result", RECONCILE)])
