@@ -238,6 +238,8 @@ def build_cases() -> Suite:
     add("clip-build-identifier-missing", "identifier is required", with_(SALE, identifier=DROP), (V, "identifier"))
     add("clip-build-identifier-224-with-token", "with a 32-character token the app's part may be 223 units",
         with_(SALE, identifier="i" * 224, token=TOKEN), (V, "identifier"), source=SRC_SPEC)
+    add("clip-build-token-false", "token is a string or true; false is refused", with_(SALE, token=False), (V, "token"),
+        source=SRC_SPEC)
     add("clip-build-currency-usd", "Clip charges in MXN only", with_(SALE, currency="USD"), (V, "currency"), source=SRC_SPEC)
     add("clip-build-currency-jpy", "a zero-decimal currency", with_(SALE, currency="JPY"), (V, "currency"), source=SRC_SPEC)
     add("clip-build-currency-lowercase", "'mxn' is not three uppercase letters", with_(SALE, currency="mxn"), (V, "currency"))

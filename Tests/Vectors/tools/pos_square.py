@@ -395,6 +395,8 @@ def build_cases() -> Suite:
         with_(SALE, usertoken="tok"), (V, "usertoken"))
     add("square-build-urlscheme", "Billpocket's urlScheme is not a Square member (Square answers to callback_url)",
         with_(SALE, urlScheme="myapp"), (V, "urlScheme"))
+    add("square-build-token-fresh-identifier-224", "token true (a fresh 32-character token) leaves 223 units for the app's part",
+        with_(SALE, identifier="i" * 224, token=True), (V, "identifier"), source=SRC_SPEC)
     add("square-build-token-tilde", "the token follows the POS token rule: no '~'", with_(SALE, token="Ab-9.x_Y~z012345"),
         (V, "token"))
     return s

@@ -181,6 +181,8 @@ def build_cases() -> Suite:
 
     add("sumup-build-foreign-tx-id-129", "129 bytes composed (96 + '~' + 32): SumUp's foreign-tx-id holds 128",
         with_(SALE, identifier="i" * 96, token=TOKEN), (V, "identifier"))
+    add("sumup-build-token-fresh-identifier-96", "token true (a fresh 32-character token) with 96 characters: 129 bytes",
+        with_(SALE, identifier="i" * 96, token=True), (V, "identifier"), source=SRC_SPEC)
     add("sumup-build-foreign-tx-id-space", "foreign-tx-id holds 0x21-0x7E only (the spec's reading of SumUp's 'printable "
         "ASCII'): a space is refused", with_(SALE, identifier="ord 1"), (V, "identifier"), source=SRC_SPEC)
     add("sumup-build-foreign-tx-id-non-ascii", "non-ASCII text in foreign-tx-id", with_(SALE, identifier="pedido-ñ"),
