@@ -1,5 +1,6 @@
 """Helpers shared by the test-vector generators in this folder (pos_vectors.py,
-checkout_vectors.py, flow_vectors.py).
+checkout_vectors.py, flow_vectors.py, …, and the POS-app oracles pos_square.py, pos_sumup.py,
+pos_clip.py of pos_apps_vectors.py).
 
 The generators run as `python3 Tests/Vectors/tools/X_vectors.py`, so Python puts this folder
 on sys.path and they import this module by name. Python 3.11, standard library only.
@@ -16,7 +17,11 @@ are computed in Python, never by running Swift.
 - amounts: integer minor units, parsed and formatted with integer arithmetic only;
 - the nonce/token rule (`check_nonce`): 16 to 128 RFC 3986 unreserved characters;
 - case tables: `DROP`, `make_with`, `err`, `ANY_FIELD`, `Suite`;
-- output: `render` and `main` (write the files, or `--check` that they are up to date).
+- output: `render` and `main` (write the files, or `--check` that they are up to date);
+- POS apps beside Billpocket (issue 39): `check_pos_app`, `check_currency` (ISO 4217 minor units),
+  `PosRequest` (the request member rules), `check_callback_url`, `answer_query` (an answer URL's
+  address and query), `answer_options`, `string_extras`, `check_result_code`, `no_data_answer`,
+  `check_transaction_id`.
 """
 
 from __future__ import annotations
