@@ -52,9 +52,9 @@ final class SecretPrintingTests: XCTestCase {
                 if let token { secrets.insert(token) }
                 made += [request, request.fields()]
             case "pos.parse_response":
-                made.append(try POSResponse.parse(input.string(at: "url"), options: input.value(at: "options") ?? .null))
+                made.append(try POSResponse.parse(input.string(at: "url"), options: input.value(at: "options") ?? .null, jsonText: Vectors.jsonText))
             case "pos.parse_result":
-                made.append(try POSResponse.parse(extras: input.value(at: "extras") ?? .null, options: input.value(at: "options") ?? .null))
+                made.append(try POSResponse.parse(extras: input.value(at: "extras") ?? .null, options: input.value(at: "options") ?? .null, jsonText: Vectors.jsonText))
             case "pos.refund_check":
                 made.append(try RefundEligibility.check(json: input.value(at: "check") ?? .null))
             case "checkout.build_request":

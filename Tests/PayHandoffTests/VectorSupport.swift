@@ -1,5 +1,6 @@
 import Foundation
 import PayHandoff
+import PayHandoffABI
 import XCTest
 
 /// One shared vector (see Tests/Vectors/README.md).
@@ -106,6 +107,10 @@ private indirect enum VectorJSON: Decodable {
 
 /// Loads and runs the shared JSON vectors of `Tests/Vectors/<folder>/`.
 enum Vectors {
+    /// The codec for JSON text inside a hand-off (Square's `data=`, Clip's `PAYMENT_RESPONSE`): the
+    /// C ABI's, over cJSON, so every runner reads that text by the same rules.
+    static let jsonText: JSONTextCodec = JSONText.codec
+
     static let root = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Vectors")
 

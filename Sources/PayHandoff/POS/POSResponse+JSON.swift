@@ -138,18 +138,32 @@ extension POSResponse {
     /// - Returns: The typed answer.
     /// - Throws: As ``parse(_:urlScheme:expectedIdentifier:token:)``, plus `validation`/`invalid_json` for the options.
     public static func parse(_ url: String, options: JSONValue) throws(PayHandoffError) -> POSResponse {
-        try parse(url, options: JSONMembers(options))
+        try parse(url, options: JSONMembers(options), jsonText: JSONTextCodec())
+    }
+
+    /// ``parse(_:options:)`` with the codec for JSON text inside the URL (Square's `data=`;
+    /// PayHandoffFoundation's `FoundationJSONText`, or the C ABI's cJSON codec).
+    /// - Parameters:
+    ///   - url: The URL the OS handed the app.
+    ///   - options: The options document (`pos_app` names the app; absent is Billpocket).
+    ///   - jsonText: The codec.
+    /// - Returns: The typed answer.
+    /// - Throws: As ``parse(_:options:)``, and what `jsonText` throws.
+    public static func parse(_ url: String, options: JSONValue, jsonText: JSONTextCodec) throws(PayHandoffError) -> POSResponse {
+        try parse(url, options: JSONMembers(options), jsonText: jsonText)
     }
 
     /// ``parse(_:options:)`` with the options from any ``JSONReader``'s tree (the C ABI reads cJSON's).
     /// - Parameters:
     ///   - url: The URL the OS handed the app.
     ///   - options: The options document's members.
+    ///   - jsonText: The codec for JSON text inside the URL (Square); the base class refuses.
     /// - Returns: The typed answer.
     /// - Throws: As ``parse(_:options:)``.
     @_spi(JSONText) @inlinable  // specialized in the C ABI's module too (a generic call across modules looks up metadata at every member)
-    public static func parse<R: JSONReader>(_ url: String, options: JSONMembers<R>) throws(PayHandoffError) -> POSResponse {
-        if options.isPresent("pos_app") { return try parseApp(url, options: options, jsonText: JSONTextCodec()) }
+    public static func parse<R: JSONReader>(_ url: String, options: JSONMembers<R>,
+                                            jsonText: JSONTextCodec = JSONTextCodec()) throws(PayHandoffError) -> POSResponse {
+        if options.isPresent("pos_app") { return try parseApp(url, options: options, jsonText: jsonText) }
         try options.rejectUnknownKeys("urlScheme identifier token")
         return try parse(url, urlScheme: try options.string("urlScheme"),
                          expectedIdentifier: try options.optionalString("identifier"),
@@ -165,8 +179,20 @@ extension POSResponse {
     /// - Throws: `invalid_json` for a value that is not a string (naming its key), plus what
     ///   ``parse(extras:expectedIdentifier:token:)`` throws.
     public static func parse(extras: JSONValue, options: JSONValue) throws(PayHandoffError) -> POSResponse {
+        try parse(extras: extras, options: options, jsonText: JSONTextCodec())
+    }
+
+    /// ``parse(extras:options:)`` with the codec for JSON text inside an extra (Clip's
+    /// `PAYMENT_RESPONSE`; PayHandoffFoundation's `FoundationJSONText`, or the C ABI's cJSON codec).
+    /// - Parameters:
+    ///   - extras: The result extras document.
+    ///   - options: The options document (`pos_app` names the app; absent is Billpocket).
+    ///   - jsonText: The codec.
+    /// - Returns: The typed answer.
+    /// - Throws: As ``parse(extras:options:)``, and what `jsonText` throws.
+    public static func parse(extras: JSONValue, options: JSONValue, jsonText: JSONTextCodec) throws(PayHandoffError) -> POSResponse {
         let reader = JSONValueReader()
-        return try parse(extras: (JSONValueReader.Node(extras), reader), options: JSONMembers(options))
+        return try parse(extras: (JSONValueReader.Node(extras), reader), options: JSONMembers(options), jsonText: jsonText)
     }
 
     /// ``parse(extras:options:)`` with the documents from any ``JSONReader``'s tree (the C ABI
@@ -174,13 +200,15 @@ extension POSResponse {
     /// - Parameters:
     ///   - extras: The result extras document and its tree.
     ///   - options: The options document's members.
+    ///   - jsonText: The codec for JSON text inside an extra (Clip); the base class refuses.
     /// - Returns: The typed answer.
     /// - Throws: As ``parse(extras:options:)``.
     @_spi(JSONText) @inlinable  // as parse(_:options:)
     public static func parse<R: JSONReader, S: JSONReader>(extras: (node: R.Node, reader: R),
-                                                           options: JSONMembers<S>) throws(PayHandoffError) -> POSResponse {
+                                                           options: JSONMembers<S>,
+                                                           jsonText: JSONTextCodec = JSONTextCodec()) throws(PayHandoffError) -> POSResponse {
         if options.isPresent("pos_app") || options.isPresent("result_code") {
-            return try parseApp(extras: extras, options: options, jsonText: JSONTextCodec())
+            return try parseApp(extras: extras, options: options, jsonText: jsonText)
         }
         try options.rejectUnknownKeys("identifier token")
         let expectedIdentifier = try options.optionalString("identifier")
