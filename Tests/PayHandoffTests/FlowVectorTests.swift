@@ -1,4 +1,5 @@
 import PayHandoff
+import PayHandoffFoundation
 import XCTest
 
 /// Runs a `coordinator.script` vector: a fresh coordinator, then each step in order, summarised
@@ -19,11 +20,13 @@ enum CoordinatorScript {
         } else {
             coordinator = Coordinator(configuration: try Coordinator.Configuration(json: input.value(at: "config") ?? [:]))
         }
+        coordinator.jsonText = FoundationJSONText()  // Clip's PAYMENT_RESPONSE, Square's data=: as cJSON does in C
         var generator = SplitMix64(seed: 0)
         var summaries: [JSONValue] = []
         for step in try input.optionalArray(at: "steps") ?? [] {
             if try step.optionalBool(at: "restore") == true {
                 coordinator = try Coordinator(snapshot: coordinator.snapshot)
+                coordinator.jsonText = FoundationJSONText()
                 summaries.append(summary(outcome: "restored", coordinator: coordinator, answer: nil))
                 continue
             }

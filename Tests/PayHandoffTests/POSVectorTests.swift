@@ -1,25 +1,27 @@
 import PayHandoff
+import PayHandoffFoundation
 import XCTest
 
 /// The shared POS vectors (Tests/Vectors/pos) through the Swift API's JSON entry points —
-/// the same documents the C ABI, Kotlin and JS runners pass.
+/// the same documents the C ABI, Kotlin and JS runners pass. JSON text inside a hand-off (Square's
+/// `data=`, Clip's `PAYMENT_RESPONSE`) goes through FoundationJSONText, as cJSON does in C.
 final class POSVectorTests: XCTestCase {
     func testBuildURLVectors() throws {
         try Vectors.run(folder: "pos", suite: "pos.build_url") { input throws(PayHandoffError) in
             var random = SystemRandomNumberGenerator()
-            return try POSRequest.buildResultJSON(json: input.value(at: "request") ?? .null, using: &random)
+            return try POSRequest.buildResultJSON(json: input.value(at: "request") ?? .null, using: &random, jsonText: FoundationJSONText())
         }
     }
 
     func testParseResponseVectors() throws {
         try Vectors.run(folder: "pos", suite: "pos.parse_response") { input throws(PayHandoffError) in
-            try POSResponse.parse(input.string(at: "url"), options: input.value(at: "options") ?? .null).json
+            try POSResponse.parse(input.string(at: "url"), options: input.value(at: "options") ?? .null, jsonText: FoundationJSONText()).json
         }
     }
 
     func testParseResultVectors() throws {
         try Vectors.run(folder: "pos", suite: "pos.parse_result") { input throws(PayHandoffError) in
-            try POSResponse.parse(extras: input.value(at: "extras") ?? .null, options: input.value(at: "options") ?? .null).json
+            try POSResponse.parse(extras: input.value(at: "extras") ?? .null, options: input.value(at: "options") ?? .null, jsonText: FoundationJSONText()).json
         }
     }
 
@@ -33,13 +35,13 @@ final class POSVectorTests: XCTestCase {
     func testHostileVectors() throws {
         try Vectors.run(folder: "hostile", suite: "pos.build_url") { input throws(PayHandoffError) in
             var random = SystemRandomNumberGenerator()
-            return try POSRequest.buildResultJSON(json: input.value(at: "request") ?? .null, using: &random)
+            return try POSRequest.buildResultJSON(json: input.value(at: "request") ?? .null, using: &random, jsonText: FoundationJSONText())
         }
         try Vectors.run(folder: "hostile", suite: "pos.parse_response") { input throws(PayHandoffError) in
-            try POSResponse.parse(input.string(at: "url"), options: input.value(at: "options") ?? .null).json
+            try POSResponse.parse(input.string(at: "url"), options: input.value(at: "options") ?? .null, jsonText: FoundationJSONText()).json
         }
         try Vectors.run(folder: "hostile", suite: "pos.parse_result") { input throws(PayHandoffError) in
-            try POSResponse.parse(extras: input.value(at: "extras") ?? .null, options: input.value(at: "options") ?? .null).json
+            try POSResponse.parse(extras: input.value(at: "extras") ?? .null, options: input.value(at: "options") ?? .null, jsonText: FoundationJSONText()).json
         }
     }
 

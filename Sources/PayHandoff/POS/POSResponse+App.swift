@@ -18,11 +18,25 @@ extension POSResponse {
     ///   - items: Its values under Billpocket's keys (`identifier` required).
     ///   - extra: Its other keys, in order.
     /// - Throws: `validation` for a value the answer rules refuse (naming the Billpocket key).
-    init(posApp: POSApp, result: Result, word: String?, items: [QueryItem], extra: [QueryItem]) throws(PayHandoffError) {
+    init(posApp: POSApp, result: Result, word: String?, items: [QueryItem], extra: [QueryItem],
+         errorCode: String? = nil) throws(PayHandoffError) {
         self = try POSResponse(items: items + [QueryItem(key: "result", value: POSResponse.placeholderWord)])
         self.posApp = posApp
         self.result = result
         self.otherWord = result == .unrecognized ? word : nil
         self.extra = extra
+        self.errorCode = errorCode
+    }
+
+    /// `make()`, its `transactionid` error named by the app's own key (`smp-tx-code`, …): the
+    /// app's answer has no `transactionid` member.
+    static func naming(_ idKey: String, _ make: () throws(PayHandoffError) -> POSResponse) throws(PayHandoffError) -> POSResponse {
+        do throws(PayHandoffError) {
+            return try make()
+        } catch where error.field.hasSameBytes(as: "transactionid") {
+            var renamed = error
+            renamed.field = idKey
+            throw renamed
+        }
     }
 }
