@@ -1,7 +1,7 @@
 /// The answers of the terminal apps other than Billpocket, in the one answer type every flow,
 /// snapshot and binding already knows: each app's reader (`POS/Square`, `POS/SumUp`, `POS/Clip`)
 /// maps what its app sends onto Billpocket's keys — the echoed correlation value is `identifier`,
-/// the app's transaction id `transactionid`, its error code or failure cause `statusinfo`, an
+/// the app's transaction id `transactionid` (its error or cancel code is ``POSResponse/errorCode``), an
 /// amount it echoes `amount` — decides the ``POSResponse/Result`` by its own documented rules,
 /// and keeps every other key in ``POSResponse/extra``. Validation is the same (a `transactionid`
 /// is 1–128 printable ASCII characters, amounts are exact).
