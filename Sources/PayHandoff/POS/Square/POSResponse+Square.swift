@@ -57,7 +57,7 @@ extension POSResponse {
             throw PayHandoffError(.validation, field: "data", "the answer has no data, so no state: it cannot be tied to this sale")
         }
         let document = try jsonText.parse(text, field: "data")
-        let json = JSONMembers(JSONValueReader.Node(document), JSONValueReader(), path: "data")
+        let json = JSONMembers(JSONValueReader.Node(document), JSONValueReader())  // errors name Square's member
         guard json.isObject else { throw PayHandoffError(.invalidJSON, field: "data", "must be a JSON object") }
         guard let state = try json.optionalString("state"), !state.isEmpty else {
             throw PayHandoffError(.validation, field: "state", "the answer has no state: it cannot be tied to this sale")
@@ -79,8 +79,9 @@ extension POSResponse {
         } else {
             result = .unrecognized
         }
-        // The URL's other keys; the data document's other members are Square's, not kept.
-        let extra = items.filter { !$0.key.hasSameBytes(as: "data") }
+        // Square's answer is its data document: the URL's other keys and the document's other
+        // members are not kept (as Square's SDK reads only `data`).
+        let extra: [QueryItem] = []
         return try naming(server.isNone ? "client_transaction_id" : "transaction_id") { () throws(PayHandoffError) in
             try squareAnswer(result: result, word: status, state: state, id: status.isWord("ok") ? server ?? client : nil, code: code, extra: extra)
         }
