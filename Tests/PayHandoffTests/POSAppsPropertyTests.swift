@@ -60,7 +60,7 @@ final class POSAppsPropertyTests: XCTestCase {
     }
 
     var requests: [String: JSONValue] {
-        ["sumup": ["pos_app": "sumup", "affiliate_key": "k", "app_id": "a", "identifier": "ord-1", "amount": "100.00", "currency": "EUR",
+        ["sumup": ["pos_app": "sumup", "affiliate_key": "k", "app_id": "com.example.app", "identifier": "ord-1", "amount": "100.00", "currency": "EUR",
                    "callback_url": "myapp://sumup-result"],
          "square-ios": ["pos_app": "square", "client_id": "c", "identifier": "ord-1", "amount": "100.00", "currency": "USD",
                         "callback_url": "myapp://square-callback"],

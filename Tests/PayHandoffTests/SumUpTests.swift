@@ -77,9 +77,10 @@ final class SumUpTests: XCTestCase {
         XCTAssertEqual((try? start("s-long"))?.outcome, .accepted)
         guard case .object(var object) = request else { return }
         object["identifier"] = .string(long)
-        let refused = coordinator.send(try CoordinatorEvent(json: ["type": "pos.start", "now": .integer(t0), "flow_id": "s2",
-                                                                   "request": .object(object), "token": .string(token)]), using: &random)
-        XCTAssertEqual(refused.error?.field, "request.identifier")
+        XCTAssertThrowsError(try CoordinatorEvent(json: ["type": "pos.start", "now": .integer(t0), "flow_id": "s2",
+                                                         "request": .object(object), "token": .string(token)])) { error in
+            XCTAssertEqual((error as? PayHandoffError)?.field, "request.identifier", "the event itself is refused, as Billpocket's 256")
+        }
     }
 
     func testDocumentedSaleRoundTripApprovesOnceAndBooksNothing() throws {
@@ -214,7 +215,7 @@ final class SumUpTests: XCTestCase {
                                          title: "Coffee", receiptPhone: "+4915112345678")
         XCTAssertEqual(typed, try POSRequest(json: request))
         XCTAssertEqual(typed.posApp, .sumup)
-        XCTAssertThrowsError(try POSRequest.sumUp(affiliateKey: "k", appID: "a", identifier: "o", amount: try Amount(parsing: "1.00"),
+        XCTAssertThrowsError(try POSRequest.sumUp(affiliateKey: "k", appID: "com.example.app", identifier: "o", amount: try Amount(parsing: "1.00"),
                                                   currency: "JPY", callbackURL: "myapp://x")) { error in
             XCTAssertEqual((error as? PayHandoffError)?.field, "currency")
         }

@@ -53,6 +53,10 @@ extension Coordinator {
             }
             (transactionId, cap, refunded, approvedAt, version) = (id, entry.amount, paidBack, entry.approvedAt, response.posAppVersion)
         case .sale(let given):
+            if let server = RefundEligibility.Reason.serverRefund(given.posApp) {
+                throw PayHandoffError(.notEligible, field: "sale", "the sale cannot be refunded app-to-app: " + server.rawValue
+                    + " (only Billpocket refunds through its app; refund it through " + given.posApp.displayName + "'s server API)")
+            }
             transactionId = given.transactionId
             guard !transactionId.isEmpty else {
                 throw PayHandoffError(.validation, field: "sale.transactionid", "is required and must not be empty")

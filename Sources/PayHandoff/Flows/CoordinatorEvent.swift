@@ -147,6 +147,16 @@ public struct CoordinatorEvent: Equatable, Sendable {
                     "with the per-hand-off token the identifier would be longer than 256 characters: the app's part may have at most "
                     + String(POSRequest.Limit.identifier - 1 - tokenLength))
             }
+            if request.posApp == .sumup {  // SumUp's foreign-tx-id: 128 bytes of 0x21–0x7E
+                let sent = request.identifier + "~" + (token ?? "00000000000000000000000000000000")
+                do throws(PayHandoffError) {
+                    try SumUpRequest.checkForeignTransactionID(sent, appPart: request.identifier, token: token ?? "00000000000000000000000000000000")
+                } catch {
+                    var located = error
+                    located.field = "request.identifier"
+                    throw located
+                }
+            }
         #endif
         case .appForegrounded, .tick, .url:
             break

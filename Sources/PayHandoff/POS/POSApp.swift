@@ -44,7 +44,7 @@ public enum POSApp: String, Sendable, CaseIterable {
     static func reading<R: JSONReader>(_ json: JSONMembers<R>) throws(PayHandoffError) -> POSApp {
         guard let word = try json.optionalString("pos_app") else { return .billpocket }
         guard let app = POSApp(rawValue: word) else {
-            throw PayHandoffError(.validation, field: "pos_app", "must be " + words)
+            throw PayHandoffError(.validation, field: json.field("pos_app"), "must be " + words)
         }
         return app
     }

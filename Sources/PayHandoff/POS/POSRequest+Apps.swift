@@ -169,15 +169,16 @@ enum CallbackURL {
     /// - Throws: `validation` naming `callback_url`.
     static func scheme(of url: String) throws(PayHandoffError) -> String {
         guard !url.isEmpty, url.utf8.count <= maxLength,
-              !url.utf8.contains(where: { $0 <= 0x20 || $0 == 0x7F || $0 == UInt8(ascii: "#") }) else {
+              !url.utf8.contains(where: { $0 <= 0x20 || $0 == 0x7F || $0 == UInt8(ascii: "#") || $0 == UInt8(ascii: "?") }) else {
             throw PayHandoffError(.validation, field: "callback_url",
-                "must be a URL like myapp://pos-result of at most " + String(maxLength) + " bytes, without spaces or '#'")
+                "must be a URL like myapp://pos-result of at most " + String(maxLength) + " bytes, without spaces, '?' or '#' (the app adds its query)")
         }
         guard let colon = url.utf8.firstIndex(of: UInt8(ascii: ":")) else {
             throw PayHandoffError(.validation, field: "callback_url", "must start with a scheme (myapp://…)")
         }
         let scheme = url[..<colon]
-        guard URLSyntax.isValidScheme(scheme.utf8), scheme.utf8.count <= POSRequest.Limit.urlScheme else {
+        guard URLSyntax.isValidScheme(scheme.utf8), scheme.utf8.count <= POSRequest.Limit.urlScheme,
+              url.utf8.count > scheme.utf8.count + 1 else {
             throw PayHandoffError(.validation, field: "callback_url", "must start with a URL scheme of at most " + String(POSRequest.Limit.urlScheme) + " characters")
         }
         return String(scheme)

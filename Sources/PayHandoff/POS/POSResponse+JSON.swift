@@ -22,6 +22,7 @@ extension POSResponse {
         if posApp != .billpocket { writer.member("pos_app", string: posApp.rawValue) }
         writer.member("result", string: result.rawValue)
         writer.optionalMember("result_word", string: resultWord)
+        writer.optionalMember("error_code", string: errorCode)
         writer.member("identifier", string: shownIdentifier ?? identifier)
         var text = self.text
         text.withUTF8 { bytes in
@@ -72,10 +73,15 @@ extension POSResponse {
         var items: [QueryItem] = []
         let word = try json.optionalString("result_word")
         let posApp = try POSApp.reading(json)
+        let errorCode = try json.optionalString("error_code")
+        if !errorCode.isNone, posApp == .billpocket {
+            throw PayHandoffError(.validation, field: "error_code", "only another terminal app's answer has one")
+        }
         var appResult = Result.unrecognized
         try reader.forEach(in: object) { member throws(PayHandoffError) in
             guard !reader.key(of: member, is: "version"), !reader.key(of: member, is: "extra"), !reader.key(of: member, is: "truncated"),
-                  !reader.key(of: member, is: "result_word"), !reader.key(of: member, is: "pos_app") else { return }
+                  !reader.key(of: member, is: "result_word"), !reader.key(of: member, is: "pos_app"),
+                  !reader.key(of: member, is: "error_code") else { return }
             let key = reader.key(of: member)
             let value: String
             switch reader.kind(of: member) {
@@ -118,7 +124,7 @@ extension POSResponse {
         let truncated = try JSONValue.truncated(in: json)
         if posApp != .billpocket {
             guard json.isPresent("result") else { throw PayHandoffError(.validation, field: "result", "the answer has no result") }
-            try self.init(posApp: posApp, result: appResult, word: word, items: items, extra: extra)
+            try self.init(posApp: posApp, result: appResult, word: word, items: items, extra: extra, errorCode: errorCode)
             self.truncated = truncated
             return
         }
@@ -138,32 +144,18 @@ extension POSResponse {
     /// - Returns: The typed answer.
     /// - Throws: As ``parse(_:urlScheme:expectedIdentifier:token:)``, plus `validation`/`invalid_json` for the options.
     public static func parse(_ url: String, options: JSONValue) throws(PayHandoffError) -> POSResponse {
-        try parse(url, options: JSONMembers(options), jsonText: JSONTextCodec())
-    }
-
-    /// ``parse(_:options:)`` with the codec for JSON text inside the URL (Square's `data=`;
-    /// PayHandoffFoundation's `FoundationJSONText`, or the C ABI's cJSON codec).
-    /// - Parameters:
-    ///   - url: The URL the OS handed the app.
-    ///   - options: The options document (`pos_app` names the app; absent is Billpocket).
-    ///   - jsonText: The codec.
-    /// - Returns: The typed answer.
-    /// - Throws: As ``parse(_:options:)``, and what `jsonText` throws.
-    public static func parse(_ url: String, options: JSONValue, jsonText: JSONTextCodec) throws(PayHandoffError) -> POSResponse {
-        try parse(url, options: JSONMembers(options), jsonText: jsonText)
+        try parse(url, options: JSONMembers(options))
     }
 
     /// ``parse(_:options:)`` with the options from any ``JSONReader``'s tree (the C ABI reads cJSON's).
     /// - Parameters:
     ///   - url: The URL the OS handed the app.
     ///   - options: The options document's members.
-    ///   - jsonText: The codec for JSON text inside the URL (Square); the base class refuses.
     /// - Returns: The typed answer.
     /// - Throws: As ``parse(_:options:)``.
     @_spi(JSONText) @inlinable  // specialized in the C ABI's module too (a generic call across modules looks up metadata at every member)
-    public static func parse<R: JSONReader>(_ url: String, options: JSONMembers<R>,
-                                            jsonText: JSONTextCodec = JSONTextCodec()) throws(PayHandoffError) -> POSResponse {
-        if options.isPresent("pos_app") { return try parseApp(url, options: options, jsonText: jsonText) }
+    public static func parse<R: JSONReader>(_ url: String, options: JSONMembers<R>) throws(PayHandoffError) -> POSResponse {
+        if options.isPresent("pos_app") { return try parseApp(url, options: options, jsonText: JSONTextCodec()) }
         try options.rejectUnknownKeys("urlScheme identifier token")
         return try parse(url, urlScheme: try options.string("urlScheme"),
                          expectedIdentifier: try options.optionalString("identifier"),
@@ -179,20 +171,8 @@ extension POSResponse {
     /// - Throws: `invalid_json` for a value that is not a string (naming its key), plus what
     ///   ``parse(extras:expectedIdentifier:token:)`` throws.
     public static func parse(extras: JSONValue, options: JSONValue) throws(PayHandoffError) -> POSResponse {
-        try parse(extras: extras, options: options, jsonText: JSONTextCodec())
-    }
-
-    /// ``parse(extras:options:)`` with the codec for JSON text inside an extra (Clip's
-    /// `PAYMENT_RESPONSE`; PayHandoffFoundation's `FoundationJSONText`, or the C ABI's cJSON codec).
-    /// - Parameters:
-    ///   - extras: The result extras document.
-    ///   - options: The options document (`pos_app` names the app; absent is Billpocket).
-    ///   - jsonText: The codec.
-    /// - Returns: The typed answer.
-    /// - Throws: As ``parse(extras:options:)``, and what `jsonText` throws.
-    public static func parse(extras: JSONValue, options: JSONValue, jsonText: JSONTextCodec) throws(PayHandoffError) -> POSResponse {
         let reader = JSONValueReader()
-        return try parse(extras: (JSONValueReader.Node(extras), reader), options: JSONMembers(options), jsonText: jsonText)
+        return try parse(extras: (JSONValueReader.Node(extras), reader), options: JSONMembers(options))
     }
 
     /// ``parse(extras:options:)`` with the documents from any ``JSONReader``'s tree (the C ABI
@@ -200,15 +180,13 @@ extension POSResponse {
     /// - Parameters:
     ///   - extras: The result extras document and its tree.
     ///   - options: The options document's members.
-    ///   - jsonText: The codec for JSON text inside an extra (Clip); the base class refuses.
     /// - Returns: The typed answer.
     /// - Throws: As ``parse(extras:options:)``.
     @_spi(JSONText) @inlinable  // as parse(_:options:)
     public static func parse<R: JSONReader, S: JSONReader>(extras: (node: R.Node, reader: R),
-                                                           options: JSONMembers<S>,
-                                                           jsonText: JSONTextCodec = JSONTextCodec()) throws(PayHandoffError) -> POSResponse {
+                                                           options: JSONMembers<S>) throws(PayHandoffError) -> POSResponse {
         if options.isPresent("pos_app") || options.isPresent("result_code") {
-            return try parseApp(extras: extras, options: options, jsonText: jsonText)
+            return try parseApp(extras: extras, options: options, jsonText: JSONTextCodec())
         }
         try options.rejectUnknownKeys("identifier token")
         let expectedIdentifier = try options.optionalString("identifier")
@@ -243,6 +221,30 @@ extension POSResponse {
         return items
     }
 
+    /// ``parse(_:options:)`` with the codec that reads JSON text inside the answer (Square's
+    /// `data=`; PayHandoffFoundation's `FoundationJSONText`).
+    /// - Parameters:
+    ///   - url: The URL the OS handed the app.
+    ///   - options: The options document (`pos_app`, `callback_url` or `urlScheme`, `identifier`, `token`).
+    ///   - jsonText: The codec.
+    /// - Returns: The typed answer.
+    /// - Throws: As ``parse(_:options:)``.
+    public static func parse(_ url: String, options: JSONValue, jsonText: JSONTextCodec) throws(PayHandoffError) -> POSResponse {
+        try parseApp(url, options: JSONMembers(options), jsonText: jsonText)
+    }
+
+    /// ``parse(extras:options:)`` with the codec that reads JSON text inside an extra (Clip's
+    /// `PAYMENT_RESPONSE`; PayHandoffFoundation's `FoundationJSONText`).
+    /// - Parameters:
+    ///   - extras: The result extras document.
+    ///   - options: The options document (`pos_app`, `identifier`, `token`, `result_code`).
+    ///   - jsonText: The codec.
+    /// - Returns: The typed answer.
+    /// - Throws: As ``parse(extras:options:)``.
+    public static func parse(extras: JSONValue, options: JSONValue, jsonText: JSONTextCodec) throws(PayHandoffError) -> POSResponse {
+        try parseApp(extras: (JSONValueReader.Node(extras), JSONValueReader()), options: JSONMembers(options), jsonText: jsonText)
+    }
+
     /// ``parse(_:options:)`` with `pos_app` in the options: `{"pos_app": "sumup", "callback_url":
     /// "myapp://sumup-result", "identifier", "token"}` (Billpocket keeps `urlScheme`).
     /// - Parameters:
@@ -254,6 +256,9 @@ extension POSResponse {
     @_spi(JSONText)
     public static func parseApp<R: JSONReader>(_ url: String, options: JSONMembers<R>, jsonText: JSONTextCodec) throws(PayHandoffError) -> POSResponse {
         let app = try POSApp.reading(options)
+        if app == .clip {
+            throw PayHandoffError(.validation, field: "pos_app", "Clip answers only through onActivityResult, never by URL")
+        }
         let scheme: String
         if app == .billpocket {
             try options.rejectUnknownKeys("pos_app urlScheme identifier token")
@@ -283,6 +288,9 @@ extension POSResponse {
         try options.rejectUnknownKeys("pos_app identifier token result_code")
         _ = try options.optionalInteger("result_code")  // Android's resultCode as the host has it: no decision needs it
         let app = try POSApp.reading(options)
+        if app == .sumup {
+            throw PayHandoffError(.validation, field: "pos_app", "SumUp answers by URL (its callback), never with result extras")
+        }
         let expectation = try IdentifierExpectation(try options.optionalString("identifier"), token: try options.optionalString("token"))
         let items = try POSResponse.extras(extras.node, extras.reader, path: "")
         return try parse(extras: items, posApp: app, expecting: expectation, jsonText: jsonText)

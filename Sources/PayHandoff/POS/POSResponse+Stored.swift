@@ -83,6 +83,7 @@ extension POSResponse {
         copy.posApp = other.posApp
         copy.result = other.result
         copy.otherWord = other.otherWord.map { JSONValue.cut($0, toPrintedLength: POSResponse.maxStoredValueLength).0 }
+        copy.errorCode = other.errorCode.map { JSONValue.cut($0, toPrintedLength: POSResponse.maxStoredValueLength).0 }
         return copy
     }
 

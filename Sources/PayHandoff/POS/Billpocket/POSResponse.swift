@@ -116,6 +116,9 @@ public struct POSResponse: Equatable, Sendable {
     }
     /// Another app's status word when PayHandoff does not know it (Billpocket's is in ``text``).
     var otherWord: String? = nil
+    /// Another app's error code or cancel code as it wrote it (`error_code` in the answer
+    /// document): Square's `error_code` / `ERROR_CODE`, Clip's `PAYMENT_ERROR`.
+    public internal(set) var errorCode: String? = nil
     /// Additional information, typically on error or decline.
     public var statusInfo: String? { field(Key.statusinfo) }
     /// The request's reference text.
@@ -425,7 +428,7 @@ public struct POSResponse: Equatable, Sendable {
     public static func == (lhs: POSResponse, rhs: POSResponse) -> Bool {
         guard lhs.result == rhs.result, lhs.posApp == rhs.posApp, lhs.amount == rhs.amount, lhs.tip == rhs.tip, lhs.msi == rhs.msi,
               lhs.accountType == rhs.accountType, lhs.extra.count == rhs.extra.count,
-              lhs.resultWord.hasSameBytes(as: rhs.resultWord) else { return false }
+              lhs.resultWord.hasSameBytes(as: rhs.resultWord), lhs.errorCode.hasSameBytes(as: rhs.errorCode) else { return false }
         switch (lhs.cardLastFour, rhs.cardLastFour) {
         case (nil, nil): break
         case let (a?, b?) where a.hasSameBytes(as: b): break

@@ -77,5 +77,8 @@ extension RefundEligibility.Sale {
         self.init(transactionId: try json.string("transactionid"), amount: amount, approvedAt: try json.integer("approved_at"),
                   posAppVersion: try json.optionalString("bp_version"))
         posApp = try POSApp.reading(json)
+        if posApp != .billpocket, !posAppVersion.isNone {
+            throw PayHandoffError(.validation, field: json.field("bp_version"), "is Billpocket's app version: another terminal app's sale has none")
+        }
     }
 }

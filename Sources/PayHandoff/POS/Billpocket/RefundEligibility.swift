@@ -204,8 +204,12 @@ public struct RefundEligibility: Equatable, Sendable {
             return "the refund amount is greater than the sale's amount"
         case .posAppTooOld:
             return "refunds need POS app 4.3.24 or newer on iOS"
-        case .squareServerRefund, .sumupServerRefund, .clipServerRefund:
-            return "only Billpocket refunds app-to-app: refund this sale through its terminal app's server API (from the merchant's backend) with the answer's transactionid"
+        case .squareServerRefund:
+            return "Square sales are refunded through Square's server API (Refunds API), not through the Point of Sale app"
+        case .sumupServerRefund:
+            return "SumUp sales are refunded through SumUp's server API, not through the SumUp app"
+        case .clipServerRefund:
+            return "Clip sales are refunded through Clip's server API, not through the Clip terminal app"
         case .ledgerPruned:
             return "this coordinator may no longer know what the sale has refunded (its records up to "
                 + MexicoCityTime.iso8601(deadline) + " were dropped, or damaged storage lost them): refund it from Billpocket's back office"

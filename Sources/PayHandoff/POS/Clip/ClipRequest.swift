@@ -48,6 +48,10 @@ public struct ClipRequest: Equatable, Sendable {
         try json.rejectUnknownKeys(allowingToken ? buildJSONKeys : jsonKeys)
         let identifier = try json.string("identifier")
         try POSRequest.checkAppText(identifier, field: "identifier", max: POSRequest.Limit.identifier)
+        // Clip's SDK refuses a blank reference (CreatePaymentUseCase.kt).
+        guard identifier.utf8.contains(where: { $0 != 0x20 && !(0x09...0x0D).contains($0) }) else {
+            throw PayHandoffError(.validation, field: "identifier", "must not be blank: Clip refuses a blank reference")
+        }
         let amount = try POSRequest.appAmount(json)
         try checkExact(amount, field: "amount")
         try Currency.checkPesosOnly(json, app: .clip)

@@ -28,7 +28,7 @@ extension POSResponse {
         try POSResponse.checkEachExtra(extras)
         let errorCode = extras.value("PAYMENT_ERROR")
         guard let text = extras.value("PAYMENT_RESPONSE") else {
-            throw PayHandoffError(.validation, field: "identifier",
+            throw PayHandoffError(.validation, field: "PAYMENT_RESPONSE",
                 "the answer has no PAYMENT_RESPONSE, so no reference: it cannot be tied to this sale" + (errorCode.isNone ? "" : " (PAYMENT_ERROR)"))
         }
         let document = try jsonText.parse(text, field: "PAYMENT_RESPONSE")
@@ -37,10 +37,11 @@ extension POSResponse {
             throw PayHandoffError(.invalidJSON, field: "PAYMENT_RESPONSE", "must be a JSON object (Clip's PaymentResult)")
         }
         guard let reference = try json.optionalString("reference"), !reference.isEmpty else {
-            throw PayHandoffError(.validation, field: "identifier", "the answer's PAYMENT_RESPONSE has no reference: it cannot be tied to this sale")
+            throw PayHandoffError(.validation, field: "PAYMENT_RESPONSE.reference", "the answer's PAYMENT_RESPONSE has no reference: it cannot be tied to this sale")
         }
         try POSResponse.check(reference, against: expectation)
         let status = try json.optionalString("status")
+        guard !status.isNone else { throw PayHandoffError(.validation, field: "PAYMENT_RESPONSE.status", "the answer has no status") }
         let amountText = try json.optionalString("amount")
         let amount = amountText.flatMap { ClipAmount.minorUnits($0) }
         let receipt = try json.optionalString("receiptNumber")
@@ -54,19 +55,18 @@ extension POSResponse {
         } else {
             result = .unrecognized
         }
+        // The amounts Clip wrote, read exactly (absent when they are not whole cents).
         var fields = [QueryItem(key: "identifier", value: reference)]
-        if let amount, result == .approved { fields.append(QueryItem(key: "amount", value: Amount(unchecked: amount).decimalString)) }
-        if let receipt { fields.append(QueryItem(key: "transactionid", value: receipt)) }
-        if let errorCode { fields.append(QueryItem(key: "statusinfo", value: errorCode)) }
-        var extra: [QueryItem] = []
-        if let status { extra.append(QueryItem(key: "status", value: status)) }
-        if let amountText { extra.append(QueryItem(key: "amount", value: amountText)) }
-        if let tip = try json.optionalString("tipAmount") { extra.append(QueryItem(key: "tipAmount", value: tip)) }
-        if let replaced = try json.optionalBool("wasSessionReplaced") { extra.append(QueryItem(key: "wasSessionReplaced", value: replaced ? "true" : "false")) }
-        for item in extras where !item.key.hasSameBytes(as: "PAYMENT_RESPONSE") && !item.key.hasSameBytes(as: "PAYMENT_ERROR") {
-            extra.append(item)
+        if let amount { fields.append(QueryItem(key: "amount", value: Amount(unchecked: amount).decimalString)) }
+        if let tip = try json.optionalString("tipAmount").flatMap({ ClipAmount.minorUnits($0) }) {
+            fields.append(QueryItem(key: "tip", value: Amount(unchecked: tip).decimalString))
         }
-        return try POSResponse(posApp: .clip, result: result, word: status, items: fields, extra: extra)
+        if let receipt { fields.append(QueryItem(key: "transactionid", value: receipt)) }
+        // The result's other extras (PaymentResult's members are Clip's, not kept).
+        let extra = extras.filter { !$0.key.hasSameBytes(as: "PAYMENT_RESPONSE") && !$0.key.hasSameBytes(as: "PAYMENT_ERROR") }
+        return try naming("PAYMENT_RESPONSE.receiptNumber") { () throws(PayHandoffError) in
+            try POSResponse(posApp: .clip, result: result, word: status, items: fields, extra: extra, errorCode: errorCode)
+        }
     }
 }
 

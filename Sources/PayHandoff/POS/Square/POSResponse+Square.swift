@@ -54,16 +54,17 @@ extension POSResponse {
                             jsonText: JSONTextCodec) throws(PayHandoffError) -> POSResponse {
         let items = try CallbackURL.query(of: url, scheme: callbackScheme)
         guard let text = items.value("data") else {
-            throw PayHandoffError(.validation, field: "identifier", "the answer has no data, so no state: it cannot be tied to this sale")
+            throw PayHandoffError(.validation, field: "data", "the answer has no data, so no state: it cannot be tied to this sale")
         }
         let document = try jsonText.parse(text, field: "data")
-        let json = JSONMembers(JSONValueReader.Node(document), JSONValueReader(), path: "data")
+        let json = JSONMembers(JSONValueReader.Node(document), JSONValueReader())  // errors name Square's member
         guard json.isObject else { throw PayHandoffError(.invalidJSON, field: "data", "must be a JSON object") }
         guard let state = try json.optionalString("state"), !state.isEmpty else {
-            throw PayHandoffError(.validation, field: "identifier", "the answer has no state: it cannot be tied to this sale")
+            throw PayHandoffError(.validation, field: "state", "the answer has no state: it cannot be tied to this sale")
         }
         try POSResponse.check(state, against: expectation)
         let status = try json.optionalString("status")
+        guard !status.isNone else { throw PayHandoffError(.validation, field: "status", "the answer has no status") }
         let code = try json.optionalString("error_code")
         let server = try json.optionalString("transaction_id")
         let client = try json.optionalString("client_transaction_id")
@@ -78,11 +79,12 @@ extension POSResponse {
         } else {
             result = .unrecognized
         }
-        var extra: [QueryItem] = []
-        if let status { extra.append(QueryItem(key: "status", value: status)) }
-        if let client, !server.isNone { extra.append(QueryItem(key: "client_transaction_id", value: client)) }
-        for item in items where !item.key.hasSameBytes(as: "data") { extra.append(item) }
-        return try squareAnswer(result: result, word: status, state: state, id: server ?? client, code: code, extra: extra)
+        // Square's answer is its data document: the URL's other keys and the document's other
+        // members are not kept (as Square's SDK reads only `data`).
+        let extra: [QueryItem] = []
+        return try naming(server.isNone ? "client_transaction_id" : "transaction_id") { () throws(PayHandoffError) in
+            try squareAnswer(result: result, word: status, state: state, id: status.isWord("ok") ? server ?? client : nil, code: code, extra: extra)
+        }
     }
 
     /// Whether Square's Android extras are `ERROR_NO_RESULT` without the echo: the one answer
@@ -101,7 +103,7 @@ extension POSResponse {
     static func parseSquare(extras: [QueryItem], expecting expectation: IdentifierExpectation) throws(PayHandoffError) -> POSResponse {
         try POSResponse.checkEachExtra(extras)
         guard let metadata = extras.value("com.squareup.pos.REQUEST_METADATA") else {
-            throw PayHandoffError(.validation, field: "identifier", "the answer has no REQUEST_METADATA: it cannot be tied to this sale")
+            throw PayHandoffError(.validation, field: "com.squareup.pos.REQUEST_METADATA", "the answer has no REQUEST_METADATA: it cannot be tied to this sale")
         }
         try POSResponse.check(metadata, against: expectation)
         let code = extras.value("com.squareup.pos.ERROR_CODE")
@@ -117,20 +119,18 @@ extension POSResponse {
         } else {
             result = server.isNone && client.isNone ? .unrecognized : .approved
         }
-        var extra: [QueryItem] = []
-        for item in extras where !item.key.hasSameBytes(as: "com.squareup.pos.REQUEST_METADATA")
-            && !(item.key.hasSameBytes(as: "com.squareup.pos.SERVER_TRANSACTION_ID") && !server.isNone)
-            && !(item.key.hasSameBytes(as: "com.squareup.pos.CLIENT_TRANSACTION_ID") && server.isNone) && !item.key.hasSameBytes(as: "com.squareup.pos.ERROR_CODE") {
-            extra.append(item)
+        let extra = extras.filter { !$0.key.hasSameBytes(as: "com.squareup.pos.REQUEST_METADATA")
+            && !$0.key.hasSameBytes(as: "com.squareup.pos.SERVER_TRANSACTION_ID")
+            && !$0.key.hasSameBytes(as: "com.squareup.pos.CLIENT_TRANSACTION_ID") && !$0.key.hasSameBytes(as: "com.squareup.pos.ERROR_CODE") }
+        return try naming(server.isNone ? "com.squareup.pos.CLIENT_TRANSACTION_ID" : "com.squareup.pos.SERVER_TRANSACTION_ID") { () throws(PayHandoffError) in
+            try squareAnswer(result: result, word: code, state: metadata, id: server ?? client, code: code, extra: extra)
         }
-        return try squareAnswer(result: result, word: code ?? "ok", state: metadata, id: server ?? client, code: code, extra: extra)
     }
 
     private static func squareAnswer(result: Result, word: String?, state: String, id: String?, code: String?,
                                      extra: [QueryItem]) throws(PayHandoffError) -> POSResponse {
         var fields = [QueryItem(key: "identifier", value: state)]
         if let id { fields.append(QueryItem(key: "transactionid", value: id)) }
-        if let code { fields.append(QueryItem(key: "statusinfo", value: code)) }
-        return try POSResponse(posApp: .square, result: result, word: word, items: fields, extra: extra)
+        return try POSResponse(posApp: .square, result: result, word: word, items: fields, extra: extra, errorCode: code)
     }
 }

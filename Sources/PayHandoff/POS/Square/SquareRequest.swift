@@ -133,15 +133,19 @@ public struct SquareRequest: Equatable, Sendable {
             writer.optionalMember("notes", string: notes)
             writer.optionalMember("location_id", string: locationID)
             writer.optionalMember("customer_id", string: customerID)
-            writer.beginObject("options")
-            if let tenderTypes {
-                writer.member("supported_tender_types", strings: tenderTypes.map { word in
-                    SquareRequest.tenders.first { word.hasSameBytes(as: $0.word.text) }.map { $0.iOS.text } ?? word
-                })
+            // `options` only when it says something: the tender types given, auto-return on, a receipt choice.
+            let autoReturn = (autoReturnMilliseconds ?? 0) > 0
+            if !tenderTypes.isNone || autoReturn || !skipReceipt.isNone {
+                writer.beginObject("options")
+                if let tenderTypes {
+                    writer.member("supported_tender_types", strings: tenderTypes.map { word in
+                        SquareRequest.tenders.first { word.hasSameBytes(as: $0.word.text) }.map { $0.iOS.text } ?? word
+                    })
+                }
+                if autoReturn { writer.member("auto_return", bool: true) }
+                if let skipReceipt { writer.member("skip_receipt", bool: skipReceipt) }
+                writer.end()
             }
-            writer.member("auto_return", bool: (autoReturnMilliseconds ?? 0) > 0)
-            if let skipReceipt { writer.member("skip_receipt", bool: skipReceipt) }
-            writer.end()
             writer.end()
         }
     }
@@ -157,20 +161,21 @@ public struct SquareRequest: Equatable, Sendable {
     /// The explicit CHARGE intent with typed extras.
     func intent(requestMetadata: String, amount: Amount) -> POSIntent {
         func key(_ name: String) -> String { "com.squareup.pos." + name }
-        var extras = [POSIntent.Extra(key: key("API_VERSION"), value: .string(SquareRequest.androidAPIVersion)),
-                      POSIntent.Extra(key: key("CLIENT_ID"), value: .string(clientID)),
-                      POSIntent.Extra(key: key("TOTAL_AMOUNT"), value: .int(amount.minorUnits)),
-                      POSIntent.Extra(key: key("CURRENCY_CODE"), value: .string(currency)),
-                      POSIntent.Extra(key: key("REQUEST_METADATA"), value: .string(requestMetadata))]
+        // In the order of Square's RealPosClient; absent ones left out.
+        var extras = [POSIntent.Extra(key: key("CLIENT_ID"), value: .string(clientID)),
+                      POSIntent.Extra(key: key("TOTAL_AMOUNT"), value: .int(amount.minorUnits))]
         if let notes { extras.append(POSIntent.Extra(key: key("NOTE"), value: .string(notes))) }
-        if let locationID { extras.append(POSIntent.Extra(key: key("LOCATION_ID"), value: .string(locationID))) }
+        extras += [POSIntent.Extra(key: key("API_VERSION"), value: .string(SquareRequest.androidAPIVersion)),
+                   POSIntent.Extra(key: key("CURRENCY_CODE"), value: .string(currency)),
+                   POSIntent.Extra(key: key("REQUEST_METADATA"), value: .string(requestMetadata))]
         if let customerID { extras.append(POSIntent.Extra(key: key("CUSTOMER_ID"), value: .string(customerID))) }
         if let tenderTypes {
             extras.append(POSIntent.Extra(key: key("TENDER_TYPES"), value: .stringArray(tenderTypes.map { word in
                 SquareRequest.tenders.first { word.hasSameBytes(as: $0.word.text) }.map { $0.android.text } ?? word
             })))
         }
-        if let autoReturnMilliseconds {
+        if let locationID { extras.append(POSIntent.Extra(key: key("LOCATION_ID"), value: .string(locationID))) }
+        if let autoReturnMilliseconds, autoReturnMilliseconds > 0 {
             extras.append(POSIntent.Extra(key: key("AUTO_RETURN_TIMEOUT_MS"), value: .long(autoReturnMilliseconds)))
         }
         return POSIntent(action: SquareRequest.androidAction, package: SquareRequest.androidPackage, component: nil, data: nil, extras: extras)

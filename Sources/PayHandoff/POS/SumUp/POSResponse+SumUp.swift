@@ -23,10 +23,11 @@ extension POSResponse {
     static func parseSumUp(_ url: String, callbackScheme: String, expecting expectation: IdentifierExpectation) throws(PayHandoffError) -> POSResponse {
         let items = try CallbackURL.query(of: url, scheme: callbackScheme)
         guard let echoed = items.value("foreign-tx-id") else {
-            throw PayHandoffError(.validation, field: "identifier", "the answer has no foreign-tx-id")
+            throw PayHandoffError(.validation, field: "foreign-tx-id", "the answer has no foreign-tx-id: it cannot be tied to this sale")
         }
         try POSResponse.check(echoed, against: expectation)
         let status = items.value("smp-status")
+        guard !status.isNone else { throw PayHandoffError(.validation, field: "smp-status", "the answer has no smp-status") }
         let cause = items.value("smp-failure-cause")
         let code = items.value("smp-tx-code")
         let result: Result
@@ -41,12 +42,13 @@ extension POSResponse {
         }
         var fields = [QueryItem(key: "identifier", value: echoed)]
         if let code { fields.append(QueryItem(key: "transactionid", value: code)) }
-        if let cause { fields.append(QueryItem(key: "statusinfo", value: cause)) }
         // An echoed affiliate key (SumUp documents none; a callback URL could carry one) is a
         // secret: dropped, never stored, as Billpocket's echoed user token is.
         let extra = items.filter { !$0.key.hasSameBytes(as: "foreign-tx-id") && !$0.key.hasSameBytes(as: "smp-tx-code")
-            && !Redaction.isSecretKey($0.key) }
-        return try POSResponse(posApp: .sumup, result: result, word: status, items: fields, extra: extra)
+            && !$0.key.hasSameBytes(as: "smp-status") && !Redaction.isSecretKey($0.key) }
+        return try POSResponse.naming("smp-tx-code") { () throws(PayHandoffError) in
+            try POSResponse(posApp: .sumup, result: result, word: status, items: fields, extra: extra)
+        }
     }
 
     /// Refuses an echoed correlation value `expectation` does not accept.

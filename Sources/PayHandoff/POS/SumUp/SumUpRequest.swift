@@ -52,6 +52,7 @@ public struct SumUpRequest: Equatable, Sendable {
         try POSRequest.checkAppText(affiliateKey, field: "affiliate_key", max: 256)
         let appID = try json.string("app_id")
         try POSRequest.checkAppText(appID, field: "app_id", max: 256)
+        try checkApplicationID(appID)
         let identifier = try json.string("identifier")
         try checkForeignTransactionID(identifier, appPart: identifier, token: nil)
         let amount = try POSRequest.appAmount(json)
@@ -68,6 +69,31 @@ public struct SumUpRequest: Equatable, Sendable {
         let request = SumUpRequest(affiliateKey: affiliateKey, appID: appID, currency: currency, callbackURL: callback, title: title,
                                    receiptEmail: email, receiptPhone: phone, skipSuccessScreen: try json.optionalBool("skip_success_screen"))
         return POSRequest.sale(to: .sumup(request), identifier: identifier, amount: amount, answerScheme: scheme)
+    }
+
+    /// An Android application id: two or more `.`-separated segments, each a letter then letters,
+    /// digits or `_` (the package the affiliate key is bound to).
+    /// - Throws: `validation` naming `app_id`.
+    static func checkApplicationID(_ id: String) throws(PayHandoffError) {
+        let bytes = Array(id.utf8)
+        var segments = 0
+        var start = 0
+        var valid = true
+        while start <= bytes.count {
+            var end = start
+            while end < bytes.count, bytes[end] != UInt8(ascii: ".") { end += 1 }
+            let segment = bytes[start..<end]
+            let letter: (UInt8) -> Bool = { ($0 | 0x20) >= UInt8(ascii: "a") && ($0 | 0x20) <= UInt8(ascii: "z") }
+            if let first = segment.first, letter(first), segment.allSatisfy({ letter($0) || ASCII.isDigit($0) || $0 == UInt8(ascii: "_") }) {
+                segments += 1
+            } else {
+                valid = false
+            }
+            start = end + 1
+        }
+        guard valid, segments >= 2 else {
+            throw PayHandoffError(.validation, field: "app_id", "must be an Android application id (com.example.shop)")
+        }
     }
 
     /// SumUp's `foreign-tx-id` rule: 1–128 bytes of printable ASCII 0x21–0x7E.
