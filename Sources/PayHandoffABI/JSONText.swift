@@ -69,7 +69,16 @@ public enum JSONText {
     /// ``JSONTextCodec`` over cJSON.
     final class CJSONTextCodec: JSONTextCodec, @unchecked Sendable {
         override func parse(_ text: String, field: String) throws(PayHandoffError) -> JSONValue {
-            try JSONText.parse(text, parameter: field)
+            do {
+                return try JSONText.parse(text, parameter: field)
+            } catch {
+                // A member the text layer refuses (a number with a fraction) is named by its path
+                // inside the text: put it under the extra or parameter the text came in
+                // (`PAYMENT_RESPONSE.amount`), as the app readers name the members they refuse.
+                var located = error
+                if let path = error.field, !path.isEmpty, path != field { located.field = field + "." + path }
+                throw located
+            }
         }
 
         override func render(_ value: JSONValue) throws(PayHandoffError) -> String {

@@ -190,7 +190,7 @@ enum CallbackURL {
     ///   - url: The URL the OS handed the app.
     ///   - scheme: The callback URL's scheme.
     /// - Returns: The pairs, in order.
-    /// - Throws: `limit_exceeded`, `malformed_url` (characters, escapes, a repeated key),
+    /// - Throws: `limit_exceeded`, `malformed_url` (characters, escapes, a repeated key, a raw `#`),
     ///   `callback_mismatch` naming `scheme` for another scheme.
     static func query(of url: String, scheme: String) throws(PayHandoffError) -> [QueryItem] {
         let (given, rest) = try URLSyntax.splitScheme(url, field: "url")
@@ -198,9 +198,13 @@ enum CallbackURL {
         guard ASCII.equalFoldingCase(String(given), scheme) else {
             throw PayHandoffError(.callbackMismatch, field: "scheme", "the URL's scheme is not the callback URL's")
         }
+        // A raw '#' is refused as in Billpocket's answers: no app answers with a fragment, and the
+        // bytes after one would be dropped unread (an escaped %23 inside a value is fine).
+        guard !rest.utf8.contains(UInt8(ascii: "#")) else {
+            throw PayHandoffError(.malformedURL, field: "url", "contains a raw '#': an answer has no fragment")
+        }
         guard let question = rest.utf8.firstIndex(of: UInt8(ascii: "?")) else { return [] }
-        var query = rest[rest.utf8.index(after: question)...]
-        if let hash = query.utf8.firstIndex(of: UInt8(ascii: "#")) { query = query[..<hash] }
+        let query = rest[rest.utf8.index(after: question)...]
         guard !query.utf8.isEmpty else { return [] }
         return try QueryDecoder.decode(query, plus: .literal, caseInsensitiveKeys: false)
     }
