@@ -103,7 +103,7 @@ def parse_result(extras, options) -> dict:
     rest = {k: v for k, v in options.items() if k != "pos_app"}
     bp.expected_identifier(rest, ("identifier", "token"))
     if extras is None:
-        return {"version": 1, "result": "unrecognized"}  # no pos_app: Billpocket's answers stay as they were
+        vectorlib.no_data_answer(app)  # pos_app billpocket means what no pos_app means: null is invalid_json
     return bp.parse_result(extras, rest)
 
 
@@ -204,8 +204,9 @@ def cross_result_cases() -> Suite:
     extras = {"result": "aprobada", "amount": "100.00", "identifier": "ord-1"}
     add("pos-apps-result-billpocket-named", "options naming billpocket: Billpocket's answer document as before (no pos_app)",
         extras, {"pos_app": "billpocket", "identifier": "ord-1"}, source=SRC_BILLPOCKET)
-    add("pos-apps-result-billpocket-no-data", "Billpocket's activity result without data (extras null): unrecognized, "
-        "reconcile, never declined", None, {"pos_app": "billpocket", "identifier": "ord-1"})
+    add("pos-apps-result-billpocket-no-data", "Billpocket's activity result without data (extras null) with pos_app named: "
+        "invalid_json, as without pos_app (hostile-result-extras-null); a flow's pos.result makes it reconcile",
+        None, {"pos_app": "billpocket", "identifier": "ord-1"}, ("invalid_json", None))
     add("pos-apps-result-sumup", "SumUp answers by URL only: no result extras", {"smp-status": "success"},
         {"pos_app": "sumup", "identifier": "ord-1"}, (V, "pos_app"))
     add("pos-apps-result-unknown-app", "an unknown pos_app", extras, {"pos_app": "mercadopago"}, (V, "pos_app"))
@@ -397,7 +398,11 @@ class Model:
     def result(self, e: dict):
         flow = self.find(e["flow_id"])
         extras = e.get("extras")
-        if not extras:  # null, absent or {}: no data came back
+        no_result = (flow.app == "square" and isinstance(extras, dict) and extras.get(square.R_ERROR_CODE) == square.ERROR_NO_RESULT
+                     and not extras.get(square.R_METADATA))
+        # null, absent or {}: no data came back; Square's ERROR_NO_RESULT without REQUEST_METADATA (its one
+        # documented answer without the echo) says the same: Square could not tell.
+        if not extras or no_result:
             if flow.state in ("ready", "launched"):
                 flow.state = "returned_without_response"
                 if flow.foregrounded_at is None:
@@ -411,11 +416,7 @@ class Model:
         except Fail as failure:
             # Inside the event, errors name `extras.<key>` (as Billpocket's pos.result does).
             raise Fail(failure.code, None if failure.field is None else "extras." + failure.field) from None
-        if "identifier" not in doc:
-            # Clip's PAYMENT_ERROR without reference (error), Square's ERROR_NO_RESULT without metadata (reconcile):
-            # only for the flow the host names, and never an approval.
-            assert doc["result"] in ("error", "unrecognized"), doc
-        elif doc["identifier"] != flow.sent:
+        if doc["identifier"] != flow.sent:
             raise Fail("callback_mismatch", "identifier")
         return self.answer(flow, doc)
 
@@ -686,9 +687,9 @@ def pos_app_flows() -> FlowSuite:
                    S(late, "accepted", "p1=approved", "p1:persist")])
     begin_sq = [S(start(T0, sq_request()), "accepted", "p1=ready", OPENED), S(launched(T0 + 1000), "accepted", "p1=launched", "p1:persist")]
     s.add("flow-posapp-square-android-no-result", "square: ERROR_NO_RESULT (documented without REQUEST_METADATA) is "
-          "unrecognized_result with reconcile", sq_android,
+          "no data: returned_without_response with reconcile, never declined", sq_android,
           begin_sq + [S(result(T0 + MINUTE, {square.R_ERROR_CODE: square.ERROR_NO_RESULT}, result_code=0), "accepted",
-                        "p1=unrecognized_result", RECONCILE)])
+                        "p1=returned_without_response", RECONCILE)])
     s.add("flow-posapp-square-both-ways", "square: the same answer by URL (iOS form) after the Android result is the same "
           "answer document: duplicate, the flow stays approved", SRC_SPEC,
           begin_sq + [S(result(T0 + MINUTE, sq_extras()), "accepted", "p1=approved", "p1:persist"),
@@ -717,9 +718,11 @@ def pos_app_flows() -> FlowSuite:
           "(0.30000000000000004) is unrecognized_result with reconcile, never approved", clip.SRC_DOUBLE,
           begin_cl + [S(result(T0 + MINUTE, cl_extras(amount="0.30000000000000004")), "accepted", "p1=unrecognized_result",
                         RECONCILE)])
-    s.add("flow-posapp-clip-error-without-reference", "clip: a PAYMENT_ERROR without PAYMENT_RESPONSE (no reference) for "
-          "the flow the host names ends in error, never approved", SRC_SPEC,
-          begin_cl + [S(result(T0 + MINUTE, {clip.ERROR: "TERMINAL_ERROR"}, result_code=-1), "accepted", "p1=error", "p1:persist")])
+    s.add("flow-posapp-clip-error-without-reference", "clip: a PAYMENT_ERROR without PAYMENT_RESPONSE (no reference) is "
+          "refused naming extras.PAYMENT_RESPONSE and moves nothing (an answer without the echo never moves a flow); "
+          "the flow then ends like an unanswered hand-off: foreground and grace, reconcile, never approved", SRC_SPEC,
+          begin_cl + [S(result(T0 + MINUTE, {clip.ERROR: "TERMINAL_ERROR"}, result_code=-1), "rejected", "p1=launched", "",
+                        ("validation", "extras." + clip.RESPONSE))])
     s.add("flow-posapp-clip-garbage-response", "clip: a PAYMENT_RESPONSE that is not JSON is refused (naming "
           "extras.PAYMENT_RESPONSE) and changes nothing; the genuine answer then approves", clip.SRC_ANSWER,
           begin_cl + [S(result(T0 + MINUTE, {clip.RESPONSE: "{reference"}), "rejected", "p1=launched", "",

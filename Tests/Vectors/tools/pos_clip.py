@@ -121,8 +121,8 @@ def parse_result(extras, options) -> dict:
     options, expected = answer_options(options, ("pos_app", "identifier", "token", "result_code"))
     assert check_pos_app(options.get("pos_app")) == "clip"
     check_result_code(options)
-    if extras is None or extras == {}:
-        return no_data_answer("clip")
+    if extras is None:
+        no_data_answer("clip")  # raises: a null document is no answer (a flow's pos.result reconciles it)
     extras = string_extras(extras)
     code = extras.get(ERROR) or None
     text = extras.get(RESPONSE) or None
@@ -134,15 +134,11 @@ def parse_result(extras, options) -> dict:
             d["extra"] = extra
         return d
 
-    def error_without_echo():
-        # A PAYMENT_ERROR may come without the reference: it ends in error, never approved.
-        doc.update({"result": "error", "error_code": code})
-        return finish(doc)
-
+    # A PAYMENT_ERROR may come without the reference: nothing ties it to a sale, so it is refused
+    # naming the missing echo (never approved, moves no flow); the flow the host started waits and
+    # ends in reconcile (foreground + grace), as every answer without the echo does.
     if text is None:
-        if code is None:
-            raise Fail("validation", RESPONSE)
-        return error_without_echo()
+        raise Fail("validation", RESPONSE)
     try:
         response = json.loads(text, parse_constant=lambda name: (_ for _ in ()).throw(ValueError(name)))
     except ValueError:
@@ -159,8 +155,6 @@ def parse_result(extras, options) -> dict:
     reference, status = member("reference"), member("status")
     amount_text, tip_text, receipt = member("amount"), member("tipAmount"), member("receiptNumber")
     if reference is None:
-        if code is not None:
-            return error_without_echo()
         raise Fail("validation", RESPONSE + ".reference")
     if expected is not None and reference != expected:
         raise Fail("callback_mismatch", "identifier")
@@ -302,11 +296,15 @@ def result_cases() -> Suite:
         {RESPONSE: _response(reference=sent, status="APPROVED", amount="100.0")})
     add("clip-result-status-pending", "another status word: unrecognized", {RESPONSE: _response(
         reference=sent, status="PENDING", amount="100.0")})
-    add("clip-result-error-without-response", "a PAYMENT_ERROR without PAYMENT_RESPONSE carries no reference: error "
-        "(never approved), no identifier", {ERROR: "TERMINAL_ERROR"}, source=SRC_SPEC)
-    add("clip-result-error-without-reference", "a PAYMENT_ERROR beside a response without reference: error",
-        {RESPONSE: _response(status="error"), ERROR: "CANCELLED"}, source=SRC_SPEC)
-    add("clip-result-no-data", "no data (extras null): unrecognized, reconcile", None, source=SRC_SPEC)
+    add("clip-result-error-without-response", "a PAYMENT_ERROR without PAYMENT_RESPONSE carries no reference: refused "
+        "naming PAYMENT_RESPONSE (never approved, moves no flow)", {ERROR: "TERMINAL_ERROR"}, error=(V, RESPONSE),
+        source=SRC_SPEC)
+    add("clip-result-error-without-reference", "a PAYMENT_ERROR beside a response without reference: refused naming "
+        "the reference", {RESPONSE: _response(status="error"), ERROR: "CANCELLED"}, error=(V, RESPONSE + ".reference"),
+        source=SRC_SPEC)
+    add("clip-result-no-data", "no data (extras null): no answer to read, invalid_json as Billpocket's (a flow's "
+        "pos.result reconciles it)", None, error=(J, None), source=SRC_SPEC)
+    add("clip-result-empty-extras", "an empty Bundle has no PAYMENT_RESPONSE", {}, error=(V, RESPONSE), source=SRC_SPEC)
     add("clip-result-unknown-extra", "another extra is kept in extra", with_(approved, CLIP_SESSION="s1"))
 
     add("clip-result-approved-result-ok", "options.result_code -1 (RESULT_OK, what Clip always returns): the extras decide",

@@ -228,19 +228,22 @@ def parse_result(extras, options) -> dict:
     options, expected = answer_options(options, ("pos_app", "identifier", "token", "result_code"))
     assert check_pos_app(options.get("pos_app")) == "square"
     check_result_code(options)
-    if extras is None or extras == {}:
-        return no_data_answer("square")
+    if extras is None:
+        no_data_answer("square")  # raises: a null document is no answer (a flow's pos.result reconciles it)
     extras = string_extras(extras)
     known = (R_METADATA, R_CLIENT_ID, R_SERVER_ID, R_ERROR_CODE)
     value = {k: extras.get(k) or None for k in known}
     metadata, code = value[R_METADATA], value[R_ERROR_CODE]
     doc: dict = {"version": 1, "pos_app": "square"}
-    if metadata is None and code != ERROR_NO_RESULT:
-        raise Fail("validation", R_METADATA)  # only ERROR_NO_RESULT comes without the echo (PosApi.java)
-    if metadata is not None:
-        if expected is not None and metadata != expected:
-            raise Fail("callback_mismatch", "identifier")
-        doc["identifier"] = metadata
+    if metadata is None:
+        # Nothing ties the answer to a sale, ERROR_NO_RESULT (documented without the echo, PosApi.java)
+        # and an empty Bundle included: refused naming the echo's key, as Billpocket's answer without
+        # `identifier`. For the flow the host names, ERROR_NO_RESULT without the echo or no data at all
+        # is `returned_without_response` with reconcile (FlowModel.result).
+        raise Fail("validation", R_METADATA)
+    if expected is not None and metadata != expected:
+        raise Fail("callback_mismatch", "identifier")
+    doc["identifier"] = metadata
     if code == ERROR_NO_RESULT:
         doc["result"] = "unrecognized"  # Square could not tell: reconcile
         doc["error_code"] = code
@@ -450,10 +453,12 @@ def parse_cases() -> Suite:
     add("square-parse-no-data", "the callback without data", CALLBACK + "?state=" + sent, error=(V, "data"))
     add("square-parse-data-not-json", "data that is not JSON", CALLBACK + "?data=%7Bstatus", error=(J, "data"))
     add("square-parse-data-array", "data that is a JSON array", CALLBACK + "?data=%5B%5D", error=(J, "data"))
-    add("square-parse-other-callback", "an answer to another callback URL", _data_url(ok, "myapp://other"),
-        error=(C, "callback_url"))
-    add("square-parse-square-request-segment", "the SDK's rewritten address (square_request as last segment) is not the "
-        "callback PayHandoff sent", _data_url(ok, CALLBACK + "/square_request"), error=(C, "callback_url"),
+    add("square-parse-other-callback", "an answer on the callback's scheme but another address: tied to the sale by the "
+        "echoed state (scheme rule, as Billpocket's)", _data_url(ok, "myapp://other"))
+    add("square-parse-other-scheme", "an answer on another scheme", _data_url(ok, "otherapp://square-callback"),
+        error=(C, "scheme"))
+    add("square-parse-square-request-segment", "the SDK's rewritten address (square_request as last segment) is read: "
+        "the address is not what ties it to the sale", _data_url(ok, CALLBACK + "/square_request"),
         source="square/SquarePointOfSaleSDK-iOS Sources/SCAPIURLConversion.m@3adf7c66a768730a88a0465de0b83e49d77aa102")
     add("square-parse-duplicate-data", "data twice", _data_url(ok) + "&data=%7B%7D", error=(M, "data"))
     pad = CALLBACK + "?data=" + percent_encode(json.dumps(ok, separators=(",", ":"))) + "&pad="
@@ -491,18 +496,19 @@ def result_cases() -> Suite:
         {R_ERROR_CODE: NS + "ERROR_NO_EMPLOYEE_LOGGED_IN", R_METADATA: sent})
     add("square-result-unsupported-api-version", "com.squareup.pos.UNSUPPORTED_API_VERSION (the one code without ERROR_): error",
         {R_ERROR_CODE: NS + "UNSUPPORTED_API_VERSION", R_METADATA: sent})
-    add("square-result-no-result", "ERROR_NO_RESULT comes without REQUEST_METADATA (documented): unrecognized, reconcile",
-        {R_ERROR_CODE: ERROR_NO_RESULT})
-    add("square-result-no-data", "no data at all (extras null: Square crashed or was uninstalled): unrecognized, reconcile, "
-        "never declined", None)
-    add("square-result-empty-extras", "an empty Bundle is no data too", {})
+    add("square-result-no-result", "ERROR_NO_RESULT comes without REQUEST_METADATA (documented): nothing ties it to a sale, "
+        "refused naming the echo (a flow's pos.result makes it returned_without_response, reconcile)",
+        {R_ERROR_CODE: ERROR_NO_RESULT}, error=(V, R_METADATA))
+    add("square-result-no-data", "no data at all (extras null: Square crashed or was uninstalled): no answer to read, "
+        "invalid_json as Billpocket's (a flow's pos.result reconciles it)", None, error=(J, None))
+    add("square-result-empty-extras", "an empty Bundle has no echo", {}, error=(V, R_METADATA))
     add("square-result-unknown-key-kept", "unknown extras are kept in extra", with_(ok, **{"com.squareup.pos.X": "1"}))
     add("square-result-ok-result-ok", "options.result_code -1 (RESULT_OK) beside the success extras", ok,
         with_(opts, result_code=-1))
     add("square-result-cancelled-result-canceled", "options.result_code 0 (RESULT_CANCELED) beside ERROR_TRANSACTION_CANCELED",
         {R_ERROR_CODE: ERROR_CANCELED, R_METADATA: sent}, with_(opts, result_code=0))
     add("square-result-no-data-result-canceled", "no data under RESULT_CANCELED (the user backed out, or Square crashed): "
-        "unrecognized, reconcile", None, with_(opts, result_code=0))
+        "invalid_json, result_code read first", None, with_(opts, result_code=0), error=(J, None))
     add("square-result-result-code-text", "options.result_code must be a JSON integer", ok, with_(opts, result_code="-1"),
         error=(J, "result_code"), source=SRC_SPEC)
     add("square-result-forged", "REQUEST_METADATA without the token", with_(ok, **{R_METADATA: "ord-1"}), error=(C, "identifier"))

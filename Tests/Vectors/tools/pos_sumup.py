@@ -295,8 +295,10 @@ def parse_cases() -> Suite:
         error=(V, "smp-tx-code"))
     add("sumup-parse-duplicate-status", "smp-status twice", _answer(ok + [("smp-status", "failed")]), error=(M, "smp-status"))
     add("sumup-parse-raw-newline", "a raw newline in the answer", _answer(ok) + "%0A\n", error=(M, "url"))
-    add("sumup-parse-other-callback", "an answer to another callback URL", _answer(ok, "myapp://other"),
-        error=(C, "callback_url"))
+    add("sumup-parse-other-callback", "an answer on the callback's scheme but another address: tied to the sale by "
+        "foreign-tx-id (scheme rule, as Billpocket's)", _answer(ok, "myapp://other"))
+    add("sumup-parse-other-scheme", "an answer on another scheme", _answer(ok, "otherapp://sumup-result"),
+        error=(C, "scheme"))
     add("sumup-parse-bad-escape", "a bad percent escape", _answer(replace(ok, smp_message="%zz")), error=(M, "smp-message"))
     add("sumup-parse-options-urlscheme", "Billpocket's urlScheme is not a SumUp option", _answer(ok),
         with_(opts, urlScheme="myapp"), (V, "urlScheme"), SRC_SPEC)

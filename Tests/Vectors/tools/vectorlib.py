@@ -509,9 +509,11 @@ MAX_ANSWER_URL_BYTES = 8192
 
 def answer_query(url: str, callback_url: str) -> bytes:
     """An answer URL to a callback URL: the URL rules of every POS answer (size, characters, scheme
-    syntax, no raw `#`), then its address — the part before the first `?` — must be the callback
-    URL (scheme ignoring ASCII case, the rest byte for byte: callback_mismatch `callback_url`
-    otherwise). Returns the raw query (empty without `?`)."""
+    syntax, no raw `#`), then its scheme must be the callback URL's, ignoring ASCII case
+    (callback_mismatch `scheme` otherwise) — Billpocket's rule (`parse-scheme-mismatch`): the
+    answer is tied to the sale by the echoed token, not by its address, and Square's iOS SDK may
+    rewrite the address (`square_request` as host or last path segment, SCAPIURLConversion.m;
+    the issue 39 spec). Returns the raw query (empty without `?`)."""
     raw = url.encode("utf-8")
     if len(raw) > MAX_ANSWER_URL_BYTES:
         raise Fail("limit_exceeded", "url")
@@ -522,11 +524,10 @@ def answer_query(url: str, callback_url: str) -> bytes:
         raise Fail("malformed_url", "url")
     if "#" in url:
         raise Fail("malformed_url", "url")
-    address, _, query = url.partition("?")
-    a_scheme, _, a_rest = address.partition(":")
-    c_scheme, _, c_rest = callback_url.partition(":")
-    if ascii_lower(a_scheme) != ascii_lower(c_scheme) or a_rest != c_rest:
-        raise Fail("callback_mismatch", "callback_url")
+    _, _, query = url.partition("?")
+    c_scheme, _, _ = callback_url.partition(":")
+    if ascii_lower(scheme) != ascii_lower(c_scheme):
+        raise Fail("callback_mismatch", "scheme")
     return query.encode("utf-8")
 
 
@@ -575,9 +576,13 @@ def string_extras(extras) -> dict[str, str]:
 
 
 def no_data_answer(pos_app: str) -> dict:
-    """An activity result without data (`extras` null or `{}`: the POS app crashed, was
-    uninstalled, or the user backed out): nothing proves what happened — reconcile, never declined."""
-    return {"version": 1, "pos_app": pos_app, "result": "unrecognized"}
+    """An activity result without data (`extras` null: the POS app crashed, was uninstalled, or
+    the user backed out) read by `pos_parse_result`: there is no answer to read — `invalid_json`
+    (no field), as Billpocket's `hostile-result-extras-null` says; `pos_app` does not change what a
+    null document is. (`{}` is read by each app's rules: its echo is missing.) In a flow, the host
+    reports it as `pos.result` with `extras: null` or `{}`: `returned_without_response` with
+    reconcile, never declined (FlowModel.result)."""
+    raise Fail("invalid_json", None)
 
 
 def check_transaction_id(value: str, field: str) -> str:
