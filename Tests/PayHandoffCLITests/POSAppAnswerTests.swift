@@ -142,6 +142,20 @@ final class POSAppAnswerTests: CLITestCase {
         }
     }
 
+    /// An answer echoing the affiliate key (a forged or buggy callback): routed, the key is in
+    /// no output and not in the saved state.
+    func testAnEchoedAffiliateKeyIsNeitherPrintedNorSaved() throws {
+        _ = try start("s1", sumupRequest, at: t0)
+        let echo = "myapp://sumup-result?smp-status=success&smp-tx-code=T1&affiliate-key=\(affiliateKey)&foreign-tx-id=ord-1~\(token)"
+        for arguments in [["route", echo, "--state", state, "--now", String(t0 + 1_000)], ["route", echo, "--state", state, "--json"],
+                          ["pos", "parse", echo, "--pos-app", "sumup", "--callback-url", "myapp://sumup-result", "--json"]] {
+            let result = try run(arguments)
+            XCTAssertEqual(result.status, 0, result.stderr)
+            XCTAssertFalse((result.stdout + result.stderr).contains(affiliateKey), "\(arguments): \(result.stdout)")
+        }
+        XCTAssertFalse(try String(contentsOfFile: state, encoding: .utf8).contains(affiliateKey))
+    }
+
     func testSumUpAnswersFollowTheRequestsPlatformAndRefuseWhatSumUpCannotSend() throws {
         // The Android intent's data: one callback; iOS: the failure goes to callbackfail.
         let android = "sumupmerchant://pay/1.0?total=100.00&currency=EUR&affiliate-key=%3Credacted%3E&app-id=com.example.shop&foreign-tx-id=ord-1~\(token)&callback=myapp%3A%2F%2Fandroid-cb"
