@@ -64,7 +64,12 @@ public enum JSONText {
 
     /// The core's codec for JSON text inside a POS answer, over cJSON (the rules of every JSON
     /// parameter of the C ABI: integers only, no repeated key, 64 KiB, depth 64).
-    public static let codec: JSONTextCodec = CJSONTextCodec()
+    ///
+    /// A fresh object on every read, never one shared instance: the C ABI is called from many
+    /// threads at once (include/payhandoff.h, THREAD SAFETY), and a shared global would be
+    /// lazily initialised and retained/released from all of them (helgrind, `make
+    /// react-native-test`'s thread test, reported both as races). The object holds no state.
+    public static var codec: JSONTextCodec { CJSONTextCodec() }
 
     /// ``JSONTextCodec`` over cJSON.
     final class CJSONTextCodec: JSONTextCodec, @unchecked Sendable {
