@@ -81,7 +81,9 @@ public enum JSONText {
                 // inside the text: put it under the extra or parameter the text came in
                 // (`PAYMENT_RESPONSE.amount`), as the app readers name the members they refuse.
                 var located = error
-                if let path = error.field, !path.isEmpty, path != field { located.field = field + "." + path }
+                // Bytes compared, never String `!=` (it links Unicode's normalization tables, which
+                // the .wasm does not have: docs/architecture.md).
+                if let path = error.field, !path.isEmpty, !path.utf8.elementsEqual(field.utf8) { located.field = field + "." + path }
                 throw located
             }
         }
