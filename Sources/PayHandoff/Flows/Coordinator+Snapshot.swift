@@ -168,7 +168,9 @@ extension Coordinator {
         var missing: [(flow: Int, sale: String, until: Int64, refundShown: Int64??)] = []
         #if !PAYHANDOFF_CHECKOUT_ONLY
         for (index, flow) in flows.enumerated() {
-            guard case .pos(let f) = flow else { continue }
+            // Only Billpocket's sales are booked (the other terminal apps refund through their
+            // servers, issue 39): another app's approved sale has no entry to lose.
+            guard case .pos(let f) = flow, f.posApp == .billpocket else { continue }
             if f.operation == .refund, let sale = f.saleTransactionId {
                 guard !ledger.holds(sale), ledger.prunedThrough == 0 else { continue }
                 let shown = Swift.max(f.answeredAt ?? 0, f.foregroundedAt ?? 0)
