@@ -70,7 +70,8 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
 /// The URL door: agreement, properties, round trip, and the oracle.
 func answerURL(input: (options: ArraySlice<UInt8>, url: ArraySlice<UInt8>), bytes: [UInt8]) -> Result<JSONValue, PayHandoffError>? {
     guard let (url, options, parsed, core) = Fuzz.urlWithOptions(input, "pos_parse_response", abi: payhandoff_pos_parse_response,
-                                                                parse: POSResponse.parse(_:options:), json: \.json)
+                                                                parse: { url, options throws(PayHandoffError) in try POSResponse.parse(url, options: options, jsonText: JSONText.codec) },
+                                                                json: \.json)
     else { return nil }
     // The oracle reads options documents that are objects (its callers' contract).
     if case .object = options, !Fuzz.isTiming && oracle.wantsInput() {
@@ -108,7 +109,7 @@ func answerURL(input: (options: ArraySlice<UInt8>, url: ArraySlice<UInt8>), byte
     }
     let rebuilt = bare + "://" + pieces.joined(separator: "&")
     if rebuilt.utf8.count <= 8192 {
-        let again = Fuzz.capture { () throws(PayHandoffError) in try POSResponse.parse(rebuilt, options: options).json }
+        let again = Fuzz.capture { () throws(PayHandoffError) in try POSResponse.parse(rebuilt, options: options, jsonText: JSONText.codec).json }
         Fuzz.require(Fuzz.same(again, .success(document)), "rebuilt answer \(rebuilt) parses to \(again), not \(shown)")
     }
     return core
@@ -119,7 +120,7 @@ func answerExtras(_ extras: JSONValue, optionsText: String, bytes: [UInt8]) -> R
     guard let options = Fuzz.parsedOptions(optionsText) else { Fuzz.require(false, "grammar options do not parse"); return .success(.null) }
     var parsed: POSResponse? = nil
     let core = Fuzz.capture { () throws(PayHandoffError) in
-        let response = try POSResponse.parse(extras: extras, options: options)
+        let response = try POSResponse.parse(extras: extras, options: options, jsonText: JSONText.codec)
         parsed = response
         return response.json
     }
