@@ -118,7 +118,7 @@ def read_amount(text: str | None) -> int | None:
 
 
 def parse_result(extras, options) -> dict:
-    options, expected = answer_options(options, ("pos_app", "identifier", "token", "result_code"))
+    options, expected = answer_options(options, ("pos_app", "identifier", "token", "result_code"), then=check_result_code)
     assert check_pos_app(options.get("pos_app")) == "clip"
     check_result_code(options)
     if extras is None:

@@ -170,7 +170,8 @@ def _no_constants(name):
 
 
 def parse_response(url: str, options) -> dict:
-    options, expected = answer_options(options, ("pos_app", "callback_url", "identifier", "token"))
+    options, expected = answer_options(options, ("pos_app", "callback_url", "identifier", "token"),
+                                       then=lambda o: check_callback_url(o.get("callback_url")))
     assert check_pos_app(options.get("pos_app")) == "square"
     callback = check_callback_url(options.get("callback_url"))
     pairs = dict(decode_query(answer_query(url, callback), plus_is_space=False, case_insensitive=False))
@@ -225,7 +226,7 @@ def parse_response(url: str, options) -> dict:
 # pos.parse_result (Android: the result extras)
 
 def parse_result(extras, options) -> dict:
-    options, expected = answer_options(options, ("pos_app", "identifier", "token", "result_code"))
+    options, expected = answer_options(options, ("pos_app", "identifier", "token", "result_code"), then=check_result_code)
     assert check_pos_app(options.get("pos_app")) == "square"
     check_result_code(options)
     if extras is None:

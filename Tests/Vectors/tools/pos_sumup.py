@@ -93,7 +93,8 @@ def build_url(request) -> dict:
 
 
 def parse_response(url: str, options) -> dict:
-    options, expected = answer_options(options, ("pos_app", "callback_url", "identifier", "token"))
+    options, expected = answer_options(options, ("pos_app", "callback_url", "identifier", "token"),
+                                       then=lambda o: check_callback_url(o.get("callback_url")))
     assert check_pos_app(options.get("pos_app")) == "sumup"
     callback = check_callback_url(options.get("callback_url"))
     pairs = decode_query(answer_query(url, callback), plus_is_space=False, case_insensitive=False)

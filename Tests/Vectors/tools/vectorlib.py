@@ -492,13 +492,14 @@ SCHEME_TEXT = re.compile(r"[A-Za-z][A-Za-z0-9+\-.]*")
 def check_callback_url(value, field: str = "callback_url") -> str:
     """A provider's callback URL (Square iOS, SumUp): `scheme:rest`, the scheme by RFC 3986, the
     rest not empty; no space, control character or DEL; no `?` or `#` (the POS app appends its
-    answer as `?…`, which must be the whole query); at most 1024 bytes. Present and text."""
+    answer as `?…`, which must be the whole query); at most 1024 bytes; the scheme at most 50
+    characters (Billpocket's `urlScheme` bound, which every answer's scheme shares). Present and text."""
     if value is None:
         raise Fail("validation", field)
     if not isinstance(value, str):
         raise Fail("invalid_json", field)
     scheme, colon, rest = value.partition(":")
-    if (not colon or not SCHEME_TEXT.fullmatch(scheme) or rest == "" or len(value.encode("utf-8")) > 1024
+    if (not colon or not SCHEME_TEXT.fullmatch(scheme) or len(scheme) > 50 or rest == "" or len(value.encode("utf-8")) > 1024
             or any(ord(c) <= 0x20 or ord(c) == 0x7F for c in value) or "?" in value or "#" in value):
         raise Fail("validation", field)
     return value
@@ -531,15 +532,19 @@ def answer_query(url: str, callback_url: str) -> bytes:
     return query.encode("utf-8")
 
 
-def answer_options(options, allowed: tuple[str, ...]) -> tuple[dict, str | None]:
+def answer_options(options, allowed: tuple[str, ...], then=None) -> tuple[dict, str | None]:
     """The options of an answer reader (pos_parse_response / pos_parse_result): an object, keys
-    in `allowed`, `identifier` text, `token` by the token rule (needs `identifier`). Returns the
-    options and the expected `<identifier>~<token>` (None: any echo is accepted)."""
+    in `allowed`, then `then(options)` (the app's own options: `callback_url`, as Billpocket's
+    `urlScheme`, or `result_code`, checked before the identifier, in the core's order), `identifier`
+    text, `token` by the token rule (needs `identifier`). Returns the options and the expected
+    `<identifier>~<token>` (None: any echo is accepted)."""
     if not isinstance(options, dict):
         raise Fail("invalid_json", None)
     for key in options:
         if key not in allowed:
             raise Fail("validation", key)
+    if then is not None:
+        then(options)
     identifier = options.get("identifier")
     if identifier is not None and not isinstance(identifier, str):
         raise Fail("invalid_json", "identifier")
