@@ -34,7 +34,7 @@ import json
 from vectorlib import (
     ANY_FIELD, DROP, FRESH_POS_TOKEN, Fail, PosRequest, Suite, answer_options, answer_query, check_callback_url,
     check_currency, check_pos_app, check_transaction_id, decode_query, format_amount, make_with,
-    no_data_answer, percent_encode, sent_pos_identifier, string_extras, utf16_units, check_result_code,
+    json_text, no_data_answer, percent_encode, sent_pos_identifier, string_extras, utf16_units, check_result_code,
 )
 
 SRC_IOS_REQUEST = "square/SquarePointOfSaleSDK-iOS Sources/SCCAPIRequest.m@fcb44143c9b199f62f9feb61e98a51516e0c28a3"
@@ -165,10 +165,6 @@ def ios_data(result: dict) -> dict:
 # ---------------------------------------------------------------------------------------
 # pos.parse_response (iOS: the callback URL)
 
-def _no_constants(name):
-    raise ValueError(name)
-
-
 def parse_response(url: str, options) -> dict:
     options, expected = answer_options(options, ("pos_app", "callback_url", "identifier", "token"),
                                        then=lambda o: check_callback_url(o.get("callback_url")))
@@ -177,10 +173,7 @@ def parse_response(url: str, options) -> dict:
     pairs = dict(decode_query(answer_query(url, callback), plus_is_space=False, case_insensitive=False))
     if not pairs.get("data"):
         raise Fail("validation", "data")
-    try:
-        data = json.loads(pairs["data"], parse_constant=_no_constants)
-    except ValueError:
-        raise Fail("invalid_json", "data") from None
+    data = json_text(pairs["data"], "data")
     if not isinstance(data, dict):
         raise Fail("invalid_json", "data")
 

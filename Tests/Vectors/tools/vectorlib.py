@@ -532,6 +532,76 @@ def answer_query(url: str, callback_url: str) -> bytes:
     return query.encode("utf-8")
 
 
+class _Pairs(list):
+    """A JSON object's members in order, duplicates kept (json.loads' object_pairs_hook)."""
+
+
+class _NonInteger:
+    """A number token with a fraction or an exponent: the C ABI's JSON rules refuse it."""
+
+
+class _Refused(Exception):
+    def __init__(self, path):
+        super().__init__(path)
+        self.path = path
+
+
+def _located(inner, step: str) -> str:
+    return step if inner is None else (step + inner if inner.startswith("[") else step + "." + inner)
+
+
+def _checked(value, depth: int):
+    """The document, by the C ABI's JSON rules (PayHandoffABI/JSONText+Reader.swift: integers within
+    ±(2^53 − 1), no key twice in one object — the first key that repeats an earlier one is named —,
+    at most 64 arrays/objects deep); a refusal names the path from the root (None: the root)."""
+    if isinstance(value, _Pairs):
+        if depth >= 64:
+            raise _Refused(None)
+        seen = set()
+        for key, _ in value:
+            if key in seen:
+                raise _Refused(key)
+            seen.add(key)
+        out = {}
+        for key, member in value:
+            try:
+                out[key] = _checked(member, depth + 1)
+            except _Refused as refused:
+                raise _Refused(_located(refused.path, key)) from None
+        return out
+    if isinstance(value, list):
+        if depth >= 64:
+            raise _Refused(None)
+        out = []
+        for index, element in enumerate(value):
+            try:
+                out.append(_checked(element, depth + 1))
+            except _Refused as refused:
+                raise _Refused(_located(refused.path, "[" + str(index) + "]")) from None
+        return out
+    if value is _NonInteger or (isinstance(value, int) and not isinstance(value, bool) and abs(value) > 2**53 - 1):
+        raise _Refused(None)
+    return value
+
+
+def json_text(text: str, field: str):
+    """JSON text inside a POS answer (Square's `data`, Clip's `PAYMENT_RESPONSE`), read as the
+    core's codec over cJSON reads it (PayHandoffABI/JSONText.swift, `CJSONTextCodec`): text that is
+    not one JSON value is invalid_json naming `field`; a member the rules refuse is invalid_json
+    naming `field.path` (`data.error_code` for a repeated key, `PAYMENT_RESPONSE.amount` for 100.00)."""
+    def refuse_constant(name):
+        raise ValueError(name)
+    try:
+        document = json.loads(text, object_pairs_hook=_Pairs, parse_float=lambda _: _NonInteger,
+                              parse_constant=refuse_constant)
+    except (ValueError, RecursionError):
+        raise Fail("invalid_json", field) from None
+    try:
+        return _checked(document, 0)
+    except _Refused as refused:
+        raise Fail("invalid_json", None if refused.path is None else field + "." + refused.path) from None
+
+
 def answer_options(options, allowed: tuple[str, ...], then=None) -> tuple[dict, str | None]:
     """The options of an answer reader (pos_parse_response / pos_parse_result): an object, keys
     in `allowed`, then `then(options)` (the app's own options: `callback_url`, as Billpocket's
