@@ -523,12 +523,12 @@ def answer_query(url: str, callback_url: str) -> bytes:
     scheme, colon, _ = url.partition(":")
     if not colon or not SCHEME_TEXT.fullmatch(scheme):
         raise Fail("malformed_url", "url")
-    if "#" in url:
-        raise Fail("malformed_url", "url")
-    _, _, query = url.partition("?")
     c_scheme, _, _ = callback_url.partition(":")
     if ascii_lower(scheme) != ascii_lower(c_scheme):
         raise Fail("callback_mismatch", "scheme")
+    if "#" in url:  # after the scheme, as the core (CallbackURL.query): another app's URL is named as such
+        raise Fail("malformed_url", "url")
+    _, _, query = url.partition("?")
     return query.encode("utf-8")
 
 
