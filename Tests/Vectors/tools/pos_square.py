@@ -34,7 +34,7 @@ import json
 from vectorlib import (
     ANY_FIELD, DROP, FRESH_POS_TOKEN, Fail, PosRequest, Suite, answer_options, answer_query, check_callback_url,
     check_currency, check_pos_app, check_transaction_id, decode_query, format_amount, make_with,
-    json_text, no_data_answer, percent_encode, sent_pos_identifier, string_extras, utf16_units, check_result_code,
+    json_text, no_data_answer, public_extra, percent_encode, sent_pos_identifier, string_extras, utf16_units, check_result_code,
 )
 
 SRC_IOS_REQUEST = "square/SquarePointOfSaleSDK-iOS Sources/SCCAPIRequest.m@fcb44143c9b199f62f9feb61e98a51516e0c28a3"
@@ -251,7 +251,7 @@ def parse_result(extras, options) -> dict:
         else:
             doc["result"] = "approved"
             doc["transactionid"] = check_transaction_id(tx, R_SERVER_ID if value[R_SERVER_ID] else R_CLIENT_ID)
-    extra = {k: v for k, v in extras.items() if k not in known}
+    extra = public_extra((k, v) for k, v in extras.items() if k not in known)
     if extra:
         doc["extra"] = extra
     return doc
@@ -481,6 +481,10 @@ def result_cases() -> Suite:
 
     add("square-result-ok", "RESULT_OK extras: SERVER_TRANSACTION_ID is the transaction id, REQUEST_METADATA echoes "
         "ord-1~<token>", ok)
+    add("square-result-secrets-dropped", "an echoed user token, PIN or affiliate key (any case) is a secret in every "
+        "app's answer: dropped, never kept in extra; another extra is kept",
+        with_(ok, **{"PIN": "0427", "userToken": "tok-secret", "Affiliate-Key": "k-secret", "com.example.NOTE": "kept"}),
+        source="docs/security.md (secrets never printed or stored); Billpocket's result-android-pin-dropped")
     add("square-result-ok-client-id-only", "success with CLIENT_TRANSACTION_ID only", with_(ok, **{R_SERVER_ID: DROP}))
     add("square-result-ok-no-ids", "success without any transaction id (point-of-sale-android-sdk #69): unrecognized "
         "(reconcile)", with_(ok, **{R_SERVER_ID: DROP, R_CLIENT_ID: DROP}))

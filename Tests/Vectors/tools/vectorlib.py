@@ -602,6 +602,18 @@ def json_text(text: str, field: str):
         raise Fail("invalid_json", None if refused.path is None else field + "." + refused.path) from None
 
 
+# Keys of an answer that carry a secret when a POS app echoes them (any ASCII case): dropped from
+# every app's answer, never kept in `extra` (the core: Redaction.isSecretKey, applied where every
+# app's answer is made).
+SECRET_ECHO_KEYS = ("usertoken", "pin", "affiliate-key", "affiliate_key")
+
+
+def public_extra(pairs) -> dict:
+    """An answer's other keys (`(key, value)` pairs or a dict) without the secret ones."""
+    items = pairs.items() if isinstance(pairs, dict) else pairs
+    return {k: v for k, v in items if ascii_lower(k) not in SECRET_ECHO_KEYS}
+
+
 def answer_options(options, allowed: tuple[str, ...], then=None) -> tuple[dict, str | None]:
     """The options of an answer reader (pos_parse_response / pos_parse_result): an object, keys
     in `allowed`, then `then(options)` (the app's own options: `callback_url`, as Billpocket's
