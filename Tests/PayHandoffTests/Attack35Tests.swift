@@ -161,6 +161,46 @@ final class Attack35Tests: XCTestCase {
         }
     }
 
+    /// K1 (second attack): keys without their clock — the format-4 shape written before the keys'
+    /// clock existed, or a binding's re-encoding without `latest_event` — restored, then a clock
+    /// four days ahead for two events: the first event's jump counts as 12 hours like any other,
+    /// so the second does not end the spent token's horizon, and the captured approval approves
+    /// nothing.
+    func testK1KeysWithoutTheirClockOutliveTwoEventsAhead() throws {
+        let spent = token("x")
+        let genuine = approval("p1", identifier: "ord-1", token: spent, transactionId: "555")
+        try sale("p1", identifier: "ord-1", token: spent, at: t0)
+        try send(["type": "pos.launched", "now": .integer(t0 + 500), "flow_id": "p1"])
+        XCTAssertEqual(coordinator.handle(url: genuine, now: t0 + 1_000).outcome, .accepted)
+        try send(["type": "flow.remove", "now": .integer(t0 + 2_000), "flow_id": "p1"])
+        guard case .object(var document) = coordinator.snapshot else { return XCTFail("not an object") }
+        XCTAssertNotNil(document["latest_event"])
+        document["latest_event"] = nil  // the format-4 shape main wrote before h35 (b8087fd): keys, no clock
+        coordinator = try Coordinator(snapshot: .object(document))
+        try send(["type": "tick", "now": .integer(t0 + 4 * day)])
+        try send(["type": "tick", "now": .integer(t0 + 4 * day + 60_000)])
+        XCTAssertEqual(try sale("p2", identifier: "ord-1", token: spent, at: t0 + hour).error?.code, .conflict,
+                       "a clock 4 days ahead for two events freed the spent token")
+        XCTAssertNotEqual(coordinator.handle(url: genuine, now: t0 + hour + 1_000).outcome, .accepted)
+    }
+
+    /// K1, the bound: without its clock a key's horizon still ends — 3 days after its forgetting
+    /// as the key proves it, plus what events ahead jumped beyond 12 hours each.
+    func testK1KeysWithoutTheirClockStillEndAtTheirHorizon() throws {
+        let spent = token("x")
+        try sale("p1", identifier: "ord-1", token: spent, at: t0)
+        try send(["type": "flow.remove", "now": .integer(t0 + 2_000), "flow_id": "p1", "give_up": true])
+        guard case .object(var document) = coordinator.snapshot else { return XCTFail("not an object") }
+        document["latest_event"] = nil
+        coordinator = try Coordinator(snapshot: .object(document))
+        try send(["type": "tick", "now": .integer(t0 + 2 * hour)])  // starts the clock at the forgetting
+        XCTAssertEqual(coordinator.rememberedKeys.latestEventAt, t0 + 2 * hour)
+        XCTAssertEqual(try sale("p2", identifier: "ord-1", token: spent, at: t0 + 3 * day - hour).error?.code, .conflict)
+        for step in 1...7 { try send(["type": "tick", "now": .integer(t0 + Int64(step) * 11 * hour)]) }
+        XCTAssertNotEqual(try sale("p3", identifier: "ord-1", token: spent, at: t0 + 3 * day + hour).error?.code, .conflict,
+                          "the horizon ends once its 3 days have passed")
+    }
+
     /// A start dated four days ahead (one event) with a remembered token: refused — the start is
     /// judged after its own jump counted 12 hours.
     func testAStartDatedDaysAheadNeverReusesARememberedToken() throws {
