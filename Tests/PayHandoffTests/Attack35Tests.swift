@@ -213,6 +213,32 @@ final class Attack35Tests: XCTestCase {
         XCTAssertEqual(try sale("p2", identifier: "ord-1", token: spent, at: t0 + 4 * day).error?.code, .conflict)
     }
 
+    // MARK: - A clock only ever behind (G1)
+
+    /// G1 (second attack; the documented open "a clock that stays wrong across its own 23:00"):
+    /// sale and full refund while the clock is two days behind, one more event a day behind (past
+    /// the sale's wrong 23:00), both flows removed; at the real time, a refund by Billpocket's
+    /// document of the sale (its real `approved_at`) must not refund it again.
+    func testG1AClockTwoDaysBehindThenOneDayBehindNeverRefundsASaleTwice() throws {
+        for behind in [2 * day, t0 - 36_000_000] {  // two days behind; an RTC reset to 1970-01-01 10:00
+            coordinator = Coordinator()
+            let device = t0 - behind
+            try sale("p1", at: device)
+            XCTAssertEqual(coordinator.handle(url: approval("p1", transactionId: "720371"), now: device + 1_000).outcome, .accepted)
+            XCTAssertEqual(try refund("r1", ofSaleFlow: "p1", at: device + 120_000).outcome, .accepted)
+            XCTAssertEqual(coordinator.handle(url: approval("r1", transactionId: "R-1"), now: device + 121_000).outcome, .accepted)
+            // A later event while the clock is still wrong, but one day later (past the sale's wrong 23:00).
+            XCTAssertEqual(try send(["type": "tick", "now": .integer(device + day + 180_000)]).outcome, .accepted)
+            for flow in ["r1", "p1"] {
+                XCTAssertEqual(try send(["type": "flow.remove", "now": .integer(device + day + 240_000), "flow_id": .string(flow)]).outcome, .accepted)
+            }
+            try assertOwnSnapshotRestores("G1 before the correction")
+            // NTP corrects the clock; Billpocket's document of the sale (really approved at t0 + 1 s).
+            let again = try refundByDocument("r2", approvedAt: t0 + 1_000, at: t0 + 600_000)
+            XCTAssertNotEqual(again.outcome, .accepted, "a second refund of a sale refunded in full")
+        }
+    }
+
     // MARK: - A snapshot 0.3.0 wrote after its own salvage
 
     /// What PayHandoff 0.3.0 (d862cce) wrote after salvaging Tests/Snapshots/v3/waiting-refund.json with its `ledger`
