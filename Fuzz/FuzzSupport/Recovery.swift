@@ -143,10 +143,13 @@ public enum Recovery {
 
     /// The balance left to refund of sale `transactionId` by what `state`'s history booked: its
     /// amount less the most it had refunded, less every refund of it still waiting (except
-    /// `excluded`'s) — zero when damaged storage left it unknown; nil for a sale never booked.
+    /// `excluded`'s) — zero while damaged storage or a clock left it unknown (a balance-unknown
+    /// record still open at the state's time; once it has passed, what the history booked is what
+    /// is left, whatever the clock did: issue 35, G1); nil for a sale never booked.
     public static func balance(of transactionId: String, in state: FlowAlphabet.State, excluding excluded: String) -> Int64? {
         guard let sale = state.ghost.sale(transactionId) else { return nil }
-        for entry in state.coordinator.ledger.entries where entry.kind == .balanceUnknown && entry.transactionId.sameBytes(transactionId) {
+        for entry in state.coordinator.ledger.entries where entry.kind == .balanceUnknown && entry.transactionId.sameBytes(transactionId)
+            && entry.expiresAt > state.now {
             return 0
         }
         var left = sale.amount - sale.refunded
@@ -158,14 +161,15 @@ public enum Recovery {
     }
 
     /// The `approved_at` (epoch s) a truthful sale document of `sale` may carry: the time the
-    /// ledger booked, and — when that was on a clock behind (the alphabet's 1970 RTC reset, or 2 h
-    /// behind across midnight) — the real time then. A document claiming another time or amount
+    /// ledger booked, and — when that was on a clock behind (the alphabet's 1970 RTC reset, 2 h
+    /// behind across midnight, or two days behind) — the real time then. A document claiming another time or amount
     /// is the host's word against the ledger's, which the issue's property does not cover.
     public static func truthfulDocumentTimes(_ sale: FlowAlphabet.Ghost.Sale) -> [Int64] {
         var times = [sale.approvedAt / 1000]
         let behind: [(clock: Int64, real: Int64, span: Int64)] = [
             (FlowAlphabet.rtcReset, FlowAlphabet.start, 86_400_000),
             (FlowAlphabet.behindAcrossMidnight, FlowAlphabet.realAfterMidnight, 7_200_000),
+            (FlowAlphabet.twoDaysBehind, FlowAlphabet.start, 86_400_000),  // G1: two days behind
         ]
         for b in behind where sale.approvedAt >= b.clock && sale.approvedAt < b.clock + b.span {
             times.append((b.real + sale.approvedAt - b.clock) / 1000)
