@@ -132,15 +132,22 @@ final class Attack35Tests: XCTestCase {
 
     // MARK: - Remembered keys' clock
 
-    /// A damaged `latest_event` (null, a string, 0, -1, renamed): salvage refuses every host key,
-    /// and a clock four days ahead for two events, then corrected, does not free the spent token.
-    func testADamagedKeysClockNeverFreesASpentTokenThroughSalvage() throws {
+    /// A sale started with a host-given token, approved (its answer captured), then removed: the
+    /// token is spent and remembered. Returns the token and the captured approval.
+    func spendAHostToken() throws -> (token: String, approval: String) {
         let spent = token("x")
         let genuine = approval("p1", identifier: "ord-1", token: spent, transactionId: "555")
         try sale("p1", identifier: "ord-1", token: spent, at: t0)
         try send(["type": "pos.launched", "now": .integer(t0 + 500), "flow_id": "p1"])
         XCTAssertEqual(coordinator.handle(url: genuine, now: t0 + 1_000).outcome, .accepted)
         try send(["type": "flow.remove", "now": .integer(t0 + 2_000), "flow_id": "p1"])
+        return (spent, genuine)
+    }
+
+    /// A damaged `latest_event` (null, a string, 0, -1, renamed): salvage refuses every host key,
+    /// and a clock four days ahead for two events, then corrected, does not free the spent token.
+    func testADamagedKeysClockNeverFreesASpentTokenThroughSalvage() throws {
+        let (spent, genuine) = try spendAHostToken()
         guard case .object(let document) = coordinator.snapshot, let latest = document["latest_event"] else {
             return XCTFail("no latest_event")
         }
@@ -167,12 +174,7 @@ final class Attack35Tests: XCTestCase {
     /// so the second does not end the spent token's horizon, and the captured approval approves
     /// nothing.
     func testK1KeysWithoutTheirClockOutliveTwoEventsAhead() throws {
-        let spent = token("x")
-        let genuine = approval("p1", identifier: "ord-1", token: spent, transactionId: "555")
-        try sale("p1", identifier: "ord-1", token: spent, at: t0)
-        try send(["type": "pos.launched", "now": .integer(t0 + 500), "flow_id": "p1"])
-        XCTAssertEqual(coordinator.handle(url: genuine, now: t0 + 1_000).outcome, .accepted)
-        try send(["type": "flow.remove", "now": .integer(t0 + 2_000), "flow_id": "p1"])
+        let (spent, genuine) = try spendAHostToken()
         guard case .object(var document) = coordinator.snapshot else { return XCTFail("not an object") }
         XCTAssertNotNil(document["latest_event"])
         document["latest_event"] = nil  // the format-4 shape main wrote before h35 (b8087fd): keys, no clock
