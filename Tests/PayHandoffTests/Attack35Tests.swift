@@ -241,6 +241,47 @@ final class Attack35Tests: XCTestCase {
         }
     }
 
+    /// G1's grid (the attacker's grid.py, kept): the sale, its full refund and one later event each
+    /// on a clock of its own — right, 2 h behind, a day or two behind or ahead, 1970 — the flows
+    /// removed or kept; then, at the real time, Billpocket's document of the sale (its real
+    /// `approved_at`). Whatever the clocks did, a sale refunded in full is never refunded again.
+    func testG1NoClockCombinationRefundsASaleTwice() throws {
+        let offsets: [(String, Int64)] = [("right", 0), ("2 h behind", -2 * hour), ("a day behind", -day),
+                                          ("two days behind", -2 * day), ("a day ahead", day), ("two days ahead", 2 * day),
+                                          ("1970", 57_600_000 - t0)]
+        var cells = 0, refunded = 0
+        for (saleLabel, saleClock) in offsets {
+            for (refundLabel, refundClock) in offsets {
+                for later in [nil] + offsets {
+                    for removed in [false, true] {
+                        coordinator = Coordinator()
+                        let label = "sale " + saleLabel + ", refund " + refundLabel + ", later " + (later?.0 ?? "none")
+                            + (removed ? ", flows removed" : "")
+                        cells += 1
+                        try sale("p1", at: t0 + saleClock)
+                        guard coordinator.handle(url: approval("p1", transactionId: "720371"), now: t0 + saleClock + 1_000).outcome == .accepted,
+                              try refund("r1", ofSaleFlow: "p1", at: t0 + 120_000 + refundClock).outcome == .accepted,
+                              coordinator.handle(url: approval("r1", transactionId: "R-1"), now: t0 + 121_000 + refundClock).outcome == .accepted
+                        else { continue }  // the refund was refused on its own clock (too soon, past the deadline)
+                        refunded += 1
+                        let lastClock = later?.1 ?? refundClock
+                        if let later { try send(["type": "tick", "now": .integer(t0 + 180_000 + later.1)]) }
+                        if removed {
+                            for flow in ["r1", "p1"] {
+                                try send(["type": "flow.remove", "now": .integer(t0 + 240_000 + lastClock), "flow_id": .string(flow)])
+                            }
+                        }
+                        try assertOwnSnapshotRestores(label)
+                        let again = try refundByDocument("r2", approvedAt: t0 + 1_000, at: t0 + 600_000)
+                        XCTAssertNotEqual(again.outcome, .accepted, label + ": a second refund of a sale refunded in full")
+                    }
+                }
+            }
+        }
+        XCTAssertEqual(cells, 7 * 7 * 8 * 2)
+        XCTAssertGreaterThan(refunded, 100, "most cells refund the sale once")
+    }
+
     // MARK: - A snapshot 0.3.0 wrote after its own salvage
 
     /// What PayHandoff 0.3.0 (d862cce) wrote after salvaging Tests/Snapshots/v3/waiting-refund.json with its `ledger`
