@@ -282,6 +282,106 @@ final class Attack35Tests: XCTestCase {
         XCTAssertGreaterThan(refunded, 100, "most cells refund the sale once")
     }
 
+    /// G1's state: a sale refunded in full two days behind, pruned a day behind, both flows removed —
+    /// the ledger keeps only its record. Returns the snapshot.
+    func refundedSaleRecordOnly() throws -> JSONObject {
+        coordinator = Coordinator()
+        let device = t0 - 2 * day
+        try sale("p1", at: device)
+        XCTAssertEqual(coordinator.handle(url: approval("p1", transactionId: "720371"), now: device + 1_000).outcome, .accepted)
+        XCTAssertEqual(try refund("r1", ofSaleFlow: "p1", at: device + 120_000).outcome, .accepted)
+        XCTAssertEqual(coordinator.handle(url: approval("r1", transactionId: "R-1"), now: device + 121_000).outcome, .accepted)
+        try send(["type": "tick", "now": .integer(device + day + 180_000)])
+        for flow in ["r1", "p1"] { try send(["type": "flow.remove", "now": .integer(device + day + 240_000), "flow_id": .string(flow)]) }
+        guard case .object(let document) = coordinator.snapshot, case .object(let ledger)? = document["ledger"] else {
+            XCTFail("no ledger")
+            return [:]
+        }
+        XCTAssertEqual(ledger["refunded_sales"], [["720371", 10_000, 10_000]])
+        return document
+    }
+
+    /// Another terminal's sale, by its document at the real time: accepted unless every refund of
+    /// a sale the ledger does not hold is refused.
+    func otherSaleRefundable(at time: Int64) throws -> Bool {
+        try send(["type": "pos.start", "now": .integer(time), "flow_id": "o1", "token": .string(token("o1")),
+                  "sale": ["transactionid": "800001", "amount": "10.00", "approved_at": .integer(t0 / 1000)],
+                  "request": ["transaction": "devolucion", "usertoken": "POS-SECRET", "identifier": "o1",
+                              "urlScheme": "myapp", "transactionId": "800001"]]).outcome == .accepted
+    }
+
+    /// `ledger.refunded_sales` damaged (G1's record): strict restore refuses each shape, naming it;
+    /// salvage never widens — a record whose id still reads stays refunded in full, one whose id
+    /// does not (or the member lost or emptied) refuses every refund by document of a sale the
+    /// ledger does not hold, as a lost ledger list does.
+    func testDamagedRefundedSalesNeverWidenThroughSalvage() throws {
+        let document = try refundedSaleRecordOnly()
+        let damages: [(String, JSONValue, Bool)] = [  // label, the member, whether other sales stay refundable
+            ("amount unreadable, id reads", [["720371", "x", 10_000]], true),
+            ("refunded above the amount", [["720371", 10_000, 20_000]], true),
+            ("the id twice", [["720371", 10_000, 10_000], ["720371", 10_000, 5_000]], true),
+            ("the id unreadable", [[7, 10_000, 10_000]], false),
+            ("null", .null, false),
+            ("a string", "x", false),
+            ("emptied", [], false),
+        ]
+        for (label, member, othersStay) in damages {
+            var d = document
+            guard case .object(var ledger)? = d["ledger"] else { return XCTFail("no ledger") }
+            ledger["refunded_sales"] = member
+            d["ledger"] = .object(ledger)
+            XCTAssertThrowsError(try Coordinator(snapshot: .object(d)), label) { error in
+                XCTAssertTrue((error as? PayHandoffError)?.field?.hasPrefix("ledger.refunded_sales") == true, label + ": \(error)")
+            }
+            let salvage = try Coordinator.Salvage(snapshot: .object(d))
+            XCTAssertTrue(salvage.dropped.contains { $0.member.hasPrefix("ledger.refunded_sales") }, label)
+            coordinator = salvage.coordinator
+            try assertOwnSnapshotRestores(label + ", salvaged")
+            XCTAssertNotEqual(try refundByDocument("r2", approvedAt: t0 + 1_000, at: t0 + 600_000).outcome, .accepted, label)
+            XCTAssertEqual(try otherSaleRefundable(at: t0 + 700_000), othersStay, label)
+        }
+        // In a format-3 document the member is refused (format 4's).
+        var format3 = document
+        format3["version"] = 3
+        format3["remembered_keys"] = nil
+        format3["latest_event"] = nil
+        XCTAssertThrowsError(try Coordinator(snapshot: .object(format3))) { error in
+            XCTAssertEqual((error as? PayHandoffError)?.field, "ledger.refunded_sales", "\(error)")
+        }
+    }
+
+    /// At most 256 refunded sales: the first recorded goes when another sale leaves refunded; a
+    /// snapshot with more is refused.
+    func testRefundedSalesKeepTheMostRecent256() throws {
+        var document = try refundedSaleRecordOnly()
+        guard case .object(var ledger)? = document["ledger"] else { return XCTFail("no ledger") }
+        let synthetic: [JSONValue] = (0..<256).map { .array([.string("A-" + String($0)), 5_000, 2_500]) }
+        ledger["refunded_sales"] = .array(synthetic)
+        document["ledger"] = .object(ledger)
+        coordinator = try Coordinator(snapshot: .object(document))
+        XCTAssertEqual(coordinator.ledger.refundedSales.count, 256)
+        XCTAssertEqual(coordinator.ledger.refundedSale("A-0")?.remaining.minorUnits, 2_500)
+        // Sale 720372 refunded 40.00 two days behind (the restored clock), pruned a day behind.
+        let device = t0 - 2 * day + hour
+        try send(["type": "pos.start", "now": .integer(device), "flow_id": "q1", "token": .string(token("q1")),
+                  "request": ["transaction": "venta", "usertoken": "POS-SECRET", "identifier": "q1", "amount": "100.00", "urlScheme": "myapp"]])
+        XCTAssertEqual(coordinator.handle(url: approval("q1", transactionId: "720372"), now: device + 1_000).outcome, .accepted)
+        try send(["type": "pos.start", "now": .integer(device + 120_000), "flow_id": "q2", "token": .string(token("q2")), "sale_flow_id": "q1",
+                  "request": ["transaction": "devolucion", "usertoken": "POS-SECRET", "identifier": "q2", "urlScheme": "myapp",
+                              "transactionId": "720372", "amount": "40.00"]])
+        XCTAssertEqual(coordinator.handle(url: approval("q2", amount: "40.00", transactionId: "R-2"), now: device + 121_000).outcome, .accepted)
+        try send(["type": "tick", "now": .integer(device + day)])
+        XCTAssertEqual(coordinator.ledger.refundedSales.count, 256)
+        XCTAssertNil(coordinator.ledger.refundedSale("A-0"), "the first recorded went")
+        XCTAssertEqual(coordinator.ledger.refundedSale("720372")?.remaining.minorUnits, 6_000)
+        try assertOwnSnapshotRestores("256 records")
+        var over = document
+        guard case .object(var overLedger)? = over["ledger"] else { return XCTFail("no ledger") }
+        overLedger["refunded_sales"] = .array(synthetic + [["A-256", 5_000, 2_500]])
+        over["ledger"] = .object(overLedger)
+        XCTAssertThrowsError(try Coordinator(snapshot: .object(over)), "257 records")
+    }
+
     // MARK: - A snapshot 0.3.0 wrote after its own salvage
 
     /// What PayHandoff 0.3.0 (d862cce) wrote after salvaging Tests/Snapshots/v3/waiting-refund.json with its `ledger`

@@ -297,9 +297,8 @@ extension RefundLedger {
     /// is kept (merged into its sale's entry when the ledger holds one, as a sale booked again
     /// takes its record back). What does not read never widens a refund: a record whose id still
     /// reads is kept as refunded in full; one whose id does not, or the member lost as a whole
-    /// (`null`, another type, an older format's header over it), may have been any sale the ledger
-    /// no longer holds — refunds by document of those are refused (the watermark past every time),
-    /// as for a ledger list lost. A member that reads but breaks a rule of the whole (empty, an id
+    /// (`null`, another type, emptied), may have been any sale the ledger no longer holds — refunds
+    /// by document of those are refused (the watermark past every time), as for a ledger list lost. A member that reads but breaks a rule of the whole (empty, an id
     /// twice or also a sale's) keeps every record that reads, merged; past ``maxRefundedSales``
     /// the first go, as in operation.
     private mutating func salvageRefundedSales<R: JSONReader>(_ document: SnapshotDocument<R>, dropped: inout [Coordinator.Salvage.Dropped]) {
@@ -317,6 +316,10 @@ extension RefundLedger {
         #if !PAYHANDOFF_CHECKOUT_ONLY  // there every record is refused (unsupported) and the salvage with it
         let reader = json.reader
         var index = 0
+        // Never written empty: a list whose records were all deleted lost them (as a lost member).
+        var count = 0
+        try? reader.forEach(in: list) { _ in count += 1 }
+        if count == 0 { raiseWatermark(to: MexicoCityTime.maxEpochMilliseconds) }
         try? reader.forEach(in: list) { element in
             defer { index += 1 }
             let field = "refunded_sales[" + String(index) + "]"
