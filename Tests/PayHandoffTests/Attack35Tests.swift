@@ -382,6 +382,30 @@ final class Attack35Tests: XCTestCase {
         XCTAssertThrowsError(try Coordinator(snapshot: .object(over)), "257 records")
     }
 
+    /// Refunded-sale records go for room only when nothing else can: a start that needs room with
+    /// no ended flow and no ledger entry left drops them oldest first, and fits.
+    func testRefundedSalesGoForRoomOnlyLastAndOldestFirst() throws {
+        var document = try refundedSaleRecordOnly()
+        guard case .object(var ledger)? = document["ledger"] else { return XCTFail("no ledger") }
+        ledger["refunded_sales"] = .array((0..<256).map { .array([.string("A-" + String($0)), 5_000, 2_500]) })
+        document["ledger"] = .object(ledger)
+        coordinator = try Coordinator(snapshot: .object(document))
+        let base = coordinator.reservedSnapshotLength
+        try sale("w1", at: t0)
+        let oneFlow = coordinator.reservedSnapshotLength
+        let limit = base + (oneFlow - base) * 3 / 2  // one waiting hand-off fits beside the records, two do not
+        coordinator = try Coordinator(snapshot: .object(document), snapshotLimit: limit)
+        XCTAssertEqual(try sale("w1", at: t0).outcome, .accepted)
+        XCTAssertEqual(coordinator.ledger.refundedSales.count, 256, "the first start fits")
+        XCTAssertEqual(try sale("w2", at: t0 + 1_000).outcome, .accepted, "records make room when nothing else can")
+        let kept = coordinator.ledger.refundedSales
+        XCTAssertLessThan(kept.count, 256)
+        XCTAssertNil(coordinator.ledger.refundedSale("A-0"), "oldest first")
+        XCTAssertNotNil(coordinator.ledger.refundedSale("A-255"))
+        XCTAssertLessThanOrEqual(coordinator.reservedSnapshotLength, limit)
+        XCTAssertEqual(try Coordinator(snapshot: coordinator.snapshot, snapshotLimit: limit), coordinator)
+    }
+
     // MARK: - A snapshot 0.3.0 wrote after its own salvage
 
     /// What PayHandoff 0.3.0 (d862cce) wrote after salvaging Tests/Snapshots/v3/waiting-refund.json with its `ledger`
