@@ -17,8 +17,8 @@
 // gateway appended `&status=…`, refunds of `sale` documents (the sale as sold, claiming ten
 // times its amount, approved yesterday), and a nearly full world: a small snapshot limit and a
 // ledger filled until a checkout and a hand-off or two still fit. Issue 35 adds the clock behind
-// from the first event (1970-01-01 10:00Z; 22:30 Mexico City when it is really 00:30) and its
-// correction, a third POS flow p3 refunding tx-1 by a sale document approved at the real time,
+// from the first event (1970-01-01 10:00Z; 22:30 Mexico City when it is really 00:30; two days
+// behind, then a day behind — the second attack's G1) and its correction, a third POS flow p3 refunding tx-1 by a sale document approved at the real time,
 // approvals of 0.00, and 33 other sales ending so that the 32-ended rule forgets the ended flows
 // before them (their keys are then given again by the alphabet's starts); and a ghost of each
 // state's history (Recovery.swift) for the properties of recovery. Issue 38 adds what an
@@ -105,11 +105,18 @@ public struct FlowAlphabet: Sendable {
     public static let rtcReset: Int64 = 36_000_000
     public static let realAfterMidnight: Int64 = 1_796_106_600_000
     public static let behindAcrossMidnight: Int64 = realAfterMidnight - 7_200_000
+    /// Issue 35, G1 (second attack): a clock only ever behind — two days behind (10:00 on the
+    /// clock two days before the real ``start``), then, still wrong, a day behind (past the wrong
+    /// day's 23:00); the corrections above bring it back. (Appended last: the committed inputs'
+    /// time-step bytes keep their letters.)
+    public static let twoDaysBehind: Int64 = start - 2 * 86_400_000
     public static let clockSteps: [(label: String, time: Int64)] = [
         ("clock 1970-01-01T10:00Z (RTC reset)", rtcReset),
         ("clock corrected to 10:02 Mexico City", start + 120_000),
         ("clock 22:30 Mexico City (2 h behind, really 00:30)", behindAcrossMidnight),
         ("clock corrected to 00:32 Mexico City", realAfterMidnight + 120_000),
+        ("clock 10:00 two days ago (2 days behind)", twoDaysBehind),
+        ("clock 10:03 yesterday (a day behind, still wrong)", start - 86_400_000 + 180_000),
     ]
     public static let forgedToken = "tXforged000000000000000000000000"
     public static let identifier = "ord-1"

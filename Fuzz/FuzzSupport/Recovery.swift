@@ -107,6 +107,13 @@ extension FlowAlphabet {
                     sales.sort { $0.transactionId.utf8.lexicographicallyPrecedes($1.transactionId.utf8) }
                 }
             }
+            // A sale whose entry left after refunds: what its record says was refunded (issue 35, G1;
+            // the entry may have left in the very step that refunded it).
+            for record in coordinator.ledger.refundedSales {
+                if let index = sales.firstIndex(where: { $0.transactionId.sameBytes(record.transactionId) }) {
+                    sales[index].refunded = Swift.max(sales[index].refunded, record.refunded.minorUnits)
+                }
+            }
             for index in keys.indices where keys[index].alive {
                 let owner = coordinator.flow(id: keys[index].owner)
                 if owner.flatMap(Recovery.key(of:)).map({ $0.sameBytes(keys[index].key) }) != true {
@@ -143,10 +150,13 @@ public enum Recovery {
 
     /// The balance left to refund of sale `transactionId` by what `state`'s history booked: its
     /// amount less the most it had refunded, less every refund of it still waiting (except
-    /// `excluded`'s) — zero when damaged storage left it unknown; nil for a sale never booked.
-    public static func balance(of transactionId: String, in state: FlowAlphabet.State, excluding excluded: String) -> Int64? {
+    /// `excluded`'s) — zero while damaged storage or a clock left it unknown (a balance-unknown
+    /// record still open at the state's time; once it has passed, what the history booked is what
+    /// is left, whatever the clock did: issue 35, G1); nil for a sale never booked.
+    public static func balance(of transactionId: String, in state: FlowAlphabet.State, excluding excluded: String, at time: Int64? = nil) -> Int64? {
         guard let sale = state.ghost.sale(transactionId) else { return nil }
-        for entry in state.coordinator.ledger.entries where entry.kind == .balanceUnknown && entry.transactionId.sameBytes(transactionId) {
+        for entry in state.coordinator.ledger.entries where entry.kind == .balanceUnknown && entry.transactionId.sameBytes(transactionId)
+            && entry.expiresAt > (time ?? state.now) {
             return 0
         }
         var left = sale.amount - sale.refunded
@@ -158,14 +168,15 @@ public enum Recovery {
     }
 
     /// The `approved_at` (epoch s) a truthful sale document of `sale` may carry: the time the
-    /// ledger booked, and — when that was on a clock behind (the alphabet's 1970 RTC reset, or 2 h
-    /// behind across midnight) — the real time then. A document claiming another time or amount
+    /// ledger booked, and — when that was on a clock behind (the alphabet's 1970 RTC reset, 2 h
+    /// behind across midnight, or two days behind) — the real time then. A document claiming another time or amount
     /// is the host's word against the ledger's, which the issue's property does not cover.
     public static func truthfulDocumentTimes(_ sale: FlowAlphabet.Ghost.Sale) -> [Int64] {
         var times = [sale.approvedAt / 1000]
         let behind: [(clock: Int64, real: Int64, span: Int64)] = [
             (FlowAlphabet.rtcReset, FlowAlphabet.start, 86_400_000),
             (FlowAlphabet.behindAcrossMidnight, FlowAlphabet.realAfterMidnight, 7_200_000),
+            (FlowAlphabet.twoDaysBehind, FlowAlphabet.start, 86_400_000),  // G1: two days behind
         ]
         for b in behind where sale.approvedAt >= b.clock && sale.approvedAt < b.clock + b.span {
             times.append((b.real + sale.approvedAt - b.clock) / 1000)
@@ -191,14 +202,16 @@ public enum Recovery {
     /// - Returns: The violation, or nil.
     public static func refundProbe(spec: FlowAlphabet.State, coordinator: Coordinator, now: Int64, what: () -> String) -> String? {
         for sale in spec.ghost.sales {
-            guard let left = balance(of: sale.transactionId, in: spec, excluding: ""), left < 100_000 else { continue }
-            let ask = left + 1
             let documentTimes = truthfulDocumentTimes(sale)
             var times: [Int64] = [now]
             for t in documentTimes.map({ $0 * 1000 + 60_000 }) + [sale.approvedAt + 60_000] where !times.contains(t) { times.append(t) }
-            let request: JSONValue = ["transaction": "devolucion", "usertoken": "tok-secret", "identifier": "ord-probe",
-                                      "urlScheme": "myapp", "transactionId": .string(sale.transactionId), "amount": .integer(ask)]
             for t in times {
+                // What is left at the probe's time: a balance-unknown record the probe's time has
+                // passed no longer stands for "nothing left" (the history's own figures do).
+                guard let left = balance(of: sale.transactionId, in: spec, excluding: "", at: Swift.max(t, spec.now)), left < 100_000 else { continue }
+                let ask = left + 1
+                let request: JSONValue = ["transaction": "devolucion", "usertoken": "tok-secret", "identifier": "ord-probe",
+                                          "urlScheme": "myapp", "transactionId": .string(sale.transactionId), "amount": .integer(ask)]
                 for at in documentTimes {
                     let event: JSONValue = ["type": "pos.start", "flow_id": "probe", "now": .integer(t), "request": request,
                                             "sale": ["transactionid": .string(sale.transactionId), "amount": .integer(sale.amount), "approved_at": .integer(at)]]

@@ -132,15 +132,22 @@ final class Attack35Tests: XCTestCase {
 
     // MARK: - Remembered keys' clock
 
-    /// A damaged `latest_event` (null, a string, 0, -1, renamed): salvage refuses every host key,
-    /// and a clock four days ahead for two events, then corrected, does not free the spent token.
-    func testADamagedKeysClockNeverFreesASpentTokenThroughSalvage() throws {
+    /// A sale started with a host-given token, approved (its answer captured), then removed: the
+    /// token is spent and remembered. Returns the token and the captured approval.
+    func spendAHostToken() throws -> (token: String, approval: String) {
         let spent = token("x")
         let genuine = approval("p1", identifier: "ord-1", token: spent, transactionId: "555")
         try sale("p1", identifier: "ord-1", token: spent, at: t0)
         try send(["type": "pos.launched", "now": .integer(t0 + 500), "flow_id": "p1"])
         XCTAssertEqual(coordinator.handle(url: genuine, now: t0 + 1_000).outcome, .accepted)
         try send(["type": "flow.remove", "now": .integer(t0 + 2_000), "flow_id": "p1"])
+        return (spent, genuine)
+    }
+
+    /// A damaged `latest_event` (null, a string, 0, -1, renamed): salvage refuses every host key,
+    /// and a clock four days ahead for two events, then corrected, does not free the spent token.
+    func testADamagedKeysClockNeverFreesASpentTokenThroughSalvage() throws {
+        let (spent, genuine) = try spendAHostToken()
         guard case .object(let document) = coordinator.snapshot, let latest = document["latest_event"] else {
             return XCTFail("no latest_event")
         }
@@ -161,6 +168,41 @@ final class Attack35Tests: XCTestCase {
         }
     }
 
+    /// K1 (second attack): keys without their clock — the format-4 shape written before the keys'
+    /// clock existed, or a binding's re-encoding without `latest_event` — restored, then a clock
+    /// four days ahead for two events: the first event's jump counts as 12 hours like any other,
+    /// so the second does not end the spent token's horizon, and the captured approval approves
+    /// nothing.
+    func testK1KeysWithoutTheirClockOutliveTwoEventsAhead() throws {
+        let (spent, genuine) = try spendAHostToken()
+        guard case .object(var document) = coordinator.snapshot else { return XCTFail("not an object") }
+        XCTAssertNotNil(document["latest_event"])
+        document["latest_event"] = nil  // the format-4 shape main wrote before h35 (b8087fd): keys, no clock
+        coordinator = try Coordinator(snapshot: .object(document))
+        try send(["type": "tick", "now": .integer(t0 + 4 * day)])
+        try send(["type": "tick", "now": .integer(t0 + 4 * day + 60_000)])
+        XCTAssertEqual(try sale("p2", identifier: "ord-1", token: spent, at: t0 + hour).error?.code, .conflict,
+                       "a clock 4 days ahead for two events freed the spent token")
+        XCTAssertNotEqual(coordinator.handle(url: genuine, now: t0 + hour + 1_000).outcome, .accepted)
+    }
+
+    /// K1, the bound: without its clock a key's horizon still ends — 3 days after its forgetting
+    /// as the key proves it, plus what events ahead jumped beyond 12 hours each.
+    func testK1KeysWithoutTheirClockStillEndAtTheirHorizon() throws {
+        let spent = token("x")
+        try sale("p1", identifier: "ord-1", token: spent, at: t0)
+        try send(["type": "flow.remove", "now": .integer(t0 + 2_000), "flow_id": "p1", "give_up": true])
+        guard case .object(var document) = coordinator.snapshot else { return XCTFail("not an object") }
+        document["latest_event"] = nil
+        coordinator = try Coordinator(snapshot: .object(document))
+        try send(["type": "tick", "now": .integer(t0 + 2 * hour)])  // starts the clock at the forgetting
+        XCTAssertEqual(coordinator.rememberedKeys.latestEventAt, t0 + 2 * hour)
+        XCTAssertEqual(try sale("p2", identifier: "ord-1", token: spent, at: t0 + 3 * day - hour).error?.code, .conflict)
+        for step in 1...7 { try send(["type": "tick", "now": .integer(t0 + Int64(step) * 11 * hour)]) }
+        XCTAssertNotEqual(try sale("p3", identifier: "ord-1", token: spent, at: t0 + 3 * day + hour).error?.code, .conflict,
+                          "the horizon ends once its 3 days have passed")
+    }
+
     /// A start dated four days ahead (one event) with a remembered token: refused — the start is
     /// judged after its own jump counted 12 hours.
     func testAStartDatedDaysAheadNeverReusesARememberedToken() throws {
@@ -171,6 +213,197 @@ final class Attack35Tests: XCTestCase {
                                           now: t0 + 1_000).outcome, .accepted)
         try send(["type": "flow.remove", "now": .integer(t0 + 2_000), "flow_id": "p1"])
         XCTAssertEqual(try sale("p2", identifier: "ord-1", token: spent, at: t0 + 4 * day).error?.code, .conflict)
+    }
+
+    // MARK: - A clock only ever behind (G1)
+
+    /// G1 (second attack; the documented open "a clock that stays wrong across its own 23:00"):
+    /// sale and full refund while the clock is two days behind, one more event a day behind (past
+    /// the sale's wrong 23:00), both flows removed; at the real time, a refund by Billpocket's
+    /// document of the sale (its real `approved_at`) must not refund it again.
+    func testG1AClockTwoDaysBehindThenOneDayBehindNeverRefundsASaleTwice() throws {
+        for behind in [2 * day, t0 - 36_000_000] {  // two days behind; an RTC reset to 1970-01-01 10:00
+            coordinator = Coordinator()
+            let device = t0 - behind
+            try sale("p1", at: device)
+            XCTAssertEqual(coordinator.handle(url: approval("p1", transactionId: "720371"), now: device + 1_000).outcome, .accepted)
+            XCTAssertEqual(try refund("r1", ofSaleFlow: "p1", at: device + 120_000).outcome, .accepted)
+            XCTAssertEqual(coordinator.handle(url: approval("r1", transactionId: "R-1"), now: device + 121_000).outcome, .accepted)
+            // A later event while the clock is still wrong, but one day later (past the sale's wrong 23:00).
+            XCTAssertEqual(try send(["type": "tick", "now": .integer(device + day + 180_000)]).outcome, .accepted)
+            for flow in ["r1", "p1"] {
+                XCTAssertEqual(try send(["type": "flow.remove", "now": .integer(device + day + 240_000), "flow_id": .string(flow)]).outcome, .accepted)
+            }
+            try assertOwnSnapshotRestores("G1 before the correction")
+            // NTP corrects the clock; Billpocket's document of the sale (really approved at t0 + 1 s).
+            let again = try refundByDocument("r2", approvedAt: t0 + 1_000, at: t0 + 600_000)
+            XCTAssertNotEqual(again.outcome, .accepted, "a second refund of a sale refunded in full")
+        }
+    }
+
+    /// G1's grid (the attacker's grid.py, kept): the sale, its full refund and one later event each
+    /// on a clock of its own — right, 2 h behind, a day or two behind or ahead, 1970 — the flows
+    /// removed or kept; then, at the real time, Billpocket's document of the sale (its real
+    /// `approved_at`). Whatever the clocks did, a sale refunded in full is never refunded again.
+    func testG1NoClockCombinationRefundsASaleTwice() throws {
+        let offsets: [(String, Int64)] = [("right", 0), ("2 h behind", -2 * hour), ("a day behind", -day),
+                                          ("two days behind", -2 * day), ("a day ahead", day), ("two days ahead", 2 * day),
+                                          ("1970", 57_600_000 - t0)]
+        var cells = 0, refunded = 0
+        for (saleLabel, saleClock) in offsets {
+            for (refundLabel, refundClock) in offsets {
+                for later in [nil] + offsets {
+                    for removed in [false, true] {
+                        coordinator = Coordinator()
+                        let label = "sale " + saleLabel + ", refund " + refundLabel + ", later " + (later?.0 ?? "none")
+                            + (removed ? ", flows removed" : "")
+                        cells += 1
+                        try sale("p1", at: t0 + saleClock)
+                        guard coordinator.handle(url: approval("p1", transactionId: "720371"), now: t0 + saleClock + 1_000).outcome == .accepted,
+                              try refund("r1", ofSaleFlow: "p1", at: t0 + 120_000 + refundClock).outcome == .accepted,
+                              coordinator.handle(url: approval("r1", transactionId: "R-1"), now: t0 + 121_000 + refundClock).outcome == .accepted
+                        else { continue }  // the refund was refused on its own clock (too soon, past the deadline)
+                        refunded += 1
+                        let lastClock = later?.1 ?? refundClock
+                        if let later { try send(["type": "tick", "now": .integer(t0 + 180_000 + later.1)]) }
+                        if removed {
+                            for flow in ["r1", "p1"] {
+                                try send(["type": "flow.remove", "now": .integer(t0 + 240_000 + lastClock), "flow_id": .string(flow)])
+                            }
+                        }
+                        try assertOwnSnapshotRestores(label)
+                        let again = try refundByDocument("r2", approvedAt: t0 + 1_000, at: t0 + 600_000)
+                        XCTAssertNotEqual(again.outcome, .accepted, label + ": a second refund of a sale refunded in full")
+                    }
+                }
+            }
+        }
+        XCTAssertEqual(cells, 7 * 7 * 8 * 2)
+        XCTAssertGreaterThan(refunded, 100, "most cells refund the sale once")
+    }
+
+    /// G1's state: a sale refunded in full two days behind, pruned a day behind, both flows removed —
+    /// the ledger keeps only its record. Returns the snapshot.
+    func refundedSaleRecordOnly() throws -> JSONObject {
+        coordinator = Coordinator()
+        let device = t0 - 2 * day
+        try sale("p1", at: device)
+        XCTAssertEqual(coordinator.handle(url: approval("p1", transactionId: "720371"), now: device + 1_000).outcome, .accepted)
+        XCTAssertEqual(try refund("r1", ofSaleFlow: "p1", at: device + 120_000).outcome, .accepted)
+        XCTAssertEqual(coordinator.handle(url: approval("r1", transactionId: "R-1"), now: device + 121_000).outcome, .accepted)
+        try send(["type": "tick", "now": .integer(device + day + 180_000)])
+        for flow in ["r1", "p1"] { try send(["type": "flow.remove", "now": .integer(device + day + 240_000), "flow_id": .string(flow)]) }
+        guard case .object(let document) = coordinator.snapshot, case .object(let ledger)? = document["ledger"] else {
+            XCTFail("no ledger")
+            return [:]
+        }
+        XCTAssertEqual(ledger["refunded_sales"], [["720371", 10_000, 10_000]])
+        return document
+    }
+
+    /// Another terminal's sale, by its document at the real time: accepted unless every refund of
+    /// a sale the ledger does not hold is refused.
+    func otherSaleRefundable(at time: Int64) throws -> Bool {
+        try send(["type": "pos.start", "now": .integer(time), "flow_id": "o1", "token": .string(token("o1")),
+                  "sale": ["transactionid": "800001", "amount": "10.00", "approved_at": .integer(t0 / 1000)],
+                  "request": ["transaction": "devolucion", "usertoken": "POS-SECRET", "identifier": "o1",
+                              "urlScheme": "myapp", "transactionId": "800001"]]).outcome == .accepted
+    }
+
+    /// `ledger.refunded_sales` damaged (G1's record): strict restore refuses each shape, naming it;
+    /// salvage never widens — a record whose id still reads stays refunded in full, one whose id
+    /// does not (or the member lost or emptied) refuses every refund by document of a sale the
+    /// ledger does not hold, as a lost ledger list does.
+    func testDamagedRefundedSalesNeverWidenThroughSalvage() throws {
+        let document = try refundedSaleRecordOnly()
+        let damages: [(String, JSONValue, Bool)] = [  // label, the member, whether other sales stay refundable
+            ("amount unreadable, id reads", [["720371", "x", 10_000]], true),
+            ("refunded above the amount", [["720371", 10_000, 20_000]], true),
+            ("the id twice", [["720371", 10_000, 10_000], ["720371", 10_000, 5_000]], true),
+            ("the id unreadable", [[7, 10_000, 10_000]], false),
+            ("null", .null, false),
+            ("a string", "x", false),
+            ("emptied", [], false),
+        ]
+        for (label, member, othersStay) in damages {
+            var d = document
+            guard case .object(var ledger)? = d["ledger"] else { return XCTFail("no ledger") }
+            ledger["refunded_sales"] = member
+            d["ledger"] = .object(ledger)
+            XCTAssertThrowsError(try Coordinator(snapshot: .object(d)), label) { error in
+                XCTAssertTrue((error as? PayHandoffError)?.field?.hasPrefix("ledger.refunded_sales") == true, label + ": \(error)")
+            }
+            let salvage = try Coordinator.Salvage(snapshot: .object(d))
+            XCTAssertTrue(salvage.dropped.contains { $0.member.hasPrefix("ledger.refunded_sales") }, label)
+            coordinator = salvage.coordinator
+            try assertOwnSnapshotRestores(label + ", salvaged")
+            XCTAssertNotEqual(try refundByDocument("r2", approvedAt: t0 + 1_000, at: t0 + 600_000).outcome, .accepted, label)
+            XCTAssertEqual(try otherSaleRefundable(at: t0 + 700_000), othersStay, label)
+        }
+        // In a format-3 document the member is refused (format 4's).
+        var format3 = document
+        format3["version"] = 3
+        format3["remembered_keys"] = nil
+        format3["latest_event"] = nil
+        XCTAssertThrowsError(try Coordinator(snapshot: .object(format3))) { error in
+            XCTAssertEqual((error as? PayHandoffError)?.field, "ledger.refunded_sales", "\(error)")
+        }
+    }
+
+    /// At most 256 refunded sales: the first recorded goes when another sale leaves refunded; a
+    /// snapshot with more is refused.
+    func testRefundedSalesKeepTheMostRecent256() throws {
+        var document = try refundedSaleRecordOnly()
+        guard case .object(var ledger)? = document["ledger"] else { return XCTFail("no ledger") }
+        let synthetic: [JSONValue] = (0..<256).map { .array([.string("A-" + String($0)), 5_000, 2_500]) }
+        ledger["refunded_sales"] = .array(synthetic)
+        document["ledger"] = .object(ledger)
+        coordinator = try Coordinator(snapshot: .object(document))
+        XCTAssertEqual(coordinator.ledger.refundedSales.count, 256)
+        XCTAssertEqual(coordinator.ledger.refundedSale("A-0")?.remaining.minorUnits, 2_500)
+        // Sale 720372 refunded 40.00 two days behind (the restored clock), pruned a day behind.
+        let device = t0 - 2 * day + hour
+        try send(["type": "pos.start", "now": .integer(device), "flow_id": "q1", "token": .string(token("q1")),
+                  "request": ["transaction": "venta", "usertoken": "POS-SECRET", "identifier": "q1", "amount": "100.00", "urlScheme": "myapp"]])
+        XCTAssertEqual(coordinator.handle(url: approval("q1", transactionId: "720372"), now: device + 1_000).outcome, .accepted)
+        try send(["type": "pos.start", "now": .integer(device + 120_000), "flow_id": "q2", "token": .string(token("q2")), "sale_flow_id": "q1",
+                  "request": ["transaction": "devolucion", "usertoken": "POS-SECRET", "identifier": "q2", "urlScheme": "myapp",
+                              "transactionId": "720372", "amount": "40.00"]])
+        XCTAssertEqual(coordinator.handle(url: approval("q2", amount: "40.00", transactionId: "R-2"), now: device + 121_000).outcome, .accepted)
+        try send(["type": "tick", "now": .integer(device + day)])
+        XCTAssertEqual(coordinator.ledger.refundedSales.count, 256)
+        XCTAssertNil(coordinator.ledger.refundedSale("A-0"), "the first recorded went")
+        XCTAssertEqual(coordinator.ledger.refundedSale("720372")?.remaining.minorUnits, 6_000)
+        try assertOwnSnapshotRestores("256 records")
+        var over = document
+        guard case .object(var overLedger)? = over["ledger"] else { return XCTFail("no ledger") }
+        overLedger["refunded_sales"] = .array(synthetic + [["A-256", 5_000, 2_500]])
+        over["ledger"] = .object(overLedger)
+        XCTAssertThrowsError(try Coordinator(snapshot: .object(over)), "257 records")
+    }
+
+    /// Refunded-sale records go for room only when nothing else can: a start that needs room with
+    /// no ended flow and no ledger entry left drops them oldest first, and fits.
+    func testRefundedSalesGoForRoomOnlyLastAndOldestFirst() throws {
+        var document = try refundedSaleRecordOnly()
+        guard case .object(var ledger)? = document["ledger"] else { return XCTFail("no ledger") }
+        ledger["refunded_sales"] = .array((0..<256).map { .array([.string("A-" + String($0)), 5_000, 2_500]) })
+        document["ledger"] = .object(ledger)
+        coordinator = try Coordinator(snapshot: .object(document))
+        let base = coordinator.reservedSnapshotLength
+        try sale("w1", at: t0)
+        let oneFlow = coordinator.reservedSnapshotLength
+        let limit = base + (oneFlow - base) * 3 / 2  // one waiting hand-off fits beside the records, two do not
+        coordinator = try Coordinator(snapshot: .object(document), snapshotLimit: limit)
+        XCTAssertEqual(try sale("w1", at: t0).outcome, .accepted)
+        XCTAssertEqual(coordinator.ledger.refundedSales.count, 256, "the first start fits")
+        XCTAssertEqual(try sale("w2", at: t0 + 1_000).outcome, .accepted, "records make room when nothing else can")
+        let kept = coordinator.ledger.refundedSales
+        XCTAssertLessThan(kept.count, 256)
+        XCTAssertNil(coordinator.ledger.refundedSale("A-0"), "oldest first")
+        XCTAssertNotNil(coordinator.ledger.refundedSale("A-255"))
+        XCTAssertLessThanOrEqual(coordinator.reservedSnapshotLength, limit)
+        XCTAssertEqual(try Coordinator(snapshot: coordinator.snapshot, snapshotLimit: limit), coordinator)
     }
 
     // MARK: - A snapshot 0.3.0 wrote after its own salvage

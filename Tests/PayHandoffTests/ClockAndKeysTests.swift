@@ -31,10 +31,12 @@ final class ClockAndKeysTests: XCTestCase {
     }
 
     @discardableResult
-    func refund(_ id: String, of sale: JSONValue, at time: Int64, transactionId: String = "720371") throws -> CoordinatorAnswer {
+    func refund(_ id: String, of sale: JSONValue, at time: Int64, amount: String? = nil, transactionId: String = "720371") throws -> CoordinatorAnswer {
+        var request: JSONObject = ["transaction": "devolucion", "usertoken": "POS-SECRET", "identifier": .string(id),
+                                   "urlScheme": "myapp", "transactionId": .string(transactionId)]
+        if let amount { request["amount"] = .string(amount) }
         var event: JSONObject = ["type": "pos.start", "now": .integer(time), "flow_id": .string(id), "token": .string(token(id)),
-                                 "request": ["transaction": "devolucion", "usertoken": "POS-SECRET", "identifier": .string(id),
-                                             "urlScheme": "myapp", "transactionId": .string(transactionId)]]
+                                 "request": .object(request)]
         if case .string = sale { event["sale_flow_id"] = sale } else { event["sale"] = sale }
         return try send(.object(event))
     }
@@ -124,9 +126,34 @@ final class ClockAndKeysTests: XCTestCase {
         let again = try refund("p3", of: document, at: t0 + 2_000)
         XCTAssertEqual(again.error?.code, .notEligible, "p2 refunded this sale: the document's word is not enough")
         XCTAssertTrue(again.error?.message.contains("ledger_pruned") == true)
-        // Once the refund flow is gone too, the document is all there is (docs/security.md).
+        // Once the refund flow is gone too, the sale's record is left (issue 35, G1): refunded in full.
         try send(["type": "flow.remove", "now": .integer(t0 + 3_000), "flow_id": "p2"])
-        XCTAssertEqual(try refund("p3", of: document, at: t0 + 4_000).outcome, .accepted)
+        XCTAssertEqual(coordinator.ledger.refundedSale("720371")?.refunded.minorUnits, 10_000)
+        let after = try refund("p3", of: document, at: t0 + 4_000)
+        XCTAssertEqual(after.error?.code, .invalidState, "the sale's record says it was refunded in full")
+    }
+
+    /// A partly refunded sale pruned at its wrong (1970) 23:00: its record bounds a refund by
+    /// document at the real time to what is left (issue 35, G1), and the refund that follows books
+    /// against the sale's entry the document brings back, its record taken into it.
+    func testARefundedSalesRecordBoundsARefundByDocumentToWhatIsLeft() throws {
+        try sale("p1", at: epoch1970)
+        coordinator.handle(url: approval("p1", transactionId: "720371"), now: epoch1970 + 1_000)
+        try refund("p2", of: "p1", at: epoch1970 + 61_000, amount: "40.00")
+        coordinator.handle(url: approval("p2", amount: "40.00", transactionId: "R-1"), now: epoch1970 + 62_000)
+        try send(["type": "tick", "now": .integer(epoch1970 + 13 * hour + 30 * 60_000)])
+        for flow in ["p2", "p1"] { try send(["type": "flow.remove", "now": .integer(epoch1970 + day), "flow_id": .string(flow)]) }
+        XCTAssertEqual(coordinator.ledger.refundedSales.map { [$0.transactionId, String($0.amount.minorUnits), String($0.refunded.minorUnits)] },
+                       [["720371", "10000", "4000"]], "the sale's record: 40.00 of 100.00 refunded")
+        try assertRestores()
+        let document: JSONValue = ["transactionid": "720371", "amount": "100.00", "approved_at": .integer((t0 - hour) / 1000)]
+        XCTAssertEqual(try refund("p3", of: document, at: t0, amount: "60.01").error?.code, .notEligible, "more than is left")
+        XCTAssertEqual(try refund("p3", of: document, at: t0, amount: "60.00").outcome, .accepted)
+        XCTAssertNil(coordinator.ledger.refundedSale("720371"), "the entry the document booked holds it again")
+        XCTAssertEqual(coordinator.ledger.entry("720371", at: t0)?.refunded.minorUnits, 4_000)
+        coordinator.handle(url: approval("p3", amount: "60.00", transactionId: "R-2"), now: t0 + 1_000)
+        XCTAssertEqual(coordinator.ledger.entry("720371", at: t0 + 1_000)?.remaining, .zero)
+        try assertRestores()
     }
 
     /// The flows removed while the clock is still behind, and the refund by Billpocket's record

@@ -35,16 +35,16 @@ extension Coordinator {
     public static let keptEndedFlows = 32
 
     /// The document around the flows and the ledger at its widest: version, configuration
-    /// (integers of up to 15 digits), the ledger's watermark and the empty lists, and
-    /// `converted_reserve` (10 digits).
-    static let documentReserve = 352
+    /// (integers of up to 15 digits), the ledger's watermark and the empty lists (with
+    /// `refunded_sales`), and `converted_reserve` (10 digits).
+    static let documentReserve = 352 + RefundLedger.refundedSalesMemberLength
 
     /// The snapshot's printed length at most, with every flow's reservation (the budget's measure).
     public var reservedSnapshotLength: Int {
         var total = Coordinator.documentReserve
         for flow in flows { total += flow.reservedLength + 1 }
         for entry in ledger.entries { total += entry.reservedLength + 1 }
-        return total + rememberedKeys.reservedLength
+        return total + ledger.refundedSalesLength + rememberedKeys.reservedLength
     }
 
     /// What a start does after adding its flow: when the reservations pass ``snapshotLimit``,
@@ -96,8 +96,16 @@ extension Coordinator {
             }
         }
         while total > snapshotLimit, let oldest = ledger.oldestEntry {
+            let recorded = ledger.refundedSalesLength
             total -= oldest.reservedLength + 1
             _ = ledger.dropOldest()
+            total += ledger.refundedSalesLength - recorded  // a refunded sale leaves its record, in room it reserved
+        }
+        // Then what refunded sales recorded, oldest first: a start that finds no other room would
+        // otherwise be refused while nothing waits (RefundLedger, "Refunded sales").
+        while total > snapshotLimit, let oldest = ledger.refundedSales.first {
+            total -= oldest.printedLength + 1
+            _ = ledger.dropOldestRefundedSale()
         }
         guard total <= snapshotLimit else {
             var waiting = 0
@@ -220,6 +228,12 @@ extension POSFlow {
             length += memberOverhead("response") + POSResponse.maxStoredLength + JSONValue.printedLength(of: sentIdentifier)
                 + memberOverhead("answered_at") + maxTimeDigits
                 + RefundLedger.Entry.maxReservedLength + 1
+            // A refund's approval makes its sale a refunded one: the record its entry leaves
+            // (RefundLedger.RefundedSale), or makes one when the entry has gone.
+            if operation == .refund {
+                length += RefundLedger.RefundedSale.reservedLength(id: saleTransactionId.map { JSONValue.printedLength(of: $0) }
+                    ?? 2 * POSResponse.maxTransactionIDLength + 2, amountDigits: 16) + 1
+            }
         }
         return length
     }
@@ -236,10 +250,12 @@ extension RefundLedger.Entry {
     var reservedLength: Int {
         let id = JSONValue.printedLength(of: transactionId)
         switch kind {
-        case .sale:
-            // An accepted event may keep it as balance unknown until a later day (RefundLedger.prune).
+        case .sale(let refunded):
+            // An accepted event may keep it as balance unknown until a later day (RefundLedger.prune),
+            // and a refunded one leaves its record when it goes (RefundLedger.RefundedSale).
+            let record = refunded > .zero ? RefundLedger.RefundedSale.reservedLength(id: id, amountDigits: JSONValue.digits(amount.minorUnits)) + 1 : 0
             return Swift.max(2 + id + 1 + 2 * JSONValue.digits(amount.minorUnits) + 1 + 1 + JSONValue.digits(approvedAt),
-                             2 + id + 1 + maxTimeDigits)
+                             2 + id + 1 + maxTimeDigits) + record
         case .refund: return 2 + id + 1 + JSONValue.digits(amount.minorUnits) + 1 + JSONValue.digits(approvedAt)
         case .balanceUnknown: return 2 + id + 1 + JSONValue.digits(expiresAt)
         }
@@ -252,5 +268,31 @@ extension RefundLedger {
         var oldest: Entry? = nil
         for entry in entries where oldest.map({ entry.approvedAt < $0.approvedAt }) ?? true { oldest = entry }
         return oldest
+    }
+}
+
+extension RefundLedger.RefundedSale {
+    /// The most a record takes in the snapshot, its comma left out: `[id,amount,refunded]` with
+    /// `refunded` as wide as `amount`.
+    /// - Parameters:
+    ///   - id: The id's printed length, its quotes included.
+    ///   - amountDigits: How many digits the amount has.
+    static func reservedLength(id: Int, amountDigits: Int) -> Int { 1 + id + 1 + amountDigits + 1 + amountDigits + 1 }
+
+    /// What this record takes in the snapshot, its comma left out.
+    var printedLength: Int {
+        RefundLedger.RefundedSale.reservedLength(id: JSONValue.printedLength(of: transactionId), amountDigits: JSONValue.digits(amount.minorUnits))
+    }
+}
+
+extension RefundLedger {
+    /// `,"refunded_sales":[]`: the member around the records (held in ``Coordinator/documentReserve``).
+    static let refundedSalesMemberLength = 20
+
+    /// What the records take in the snapshot, commas included (their member is in the document's reserve).
+    var refundedSalesLength: Int {
+        var total = 0
+        for record in refundedSales { total += record.printedLength + 1 }
+        return total
     }
 }

@@ -22,7 +22,8 @@ extension Coordinator {
     /// the refund rules hold, to the millisecond (``RefundEligibility``). A sale whose ledger entry
     /// may have been dropped (``RefundLedger/mayHaveLost(_:deadline:now:)``: pruned behind a clock
     /// that went back, or lost with damaged storage) is refused with `ledger_pruned`, never
-    /// refunded on the word of a `sale` document alone.
+    /// refunded on the word of a `sale` document alone; one whose entry left after refunds is
+    /// judged against what it recorded (``RefundLedger/RefundedSale``), whatever the clock says.
     /// - Throws: `unknown_flow`/`invalid_state` naming `sale_flow_id`; `validation` naming
     ///   `transactionId` or `sale.transactionid`; `invalid_state` naming `transactionId` (a refund
     ///   already pending, or nothing left); `not_eligible` naming `sale` with every reason.
@@ -68,7 +69,11 @@ extension Coordinator {
                 }
                 (cap, refunded, approvedAt) = (Swift.min(entry.amount, given.amount), paidBack, entry.approvedAt)
             } else {
-                (cap, refunded, approvedAt) = (given.amount, .zero, given.approvedAt * 1000)
+                // A sale whose entry left after refunds (pruned at a 23:00 a clock behind showed,
+                // or for room) is bounded by what it recorded, whatever the clock says (issue 35, G1).
+                let left = ledger.refundedSale(transactionId)
+                (cap, refunded, approvedAt) = (Swift.min(given.amount, left?.amount ?? given.amount), left?.refunded ?? .zero,
+                                               given.approvedAt * 1000)
                 let deadline = RefundEligibility.deadline(approvedAt: approvedAt)
                 // The ledger has no balance for it, yet a refund flow still held may have paid some
                 // back (its entry went with a clock that was behind): the document's word is not
@@ -78,7 +83,7 @@ extension Coordinator {
                     throw Coordinator.ledgerPruned(deadline: deadline, amount: request.amount ?? given.amount)
                 }
                 if deadline > now {
-                    external = RefundLedger.Entry(transactionId: transactionId, kind: .sale(refunded: .zero), amount: cap,
+                    external = RefundLedger.Entry(transactionId: transactionId, kind: .sale(refunded: refunded), amount: cap,
                                                   approvedAt: approvedAt)
                 }
             }

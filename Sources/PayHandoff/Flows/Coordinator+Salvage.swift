@@ -251,7 +251,7 @@ extension RefundLedger {
         }
         if !document.isFormat2 {
             do throws(PayHandoffError) {
-                try json.rejectUnknownKeys("pruned_through sales refunds unknown")
+                try json.rejectUnknownKeys("pruned_through sales refunds unknown refunded_sales")
             } catch {
                 dropped.append(Coordinator.Salvage.Dropped(member: "ledger", error: error.located(in: "ledger")))
             }
@@ -289,7 +289,68 @@ extension RefundLedger {
                 ledger.raiseWatermark(to: MexicoCityTime.maxEpochMilliseconds)
             }
         }
+        if !document.isFormat2 { ledger.salvageRefundedSales(document, dropped: &dropped) }
         return ledger
+    }
+
+    /// The refunded sales (``RefundedSale``) of a possibly damaged ledger: every record that reads
+    /// is kept (merged into its sale's entry when the ledger holds one, as a sale booked again
+    /// takes its record back). What does not read never widens a refund: a record whose id still
+    /// reads is kept as refunded in full; one whose id does not, or the member lost as a whole
+    /// (`null`, another type, emptied), may have been any sale the ledger no longer holds — refunds
+    /// by document of those are refused (the watermark past every time), as for a ledger list lost. A member that reads but breaks a rule of the whole (empty, an id
+    /// twice or also a sale's) keeps every record that reads, merged; past ``maxRefundedSales``
+    /// the first go, as in operation.
+    private mutating func salvageRefundedSales<R: JSONReader>(_ document: SnapshotDocument<R>, dropped: inout [Coordinator.Salvage.Dropped]) {
+        let json = document.ledger
+        guard json.member(StaticString("refunded_sales").bytes) != nil else { return }
+        do throws(PayHandoffError) {
+            _ = try RefundLedger.refundedSales(json, format: document.format, besides: self)
+        } catch {
+            dropped.append(Coordinator.Salvage.Dropped(member: "ledger.refunded_sales", error: error.located(in: "ledger")))
+        }
+        guard let list = (try? json.optionalArray("refunded_sales")) ?? nil else {
+            raiseWatermark(to: MexicoCityTime.maxEpochMilliseconds)
+            return
+        }
+        #if !PAYHANDOFF_CHECKOUT_ONLY  // there every record is refused (unsupported) and the salvage with it
+        let reader = json.reader
+        var index = 0
+        // Never written empty: a list whose records were all deleted lost them (as a lost member).
+        var count = 0
+        try? reader.forEach(in: list) { _ in count += 1 }
+        if count == 0 { raiseWatermark(to: MexicoCityTime.maxEpochMilliseconds) }
+        try? reader.forEach(in: list) { element in
+            defer { index += 1 }
+            let field = "refunded_sales[" + String(index) + "]"
+            let record: RefundedSale
+            do throws(PayHandoffError) {
+                record = try RefundedSale(element, reader: reader, field: field)
+            } catch {
+                var id: String? = nil
+                var amount: Int64 = 1
+                if reader.kind(of: element) == .array {
+                    var items: [R.Node] = []
+                    try? reader.forEach(in: element) { items.append($0) }
+                    if let first = items.first, reader.kind(of: first) == .string, RefundLedger.isValidTransactionID(reader.string(first).utf8) {
+                        id = reader.string(first)
+                    }
+                    if items.count > 1, reader.kind(of: items[1]) == .integer, reader.integer(items[1]) > 0, reader.integer(items[1]) <= Amount.max {
+                        amount = reader.integer(items[1])
+                    }
+                }
+                guard let id else {
+                    raiseWatermark(to: MexicoCityTime.maxEpochMilliseconds)
+                    return
+                }
+                record = RefundedSale(transactionId: id, amount: Amount(unchecked: amount), refunded: Amount(unchecked: amount))
+            }
+            self.record(record.transactionId, amount: record.amount, refunded: record.refunded)
+            if let entry = entries.first(where: { $0.transactionId.hasSameBytes(as: record.transactionId) }), case .sale = entry.kind {
+                book(entry)  // takes the record back into the entry
+            }
+        }
+        #endif
     }
 
     /// What is left of a record that did not read: its id as balance unknown until its window

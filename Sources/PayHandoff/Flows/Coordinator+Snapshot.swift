@@ -343,6 +343,17 @@ extension RefundLedger {
             }
             writer.end()
         }
+        if !refundedSales.isEmpty {
+            writer.beginArray("refunded_sales")
+            for record in refundedSales {
+                writer.beginArray()
+                writer.string(record.transactionId)
+                writer.integer(record.amount.minorUnits)
+                writer.integer(record.refunded.minorUnits)
+                writer.end()
+            }
+            writer.end()
+        }
         writer.end()
     }
 
@@ -370,7 +381,7 @@ extension RefundLedger {
         do throws(PayHandoffError) {
             var watermark: Int64 = 0
             if !document.isFormat2 {
-                try json.rejectUnknownKeys("pruned_through sales refunds unknown")
+                try json.rejectUnknownKeys("pruned_through sales refunds unknown refunded_sales")
                 watermark = try json.integer("pruned_through")
                 try MexicoCityTime.checkEpochMilliseconds(watermark, field: "pruned_through")
             }
@@ -385,9 +396,54 @@ extension RefundLedger {
                 }
             }
             try self.init(restoring: entries, prunedThrough: watermark)
+            if !document.isFormat2 { refundedSales = try RefundLedger.refundedSales(json, format: document.format, besides: self) }
         } catch {
             throw error.located(in: "ledger")
         }
+    }
+
+    /// The `refunded_sales` member of a snapshot's ledger (absent: none), checked: format 4
+    /// only, never written empty, at most ``maxRefundedSales``, each `[transactionid, amount,
+    /// refunded]` with 0 < refunded ≤ amount, no id twice nor also a sale entry's.
+    /// - Parameters:
+    ///   - json: The ledger document.
+    ///   - format: The snapshot's format.
+    ///   - ledger: The ledger's entries, read.
+    /// - Throws: `validation`/`invalid_json` naming the member from the ledger (`refunded_sales[2][1]`).
+    static func refundedSales<R: JSONReader>(_ json: JSONMembers<R>, format: Int64, besides ledger: RefundLedger) throws(PayHandoffError) -> [RefundedSale] {
+        guard json.member(StaticString("refunded_sales").bytes) != nil else { return [] }
+        guard format == Coordinator.snapshotVersion else {
+            throw PayHandoffError(.validation, field: "refunded_sales", "is format 4's (issue 35): not in an older format")
+        }
+        let list = try json.requiredArray("refunded_sales")
+        let reader = json.reader
+        var records: [RefundedSale] = []
+        var index = 0
+        try reader.forEach(in: list) { element throws(PayHandoffError) in
+            let field = "refunded_sales[" + String(index) + "]"
+            index += 1
+            #if PAYHANDOFF_CHECKOUT_ONLY
+            throw PayHandoffError(.unsupported, field: field,
+                "a refunded sale needs the full module (payhandoff.wasm): the checkout module has no POS flows, refunds or ledger")
+            #else
+            let record = try RefundedSale(element, reader: reader, field: field)
+            guard !records.contains(where: { $0.transactionId.hasSameBytes(as: record.transactionId) }) else {
+                throw PayHandoffError(.validation, field: field + "[0]", "this sale is recorded twice")
+            }
+            if let entry = ledger.entries.first(where: { $0.transactionId.hasSameBytes(as: record.transactionId) }), case .sale = entry.kind {
+                throw PayHandoffError(.validation, field: field + "[0]", "this sale has its entry in sales: a sale booked again takes its record back")
+            }
+            records.append(record)
+            #endif
+        }
+        guard !records.isEmpty else {
+            throw PayHandoffError(.validation, field: "refunded_sales", "is never written empty (left out when there is none)")
+        }
+        guard records.count <= RefundLedger.maxRefundedSales else {
+            throw PayHandoffError(.validation, field: "refunded_sales",
+                "holds more than " + String(RefundLedger.maxRefundedSales) + " sales: no coordinator keeps more")
+        }
+        return records
     }
 
     /// The path of entry `index` of list `list` from the ledger (`sales[3]`).

@@ -22,6 +22,20 @@
 /// keeps only its `transactionid` and window: refunds of that sale are refused (`ledger_pruned`)
 /// until its window would have closed.
 ///
+/// **Refunded sales, whatever the clock** (issue 35, G1). Pruning follows the clock, and a clock
+/// that is only ever behind (a sale and its full refund two days behind, one more event a day
+/// behind) closes a refunded sale's window at a wrong 23:00: the watermark and the
+/// balance-unknown record that pruning keeps only cover the times that clock showed, so back at
+/// the real time a refund by the sale's document (its real `approved_at`) would find nothing and
+/// refund the sale again. So a sale whose entry leaves the ledger after refunds paid some of it
+/// back — pruned, dropped for room, made balance unknown — leaves a ``RefundedSale``
+/// (`[transactionid, amount, refunded]`) that time never prunes: a refund by document of that
+/// sale is judged against it (what is left is at most its amount less what it refunded). At most
+/// ``maxRefundedSales`` are kept; beyond that, and when a start finds no other room, the oldest
+/// goes (the first recorded: a terminal refunds far fewer sales than that in the day a sale can
+/// still be refunded). A sale booked again (an approval, a refund's `sale` document) takes its
+/// record back into its entry.
+///
 /// Entries are ordered by their ids' UTF-8 bytes (the snapshot's order) and looked up by binary
 /// search; ids compare by bytes, like every identifier in the core. In the snapshot each entry
 /// is a short array (``Coordinator`` writes it): about 40 bytes for a 10-digit id.
@@ -98,8 +112,34 @@ public struct RefundLedger: Equatable, Sendable {
         }
     }
 
+    /// A sale whose entry left the ledger after refunds paid some of it back: what it may still
+    /// refund is at most ``amount`` less ``refunded``, whatever time says.
+    public struct RefundedSale: Equatable, Sendable {
+        /// The sale's `transactionid`.
+        public let transactionId: String
+        /// Its refundable amount when its entry left (for a refund booked without its sale's entry:
+        /// what that refund took — as far as the ledger knows, the sale is refunded in full).
+        public let amount: Amount
+        /// What approved refunds paid back of it (above zero, at most ``amount``).
+        public internal(set) var refunded: Amount
+
+        /// What a refund by document may still take of it.
+        public var remaining: Amount { Amount(unchecked: Swift.max(amount.minorUnits - refunded.minorUnits, 0)) }
+
+        /// Equal when every field is; the id compared by UTF-8 bytes.
+        public static func == (lhs: RefundedSale, rhs: RefundedSale) -> Bool {
+            lhs.transactionId.hasSameBytes(as: rhs.transactionId) && lhs.amount == rhs.amount && lhs.refunded == rhs.refunded
+        }
+    }
+
+    /// The most refunded sales kept (``RefundedSale``): about 27 bytes each for a 10-digit id.
+    public static let maxRefundedSales = 256
+
     /// The entries, ordered by the ids' UTF-8 bytes.
     public private(set) var entries: [Entry] = []
+    /// The sales whose entries left after refunds, the first recorded first (``RefundedSale``);
+    /// none is also a sale entry of ``entries``.
+    public internal(set) var refundedSales: [RefundedSale] = []
     /// Every entry whose window closed at or before this time (epoch ms) may have been dropped;
     /// 0 when none was.
     public private(set) var prunedThrough: Int64 = 0
@@ -137,6 +177,42 @@ public struct RefundLedger: Equatable, Sendable {
     /// Whether `transactionId` has an entry, expired or not.
     func holds(_ transactionId: String) -> Bool { index(of: transactionId) != nil }
 
+    /// The record of sale `transactionId` if its entry left after refunds (``RefundedSale``).
+    /// - Parameter transactionId: The sale's id (compared by UTF-8 bytes).
+    /// - Returns: The record.
+    public func refundedSale(_ transactionId: String) -> RefundedSale? {
+        refundedSales.first { $0.transactionId.hasSameBytes(as: transactionId) }
+    }
+
+    /// Records what `entry` refunded when it leaves the ledger as a sale (pruned, dropped for
+    /// room, made balance unknown): nothing for a sale nothing was refunded of, or another kind.
+    private mutating func retire(_ entry: Entry) {
+        guard case .sale(let refunded) = entry.kind, refunded > .zero else { return }
+        record(entry.transactionId, amount: entry.amount, refunded: refunded)
+    }
+
+    /// Adds (or merges) the record of sale `transactionId`: of two, the smaller amount and the
+    /// larger refunded total, never above that amount. The oldest record goes when there are
+    /// ``maxRefundedSales`` already.
+    mutating func record(_ transactionId: String, amount: Amount, refunded: Amount) {
+        if let at = refundedSales.firstIndex(where: { $0.transactionId.hasSameBytes(as: transactionId) }) {
+            let kept = Swift.min(amount, refundedSales[at].amount)
+            refundedSales[at] = RefundedSale(transactionId: transactionId, amount: kept,
+                                             refunded: Swift.min(Swift.max(refunded, refundedSales[at].refunded), kept))
+            return
+        }
+        if refundedSales.count >= RefundLedger.maxRefundedSales { refundedSales.removeFirst() }
+        refundedSales.append(RefundedSale(transactionId: transactionId, amount: amount, refunded: Swift.min(refunded, amount)))
+    }
+
+    /// Drops the oldest refunded sale's record: what a start does when nothing else leaves room.
+    /// - Returns: Whether there was one.
+    mutating func dropOldestRefundedSale() -> Bool {
+        guard !refundedSales.isEmpty else { return false }
+        refundedSales.removeFirst()
+        return true
+    }
+
     /// Whether a sale whose refund window closes at `deadline` may have lost its entry: the
     /// ledger dropped entries up to ``prunedThrough``, or damaged storage lost its record.
     /// - Parameters:
@@ -168,12 +244,23 @@ public struct RefundLedger: Equatable, Sendable {
     /// Books `entry`, replacing an expired one with the same id — but never lowering what a
     /// sale's entry had refunded: a sale booked again (an external sale's document, an approval)
     /// over an entry of the same id keeps the larger refunded total.
+    /// A sale booked again takes back the record it left (``RefundedSale``): the smaller amount,
+    /// the larger refunded total; a sale entry replaced by a record of another kind leaves one.
     mutating func book(_ entry: Entry) {
+        var entry = entry
+        if case .sale(let refunded) = entry.kind,
+           let record = refundedSales.firstIndex(where: { $0.transactionId.hasSameBytes(as: entry.transactionId) }) {
+            let left = refundedSales.remove(at: record)
+            let amount = Swift.min(entry.amount, left.amount)
+            entry = Entry(transactionId: entry.transactionId, kind: .sale(refunded: Swift.min(Swift.max(refunded, left.refunded), amount)),
+                          amount: amount, approvedAt: entry.approvedAt)
+        }
         let at = insertionPoint(entry.transactionId)
         if at < entries.count, entries[at].transactionId.hasSameBytes(as: entry.transactionId) {
-            var entry = entry
-            if case .sale(let before) = entries[at].kind, case .sale(let now) = entry.kind, before > now {
-                entry.kind = .sale(refunded: before)
+            if case .sale(let before) = entries[at].kind, case .sale(let now) = entry.kind {
+                if before > now { entry.kind = .sale(refunded: before) }
+            } else {
+                retire(entries[at])
             }
             entries[at] = entry
         } else {
@@ -182,8 +269,20 @@ public struct RefundLedger: Equatable, Sendable {
     }
 
     /// Adds `amount` to what sale `transactionId` has refunded, never beyond its refundable amount.
+    /// When the sale has no sale entry (it left while the refund waited: balance unknown, or
+    /// recorded), the refund goes to its record: added to what it refunded, or, with none, a record
+    /// of what the refund took — refunded in full as far as the ledger knows (issue 35, G1).
     mutating func addRefund(_ amount: Amount, toSale transactionId: String) {
-        guard let index = index(of: transactionId), case .sale(let refunded) = entries[index].kind else { return }
+        guard let index = index(of: transactionId), case .sale(let refunded) = entries[index].kind else {
+            guard amount > .zero else { return }
+            if let left = refundedSale(transactionId) {
+                record(transactionId, amount: left.amount,
+                       refunded: Amount(unchecked: Swift.min(left.refunded.minorUnits + amount.minorUnits, left.amount.minorUnits)))
+            } else {
+                record(transactionId, amount: amount, refunded: amount)
+            }
+            return
+        }
         let total = Swift.min(refunded.minorUnits + amount.minorUnits, entries[index].amount.minorUnits)
         entries[index].kind = .sale(refunded: Amount(unchecked: total))
     }
@@ -216,6 +315,7 @@ public struct RefundLedger: Equatable, Sendable {
                 continue
             }
             prunedThrough = Swift.max(prunedThrough, entry.expiresAt)
+            retire(entry)  // what it refunded outlives any clock (G1)
             let matters: Bool
             switch entry.kind {
             case .sale(let refunded): matters = refunded > .zero || namedByRefund(entry.transactionId)
@@ -258,7 +358,7 @@ public struct RefundLedger: Equatable, Sendable {
         guard var oldest = entries.indices.first else { return false }
         for index in entries.indices where entries[index].approvedAt < entries[oldest].approvedAt { oldest = index }
         prunedThrough = Swift.max(prunedThrough, entries[oldest].expiresAt)
-        entries.remove(at: oldest)
+        retire(entries.remove(at: oldest))
         return true
     }
 

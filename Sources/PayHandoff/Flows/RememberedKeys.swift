@@ -24,8 +24,12 @@
 /// accepted event carried (``latestEventAt``), a key's horizon starts at the later of its
 /// forgetting and that time, and an event more than ``largestStepMilliseconds`` (12 hours) after
 /// that time moves every horizon on by what it jumped beyond those 12 hours (so does the lock
-/// below). Keys without that time (a salvage, a snapshot without it) get it from the next event,
-/// which ends no horizon. An event behind that time ends no horizon it had not ended already.
+/// below). Keys without that time (a salvage, a snapshot without it: the format-4 shape written
+/// before the clock existed, or a binding that re-encodes the snapshot without the member) get it
+/// at the next event: the latest forgetting their horizons prove (`until` − 3 days), never later
+/// than that event, so its jump counts as 12 hours like any other (issue 35, K1; before, that
+/// event started the clock and counted nothing, and a second event days ahead ended every
+/// horizon). An event behind that time ends no horizon it had not ended already.
 /// A jump — a clock corrected forwards, a clock ahead, or an app left closed overnight or for a
 /// weekend — counts as 12 hours: a wrong clock can end a key's horizon at most 12 hours before
 /// its 3 days have really passed, and a closed app keeps its keys longer by the time it was
@@ -58,7 +62,7 @@
 ///
 /// In the snapshot: `"remembered_keys": [["<16 hex digits>", <until, epoch ms>], …]` and
 /// `"latest_event": <epoch ms>`, written only when there is one (a snapshot without
-/// `latest_event` counts from its next event). A snapshot without the member (format 3, written by 0.3.0) remembers
+/// `latest_event` gets it at its next event, as above). A snapshot without the member (format 3, written by 0.3.0) remembers
 /// nothing: the keys of flows it forgot before are not known.
 public struct RememberedKeys: Equatable, Sendable {
     /// One remembered key.
@@ -120,15 +124,14 @@ public struct RememberedKeys: Equatable, Sendable {
             latestEventAt = 0  // nothing to count for
             return
         }
-        guard latestEventAt > 0 else {
-            // Keys without their clock (a salvage, a snapshot without `latest_event`): this event
-            // starts it and ends no horizon — it may be a jump of any size.
-            latestEventAt = now
-            if allGivenUntil < 0 {
-                allGivenUntil = Swift.min(now, MexicoCityTime.maxEpochMilliseconds - RememberedKeys.horizonMilliseconds)
-                    + RememberedKeys.horizonMilliseconds
-            }
-            return
+        if latestEventAt <= 0 {
+            // Keys without their clock (a salvage, a snapshot without `latest_event`: the format-4
+            // shape written before the clock existed, or a binding's re-encoding without it; issue
+            // 35, K1). This event may be a jump of any size, and it must not be where the unknown
+            // gap counts as nothing (the next event a minute later would then end every horizon):
+            // the clock starts at the latest forgetting the keys prove (a horizon's start, until −
+            // horizon), never later than this event, so this jump counts as 12 hours like any other.
+            latestEventAt = Swift.min(now, RememberedKeys.provenForgetting(keys) ?? now)
         }
         if now - latestEventAt > RememberedKeys.largestStepMilliseconds {
             let jump = now - latestEventAt - RememberedKeys.largestStepMilliseconds
@@ -145,6 +148,17 @@ public struct RememberedKeys: Equatable, Sendable {
             allGivenUntil = 0
         }
         if keys.isEmpty && allGivenUntil == 0 { latestEventAt = 0 }
+    }
+
+    /// The latest time the keys prove an event at: a horizon's start (``Key/until`` less
+    /// ``horizonMilliseconds``) of a key with a finite horizon; `nil` when none has one (keys a
+    /// salvage keeps for good).
+    static func provenForgetting(_ keys: [Key]) -> Int64? {
+        var proven: Int64? = nil
+        for key in keys where key.until < MexicoCityTime.maxEpochMilliseconds && key.until > RememberedKeys.horizonMilliseconds {
+            proven = Swift.max(proven ?? 0, key.until - RememberedKeys.horizonMilliseconds)
+        }
+        return proven
     }
 
     // MARK: - Digests

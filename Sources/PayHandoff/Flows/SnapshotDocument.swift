@@ -141,6 +141,34 @@ extension JSONMembers {
     }
 }
 
+extension RefundLedger.RefundedSale {
+    /// A record of `refunded_sales`, checked: `[transactionid, amount, refunded]`, 0 < refunded ≤ amount.
+    /// - Throws: `invalid_json`/`validation` naming `field` and the position.
+    init<R: JSONReader>(_ node: R.Node, reader: R, field: String) throws(PayHandoffError) {
+        var items: [R.Node] = []
+        if reader.kind(of: node) == .array { try? reader.forEach(in: node) { items.append($0) } }
+        guard reader.kind(of: node) == .array, items.count == 3 else {
+            throw PayHandoffError(.invalidJSON, field: field, "must be an array of a transactionid, an amount and what was refunded")
+        }
+        guard reader.kind(of: items[0]) == .string else {
+            throw JSONMembers<R>.wrongType(field + "[0]", expected: "a transactionid", found: reader.kind(of: items[0]))
+        }
+        let id = reader.string(items[0])
+        try RefundLedger.checkTransactionID(id, field: field + "[0]")
+        for position in 1...2 where reader.kind(of: items[position]) != .integer {
+            throw JSONMembers<R>.wrongType(field + "[" + String(position) + "]", expected: "an integer", found: reader.kind(of: items[position]))
+        }
+        let amount = reader.integer(items[1]), refunded = reader.integer(items[2])
+        guard amount > 0, amount <= Amount.max else {
+            throw PayHandoffError(.validation, field: field + "[1]", "must be an amount in centavos above 0")
+        }
+        guard refunded > 0, refunded <= amount else {
+            throw PayHandoffError(.validation, field: field + "[2]", "must be above 0 and at most the amount (only refunded sales are recorded)")
+        }
+        self.init(transactionId: id, amount: Amount(unchecked: amount), refunded: Amount(unchecked: refunded))
+    }
+}
+
 extension RefundLedger.Entry {
     /// An entry of ledger list `list` (0 sales, 1 refunds, 2 unknown), checked.
     /// - Throws: `validation`/`invalid_json` naming the position (`[1]`: the amount).

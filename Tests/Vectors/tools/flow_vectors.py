@@ -467,6 +467,9 @@ class Model:
         self.remembered: dict[tuple, int] = {}
         # The latest time an accepted event carried while a key is remembered (0: none, or unknown).
         self.latest_event = 0
+        # Issue 35, G1: sales whose entries left after refunds, txn -> [amount, refunded], first
+        # recorded first (at most 256; the model's scripts never come near), never pruned by time.
+        self.refunded_sales: dict[str, list] = {}
 
     # -- summaries
     def summary(self, outcome: str, effects=(), error=None) -> dict:
@@ -482,7 +485,8 @@ class Model:
             # A restored coordinator behaves exactly like the original: the model keeps its state.
             return self.summary("restored")
         event = {"type": "url", "url": step["url"], "now": step["now"]} if "url" in step else step["event"]
-        saved = copy.deepcopy((self.flows, self.ledger, self.pruned_through, self.remembered, self.latest_event))
+        saved = copy.deepcopy((self.flows, self.ledger, self.pruned_through, self.remembered, self.latest_event,
+                               self.refunded_sales))
         is_start = event["type"] in ("checkout.start", "pos.start")
         try:
             if is_start:
@@ -491,7 +495,7 @@ class Model:
             outcome, effects = self.apply(event)
         except Fail as r:
             # a rejected event changes nothing
-            self.flows, self.ledger, self.pruned_through, self.remembered, self.latest_event = saved
+            self.flows, self.ledger, self.pruned_through, self.remembered, self.latest_event, self.refunded_sales = saved
             return self.summary("rejected", error=(r.code, r.field))
         if outcome == "accepted":
             self.prune(event["now"])
@@ -515,6 +519,8 @@ class Model:
                 kept[txn] = e
                 continue
             self.pruned_through = max(self.pruned_through, e.expires_at)
+            if e.operation == "venta" and e.refunded > 0:
+                self.record(txn, e.amount, e.refunded)  # what it refunded outlives any clock (G1)
             if e.operation == "venta" and (e.refunded > 0 or txn in named):
                 if latest_window > now:
                     kept[txn] = Entry("unknown", 0, latest_window, latest_window)
@@ -532,6 +538,24 @@ class Model:
         self.remembered = {k: until for k, until in self.remembered.items() if now < until}
         if not self.remembered:
             self.latest_event = 0
+
+    def record(self, txn: str, amount: int, refunded: int):
+        """Issue 35, G1: a refunded sale's record (merged: the smaller amount, the larger refunded)."""
+        if txn in self.refunded_sales:
+            old_amount, old_refunded = self.refunded_sales[txn]
+            amount = min(amount, old_amount)
+            refunded = max(refunded, old_refunded)
+        elif len(self.refunded_sales) >= 256:
+            del self.refunded_sales[next(iter(self.refunded_sales))]
+        self.refunded_sales[txn] = [amount, min(refunded, amount)]
+
+    def book_sale(self, txn: str, entry: Entry):
+        """A sale entry booked (an approval, a refund's sale document): it takes its record back."""
+        if txn in self.refunded_sales:
+            amount, refunded = self.refunded_sales.pop(txn)
+            entry.amount = min(entry.amount, amount)
+            entry.refunded = min(max(entry.refunded, refunded), entry.amount)
+        self.ledger[txn] = entry
 
     def live(self, txn: str | None, now: int) -> Entry | None:
         """The entry of `txn` whose window is still open at `now` (a closed one counts as gone)."""
@@ -813,8 +837,8 @@ class Model:
             if sale.document_amount is not None and self.live(sale.transaction_id, now) is None and now < sale.expires_at:
                 # A sale known only from its document is booked when its refund starts, so that the
                 # next refund of it finds what this one took.
-                self.ledger[sale.transaction_id] = Entry("venta", sale.document_amount, sale.document_approved_at,
-                                                         sale.expires_at)
+                self.book_sale(sale.transaction_id, Entry("venta", sale.document_amount, sale.document_approved_at,
+                                                          sale.expires_at))
         self.flows.append(POSFlow(flow_id, req["transaction"], req["identifier"], token, scheme, amount, sale,
                                   e.get("grace_ms", self.grace)))
         return "accepted", [flow_id + ":open_pos_app", flow_id + ":persist"]
@@ -844,7 +868,9 @@ class Model:
                 cap, refunded, approved_at = min(entry.amount, doc_amount), entry.refunded, entry.approved_at
                 sale = Sale(txn, entry.expires_at)
             else:
-                cap, refunded, approved_at = doc_amount, 0, doc["approved_at"] * 1000
+                # A sale whose entry left after refunds is bounded by its record, whatever the clock (G1).
+                rec_amount, rec_refunded = self.refunded_sales.get(txn, [doc_amount, 0])
+                cap, refunded, approved_at = min(doc_amount, rec_amount), rec_refunded, doc["approved_at"] * 1000
                 sale = Sale(txn, mx_deadline_ms(approved_at), doc_amount, approved_at)
                 held_refund = any(f.type == "pos" and f.sale is not None and f.sale.transaction_id == txn
                                   and f.state in ("approved", "approved_amount_mismatch") for f in self.flows)
@@ -916,13 +942,20 @@ class Model:
             if txn is not None:
                 cap = flow.amount if column == "approved" else min(flow.amount, answered)
                 if now < mx_deadline_ms(now):  # approved after 23:00: never refundable, not booked
-                    self.ledger[txn] = Entry("venta", cap, now, mx_deadline_ms(now))
+                    self.book_sale(txn, Entry("venta", cap, now, mx_deadline_ms(now)))
             return
         sale = self.sale_entry(flow.sale, now)
         remaining = sale.amount - sale.refunded if sale else flow.amount
         booked = flow.amount if column == "approved" else min(max(answered, flow.amount), remaining)
+        # What it took goes to its sale's entry, expired or not (the core's addRefund); with none (it
+        # left while this refund waited), to the sale's record — as refunded in full when there is none (G1).
+        held = self.ledger.get(flow.sale.transaction_id)
+        if held is not None and held.operation == "venta":
+            held.refunded = min(held.amount, held.refunded + booked)
+        elif booked > 0:
+            rec_amount, rec_refunded = self.refunded_sales.get(flow.sale.transaction_id, [booked, 0])
+            self.record(flow.sale.transaction_id, rec_amount, min(rec_refunded + booked, rec_amount))
         if sale:
-            sale.refunded = min(sale.amount, sale.refunded + booked)
             if txn is not None and booked > 0:
                 self.ledger[txn] = Entry("devolucion", booked, now, mx_deadline_ms(now))
 
@@ -2358,6 +2391,41 @@ def issue35_rules(s: Suite):
        S(tick(c1970 + 13 * HOUR + 30 * MINUTE), "accepted", "p1=approved p2=approved"),
        S(tick(T0), "accepted", "p1=approved p2=approved"),
        S(refund_all(T0 + 2000, "p3", sale=real_doc), "rejected", "p1=approved p2=approved", "", ("not_eligible", "sale")),
+      ])
+
+    r("flow-clock-behind-two-days-then-one-day-behind",
+      "issue 35, second attack G1: sale and full refund booked while the clock is two days behind, one more event a day "
+      "behind (past the wrong day's 23:00: the refunded sale leaves the ledger), both flows removed; back at the real "
+      "time Billpocket's record of the sale (its real approved_at) finds the sale's refunded_sales record: refunded in "
+      "full, invalid_state, never a second refund",
+      [S(p_start(T0 - 2 * day - HOUR), "accepted", "p1=ready", "p1:open_pos_app p1:persist"),
+       S(at(ANS_APPROVED, T0 - 2 * day - HOUR + 1000), "accepted", "p1=approved", "p1:persist"),
+       S(refund_all(T0 - 2 * day - HOUR + 61000, "p2"), "accepted", "p1=approved p2=ready", "p2:open_pos_app p2:persist"),
+       S(at(refund_answer("p2", "100.00", "R-1", "p2"), T0 - 2 * day - HOUR + 62000), "accepted", "p1=approved p2=approved",
+         "p2:persist"),
+       S(tick(T0 - day + 3 * MINUTE), "accepted", "p1=approved p2=approved"),
+       S(ev("flow.remove", T0 - day + 4 * MINUTE, flow_id="p2"), "accepted", "p1=approved"),
+       S(ev("flow.remove", T0 - day + 4 * MINUTE, flow_id="p1"), "accepted", ""),
+       S(RESTORE, "restored", ""),
+       S(refund_all(T0 + 2000, "p3", sale=real_doc), "rejected", "", "", ("invalid_state", "transactionId")),
+      ])
+    r("flow-clock-behind-two-days-partial-refund-bounded",
+      "issue 35, second attack G1: 40.00 of a 100.00 sale refunded two days behind, the sale pruned at its wrong 23:00 "
+      "a day behind; at the real time its document may refund 60.00 but not 60.01",
+      [S(p_start(T0 - 2 * day - HOUR), "accepted", "p1=ready", "p1:open_pos_app p1:persist"),
+       S(at(ANS_APPROVED, T0 - 2 * day - HOUR + 1000), "accepted", "p1=approved", "p1:persist"),
+       S(p_refund(T0 - 2 * day - HOUR + 61000, "p2", "p2", amount="40.00"), "accepted", "p1=approved p2=ready",
+         "p2:open_pos_app p2:persist"),
+       S(at(refund_answer("p2", "40.00", "R-1", "p2"), T0 - 2 * day - HOUR + 62000), "accepted", "p1=approved p2=approved",
+         "p2:persist"),
+       S(tick(T0 - day + 3 * MINUTE), "accepted", "p1=approved p2=approved"),
+       S(ev("flow.remove", T0 - day + 4 * MINUTE, flow_id="p2"), "accepted", "p1=approved"),
+       S(ev("flow.remove", T0 - day + 4 * MINUTE, flow_id="p1"), "accepted", ""),
+       S(RESTORE, "restored", ""),
+       S(p_refund(T0 + 2000, "p3", "p3", amount="60.01", sale=real_doc, sale_flow_id=None), "rejected", "", "",
+         ("not_eligible", "sale")),
+       S(p_refund(T0 + 3000, "p3", "p3", amount="60.00", sale=real_doc, sale_flow_id=None), "accepted", "p3=ready",
+         "p3:open_pos_app p3:persist"),
       ])
 
     # -- item 5

@@ -686,6 +686,11 @@ export type LedgerRefund = [transactionid: string, amount: number, approved_at: 
  *  its refunds are refused (`ledger_pruned`) until then. */
 export type LedgerUnknown = [transactionid: string, until: EpochMs];
 
+/** A sale whose entry left the ledger after refunds (issue 35, G1): `[transactionid, amount,
+ *  refunded]` (centavos); a refund by its document never takes more than `amount - refunded`,
+ *  whatever the clock. */
+export type LedgerRefundedSale = [transactionid: string, amount: number, refunded: number];
+
 /** The refund ledger (snapshot format 4, as format 3's): what approved sales may still refund, to the centavo,
  *  until 23:00 Mexico City on the sale's day. */
 export interface RefundLedger {
@@ -694,6 +699,9 @@ export interface RefundLedger {
   sales: LedgerSale[];
   refunds: LedgerRefund[];
   unknown: LedgerUnknown[];
+  /** Sales whose entries left after refunds, first recorded first (at most 256). Only when there
+   *  is one; keep it when re-encoding a snapshot. */
+  refunded_sales?: LedgerRefundedSale[];
 }
 
 /** The coordinator's versioned snapshot: no API key or user token, but the flows' nonces and

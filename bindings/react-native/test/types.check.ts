@@ -126,9 +126,10 @@ export function ledger(snapshot: CoordinatorSnapshot): string[] {
   const sales = snapshot.ledger.sales.map(([id, amount, refunded, approvedAt]: LedgerSale) => `${id} ${amount - refunded} ${approvedAt}`);
   const refunds = snapshot.ledger.refunds.map(([id, amount]) => `${id} -${amount}`);
   const unknown = snapshot.ledger.unknown.map(([id, until]) => `${id} until ${until}`);
+  const refundedSales = (snapshot.ledger.refunded_sales ?? []).map(([id, amount, refunded]) => `${id}: ${refunded} of ${amount}`);
   // Snapshot flows hold their secrets; details do not.
   const secrets = snapshot.flows.map((flow) => (flow.type === 'pos' ? flow.token : flow.nonce ?? ''));
-  return [String(watermark), ...sales, ...refunds, ...unknown, ...secrets];
+  return [String(watermark), ...sales, ...refunds, ...unknown, ...refundedSales, ...secrets];
 }
 
 export function details(transition: Transition, answer: CoordinatorAnswer): string[] {

@@ -106,7 +106,20 @@ class RefundLedger internal constructor(val json: JSONObject) {
     /** `[transactionid, until]` each. */
     val unknown: List<Unknown> = json.listOf("unknown") { a, i -> a.getJSONArray(i).let { Unknown(it.getString(0), it.getLong(1)) } }
 
-    override fun toString(): String = "RefundLedger(${sales.size} sales, ${refunds.size} refunds, ${unknown.size} unknown)"
+    /** A sale whose entry left after refunds (issue 35, G1): a refund by its document never takes more than
+     *  [amountMinor] less [refundedMinor], whatever the clock. */
+    class RefundedSale internal constructor(val transactionId: String, val amountMinor: Long, val refundedMinor: Long) {
+        override fun toString(): String = "RefundedSale($transactionId: $refundedMinor of $amountMinor refunded)"
+    }
+
+    /** `refunded_sales`, `[transactionid, amount, refunded]` each, first recorded first (absent: none). Keep it
+     *  when re-encoding a snapshot: without it a sale refunded while the clock was behind may be refunded again. */
+    val refundedSales: List<RefundedSale> = json.listOf("refunded_sales") { a, i ->
+        a.getJSONArray(i).let { RefundedSale(it.getString(0), it.getLong(1), it.getLong(2)) }
+    }
+
+    override fun toString(): String =
+        "RefundLedger(${sales.size} sales, ${refunds.size} refunds, ${unknown.size} unknown, ${refundedSales.size} refunded sales)"
 }
 
 /**
@@ -143,7 +156,8 @@ class CoordinatorSnapshot internal constructor(val json: JSONObject) {
     } ?: emptyList()
 
     /** `latest_event`: the latest event time the coordinator saw, beside [rememberedKeys] (their
-     *  horizons count time seen to pass from it, at most 12 h per jump); null without remembered keys. */
+     *  horizons count time seen to pass from it, at most 12 h per jump); null without remembered keys.
+     *  Keep it when re-encoding a snapshot: keys restored without it get a conservative clock (issue 35, K1). */
     val latestEventMs: Long? = if (json.has("latest_event")) json.getLong("latest_event") else null
 
     override fun toString(): String = "CoordinatorSnapshot(flows=$flows, $ledger)"

@@ -178,7 +178,12 @@ object Typed {
         .put("ledger", JSONObject().put("pruned_through", s.ledger.prunedThroughMs)
             .put("sales", JSONArray(s.ledger.sales.map { JSONArray(listOf(it.transactionId, it.amountMinor, it.refundedMinor, it.approvedAtMs)) }))
             .put("refunds", JSONArray(s.ledger.refunds.map { JSONArray(listOf(it.transactionId, it.amountMinor, it.approvedAtMs)) }))
-            .put("unknown", JSONArray(s.ledger.unknown.map { JSONArray(listOf(it.transactionId, it.untilMs)) })))
+            .put("unknown", JSONArray(s.ledger.unknown.map { JSONArray(listOf(it.transactionId, it.untilMs)) }))
+            .also { l ->
+                if (s.ledger.refundedSales.isNotEmpty()) {
+                    l.put("refunded_sales", JSONArray(s.ledger.refundedSales.map { JSONArray(listOf(it.transactionId, it.amountMinor, it.refundedMinor)) }))
+                }
+            })
         .also { o -> s.convertedReserveBytes?.let { o.put("converted_reserve", it) } }
         .also { o ->
             if (s.rememberedKeys.isNotEmpty()) o.put("remembered_keys", JSONArray(s.rememberedKeys.map { JSONArray(listOf(it.digest, it.untilMs)) }))
