@@ -208,10 +208,11 @@ def parse_response(url: str, options) -> dict:
             doc["result_word"] = status
         else:
             doc["result"] = "cancelled" if code == IOS_CANCELED else "error"
-            doc["error_code"] = code
     else:
         doc["result"] = "unrecognized"
         doc["result_word"] = status
+    if code is not None:  # kept whatever the status (as on Android): what a reconciliation looks up
+        doc["error_code"] = code
     return doc
 
 
