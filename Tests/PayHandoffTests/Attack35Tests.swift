@@ -477,3 +477,118 @@ private extension Coordinator {
         return flows.compactMap { if case .object(let f) = $0, case .string(let id)? = f["id"] { return id } else { return nil } }
     }
 }
+
+// MARK: - Third attack (after G1/K1's fixes, 4912c17): attacks that hold
+
+extension Attack35Tests {
+    /// A refund by Billpocket's document of sale 720371 (`amount` of the document, `refund` asked).
+    func refundByDocument(_ id: String, documentAmount: String, approvedAt: Int64, refund: String?, at time: Int64) throws -> CoordinatorAnswer {
+        var request: JSONObject = ["transaction": "devolucion", "usertoken": "POS-SECRET", "identifier": .string(id),
+                                   "urlScheme": "myapp", "transactionId": "720371"]
+        if let refund { request["amount"] = .string(refund) }
+        return try send(["type": "pos.start", "now": .integer(time), "flow_id": .string(id), "token": .string(token(id)),
+                         "sale": ["transactionid": "720371", "amount": .string(documentAmount), "approved_at": .integer(approvedAt / 1000),
+                                  "bp_version": "4.3.24"],
+                         "request": .object(request)])
+    }
+
+    /// Sale 720371 (100.00) and a refund of `refunded` on a clock two days behind, pruned on a day
+    /// behind, both flows removed: the ledger keeps only its record.
+    func partlyRefundedSaleRecordOnly(refunded: String) throws {
+        coordinator = Coordinator()
+        let device = t0 - 2 * day
+        try sale("p1", at: device)
+        XCTAssertEqual(coordinator.handle(url: approval("p1", transactionId: "720371"), now: device + 1_000).outcome, .accepted)
+        XCTAssertEqual(try refund("r1", ofSaleFlow: "p1", at: device + 120_000, amount: refunded).outcome, .accepted)
+        XCTAssertEqual(coordinator.handle(url: approval("r1", amount: refunded, transactionId: "R-1"), now: device + 121_000).outcome, .accepted)
+        try send(["type": "tick", "now": .integer(device + day + 180_000)])
+        for flow in ["r1", "p1"] { try send(["type": "flow.remove", "now": .integer(device + day + 240_000), "flow_id": .string(flow)]) }
+        XCTAssertFalse(coordinator.ledger.entries.contains { if case .sale = $0.kind { return true } else { return false } }, "no sale entry left")
+    }
+
+    /// A refunded sale's record bounds every refund by document whatever the document says: a
+    /// larger amount, a smaller one, another `approved_at`; several partial refunds after it never
+    /// add up past the sale's amount.
+    func testARecordBoundsRefundsByDocumentsThatDisagreeWithIt() throws {
+        try partlyRefundedSaleRecordOnly(refunded: "40.00")
+        XCTAssertEqual(coordinator.ledger.refundedSale("720371")?.remaining.minorUnits, 6_000)
+        let real = t0 + 1_000
+        var at = t0 + 600_000
+        func next() -> Int64 { at += 1_000; return at }
+        // A document twice the amount: what is left is still 60.00.
+        XCTAssertEqual(try refundByDocument("d1", documentAmount: "200.00", approvedAt: real, refund: "60.01", at: next()).error?.code, .notEligible)
+        // A document for less: the smaller amount counts (50.00 - 40.00).
+        XCTAssertEqual(try refundByDocument("d2", documentAmount: "50.00", approvedAt: real, refund: "10.01", at: next()).error?.code, .notEligible)
+        // A document dated a day earlier: past its window.
+        XCTAssertEqual(try refundByDocument("d3", documentAmount: "100.00", approvedAt: real - day, refund: "1.00", at: next()).error?.code, .notEligible)
+        // Nothing was booked by the refused starts.
+        XCTAssertEqual(coordinator.ledger.refundedSale("720371")?.remaining.minorUnits, 6_000)
+        XCTAssertFalse(coordinator.ledger.entries.contains { if case .sale = $0.kind { return true } else { return false } })
+        // Two partial refunds by document (the first takes the record back into an entry).
+        XCTAssertEqual(try refundByDocument("d4", documentAmount: "100.00", approvedAt: real, refund: "30.00", at: next()).outcome, .accepted)
+        XCTAssertEqual(coordinator.handle(url: approval("d4", amount: "30.00", transactionId: "R-4"), now: next()).outcome, .accepted)
+        XCTAssertNil(coordinator.ledger.refundedSale("720371"), "taken back into its entry")
+        XCTAssertEqual(coordinator.ledger.entry("720371", at: at)?.remaining.minorUnits, 3_000)
+        XCTAssertEqual(try refundByDocument("d5", documentAmount: "300.00", approvedAt: real, refund: "30.01", at: next()).error?.code, .notEligible)
+        XCTAssertEqual(try refundByDocument("d6", documentAmount: "100.00", approvedAt: real + 60_000, refund: "30.00", at: next()).outcome, .accepted)
+        XCTAssertEqual(coordinator.handle(url: approval("d6", amount: "30.00", transactionId: "R-6"), now: next()).outcome, .accepted)
+        XCTAssertEqual(try refundByDocument("d7", documentAmount: "100.00", approvedAt: real, refund: nil, at: next()).error?.code, .invalidState)
+        try assertOwnSnapshotRestores("record bounds documents")
+        // Past the real 23:00 the entry leaves again: its record keeps the sale refunded in full.
+        try send(["type": "tick", "now": .integer(t0 + 13 * hour + 60_000)])
+        XCTAssertEqual(coordinator.ledger.refundedSale("720371")?.remaining.minorUnits, 0)
+        try assertOwnSnapshotRestores("record bounds documents, after 23:00")
+    }
+
+    /// A refund approved after its sale's entry left (it waited while a day-behind clock passed the
+    /// sale's 23:00): it adds to the record; with no refund before, it records what it took as the
+    /// sale's whole amount. Either way a refund by document afterwards takes at most what is left.
+    func testARefundApprovedAfterItsSalesEntryLeftAddsToTheRecord() throws {
+        for earlier in ["20.00", nil] as [String?] {
+            coordinator = Coordinator()
+            let device = t0 - 2 * day
+            try sale("p1", at: device)
+            XCTAssertEqual(coordinator.handle(url: approval("p1", transactionId: "720371"), now: device + 1_000).outcome, .accepted)
+            if let earlier {
+                XCTAssertEqual(try refund("r1", ofSaleFlow: "p1", at: device + 120_000, amount: earlier).outcome, .accepted)
+                XCTAssertEqual(coordinator.handle(url: approval("r1", amount: earlier, transactionId: "R-1"), now: device + 121_000).outcome, .accepted)
+            }
+            XCTAssertEqual(try refund("r2", ofSaleFlow: "p1", at: device + 180_000, amount: "30.00").outcome, .accepted)
+            try send(["type": "pos.launched", "now": .integer(device + 181_000), "flow_id": "r2"])
+            try send(["type": "tick", "now": .integer(device + day + 180_000)])  // the sale's entry leaves while r2 waits
+            XCTAssertNil(coordinator.ledger.entry("720371", at: device + day + 180_000).flatMap { $0.kind == .balanceUnknown ? nil : $0 })
+            XCTAssertEqual(coordinator.handle(url: approval("r2", amount: "30.00", transactionId: "R-2"), now: device + day + 200_000).outcome, .accepted)
+            // 20.00 + 30.00 refunded of 100.00; with nothing known before, refunded in full as far as the ledger knows.
+            let left: Amount? = coordinator.ledger.refundedSale("720371")?.remaining
+            XCTAssertEqual(left?.minorUnits, earlier == nil ? Int64(0) : Int64(5_000))
+            for flow in ["r2", "r1", "p1"] where coordinator.flow(id: flow) != nil {
+                XCTAssertEqual(try send(["type": "flow.remove", "now": .integer(device + day + 240_000), "flow_id": .string(flow)]).outcome, .accepted)
+            }
+            try assertOwnSnapshotRestores("refund after the entry left")
+            XCTAssertNotEqual(try refundByDocument("d1", documentAmount: "100.00", approvedAt: t0 + 1_000, refund: "50.01", at: t0 + 600_000).outcome,
+                              .accepted, "more than is left")
+            XCTAssertEqual(try refundByDocument("d2", documentAmount: "100.00", approvedAt: t0 + 1_000, refund: "50.00", at: t0 + 601_000).outcome,
+                           earlier == nil ? .rejected : .accepted)
+        }
+    }
+
+    /// A record and a sale entry for the same id (hand-made, or an older salvage): strict restore
+    /// refuses it; salvage merges them, keeping the larger refunded total on the smaller amount.
+    func testARecordAndAnEntryForOneSaleMergeInSalvage() throws {
+        coordinator = Coordinator()
+        try sale("p1", at: t0)
+        XCTAssertEqual(coordinator.handle(url: approval("p1", transactionId: "720371"), now: t0 + 1_000).outcome, .accepted)
+        guard case .object(var document) = coordinator.snapshot, case .object(var ledger)? = document["ledger"] else { return XCTFail("no ledger") }
+        ledger["refunded_sales"] = [["720371", 10_000, 10_000]]
+        document["ledger"] = .object(ledger)
+        XCTAssertThrowsError(try Coordinator(snapshot: .object(document))) { error in
+            XCTAssertTrue((error as? PayHandoffError)?.field?.hasPrefix("ledger.refunded_sales") == true, "\(error)")
+        }
+        let salvage = try Coordinator.Salvage(snapshot: .object(document))
+        coordinator = salvage.coordinator
+        try assertOwnSnapshotRestores("merged")
+        XCTAssertEqual(coordinator.ledger.entry("720371", at: t0 + 2_000)?.remaining.minorUnits ?? 0, 0)
+        XCTAssertNotEqual(try refund("r1", ofSaleFlow: "p1", at: t0 + 120_000).outcome, .accepted)
+        XCTAssertNotEqual(try refundByDocument("d1", documentAmount: "100.00", approvedAt: t0 + 1_000, refund: "1.00", at: t0 + 130_000).outcome, .accepted)
+    }
+}
