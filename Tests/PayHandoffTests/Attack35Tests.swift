@@ -1,4 +1,5 @@
 @_spi(JSONText) import PayHandoff
+import PayHandoffFoundation
 import Foundation
 import XCTest
 
@@ -467,6 +468,52 @@ final class Attack35Tests: XCTestCase {
         XCTAssertThrowsError(try Coordinator(snapshot: try JSONDecoder().decode(JSONValue.self, from: Data(format4.utf8)))) { error in
             XCTAssertTrue(String(describing: error).contains("a ledger entry was lost"), String(describing: error))
         }
+    }
+
+    /// Issue 39's other terminal apps book nothing: a Square sale approved with the transaction id
+    /// of a Billpocket sale refunded in full (G1's record) leaves the record and the entries as they
+    /// were, cannot be refunded app-to-app, and Billpocket's document of the refunded sale is still refused.
+    func testANonBillpocketSaleWithARecordedIdLeavesTheRecordAlone() throws {
+        _ = try refundedSaleRecordOnly()
+        coordinator.jsonText = FoundationJSONText()
+        let squareToken = token("sq")
+        XCTAssertEqual(try send(["type": "pos.start", "now": .integer(t0 + 2_000), "flow_id": "sq", "token": .string(squareToken),
+                                 "request": ["pos_app": "square", "client_id": "sq0idp-PUBLICAPPID", "identifier": "ord-9", "amount": "100.00",
+                                             "currency": "USD", "callback_url": "myapp://square-callback"]]).outcome, .accepted)
+        let (records, entries) = (coordinator.ledger.refundedSales, coordinator.ledger.entries)  // the start pruned the wrong day's entry
+        XCTAssertEqual(coordinator.ledger.refundedSale("720371")?.remaining.minorUnits, 0)
+        let data = #"{"status":"ok","transaction_id":"720371","client_transaction_id":"c-1","state":"ord-9~"# + squareToken + #""}"#
+        let answer = coordinator.handle(url: "myapp://square-callback/square_request?data=" + QueryEncoder.percentEncode(data), now: t0 + 60_000)
+        XCTAssertEqual(answer.outcome, .accepted, answer.error?.message ?? "")
+        XCTAssertEqual(coordinator.flow(id: "sq")?.stateName, "approved")
+        XCTAssertEqual(coordinator.ledger.refundedSales, records)
+        XCTAssertEqual(coordinator.ledger.entries, entries)
+        XCTAssertEqual(try send(["type": "pos.start", "now": .integer(t0 + 200_000), "flow_id": "sqr", "token": .string(token("sqr")), "sale_flow_id": "sq",
+                                 "request": ["transaction": "devolucion", "usertoken": "POS-SECRET", "identifier": "sqr", "urlScheme": "myapp",
+                                             "transactionId": "720371"]]).error?.code, .notEligible)
+        XCTAssertNotEqual(try refundByDocument("r2", approvedAt: t0 + 1_000, at: t0 + 600_000).outcome, .accepted)
+        try assertOwnSnapshotRestores("square beside a record")
+    }
+
+    /// A format-3 snapshot 0.3.0 could write — 5,000 sales partly refunded (about 200 KB of text) —
+    /// now reserves more than the limit (each refunded sale's entry reserves its record): it still
+    /// restores (converted, never refused for room), and what this version then writes restores.
+    func testAFormat3SnapshotFullOfRefundedSalesStillRestores() throws {
+        let base: Int64 = 1_796_054_460_000
+        var sales: [JSONValue] = []
+        for i in 0..<5_000 { sales.append([.string("72" + String(10_000_000 + i)), 10_000, 4_000, .integer(base + Int64(i))]) }
+        let document: JSONValue = ["version": 3,
+                                   "config": ["single_pending_per_kind": false, "checkout_timeout_ms": 1_800_000, "pos_grace_ms": 3_000,
+                                              "accept_unverified_callbacks": false],
+                                   "flows": [], "ledger": ["pruned_through": 0, "sales": .array(sales), "refunds": [], "unknown": []]]
+        let text = try JSONEncoder().encode(document)
+        XCTAssertLessThan(text.count, Coordinator.maxSnapshotBytes)
+        coordinator = try Coordinator(snapshot: document)
+        XCTAssertGreaterThan(coordinator.reservedSnapshotLength, Coordinator.maxSnapshotBytes, "the records' room pushes it past the limit")
+        try assertOwnSnapshotRestores("format 3, 5,000 refunded sales")
+        XCTAssertEqual(try send(["type": "tick", "now": .integer(base + 13 * hour)]).outcome, .accepted)  // 23:00 passes
+        XCTAssertEqual(coordinator.ledger.refundedSales.count, RefundLedger.maxRefundedSales)
+        try assertOwnSnapshotRestores("format 3, 5,000 refunded sales, after 23:00")
     }
 }
 
