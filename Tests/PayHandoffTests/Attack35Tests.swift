@@ -515,6 +515,32 @@ final class Attack35Tests: XCTestCase {
         XCTAssertEqual(coordinator.ledger.refundedSales.count, RefundLedger.maxRefundedSales)
         try assertOwnSnapshotRestores("format 3, 5,000 refunded sales, after 23:00")
     }
+
+    /// K1's clock with a checkout key beside the spent POS token (keys restored without
+    /// `latest_event`): with no checkout, or one whose deadline (30 min, or a day) came before the
+    /// event ahead, one event 4 days ahead counts as 12 hours and the spent token stays refused.
+    /// (A deadline after that event starts the clock late: third attack, X4, in the note.)
+    func testK1KeysWithoutTheirClockAndACheckoutKeyWhoseDeadlinePassed() throws {
+        for deadline in [nil, t0 + 30 * 60_000, t0 + day] as [Int64?] {
+            coordinator = Coordinator()
+            let (spent, genuine) = try spendAHostToken()
+            if let deadline {
+                XCTAssertEqual(try send(["type": "checkout.start", "now": .integer(t0 + 3_000), "flow_id": "c1", "kind": "cards",
+                                         "return_url": "fixapp://checkout-callback", "nonce": "0123456789abcdef0123456789abcdef",
+                                         "deadline": .integer(deadline),
+                                         "session": ["kind": "cards", "checkout_url": "https://pay.example.com/c/1"]]).outcome, .accepted)
+                try send(["type": "checkout.confirmation", "now": .integer(t0 + 4_000), "flow_id": "c1",
+                          "event": ["type": "card.registered", "data": ["card_id": "card_xyz"]]])
+                XCTAssertEqual(try send(["type": "flow.remove", "now": .integer(t0 + 5_000), "flow_id": "c1"]).outcome, .accepted)
+            }
+            guard case .object(var document) = coordinator.snapshot else { return XCTFail("not an object") }
+            document["latest_event"] = nil
+            coordinator = try Coordinator(snapshot: .object(document))
+            try send(["type": "tick", "now": .integer(t0 + 4 * day)])
+            XCTAssertEqual(try sale("p2", identifier: "ord-1", token: spent, at: t0 + hour).error?.code, .conflict, "deadline \(String(describing: deadline))")
+            XCTAssertNotEqual(coordinator.handle(url: genuine, now: t0 + hour + 1_000).outcome, .accepted)
+        }
+    }
 }
 
 private extension Coordinator {
