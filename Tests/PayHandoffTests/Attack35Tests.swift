@@ -541,6 +541,43 @@ final class Attack35Tests: XCTestCase {
             XCTAssertNotEqual(coordinator.handle(url: genuine, now: t0 + hour + 1_000).outcome, .accepted)
         }
     }
+
+    /// A waiting refund (30.00) dropped by salvage (state, token or the element damaged) after its
+    /// sale's entry left on a clock a day behind: its record says 20.00, but the salvage's
+    /// balance-unknown marker (or the watermark, when the sale id is lost) is kept until the 23:00
+    /// of the first event after it, so at the real time Billpocket's document is refused.
+    func testASalvageDroppedWaitingRefundOfARecordedSaleStillBlocksDocuments() throws {
+        for damage in ["state", "token", "whole"] {
+            coordinator = Coordinator()
+            let device = t0 - 2 * day
+            try sale("p1", at: device)
+            XCTAssertEqual(coordinator.handle(url: approval("p1", transactionId: "720371"), now: device + 1_000).outcome, .accepted)
+            XCTAssertEqual(try refund("r1", ofSaleFlow: "p1", at: device + 120_000, amount: "20.00").outcome, .accepted)
+            XCTAssertEqual(coordinator.handle(url: approval("r1", amount: "20.00", transactionId: "R-1"), now: device + 121_000).outcome, .accepted)
+            XCTAssertEqual(try refund("r2", ofSaleFlow: "p1", at: device + 180_000, amount: "30.00").outcome, .accepted)
+            try send(["type": "pos.launched", "now": .integer(device + 181_000), "flow_id": "r2"])
+            try send(["type": "tick", "now": .integer(device + day + 180_000)])  // the entry leaves while r2 waits
+            guard case .object(var document) = coordinator.snapshot, case .array(var flows)? = document["flows"] else { return XCTFail("no flows") }
+            for (i, f) in flows.enumerated() {
+                guard case .object(var flow) = f, flow["id"] == "r2" else { continue }
+                switch damage {
+                case "state": flow["state"] = "launchedX"
+                case "token": flow["token"] = 7
+                default: flow = ["id": "r2"]
+                }
+                flows[i] = .object(flow)
+            }
+            document["flows"] = .array(flows)
+            let salvage = try Coordinator.Salvage(snapshot: .object(document))
+            coordinator = salvage.coordinator
+            XCTAssertNil(coordinator.flow(id: "r2"), damage + ": r2 dropped")
+            for flow in ["r1", "p1"] where coordinator.flow(id: flow) != nil {
+                try send(["type": "flow.remove", "now": .integer(device + day + 240_000), "flow_id": .string(flow)])
+            }
+            let again = try refundByDocument("d1", documentAmount: "100.00", approvedAt: t0 + 1_000, refund: "80.00", at: t0 + 600_000)
+            XCTAssertNotEqual(again.outcome, .accepted, damage + ": 20.00 refunded, 30.00 maybe, then 80.00 more")
+        }
+    }
 }
 
 private extension Coordinator {
