@@ -1,4 +1,5 @@
 @_spi(JSONText) import PayHandoff
+import PayHandoffFoundation
 import Foundation
 import XCTest
 
@@ -468,6 +469,115 @@ final class Attack35Tests: XCTestCase {
             XCTAssertTrue(String(describing: error).contains("a ledger entry was lost"), String(describing: error))
         }
     }
+
+    /// Issue 39's other terminal apps book nothing: a Square sale approved with the transaction id
+    /// of a Billpocket sale refunded in full (G1's record) leaves the record and the entries as they
+    /// were, cannot be refunded app-to-app, and Billpocket's document of the refunded sale is still refused.
+    func testANonBillpocketSaleWithARecordedIdLeavesTheRecordAlone() throws {
+        _ = try refundedSaleRecordOnly()
+        coordinator.jsonText = FoundationJSONText()
+        let squareToken = token("sq")
+        XCTAssertEqual(try send(["type": "pos.start", "now": .integer(t0 + 2_000), "flow_id": "sq", "token": .string(squareToken),
+                                 "request": ["pos_app": "square", "client_id": "sq0idp-PUBLICAPPID", "identifier": "ord-9", "amount": "100.00",
+                                             "currency": "USD", "callback_url": "myapp://square-callback"]]).outcome, .accepted)
+        let (records, entries) = (coordinator.ledger.refundedSales, coordinator.ledger.entries)  // the start pruned the wrong day's entry
+        XCTAssertEqual(coordinator.ledger.refundedSale("720371")?.remaining.minorUnits, 0)
+        let data = #"{"status":"ok","transaction_id":"720371","client_transaction_id":"c-1","state":"ord-9~"# + squareToken + #""}"#
+        let answer = coordinator.handle(url: "myapp://square-callback/square_request?data=" + QueryEncoder.percentEncode(data), now: t0 + 60_000)
+        XCTAssertEqual(answer.outcome, .accepted, answer.error?.message ?? "")
+        XCTAssertEqual(coordinator.flow(id: "sq")?.stateName, "approved")
+        XCTAssertEqual(coordinator.ledger.refundedSales, records)
+        XCTAssertEqual(coordinator.ledger.entries, entries)
+        XCTAssertEqual(try send(["type": "pos.start", "now": .integer(t0 + 200_000), "flow_id": "sqr", "token": .string(token("sqr")), "sale_flow_id": "sq",
+                                 "request": ["transaction": "devolucion", "usertoken": "POS-SECRET", "identifier": "sqr", "urlScheme": "myapp",
+                                             "transactionId": "720371"]]).error?.code, .notEligible)
+        XCTAssertNotEqual(try refundByDocument("r2", approvedAt: t0 + 1_000, at: t0 + 600_000).outcome, .accepted)
+        try assertOwnSnapshotRestores("square beside a record")
+    }
+
+    /// A format-3 snapshot 0.3.0 could write — 5,000 sales partly refunded (about 200 KB of text) —
+    /// now reserves more than the limit (each refunded sale's entry reserves its record): it still
+    /// restores (converted, never refused for room), and what this version then writes restores.
+    func testAFormat3SnapshotFullOfRefundedSalesStillRestores() throws {
+        let base: Int64 = 1_796_054_460_000
+        var sales: [JSONValue] = []
+        for i in 0..<5_000 { sales.append([.string("72" + String(10_000_000 + i)), 10_000, 4_000, .integer(base + Int64(i))]) }
+        let document: JSONValue = ["version": 3,
+                                   "config": ["single_pending_per_kind": false, "checkout_timeout_ms": 1_800_000, "pos_grace_ms": 3_000,
+                                              "accept_unverified_callbacks": false],
+                                   "flows": [], "ledger": ["pruned_through": 0, "sales": .array(sales), "refunds": [], "unknown": []]]
+        let text = try JSONEncoder().encode(document)
+        XCTAssertLessThan(text.count, Coordinator.maxSnapshotBytes)
+        coordinator = try Coordinator(snapshot: document)
+        XCTAssertGreaterThan(coordinator.reservedSnapshotLength, Coordinator.maxSnapshotBytes, "the records' room pushes it past the limit")
+        try assertOwnSnapshotRestores("format 3, 5,000 refunded sales")
+        XCTAssertEqual(try send(["type": "tick", "now": .integer(base + 13 * hour)]).outcome, .accepted)  // 23:00 passes
+        XCTAssertEqual(coordinator.ledger.refundedSales.count, RefundLedger.maxRefundedSales)
+        try assertOwnSnapshotRestores("format 3, 5,000 refunded sales, after 23:00")
+    }
+
+    /// K1's clock with a checkout key beside the spent POS token (keys restored without
+    /// `latest_event`): with no checkout, or one whose deadline (30 min, or a day) came before the
+    /// event ahead, one event 4 days ahead counts as 12 hours and the spent token stays refused.
+    /// (A deadline after that event starts the clock late: third attack, X4, in the note.)
+    func testK1KeysWithoutTheirClockAndACheckoutKeyWhoseDeadlinePassed() throws {
+        for deadline in [nil, t0 + 30 * 60_000, t0 + day] as [Int64?] {
+            coordinator = Coordinator()
+            let (spent, genuine) = try spendAHostToken()
+            if let deadline {
+                XCTAssertEqual(try send(["type": "checkout.start", "now": .integer(t0 + 3_000), "flow_id": "c1", "kind": "cards",
+                                         "return_url": "fixapp://checkout-callback", "nonce": "0123456789abcdef0123456789abcdef",
+                                         "deadline": .integer(deadline),
+                                         "session": ["kind": "cards", "checkout_url": "https://pay.example.com/c/1"]]).outcome, .accepted)
+                try send(["type": "checkout.confirmation", "now": .integer(t0 + 4_000), "flow_id": "c1",
+                          "event": ["type": "card.registered", "data": ["card_id": "card_xyz"]]])
+                XCTAssertEqual(try send(["type": "flow.remove", "now": .integer(t0 + 5_000), "flow_id": "c1"]).outcome, .accepted)
+            }
+            guard case .object(var document) = coordinator.snapshot else { return XCTFail("not an object") }
+            document["latest_event"] = nil
+            coordinator = try Coordinator(snapshot: .object(document))
+            try send(["type": "tick", "now": .integer(t0 + 4 * day)])
+            XCTAssertEqual(try sale("p2", identifier: "ord-1", token: spent, at: t0 + hour).error?.code, .conflict, "deadline \(String(describing: deadline))")
+            XCTAssertNotEqual(coordinator.handle(url: genuine, now: t0 + hour + 1_000).outcome, .accepted)
+        }
+    }
+
+    /// A waiting refund (30.00) dropped by salvage (state, token or the element damaged) after its
+    /// sale's entry left on a clock a day behind: its record says 20.00, but the salvage's
+    /// balance-unknown marker (or the watermark, when the sale id is lost) is kept until the 23:00
+    /// of the first event after it, so at the real time Billpocket's document is refused.
+    func testASalvageDroppedWaitingRefundOfARecordedSaleStillBlocksDocuments() throws {
+        for damage in ["state", "token", "whole"] {
+            coordinator = Coordinator()
+            let device = t0 - 2 * day
+            try sale("p1", at: device)
+            XCTAssertEqual(coordinator.handle(url: approval("p1", transactionId: "720371"), now: device + 1_000).outcome, .accepted)
+            XCTAssertEqual(try refund("r1", ofSaleFlow: "p1", at: device + 120_000, amount: "20.00").outcome, .accepted)
+            XCTAssertEqual(coordinator.handle(url: approval("r1", amount: "20.00", transactionId: "R-1"), now: device + 121_000).outcome, .accepted)
+            XCTAssertEqual(try refund("r2", ofSaleFlow: "p1", at: device + 180_000, amount: "30.00").outcome, .accepted)
+            try send(["type": "pos.launched", "now": .integer(device + 181_000), "flow_id": "r2"])
+            try send(["type": "tick", "now": .integer(device + day + 180_000)])  // the entry leaves while r2 waits
+            guard case .object(var document) = coordinator.snapshot, case .array(var flows)? = document["flows"] else { return XCTFail("no flows") }
+            for (i, f) in flows.enumerated() {
+                guard case .object(var flow) = f, flow["id"] == "r2" else { continue }
+                switch damage {
+                case "state": flow["state"] = "launchedX"
+                case "token": flow["token"] = 7
+                default: flow = ["id": "r2"]
+                }
+                flows[i] = .object(flow)
+            }
+            document["flows"] = .array(flows)
+            let salvage = try Coordinator.Salvage(snapshot: .object(document))
+            coordinator = salvage.coordinator
+            XCTAssertNil(coordinator.flow(id: "r2"), damage + ": r2 dropped")
+            for flow in ["r1", "p1"] where coordinator.flow(id: flow) != nil {
+                try send(["type": "flow.remove", "now": .integer(device + day + 240_000), "flow_id": .string(flow)])
+            }
+            let again = try refundByDocument("d1", documentAmount: "100.00", approvedAt: t0 + 1_000, refund: "80.00", at: t0 + 600_000)
+            XCTAssertNotEqual(again.outcome, .accepted, damage + ": 20.00 refunded, 30.00 maybe, then 80.00 more")
+        }
+    }
 }
 
 private extension Coordinator {
@@ -475,5 +585,120 @@ private extension Coordinator {
     var snapshotFlowIDs: [String] {
         guard case .object(let document) = snapshot, case .array(let flows)? = document["flows"] else { return [] }
         return flows.compactMap { if case .object(let f) = $0, case .string(let id)? = f["id"] { return id } else { return nil } }
+    }
+}
+
+// MARK: - Third attack (after G1/K1's fixes, 4912c17): attacks that hold
+
+extension Attack35Tests {
+    /// A refund by Billpocket's document of sale 720371 (`amount` of the document, `refund` asked).
+    func refundByDocument(_ id: String, documentAmount: String, approvedAt: Int64, refund: String?, at time: Int64) throws -> CoordinatorAnswer {
+        var request: JSONObject = ["transaction": "devolucion", "usertoken": "POS-SECRET", "identifier": .string(id),
+                                   "urlScheme": "myapp", "transactionId": "720371"]
+        if let refund { request["amount"] = .string(refund) }
+        return try send(["type": "pos.start", "now": .integer(time), "flow_id": .string(id), "token": .string(token(id)),
+                         "sale": ["transactionid": "720371", "amount": .string(documentAmount), "approved_at": .integer(approvedAt / 1000),
+                                  "bp_version": "4.3.24"],
+                         "request": .object(request)])
+    }
+
+    /// Sale 720371 (100.00) and a refund of `refunded` on a clock two days behind, pruned on a day
+    /// behind, both flows removed: the ledger keeps only its record.
+    func partlyRefundedSaleRecordOnly(refunded: String) throws {
+        coordinator = Coordinator()
+        let device = t0 - 2 * day
+        try sale("p1", at: device)
+        XCTAssertEqual(coordinator.handle(url: approval("p1", transactionId: "720371"), now: device + 1_000).outcome, .accepted)
+        XCTAssertEqual(try refund("r1", ofSaleFlow: "p1", at: device + 120_000, amount: refunded).outcome, .accepted)
+        XCTAssertEqual(coordinator.handle(url: approval("r1", amount: refunded, transactionId: "R-1"), now: device + 121_000).outcome, .accepted)
+        try send(["type": "tick", "now": .integer(device + day + 180_000)])
+        for flow in ["r1", "p1"] { try send(["type": "flow.remove", "now": .integer(device + day + 240_000), "flow_id": .string(flow)]) }
+        XCTAssertFalse(coordinator.ledger.entries.contains { if case .sale = $0.kind { return true } else { return false } }, "no sale entry left")
+    }
+
+    /// A refunded sale's record bounds every refund by document whatever the document says: a
+    /// larger amount, a smaller one, another `approved_at`; several partial refunds after it never
+    /// add up past the sale's amount.
+    func testARecordBoundsRefundsByDocumentsThatDisagreeWithIt() throws {
+        try partlyRefundedSaleRecordOnly(refunded: "40.00")
+        XCTAssertEqual(coordinator.ledger.refundedSale("720371")?.remaining.minorUnits, 6_000)
+        let real = t0 + 1_000
+        var at = t0 + 600_000
+        func next() -> Int64 { at += 1_000; return at }
+        // A document twice the amount: what is left is still 60.00.
+        XCTAssertEqual(try refundByDocument("d1", documentAmount: "200.00", approvedAt: real, refund: "60.01", at: next()).error?.code, .notEligible)
+        // A document for less: the smaller amount counts (50.00 - 40.00).
+        XCTAssertEqual(try refundByDocument("d2", documentAmount: "50.00", approvedAt: real, refund: "10.01", at: next()).error?.code, .notEligible)
+        // A document dated a day earlier: past its window.
+        XCTAssertEqual(try refundByDocument("d3", documentAmount: "100.00", approvedAt: real - day, refund: "1.00", at: next()).error?.code, .notEligible)
+        // Nothing was booked by the refused starts.
+        XCTAssertEqual(coordinator.ledger.refundedSale("720371")?.remaining.minorUnits, 6_000)
+        XCTAssertFalse(coordinator.ledger.entries.contains { if case .sale = $0.kind { return true } else { return false } })
+        // Two partial refunds by document (the first takes the record back into an entry).
+        XCTAssertEqual(try refundByDocument("d4", documentAmount: "100.00", approvedAt: real, refund: "30.00", at: next()).outcome, .accepted)
+        XCTAssertEqual(coordinator.handle(url: approval("d4", amount: "30.00", transactionId: "R-4"), now: next()).outcome, .accepted)
+        XCTAssertNil(coordinator.ledger.refundedSale("720371"), "taken back into its entry")
+        XCTAssertEqual(coordinator.ledger.entry("720371", at: at)?.remaining.minorUnits, 3_000)
+        XCTAssertEqual(try refundByDocument("d5", documentAmount: "300.00", approvedAt: real, refund: "30.01", at: next()).error?.code, .notEligible)
+        XCTAssertEqual(try refundByDocument("d6", documentAmount: "100.00", approvedAt: real + 60_000, refund: "30.00", at: next()).outcome, .accepted)
+        XCTAssertEqual(coordinator.handle(url: approval("d6", amount: "30.00", transactionId: "R-6"), now: next()).outcome, .accepted)
+        XCTAssertEqual(try refundByDocument("d7", documentAmount: "100.00", approvedAt: real, refund: nil, at: next()).error?.code, .invalidState)
+        try assertOwnSnapshotRestores("record bounds documents")
+        // Past the real 23:00 the entry leaves again: its record keeps the sale refunded in full.
+        try send(["type": "tick", "now": .integer(t0 + 13 * hour + 60_000)])
+        XCTAssertEqual(coordinator.ledger.refundedSale("720371")?.remaining.minorUnits, 0)
+        try assertOwnSnapshotRestores("record bounds documents, after 23:00")
+    }
+
+    /// A refund approved after its sale's entry left (it waited while a day-behind clock passed the
+    /// sale's 23:00): it adds to the record; with no refund before, it records what it took as the
+    /// sale's whole amount. Either way a refund by document afterwards takes at most what is left.
+    func testARefundApprovedAfterItsSalesEntryLeftAddsToTheRecord() throws {
+        for earlier in ["20.00", nil] as [String?] {
+            coordinator = Coordinator()
+            let device = t0 - 2 * day
+            try sale("p1", at: device)
+            XCTAssertEqual(coordinator.handle(url: approval("p1", transactionId: "720371"), now: device + 1_000).outcome, .accepted)
+            if let earlier {
+                XCTAssertEqual(try refund("r1", ofSaleFlow: "p1", at: device + 120_000, amount: earlier).outcome, .accepted)
+                XCTAssertEqual(coordinator.handle(url: approval("r1", amount: earlier, transactionId: "R-1"), now: device + 121_000).outcome, .accepted)
+            }
+            XCTAssertEqual(try refund("r2", ofSaleFlow: "p1", at: device + 180_000, amount: "30.00").outcome, .accepted)
+            try send(["type": "pos.launched", "now": .integer(device + 181_000), "flow_id": "r2"])
+            try send(["type": "tick", "now": .integer(device + day + 180_000)])  // the sale's entry leaves while r2 waits
+            XCTAssertNil(coordinator.ledger.entry("720371", at: device + day + 180_000).flatMap { $0.kind == .balanceUnknown ? nil : $0 })
+            XCTAssertEqual(coordinator.handle(url: approval("r2", amount: "30.00", transactionId: "R-2"), now: device + day + 200_000).outcome, .accepted)
+            // 20.00 + 30.00 refunded of 100.00; with nothing known before, refunded in full as far as the ledger knows.
+            let left: Amount? = coordinator.ledger.refundedSale("720371")?.remaining
+            XCTAssertEqual(left?.minorUnits, earlier == nil ? Int64(0) : Int64(5_000))
+            for flow in ["r2", "r1", "p1"] where coordinator.flow(id: flow) != nil {
+                XCTAssertEqual(try send(["type": "flow.remove", "now": .integer(device + day + 240_000), "flow_id": .string(flow)]).outcome, .accepted)
+            }
+            try assertOwnSnapshotRestores("refund after the entry left")
+            XCTAssertNotEqual(try refundByDocument("d1", documentAmount: "100.00", approvedAt: t0 + 1_000, refund: "50.01", at: t0 + 600_000).outcome,
+                              .accepted, "more than is left")
+            XCTAssertEqual(try refundByDocument("d2", documentAmount: "100.00", approvedAt: t0 + 1_000, refund: "50.00", at: t0 + 601_000).outcome,
+                           earlier == nil ? .rejected : .accepted)
+        }
+    }
+
+    /// A record and a sale entry for the same id (hand-made, or an older salvage): strict restore
+    /// refuses it; salvage merges them, keeping the larger refunded total on the smaller amount.
+    func testARecordAndAnEntryForOneSaleMergeInSalvage() throws {
+        coordinator = Coordinator()
+        try sale("p1", at: t0)
+        XCTAssertEqual(coordinator.handle(url: approval("p1", transactionId: "720371"), now: t0 + 1_000).outcome, .accepted)
+        guard case .object(var document) = coordinator.snapshot, case .object(var ledger)? = document["ledger"] else { return XCTFail("no ledger") }
+        ledger["refunded_sales"] = [["720371", 10_000, 10_000]]
+        document["ledger"] = .object(ledger)
+        XCTAssertThrowsError(try Coordinator(snapshot: .object(document))) { error in
+            XCTAssertTrue((error as? PayHandoffError)?.field?.hasPrefix("ledger.refunded_sales") == true, "\(error)")
+        }
+        let salvage = try Coordinator.Salvage(snapshot: .object(document))
+        coordinator = salvage.coordinator
+        try assertOwnSnapshotRestores("merged")
+        XCTAssertEqual(coordinator.ledger.entry("720371", at: t0 + 2_000)?.remaining.minorUnits ?? 0, 0)
+        XCTAssertNotEqual(try refund("r1", ofSaleFlow: "p1", at: t0 + 120_000).outcome, .accepted)
+        XCTAssertNotEqual(try refundByDocument("d1", documentAmount: "100.00", approvedAt: t0 + 1_000, refund: "1.00", at: t0 + 130_000).outcome, .accepted)
     }
 }
