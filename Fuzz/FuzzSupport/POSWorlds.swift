@@ -221,6 +221,8 @@ extension FlowAlphabet {
             result("approved forged token", response: #"{"reference":"\#(forged)","status":"approved","amount":"100.0","receiptNumber":"R-9"}"#, .forged, secrets: [])
             result("approved, token in receiptNumber", response: #"{"reference":"\#(id)","status":"approved","amount":"100.0","receiptNumber":"\#(k1)"}"#,
                    .forged, secrets: [])
+            result("approved without reference, token in receiptNumber", response: #"{"status":"approved","amount":"100.0","receiptNumber":"\#(k1)"}"#,
+                   .forged, secrets: [])
             result("PAYMENT_RESPONSE an array", response: #"["\#(k1)","approved"]"#, .forged, secrets: [])
             event("clip p1 no data (extras null)", #"{"type":"pos.result","flow_id":"p1","result_code":0,"extras":null}"#, .noData, secrets: [])
         case .billpocket:
