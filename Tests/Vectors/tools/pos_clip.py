@@ -38,7 +38,7 @@ import re
 
 from vectorlib import (
     ANY_FIELD, DROP, FRESH_POS_TOKEN, Fail, PosRequest, Suite, answer_options, amount_from_json, check_currency, check_pos_app,
-    check_result_code, check_transaction_id, format_amount, make_with, no_data_answer, sent_pos_identifier, string_extras,
+    check_result_code, check_transaction_id, format_amount, json_text, make_with, no_data_answer, sent_pos_identifier, string_extras,
     utf16_units,
 )
 
@@ -139,10 +139,7 @@ def parse_result(extras, options) -> dict:
     # ends in reconcile (foreground + grace), as every answer without the echo does.
     if text is None:
         raise Fail("validation", RESPONSE)
-    try:
-        response = json.loads(text, parse_constant=lambda name: (_ for _ in ()).throw(ValueError(name)))
-    except ValueError:
-        raise Fail("invalid_json", RESPONSE) from None
+    response = json_text(text, RESPONSE)
     if not isinstance(response, dict):
         raise Fail("invalid_json", RESPONSE)
 

@@ -34,7 +34,7 @@ import json
 from vectorlib import (
     ANY_FIELD, DROP, FRESH_POS_TOKEN, Fail, PosRequest, Suite, answer_options, answer_query, check_callback_url,
     check_currency, check_pos_app, check_transaction_id, decode_query, format_amount, make_with,
-    no_data_answer, percent_encode, sent_pos_identifier, string_extras, utf16_units, check_result_code,
+    no_data_answer, percent_encode, sent_pos_identifier, string_extras, utf16_units, check_result_code, json_text,
 )
 
 SRC_IOS_REQUEST = "square/SquarePointOfSaleSDK-iOS Sources/SCCAPIRequest.m@fcb44143c9b199f62f9feb61e98a51516e0c28a3"
@@ -176,10 +176,7 @@ def parse_response(url: str, options) -> dict:
     pairs = dict(decode_query(answer_query(url, callback), plus_is_space=False, case_insensitive=False))
     if not pairs.get("data"):
         raise Fail("validation", "data")
-    try:
-        data = json.loads(pairs["data"], parse_constant=_no_constants)
-    except ValueError:
-        raise Fail("invalid_json", "data") from None
+    data = json_text(pairs["data"], "data")
     if not isinstance(data, dict):
         raise Fail("invalid_json", "data")
 
@@ -248,15 +245,19 @@ def parse_result(extras, options) -> dict:
         doc["result"] = "unrecognized"  # Square could not tell: reconcile
         doc["error_code"] = code
     elif code is not None:
-        doc["result"] = "cancelled" if code == ERROR_CANCELED else "error"
+        # A code PosApi.java does not list is unclear: reconcile (never error, never declined).
+        doc["result"] = "cancelled" if code == ERROR_CANCELED else "error" if code in ANDROID_ERRORS else "unrecognized"
+        if doc["result"] == "unrecognized" and code != ERROR_NO_RESULT:
+            doc["result_word"] = code
         doc["error_code"] = code
     else:
         tx = value[R_SERVER_ID] or value[R_CLIENT_ID]
-        if tx is None:
-            doc["result"] = "unrecognized"  # success without a transaction id (issue #69): reconcile
-        else:
-            doc["result"] = "approved"
-            doc["transactionid"] = check_transaction_id(tx, R_SERVER_ID if value[R_SERVER_ID] else R_CLIENT_ID)
+        doc["result"] = "unrecognized" if tx is None else "approved"  # success without a transaction id (issue #69): reconcile
+    # Android keeps a transaction id Square sent whatever the result (an error that names Square's
+    # transaction helps reconciling it; never booked: only Billpocket approvals are).
+    tx = value[R_SERVER_ID] or value[R_CLIENT_ID]
+    if tx is not None:
+        doc["transactionid"] = check_transaction_id(tx, R_SERVER_ID if value[R_SERVER_ID] else R_CLIENT_ID)
     extra = {k: v for k, v in extras.items() if k not in known}
     if extra:
         doc["extra"] = extra

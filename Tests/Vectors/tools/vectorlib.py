@@ -575,6 +575,63 @@ def string_extras(extras) -> dict[str, str]:
     return extras
 
 
+def json_text(text: str, field: str):
+    """JSON text inside an answer (Square's `data=`, Clip's `PAYMENT_RESPONSE`), read by the one JSON
+    rule PayHandoff applies to every JSON text (the C ABI's reader, Sources/PayHandoffABI/
+    JSONText+Reader.swift): one leading byte order mark is ignored (cJSON's rule; RFC 8259 §8.1 allows
+    it); NaN/Infinity, trailing text, duplicate keys (two readers would disagree on which one
+    counts) and numbers other than integers within ±(2^53 − 1) are invalid_json. The error names
+    `field`, followed for a duplicate key or a number by the value's path (`field.member`,
+    `field.a.b`, `field.a[0]`). U+0000 inside a string is read as written (the reader of each
+    member decides). Returns the value."""
+    def refuse(*_):
+        raise ValueError("refused")
+
+    class Pairs(list):
+        """An object's members in order, duplicates kept (checked with their path below)."""
+
+    def number(text_: str):
+        return ("number", text_)
+
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    try:
+        value = json.loads(text, parse_constant=refuse, object_pairs_hook=Pairs, parse_float=number)
+    except (ValueError, RecursionError):
+        raise Fail("invalid_json", field) from None
+
+    def at(path: str, step: str) -> str:
+        return path + step if step.startswith("[") else (path + "." + step if path else step)
+
+    def fail(path: str):
+        raise Fail("invalid_json", field + "." + path if path else field)
+
+    def walk(node, path: str):
+        if isinstance(node, tuple) or (isinstance(node, int) and not isinstance(node, bool) and abs(node) > 2**53 - 1):
+            fail(path)
+        if isinstance(node, Pairs):
+            seen = set()
+            for key, _ in node:
+                if key in seen:
+                    fail(at(path, key))
+                seen.add(key)
+            for key, item in node:
+                walk(item, at(path, key))
+        elif isinstance(node, list):
+            for index, item in enumerate(node):
+                walk(item, at(path, "[" + str(index) + "]"))
+
+    def plain(node):
+        if isinstance(node, Pairs):
+            return {key: plain(item) for key, item in node}
+        if isinstance(node, list):
+            return [plain(item) for item in node]
+        return node
+
+    walk(value, "")
+    return plain(value)
+
+
 def no_data_answer(pos_app: str) -> dict:
     """An activity result without data (`extras` null: the POS app crashed, was uninstalled, or
     the user backed out) read by `pos_parse_result`: there is no answer to read — `invalid_json`
