@@ -18,14 +18,14 @@
 //   from the document parses to the same document;
 // - the two doors agree: the URL's pairs, decoded, given as result extras, give the same
 //   document or the same error (URL-level errors aside);
-// - differential: the Python oracle of the vectors (Tests/Vectors/tools/pos_vectors.py, a
+// - differential: the Python oracle of the vectors (Tests/Vectors/tools/pos_apps_vectors.py, a
 //   long-lived child fed without blocking) gives the same document or error code and field, for
 //   the URL answers and the extras (a sample while fuzzing, every input in a corpus replay).
 import FuzzSupport
 import PayHandoff
 import PayHandoffABI
 
-nonisolated(unsafe) let oracle = Oracle(name: "the Python oracle of the vectors (pos_vectors.py)",
+nonisolated(unsafe) let oracle = Oracle(name: "the Python oracle of the vectors (pos_apps_vectors.py)",
                     arguments: ["python3", Fuzz.repositoryPath("Fuzz/Oracles/pos_oracle.py")], sample: 32)
 let billpocketResult = ["approved": "aprobada", "declined": "rechazada", "error": "error"]
 
@@ -83,7 +83,9 @@ func answerURL(input: (options: ArraySlice<UInt8>, url: ArraySlice<UInt8>), byte
     var shown: String { JSONText.render(document) }  // for messages only
     guard checkAnswer(document, parsed, options: options, what: shown) else { return core }
 
-    // Rebuild the answer URL and parse it again.
+    // Rebuild the answer URL and parse it again: Billpocket's answer is its query pairs; the other
+    // apps' documents are not their URL's pairs (Square's is JSON text in data=), their vectors pin them.
+    if let app = try? document.optionalString(at: "pos_app"), app != "billpocket" { return core }
     let scheme = (try? options.string(at: "urlScheme")) ?? ""
     let bare = scheme.hasSuffix("://") ? String(scheme.dropLast(3)) : scheme
     var pieces: [String] = []

@@ -24,7 +24,8 @@ extension POSResponse {
         self.posApp = posApp
         self.result = result
         self.otherWord = result == .unrecognized ? word : nil
-        self.extra = extra
+        // An echoed secret (user token, PIN, affiliate key) is never kept, whichever app echoed it.
+        self.extra = extra.filter { !Redaction.isSecretKey($0.key) }
         self.errorCode = errorCode
     }
 

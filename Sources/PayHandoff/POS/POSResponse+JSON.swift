@@ -285,9 +285,9 @@ extension POSResponse {
     @_spi(JSONText)
     public static func parseApp<R: JSONReader, S: JSONReader>(extras: (node: R.Node, reader: R), options: JSONMembers<S>,
                                                               jsonText: JSONTextCodec) throws(PayHandoffError) -> POSResponse {
+        let app = try POSApp.reading(options)  // first, as the URL door reads it
         try options.rejectUnknownKeys("pos_app identifier token result_code")
         _ = try options.optionalInteger("result_code")  // Android's resultCode as the host has it: no decision needs it
-        let app = try POSApp.reading(options)
         if app == .sumup {
             throw PayHandoffError(.validation, field: "pos_app", "SumUp answers by URL (its callback), never with result extras")
         }

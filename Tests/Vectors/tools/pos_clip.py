@@ -38,7 +38,7 @@ import re
 
 from vectorlib import (
     ANY_FIELD, DROP, FRESH_POS_TOKEN, Fail, PosRequest, Suite, answer_options, amount_from_json, check_currency, check_pos_app,
-    check_result_code, check_transaction_id, format_amount, json_text, make_with, no_data_answer, sent_pos_identifier, string_extras,
+    check_result_code, check_transaction_id, json_text, public_extra, format_amount, make_with, no_data_answer, sent_pos_identifier, string_extras,
     utf16_units,
 )
 
@@ -118,7 +118,7 @@ def read_amount(text: str | None) -> int | None:
 
 
 def parse_result(extras, options) -> dict:
-    options, expected = answer_options(options, ("pos_app", "identifier", "token", "result_code"))
+    options, expected = answer_options(options, ("pos_app", "identifier", "token", "result_code"), then=check_result_code)
     assert check_pos_app(options.get("pos_app")) == "clip"
     check_result_code(options)
     if extras is None:
@@ -126,7 +126,7 @@ def parse_result(extras, options) -> dict:
     extras = string_extras(extras)
     code = extras.get(ERROR) or None
     text = extras.get(RESPONSE) or None
-    extra = {k: v for k, v in extras.items() if k not in (RESPONSE, ERROR)}
+    extra = public_extra((k, v) for k, v in extras.items() if k not in (RESPONSE, ERROR))
     doc: dict = {"version": 1, "pos_app": "clip"}
 
     def finish(d):

@@ -34,7 +34,7 @@ import json
 from vectorlib import (
     ANY_FIELD, DROP, FRESH_POS_TOKEN, Fail, PosRequest, Suite, answer_options, answer_query, check_callback_url,
     check_currency, check_pos_app, check_transaction_id, decode_query, format_amount, make_with,
-    no_data_answer, percent_encode, sent_pos_identifier, string_extras, utf16_units, check_result_code, json_text,
+    json_text, no_data_answer, public_extra, percent_encode, sent_pos_identifier, string_extras, utf16_units, check_result_code,
 )
 
 SRC_IOS_REQUEST = "square/SquarePointOfSaleSDK-iOS Sources/SCCAPIRequest.m@fcb44143c9b199f62f9feb61e98a51516e0c28a3"
@@ -165,12 +165,9 @@ def ios_data(result: dict) -> dict:
 # ---------------------------------------------------------------------------------------
 # pos.parse_response (iOS: the callback URL)
 
-def _no_constants(name):
-    raise ValueError(name)
-
-
 def parse_response(url: str, options) -> dict:
-    options, expected = answer_options(options, ("pos_app", "callback_url", "identifier", "token"))
+    options, expected = answer_options(options, ("pos_app", "callback_url", "identifier", "token"),
+                                       then=lambda o: check_callback_url(o.get("callback_url")))
     assert check_pos_app(options.get("pos_app")) == "square"
     callback = check_callback_url(options.get("callback_url"))
     pairs = dict(decode_query(answer_query(url, callback), plus_is_space=False, case_insensitive=False))
@@ -222,7 +219,7 @@ def parse_response(url: str, options) -> dict:
 # pos.parse_result (Android: the result extras)
 
 def parse_result(extras, options) -> dict:
-    options, expected = answer_options(options, ("pos_app", "identifier", "token", "result_code"))
+    options, expected = answer_options(options, ("pos_app", "identifier", "token", "result_code"), then=check_result_code)
     assert check_pos_app(options.get("pos_app")) == "square"
     check_result_code(options)
     if extras is None:
@@ -258,7 +255,7 @@ def parse_result(extras, options) -> dict:
     tx = value[R_SERVER_ID] or value[R_CLIENT_ID]
     if tx is not None:
         doc["transactionid"] = check_transaction_id(tx, R_SERVER_ID if value[R_SERVER_ID] else R_CLIENT_ID)
-    extra = {k: v for k, v in extras.items() if k not in known}
+    extra = public_extra((k, v) for k, v in extras.items() if k not in known)
     if extra:
         doc["extra"] = extra
     return doc
@@ -488,6 +485,10 @@ def result_cases() -> Suite:
 
     add("square-result-ok", "RESULT_OK extras: SERVER_TRANSACTION_ID is the transaction id, REQUEST_METADATA echoes "
         "ord-1~<token>", ok)
+    add("square-result-secrets-dropped", "an echoed user token, PIN or affiliate key (any case) is a secret in every "
+        "app's answer: dropped, never kept in extra; another extra is kept",
+        with_(ok, **{"PIN": "0427", "userToken": "tok-secret", "Affiliate-Key": "k-secret", "com.example.NOTE": "kept"}),
+        source="docs/security.md (secrets never printed or stored); Billpocket's result-android-pin-dropped")
     add("square-result-ok-client-id-only", "success with CLIENT_TRANSACTION_ID only", with_(ok, **{R_SERVER_ID: DROP}))
     add("square-result-ok-no-ids", "success without any transaction id (point-of-sale-android-sdk #69): unrecognized "
         "(reconcile)", with_(ok, **{R_SERVER_ID: DROP, R_CLIENT_ID: DROP}))

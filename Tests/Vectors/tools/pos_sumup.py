@@ -32,7 +32,7 @@ import re
 from vectorlib import (
     DROP, FRESH_POS_TOKEN, Fail, PosRequest, Suite, answer_options, ascii_lower, answer_query, check_callback_url,
     check_currency, check_pos_app, check_transaction_id, decode_query, format_amount, make_with, percent_encode,
-    sent_pos_identifier,
+    public_extra, sent_pos_identifier,
 )
 
 SRC_IOS = "sumup/sumup-ios-url-scheme README.md@2aad01c2e0c19f7986d6e8740ce211128bd03795"
@@ -93,13 +93,14 @@ def build_url(request) -> dict:
 
 
 def parse_response(url: str, options) -> dict:
-    options, expected = answer_options(options, ("pos_app", "callback_url", "identifier", "token"))
+    options, expected = answer_options(options, ("pos_app", "callback_url", "identifier", "token"),
+                                       then=lambda o: check_callback_url(o.get("callback_url")))
     assert check_pos_app(options.get("pos_app")) == "sumup"
     callback = check_callback_url(options.get("callback_url"))
     pairs = decode_query(answer_query(url, callback), plus_is_space=False, case_insensitive=False)
     fields = {k: v for k, v in pairs if k in (STATUS, TX_CODE, FOREIGN, CAUSE) and v != ""}
     # An echoed affiliate key (any case) is a secret, dropped as Billpocket's echoed usertoken is.
-    extra = {k: v for k, v in pairs if k not in (STATUS, TX_CODE, FOREIGN) and ascii_lower(k) != "affiliate-key"}
+    extra = public_extra((k, v) for k, v in pairs if k not in (STATUS, TX_CODE, FOREIGN))
     if FOREIGN not in fields:
         raise Fail("validation", FOREIGN)
     if expected is not None and fields[FOREIGN] != expected:

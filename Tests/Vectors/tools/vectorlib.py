@@ -492,13 +492,14 @@ SCHEME_TEXT = re.compile(r"[A-Za-z][A-Za-z0-9+\-.]*")
 def check_callback_url(value, field: str = "callback_url") -> str:
     """A provider's callback URL (Square iOS, SumUp): `scheme:rest`, the scheme by RFC 3986, the
     rest not empty; no space, control character or DEL; no `?` or `#` (the POS app appends its
-    answer as `?…`, which must be the whole query); at most 1024 bytes. Present and text."""
+    answer as `?…`, which must be the whole query); at most 1024 bytes; the scheme at most 50
+    characters (Billpocket's `urlScheme` bound, which every answer's scheme shares). Present and text."""
     if value is None:
         raise Fail("validation", field)
     if not isinstance(value, str):
         raise Fail("invalid_json", field)
     scheme, colon, rest = value.partition(":")
-    if (not colon or not SCHEME_TEXT.fullmatch(scheme) or rest == "" or len(value.encode("utf-8")) > 1024
+    if (not colon or not SCHEME_TEXT.fullmatch(scheme) or len(scheme) > 50 or rest == "" or len(value.encode("utf-8")) > 1024
             or any(ord(c) <= 0x20 or ord(c) == 0x7F for c in value) or "?" in value or "#" in value):
         raise Fail("validation", field)
     return value
@@ -522,24 +523,114 @@ def answer_query(url: str, callback_url: str) -> bytes:
     scheme, colon, _ = url.partition(":")
     if not colon or not SCHEME_TEXT.fullmatch(scheme):
         raise Fail("malformed_url", "url")
-    if "#" in url:
-        raise Fail("malformed_url", "url")
-    _, _, query = url.partition("?")
     c_scheme, _, _ = callback_url.partition(":")
     if ascii_lower(scheme) != ascii_lower(c_scheme):
         raise Fail("callback_mismatch", "scheme")
+    if "#" in url:  # after the scheme, as the core (CallbackURL.query): another app's URL is named as such
+        raise Fail("malformed_url", "url")
+    _, _, query = url.partition("?")
     return query.encode("utf-8")
 
 
-def answer_options(options, allowed: tuple[str, ...]) -> tuple[dict, str | None]:
+class _Pairs(list):
+    """A JSON object's members in order, duplicates kept (json.loads' object_pairs_hook)."""
+
+
+class _NonInteger:
+    """A number token with a fraction or an exponent: the C ABI's JSON rules refuse it."""
+
+
+class _Refused(Exception):
+    def __init__(self, path):
+        super().__init__(path)
+        self.path = path
+
+
+def _located(inner, step: str) -> str:
+    return step if inner is None else (step + inner if inner.startswith("[") else step + "." + inner)
+
+
+def _checked(value, depth: int):
+    """The document, by the C ABI's JSON rules (PayHandoffABI/JSONText+Reader.swift: integers within
+    ±(2^53 − 1), no key twice in one object — the first key that repeats an earlier one is named —,
+    at most 64 arrays/objects deep); a refusal names the path from the root (None: the root)."""
+    if isinstance(value, _Pairs):
+        if depth >= 64:
+            raise _Refused(None)
+        seen = set()
+        for key, _ in value:
+            if key in seen:
+                raise _Refused(key)
+            seen.add(key)
+        out = {}
+        for key, member in value:
+            try:
+                out[key] = _checked(member, depth + 1)
+            except _Refused as refused:
+                raise _Refused(_located(refused.path, key)) from None
+        return out
+    if isinstance(value, list):
+        if depth >= 64:
+            raise _Refused(None)
+        out = []
+        for index, element in enumerate(value):
+            try:
+                out.append(_checked(element, depth + 1))
+            except _Refused as refused:
+                raise _Refused(_located(refused.path, "[" + str(index) + "]")) from None
+        return out
+    if value is _NonInteger or (isinstance(value, int) and not isinstance(value, bool) and abs(value) > 2**53 - 1):
+        raise _Refused(None)
+    return value
+
+
+def json_text(text: str, field: str):
+    """JSON text inside a POS answer (Square's `data`, Clip's `PAYMENT_RESPONSE`), read as the
+    core's codec over cJSON reads it (PayHandoffABI/JSONText.swift, `CJSONTextCodec`): text that is
+    not one JSON value is invalid_json naming `field`; a member the rules refuse is invalid_json
+    naming `field.path` (`data.error_code` for a repeated key, `PAYMENT_RESPONSE.amount` for 100.00),
+    and a refused root value (`100.0`, too deep at once) names `field` (the codec's parameter). One
+    leading byte order mark is skipped, as cJSON does (RFC 8259 §8.1 allows it)."""
+    def refuse_constant(name):
+        raise ValueError(name)
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    try:
+        document = json.loads(text, object_pairs_hook=_Pairs, parse_float=lambda _: _NonInteger,
+                              parse_constant=refuse_constant)
+    except (ValueError, RecursionError):
+        raise Fail("invalid_json", field) from None
+    try:
+        return _checked(document, 0)
+    except _Refused as refused:
+        raise Fail("invalid_json", field if refused.path is None else field + "." + refused.path) from None
+
+
+# Keys of an answer that carry a secret when a POS app echoes them (any ASCII case): dropped from
+# every app's answer, never kept in `extra` (the core: Redaction.isSecretKey, applied where every
+# app's answer is made).
+SECRET_ECHO_KEYS = ("usertoken", "pin", "affiliate-key", "affiliate_key")
+
+
+def public_extra(pairs) -> dict:
+    """An answer's other keys (`(key, value)` pairs or a dict) without the secret ones."""
+    items = pairs.items() if isinstance(pairs, dict) else pairs
+    return {k: v for k, v in items if ascii_lower(k) not in SECRET_ECHO_KEYS}
+
+
+def answer_options(options, allowed: tuple[str, ...], then=None) -> tuple[dict, str | None]:
     """The options of an answer reader (pos_parse_response / pos_parse_result): an object, keys
-    in `allowed`, `identifier` text, `token` by the token rule (needs `identifier`). Returns the
-    options and the expected `<identifier>~<token>` (None: any echo is accepted)."""
+    in `allowed`, then `then(options)` (the app's own options: `callback_url`, as Billpocket's
+    `urlScheme`, or `result_code`, checked before the identifier, in the core's order), `identifier`
+    text, `token` by the token rule (needs `identifier`). Returns the options and the expected
+    `<identifier>~<token>` (None: any echo is accepted)."""
     if not isinstance(options, dict):
         raise Fail("invalid_json", None)
     for key in options:
         if key not in allowed:
             raise Fail("validation", key)
+    if then is not None:
+        then(options)
     identifier = options.get("identifier")
     if identifier is not None and not isinstance(identifier, str):
         raise Fail("invalid_json", "identifier")
@@ -573,63 +664,6 @@ def string_extras(extras) -> dict[str, str]:
         if "\x00" in value:
             raise Fail("validation", key)
     return extras
-
-
-def json_text(text: str, field: str):
-    """JSON text inside an answer (Square's `data=`, Clip's `PAYMENT_RESPONSE`), read by the one JSON
-    rule PayHandoff applies to every JSON text (the C ABI's reader, Sources/PayHandoffABI/
-    JSONText+Reader.swift): one leading byte order mark is ignored (cJSON's rule; RFC 8259 §8.1 allows
-    it); NaN/Infinity, trailing text, duplicate keys (two readers would disagree on which one
-    counts) and numbers other than integers within ±(2^53 − 1) are invalid_json. The error names
-    `field`, followed for a duplicate key or a number by the value's path (`field.member`,
-    `field.a.b`, `field.a[0]`). U+0000 inside a string is read as written (the reader of each
-    member decides). Returns the value."""
-    def refuse(*_):
-        raise ValueError("refused")
-
-    class Pairs(list):
-        """An object's members in order, duplicates kept (checked with their path below)."""
-
-    def number(text_: str):
-        return ("number", text_)
-
-    if text.startswith("\ufeff"):
-        text = text[1:]
-    try:
-        value = json.loads(text, parse_constant=refuse, object_pairs_hook=Pairs, parse_float=number)
-    except (ValueError, RecursionError):
-        raise Fail("invalid_json", field) from None
-
-    def at(path: str, step: str) -> str:
-        return path + step if step.startswith("[") else (path + "." + step if path else step)
-
-    def fail(path: str):
-        raise Fail("invalid_json", field + "." + path if path else field)
-
-    def walk(node, path: str):
-        if isinstance(node, tuple) or (isinstance(node, int) and not isinstance(node, bool) and abs(node) > 2**53 - 1):
-            fail(path)
-        if isinstance(node, Pairs):
-            seen = set()
-            for key, _ in node:
-                if key in seen:
-                    fail(at(path, key))
-                seen.add(key)
-            for key, item in node:
-                walk(item, at(path, key))
-        elif isinstance(node, list):
-            for index, item in enumerate(node):
-                walk(item, at(path, "[" + str(index) + "]"))
-
-    def plain(node):
-        if isinstance(node, Pairs):
-            return {key: plain(item) for key, item in node}
-        if isinstance(node, list):
-            return [plain(item) for item in node]
-        return node
-
-    walk(value, "")
-    return plain(value)
 
 
 def no_data_answer(pos_app: str) -> dict:

@@ -43,9 +43,9 @@ extension POSResponse {
         var fields = [QueryItem(key: "identifier", value: echoed)]
         if let code { fields.append(QueryItem(key: "transactionid", value: code)) }
         // An echoed affiliate key (SumUp documents none; a callback URL could carry one) is a
-        // secret: dropped, never stored, as Billpocket's echoed user token is.
+        // secret: POSResponse(posApp:…) drops it, never stored, as Billpocket's echoed user token is.
         let extra = items.filter { !$0.key.hasSameBytes(as: "foreign-tx-id") && !$0.key.hasSameBytes(as: "smp-tx-code")
-            && !$0.key.hasSameBytes(as: "smp-status") && !Redaction.isSecretKey($0.key) }
+            && !$0.key.hasSameBytes(as: "smp-status") }
         return try POSResponse.naming("smp-tx-code") { () throws(PayHandoffError) in
             try POSResponse(posApp: .sumup, result: result, word: status, items: fields, extra: extra)
         }
