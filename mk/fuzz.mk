@@ -29,7 +29,7 @@
 #                             build; time and peak memory printed), then (issue 39) a world per
 #                             other terminal app — square, sumup, clip: POS only, that app's
 #                             letters (Fuzz/FuzzSupport/POSWorlds.swift) — up to
-#                             MODEL_CHECK_POS_DEPTH (default 6); make model-check-test: depth
+#                             MODEL_CHECK_POS_DEPTH (default 7: about 4 min); make model-check-test: depth
 #                             4 and 3, the nearly full world at 3, square at 5, sumup and clip
 #                             at 6 (part of `make test`; the three add about 85 s in the debug build)
 #   make fuzz-corpus-update   merges .build/fuzz-corpus and the exhaustive check's states into the
@@ -60,7 +60,7 @@ export PAYHANDOFF_KEY_HORIZON_MS
 FUZZ_MODE ?= release
 MODEL_CHECK_DEPTH ?= 6
 MODEL_CHECK_FULL_DEPTH ?= 5
-MODEL_CHECK_POS_DEPTH ?= 6
+MODEL_CHECK_POS_DEPTH ?= 7
 # release (make fuzz, fuzz-test, fuzz-long): optimized, with the coverage libFuzzer needs (edges as
 # inline 8-bit counters, PC table) and without comparison tracing, which doubled each input's time
 # (median 6 µs instead of 12 µs per checkout callback). asan (make fuzz-asan): optimized, with
