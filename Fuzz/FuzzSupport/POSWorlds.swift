@@ -18,6 +18,7 @@
 //   again at once is `duplicate` and changes nothing;
 // - a refund start never starts: `not_eligible` naming `<app>_server_refund` whenever the sale is
 //   known (flow or document), and nothing changes;
+// - an ended hand-off never changes (a late approval after a cancel is ignored);
 // - the ledger books nothing (the branch's rule: only Billpocket approvals are booked, since only
 //   Billpocket refunds app-to-app);
 // - process death restores an equal coordinator (checkStep; checkState on every state too).
@@ -246,6 +247,13 @@ extension FlowAlphabet {
         if !a.ledger.entries.isEmpty { return "\(letter.label): the ledger booked \(a.ledger.entries.count) entries in \(world.rawValue)'s world" }
         for case .pos(let flow) in a.flows where flow.posApp != world.app {
             return "\(flow.id) is a \(flow.posApp.rawValue) hand-off in \(world.rawValue)'s world"
+        }
+        // An ended hand-off (its result known: approved, a mismatch, declined, error, cancelled) stays
+        // as it ended: a late answer, genuine or not, never changes it (it may only be removed).
+        for case .pos(let o) in b.flows where FlowProperties.hasEnded(.pos(o)) {
+            if case .pos(let n)? = a.flow(id: o.id), n != o {
+                return "\(letter.label) changed \(o.id), which had ended \(o.state.rawValue), to \(n.state.rawValue)"
+            }
         }
         guard let expectation = letter.expectation, let answer else { return nil }
         switch expectation {
