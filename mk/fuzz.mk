@@ -26,8 +26,12 @@
 #                             MODEL_CHECK_DEPTH (default 6) letters, both configurations, then the
 #                             nearly full world (a 20 KB limit, a filled ledger) up to
 #                             MODEL_CHECK_FULL_DEPTH (default 5), both configurations (release
-#                             build; time and peak memory printed); make model-check-test: depth
-#                             4 and 3, and the nearly full world at 3 (part of `make test`)
+#                             build; time and peak memory printed), then (issue 39) a world per
+#                             other terminal app — square, sumup, clip: POS only, that app's
+#                             letters (Fuzz/FuzzSupport/POSWorlds.swift) — up to
+#                             MODEL_CHECK_POS_DEPTH (default 7: about 4 min); make model-check-test: depth
+#                             4 and 3, the nearly full world at 3, square at 5, sumup and clip
+#                             at 6 (part of `make test`; the three add about 85 s in the debug build)
 #   make fuzz-corpus-update   merges .build/fuzz-corpus and the exhaustive check's states into the
 #                             committed minimized seed corpus Fuzz/Corpus/<target> (libFuzzer
 #                             -merge=1: only inputs that add coverage, cut to 4 KiB)
@@ -56,6 +60,7 @@ export PAYHANDOFF_KEY_HORIZON_MS
 FUZZ_MODE ?= release
 MODEL_CHECK_DEPTH ?= 6
 MODEL_CHECK_FULL_DEPTH ?= 5
+MODEL_CHECK_POS_DEPTH ?= 7
 # release (make fuzz, fuzz-test, fuzz-long): optimized, with the coverage libFuzzer needs (edges as
 # inline 8-bit counters, PC table) and without comparison tracing, which doubled each input's time
 # (median 6 µs instead of 12 µs per checkout callback). asan (make fuzz-asan): optimized, with
@@ -129,9 +134,13 @@ model-check-test: swift-build
 	@$$($(SWIFT) build --show-bin-path)/PayHandoffModelCheck --depth 4 --config default
 	@$$($(SWIFT) build --show-bin-path)/PayHandoffModelCheck --depth 3 --config unverified
 	@$$($(SWIFT) build --show-bin-path)/PayHandoffModelCheck --depth 3 --config default --nearly-full
+	@$$($(SWIFT) build --show-bin-path)/PayHandoffModelCheck --world square --depth 5
+	@$$($(SWIFT) build --show-bin-path)/PayHandoffModelCheck --world sumup --depth 6
+	@$$($(SWIFT) build --show-bin-path)/PayHandoffModelCheck --world clip --depth 6
 
 model-check: bootstrap-core
 	@mkdir -p .build && $(SWIFT) build -c release --scratch-path .build/modelcheck --product PayHandoffModelCheck > .build/model-check-build.log 2>&1 \
 	  || { grep -E 'error' .build/model-check-build.log; echo "model-check: the build failed (.build/model-check-build.log)"; exit 1; }
 	@.build/modelcheck/release/PayHandoffModelCheck --depth $(MODEL_CHECK_DEPTH) --config both
 	@.build/modelcheck/release/PayHandoffModelCheck --depth $(MODEL_CHECK_FULL_DEPTH) --config both --nearly-full
+	@for w in square sumup clip; do .build/modelcheck/release/PayHandoffModelCheck --world $$w --depth $(MODEL_CHECK_POS_DEPTH) || exit 1; done

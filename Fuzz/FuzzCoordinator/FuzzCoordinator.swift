@@ -9,6 +9,9 @@
 // grammar pieces, raw bytes as a URL, long time jumps, process death through the C ABI (the
 // snapshot text restored by payhandoff_coordinator_restore), and steps sent through the C ABI's
 // JSON door next to the Swift door.
+// Issue 39: the input's first byte picks the world too (bit 0 the configuration, the rest modulo
+// four: billpocket — the world above —, square, sumup, clip: each other terminal app's POS-only
+// world of Fuzz/FuzzSupport/POSWorlds.swift, its properties checked by FlowAlphabet.checkWorld).
 // Properties after every step (FlowProperties, shared with the exhaustive check):
 // - no flow holds a verified callback, an answer or a confirmation its genuine link or event did
 //   not bring; no deep link moves two flows; an event not accepted changes nothing;
@@ -23,11 +26,16 @@ import PayHandoffABI
 /// Built in LLVMFuzzerInitialize (or the replay's main), not as lazily initialized globals: in the
 /// release fuzzer build their first access from LLVMFuzzerTestOneInput hung in swift_once's wait
 /// (the token read as in progress, the initializer never ran), depending on the core's layout.
-nonisolated(unsafe) var alphabets: [FlowAlphabet] = []
-nonisolated(unsafe) var urlLetters: [FlowAlphabet.Letter] = []
+/// Per world (FlowAlphabet.World.allCases order: billpocket, square, sumup, clip), the alphabet of
+/// each configuration (the other apps' worlds are POS only: one alphabet serves both) and its links.
+nonisolated(unsafe) var alphabets: [[FlowAlphabet]] = []
+nonisolated(unsafe) var urlLetters: [[FlowAlphabet.Letter]] = []
 func makeAlphabets() {
-    alphabets = [FlowAlphabet(acceptUnverifiedCallbacks: false), FlowAlphabet(acceptUnverifiedCallbacks: true)]
-    urlLetters = alphabets[0].letters.filter { if case .url = $0.action { return true }; return false }
+    alphabets = FlowAlphabet.World.allCases.map { world in
+        let first = FlowAlphabet(acceptUnverifiedCallbacks: false, world: world)
+        return [first, world == .billpocket ? FlowAlphabet(acceptUnverifiedCallbacks: true) : first]
+    }
+    urlLetters = alphabets.map { $0[0].letters.filter { if case .url = $0.action { return true }; return false } }
 }
 let mangles = ["%", "%2", "%7E", "%41", "/", "//", "?", "&", "=", "#", "+", " ", "%00", "~", ";", "..", "ph_", "%70h_", "é", "%C0%AF"]
 
@@ -66,7 +74,7 @@ func throughABI(_ letter: FlowAlphabet.Letter, before: FlowAlphabet.State, after
         guard case .object(var o) = json else { return }
         o["now"] = .integer(before.now)
         r = JSONText.render(.object(o)).withCString { e in Fuzz.abi("coordinator_send") { payhandoff_coordinator_send(handle, e, $0) } }
-    case .advance, .batch:
+    case .advance, .batch, .restart:
         return
     }
     Fuzz.require(r.isOK && Fuzz.same(r.document, answer.json), "\(letter.label): C ABI answered \(r.text), Swift \(JSONText.render(answer.json))")
@@ -78,9 +86,14 @@ func throughABI(_ letter: FlowAlphabet.Letter, before: FlowAlphabet.State, after
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     var c = FuzzCursor(Fuzz.bytes(data, size))
-    let alphabet = alphabets[Int(c.byte() & 1)]
+    // The first byte: the configuration (bit 0) and the world (issue 39: the rest, modulo the four
+    // worlds; the exhaustive check's seeds are written so).
+    let selector = Int(c.byte())
+    let world = (selector >> 1) % alphabets.count
+    let alphabet = alphabets[world][selector & 1]
+    let links = urlLetters[world]
     let accept = alphabet.configuration.acceptUnverifiedCallbacks
-    var state = FlowAlphabet.State(coordinator: Coordinator(configuration: alphabet.configuration), now: FlowAlphabet.start)
+    var state = alphabet.initial
     var steps = 0, restarts = 0, usedABI = false
     while !c.isAtEnd && steps < 32 {
         steps += 1
@@ -97,14 +110,15 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
             letter = times[c.below(times.count)]
         } else if choice < 236 {
             // An alphabet link mangled: a piece inserted, bytes dropped, or grammar pieces appended.
-            guard case .url(let url) = urlLetters[c.below(urlLetters.count)].action else { continue }
+            guard !links.isEmpty, case .url(let url) = links[c.below(links.count)].action else { continue }
             var bytes = Array(url.utf8)
             let at = c.below(bytes.count + 1)
             switch c.below(4) {
             case 0: bytes.insert(contentsOf: Array(c.pick(mangles).utf8), at: at)
             case 1: bytes.removeSubrange(at..<min(bytes.count, at + 1 + c.below(8)))
             case 2: bytes.replaceSubrange(at..<min(bytes.count, at + 1), with: Array(c.pick(mangles).utf8))
-            default: bytes.append(contentsOf: Array(("&" + URLGrammar.pieces(&c, known: ["status", "card_id", "reason", "result", "identifier", "amount", "transactionid"])).utf8))
+            default: bytes.append(contentsOf: Array(("&" + URLGrammar.pieces(&c, known: ["status", "card_id", "reason", "result", "identifier", "amount", "transactionid",
+                                                                                        "data", "smp-status", "smp-tx-code", "foreign-tx-id", "smp-failure-cause"])).utf8))
             }
             guard let text = Fuzz.text(bytes) else { continue }
             letter = FlowAlphabet.Letter("mangled url \(text)", .url(text))
@@ -124,14 +138,16 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
             let next = alphabet.letters[Int(c.byte()) % alphabet.letters.count]
             let (after, answer) = alphabet.apply(next, to: state)
             throughABI(next, before: state, after: after, answer: answer)
-            if let problem = FlowProperties.checkStep(before: state, letter: next, after: after, answer: answer, acceptUnverified: accept) {
+            if let problem = FlowProperties.checkStep(before: state, letter: next, after: after, answer: answer, acceptUnverified: accept)
+                ?? alphabet.checkWorld(before: state, letter: next, after: after, answer: answer) {
                 Fuzz.require(false, problem)
             }
             state = after
             continue
         }
         let (after, answer) = alphabet.apply(letter, to: state)
-        if let problem = FlowProperties.checkStep(before: state, letter: letter, after: after, answer: answer, acceptUnverified: accept) {
+        if let problem = FlowProperties.checkStep(before: state, letter: letter, after: after, answer: answer, acceptUnverified: accept)
+            ?? alphabet.checkWorld(before: state, letter: letter, after: after, answer: answer) {
             Fuzz.require(false, problem)
         }
         state = after

@@ -48,6 +48,9 @@ public struct FlowAlphabet: Sendable {
             /// unless `keep` (issue 35: the 32-ended rule forgets the ended flows before them;
             /// kept, they are more ended flows than a start keeps).
             case batch(count: Int, keep: Bool)
+            /// Process death: the coordinator is replaced by its snapshot's text restored (issue 39's
+            /// per-app worlds; nothing is sent, so nothing may change).
+            case restart
         }
 
         public let label: String
@@ -55,6 +58,8 @@ public struct FlowAlphabet: Sendable {
         /// For the alphabet's own links: the secrets (nonces, sent identifiers) the link carries,
         /// worked out once; nil for any other letter (then looked for in the text at each step).
         let secrets: (nonces: [String], identifiers: [String])?
+        /// Issue 39's per-app worlds: what the letter may do (POSWorlds.swift); nil elsewhere.
+        public internal(set) var expectation: POSExpectation? = nil
 
         public init(_ label: String, _ action: Action) {
             self.init(label, action, secrets: nil)
@@ -122,6 +127,9 @@ public struct FlowAlphabet: Sendable {
     public static let identifier = "ord-1"
 
     public let configuration: Coordinator.Configuration
+    /// Which terminal app's world this is (issue 39): Billpocket's is the world described above
+    /// (checkouts beside it); the others are POS-only worlds of that app's letters (POSWorlds.swift).
+    public let world: World
     /// The letters that do not depend on the state (time steps do: ``timeLetters(_:)``).
     public let letters: [Letter]
     /// The snapshot limit of this world's coordinators (checked and restored with it).
@@ -137,10 +145,20 @@ public struct FlowAlphabet: Sendable {
     ///   - acceptUnverifiedCallbacks: The coordinator's setting.
     ///   - nearlyFull: Start from a coordinator with ``nearFullLimit`` whose ledger leaves room for
     ///     one checkout and a hand-off or two (sales approved two hours before the start).
-    public init(acceptUnverifiedCallbacks: Bool, nearlyFull: Bool = false) {
+    ///   - world: Billpocket's world (the default) or another terminal app's (POS only; `nearlyFull` is ignored there).
+    public init(acceptUnverifiedCallbacks: Bool, nearlyFull: Bool = false, world: World = .billpocket) {
         // 10 minutes for a checkout, 3 s of POS grace.
         configuration = (try? Coordinator.Configuration(checkoutTimeoutMilliseconds: 600_000, posGraceMilliseconds: 3_000,
                                                         acceptUnverifiedCallbacks: acceptUnverifiedCallbacks)) ?? Coordinator.Configuration()
+        self.world = world
+        if world != .billpocket {
+            letters = FlowAlphabet.posWorldLetters(world)
+            snapshotLimit = Coordinator.maxSnapshotBytes
+            var coordinator = Coordinator(configuration: configuration, snapshotLimit: snapshotLimit)
+            coordinator.jsonText = JSONText.codec  // Square's data= and Clip's PAYMENT_RESPONSE are JSON text
+            initial = State(coordinator: coordinator, now: FlowAlphabet.start)
+            return
+        }
         var letters: [Letter] = []
         func event(_ label: String, _ json: String) {
             guard case .object(var o)? = try? JSONText.parse(json, parameter: "letter") else { fatalError("bad letter JSON: " + json) }
@@ -352,6 +370,17 @@ public struct FlowAlphabet: Sendable {
             } catch {
                 fatalError("letter \(letter.label) refused at \(state.now): \(error)")
             }
+        case .restart:
+            let text = JSONText.render(state.coordinator.snapshot)
+            do throws(PayHandoffError) {
+                var restored = try Coordinator(snapshot: try JSONText.parse(text, parameter: "snapshot", limit: JSONText.maxSnapshotBytes),
+                                               snapshotLimit: state.coordinator.snapshotLimit)
+                restored.jsonText = JSONText.codec
+                next.coordinator = restored
+            } catch {
+                // Left as it was: checkState reports a snapshot that does not restore.
+            }
+            return (next, nil)
         case .batch(let count, let keep):
             // With no ended flow there is nothing for the 32-ended rule to forget: the letter is
             // left out there (what else it does, pruning at the state's time, is tick's), which
@@ -452,8 +481,15 @@ public enum FlowProperties {
                         if loose.containsBytes(f.identifier + "~" + f.token) { sentIdentifiers.append(f.identifier + "~" + f.token) }
                     }
                 }
-            case .event(.posResult(_, let extras), _):
+            case .event(.posResult(let id, let extras), _):
                 isDeepLink = true
+                // Issue 39's worlds name each result's echo exactly (in the app's own field), and a
+                // result reported for a flow moves that flow only.
+                if let secrets = letter.secrets {
+                    sentIdentifiers = secrets.identifiers
+                    onlyFlow = id
+                    return
+                }
                 for item in extras where item.key.utf8.map({ $0 >= 65 && $0 <= 90 ? $0 + 32 : $0 }) == Array("identifier".utf8) {
                     sentIdentifiers.append(item.value)
                 }
@@ -489,7 +525,10 @@ public enum FlowProperties {
             }
             return nil
         }
-        guard let answer else { return a == b ? nil : "a time step changed the coordinator" }
+        guard let answer else {
+            if case .restart = letter.action { return a == b ? nil : "process death: the restored coordinator differs" }
+            return a == b ? nil : "a time step changed the coordinator"
+        }
         if let problem = checkBrowserResult(before: before, letter: letter, after: after, answer: answer) { return problem }
         if answer.outcome != .accepted {
             if a != b { return "outcome \(answer.outcome.rawValue) but the coordinator changed" }
@@ -585,7 +624,7 @@ public enum FlowProperties {
                 let sent = n.identifier + "~" + n.token
                 let own = proof.sentIdentifiers.contains { $0.sameBytes(sent) }
                 if n.response != o.response && !own { return "\(id) took an answer that did not carry \(sent) (\(letter.label))" }
-                if n.state != o.state, [POSFlow.State.approved, .approvedAmountMismatch, .declined, .error, .unrecognizedResult].contains(n.state), !own {
+                if n.state != o.state, [POSFlow.State.approved, .approvedAmountMismatch, .declined, .error, .cancelled, .unrecognizedResult].contains(n.state), !own {
                     return "\(id) became \(n.state.rawValue) by \(letter.label)"
                 }
                 if own, n.state != o.state || n.response != o.response,
@@ -746,7 +785,7 @@ public enum FlowProperties {
     static func hasEnded(_ flow: Coordinator.Flow) -> Bool {
         switch flow {
         case .checkout(let f): return [CheckoutFlow.State.confirmed, .failed, .cancelled, .expired].contains(f.state)
-        case .pos(let f): return [POSFlow.State.approved, .approvedAmountMismatch, .declined, .error].contains(f.state)
+        case .pos(let f): return [POSFlow.State.approved, .approvedAmountMismatch, .declined, .error, .cancelled].contains(f.state)
         }
     }
 

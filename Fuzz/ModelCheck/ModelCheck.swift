@@ -23,7 +23,13 @@
 // exactly on the graph of states (paths from the empty coordinator, of every length up to the
 // depth).
 //
-//     PayHandoffModelCheck [--depth N] [--config default|unverified|both] [--emit-seeds DIR]
+//     PayHandoffModelCheck [--world billpocket|square|sumup|clip|all] [--depth N]
+//                          [--config default|unverified|both] [--nearly-full] [--emit-seeds DIR]
+//
+// Issue 39: `--world` picks the world (default billpocket: the one above, checkouts beside
+// Billpocket's hand-offs). square, sumup and clip are a world each, POS only, with that app's
+// letters and the properties of Fuzz/FuzzSupport/POSWorlds.swift (FlowAlphabet.checkWorld) on top
+// of FlowProperties; `--config` and `--nearly-full` apply to Billpocket's world only.
 //
 // Prints, per configuration: letters, depth, distinct states per level, transitions checked,
 // sequences covered, and every violation with the sequence that reaches it; exits 1 on any.
@@ -68,6 +74,7 @@ struct Options {
     var configs = [false]
     var nearlyFull = false
     var emitSeeds: String? = nil
+    var worlds: [FlowAlphabet.World] = [.billpocket]
 
     init() {
         var arguments = CommandLine.arguments.dropFirst()[...]
@@ -82,8 +89,15 @@ struct Options {
                 }
             case "--emit-seeds": emitSeeds = arguments.popFirst()
             case "--nearly-full": nearlyFull = true
+            case "--world":
+                let word = arguments.popFirst() ?? ""
+                if word == "all" { worlds = FlowAlphabet.World.allCases; continue }
+                guard let world = FlowAlphabet.World(rawValue: word) else {
+                    print("model-check: --world must be billpocket, square, sumup, clip or all"); exit(2)
+                }
+                worlds = [world]
             default:
-                print("usage: PayHandoffModelCheck [--depth N] [--config default|unverified|both] [--nearly-full] [--emit-seeds DIR]")
+                print("usage: PayHandoffModelCheck [--world billpocket|square|sumup|clip|all] [--depth N] [--config default|unverified|both] [--nearly-full] [--emit-seeds DIR]")
                 exit(2)
             }
         }
@@ -97,8 +111,8 @@ func seconds() -> Double {
 }
 
 /// Explores one configuration; returns the number of violations.
-func explore(acceptUnverified: Bool, nearlyFull: Bool, depth: Int, emitSeeds: String?) -> Int {
-    let alphabet = FlowAlphabet(acceptUnverifiedCallbacks: acceptUnverified, nearlyFull: nearlyFull)
+func explore(world: FlowAlphabet.World, acceptUnverified: Bool, nearlyFull: Bool, depth: Int, emitSeeds: String?) -> Int {
+    let alphabet = FlowAlphabet(acceptUnverifiedCallbacks: acceptUnverified, nearlyFull: nearlyFull, world: world)
     let started = seconds()
     let initial = alphabet.initial
     var index: [StateKey: Int32] = [StateKey(initial, text: JSONText.render(initial.coordinator.snapshot)): 0]
@@ -143,6 +157,8 @@ func explore(acceptUnverified: Bool, nearlyFull: Bool, depth: Int, emitSeeds: St
                 if let problem = FlowProperties.checkStep(before: state, letter: letter, after: after, answer: answer,
                                                           acceptUnverified: acceptUnverified) {
                     violate(problem, at: id, then: letter.label)
+                } else if let problem = alphabet.checkWorld(before: state, letter: letter, after: after, answer: answer) {
+                    violate(problem, at: id, then: letter.label)
                 }
                 let target: Int32
                 if after.now == state.now && after.coordinator == state.coordinator && after.ghost == state.ghost {
@@ -184,7 +200,7 @@ func explore(acceptUnverified: Bool, nearlyFull: Bool, depth: Int, emitSeeds: St
         count = nextCount
     }
 
-    let name = (acceptUnverified ? "accept_unverified_callbacks" : "default configuration")
+    let name = (world == .billpocket ? "" : world.rawValue + " world, ") + (acceptUnverified ? "accept_unverified_callbacks" : "default configuration")
         + (nearlyFull ? ", nearly full (limit \(FlowAlphabet.nearFullLimit), \(initial.coordinator.ledger.entries.count) ledger entries)" : "")
     let elapsed = seconds() - started
     print("model-check (\(name)): \(alphabet.letters.count) letters + time steps, depth \(depth): "
@@ -198,12 +214,13 @@ func explore(acceptUnverified: Bool, nearlyFull: Bool, depth: Int, emitSeeds: St
         // FuzzCoordinator input, and its snapshot, as a FuzzABIJSON input (selector 1: restore).
         var written = 0
         for id in stride(from: 1, to: parents.count, by: Swift.max(1, parents.count / 300)) {
-            var bytes: [UInt8] = [acceptUnverified ? 1 : 0]
+            // FuzzCoordinator's first byte: the configuration (bit 0) and the world (the rest).
+            var bytes: [UInt8] = [UInt8(FlowAlphabet.World.allCases.firstIndex(of: world)! << 1) | (acceptUnverified ? 1 : 0)]
             var chain: [[UInt8]] = []
             var at = Int32(id)
             while at > 0 { chain.append(parents[Int(at)].byte); at = parents[Int(at)].parent }
             for piece in chain.reversed() { bytes += piece }
-            let name = "model-\(acceptUnverified ? "u" : "d")-\(id)"
+            let name = "model-" + (world == .billpocket ? "" : world.rawValue + "-") + "\(acceptUnverified ? "u" : "d")-\(id)"
             written += write(bytes, to: directory + "/FuzzCoordinator/" + name)
             // Replay the letters to get the state back (states are not kept past their level).
             var state = initial
@@ -264,7 +281,12 @@ func formatCount(_ value: Double) -> String {
 
 let options = Options()
 var failures = 0
-for accept in options.configs {
-    failures += explore(acceptUnverified: accept, nearlyFull: options.nearlyFull, depth: options.depth, emitSeeds: options.emitSeeds)
+for world in options.worlds {
+    // The other apps' worlds are POS only: accept_unverified_callbacks (a checkout setting) and
+    // the nearly full ledger (nothing of theirs is booked) change nothing there.
+    for accept in world == .billpocket ? options.configs : [false] {
+        failures += explore(world: world, acceptUnverified: accept, nearlyFull: options.nearlyFull && world == .billpocket,
+                            depth: options.depth, emitSeeds: options.emitSeeds)
+    }
 }
 exit(failures == 0 ? 0 : 1)

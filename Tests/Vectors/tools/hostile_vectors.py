@@ -38,6 +38,10 @@ import vectorlib  # noqa: E402
 import pos_vectors as pos  # noqa: E402
 import checkout_vectors as co  # noqa: E402
 import flow_vectors as fl  # noqa: E402
+import pos_apps_vectors as apps  # noqa: E402
+import pos_square as square  # noqa: E402
+import pos_sumup as sumup  # noqa: E402
+import pos_clip as clip  # noqa: E402
 from vectorlib import Suite  # noqa: E402
 
 HOSTILE_DIR = Path(__file__).resolve().parent.parent / "hostile"
@@ -779,6 +783,231 @@ def host_coordinator_cases() -> HostFlowSuite:
     return s
 
 
+# ---------------------------------------------------------------------------------------
+# Issue 39: hostile answers of the other terminal apps (Square's iOS data= and Android extras,
+# SumUp's callback, Clip's PAYMENT_RESPONSE), read by their oracles (pos_square.py, pos_sumup.py,
+# pos_clip.py through pos_apps_vectors.py's dispatch), each vector naming its source.
+
+SQ_TOKEN = "9f86d081884c7d659a2feaa0c55ad015"
+SQ_SENT = "ord-1~" + SQ_TOKEN
+SQ_CALLBACK = "myapp://square-callback"
+SU_CALLBACK = "myapp://sumup-result"
+SRC_JSON_RULE = ("PayHandoff's one JSON rule (docs/abi.md, Sources/PayHandoffABI/JSONText+Reader.swift): duplicate keys, "
+                 "numbers other than integers and U+0000 are refused in every JSON text it reads")
+
+
+def _app_suite(name: str, prefix: str):
+    if name == "pos.parse_response":
+        return Suite(name, prefix, lambda i: apps.parse_response(i["url"], i["options"]), detach=True)
+    return Suite(name, prefix, lambda i: apps.parse_result(i["extras"], i["options"]), detach=True)
+
+
+def _compact(document) -> str:
+    return json.dumps(document, separators=(",", ":"))
+
+
+def square_ios_cases() -> Suite:
+    s = _app_suite("pos.parse_response", "hostile-square")
+    opts = {"pos_app": "square", "callback_url": SQ_CALLBACK, "identifier": "ord-1", "token": SQ_TOKEN}
+
+    def add(id_, note, url, error=None, source=square.SRC_IOS_RESPONSE):
+        s.add("hostile-square-" + id_, note, {"url": url, "options": opts}, error)
+        s.vectors[-1]["source"] = source
+
+    def data(text: str) -> str:
+        return SQ_CALLBACK + "?data=" + vectorlib.percent_encode(text)
+
+    ok = {"status": "ok", "state": SQ_SENT, "transaction_id": "TX-SQ-1"}
+    add("control-approved", "control: the genuine answer is approved (every other vector here changes one thing)", data(_compact(ok)))
+    # JSON text that is not an object.
+    add("data-array", "data= holds a JSON array (with the echo inside): not Square's answer object",
+        data(_compact(["ok", SQ_SENT])), (J, "data"))
+    add("data-string", "data= holds a JSON string that is the echo", data(_compact(SQ_SENT)), (J, "data"))
+    add("data-number", "data= holds a JSON number", data("7"), (J, "data"))
+    add("data-null", "data= holds JSON null", data("null"), (J, "data"))
+    add("data-true", "data= holds JSON true", data("true"), (J, "data"))
+    add("data-not-json", "data= holds text that is not JSON", data("status=ok&state=" + SQ_SENT), (J, "data"))
+    add("data-trailing-text", "the answer object followed by more text", data(_compact(ok) + " x"), (J, "data"))
+    add("data-two-objects", "two answer objects one after the other", data(_compact(ok) + _compact(ok)), (J, "data"))
+    add("data-nan", "NaN is not JSON", data('{"status":"ok","state":"' + SQ_SENT + '","transaction_id":"TX-SQ-1","n":NaN}'), (J, "data"))
+    add("data-bom", "a byte order mark before the object is ignored (cJSON's rule, RFC 8259 8.1): the one reader every runner shares", data("\ufeff" + _compact(ok)), source=SRC_JSON_RULE)
+    assert s.vectors[-1]["expect"]["ok"]["result"] == "approved"
+    add("data-empty", "data= empty", SQ_CALLBACK + "?data=", (V, "data"))
+    # Duplicated keys: two readers would disagree on which one counts.
+    add("data-duplicate-state", "state twice, a bare identifier first and the genuine echo last",
+        data('{"status":"ok","state":"ord-1","state":"' + SQ_SENT + '","transaction_id":"TX-SQ-1"}'), (J, "data.state"), SRC_JSON_RULE)
+    add("data-duplicate-status", "status twice: error, then ok",
+        data('{"status":"error","error_code":"payment_canceled","status":"ok","state":"' + SQ_SENT + '","transaction_id":"TX-SQ-1"}'),
+        (J, "data.status"), SRC_JSON_RULE)
+    add("data-key-twice", "data twice in the query (a genuine and a forged answer)", data(_compact(ok)) + "&data=" +
+        vectorlib.percent_encode(_compact({**ok, "state": "ord-1"})), (M, "data"))
+    # Numbers: only integers.
+    add("data-exponent-number", "a member holding an exponent number (1e7)",
+        data('{"status":"ok","state":"' + SQ_SENT + '","transaction_id":"TX-SQ-1","amount":1e7}'), (J, "data.amount"), SRC_JSON_RULE)
+    add("data-fraction-number", "a member holding a number with a fraction (100.5)",
+        data('{"status":"ok","state":"' + SQ_SENT + '","transaction_id":"TX-SQ-1","amount":100.5}'), (J, "data.amount"), SRC_JSON_RULE)
+    add("data-nested-duplicate", "a duplicate key inside a nested object is refused too, named by its path",
+        data('{"status":"ok","state":"' + SQ_SENT + '","transaction_id":"TX-SQ-1","options":{"auto_return":true,"auto_return":false}}'),
+        (J, "data.options.auto_return"), SRC_JSON_RULE)
+    add("data-nested-fraction", "a number with a fraction inside an array of a nested object, named by its path",
+        data('{"status":"ok","state":"' + SQ_SENT + '","transaction_id":"TX-SQ-1","amount_money":{"amount":[1,100.5]}}'),
+        (J, "data.amount_money.amount[1]"), SRC_JSON_RULE)
+    add("data-integer-beyond-2-53", "an integer beyond 2^53 - 1 (what a double cannot carry exactly)",
+        data('{"status":"ok","state":"' + SQ_SENT + '","transaction_id":"TX-SQ-1","amount":9007199254740993}'),
+        (J, "data.amount"), SRC_JSON_RULE)
+    # NUL.
+    add("data-percent-nul", "a percent-encoded NUL inside data= (C string truncation)",
+        SQ_CALLBACK + "?data=" + vectorlib.percent_encode(_compact(ok)[:-1]) + "%00" + vectorlib.percent_encode("}"), (M, "data"))
+    add("state-escaped-nul", "the echo followed by an escaped U+0000 (\\u0000) inside the JSON text is not the echo",
+        data('{"status":"ok","state":"' + SQ_SENT + '\\u0000x","transaction_id":"TX-SQ-1"}'), (C, "identifier"), SRC_JSON_RULE)
+    # The token elsewhere, members of another type.
+    add("token-in-transaction-id", "the genuine echo in transaction_id, a bare identifier in state",
+        data(_compact({"status": "ok", "state": "ord-1", "transaction_id": SQ_SENT})), (C, "identifier"))
+    add("token-in-other-member", "the genuine echo under another member, no state",
+        data(_compact({"status": "ok", "request_state": SQ_SENT, "transaction_id": "TX-SQ-1"})), (V, "state"))
+    add("state-number", "state is a number", data(_compact({"status": "ok", "state": 7, "transaction_id": "TX-SQ-1"})), (J, "state"))
+    add("state-object", "state is an object holding the echo",
+        data(_compact({"status": "ok", "state": {"state": SQ_SENT}, "transaction_id": "TX-SQ-1"})), (J, "state"))
+    add("status-array", "status is an array", data(_compact({"status": ["ok"], "state": SQ_SENT, "transaction_id": "TX-SQ-1"})), (J, "status"))
+    add("status-upper", "OK is not ok: an unknown status is never an approval",
+        data(_compact({"status": "OK", "state": SQ_SENT, "transaction_id": "TX-SQ-1"})))
+    assert s.vectors[-1]["expect"]["ok"]["result"] == "unrecognized"
+    # Oversized.
+    add("transaction-id-129", "a transaction_id of 129 bytes", data(_compact({**ok, "transaction_id": "T" * 129})), (V, "transaction_id"))
+    add("url-over-limit", "an answer URL of more than 8 KiB", data(_compact({**ok, "pad": "x" * 9000})), (L, "url"))
+    return s
+
+
+def square_android_cases() -> Suite:
+    s = _app_suite("pos.parse_result", "hostile-square-result")
+    opts = {"pos_app": "square", "identifier": "ord-1", "token": SQ_TOKEN}
+    meta, server, client, code = square.R_METADATA, square.R_SERVER_ID, square.R_CLIENT_ID, square.R_ERROR_CODE
+
+    def add(id_, note, extras, error=None, source=square.SRC_ANDROID):
+        s.add("hostile-square-result-" + id_, note, {"extras": extras, "options": opts}, error)
+        s.vectors[-1]["source"] = source
+
+    add("control-approved", "control: the genuine result is approved", {meta: SQ_SENT, server: "TX-SQ-1"})
+    add("metadata-nul", "U+0000 after the genuine echo", {meta: SQ_SENT + "\x00x", server: "TX-SQ-1"}, (V, meta))
+    add("token-in-client-id", "the genuine echo in CLIENT_TRANSACTION_ID, a bare identifier as metadata",
+        {meta: "ord-1", client: SQ_SENT, server: "TX-SQ-1"}, (C, "identifier"))
+    add("token-without-metadata", "the genuine echo under another key, no REQUEST_METADATA",
+        {server: "TX-SQ-1", "REQUEST_METADATA": SQ_SENT}, (V, meta))
+    add("metadata-key-lowercase", "Bundle keys are case-sensitive: a lowercase metadata key is not the echo",
+        {meta.lower(): SQ_SENT, server: "TX-SQ-1"}, (V, meta))
+    add("metadata-number", "REQUEST_METADATA as a number", {meta: 7, server: "TX-SQ-1"}, (J, meta))
+    add("metadata-list", "REQUEST_METADATA as a list holding the echo", {meta: [SQ_SENT], server: "TX-SQ-1"}, (J, meta))
+    add("extras-array", "the extras are an array", [SQ_SENT, "TX-SQ-1"], (J, None))
+    add("server-id-129", "a SERVER_TRANSACTION_ID of 129 bytes", {meta: SQ_SENT, server: "T" * 129}, (V, server))
+    add("unknown-error-code", "an ERROR_CODE PosApi.java does not list: unclear, so reconcile (never approved, never declined)",
+        {meta: SQ_SENT, code: square.NS + "ERROR_FROM_THE_FUTURE"})
+    assert s.vectors[-1]["expect"]["ok"]["result"] == "unrecognized"
+    add("error-code-and-server-id", "an ERROR_CODE beside a SERVER_TRANSACTION_ID: the error decides (never approved)",
+        {meta: SQ_SENT, server: "TX-SQ-1", code: square.NS + "ERROR_NO_NETWORK"})
+    assert s.vectors[-1]["expect"]["ok"]["result"] == "error"
+    return s
+
+
+def sumup_cases() -> Suite:
+    s = _app_suite("pos.parse_response", "hostile-sumup")
+    opts = {"pos_app": "sumup", "callback_url": SU_CALLBACK, "identifier": "ord-1", "token": SQ_TOKEN}
+
+    def add(id_, note, query, error=None, source=sumup.SRC_ANDROID):
+        s.add("hostile-sumup-" + id_, note, {"url": SU_CALLBACK + "?" + query, "options": opts}, error)
+        s.vectors[-1]["source"] = source
+
+    ok = "smp-status=success&smp-tx-code=TX-SU-1&foreign-tx-id=" + SQ_SENT
+    add("control-approved", "control: the genuine answer is approved", ok)
+    add("foreign-tx-id-twice", "foreign-tx-id twice, a bare identifier and the genuine echo", ok + "&foreign-tx-id=ord-1", (M, "foreign-tx-id"))
+    add("status-twice", "smp-status twice (failed, then success)", "smp-status=failed&" + ok, (M, "smp-status"))
+    add("foreign-tx-id-percent-nul", "a percent-encoded NUL after the genuine echo (C string truncation)", ok + "%00x", (M, "foreign-tx-id"))
+    add("foreign-tx-id-overlong-nul", "an overlong UTF-8 NUL (%C0%80) after the genuine echo", ok + "%C0%80", (M, "foreign-tx-id"))
+    add("foreign-tx-id-plus", "a '+' after the genuine echo is a '+', not a space, and not the echo", ok + "+", (C, "identifier"))
+    add("foreign-tx-id-escaped", "the genuine echo fully percent-encoded is the echo",
+        "smp-status=success&smp-tx-code=TX-SU-1&foreign-tx-id=" + "".join("%%%02X" % b for b in SQ_SENT.encode()))
+    assert s.vectors[-1]["expect"]["ok"]["result"] == "approved"
+    add("token-in-tx-code", "the genuine echo in smp-tx-code, a bare identifier as foreign-tx-id",
+        "smp-status=success&smp-tx-code=" + SQ_SENT + "&foreign-tx-id=ord-1", (C, "identifier"))
+    add("token-in-other-key", "the genuine echo under another key, no foreign-tx-id",
+        "smp-status=success&smp-tx-code=TX-SU-1&foreign_tx_id=" + SQ_SENT, (V, "foreign-tx-id"))
+    add("status-upper", "SUCCESS is not success: an unknown status is never an approval",
+        "smp-status=SUCCESS&smp-tx-code=TX-SU-1&foreign-tx-id=" + SQ_SENT)
+    assert s.vectors[-1]["expect"]["ok"]["result"] == "unrecognized"
+    add("tx-code-129", "an smp-tx-code of 129 bytes", "smp-status=success&smp-tx-code=" + "T" * 129 + "&foreign-tx-id=" + SQ_SENT,
+        (V, "smp-tx-code"))
+    add("url-over-limit", "an answer URL of more than 8 KiB", ok + "&smp-message=" + "x" * 9000, (L, "url"))
+    add("json-in-query", "a JSON object where the query should be", vectorlib.percent_encode(
+        _compact({"smp-status": "success", "foreign-tx-id": SQ_SENT})), (M, None))
+    return s
+
+
+def clip_cases() -> Suite:
+    s = _app_suite("pos.parse_result", "hostile-clip")
+    opts = {"pos_app": "clip", "identifier": "ord-1", "token": SQ_TOKEN}
+    R, E = clip.RESPONSE, clip.ERROR
+
+    def add(id_, note, extras, error=None, source=clip.SRC_ANSWER):
+        s.add("hostile-clip-" + id_, note, {"extras": extras, "options": opts}, error)
+        s.vectors[-1]["source"] = source
+
+    ok = {"reference": SQ_SENT, "status": "approved", "amount": "100.0", "receiptNumber": "R-77"}
+
+    def response(text: str, **extras) -> dict:
+        return {R: text, **extras}
+
+    add("control-approved", "control: the genuine result is approved", response(_compact(ok)))
+    # JSON text that is not an object.
+    add("response-array", "PAYMENT_RESPONSE holds a JSON array with the echo", response(_compact([SQ_SENT, "approved"])), (J, R))
+    add("response-string", "PAYMENT_RESPONSE holds a JSON string", response(_compact("approved")), (J, R))
+    add("response-null", "PAYMENT_RESPONSE holds JSON null", response("null"), (J, R))
+    add("response-number", "PAYMENT_RESPONSE holds a JSON number", response("100.0"), (J, R))
+    add("response-not-json", "PAYMENT_RESPONSE holds Kotlin's toString of PaymentResult, not JSON",
+        response("PaymentResult(reference=" + SQ_SENT + ", status=approved, amount=100.0)"), (J, R))
+    add("response-trailing-text", "the object followed by more text", response(_compact(ok) + "]"), (J, R))
+    add("response-bom", "a byte order mark before the object is ignored (cJSON's rule, RFC 8259 8.1)", response("\ufeff" + _compact(ok)), source=SRC_JSON_RULE)
+    assert s.vectors[-1]["expect"]["ok"]["result"] == "approved"
+    # Duplicated keys.
+    add("response-duplicate-reference", "reference twice: a bare identifier first, the genuine echo last",
+        response('{"reference":"ord-1","reference":"' + SQ_SENT + '","status":"approved","amount":"100.0","receiptNumber":"R-77"}'),
+        (J, R + ".reference"), SRC_JSON_RULE)
+    add("response-duplicate-status", "status twice: error, then approved",
+        response('{"reference":"' + SQ_SENT + '","status":"error","status":"approved","amount":"100.0","receiptNumber":"R-77"}',
+                 **{E: "CANCELLED"}), (J, R + ".status"), SRC_JSON_RULE)
+    # Amounts.
+    add("amount-exponent-number", "amount as a JSON number in exponent form (1.0E7), not Double.toString()'s text",
+        response('{"reference":"' + SQ_SENT + '","status":"approved","amount":1.0E7,"receiptNumber":"R-77"}'), (J, R + ".amount"),
+        SRC_JSON_RULE)
+    add("amount-integer-number", "amount as a JSON integer", response(_compact({**ok, "amount": 100})), (J, R + ".amount"))
+    add("amount-exponent-text", "amount 1.0E7 as text is Double.toString()'s 10^7: read exactly",
+        response(_compact({**ok, "amount": "1.0E7"})), source=clip.SRC_DOUBLE)
+    assert s.vectors[-1]["expect"]["ok"]["amount"] == "10000000.00"
+    add("amount-huge-exponent", "amount 1.0E400: more than any sale, never approved (reconcile)",
+        response(_compact({**ok, "amount": "1.0E400"})), source=clip.SRC_DOUBLE)
+    assert s.vectors[-1]["expect"]["ok"]["result"] == "unrecognized"
+    add("amount-nan", "amount NaN (Double.toString of NaN): never approved",
+        response(_compact({**ok, "amount": "NaN"})), source=clip.SRC_DOUBLE)
+    assert s.vectors[-1]["expect"]["ok"]["result"] == "unrecognized"
+    add("amount-negative", "a negative amount: never approved", response(_compact({**ok, "amount": "-100.0"})))
+    assert s.vectors[-1]["expect"]["ok"]["result"] == "unrecognized"
+    # NUL, the token elsewhere, oversized.
+    add("reference-escaped-nul", "the echo followed by an escaped U+0000 (\\u0000) inside the JSON text is not the echo",
+        response('{"reference":"' + SQ_SENT + '\\u0000x","status":"approved","amount":"100.0","receiptNumber":"R-77"}'),
+        (C, "identifier"), SRC_JSON_RULE)
+    add("payment-error-nul", "U+0000 in PAYMENT_ERROR", response(_compact({**ok, "status": "error"}), **{E: "CANCELLED\x00"}), (V, E))
+    add("token-in-receipt", "the genuine echo in receiptNumber, a bare identifier as reference",
+        response(_compact({**ok, "reference": "ord-1", "receiptNumber": SQ_SENT})), (C, "identifier"))
+    add("token-in-payment-error", "no PAYMENT_RESPONSE, the genuine echo as PAYMENT_ERROR", {E: SQ_SENT}, (V, R))
+    add("token-outside-response", "the genuine echo as its own extra, a response without reference",
+        {R: _compact({k: v for k, v in ok.items() if k != "reference"}), "reference": SQ_SENT}, (V, R + ".reference"))
+    add("reference-object", "reference is an object holding the echo", response(_compact({**ok, "reference": {"reference": SQ_SENT}})),
+        (J, R + ".reference"))
+    add("receipt-129", "a receiptNumber of 129 bytes", response(_compact({**ok, "receiptNumber": "R" * 129})), (V, R + ".receiptNumber"))
+    add("status-upper", "APPROVED is not approved: an unknown status is never an approval",
+        response(_compact({**ok, "status": "APPROVED"})))
+    assert s.vectors[-1]["expect"]["ok"]["result"] == "unrecognized"
+    return s
+
+
 def main(argv: list[str]) -> int:
     suites = {
         "host_strings_pos_parse_response.json": host_pos_parse_cases(),
@@ -793,6 +1022,10 @@ def main(argv: list[str]) -> int:
         "coordinator_script.json": coordinator_cases(),
         "size_pos_parse_response.json": size_pos_cases(),
         "size_checkout_parse_callback.json": size_checkout_cases(),
+        "square_parse_response.json": square_ios_cases(),
+        "square_parse_result.json": square_android_cases(),
+        "sumup_parse_response.json": sumup_cases(),
+        "clip_parse_result.json": clip_cases(),
     }
     others: set[str] = set()
     for path in sorted(HOSTILE_DIR.parent.glob("*/*.json")):

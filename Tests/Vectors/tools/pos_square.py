@@ -243,15 +243,19 @@ def parse_result(extras, options) -> dict:
         doc["result"] = "unrecognized"  # Square could not tell: reconcile
         doc["error_code"] = code
     elif code is not None:
-        doc["result"] = "cancelled" if code == ERROR_CANCELED else "error"
+        # A code PosApi.java does not list is unclear: reconcile (never error, never declined).
+        doc["result"] = "cancelled" if code == ERROR_CANCELED else "error" if code in ANDROID_ERRORS else "unrecognized"
+        if doc["result"] == "unrecognized" and code != ERROR_NO_RESULT:
+            doc["result_word"] = code
         doc["error_code"] = code
     else:
         tx = value[R_SERVER_ID] or value[R_CLIENT_ID]
-        if tx is None:
-            doc["result"] = "unrecognized"  # success without a transaction id (issue #69): reconcile
-        else:
-            doc["result"] = "approved"
-            doc["transactionid"] = check_transaction_id(tx, R_SERVER_ID if value[R_SERVER_ID] else R_CLIENT_ID)
+        doc["result"] = "unrecognized" if tx is None else "approved"  # success without a transaction id (issue #69): reconcile
+    # Android keeps a transaction id Square sent whatever the result (an error that names Square's
+    # transaction helps reconciling it; never booked: only Billpocket approvals are).
+    tx = value[R_SERVER_ID] or value[R_CLIENT_ID]
+    if tx is not None:
+        doc["transactionid"] = check_transaction_id(tx, R_SERVER_ID if value[R_SERVER_ID] else R_CLIENT_ID)
     extra = public_extra((k, v) for k, v in extras.items() if k not in known)
     if extra:
         doc["extra"] = extra

@@ -588,9 +588,13 @@ def json_text(text: str, field: str):
     """JSON text inside a POS answer (Square's `data`, Clip's `PAYMENT_RESPONSE`), read as the
     core's codec over cJSON reads it (PayHandoffABI/JSONText.swift, `CJSONTextCodec`): text that is
     not one JSON value is invalid_json naming `field`; a member the rules refuse is invalid_json
-    naming `field.path` (`data.error_code` for a repeated key, `PAYMENT_RESPONSE.amount` for 100.00)."""
+    naming `field.path` (`data.error_code` for a repeated key, `PAYMENT_RESPONSE.amount` for 100.00),
+    and a refused root value (`100.0`, too deep at once) names `field` (the codec's parameter). One
+    leading byte order mark is skipped, as cJSON does (RFC 8259 §8.1 allows it)."""
     def refuse_constant(name):
         raise ValueError(name)
+    if text.startswith("\ufeff"):
+        text = text[1:]
     try:
         document = json.loads(text, object_pairs_hook=_Pairs, parse_float=lambda _: _NonInteger,
                               parse_constant=refuse_constant)
@@ -599,7 +603,7 @@ def json_text(text: str, field: str):
     try:
         return _checked(document, 0)
     except _Refused as refused:
-        raise Fail("invalid_json", None if refused.path is None else field + "." + refused.path) from None
+        raise Fail("invalid_json", field if refused.path is None else field + "." + refused.path) from None
 
 
 # Keys of an answer that carry a secret when a POS app echoes them (any ASCII case): dropped from
