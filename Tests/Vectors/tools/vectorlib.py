@@ -596,8 +596,10 @@ def json_text(text: str, field: str):
     if text.startswith("\ufeff"):
         text = text[1:]
     try:
+        # strict=False: a raw control character inside a string is read, as cJSON reads it; the
+        # member's own rule then refuses it (an id: printable ASCII), naming the member.
         document = json.loads(text, object_pairs_hook=_Pairs, parse_float=lambda _: _NonInteger,
-                              parse_constant=refuse_constant)
+                              parse_constant=refuse_constant, strict=False)
     except (ValueError, RecursionError):
         raise Fail("invalid_json", field) from None
     try:
