@@ -38,7 +38,7 @@ import re
 
 from vectorlib import (
     ANY_FIELD, DROP, FRESH_POS_TOKEN, Fail, PosRequest, Suite, answer_options, amount_from_json, check_currency, check_pos_app,
-    check_result_code, check_transaction_id, json_text, public_extra, format_amount, make_with, no_data_answer, sent_pos_identifier, string_extras,
+    check_result_code, check_transaction_id, json_text, no_nul, public_extra, format_amount, make_with, no_data_answer, sent_pos_identifier, string_extras,
     utf16_units,
 )
 
@@ -158,8 +158,10 @@ def parse_result(extras, options) -> dict:
     if status is None:
         raise Fail("validation", RESPONSE + ".status")
     amount, tip = read_amount(amount_text), read_amount(tip_text)
+    no_nul([("identifier", reference), (RESPONSE + ".receiptNumber", receipt)])
     if status == "approved":
-        result = "approved" if amount is not None else "unrecognized"  # no amount to match: reconcile
+        # No amount to match, or RESULT_OK with a PAYMENT_ERROR beside an approval: reconcile.
+        result = "approved" if amount is not None and code is None else "unrecognized"
     elif status == "error":
         result = "cancelled" if code == "CANCELLED" else "unrecognized" if code in (None, "UNKNOWN_ERROR") else "error"
     else:

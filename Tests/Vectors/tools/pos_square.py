@@ -34,7 +34,7 @@ import json
 from vectorlib import (
     ANY_FIELD, DROP, FRESH_POS_TOKEN, Fail, PosRequest, Suite, answer_options, answer_query, check_callback_url,
     check_currency, check_pos_app, check_transaction_id, decode_query, format_amount, make_with,
-    json_text, no_data_answer, public_extra, percent_encode, sent_pos_identifier, string_extras, utf16_units, check_result_code,
+    json_text, no_data_answer, no_nul, public_extra, percent_encode, sent_pos_identifier, string_extras, utf16_units, check_result_code,
 )
 
 SRC_IOS_REQUEST = "square/SquarePointOfSaleSDK-iOS Sources/SCCAPIRequest.m@fcb44143c9b199f62f9feb61e98a51516e0c28a3"
@@ -193,6 +193,8 @@ def parse_response(url: str, options) -> dict:
         raise Fail("validation", "status")
     ids = [(k, member(k)) for k in ("transaction_id", "client_transaction_id")]
     code = member("error_code")
+    no_nul([("identifier", state)] + ([next((k, v) for k, v in ids if v is not None)]
+                                     if status == "ok" and any(v is not None for _, v in ids) else []))
     doc: dict = {"version": 1, "pos_app": "square", "identifier": state}
     if status == "ok":
         found = [(k, v) for k, v in ids if v is not None]

@@ -620,6 +620,15 @@ def public_extra(pairs) -> dict:
     return {k: v for k, v in items if ascii_lower(k) not in SECRET_ECHO_KEYS}
 
 
+def no_nul(items) -> None:
+    """The values an app's answer gives under Billpocket's keys (`identifier`, the transaction id),
+    read from JSON text where `\\u0000` can stand for U+0000: the core checks them by Billpocket's
+    answer rules, where a NUL is malformed_url naming the key (as `%00` in a URL)."""
+    for key, value in items:
+        if value is not None and "\x00" in value:
+            raise Fail("malformed_url", key)
+
+
 def answer_options(options, allowed: tuple[str, ...], then=None) -> tuple[dict, str | None]:
     """The options of an answer reader (pos_parse_response / pos_parse_result): an object, keys
     in `allowed`, then `then(options)` (the app's own options: `callback_url`, as Billpocket's
