@@ -2,7 +2,7 @@
 /// rule, the callback URL an answer comes back on, and the request document's dispatch.
 extension POSRequest {
     /// A terminal app's own request fields.
-    public enum AppFields: Equatable, Sendable {
+    public indirect enum AppFields: Equatable, Sendable {
         /// Billpocket: the fields are ``POSRequest``'s own.
         case billpocket
         /// SumUp (`POS/SumUp`).
@@ -39,18 +39,23 @@ extension POSRequest {
         /// The request's fields as descriptions and `dump` show them (``POSRequest/shown(_:)``
         /// redacts the affiliate key and the identifier's token).
         func describedFields(identifier: String, amount: Amount) -> [QueryItem] {
-            var items = [QueryItem(key: "identifier", value: identifier), QueryItem(key: "amount", value: amount.decimalString)]
+            var items: [QueryItem] = []
+            items.add("identifier", identifier)
+            items.add("amount", amount.decimalString)
             switch self {
             case .billpocket: break
             case .sumup(let s):
-                items += [QueryItem(key: "currency", value: s.currency), QueryItem(key: "affiliate_key", value: s.affiliateKey),
-                          QueryItem(key: "app_id", value: s.appID), QueryItem(key: "callback_url", value: s.callbackURL)]
+                items.add("currency", s.currency)
+                items.add("affiliate_key", s.affiliateKey)
+                items.add("app_id", s.appID)
+                items.add("callback_url", s.callbackURL)
             case .clip(let c):
-                if let tip = c.tip { items.append(QueryItem(key: "tip", value: tip.decimalString)) }
-                items.append(QueryItem(key: "component", value: c.component))
+                items.add("tip", c.tip?.decimalString)
+                items.add("component", c.component)
             case .square(let q):
-                items += [QueryItem(key: "currency", value: q.currency), QueryItem(key: "client_id", value: q.clientID),
-                          QueryItem(key: "callback_url", value: q.callbackURL)]
+                items.add("currency", q.currency)
+                items.add("client_id", q.clientID)
+                items.add("callback_url", q.callbackURL)
             }
             return items
         }
@@ -215,16 +220,67 @@ extension Optional where Wrapped == String {
     /// normalization tables into the Embedded library: ASCII.swift).
     /// - Parameter word: The word.
     /// - Returns: `true` for the same UTF-8 bytes.
+    @inline(never)  // one compare of the literal's bytes, not a String made at every call
     func isWord(_ word: StaticString) -> Bool {
         guard case .some(let text) = self else { return false }
-        return text.hasSameBytes(as: word.text)
+        return word.withUTF8Buffer { text.hasSameBytes(as: $0) }
+    }
+}
+
+extension StaticString {
+    /// Whether `text`'s UTF-8 is one of the literal's words (separated by single spaces): the
+    /// apps' key and code lists are such texts, searched by bytes (an array of strings, or a
+    /// `hasSameBytes` per key at each call, cost code per list).
+    /// - Parameter text: The text to look for.
+    /// - Returns: `true` when a word has the same bytes.
+    @inline(never)
+    func hasWord(_ text: String) -> Bool {
+        let list = UnsafeBufferPointer(start: utf8Start, count: utf8CodeUnitCount)
+        return text.withUTF8Bytes { bytes in
+            var start = 0
+            while start < list.count {
+                var end = start
+                while end < list.count, list[end] != UInt8(ascii: " ") { end += 1 }
+                if end - start == bytes.count, end > start, memcmpBytes(list.baseAddress! + start, bytes.baseAddress!, bytes.count) { return true }
+                start = end + 1
+            }
+            return false
+        }
     }
 }
 
 extension [QueryItem] {
     /// The value of `key` (exact bytes), if present and not empty.
+    @inline(never)
     func value(_ key: StaticString) -> String? {
-        guard let item = first(where: { $0.key.hasSameBytes(as: key.text) }), !item.value.isEmpty else { return nil }
+        guard let item = key.withUTF8Buffer({ key in first(where: { $0.key.hasSameBytes(as: key) }) }), !item.value.isEmpty else { return nil }
         return item.value
+    }
+
+    /// The items whose key is none of `keys` (words separated by single spaces), in order.
+    @inline(never)
+    func removing(_ keys: StaticString) -> [QueryItem] {
+        filter { !keys.hasWord($0.key) }
+    }
+}
+
+extension JSONMembers {
+    /// A required text member of another app's request, by the app-text rule
+    /// (``POSRequest/checkAppText(_:field:max:)``).
+    /// - Throws: `invalid_json` for another type; `validation` naming `key`.
+    @inline(never)
+    func appText(_ key: StaticString, max: Int) throws(PayHandoffError) -> String {
+        let value = try string(key.bytes)
+        try POSRequest.checkAppText(value, field: key.text, max: max)
+        return value
+    }
+
+    /// An optional text member of another app's request, by the app-text rule when present.
+    /// - Throws: `invalid_json` for another type; `validation` naming `key`.
+    @inline(never)
+    func optionalAppText(_ key: StaticString, max: Int) throws(PayHandoffError) -> String? {
+        guard let value = try optionalString(key.bytes) else { return nil }
+        try POSRequest.checkAppText(value, field: key.text, max: max)
+        return value
     }
 }

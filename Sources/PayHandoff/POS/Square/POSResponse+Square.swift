@@ -68,23 +68,14 @@ extension POSResponse {
         let code = try json.optionalString("error_code")
         let server = try json.optionalString("transaction_id")
         let client = try json.optionalString("client_transaction_id")
-        let result: Result
-        if status.isWord("ok") {
-            result = server.isNone && client.isNone ? .unrecognized : .approved
-        } else if status.isWord("error") {
-            // The iOS SDK counts every error_code as the API's error (SCCAPIResponse.m); without
-            // one the SDK refuses the answer, PayHandoff reconciles it.
-            if code.isWord("payment_canceled") { result = .cancelled }
-            else { result = code.isNone ? .unrecognized : .error }
-        } else {
-            result = .unrecognized
-        }
+        // The iOS SDK counts every error_code as the API's error (SCCAPIResponse.m); without
+        // one the SDK refuses the answer, PayHandoff reconciles it.
+        let result = decide("ok * a error payment_canceled c error - u error * e", status: status, code: code,
+                            proven: !server.isNone || !client.isNone)
         // Square's answer is its data document: the URL's other keys and the document's other
         // members are not kept (as Square's SDK reads only `data`).
-        let extra: [QueryItem] = []
-        return try naming(server.isNone ? "client_transaction_id" : "transaction_id") { () throws(PayHandoffError) in
-            try squareAnswer(result: result, word: status, state: state, id: status.isWord("ok") ? server ?? client : nil, code: code, extra: extra)
-        }
+        return try appAnswer(.square, result, word: status, echo: state, transactionID: status.isWord("ok") ? server ?? client : nil,
+                             idKey: server.isNone ? "client_transaction_id" : "transaction_id", extra: [], errorCode: code)
     }
 
     /// Whether Square's Android extras are `ERROR_NO_RESULT` without the echo: the one answer
@@ -119,18 +110,9 @@ extension POSResponse {
         } else {
             result = server.isNone && client.isNone ? .unrecognized : .approved
         }
-        let extra = extras.filter { !$0.key.hasSameBytes(as: "com.squareup.pos.REQUEST_METADATA")
-            && !$0.key.hasSameBytes(as: "com.squareup.pos.SERVER_TRANSACTION_ID")
-            && !$0.key.hasSameBytes(as: "com.squareup.pos.CLIENT_TRANSACTION_ID") && !$0.key.hasSameBytes(as: "com.squareup.pos.ERROR_CODE") }
-        return try naming(server.isNone ? "com.squareup.pos.CLIENT_TRANSACTION_ID" : "com.squareup.pos.SERVER_TRANSACTION_ID") { () throws(PayHandoffError) in
-            try squareAnswer(result: result, word: code, state: metadata, id: server ?? client, code: code, extra: extra)
-        }
-    }
-
-    private static func squareAnswer(result: Result, word: String?, state: String, id: String?, code: String?,
-                                     extra: [QueryItem]) throws(PayHandoffError) -> POSResponse {
-        var fields = [QueryItem(key: "identifier", value: state)]
-        if let id { fields.append(QueryItem(key: "transactionid", value: id)) }
-        return try POSResponse(posApp: .square, result: result, word: word, items: fields, extra: extra, errorCode: code)
+        let extra = extras.removing("com.squareup.pos.REQUEST_METADATA com.squareup.pos.SERVER_TRANSACTION_ID com.squareup.pos.CLIENT_TRANSACTION_ID com.squareup.pos.ERROR_CODE")
+        return try appAnswer(.square, result, word: code, echo: metadata, transactionID: server ?? client,
+                             idKey: server.isNone ? "com.squareup.pos.CLIENT_TRANSACTION_ID" : "com.squareup.pos.SERVER_TRANSACTION_ID",
+                             extra: extra, errorCode: code)
     }
 }

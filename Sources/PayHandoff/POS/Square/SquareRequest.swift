@@ -71,10 +71,8 @@ public struct SquareRequest: Equatable, Sendable {
     /// - Throws: `validation` naming the member that breaks a rule.
     static func reading<R: JSONReader>(_ json: JSONMembers<R>, allowingToken: Bool) throws(PayHandoffError) -> POSRequest {
         try json.rejectUnknownKeys(allowingToken ? buildJSONKeys : jsonKeys)
-        let clientID = try json.string("client_id")
-        try POSRequest.checkAppText(clientID, field: "client_id", max: 256)
-        let identifier = try json.string("identifier")
-        try POSRequest.checkAppText(identifier, field: "identifier", max: POSRequest.Limit.identifier)
+        let clientID = try json.appText("client_id", max: 256)
+        let identifier = try json.appText("identifier", max: POSRequest.Limit.identifier)
         let amount = try POSRequest.appAmount(json)
         guard amount.minorUnits <= maxMinorUnits else {
             throw PayHandoffError(.validation, field: "amount", "Square's TOTAL_AMOUNT is an int: at most 21474836.47")
@@ -83,12 +81,9 @@ public struct SquareRequest: Equatable, Sendable {
         try Currency.check(currency)
         let callback = try json.string("callback_url")
         let scheme = try CallbackURL.scheme(of: callback)
-        let notes = try json.optionalString("notes")
-        if let notes { try POSRequest.checkAppText(notes, field: "notes", max: 500) }
-        let location = try json.optionalString("location_id")
-        if let location { try POSRequest.checkAppText(location, field: "location_id", max: 256) }
-        let customer = try json.optionalString("customer_id")
-        if let customer { try POSRequest.checkAppText(customer, field: "customer_id", max: 256) }
+        let notes = try json.optionalAppText("notes", max: 500)
+        let location = try json.optionalAppText("location_id", max: 256)
+        let customer = try json.optionalAppText("customer_id", max: 256)
         var chosen: [String]? = nil
         if let array = try json.optionalArray("tender_types") {
             var words: [String] = []
@@ -160,24 +155,20 @@ public struct SquareRequest: Equatable, Sendable {
 
     /// The explicit CHARGE intent with typed extras.
     func intent(requestMetadata: String, amount: Amount) -> POSIntent {
-        func key(_ name: String) -> String { "com.squareup.pos." + name }
         // In the order of Square's RealPosClient; absent ones left out.
-        var extras = [POSIntent.Extra(key: key("CLIENT_ID"), value: .string(clientID)),
-                      POSIntent.Extra(key: key("TOTAL_AMOUNT"), value: .int(amount.minorUnits))]
-        if let notes { extras.append(POSIntent.Extra(key: key("NOTE"), value: .string(notes))) }
-        extras += [POSIntent.Extra(key: key("API_VERSION"), value: .string(SquareRequest.androidAPIVersion)),
-                   POSIntent.Extra(key: key("CURRENCY_CODE"), value: .string(currency)),
-                   POSIntent.Extra(key: key("REQUEST_METADATA"), value: .string(requestMetadata))]
-        if let customerID { extras.append(POSIntent.Extra(key: key("CUSTOMER_ID"), value: .string(customerID))) }
-        if let tenderTypes {
-            extras.append(POSIntent.Extra(key: key("TENDER_TYPES"), value: .stringArray(tenderTypes.map { word in
-                SquareRequest.tenders.first { word.hasSameBytes(as: $0.word.text) }.map { $0.android.text } ?? word
-            })))
-        }
-        if let locationID { extras.append(POSIntent.Extra(key: key("LOCATION_ID"), value: .string(locationID))) }
-        if let autoReturnMilliseconds, autoReturnMilliseconds > 0 {
-            extras.append(POSIntent.Extra(key: key("AUTO_RETURN_TIMEOUT_MS"), value: .long(autoReturnMilliseconds)))
-        }
+        var extras: [POSIntent.Extra] = []
+        extras.add("com.squareup.pos.CLIENT_ID", .string(clientID))
+        extras.add("com.squareup.pos.TOTAL_AMOUNT", .int(amount.minorUnits))
+        extras.add("com.squareup.pos.NOTE", notes.map { .string($0) })
+        extras.add("com.squareup.pos.API_VERSION", .string(SquareRequest.androidAPIVersion))
+        extras.add("com.squareup.pos.CURRENCY_CODE", .string(currency))
+        extras.add("com.squareup.pos.REQUEST_METADATA", .string(requestMetadata))
+        extras.add("com.squareup.pos.CUSTOMER_ID", customerID.map { .string($0) })
+        extras.add("com.squareup.pos.TENDER_TYPES", tenderTypes.map { words in .stringArray(words.map { word in
+            SquareRequest.tenders.first { word.hasSameBytes(as: $0.word.text) }.map { $0.android.text } ?? word
+        }) })
+        extras.add("com.squareup.pos.LOCATION_ID", locationID.map { .string($0) })
+        extras.add("com.squareup.pos.AUTO_RETURN_TIMEOUT_MS", (autoReturnMilliseconds ?? 0) > 0 ? .long(autoReturnMilliseconds ?? 0) : nil)
         return POSIntent(action: SquareRequest.androidAction, package: SquareRequest.androidPackage, component: nil, data: nil, extras: extras)
     }
 }
