@@ -83,7 +83,7 @@ public enum JSONText {
                 var located = error
                 // Bytes compared, never String `!=` (it links Unicode's normalization tables, which
                 // the .wasm does not have: docs/architecture.md).
-                if let path = error.field, !path.isEmpty, !path.utf8.elementsEqual(field.utf8) { located.field = field + "." + path }
+                if let path = error.field, !path.isEmpty, !path.hasSameBytes(as: field) { located.field = field + "." + path }
                 throw located
             }
         }

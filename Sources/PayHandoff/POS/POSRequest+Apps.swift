@@ -174,14 +174,14 @@ enum CallbackURL {
     /// - Throws: `validation` naming `callback_url`.
     static func scheme(of url: String) throws(PayHandoffError) -> String {
         guard !url.isEmpty, url.utf8.count <= maxLength,
-              !url.utf8.contains(where: { $0 <= 0x20 || $0 == 0x7F || $0 == UInt8(ascii: "#") || $0 == UInt8(ascii: "?") }) else {
+              url.firstByteOffset(where: { $0 <= 0x20 || $0 == 0x7F || $0 == UInt8(ascii: "#") || $0 == UInt8(ascii: "?") }).isNone else {
             throw PayHandoffError(.validation, field: "callback_url",
                 "must be a URL like myapp://pos-result of at most " + String(maxLength) + " bytes, without spaces, '?' or '#' (the app adds its query)")
         }
-        guard let colon = url.utf8.firstIndex(of: UInt8(ascii: ":")) else {
+        guard let colonOffset = url.firstByteOffset(where: { $0 == UInt8(ascii: ":") }) else {
             throw PayHandoffError(.validation, field: "callback_url", "must start with a scheme (myapp://…)")
         }
-        let scheme = url[..<colon]
+        let scheme = url[..<url.utf8.index(url.utf8.startIndex, offsetBy: colonOffset)]
         guard URLSyntax.isValidScheme(scheme.utf8), scheme.utf8.count <= POSRequest.Limit.urlScheme,
               url.utf8.count > scheme.utf8.count + 1 else {
             throw PayHandoffError(.validation, field: "callback_url", "must start with a URL scheme of at most " + String(POSRequest.Limit.urlScheme) + " characters")
@@ -223,7 +223,7 @@ extension Optional where Wrapped == String {
     @inline(never)  // one compare of the literal's bytes, not a String made at every call
     func isWord(_ word: StaticString) -> Bool {
         guard case .some(let text) = self else { return false }
-        return word.withUTF8Buffer { text.hasSameBytes(as: $0) }
+        return text.isBytes(word.utf8Start, count: word.utf8CodeUnitCount)
     }
 }
 
@@ -235,17 +235,15 @@ extension StaticString {
     /// - Returns: `true` when a word has the same bytes.
     @inline(never)
     func hasWord(_ text: String) -> Bool {
-        let list = UnsafeBufferPointer(start: utf8Start, count: utf8CodeUnitCount)
-        return text.withUTF8Bytes { bytes in
-            var start = 0
-            while start < list.count {
-                var end = start
-                while end < list.count, list[end] != UInt8(ascii: " ") { end += 1 }
-                if end - start == bytes.count, end > start, memcmpBytes(list.baseAddress! + start, bytes.baseAddress!, bytes.count) { return true }
-                start = end + 1
-            }
-            return false
+        let list = utf8Start, count = utf8CodeUnitCount
+        var start = 0
+        while start < count {
+            var end = start
+            while end < count, list[end] != UInt8(ascii: " ") { end += 1 }
+            if end > start, text.isBytes(list + start, count: end - start) { return true }
+            start = end + 1
         }
+        return false
     }
 }
 
@@ -253,7 +251,7 @@ extension [QueryItem] {
     /// The value of `key` (exact bytes), if present and not empty.
     @inline(never)
     func value(_ key: StaticString) -> String? {
-        guard let item = key.withUTF8Buffer({ key in first(where: { $0.key.hasSameBytes(as: key) }) }), !item.value.isEmpty else { return nil }
+        guard let item = first(where: { $0.key.isBytes(key.utf8Start, count: key.utf8CodeUnitCount) }), !item.value.isEmpty else { return nil }
         return item.value
     }
 

@@ -76,9 +76,7 @@ extension POSResponse {
             return start..<end
         }
         func matches(_ range: Range<Int>, _ text: String) -> Bool {
-            text.withUTF8Bytes { bytes in
-                !range.isEmpty && bytes.count == range.count && memcmpBytes(list.baseAddress! + range.lowerBound, bytes.baseAddress!, bytes.count)
-            }
+            !range.isEmpty && text.isBytes(rules.utf8Start + range.lowerBound, count: range.count)
         }
         while start < list.count {
             let statusWord = word(), codeWord = word(), letter = word()

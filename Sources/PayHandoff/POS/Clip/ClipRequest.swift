@@ -48,7 +48,7 @@ public struct ClipRequest: Equatable, Sendable {
         try json.rejectUnknownKeys(allowingToken ? buildJSONKeys : jsonKeys)
         let identifier = try json.appText("identifier", max: POSRequest.Limit.identifier)
         // Clip's SDK refuses a blank reference (CreatePaymentUseCase.kt).
-        guard identifier.utf8.contains(where: { $0 != 0x20 && !(0x09...0x0D).contains($0) }) else {
+        guard !identifier.firstByteOffset(where: { $0 != 0x20 && !(0x09...0x0D).contains($0) }).isNone else {
             throw PayHandoffError(.validation, field: "identifier", "must not be blank: Clip refuses a blank reference")
         }
         let amount = try POSRequest.appAmount(json)

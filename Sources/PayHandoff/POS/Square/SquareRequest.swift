@@ -46,13 +46,30 @@ public struct SquareRequest: Equatable, Sendable {
     public static let iOSSDKVersion = "3.5.0"
     /// The largest amount Android's `int` extra carries, in minor units.
     public static let maxMinorUnits: Int64 = 2_147_483_647
-    /// The tender types: PayHandoff's word, Android's extra value, iOS's option value.
-    static let tenders: [(word: StaticString, android: StaticString, iOS: StaticString)] = [
-        ("card", "com.squareup.pos.TENDER_CARD", "CREDIT_CARD"),
-        ("cash", "com.squareup.pos.TENDER_CASH", "CASH"),
-        ("other", "com.squareup.pos.TENDER_OTHER", "OTHER"),
-        ("card_on_file", "com.squareup.pos.TENDER_CARD_ON_FILE", "CARD_ON_FILE"),
-    ]
+    /// The tender types, one text of space-separated triples: PayHandoff's word, Android's extra
+    /// value, iOS's option value (searched by bytes: a table of tuples cost its own initializer
+    /// and a String per compare).
+    static let tenders: StaticString = "card com.squareup.pos.TENDER_CARD CREDIT_CARD cash com.squareup.pos.TENDER_CASH CASH other com.squareup.pos.TENDER_OTHER OTHER card_on_file com.squareup.pos.TENDER_CARD_ON_FILE CARD_ON_FILE"
+
+    /// The value `word` (a tender type) is sent as: `column` 1 on Android, 2 on iOS; `nil` for a
+    /// word that is not a tender type (column 0 gives the word back).
+    @inline(never)
+    static func tender(_ word: String, column: Int) -> String? {
+        let list = tenders.utf8Start, count = tenders.utf8CodeUnitCount
+        var cells: [Range<Int>] = []
+        var start = 0
+        while start < count {
+            var end = start
+            while end < count, list[end] != UInt8(ascii: " ") { end += 1 }
+            cells.append(start..<end)
+            start = end + 1
+        }
+        for row in stride(from: 0, to: cells.count - 2, by: 3) where word.isBytes(list + cells[row].lowerBound, count: cells[row].count) {
+            let cell = cells[row + column]
+            return String(decoding: UnsafeBufferPointer(start: list + cell.lowerBound, count: cell.count), as: UTF8.self)
+        }
+        return nil
+    }
 
     /// Equal when every field is (by UTF-8 bytes).
     public static func == (lhs: SquareRequest, rhs: SquareRequest) -> Bool {
@@ -93,7 +110,7 @@ public struct SquareRequest: Equatable, Sendable {
                     throw PayHandoffError(.invalidJSON, field: "tender_types", "must be an array of strings")
                 }
                 let word = json.reader.string(element)
-                if !SquareRequest.tenders.contains(where: { word.hasSameBytes(as: $0.word.text) }) || words.contains(where: { $0.hasSameBytes(as: word) }) {
+                if SquareRequest.tender(word, column: 0).isNone || words.contains(where: { $0.hasSameBytes(as: word) }) {
                     failure = failure ?? PayHandoffError(.validation, field: "tender_types", "must list card, cash, other or card_on_file, each once")
                 }
                 words.append(word)
@@ -133,9 +150,7 @@ public struct SquareRequest: Equatable, Sendable {
             if !tenderTypes.isNone || autoReturn || !skipReceipt.isNone {
                 writer.beginObject("options")
                 if let tenderTypes {
-                    writer.member("supported_tender_types", strings: tenderTypes.map { word in
-                        SquareRequest.tenders.first { word.hasSameBytes(as: $0.word.text) }.map { $0.iOS.text } ?? word
-                    })
+                    writer.member("supported_tender_types", strings: tenderTypes.map { SquareRequest.tender($0, column: 2) ?? $0 })
                 }
                 if autoReturn { writer.member("auto_return", bool: true) }
                 if let skipReceipt { writer.member("skip_receipt", bool: skipReceipt) }
@@ -164,9 +179,7 @@ public struct SquareRequest: Equatable, Sendable {
         extras.add("com.squareup.pos.CURRENCY_CODE", .string(currency))
         extras.add("com.squareup.pos.REQUEST_METADATA", .string(requestMetadata))
         extras.add("com.squareup.pos.CUSTOMER_ID", customerID.map { .string($0) })
-        extras.add("com.squareup.pos.TENDER_TYPES", tenderTypes.map { words in .stringArray(words.map { word in
-            SquareRequest.tenders.first { word.hasSameBytes(as: $0.word.text) }.map { $0.android.text } ?? word
-        }) })
+        extras.add("com.squareup.pos.TENDER_TYPES", tenderTypes.map { words in .stringArray(words.map { SquareRequest.tender($0, column: 1) ?? $0 }) })
         extras.add("com.squareup.pos.LOCATION_ID", locationID.map { .string($0) })
         extras.add("com.squareup.pos.AUTO_RETURN_TIMEOUT_MS", (autoReturnMilliseconds ?? 0) > 0 ? .long(autoReturnMilliseconds ?? 0) : nil)
         return POSIntent(action: SquareRequest.androidAction, package: SquareRequest.androidPackage, component: nil, data: nil, extras: extras)

@@ -98,7 +98,7 @@ public struct SumUpRequest: Equatable, Sendable {
     ///   - token: The token, when `value` carries one.
     /// - Throws: `validation` naming `identifier`.
     static func checkForeignTransactionID(_ value: String, appPart: String, token: String?) throws(PayHandoffError) {
-        guard !value.isEmpty, value.utf8.allSatisfy({ $0 >= 0x21 && $0 <= 0x7E }) else {
+        guard !value.isEmpty, value.firstByteOffset(where: { $0 < 0x21 || $0 > 0x7E }).isNone else {
             throw PayHandoffError(.validation, field: "identifier",
                 "SumUp's foreign-tx-id is printable ASCII without spaces (0x21–0x7E), and not empty")
         }
