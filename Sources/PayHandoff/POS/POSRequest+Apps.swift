@@ -198,18 +198,19 @@ enum CallbackURL {
     /// - Throws: `limit_exceeded`, `malformed_url` (characters, escapes, a repeated key, a raw `#`),
     ///   `callback_mismatch` naming `scheme` for another scheme.
     static func query(of url: String, scheme: String) throws(PayHandoffError) -> [QueryItem] {
-        let (given, rest) = try URLSyntax.splitScheme(url, field: "url")
+        let (given, _) = try URLSyntax.splitScheme(url, field: "url")
         try URLSyntax.checkIncoming(url, field: "url")
         guard ASCII.equalFoldingCase(String(given), scheme) else {
             throw PayHandoffError(.callbackMismatch, field: "scheme", "the URL's scheme is not the callback URL's")
         }
         // A raw '#' is refused as in Billpocket's answers: no app answers with a fragment, and the
         // bytes after one would be dropped unread (an escaped %23 inside a value is fine).
-        guard !rest.utf8.contains(UInt8(ascii: "#")) else {
+        // (The whole URL is scanned: its scheme has neither byte.)
+        guard url.firstByteOffset(where: { $0 == UInt8(ascii: "#") }).isNone else {
             throw PayHandoffError(.malformedURL, field: "url", "contains a raw '#': an answer has no fragment")
         }
-        guard let question = rest.utf8.firstIndex(of: UInt8(ascii: "?")) else { return [] }
-        let query = rest[rest.utf8.index(after: question)...]
+        guard let question = url.firstByteOffset(where: { $0 == UInt8(ascii: "?") }) else { return [] }
+        let query = url[url.utf8.index(url.utf8.startIndex, offsetBy: question + 1)...]
         guard !query.utf8.isEmpty else { return [] }
         return try QueryDecoder.decode(query, plus: .literal, caseInsensitiveKeys: false)
     }
