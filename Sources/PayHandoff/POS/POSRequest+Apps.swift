@@ -31,7 +31,7 @@ extension POSRequest {
             case .billpocket, .clip, .square:
                 guard sent.utf16.count <= POSRequest.Limit.identifier else {
                     throw PayHandoffError(.validation, field: "identifier",
-                        "with the per-hand-off token the identifier would be longer than " + String(POSRequest.Limit.identifier) + " characters")
+                        PayHandoffError.text("with the per-hand-off token the identifier would be longer than ", POSRequest.Limit.identifier, " characters"))
                 }
             }
         }
@@ -176,7 +176,7 @@ enum CallbackURL {
         guard !url.isEmpty, url.utf8.count <= maxLength,
               url.firstByteOffset(where: { $0 <= 0x20 || $0 == 0x7F || $0 == UInt8(ascii: "#") || $0 == UInt8(ascii: "?") }).isNone else {
             throw PayHandoffError(.validation, field: "callback_url",
-                "must be a URL like myapp://pos-result of at most " + String(maxLength) + " bytes, without spaces, '?' or '#' (the app adds its query)")
+                PayHandoffError.text("must be a URL like myapp://pos-result of at most ", maxLength, " bytes, without spaces, '?' or '#' (the app adds its query)"))
         }
         guard let colonOffset = url.firstByteOffset(where: { $0 == UInt8(ascii: ":") }) else {
             throw PayHandoffError(.validation, field: "callback_url", "must start with a scheme (myapp://…)")
@@ -184,7 +184,7 @@ enum CallbackURL {
         let scheme = url[..<url.utf8.index(url.utf8.startIndex, offsetBy: colonOffset)]
         guard URLSyntax.isValidScheme(scheme.utf8), scheme.utf8.count <= POSRequest.Limit.urlScheme,
               url.utf8.count > scheme.utf8.count + 1 else {
-            throw PayHandoffError(.validation, field: "callback_url", "must start with a URL scheme of at most " + String(POSRequest.Limit.urlScheme) + " characters")
+            throw PayHandoffError(.validation, field: "callback_url", PayHandoffError.text("must start with a URL scheme of at most ", POSRequest.Limit.urlScheme, " characters"))
         }
         return String(scheme)
     }

@@ -84,9 +84,14 @@ enum ClipAmount {
             var position = index + 1
             let negative = position < bytes.count && bytes[position] == UInt8(ascii: "-")
             if negative { position += 1 }
-            let rest = bytes[position...]
-            guard !rest.isEmpty, rest.count <= 3, rest.allSatisfy(ASCII.isDigit) else { return nil }
-            exponent = rest.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) } * (negative ? -1 : 1)
+            guard position < bytes.count, bytes.count - position <= 3 else { return nil }
+            var magnitude = 0
+            while position < bytes.count {
+                guard ASCII.isDigit(bytes[position]) else { return nil }
+                magnitude = magnitude * 10 + Int(bytes[position] - UInt8(ascii: "0"))
+                position += 1
+            }
+            exponent = negative ? -magnitude : magnitude
         }
         // value = digits × 10^(exponent − fractionDigits); minor units = value × 100.
         var shift = exponent - fractionDigits + 2

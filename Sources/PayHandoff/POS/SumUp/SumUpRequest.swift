@@ -105,7 +105,7 @@ public struct SumUpRequest: Equatable, Sendable {
         guard value.utf8.count <= maxForeignTransactionID else {
             let room = maxForeignTransactionID - (token.map { $0.utf8.count + 1 } ?? 0)
             throw PayHandoffError(.validation, field: "identifier",
-                "SumUp's foreign-tx-id is at most " + String(maxForeignTransactionID) + " bytes: the app's part may have at most " + String(room))
+                PayHandoffError.text(PayHandoffError.text("SumUp's foreign-tx-id is at most ", maxForeignTransactionID, " bytes: the app's part may have at most "), room))
         }
     }
 
