@@ -119,3 +119,26 @@ public struct POSIntent: Equatable, Sendable {
         writer.end()
     }
 }
+
+extension [POSIntent.Extra] {
+    /// Appends the extra `key` when there is a `value` (every app's intent builder: one call per
+    /// extra, not an inlined append each).
+    /// - Parameters:
+    ///   - key: The extra's name.
+    ///   - value: Its value, or `nil` to leave it out.
+    @inline(never)
+    mutating func add(_ key: StaticString, _ value: POSIntent.Extra.Value?) {
+        if let value { append(POSIntent.Extra(key: key.text, value: value)) }
+    }
+}
+
+extension [QueryItem] {
+    /// Appends `key=value` when there is a `value` (the apps' request URLs).
+    /// - Parameters:
+    ///   - key: The key.
+    ///   - value: The value, or `nil` to leave it out.
+    @inline(never)
+    mutating func add(_ key: StaticString, _ value: String?) {
+        if let value { append(QueryItem(key: key.text, value: value)) }
+    }
+}

@@ -2,7 +2,7 @@
 /// rule, the callback URL an answer comes back on, and the request document's dispatch.
 extension POSRequest {
     /// A terminal app's own request fields.
-    public enum AppFields: Equatable, Sendable {
+    public indirect enum AppFields: Equatable, Sendable {
         /// Billpocket: the fields are ``POSRequest``'s own.
         case billpocket
         /// SumUp (`POS/SumUp`).
@@ -31,7 +31,7 @@ extension POSRequest {
             case .billpocket, .clip, .square:
                 guard sent.utf16.count <= POSRequest.Limit.identifier else {
                     throw PayHandoffError(.validation, field: "identifier",
-                        "with the per-hand-off token the identifier would be longer than " + String(POSRequest.Limit.identifier) + " characters")
+                        PayHandoffError.text("with the per-hand-off token the identifier would be longer than ", POSRequest.Limit.identifier, " characters"))
                 }
             }
         }
@@ -39,18 +39,23 @@ extension POSRequest {
         /// The request's fields as descriptions and `dump` show them (``POSRequest/shown(_:)``
         /// redacts the affiliate key and the identifier's token).
         func describedFields(identifier: String, amount: Amount) -> [QueryItem] {
-            var items = [QueryItem(key: "identifier", value: identifier), QueryItem(key: "amount", value: amount.decimalString)]
+            var items: [QueryItem] = []
+            items.add("identifier", identifier)
+            items.add("amount", amount.decimalString)
             switch self {
             case .billpocket: break
             case .sumup(let s):
-                items += [QueryItem(key: "currency", value: s.currency), QueryItem(key: "affiliate_key", value: s.affiliateKey),
-                          QueryItem(key: "app_id", value: s.appID), QueryItem(key: "callback_url", value: s.callbackURL)]
+                items.add("currency", s.currency)
+                items.add("affiliate_key", s.affiliateKey)
+                items.add("app_id", s.appID)
+                items.add("callback_url", s.callbackURL)
             case .clip(let c):
-                if let tip = c.tip { items.append(QueryItem(key: "tip", value: tip.decimalString)) }
-                items.append(QueryItem(key: "component", value: c.component))
+                items.add("tip", c.tip?.decimalString)
+                items.add("component", c.component)
             case .square(let q):
-                items += [QueryItem(key: "currency", value: q.currency), QueryItem(key: "client_id", value: q.clientID),
-                          QueryItem(key: "callback_url", value: q.callbackURL)]
+                items.add("currency", q.currency)
+                items.add("client_id", q.clientID)
+                items.add("callback_url", q.callbackURL)
             }
             return items
         }
@@ -169,17 +174,17 @@ enum CallbackURL {
     /// - Throws: `validation` naming `callback_url`.
     static func scheme(of url: String) throws(PayHandoffError) -> String {
         guard !url.isEmpty, url.utf8.count <= maxLength,
-              !url.utf8.contains(where: { $0 <= 0x20 || $0 == 0x7F || $0 == UInt8(ascii: "#") || $0 == UInt8(ascii: "?") }) else {
+              url.firstByteOffset(where: { $0 <= 0x20 || $0 == 0x7F || $0 == UInt8(ascii: "#") || $0 == UInt8(ascii: "?") }).isNone else {
             throw PayHandoffError(.validation, field: "callback_url",
-                "must be a URL like myapp://pos-result of at most " + String(maxLength) + " bytes, without spaces, '?' or '#' (the app adds its query)")
+                PayHandoffError.text("must be a URL like myapp://pos-result of at most ", maxLength, " bytes, without spaces, '?' or '#' (the app adds its query)"))
         }
-        guard let colon = url.utf8.firstIndex(of: UInt8(ascii: ":")) else {
+        guard let colonOffset = url.firstByteOffset(where: { $0 == UInt8(ascii: ":") }) else {
             throw PayHandoffError(.validation, field: "callback_url", "must start with a scheme (myapp://…)")
         }
-        let scheme = url[..<colon]
+        let scheme = url[..<url.utf8.index(url.utf8.startIndex, offsetBy: colonOffset)]
         guard URLSyntax.isValidScheme(scheme.utf8), scheme.utf8.count <= POSRequest.Limit.urlScheme,
               url.utf8.count > scheme.utf8.count + 1 else {
-            throw PayHandoffError(.validation, field: "callback_url", "must start with a URL scheme of at most " + String(POSRequest.Limit.urlScheme) + " characters")
+            throw PayHandoffError(.validation, field: "callback_url", PayHandoffError.text("must start with a URL scheme of at most ", POSRequest.Limit.urlScheme, " characters"))
         }
         return String(scheme)
     }
@@ -193,18 +198,19 @@ enum CallbackURL {
     /// - Throws: `limit_exceeded`, `malformed_url` (characters, escapes, a repeated key, a raw `#`),
     ///   `callback_mismatch` naming `scheme` for another scheme.
     static func query(of url: String, scheme: String) throws(PayHandoffError) -> [QueryItem] {
-        let (given, rest) = try URLSyntax.splitScheme(url, field: "url")
+        let (given, _) = try URLSyntax.splitScheme(url, field: "url")
         try URLSyntax.checkIncoming(url, field: "url")
         guard ASCII.equalFoldingCase(String(given), scheme) else {
             throw PayHandoffError(.callbackMismatch, field: "scheme", "the URL's scheme is not the callback URL's")
         }
         // A raw '#' is refused as in Billpocket's answers: no app answers with a fragment, and the
         // bytes after one would be dropped unread (an escaped %23 inside a value is fine).
-        guard !rest.utf8.contains(UInt8(ascii: "#")) else {
+        // (The whole URL is scanned: its scheme has neither byte.)
+        guard url.firstByteOffset(where: { $0 == UInt8(ascii: "#") }).isNone else {
             throw PayHandoffError(.malformedURL, field: "url", "contains a raw '#': an answer has no fragment")
         }
-        guard let question = rest.utf8.firstIndex(of: UInt8(ascii: "?")) else { return [] }
-        let query = rest[rest.utf8.index(after: question)...]
+        guard let question = url.firstByteOffset(where: { $0 == UInt8(ascii: "?") }) else { return [] }
+        let query = url[url.utf8.index(url.utf8.startIndex, offsetBy: question + 1)...]
         guard !query.utf8.isEmpty else { return [] }
         return try QueryDecoder.decode(query, plus: .literal, caseInsensitiveKeys: false)
     }
@@ -215,16 +221,65 @@ extension Optional where Wrapped == String {
     /// normalization tables into the Embedded library: ASCII.swift).
     /// - Parameter word: The word.
     /// - Returns: `true` for the same UTF-8 bytes.
+    @inline(never)  // one compare of the literal's bytes, not a String made at every call
     func isWord(_ word: StaticString) -> Bool {
         guard case .some(let text) = self else { return false }
-        return text.hasSameBytes(as: word.text)
+        return text.isBytes(word.utf8Start, count: word.utf8CodeUnitCount)
+    }
+}
+
+extension StaticString {
+    /// Whether `text`'s UTF-8 is one of the literal's words (separated by single spaces): the
+    /// apps' key and code lists are such texts, searched by bytes (an array of strings, or a
+    /// `hasSameBytes` per key at each call, cost code per list).
+    /// - Parameter text: The text to look for.
+    /// - Returns: `true` when a word has the same bytes.
+    @inline(never)
+    func hasWord(_ text: String) -> Bool {
+        let list = utf8Start, count = utf8CodeUnitCount
+        var start = 0
+        while start < count {
+            var end = start
+            while end < count, list[end] != UInt8(ascii: " ") { end += 1 }
+            if end > start, text.isBytes(list + start, count: end - start) { return true }
+            start = end + 1
+        }
+        return false
     }
 }
 
 extension [QueryItem] {
     /// The value of `key` (exact bytes), if present and not empty.
+    @inline(never)
     func value(_ key: StaticString) -> String? {
-        guard let item = first(where: { $0.key.hasSameBytes(as: key.text) }), !item.value.isEmpty else { return nil }
+        guard let item = first(where: { $0.key.isBytes(key.utf8Start, count: key.utf8CodeUnitCount) }), !item.value.isEmpty else { return nil }
         return item.value
+    }
+
+    /// The items whose key is none of `keys` (words separated by single spaces), in order.
+    @inline(never)
+    func removing(_ keys: StaticString) -> [QueryItem] {
+        filter { !keys.hasWord($0.key) }
+    }
+}
+
+extension JSONMembers {
+    /// A required text member of another app's request, by the app-text rule
+    /// (``POSRequest/checkAppText(_:field:max:)``).
+    /// - Throws: `invalid_json` for another type; `validation` naming `key`.
+    @inline(never)
+    func appText(_ key: StaticString, max: Int) throws(PayHandoffError) -> String {
+        let value = try string(key.bytes)
+        try POSRequest.checkAppText(value, field: key.text, max: max)
+        return value
+    }
+
+    /// An optional text member of another app's request, by the app-text rule when present.
+    /// - Throws: `invalid_json` for another type; `validation` naming `key`.
+    @inline(never)
+    func optionalAppText(_ key: StaticString, max: Int) throws(PayHandoffError) -> String? {
+        guard let value = try optionalString(key.bytes) else { return nil }
+        try POSRequest.checkAppText(value, field: key.text, max: max)
+        return value
     }
 }

@@ -29,15 +29,69 @@ extension POSResponse {
         self.errorCode = errorCode
     }
 
-    /// `make()`, its `transactionid` error named by the app's own key (`smp-tx-code`, …): the
-    /// app's answer has no `transactionid` member.
-    static func naming(_ idKey: String, _ make: () throws(PayHandoffError) -> POSResponse) throws(PayHandoffError) -> POSResponse {
+    /// The answer every app's reader ends with (one place, not one per reader): the echo as
+    /// `identifier`, the amounts an app echoes (Clip's, minor units), its transaction id as
+    /// `transactionid`, in that order.
+    /// - Parameters:
+    ///   - idKey: The app's own key of the transaction id, which a `transactionid` error names
+    ///     (the app's answer has no `transactionid` member).
+    ///   - extra: Its other keys, in order.
+    /// - Throws: `validation` for a value the answer rules refuse.
+    @inline(never)
+    static func appAnswer(_ posApp: POSApp, _ result: Result, word: String?, echo: String, amount: Int64? = nil, tip: Int64? = nil,
+                          transactionID: String?, idKey: StaticString, extra: [QueryItem], errorCode: String?) throws(PayHandoffError) -> POSResponse {
+        var fields = [QueryItem(key: "identifier", value: echo)]
+        if let amount { fields.append(QueryItem(key: "amount", value: Amount(unchecked: amount).decimalString)) }
+        if let tip { fields.append(QueryItem(key: "tip", value: Amount(unchecked: tip).decimalString)) }
+        if let transactionID { fields.append(QueryItem(key: "transactionid", value: transactionID)) }
         do throws(PayHandoffError) {
-            return try make()
+            return try POSResponse(posApp: posApp, result: result, word: word, items: fields, extra: extra, errorCode: errorCode)
         } catch where error.field.hasSameBytes(as: "transactionid") {
             var renamed = error
-            renamed.field = idKey
+            renamed.field = idKey.text
             throw renamed
         }
+    }
+
+    /// What an app's status word and code mean, by its rules (a table, not code per rule):
+    /// `rules` is one text of space-separated triples `status code letter` — the code `*` for
+    /// any code or none, `-` for none; the letter `a`pproved, `d`eclined, `e`rror, `c`ancelled.
+    /// The first triple that matches decides; none is `unrecognized`, and so is an approval
+    /// without its proof (a transaction id, Clip's exact amount): reconciled, never approved.
+    /// - Parameters:
+    ///   - rules: The app's triples.
+    ///   - status: Its status word.
+    ///   - code: Its error (or failure-cause) code.
+    ///   - proven: Whether the answer carries what an approval needs.
+    /// - Returns: The result.
+    @inline(never)
+    static func decide(_ rules: StaticString, status: String?, code: String?, proven: Bool) -> Result {
+        guard let status else { return .unrecognized }
+        let list = UnsafeBufferPointer(start: rules.utf8Start, count: rules.utf8CodeUnitCount)
+        var start = 0
+        func word() -> Range<Int> {
+            var end = start
+            while end < list.count, list[end] != UInt8(ascii: " ") { end += 1 }
+            defer { start = end + 1 }
+            return start..<end
+        }
+        func matches(_ range: Range<Int>, _ text: String) -> Bool {
+            !range.isEmpty && text.isBytes(rules.utf8Start + range.lowerBound, count: range.count)
+        }
+        while start < list.count {
+            let statusWord = word(), codeWord = word(), letter = word()
+            guard matches(statusWord, status) else { continue }
+            let any = codeWord.count == 1 && list[codeWord.lowerBound] == UInt8(ascii: "*")
+            let none = codeWord.count == 1 && list[codeWord.lowerBound] == UInt8(ascii: "-")
+            guard any || (none ? code.isNone : code.map { matches(codeWord, $0) } ?? false) else { continue }
+            switch list[letter.lowerBound] {
+            case UInt8(ascii: "a"): return proven ? .approved : .unrecognized
+            case UInt8(ascii: "d"): return .declined
+            case UInt8(ascii: "e"): return .error
+            case UInt8(ascii: "c"): return .cancelled
+            default: return .unrecognized
+            }
+        }
+        return .unrecognized
     }
 }

@@ -129,7 +129,8 @@ extension String {
     /// binding compare.
     /// - Parameter other: The string to compare with.
     /// - Returns: `true` when both have the same UTF-8 code units.
-    func hasSameBytes(as other: String) -> Bool {
+    @_spi(JSONText)  // the C ABI's JSON layer compares by bytes too (never a generic `elementsEqual`)
+    public func hasSameBytes(as other: String) -> Bool {
         guard utf8.count == other.utf8.count else { return false }
         // Native strings' own storage, as it is (no copy to retain and release); a bridged one
         // is made contiguous first.
@@ -163,6 +164,28 @@ extension String {
         if let result = utf8.withContiguousStorageIfAvailable(same) { return result }
         var native = self
         return native.withUTF8(same)
+    }
+
+    /// Whether the string's UTF-8 is the `count` bytes at `start` (a literal's, or a word of a
+    /// literal list): the one outlined copy of the compare, where an inlined
+    /// ``hasSameBytes(as:)-(UnsafeBufferPointer<UInt8>)`` at each call site cost a closure each.
+    /// - Parameters:
+    ///   - start: The first byte.
+    ///   - count: How many bytes.
+    /// - Returns: `true` when they are the string's UTF-8 code units.
+    @inline(never)
+    func isBytes(_ start: UnsafePointer<UInt8>, count: Int) -> Bool {
+        hasSameBytes(as: UnsafeBufferPointer(start: start, count: count))
+    }
+
+    /// The offset of the first UTF-8 byte that passes `test`, or `nil`: the one outlined scan of
+    /// the apps' byte rules (a generic `utf8.contains(where:)`, `allSatisfy` or `firstIndex(of:)`
+    /// is specialized per closure, and a `for` loop over the view inlines its iterator, ~500 B each).
+    /// - Parameter test: The byte wanted.
+    /// - Returns: Its offset, counted in bytes from the start.
+    @inline(never)
+    func firstByteOffset(where test: (UInt8) -> Bool) -> Int? {
+        withUTF8Bytes { bytes in bytes.firstIndex(where: test) }
     }
 
     /// Whether the string's UTF-8 starts with `prefix`'s bytes (one small loop; the generic

@@ -108,3 +108,17 @@ public struct PayHandoffError: Error, Equatable, CustomStringConvertible {
         return code.rawValue + ": " + message
     }
 }
+
+extension PayHandoffError {
+    /// `prefix`, the number, `suffix`: the one outlined builder of the messages that quote a
+    /// limit (each `"…" + String(n) + "…"` inlined its own appends and integer printing).
+    /// - Parameters:
+    ///   - prefix: The text before the number.
+    ///   - number: The number, in decimal.
+    ///   - suffix: The text after it.
+    /// - Returns: The message.
+    @inline(never)
+    static func text(_ prefix: String, _ number: Int, _ suffix: StaticString = "") -> String {
+        prefix + String(number) + suffix.text
+    }
+}

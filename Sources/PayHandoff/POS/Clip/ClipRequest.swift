@@ -46,10 +46,9 @@ public struct ClipRequest: Equatable, Sendable {
     /// - Throws: `validation` naming the member that breaks a rule.
     static func reading<R: JSONReader>(_ json: JSONMembers<R>, allowingToken: Bool) throws(PayHandoffError) -> POSRequest {
         try json.rejectUnknownKeys(allowingToken ? buildJSONKeys : jsonKeys)
-        let identifier = try json.string("identifier")
-        try POSRequest.checkAppText(identifier, field: "identifier", max: POSRequest.Limit.identifier)
+        let identifier = try json.appText("identifier", max: POSRequest.Limit.identifier)
         // Clip's SDK refuses a blank reference (CreatePaymentUseCase.kt).
-        guard identifier.utf8.contains(where: { $0 != 0x20 && !(0x09...0x0D).contains($0) }) else {
+        guard !identifier.firstByteOffset(where: { $0 != 0x20 && !(0x09...0x0D).contains($0) }).isNone else {
             throw PayHandoffError(.validation, field: "identifier", "must not be blank: Clip refuses a blank reference")
         }
         let amount = try POSRequest.appAmount(json)
@@ -88,12 +87,13 @@ public struct ClipRequest: Equatable, Sendable {
 
     /// `ACTION_MAIN` on the component, with the reference `<identifier>~<token>` and the amounts as exact decimal text.
     func intent(reference: String, amount: Amount) -> POSIntent {
-        var extras = [POSIntent.Extra(key: "PAYMENT_REFERENCE", value: .string(reference)),
-                      POSIntent.Extra(key: "PAYMENT_AMOUNT", value: .string(amount.decimalString))]
-        if let tip { extras.append(POSIntent.Extra(key: "PAYMENT_TIP_AMOUNT", value: .string(tip.decimalString))) }
-        if let autoReturn { extras.append(POSIntent.Extra(key: "PAYMENT_AUTO_RETURN", value: .bool(autoReturn))) }
-        if let retry { extras.append(POSIntent.Extra(key: "PAYMENT_RETRY", value: .bool(retry))) }
-        if let share { extras.append(POSIntent.Extra(key: "PAYMENT_SHARE", value: .bool(share))) }
+        var extras: [POSIntent.Extra] = []
+        extras.add("PAYMENT_REFERENCE", .string(reference))
+        extras.add("PAYMENT_AMOUNT", .string(amount.decimalString))
+        extras.add("PAYMENT_TIP_AMOUNT", tip.map { .string($0.decimalString) })
+        extras.add("PAYMENT_AUTO_RETURN", autoReturn.map { .bool($0) })
+        extras.add("PAYMENT_RETRY", retry.map { .bool($0) })
+        extras.add("PAYMENT_SHARE", share.map { .bool($0) })
         return POSIntent(action: "android.intent.action.MAIN", package: nil, component: component, data: nil, extras: extras)
     }
 }

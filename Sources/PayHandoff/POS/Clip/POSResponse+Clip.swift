@@ -45,28 +45,13 @@ extension POSResponse {
         let amountText = try json.optionalString("amount")
         let amount = amountText.flatMap { ClipAmount.minorUnits($0) }
         let receipt = try json.optionalString("receiptNumber")
-        let result: Result
-        if status.isWord("approved") {
-            result = amount != nil && errorCode.isNone ? .approved : .unrecognized
-        } else if status.isWord("error") {
-            if errorCode.isWord("CANCELLED") { result = .cancelled }
-            else if errorCode.isNone || errorCode.isWord("UNKNOWN_ERROR") { result = .unrecognized }
-            else { result = .error }
-        } else {
-            result = .unrecognized
-        }
+        let result = decide("approved - a error CANCELLED c error - u error UNKNOWN_ERROR u error * e",
+                            status: status, code: errorCode, proven: amount != nil)
         // The amounts Clip wrote, read exactly (absent when they are not whole cents).
-        var fields = [QueryItem(key: "identifier", value: reference)]
-        if let amount { fields.append(QueryItem(key: "amount", value: Amount(unchecked: amount).decimalString)) }
-        if let tip = try json.optionalString("tipAmount").flatMap({ ClipAmount.minorUnits($0) }) {
-            fields.append(QueryItem(key: "tip", value: Amount(unchecked: tip).decimalString))
-        }
-        if let receipt { fields.append(QueryItem(key: "transactionid", value: receipt)) }
+        let tip = try json.optionalString("tipAmount").flatMap { ClipAmount.minorUnits($0) }
         // The result's other extras (PaymentResult's members are Clip's, not kept).
-        let extra = extras.filter { !$0.key.hasSameBytes(as: "PAYMENT_RESPONSE") && !$0.key.hasSameBytes(as: "PAYMENT_ERROR") }
-        return try naming("PAYMENT_RESPONSE.receiptNumber") { () throws(PayHandoffError) in
-            try POSResponse(posApp: .clip, result: result, word: status, items: fields, extra: extra, errorCode: errorCode)
-        }
+        return try appAnswer(.clip, result, word: status, echo: reference, amount: amount, tip: tip, transactionID: receipt,
+                             idKey: "PAYMENT_RESPONSE.receiptNumber", extra: extras.removing("PAYMENT_RESPONSE PAYMENT_ERROR"), errorCode: errorCode)
     }
 }
 
@@ -99,9 +84,14 @@ enum ClipAmount {
             var position = index + 1
             let negative = position < bytes.count && bytes[position] == UInt8(ascii: "-")
             if negative { position += 1 }
-            let rest = bytes[position...]
-            guard !rest.isEmpty, rest.count <= 3, rest.allSatisfy(ASCII.isDigit) else { return nil }
-            exponent = rest.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) } * (negative ? -1 : 1)
+            guard position < bytes.count, bytes.count - position <= 3 else { return nil }
+            var magnitude = 0
+            while position < bytes.count {
+                guard ASCII.isDigit(bytes[position]) else { return nil }
+                magnitude = magnitude * 10 + Int(bytes[position] - UInt8(ascii: "0"))
+                position += 1
+            }
+            exponent = negative ? -magnitude : magnitude
         }
         // value = digits × 10^(exponent − fractionDigits); minor units = value × 100.
         var shift = exponent - fractionDigits + 2

@@ -17,28 +17,14 @@
 /// code list, `NSError+SCCAPIAdditions.m`, was not read here), `error` without one or an
 /// unknown status `unrecognized`. Square echoes no amount: an approval is for the amount sent.
 extension POSResponse {
-    /// Square's Android error codes (`PosApi.java`), each after `com.squareup.pos.`, one text
-    /// of space-separated words (searched by bytes: an array of strings cost a kilobyte).
-    static let squareAndroidErrors: StaticString = "ERROR_NO_EMPLOYEE_LOGGED_IN ERROR_GIFT_CARDS_NOT_SUPPORTED ERROR_INVALID_REQUEST ERROR_DISABLED ERROR_ILLEGAL_LOCATION_ID ERROR_INSUFFICIENT_CARD_BALANCE ERROR_NO_NETWORK ERROR_TRANSACTION_ALREADY_IN_PROGRESS ERROR_UNAUTHORIZED_CLIENT_ID ERROR_UNEXPECTED ERROR_USER_NOT_LOGGED_IN ERROR_USER_NOT_ACTIVATED ERROR_CUSTOMER_MANAGEMENT_NOT_SUPPORTED ERROR_INVALID_CUSTOMER_ID UNSUPPORTED_API_VERSION"
+    /// Square's Android error codes (`PosApi.java`), one text of space-separated words
+    /// (searched by bytes with ``Swift/StaticString/hasWord(_:)``: an array of strings cost a
+    /// kilobyte, a search of its own half of one).
+    static let squareAndroidErrors: StaticString = "com.squareup.pos.ERROR_NO_EMPLOYEE_LOGGED_IN com.squareup.pos.ERROR_GIFT_CARDS_NOT_SUPPORTED com.squareup.pos.ERROR_INVALID_REQUEST com.squareup.pos.ERROR_DISABLED com.squareup.pos.ERROR_ILLEGAL_LOCATION_ID com.squareup.pos.ERROR_INSUFFICIENT_CARD_BALANCE com.squareup.pos.ERROR_NO_NETWORK com.squareup.pos.ERROR_TRANSACTION_ALREADY_IN_PROGRESS com.squareup.pos.ERROR_UNAUTHORIZED_CLIENT_ID com.squareup.pos.ERROR_UNEXPECTED com.squareup.pos.ERROR_USER_NOT_LOGGED_IN com.squareup.pos.ERROR_USER_NOT_ACTIVATED com.squareup.pos.ERROR_CUSTOMER_MANAGEMENT_NOT_SUPPORTED com.squareup.pos.ERROR_INVALID_CUSTOMER_ID com.squareup.pos.UNSUPPORTED_API_VERSION"
 
-    /// Whether `code` is `com.squareup.pos.` followed by one of ``squareAndroidErrors``.
+    /// Whether `code` is one of ``squareAndroidErrors``.
     static func isSquareAndroidError(_ code: String) -> Bool {
-        let prefix: StaticString = "com.squareup.pos."
-        let bytes = Array(code.utf8)
-        guard bytes.count > prefix.utf8CodeUnitCount,
-              bytes[..<prefix.utf8CodeUnitCount].elementsEqual(UnsafeBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount)) else {
-            return false
-        }
-        let name = bytes[prefix.utf8CodeUnitCount...]
-        let words = UnsafeBufferPointer(start: squareAndroidErrors.utf8Start, count: squareAndroidErrors.utf8CodeUnitCount)
-        var start = 0
-        while start < words.count {
-            var end = start
-            while end < words.count, words[end] != UInt8(ascii: " ") { end += 1 }
-            if name.elementsEqual(words[start..<end]) { return true }
-            start = end + 1
-        }
-        return false
+        squareAndroidErrors.hasWord(code)
     }
 
     /// Reads Square's iOS answer URL (`<callback>?data=<JSON>`).
@@ -68,23 +54,14 @@ extension POSResponse {
         let code = try json.optionalString("error_code")
         let server = try json.optionalString("transaction_id")
         let client = try json.optionalString("client_transaction_id")
-        let result: Result
-        if status.isWord("ok") {
-            result = server.isNone && client.isNone ? .unrecognized : .approved
-        } else if status.isWord("error") {
-            // The iOS SDK counts every error_code as the API's error (SCCAPIResponse.m); without
-            // one the SDK refuses the answer, PayHandoff reconciles it.
-            if code.isWord("payment_canceled") { result = .cancelled }
-            else { result = code.isNone ? .unrecognized : .error }
-        } else {
-            result = .unrecognized
-        }
+        // The iOS SDK counts every error_code as the API's error (SCCAPIResponse.m); without
+        // one the SDK refuses the answer, PayHandoff reconciles it.
+        let result = decide("ok * a error payment_canceled c error - u error * e", status: status, code: code,
+                            proven: !server.isNone || !client.isNone)
         // Square's answer is its data document: the URL's other keys and the document's other
         // members are not kept (as Square's SDK reads only `data`).
-        let extra: [QueryItem] = []
-        return try naming(server.isNone ? "client_transaction_id" : "transaction_id") { () throws(PayHandoffError) in
-            try squareAnswer(result: result, word: status, state: state, id: status.isWord("ok") ? server ?? client : nil, code: code, extra: extra)
-        }
+        return try appAnswer(.square, result, word: status, echo: state, transactionID: status.isWord("ok") ? server ?? client : nil,
+                             idKey: server.isNone ? "client_transaction_id" : "transaction_id", extra: [], errorCode: code)
     }
 
     /// Whether Square's Android extras are `ERROR_NO_RESULT` without the echo: the one answer
@@ -119,18 +96,9 @@ extension POSResponse {
         } else {
             result = server.isNone && client.isNone ? .unrecognized : .approved
         }
-        let extra = extras.filter { !$0.key.hasSameBytes(as: "com.squareup.pos.REQUEST_METADATA")
-            && !$0.key.hasSameBytes(as: "com.squareup.pos.SERVER_TRANSACTION_ID")
-            && !$0.key.hasSameBytes(as: "com.squareup.pos.CLIENT_TRANSACTION_ID") && !$0.key.hasSameBytes(as: "com.squareup.pos.ERROR_CODE") }
-        return try naming(server.isNone ? "com.squareup.pos.CLIENT_TRANSACTION_ID" : "com.squareup.pos.SERVER_TRANSACTION_ID") { () throws(PayHandoffError) in
-            try squareAnswer(result: result, word: code, state: metadata, id: server ?? client, code: code, extra: extra)
-        }
-    }
-
-    private static func squareAnswer(result: Result, word: String?, state: String, id: String?, code: String?,
-                                     extra: [QueryItem]) throws(PayHandoffError) -> POSResponse {
-        var fields = [QueryItem(key: "identifier", value: state)]
-        if let id { fields.append(QueryItem(key: "transactionid", value: id)) }
-        return try POSResponse(posApp: .square, result: result, word: word, items: fields, extra: extra, errorCode: code)
+        let extra = extras.removing("com.squareup.pos.REQUEST_METADATA com.squareup.pos.SERVER_TRANSACTION_ID com.squareup.pos.CLIENT_TRANSACTION_ID com.squareup.pos.ERROR_CODE")
+        return try appAnswer(.square, result, word: code, echo: metadata, transactionID: server ?? client,
+                             idKey: server.isNone ? "com.squareup.pos.CLIENT_TRANSACTION_ID" : "com.squareup.pos.SERVER_TRANSACTION_ID",
+                             extra: extra, errorCode: code)
     }
 }

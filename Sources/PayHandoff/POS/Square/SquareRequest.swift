@@ -46,13 +46,30 @@ public struct SquareRequest: Equatable, Sendable {
     public static let iOSSDKVersion = "3.5.0"
     /// The largest amount Android's `int` extra carries, in minor units.
     public static let maxMinorUnits: Int64 = 2_147_483_647
-    /// The tender types: PayHandoff's word, Android's extra value, iOS's option value.
-    static let tenders: [(word: StaticString, android: StaticString, iOS: StaticString)] = [
-        ("card", "com.squareup.pos.TENDER_CARD", "CREDIT_CARD"),
-        ("cash", "com.squareup.pos.TENDER_CASH", "CASH"),
-        ("other", "com.squareup.pos.TENDER_OTHER", "OTHER"),
-        ("card_on_file", "com.squareup.pos.TENDER_CARD_ON_FILE", "CARD_ON_FILE"),
-    ]
+    /// The tender types, one text of space-separated triples: PayHandoff's word, Android's extra
+    /// value, iOS's option value (searched by bytes: a table of tuples cost its own initializer
+    /// and a String per compare).
+    static let tenders: StaticString = "card com.squareup.pos.TENDER_CARD CREDIT_CARD cash com.squareup.pos.TENDER_CASH CASH other com.squareup.pos.TENDER_OTHER OTHER card_on_file com.squareup.pos.TENDER_CARD_ON_FILE CARD_ON_FILE"
+
+    /// The value `word` (a tender type) is sent as: `column` 1 on Android, 2 on iOS; `nil` for a
+    /// word that is not a tender type (column 0 gives the word back).
+    @inline(never)
+    static func tender(_ word: String, column: Int) -> String? {
+        let list = tenders.utf8Start, count = tenders.utf8CodeUnitCount
+        var cells: [Range<Int>] = []
+        var start = 0
+        while start < count {
+            var end = start
+            while end < count, list[end] != UInt8(ascii: " ") { end += 1 }
+            cells.append(start..<end)
+            start = end + 1
+        }
+        for row in stride(from: 0, to: cells.count - 2, by: 3) where word.isBytes(list + cells[row].lowerBound, count: cells[row].count) {
+            let cell = cells[row + column]
+            return String(decoding: UnsafeBufferPointer(start: list + cell.lowerBound, count: cell.count), as: UTF8.self)
+        }
+        return nil
+    }
 
     /// Equal when every field is (by UTF-8 bytes).
     public static func == (lhs: SquareRequest, rhs: SquareRequest) -> Bool {
@@ -71,10 +88,8 @@ public struct SquareRequest: Equatable, Sendable {
     /// - Throws: `validation` naming the member that breaks a rule.
     static func reading<R: JSONReader>(_ json: JSONMembers<R>, allowingToken: Bool) throws(PayHandoffError) -> POSRequest {
         try json.rejectUnknownKeys(allowingToken ? buildJSONKeys : jsonKeys)
-        let clientID = try json.string("client_id")
-        try POSRequest.checkAppText(clientID, field: "client_id", max: 256)
-        let identifier = try json.string("identifier")
-        try POSRequest.checkAppText(identifier, field: "identifier", max: POSRequest.Limit.identifier)
+        let clientID = try json.appText("client_id", max: 256)
+        let identifier = try json.appText("identifier", max: POSRequest.Limit.identifier)
         let amount = try POSRequest.appAmount(json)
         guard amount.minorUnits <= maxMinorUnits else {
             throw PayHandoffError(.validation, field: "amount", "Square's TOTAL_AMOUNT is an int: at most 21474836.47")
@@ -83,12 +98,9 @@ public struct SquareRequest: Equatable, Sendable {
         try Currency.check(currency)
         let callback = try json.string("callback_url")
         let scheme = try CallbackURL.scheme(of: callback)
-        let notes = try json.optionalString("notes")
-        if let notes { try POSRequest.checkAppText(notes, field: "notes", max: 500) }
-        let location = try json.optionalString("location_id")
-        if let location { try POSRequest.checkAppText(location, field: "location_id", max: 256) }
-        let customer = try json.optionalString("customer_id")
-        if let customer { try POSRequest.checkAppText(customer, field: "customer_id", max: 256) }
+        let notes = try json.optionalAppText("notes", max: 500)
+        let location = try json.optionalAppText("location_id", max: 256)
+        let customer = try json.optionalAppText("customer_id", max: 256)
         var chosen: [String]? = nil
         if let array = try json.optionalArray("tender_types") {
             var words: [String] = []
@@ -98,7 +110,7 @@ public struct SquareRequest: Equatable, Sendable {
                     throw PayHandoffError(.invalidJSON, field: "tender_types", "must be an array of strings")
                 }
                 let word = json.reader.string(element)
-                if !SquareRequest.tenders.contains(where: { word.hasSameBytes(as: $0.word.text) }) || words.contains(where: { $0.hasSameBytes(as: word) }) {
+                if SquareRequest.tender(word, column: 0).isNone || words.contains(where: { $0.hasSameBytes(as: word) }) {
                     failure = failure ?? PayHandoffError(.validation, field: "tender_types", "must list card, cash, other or card_on_file, each once")
                 }
                 words.append(word)
@@ -138,9 +150,7 @@ public struct SquareRequest: Equatable, Sendable {
             if !tenderTypes.isNone || autoReturn || !skipReceipt.isNone {
                 writer.beginObject("options")
                 if let tenderTypes {
-                    writer.member("supported_tender_types", strings: tenderTypes.map { word in
-                        SquareRequest.tenders.first { word.hasSameBytes(as: $0.word.text) }.map { $0.iOS.text } ?? word
-                    })
+                    writer.member("supported_tender_types", strings: tenderTypes.map { SquareRequest.tender($0, column: 2) ?? $0 })
                 }
                 if autoReturn { writer.member("auto_return", bool: true) }
                 if let skipReceipt { writer.member("skip_receipt", bool: skipReceipt) }
@@ -160,24 +170,18 @@ public struct SquareRequest: Equatable, Sendable {
 
     /// The explicit CHARGE intent with typed extras.
     func intent(requestMetadata: String, amount: Amount) -> POSIntent {
-        func key(_ name: String) -> String { "com.squareup.pos." + name }
         // In the order of Square's RealPosClient; absent ones left out.
-        var extras = [POSIntent.Extra(key: key("CLIENT_ID"), value: .string(clientID)),
-                      POSIntent.Extra(key: key("TOTAL_AMOUNT"), value: .int(amount.minorUnits))]
-        if let notes { extras.append(POSIntent.Extra(key: key("NOTE"), value: .string(notes))) }
-        extras += [POSIntent.Extra(key: key("API_VERSION"), value: .string(SquareRequest.androidAPIVersion)),
-                   POSIntent.Extra(key: key("CURRENCY_CODE"), value: .string(currency)),
-                   POSIntent.Extra(key: key("REQUEST_METADATA"), value: .string(requestMetadata))]
-        if let customerID { extras.append(POSIntent.Extra(key: key("CUSTOMER_ID"), value: .string(customerID))) }
-        if let tenderTypes {
-            extras.append(POSIntent.Extra(key: key("TENDER_TYPES"), value: .stringArray(tenderTypes.map { word in
-                SquareRequest.tenders.first { word.hasSameBytes(as: $0.word.text) }.map { $0.android.text } ?? word
-            })))
-        }
-        if let locationID { extras.append(POSIntent.Extra(key: key("LOCATION_ID"), value: .string(locationID))) }
-        if let autoReturnMilliseconds, autoReturnMilliseconds > 0 {
-            extras.append(POSIntent.Extra(key: key("AUTO_RETURN_TIMEOUT_MS"), value: .long(autoReturnMilliseconds)))
-        }
+        var extras: [POSIntent.Extra] = []
+        extras.add("com.squareup.pos.CLIENT_ID", .string(clientID))
+        extras.add("com.squareup.pos.TOTAL_AMOUNT", .int(amount.minorUnits))
+        extras.add("com.squareup.pos.NOTE", notes.map { .string($0) })
+        extras.add("com.squareup.pos.API_VERSION", .string(SquareRequest.androidAPIVersion))
+        extras.add("com.squareup.pos.CURRENCY_CODE", .string(currency))
+        extras.add("com.squareup.pos.REQUEST_METADATA", .string(requestMetadata))
+        extras.add("com.squareup.pos.CUSTOMER_ID", customerID.map { .string($0) })
+        extras.add("com.squareup.pos.TENDER_TYPES", tenderTypes.map { words in .stringArray(words.map { SquareRequest.tender($0, column: 1) ?? $0 }) })
+        extras.add("com.squareup.pos.LOCATION_ID", locationID.map { .string($0) })
+        extras.add("com.squareup.pos.AUTO_RETURN_TIMEOUT_MS", (autoReturnMilliseconds ?? 0) > 0 ? .long(autoReturnMilliseconds ?? 0) : nil)
         return POSIntent(action: SquareRequest.androidAction, package: SquareRequest.androidPackage, component: nil, data: nil, extras: extras)
     }
 }

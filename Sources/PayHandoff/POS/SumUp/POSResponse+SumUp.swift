@@ -30,25 +30,12 @@ extension POSResponse {
         guard !status.isNone else { throw PayHandoffError(.validation, field: "smp-status", "the answer has no smp-status") }
         let cause = items.value("smp-failure-cause")
         let code = items.value("smp-tx-code")
-        let result: Result
-        if status.isWord("success") {
-            result = code.isNone ? .unrecognized : .approved
-        } else if status.isWord("failed") {
-            if cause.isWord("transaction-failed") { result = .declined }
-            else if cause.isWord("invalid-param") || cause.isWord("invalid-token") || cause.isWord("geolocation-required") { result = .error }
-            else { result = .unrecognized }
-        } else {
-            result = status.isWord("invalidstate") ? .error : .unrecognized
-        }
-        var fields = [QueryItem(key: "identifier", value: echoed)]
-        if let code { fields.append(QueryItem(key: "transactionid", value: code)) }
+        let result = decide("success * a failed transaction-failed d failed invalid-param e failed invalid-token e failed geolocation-required e invalidstate * e",
+                            status: status, code: cause, proven: !code.isNone)
         // An echoed affiliate key (SumUp documents none; a callback URL could carry one) is a
         // secret: POSResponse(posApp:…) drops it, never stored, as Billpocket's echoed user token is.
-        let extra = items.filter { !$0.key.hasSameBytes(as: "foreign-tx-id") && !$0.key.hasSameBytes(as: "smp-tx-code")
-            && !$0.key.hasSameBytes(as: "smp-status") }
-        return try POSResponse.naming("smp-tx-code") { () throws(PayHandoffError) in
-            try POSResponse(posApp: .sumup, result: result, word: status, items: fields, extra: extra)
-        }
+        return try appAnswer(.sumup, result, word: status, echo: echoed, transactionID: code, idKey: "smp-tx-code",
+                             extra: items.removing("foreign-tx-id smp-tx-code smp-status"), errorCode: nil)
     }
 
     /// Refuses an echoed correlation value `expectation` does not accept.

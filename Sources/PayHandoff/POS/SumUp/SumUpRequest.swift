@@ -48,10 +48,8 @@ public struct SumUpRequest: Equatable, Sendable {
     /// - Throws: `validation` naming the member that breaks a rule (the affiliate key is never quoted).
     static func reading<R: JSONReader>(_ json: JSONMembers<R>, allowingToken: Bool) throws(PayHandoffError) -> POSRequest {
         try json.rejectUnknownKeys(allowingToken ? buildJSONKeys : jsonKeys)
-        let affiliateKey = try json.string("affiliate_key")
-        try POSRequest.checkAppText(affiliateKey, field: "affiliate_key", max: 256)
-        let appID = try json.string("app_id")
-        try POSRequest.checkAppText(appID, field: "app_id", max: 256)
+        let affiliateKey = try json.appText("affiliate_key", max: 256)
+        let appID = try json.appText("app_id", max: 256)
         try checkApplicationID(appID)
         let identifier = try json.string("identifier")
         try checkForeignTransactionID(identifier, appPart: identifier, token: nil)
@@ -60,12 +58,9 @@ public struct SumUpRequest: Equatable, Sendable {
         try Currency.check(currency)
         let callback = try json.string("callback_url")
         let scheme = try CallbackURL.scheme(of: callback)
-        let title = try json.optionalString("title")
-        if let title { try POSRequest.checkAppText(title, field: "title", max: 256) }
-        let email = try json.optionalString("receipt_email")
-        if let email { try POSRequest.checkAppText(email, field: "receipt_email", max: 150) }
-        let phone = try json.optionalString("receipt_phone")
-        if let phone { try POSRequest.checkAppText(phone, field: "receipt_phone", max: 32) }
+        let title = try json.optionalAppText("title", max: 256)
+        let email = try json.optionalAppText("receipt_email", max: 150)
+        let phone = try json.optionalAppText("receipt_phone", max: 32)
         let request = SumUpRequest(affiliateKey: affiliateKey, appID: appID, currency: currency, callbackURL: callback, title: title,
                                    receiptEmail: email, receiptPhone: phone, skipSuccessScreen: try json.optionalBool("skip_success_screen"))
         return POSRequest.sale(to: .sumup(request), identifier: identifier, amount: amount, answerScheme: scheme)
@@ -103,14 +98,14 @@ public struct SumUpRequest: Equatable, Sendable {
     ///   - token: The token, when `value` carries one.
     /// - Throws: `validation` naming `identifier`.
     static func checkForeignTransactionID(_ value: String, appPart: String, token: String?) throws(PayHandoffError) {
-        guard !value.isEmpty, value.utf8.allSatisfy({ $0 >= 0x21 && $0 <= 0x7E }) else {
+        guard !value.isEmpty, value.firstByteOffset(where: { $0 < 0x21 || $0 > 0x7E }).isNone else {
             throw PayHandoffError(.validation, field: "identifier",
                 "SumUp's foreign-tx-id is printable ASCII without spaces (0x21–0x7E), and not empty")
         }
         guard value.utf8.count <= maxForeignTransactionID else {
             let room = maxForeignTransactionID - (token.map { $0.utf8.count + 1 } ?? 0)
             throw PayHandoffError(.validation, field: "identifier",
-                "SumUp's foreign-tx-id is at most " + String(maxForeignTransactionID) + " bytes: the app's part may have at most " + String(room))
+                PayHandoffError.text(PayHandoffError.text("SumUp's foreign-tx-id is at most ", maxForeignTransactionID, " bytes: the app's part may have at most "), room))
         }
     }
 
@@ -123,19 +118,18 @@ public struct SumUpRequest: Equatable, Sendable {
 
     /// The URI of either platform; the optional fields follow in the README's order.
     private func uri(identifier: String, amount: Amount, android: Bool) -> String {
-        var items = [QueryItem(key: android ? "total" : "amount", value: amount.decimalString), QueryItem(key: "currency", value: currency),
-                     QueryItem(key: "affiliate-key", value: affiliateKey)]
-        if android { items.append(QueryItem(key: "app-id", value: appID)) }
-        items.append(QueryItem(key: "foreign-tx-id", value: identifier))
-        if android {
-            items.append(QueryItem(key: "callback", value: callbackURL))
-        } else {
-            items += [QueryItem(key: "callbacksuccess", value: callbackURL), QueryItem(key: "callbackfail", value: callbackURL)]
-        }
-        if let title { items.append(QueryItem(key: "title", value: title)) }
-        if let receiptEmail { items.append(QueryItem(key: "receipt-email", value: receiptEmail)) }
-        if let receiptPhone { items.append(QueryItem(key: "receipt-mobilephone", value: receiptPhone)) }
-        if skipSuccessScreen == true { items.append(QueryItem(key: "skip-screen-success", value: "true")) }
+        var items: [QueryItem] = []
+        items.add(android ? "total" : "amount", amount.decimalString)
+        items.add("currency", currency)
+        items.add("affiliate-key", affiliateKey)
+        items.add("app-id", android ? appID : nil)
+        items.add("foreign-tx-id", identifier)
+        items.add(android ? "callback" : "callbacksuccess", callbackURL)
+        items.add("callbackfail", android ? nil : callbackURL)
+        items.add("title", title)
+        items.add("receipt-email", receiptEmail)
+        items.add("receipt-mobilephone", receiptPhone)
+        items.add("skip-screen-success", skipSuccessScreen == true ? "true" : nil)
         return QueryEncoder.encode(items, after: "sumupmerchant://pay/1.0?")
     }
 
