@@ -65,8 +65,13 @@ extension JSONText {
             throw PayHandoffError(.invalidJSON, field: parameter, "is not valid UTF-8")
         }
         let prepared = prepare(UnsafeRawBufferPointer(start: UnsafeRawPointer(text), count: length))
-        if prepared.hasMalformedEscape, String(validatingCString: text) == nil {
-            throw PayHandoffError(.invalidJSON, field: parameter, "is not valid UTF-8")
+        // cJSON reads a `\u` without four hex digits as U+0000, cutting the string there and
+        // swallowing what follows unseen (a Square answer's state arrived shortened): it is not
+        // JSON (RFC 8259 §7), so it is refused, never read.
+        if prepared.hasMalformedEscape {
+            // Invalid UTF-8 is named first, whatever else is wrong (as the whole text is checked).
+            throw PayHandoffError(.invalidJSON, field: parameter, String(validatingCString: text) == nil
+                ? "is not valid UTF-8" : "has a \\u escape without four hex digits")
         }
         let root: UnsafeMutablePointer<cJSON>
         if let copy = prepared.copy {
@@ -113,8 +118,7 @@ extension JSONText {
     ///   (1.00); 0.5 makes the integer rule refuse them, naming the member. Outside strings, `.`,
     ///   `e` and `E` after a digit only occur in such tokens.
     /// - a `\u` not followed by four hex digits is noted: cJSON reads it as U+0000 (cutting
-    ///   the string there) and swallows what follows unseen, so the text's UTF-8 must be checked
-    ///   as a whole.
+    ///   the string there) and swallows what follows unseen, so such text is refused.
     /// - Parameter bytes: The text, without its NUL.
     /// - Returns: A NUL-terminated changed copy, or `nil` when nothing needed changing (the usual
     ///   case); whether any stand-in was written; whether a malformed `\u` was seen.

@@ -114,6 +114,23 @@ final class HostileABITests: XCTestCase {
         }
     }
 
+    func testAMalformedUnicodeEscapeIsRefusedNotReadAsNUL() {
+        // cJSON reads \u without four hex digits as U+0000 and cuts the string there: a Square
+        // answer's state "ord-1~<token>\u00:0x" arrived as "ord-1~<token>". Not JSON: refused.
+        for text in [#"{"urlScheme":"my\u00:0app"}"#, #"{"urlScheme":"myapp\uZZZZ"}"#, #"{"urlScheme":"myapp\u12"}"#] {
+            let r = call { payhandoff_pos_parse_response("myapp://result=error&identifier=x", text, $0) }
+            XCTAssertEqual(r.status, 2, text)
+            XCTAssertEqual(errorOf(r.text).code, "invalid_json", r.text)
+            XCTAssertEqual(errorOf(r.text).field, "options_json", r.text)
+            XCTAssertTrue(r.text.contains("escape"), r.text)
+        }
+        // Well-formed escapes (and an escaped backslash before a u) still read.
+        for text in [#"{"urlScheme":"my\u0061pp"}"#, #"{"urlScheme":"myapp","identifier":"a\\u00"}"#] {
+            let r = call { payhandoff_pos_parse_response("myapp://result=error&identifier=x", text, $0) }
+            XCTAssertNotEqual(errorOf(r.text).code, "invalid_json", r.text)
+        }
+    }
+
     func testOversizedInputs() {
         let megabyteURL = "myapp://result=aprobada&identifier=ord-1&pad=" + String(repeating: "x", count: 1 << 20)
         let r = call { payhandoff_pos_parse_response(megabyteURL, #"{"urlScheme":"myapp"}"#, $0) }
