@@ -702,3 +702,81 @@ extension Attack35Tests {
         XCTAssertNotEqual(try refundByDocument("d1", documentAmount: "100.00", approvedAt: t0 + 1_000, refund: "1.00", at: t0 + 130_000).outcome, .accepted)
     }
 }
+
+// Third attack (notes/35-attack3.md): cases that broke on 4912c17, fixed in h35x.
+extension Attack35Tests {
+    /// X6: `ledger.refunded_sales` renamed by damage (one byte: `refunded_salds`): strict restore
+    /// refuses the unknown member, but salvage drops it as an unknown ledger member and reads the
+    /// ledger as having no records (an absent member is valid) - the sale refunded in full is
+    /// refunded again.
+    func testX6RefundedSalesRenamedSalvageLosesTheRecord() throws {
+        let document = try refundedSaleRecordOnly()
+        for name in ["refunded_salds", "Refunded_sales", "refunded_sales "] {
+            var d = document
+            guard case .object(var ledger)? = d["ledger"] else { return XCTFail("no ledger") }
+            ledger[name] = ledger["refunded_sales"]
+            ledger["refunded_sales"] = nil
+            d["ledger"] = .object(ledger)
+            XCTAssertThrowsError(try Coordinator(snapshot: .object(d)), name)
+            let salvage = try Coordinator.Salvage(snapshot: .object(d))
+            XCTAssertTrue(salvage.dropped.contains { $0.member == "ledger.refunded_sales" }, name + ": the records are reported lost")
+            coordinator = salvage.coordinator
+            try assertOwnSnapshotRestores(name + ", salvaged")
+            let again = try refundByDocument("r2", approvedAt: t0 + 1_000, at: t0 + 600_000)
+            XCTAssertNotEqual(again.outcome, .accepted, name + ": salvage dropped " + salvage.dropped.map { $0.member }.joined(separator: ", ")
+                              + " and a sale refunded in full is refunded again")
+        }
+    }
+
+
+    /// left while it waited (kept as balance unknown because the refund names it): `book` takes
+    /// "what is left" from that balance-unknown entry (0), so the refund books NOTHING - the record
+    /// keeps 20.00 of 100.00 when 100.00 were refunded, and a refund by document pays 50.00 more.
+    func testX8AMismatchedRefundApprovedAfterTheEntryLeftIsUndercounted() throws {
+        coordinator = Coordinator()
+        let device = t0 - 2 * day
+        try sale("p1", at: device)
+        XCTAssertEqual(coordinator.handle(url: approval("p1", transactionId: "720371"), now: device + 1_000).outcome, .accepted)
+        XCTAssertEqual(try refund("r1", ofSaleFlow: "p1", at: device + 120_000, amount: "20.00").outcome, .accepted)
+        XCTAssertEqual(coordinator.handle(url: approval("r1", amount: "20.00", transactionId: "R-1"), now: device + 121_000).outcome, .accepted)
+        XCTAssertEqual(try refund("r2", ofSaleFlow: "p1", at: device + 180_000, amount: "30.00").outcome, .accepted)
+        try send(["type": "pos.launched", "now": .integer(device + 181_000), "flow_id": "r2"])
+        try send(["type": "tick", "now": .integer(device + day + 180_000)])  // the sale's entry leaves while r2 waits
+        // Billpocket answers that it refunded 80.00 (all that was left), not 30.00.
+        let answer = coordinator.handle(url: approval("r2", amount: "80.00", transactionId: "R-2"), now: device + day + 200_000)
+        XCTAssertEqual(answer.outcome, .accepted, answer.error?.message ?? "")
+        for flow in ["r2", "r1", "p1"] where coordinator.flow(id: flow) != nil {
+            try send(["type": "flow.remove", "now": .integer(device + day + 240_000), "flow_id": .string(flow)])
+        }
+        // 20.00 + 80.00 were refunded: the record says so, and nothing is left.
+        XCTAssertEqual(coordinator.ledger.refundedSale("720371")?.refunded.minorUnits, 10_000)
+        let again = try refundByDocument("d1", documentAmount: "100.00", approvedAt: t0 + 1_000, refund: "50.00", at: t0 + 600_000)
+        XCTAssertNotEqual(again.outcome, .accepted, "20.00 + 80.00 refunded, then 50.00 more")
+    }
+
+    /// X4 (K1 again): keys without their clock, one of them a checkout's whose host-given deadline
+    /// (5 days) is after the first event: the clock starts at that event (min(now, deadline)), so
+    /// one event 4 days ahead ends the spent POS token's horizon with no jump counted.
+    func testX4K1ACheckoutKeyWithALaterDeadlineStartsTheClockLate() throws {
+        // A host-given deadline of 5 days, and of 3 days (an OXXO voucher's default life) and 10 s.
+        for (deadline, ahead) in [(t0 + 5 * day, t0 + 4 * day), (t0 + 3 * day + 10_000, t0 + 3 * day + 9_000)] {
+            coordinator = Coordinator()
+            let (spent, genuine) = try spendAHostToken()
+            let nonce = "0123456789abcdef0123456789abcdef"
+            XCTAssertEqual(try send(["type": "checkout.start", "now": .integer(t0 + 3_000), "flow_id": "c1", "kind": "cards",
+                                     "return_url": "fixapp://checkout-callback", "nonce": .string(nonce), "deadline": .integer(deadline),
+                                     "session": ["kind": "cards", "checkout_url": "https://pay.example.com/c/1"]]).outcome, .accepted)
+            try send(["type": "checkout.confirmation", "now": .integer(t0 + 4_000), "flow_id": "c1",
+                      "event": ["type": "card.registered", "data": ["card_id": "card_xyz"]]])
+            XCTAssertEqual(try send(["type": "flow.remove", "now": .integer(t0 + 5_000), "flow_id": "c1"]).outcome, .accepted)
+            guard case .object(var document) = coordinator.snapshot else { return XCTFail("not an object") }
+            XCTAssertNotNil(document["latest_event"])
+            document["latest_event"] = nil  // keys without their clock (K1's shape)
+            coordinator = try Coordinator(snapshot: .object(document))
+            try send(["type": "tick", "now": .integer(ahead)])  // one event, days ahead
+            XCTAssertEqual(try sale("p2", identifier: "ord-1", token: spent, at: t0 + hour).error?.code, .conflict,
+                           "deadline \((deadline - t0) / 1000) s: one event \((ahead - t0) / 1000) s ahead freed the spent token")
+            XCTAssertNotEqual(coordinator.handle(url: genuine, now: t0 + hour + 1_000).outcome, .accepted)
+        }
+    }
+}

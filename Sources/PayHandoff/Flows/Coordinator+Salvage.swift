@@ -254,6 +254,14 @@ extension RefundLedger {
                 try json.rejectUnknownKeys("pruned_through sales refunds unknown refunded_sales")
             } catch {
                 dropped.append(Coordinator.Salvage.Dropped(member: "ledger", error: error.located(in: "ledger")))
+                // `refunded_sales` is the one optional list (absent: no records, as format 4 wrote it
+                // before issue 35's G1). Absent beside an unknown member, it may be that member
+                // renamed by damage (`refunded_salds`): lost, as a required list lost (issue 35, X6).
+                if document.format == Coordinator.snapshotVersion, json.member(StaticString("refunded_sales").bytes) == nil {
+                    dropped.append(Coordinator.Salvage.Dropped(member: "ledger.refunded_sales", error: PayHandoffError(.validation,
+                        field: "ledger.refunded_sales", "absent beside an unknown member (it may be that member renamed): records lost")))
+                    ledger.raiseWatermark(to: MexicoCityTime.maxEpochMilliseconds)
+                }
             }
             do throws(PayHandoffError) {
                 let watermark = try json.integer("pruned_through")
