@@ -383,8 +383,11 @@ final class Attack35Tests: XCTestCase {
         XCTAssertThrowsError(try Coordinator(snapshot: .object(over)), "257 records")
     }
 
-    /// Refunded-sale records go for room only when nothing else can: a start that needs room with
-    /// no ended flow and no ledger entry left drops them oldest first, and fits.
+    /// Refunded-sale records go for room only when nothing else can and no other flow waits: a
+    /// start beside a waiting hand-off that would need their room is refused (`limit_exceeded`,
+    /// nothing dropped: third attack, X1); once that hand-off is given up, the start fits and
+    /// the records stay. Only a limit so low that the records and one hand-off do not fit drops
+    /// them, oldest first.
     func testRefundedSalesGoForRoomOnlyLastAndOldestFirst() throws {
         var document = try refundedSaleRecordOnly()
         guard case .object(var ledger)? = document["ledger"] else { return XCTFail("no ledger") }
@@ -398,13 +401,23 @@ final class Attack35Tests: XCTestCase {
         coordinator = try Coordinator(snapshot: .object(document), snapshotLimit: limit)
         XCTAssertEqual(try sale("w1", at: t0).outcome, .accepted)
         XCTAssertEqual(coordinator.ledger.refundedSales.count, 256, "the first start fits")
-        XCTAssertEqual(try sale("w2", at: t0 + 1_000).outcome, .accepted, "records make room when nothing else can")
-        let kept = coordinator.ledger.refundedSales
-        XCTAssertLessThan(kept.count, 256)
-        XCTAssertNil(coordinator.ledger.refundedSale("A-0"), "oldest first")
-        XCTAssertNotNil(coordinator.ledger.refundedSale("A-255"))
+        let before = coordinator
+        XCTAssertEqual(try sale("w2", at: t0 + 1_000).error?.code, .limitExceeded, "records never make room for a flow beside a waiting one")
+        XCTAssertEqual(coordinator, before, "a refused start changes nothing")
+        XCTAssertEqual(try send(["type": "flow.remove", "now": .integer(t0 + 2_000), "flow_id": "w1", "give_up": true]).outcome, .accepted)
+        XCTAssertEqual(try sale("w2", at: t0 + 3_000).outcome, .accepted, "the ended flow makes room")
+        XCTAssertEqual(coordinator.ledger.refundedSales.count, 256)
         XCTAssertLessThanOrEqual(coordinator.reservedSnapshotLength, limit)
         XCTAssertEqual(try Coordinator(snapshot: coordinator.snapshot, snapshotLimit: limit), coordinator)
+        // A limit under the records and one hand-off: nothing else waits, so the records go, oldest first.
+        let low = base + (oneFlow - base) / 2
+        coordinator = try Coordinator(snapshot: .object(document), snapshotLimit: low)
+        XCTAssertEqual(try sale("w1", at: t0).outcome, .accepted, "records make room when nothing else waits")
+        XCTAssertLessThan(coordinator.ledger.refundedSales.count, 256)
+        XCTAssertNil(coordinator.ledger.refundedSale("A-0"), "oldest first")
+        XCTAssertNotNil(coordinator.ledger.refundedSale("A-255"))
+        XCTAssertLessThanOrEqual(coordinator.reservedSnapshotLength, low)
+        XCTAssertEqual(try Coordinator(snapshot: coordinator.snapshot, snapshotLimit: low), coordinator)
     }
 
     // MARK: - A snapshot 0.3.0 wrote after its own salvage
@@ -752,6 +765,56 @@ extension Attack35Tests {
         XCTAssertEqual(coordinator.ledger.refundedSale("720371")?.refunded.minorUnits, 10_000)
         let again = try refundByDocument("d1", documentAmount: "100.00", approvedAt: t0 + 1_000, refund: "50.00", at: t0 + 600_000)
         XCTAssertNotEqual(again.outcome, .accepted, "20.00 + 80.00 refunded, then 50.00 more")
+    }
+
+    /// X1: G1's record dropped for room. Sale refunded in full two days behind, pruned a day behind,
+    /// flows removed (the ledger keeps only its record). At the real time, the host starts POS sales
+    /// that wait (never answered): with no ended flow and no entry left, each start dropped records
+    /// (before h35x; now such a start is `limit_exceeded`); the host gives them up; then
+    /// Billpocket's document of the refunded sale.
+    func testX1G1RecordDroppedForRoomRefundsASaleTwice() throws {
+        _ = try refundedSaleRecordOnly()
+        var started = 0, time = t0 + 2_000
+        /// A waiting sale with an identifier of `length` characters, tried on a copy: the
+        /// coordinator after it and what it reserved, or nil when refused.
+        func trial(_ length: Int) throws -> (after: Coordinator, took: Int)? {
+            let saved = coordinator
+            defer { coordinator = saved }
+            let before = coordinator.reservedSnapshotLength
+            guard try sale("w" + String(started), identifier: String(repeating: "i", count: length), at: time + 10).outcome == .accepted else { return nil }
+            return (coordinator, coordinator.reservedSnapshotLength - before)
+        }
+        func take(_ t: (after: Coordinator, took: Int)) { coordinator = t.after; started += 1; time += 10 }
+        // Waiting sales fill the snapshot (a start that cannot fit is refused and drops nothing).
+        while let t = try trial(1) { take(t) }
+        // Twelve of them given up (their tokens stay remembered); waiting sales again, their
+        // identifiers' lengths chosen so that the last one fits only once the record goes.
+        for i in (started - 12)..<started {
+            XCTAssertEqual(try send(["type": "flow.remove", "now": .integer(time), "flow_id": .string("w" + String(i)), "give_up": true]).outcome, .accepted)
+        }
+        let rMin = try XCTUnwrap(trial(1)).took, rMax = try XCTUnwrap(trial(120)).took
+        let count = (coordinator.snapshotLimit - coordinator.reservedSnapshotLength + 22) / rMin
+        for left in stride(from: count, to: 1, by: -1) {
+            var chosen: (after: Coordinator, took: Int)? = nil
+            for length in stride(from: 120, to: 0, by: -1) {
+                guard let t = try trial(length) else { continue }
+                if t.after.snapshotLimit - t.after.reservedSnapshotLength >= (left - 1) * rMin - 22 { chosen = t; break }
+            }
+            take(try XCTUnwrap(chosen))
+        }
+        let slack = coordinator.snapshotLimit - coordinator.reservedSnapshotLength
+        for length in 1...120 {
+            if let t = try trial(length), t.after.ledger.refundedSale("720371") == nil { take(t); break }
+        }
+        // Fixed (h35x): a start beside waiting flows that needs the record's room is refused instead.
+        XCTAssertNotNil(coordinator.ledger.refundedSale("720371"), "the record went for room (\(started) waiting starts, slack \(slack), \(rMin)...\(rMax))")
+        for i in 0..<started where coordinator.flow(id: "w" + String(i)) != nil {
+            XCTAssertEqual(try send(["type": "flow.remove", "now": .integer(t0 + 300_000), "flow_id": .string("w" + String(i)),
+                                     "give_up": true]).outcome, .accepted)
+        }
+        try assertOwnSnapshotRestores("X1")
+        let again = try refundByDocument("r2", approvedAt: t0 + 1_000, at: t0 + 600_000)
+        XCTAssertNotEqual(again.outcome, .accepted, "after \(started) waiting starts: a second refund of a sale refunded in full")
     }
 
     /// X4 (K1 again): keys without their clock, one of them a checkout's whose host-given deadline

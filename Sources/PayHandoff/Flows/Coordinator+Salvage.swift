@@ -215,6 +215,16 @@ extension Coordinator {
     private mutating func salvageRoom(converted: Bool, dropped: inout [Salvage.Dropped]) {
         if (try? checkRestoredBudget(converted: converted)) != nil { return }
         convertedReserve = 0
+        // A record left out for room (only when no other flow waits) has no time a watermark could
+        // keep: as a lost `refunded_sales`, every sale the ledger does not hold fails safe (X1).
+        let records = ledger.refundedSales
+        defer {
+            if records.contains(where: { ledger.refundedSale($0.transactionId) == nil }) {
+                dropped.append(Salvage.Dropped(member: "ledger.refunded_sales", error: PayHandoffError(.limitExceeded,
+                    field: "ledger.refunded_sales", "records left out: the snapshot is over its limit")))
+                ledger.raiseWatermark(to: MexicoCityTime.maxEpochMilliseconds)
+            }
+        }
         if let forgotten = try? makeRoom() {
             for id in forgotten {
                 dropped.append(Salvage.Dropped(member: "flows", error: PayHandoffError(.limitExceeded, field: "flows",
