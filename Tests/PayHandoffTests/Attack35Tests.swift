@@ -817,6 +817,24 @@ extension Attack35Tests {
         XCTAssertNotEqual(again.outcome, .accepted, "after \(started) waiting starts: a second refund of a sale refunded in full")
     }
 
+    /// X1, the salvage side: a salvage whose records do not fit its limit leaves them out (no flow
+    /// waits), and treats `refunded_sales` as lost: reported, and the document of the sale refunded
+    /// in full is refused (the watermark past every time), not refunded again.
+    func testX1ASalvageThatLeavesRecordsOutForRoomTreatsThemAsLost() throws {
+        var document = try refundedSaleRecordOnly()
+        guard case .object(var ledger)? = document["ledger"] else { return XCTFail("no ledger") }
+        ledger["refunded_sales"] = .array([["720371", 10_000, 10_000]] + (0..<200).map { .array([.string("A-" + String($0)), 5_000, 2_500]) })
+        document["ledger"] = .object(ledger)
+        let full = try Coordinator(snapshot: .object(document)).reservedSnapshotLength
+        let salvage = try Coordinator.Salvage(snapshot: .object(document), snapshotLimit: full - 1_000)
+        coordinator = salvage.coordinator
+        XCTAssertNil(coordinator.ledger.refundedSale("720371"), "the oldest record left out")
+        XCTAssertTrue(salvage.dropped.contains { $0.member == "ledger.refunded_sales" }, "reported")
+        XCTAssertEqual(try Coordinator(snapshot: coordinator.snapshot, snapshotLimit: full - 1_000), coordinator)
+        let again = try refundByDocument("r2", approvedAt: t0 + 1_000, at: t0 + 600_000)
+        XCTAssertNotEqual(again.outcome, .accepted, "a sale refunded in full, refunded again after a salvage left its record out")
+    }
+
     /// X4 (K1 again): keys without their clock, one of them a checkout's whose host-given deadline
     /// (5 days) is after the first event: the clock starts at that event (min(now, deadline)), so
     /// one event 4 days ahead ends the spent POS token's horizon with no jump counted.
