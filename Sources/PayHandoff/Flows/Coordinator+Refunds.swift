@@ -120,8 +120,7 @@ extension Coordinator {
     /// requested and answered, until the host reconciles. A refund adds to its sale's refunded
     /// total what it took — the requested amount, or for a mismatch the larger of requested and
     /// answered, never more than the sale's entry has left (with no sale entry, the record caps
-    /// it) — and books its own `transactionid`. Checks
-    /// everything before it changes anything.
+    /// it) — and books its own `transactionid`. Checks everything before it changes anything.
     /// - Throws: `duplicate` naming `transactionid` when another flow booked that id.
     mutating func book(_ flow: POSFlow, now: Int64) throws(PayHandoffError) {
         // The ledger bounds refunds made through the POS app: only Billpocket's (the others

@@ -27,7 +27,8 @@
 /// below). Keys without that time (a salvage, a snapshot without it: the format-4 shape written
 /// before the clock existed, or a binding that re-encodes the snapshot without the member) get it
 /// at the next event: the earliest horizon's start (`until` − 3 days; not the latest, which a
-/// checkout's host-given deadline can put after every event: X4), never later than that event, so its jump counts as 12 hours like any other (issue 35, K1; before, that
+/// checkout's host-given deadline can put after every event: X4), never later than that event,
+/// so its jump counts as 12 hours like any other (issue 35, K1; before, that
 /// event started the clock and counted nothing, and a second event days ahead ended every
 /// horizon). An event behind that time ends no horizon it had not ended already.
 /// A jump — a clock corrected forwards, a clock ahead, or an app left closed overnight or for a
