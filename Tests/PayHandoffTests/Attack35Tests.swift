@@ -383,8 +383,11 @@ final class Attack35Tests: XCTestCase {
         XCTAssertThrowsError(try Coordinator(snapshot: .object(over)), "257 records")
     }
 
-    /// Refunded-sale records go for room only when nothing else can: a start that needs room with
-    /// no ended flow and no ledger entry left drops them oldest first, and fits.
+    /// Refunded-sale records go for room only when nothing else can and no other flow waits: a
+    /// start beside a waiting hand-off that would need their room is refused (`limit_exceeded`,
+    /// nothing dropped: third attack, X1); once that hand-off is given up, the start fits and
+    /// the records stay. Only a limit so low that the records and one hand-off do not fit drops
+    /// them, oldest first.
     func testRefundedSalesGoForRoomOnlyLastAndOldestFirst() throws {
         var document = try refundedSaleRecordOnly()
         guard case .object(var ledger)? = document["ledger"] else { return XCTFail("no ledger") }
@@ -398,13 +401,23 @@ final class Attack35Tests: XCTestCase {
         coordinator = try Coordinator(snapshot: .object(document), snapshotLimit: limit)
         XCTAssertEqual(try sale("w1", at: t0).outcome, .accepted)
         XCTAssertEqual(coordinator.ledger.refundedSales.count, 256, "the first start fits")
-        XCTAssertEqual(try sale("w2", at: t0 + 1_000).outcome, .accepted, "records make room when nothing else can")
-        let kept = coordinator.ledger.refundedSales
-        XCTAssertLessThan(kept.count, 256)
-        XCTAssertNil(coordinator.ledger.refundedSale("A-0"), "oldest first")
-        XCTAssertNotNil(coordinator.ledger.refundedSale("A-255"))
+        let before = coordinator
+        XCTAssertEqual(try sale("w2", at: t0 + 1_000).error?.code, .limitExceeded, "records never make room for a flow beside a waiting one")
+        XCTAssertEqual(coordinator, before, "a refused start changes nothing")
+        XCTAssertEqual(try send(["type": "flow.remove", "now": .integer(t0 + 2_000), "flow_id": "w1", "give_up": true]).outcome, .accepted)
+        XCTAssertEqual(try sale("w2", at: t0 + 3_000).outcome, .accepted, "the ended flow makes room")
+        XCTAssertEqual(coordinator.ledger.refundedSales.count, 256)
         XCTAssertLessThanOrEqual(coordinator.reservedSnapshotLength, limit)
         XCTAssertEqual(try Coordinator(snapshot: coordinator.snapshot, snapshotLimit: limit), coordinator)
+        // A limit under the records and one hand-off: nothing else waits, so the records go, oldest first.
+        let low = base + (oneFlow - base) / 2
+        coordinator = try Coordinator(snapshot: .object(document), snapshotLimit: low)
+        XCTAssertEqual(try sale("w1", at: t0).outcome, .accepted, "records make room when nothing else waits")
+        XCTAssertLessThan(coordinator.ledger.refundedSales.count, 256)
+        XCTAssertNil(coordinator.ledger.refundedSale("A-0"), "oldest first")
+        XCTAssertNotNil(coordinator.ledger.refundedSale("A-255"))
+        XCTAssertLessThanOrEqual(coordinator.reservedSnapshotLength, low)
+        XCTAssertEqual(try Coordinator(snapshot: coordinator.snapshot, snapshotLimit: low), coordinator)
     }
 
     // MARK: - A snapshot 0.3.0 wrote after its own salvage
@@ -700,5 +713,151 @@ extension Attack35Tests {
         XCTAssertEqual(coordinator.ledger.entry("720371", at: t0 + 2_000)?.remaining.minorUnits ?? 0, 0)
         XCTAssertNotEqual(try refund("r1", ofSaleFlow: "p1", at: t0 + 120_000).outcome, .accepted)
         XCTAssertNotEqual(try refundByDocument("d1", documentAmount: "100.00", approvedAt: t0 + 1_000, refund: "1.00", at: t0 + 130_000).outcome, .accepted)
+    }
+}
+
+// Third attack (notes/35-attack3.md): cases that broke on 4912c17, fixed in h35x.
+extension Attack35Tests {
+    /// X6: `ledger.refunded_sales` renamed by damage (one byte: `refunded_salds`): strict restore
+    /// refuses the unknown member, but salvage drops it as an unknown ledger member and reads the
+    /// ledger as having no records (an absent member is valid) - the sale refunded in full is
+    /// refunded again.
+    func testX6RefundedSalesRenamedSalvageLosesTheRecord() throws {
+        let document = try refundedSaleRecordOnly()
+        for name in ["refunded_salds", "Refunded_sales", "refunded_sales "] {
+            var d = document
+            guard case .object(var ledger)? = d["ledger"] else { return XCTFail("no ledger") }
+            ledger[name] = ledger["refunded_sales"]
+            ledger["refunded_sales"] = nil
+            d["ledger"] = .object(ledger)
+            XCTAssertThrowsError(try Coordinator(snapshot: .object(d)), name)
+            let salvage = try Coordinator.Salvage(snapshot: .object(d))
+            XCTAssertTrue(salvage.dropped.contains { $0.member == "ledger.refunded_sales" }, name + ": the records are reported lost")
+            coordinator = salvage.coordinator
+            try assertOwnSnapshotRestores(name + ", salvaged")
+            let again = try refundByDocument("r2", approvedAt: t0 + 1_000, at: t0 + 600_000)
+            XCTAssertNotEqual(again.outcome, .accepted, name + ": salvage dropped " + salvage.dropped.map { $0.member }.joined(separator: ", ")
+                              + " and a sale refunded in full is refunded again")
+        }
+    }
+
+
+    /// left while it waited (kept as balance unknown because the refund names it): `book` takes
+    /// "what is left" from that balance-unknown entry (0), so the refund books NOTHING - the record
+    /// keeps 20.00 of 100.00 when 100.00 were refunded, and a refund by document pays 50.00 more.
+    func testX8AMismatchedRefundApprovedAfterTheEntryLeftIsUndercounted() throws {
+        coordinator = Coordinator()
+        let device = t0 - 2 * day
+        try sale("p1", at: device)
+        XCTAssertEqual(coordinator.handle(url: approval("p1", transactionId: "720371"), now: device + 1_000).outcome, .accepted)
+        XCTAssertEqual(try refund("r1", ofSaleFlow: "p1", at: device + 120_000, amount: "20.00").outcome, .accepted)
+        XCTAssertEqual(coordinator.handle(url: approval("r1", amount: "20.00", transactionId: "R-1"), now: device + 121_000).outcome, .accepted)
+        XCTAssertEqual(try refund("r2", ofSaleFlow: "p1", at: device + 180_000, amount: "30.00").outcome, .accepted)
+        try send(["type": "pos.launched", "now": .integer(device + 181_000), "flow_id": "r2"])
+        try send(["type": "tick", "now": .integer(device + day + 180_000)])  // the sale's entry leaves while r2 waits
+        // Billpocket answers that it refunded 80.00 (all that was left), not 30.00.
+        let answer = coordinator.handle(url: approval("r2", amount: "80.00", transactionId: "R-2"), now: device + day + 200_000)
+        XCTAssertEqual(answer.outcome, .accepted, answer.error?.message ?? "")
+        for flow in ["r2", "r1", "p1"] where coordinator.flow(id: flow) != nil {
+            try send(["type": "flow.remove", "now": .integer(device + day + 240_000), "flow_id": .string(flow)])
+        }
+        // 20.00 + 80.00 were refunded: the record says so, and nothing is left.
+        XCTAssertEqual(coordinator.ledger.refundedSale("720371")?.refunded.minorUnits, 10_000)
+        let again = try refundByDocument("d1", documentAmount: "100.00", approvedAt: t0 + 1_000, refund: "50.00", at: t0 + 600_000)
+        XCTAssertNotEqual(again.outcome, .accepted, "20.00 + 80.00 refunded, then 50.00 more")
+    }
+
+    /// X1: G1's record dropped for room. Sale refunded in full two days behind, pruned a day behind,
+    /// flows removed (the ledger keeps only its record). At the real time, the host starts POS sales
+    /// that wait (never answered): with no ended flow and no entry left, each start dropped records
+    /// (before h35x; now such a start is `limit_exceeded`); the host gives them up; then
+    /// Billpocket's document of the refunded sale.
+    func testX1G1RecordDroppedForRoomRefundsASaleTwice() throws {
+        _ = try refundedSaleRecordOnly()
+        var started = 0, time = t0 + 2_000
+        /// A waiting sale with an identifier of `length` characters, tried on a copy: the
+        /// coordinator after it and what it reserved, or nil when refused.
+        func trial(_ length: Int) throws -> (after: Coordinator, took: Int)? {
+            let saved = coordinator
+            defer { coordinator = saved }
+            let before = coordinator.reservedSnapshotLength
+            guard try sale("w" + String(started), identifier: String(repeating: "i", count: length), at: time + 10).outcome == .accepted else { return nil }
+            return (coordinator, coordinator.reservedSnapshotLength - before)
+        }
+        func take(_ t: (after: Coordinator, took: Int)) { coordinator = t.after; started += 1; time += 10 }
+        // Waiting sales fill the snapshot (a start that cannot fit is refused and drops nothing).
+        while let t = try trial(1) { take(t) }
+        // Twelve of them given up (their tokens stay remembered); waiting sales again, their
+        // identifiers' lengths chosen so that the last one fits only once the record goes.
+        for i in (started - 12)..<started {
+            XCTAssertEqual(try send(["type": "flow.remove", "now": .integer(time), "flow_id": .string("w" + String(i)), "give_up": true]).outcome, .accepted)
+        }
+        let rMin = try XCTUnwrap(trial(1)).took, rMax = try XCTUnwrap(trial(120)).took
+        let count = (coordinator.snapshotLimit - coordinator.reservedSnapshotLength + 22) / rMin
+        for left in stride(from: count, to: 1, by: -1) {
+            var chosen: (after: Coordinator, took: Int)? = nil
+            for length in stride(from: 120, to: 0, by: -1) {
+                guard let t = try trial(length) else { continue }
+                if t.after.snapshotLimit - t.after.reservedSnapshotLength >= (left - 1) * rMin - 22 { chosen = t; break }
+            }
+            take(try XCTUnwrap(chosen))
+        }
+        let slack = coordinator.snapshotLimit - coordinator.reservedSnapshotLength
+        for length in 1...120 {
+            if let t = try trial(length), t.after.ledger.refundedSale("720371") == nil { take(t); break }
+        }
+        // Fixed (h35x): a start beside waiting flows that needs the record's room is refused instead.
+        XCTAssertNotNil(coordinator.ledger.refundedSale("720371"), "the record went for room (\(started) waiting starts, slack \(slack), \(rMin)...\(rMax))")
+        for i in 0..<started where coordinator.flow(id: "w" + String(i)) != nil {
+            XCTAssertEqual(try send(["type": "flow.remove", "now": .integer(t0 + 300_000), "flow_id": .string("w" + String(i)),
+                                     "give_up": true]).outcome, .accepted)
+        }
+        try assertOwnSnapshotRestores("X1")
+        let again = try refundByDocument("r2", approvedAt: t0 + 1_000, at: t0 + 600_000)
+        XCTAssertNotEqual(again.outcome, .accepted, "after \(started) waiting starts: a second refund of a sale refunded in full")
+    }
+
+    /// X1, the salvage side: a salvage whose records do not fit its limit leaves them out (no flow
+    /// waits), and treats `refunded_sales` as lost: reported, and the document of the sale refunded
+    /// in full is refused (the watermark past every time), not refunded again.
+    func testX1ASalvageThatLeavesRecordsOutForRoomTreatsThemAsLost() throws {
+        var document = try refundedSaleRecordOnly()
+        guard case .object(var ledger)? = document["ledger"] else { return XCTFail("no ledger") }
+        ledger["refunded_sales"] = .array([["720371", 10_000, 10_000]] + (0..<200).map { .array([.string("A-" + String($0)), 5_000, 2_500]) })
+        document["ledger"] = .object(ledger)
+        let full = try Coordinator(snapshot: .object(document)).reservedSnapshotLength
+        let salvage = try Coordinator.Salvage(snapshot: .object(document), snapshotLimit: full - 1_000)
+        coordinator = salvage.coordinator
+        XCTAssertNil(coordinator.ledger.refundedSale("720371"), "the oldest record left out")
+        XCTAssertTrue(salvage.dropped.contains { $0.member == "ledger.refunded_sales" }, "reported")
+        XCTAssertEqual(try Coordinator(snapshot: coordinator.snapshot, snapshotLimit: full - 1_000), coordinator)
+        let again = try refundByDocument("r2", approvedAt: t0 + 1_000, at: t0 + 600_000)
+        XCTAssertNotEqual(again.outcome, .accepted, "a sale refunded in full, refunded again after a salvage left its record out")
+    }
+
+    /// X4 (K1 again): keys without their clock, one of them a checkout's whose host-given deadline
+    /// (5 days) is after the first event: the clock starts at that event (min(now, deadline)), so
+    /// one event 4 days ahead ends the spent POS token's horizon with no jump counted.
+    func testX4K1ACheckoutKeyWithALaterDeadlineStartsTheClockLate() throws {
+        // A host-given deadline of 5 days, and of 3 days (an OXXO voucher's default life) and 10 s.
+        for (deadline, ahead) in [(t0 + 5 * day, t0 + 4 * day), (t0 + 3 * day + 10_000, t0 + 3 * day + 9_000)] {
+            coordinator = Coordinator()
+            let (spent, genuine) = try spendAHostToken()
+            let nonce = "0123456789abcdef0123456789abcdef"
+            XCTAssertEqual(try send(["type": "checkout.start", "now": .integer(t0 + 3_000), "flow_id": "c1", "kind": "cards",
+                                     "return_url": "fixapp://checkout-callback", "nonce": .string(nonce), "deadline": .integer(deadline),
+                                     "session": ["kind": "cards", "checkout_url": "https://pay.example.com/c/1"]]).outcome, .accepted)
+            try send(["type": "checkout.confirmation", "now": .integer(t0 + 4_000), "flow_id": "c1",
+                      "event": ["type": "card.registered", "data": ["card_id": "card_xyz"]]])
+            XCTAssertEqual(try send(["type": "flow.remove", "now": .integer(t0 + 5_000), "flow_id": "c1"]).outcome, .accepted)
+            guard case .object(var document) = coordinator.snapshot else { return XCTFail("not an object") }
+            XCTAssertNotNil(document["latest_event"])
+            document["latest_event"] = nil  // keys without their clock (K1's shape)
+            coordinator = try Coordinator(snapshot: .object(document))
+            try send(["type": "tick", "now": .integer(ahead)])  // one event, days ahead
+            XCTAssertEqual(try sale("p2", identifier: "ord-1", token: spent, at: t0 + hour).error?.code, .conflict,
+                           "deadline \((deadline - t0) / 1000) s: one event \((ahead - t0) / 1000) s ahead freed the spent token")
+            XCTAssertNotEqual(coordinator.handle(url: genuine, now: t0 + hour + 1_000).outcome, .accepted)
+        }
     }
 }

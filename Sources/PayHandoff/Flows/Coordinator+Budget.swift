@@ -48,7 +48,8 @@ extension Coordinator {
     }
 
     /// What a start does after adding its flow: when the reservations pass ``snapshotLimit``,
-    /// forgets ended flows (oldest first), then the ledger entries approved first, until they fit.
+    /// forgets ended flows (oldest first), then the ledger entries approved first, until they fit;
+    /// refunded sales' records only when no other flow waits (X1).
     /// A forgotten flow whose key the host gave leaves it remembered (``RememberedKeys``), in
     /// room its reservation held.
     /// - Parameter now: The start's time (`nil` in a salvage: see ``Coordinator/Flow/isPending(at:)``).
@@ -101,15 +102,19 @@ extension Coordinator {
             _ = ledger.dropOldest()
             total += ledger.refundedSalesLength - recorded  // a refunded sale leaves its record, in room it reserved
         }
-        // Then what refunded sales recorded, oldest first: a start that finds no other room would
-        // otherwise be refused while nothing waits (RefundLedger, "Refunded sales").
-        while total > snapshotLimit, let oldest = ledger.refundedSales.first {
+        // Then what refunded sales recorded, oldest first — but only when no other flow waits (a
+        // limit set so low that the records and one hand-off do not fit: the start would otherwise
+        // be refused while nothing waits). A record has no time, so no watermark replaces it; flows
+        // still waiting are the host's to finish or give up, and dropping records to make room for
+        // them let a sale refunded in full be refunded again (issue 35, third attack X1). At the
+        // default limit the records (at most 256) always fit beside one hand-off.
+        var waiting = 0
+        for flow in flows where flow.isPending(at: now) { waiting += 1 }
+        while total > snapshotLimit, waiting <= 1, let oldest = ledger.refundedSales.first {
             total -= oldest.printedLength + 1
             _ = ledger.dropOldestRefundedSale()
         }
         guard total <= snapshotLimit else {
-            var waiting = 0
-            for flow in flows where flow.isPending(at: now) { waiting += 1 }
             throw PayHandoffError(.limitExceeded, field: "flow_id",
                 String(waiting) + " flows still wait for their results and fill the snapshot ("
                 + String(snapshotLimit) + " bytes): finish them, or give up the ones that will not come back (flow.remove with give_up)")

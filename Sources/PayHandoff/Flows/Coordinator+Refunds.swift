@@ -119,8 +119,8 @@ extension Coordinator {
     /// A sale books its refundable amount: the approved amount, or for a mismatch the smaller of
     /// requested and answered, until the host reconciles. A refund adds to its sale's refunded
     /// total what it took — the requested amount, or for a mismatch the larger of requested and
-    /// answered, never more than the sale has left — and books its own `transactionid`. Checks
-    /// everything before it changes anything.
+    /// answered, never more than the sale's entry has left (with no sale entry, the record caps
+    /// it) — and books its own `transactionid`. Checks everything before it changes anything.
     /// - Throws: `duplicate` naming `transactionid` when another flow booked that id.
     mutating func book(_ flow: POSFlow, now: Int64) throws(PayHandoffError) {
         // The ledger bounds refunds made through the POS app: only Billpocket's (the others
@@ -141,7 +141,13 @@ extension Coordinator {
             guard RefundEligibility.deadline(approvedAt: now) > now else { return }  // approved after 23:00: never refundable
             ledger.book(RefundLedger.Entry(transactionId: id, kind: .sale(refunded: .zero), amount: refundable, approvedAt: now))
         case .refund:
-            let left = sale?.remaining ?? requested
+            // What is left bounds a mismatch only when the sale still has its sale entry. Without it
+            // (it left while the refund waited: balance unknown, recorded, or gone) nothing here
+            // knows what was left, and counting less than Billpocket refunded would widen later
+            // refunds by document: the larger of answered and requested, which the sale's record
+            // caps at its amount (``RefundLedger/addRefund(_:toSale:)``; issue 35, X8).
+            var left = Swift.max(answered, requested)
+            if let sale, case .sale = sale.kind { left = sale.remaining }
             let taken = flow.state == .approvedAmountMismatch ? Swift.min(Swift.max(answered, requested), left) : requested
             if let saleID = flow.saleTransactionId { ledger.addRefund(taken, toSale: saleID) }
             if let id = response.transactionId, let expiresAt = sale?.expiresAt, expiresAt > now, taken > .zero {

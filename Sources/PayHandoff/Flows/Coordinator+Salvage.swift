@@ -215,6 +215,16 @@ extension Coordinator {
     private mutating func salvageRoom(converted: Bool, dropped: inout [Salvage.Dropped]) {
         if (try? checkRestoredBudget(converted: converted)) != nil { return }
         convertedReserve = 0
+        // A record left out for room (only when no other flow waits) has no time a watermark could
+        // keep: as a lost `refunded_sales`, every sale the ledger does not hold fails safe (X1).
+        let records = ledger.refundedSales
+        defer {
+            if records.contains(where: { ledger.refundedSale($0.transactionId) == nil }) {
+                dropped.append(Salvage.Dropped(member: "ledger.refunded_sales", error: PayHandoffError(.limitExceeded,
+                    field: "ledger.refunded_sales", "records left out: the snapshot is over its limit")))
+                ledger.raiseWatermark(to: MexicoCityTime.maxEpochMilliseconds)
+            }
+        }
         if let forgotten = try? makeRoom() {
             for id in forgotten {
                 dropped.append(Salvage.Dropped(member: "flows", error: PayHandoffError(.limitExceeded, field: "flows",
@@ -254,6 +264,14 @@ extension RefundLedger {
                 try json.rejectUnknownKeys("pruned_through sales refunds unknown refunded_sales")
             } catch {
                 dropped.append(Coordinator.Salvage.Dropped(member: "ledger", error: error.located(in: "ledger")))
+                // `refunded_sales` is the one optional list (absent: no records, as format 4 wrote it
+                // before issue 35's G1). Absent beside an unknown member, it may be that member
+                // renamed by damage (`refunded_salds`): lost, as a required list lost (issue 35, X6).
+                if document.format == Coordinator.snapshotVersion, json.member(StaticString("refunded_sales").bytes) == nil {
+                    dropped.append(Coordinator.Salvage.Dropped(member: "ledger.refunded_sales", error: PayHandoffError(.validation,
+                        field: "ledger.refunded_sales", "absent beside an unknown member (it may be that member renamed): records lost")))
+                    ledger.raiseWatermark(to: MexicoCityTime.maxEpochMilliseconds)
+                }
             }
             do throws(PayHandoffError) {
                 let watermark = try json.integer("pruned_through")

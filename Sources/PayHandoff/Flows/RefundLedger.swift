@@ -31,10 +31,12 @@
 /// back — pruned, dropped for room, made balance unknown — leaves a ``RefundedSale``
 /// (`[transactionid, amount, refunded]`) that time never prunes: a refund by document of that
 /// sale is judged against it (what is left is at most its amount less what it refunded). At most
-/// ``maxRefundedSales`` are kept; beyond that, and when a start finds no other room, the oldest
-/// goes (the first recorded: a terminal refunds far fewer sales than that in the day a sale can
-/// still be refunded). A sale booked again (an approval, a refund's `sale` document) takes its
-/// record back into its entry.
+/// ``maxRefundedSales`` are kept; beyond that the oldest goes (the first recorded: a terminal
+/// refunds far fewer sales than that in the day a sale can still be refunded). A start never
+/// drops them to make room beside flows still waiting (it is `limit_exceeded`; third attack, X1);
+/// only under a limit set so low that they and one hand-off do not fit, when nothing else waits.
+/// A sale booked again (an approval, a refund's `sale` document) takes its record back into its
+/// entry.
 ///
 /// Entries are ordered by their ids' UTF-8 bytes (the snapshot's order) and looked up by binary
 /// search; ids compare by bytes, like every identifier in the core. In the snapshot each entry

@@ -26,8 +26,9 @@
 /// that time moves every horizon on by what it jumped beyond those 12 hours (so does the lock
 /// below). Keys without that time (a salvage, a snapshot without it: the format-4 shape written
 /// before the clock existed, or a binding that re-encodes the snapshot without the member) get it
-/// at the next event: the latest forgetting their horizons prove (`until` − 3 days), never later
-/// than that event, so its jump counts as 12 hours like any other (issue 35, K1; before, that
+/// at the next event: the earliest horizon's start (`until` − 3 days; not the latest, which a
+/// checkout's host-given deadline can put after every event: X4), never later than that event,
+/// so its jump counts as 12 hours like any other (issue 35, K1; before, that
 /// event started the clock and counted nothing, and a second event days ahead ended every
 /// horizon). An event behind that time ends no horizon it had not ended already.
 /// A jump — a clock corrected forwards, a clock ahead, or an app left closed overnight or for a
@@ -129,8 +130,8 @@ public struct RememberedKeys: Equatable, Sendable {
             // shape written before the clock existed, or a binding's re-encoding without it; issue
             // 35, K1). This event may be a jump of any size, and it must not be where the unknown
             // gap counts as nothing (the next event a minute later would then end every horizon):
-            // the clock starts at the latest forgetting the keys prove (a horizon's start, until −
-            // horizon), never later than this event, so this jump counts as 12 hours like any other.
+            // the clock starts at the earliest horizon's start (until − horizon; ``provenForgetting``),
+            // never later than this event, so this jump counts as 12 hours like any other.
             latestEventAt = Swift.min(now, RememberedKeys.provenForgetting(keys) ?? now)
         }
         if now - latestEventAt > RememberedKeys.largestStepMilliseconds {
@@ -150,13 +151,17 @@ public struct RememberedKeys: Equatable, Sendable {
         if keys.isEmpty && allGivenUntil == 0 { latestEventAt = 0 }
     }
 
-    /// The latest time the keys prove an event at: a horizon's start (``Key/until`` less
-    /// ``horizonMilliseconds``) of a key with a finite horizon; `nil` when none has one (keys a
-    /// salvage keeps for good).
+    /// Where the keys' clock starts when it was lost: the earliest horizon's start (``Key/until``
+    /// less ``horizonMilliseconds``) over keys with a finite horizon; `nil` when none has one (keys
+    /// a salvage keeps for good). The earliest, not the latest: a checkout key's horizon starts at
+    /// its deadline, which the host gives and may be after every event (an OXXO voucher lives 3+
+    /// days); started there, the first event's jump would count nothing and end a spent POS
+    /// token's horizon (issue 35, X4). Started at the earliest, the key that ends first has its
+    /// jump counted; the others are kept longer, which only refuses more.
     static func provenForgetting(_ keys: [Key]) -> Int64? {
         var proven: Int64? = nil
         for key in keys where key.until < MexicoCityTime.maxEpochMilliseconds && key.until > RememberedKeys.horizonMilliseconds {
-            proven = Swift.max(proven ?? 0, key.until - RememberedKeys.horizonMilliseconds)
+            proven = Swift.min(proven ?? Int64.max, key.until - RememberedKeys.horizonMilliseconds)
         }
         return proven
     }

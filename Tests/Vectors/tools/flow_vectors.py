@@ -945,7 +945,9 @@ class Model:
                     self.book_sale(txn, Entry("venta", cap, now, mx_deadline_ms(now)))
             return
         sale = self.sale_entry(flow.sale, now)
-        remaining = sale.amount - sale.refunded if sale else flow.amount
+        # What is left bounds a mismatch only when the sale still has its sale entry; without it (balance
+        # unknown, recorded, gone) the larger of answered and requested, which the record caps (X8).
+        remaining = sale.amount - sale.refunded if sale and sale.operation == "venta" else max(answered, flow.amount)
         booked = flow.amount if column == "approved" else min(max(answered, flow.amount), remaining)
         # What it took goes to its sale's entry, expired or not (the core's addRefund); with none (it
         # left while this refund waited), to the sale's record — as refunded in full when there is none (G1).
