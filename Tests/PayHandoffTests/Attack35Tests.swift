@@ -212,6 +212,29 @@ final class Attack35Tests: XCTestCase {
         let again = try refundByDocument("r2", approvedAt: real + 1_000, at: real + 600_000)
         XCTAssertNotEqual(again.outcome, .accepted, "a second refund of a sale refunded in full")
     }
+
+    /// What PayHandoff 0.3.0 (d862cce) wrote after salvaging its own v3/waiting-refund snapshot whose
+    /// `ledger` was null (0.3.0 reported nothing dropped): format 3, the approved sale and the waiting
+    /// refund kept, the ledger empty, watermark 0 (second attack, O2). It restores, converted: the sale
+    /// stays balance unknown, so no refund by its document follows the given-up one.
+    func testO2ASnapshotThatPayHandoff030sSalvageWroteRestores() throws {
+        let written = #"""
+{"version":3,"config":{"single_pending_per_kind":false,"checkout_timeout_ms":1800000,"pos_grace_ms":3000,"accept_unverified_callbacks":false},"flows":[{"id":"p1","type":"pos","state":"approved","operation":"venta","identifier":"ord-1","token":"00000000000000000000000000000001","answer_scheme":"myapp","amount":"100.00","grace_ms":3000,"response":{"version":1,"result":"approved","identifier":"ord-1~00000000000000000000000000000001","amount":"100.00","transactionid":"720371"},"answered_at":1796054460000},{"id":"r1","type":"pos","state":"launched","operation":"devolucion","identifier":"ref-1","token":"0000000000000000000000000000000a","answer_scheme":"myapp","amount":"100.00","sale_transactionid":"720371","grace_ms":3000}],"ledger":{"pruned_through":0,"sales":[],"refunds":[],"unknown":[]}}
+"""#
+        let document = try JSONDecoder().decode(JSONValue.self, from: Data(written.utf8))
+        let restored: Coordinator
+        do { restored = try Coordinator(snapshot: document) } catch {
+            return XCTFail("a snapshot 0.3.0 wrote is refused: " + String(describing: error))
+        }
+        coordinator = restored
+        XCTAssertEqual(try send(["type": "flow.remove", "now": .integer(1_796_054_460_000 + 300_000), "flow_id": "r1", "give_up": true]).outcome, .accepted)
+        XCTAssertNotEqual(try refundByDocument("r2", approvedAt: 1_796_054_460_000, at: 1_796_054_460_000 + 600_000).outcome, .accepted)
+        // The same shape in format 4 was edited by hand: refused.
+        let format4 = written.replacingOccurrences(of: #"{"version":3,"#, with: #"{"version":4,"#)
+        XCTAssertThrowsError(try Coordinator(snapshot: try JSONDecoder().decode(JSONValue.self, from: Data(format4.utf8)))) { error in
+            XCTAssertTrue(String(describing: error).contains("a ledger entry was lost"), String(describing: error))
+        }
+    }
 }
 
 private extension Coordinator {

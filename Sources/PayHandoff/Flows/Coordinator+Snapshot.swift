@@ -132,11 +132,19 @@ extension Coordinator {
                                       "the key of this flow is remembered from a forgotten one")
             }
         }
-        // Every format: 0.3 kept the same rule (an approved sale booked, a pruned entry behind the
-        // watermark), and the format-2 conversion makes the sales its flows name balance unknown.
-        if let missing = Coordinator.salesWithoutEntry(flows, in: ledger).first {
+        // A format-4 document never shows a sale without its entry (an approved sale booked it, which
+        // leaves only behind the watermark): one that does was edited, and is refused. An older one
+        // is converted instead, as salvage would: 0.3.0's own salvage replaced an unreadable ledger
+        // by an empty one beside the flows it kept (issue 35, O2), and every snapshot an earlier
+        // version wrote restores. The sales it shows stay balance unknown until their window closes.
+        let missingEntries = Coordinator.salesWithoutEntry(flows, in: ledger)
+        if let missing = missingEntries.first, document.format == Coordinator.snapshotVersion {
             throw PayHandoffError(.validation, field: "flows[" + String(missing.flow) + "]",
                 "shows sale " + missing.sale + ", which the ledger holds no entry for and its watermark does not cover: a ledger entry was lost")
+        }
+        for missing in missingEntries {
+            if let shown = missing.refundShown { ledger.forgetBalanceOfUnreadableRefund(approvedBy: shown) }
+            ledger.keepBalanceUnknown(of: missing.sale, until: missing.until)
         }
         self.init(configuration: configuration, snapshotLimit: Swift.min(snapshotLimit, Coordinator.maxSnapshotBytes),
                   flows: flows, ledger: ledger, rememberedKeys: remembered)
