@@ -139,5 +139,9 @@ class CoordinatorSnapshot internal constructor(val json: JSONObject) {
         (0 until a.length()).map { i -> a.getJSONArray(i).let { RememberedKey(it.getString(0), it.getLong(1)) } }
     } ?: emptyList()
 
+    /** `latest_event`: the latest event time the coordinator saw, beside [rememberedKeys] (their
+     *  horizons count time seen to pass from it, at most 12 h per jump); null without remembered keys. */
+    val latestEventMs: Long? = if (json.has("latest_event")) json.getLong("latest_event") else null
+
     override fun toString(): String = "CoordinatorSnapshot(flows=$flows, $ledger)"
 }

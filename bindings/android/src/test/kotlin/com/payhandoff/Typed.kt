@@ -162,6 +162,7 @@ object Typed {
         .also { o -> s.convertedReserveBytes?.let { o.put("converted_reserve", it) } }
         .also { o ->
             if (s.rememberedKeys.isNotEmpty()) o.put("remembered_keys", JSONArray(s.rememberedKeys.map { JSONArray(listOf(it.digest, it.untilMs)) }))
+            s.latestEventMs?.let { o.put("latest_event", it) }
         }
 
     fun salvage(s: Coordinator.Salvage): JSONObject = JSONObject().put("version", s.version).put("snapshot", snapshot(s.snapshot))
