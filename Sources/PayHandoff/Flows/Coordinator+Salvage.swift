@@ -132,10 +132,14 @@ extension Coordinator {
             // refund naming a sale the ledger never held may show a damaged id of another sale it
             // refunds, whose entry may be lost too: as for a dropped refund whose sale id does not
             // read (every sale with something left, the watermark past its earliest time's window).
+            // In a format-2/3 document this is what restore converts too (0.3.0's own salvage wrote
+            // it), so it is no damage to report: salvage of what restore accepts is restore.
             for missing in Coordinator.salesWithoutEntry(flows, in: ledger) {
                 let member = "flows[" + String(missing.flow) + "]"
-                dropped.append(Dropped(member: "ledger", error: PayHandoffError(.validation, field: member,
-                    "shows sale " + missing.sale + ", which the ledger holds no entry for: kept as balance unknown")))
+                if document.format == Coordinator.snapshotVersion {
+                    dropped.append(Dropped(member: "ledger", error: PayHandoffError(.validation, field: member,
+                        "shows sale " + missing.sale + ", which the ledger holds no entry for: kept as balance unknown")))
+                }
                 if let shown = missing.refundShown { ledger.forgetBalanceOfUnreadableRefund(approvedBy: shown) }
                 ledger.keepBalanceUnknown(of: missing.sale, until: missing.until)
             }
