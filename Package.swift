@@ -40,7 +40,10 @@ let package = Package(
                           swiftSettings: [.swiftLanguageMode(.v5)]),
         .testTarget(
             name: "PayHandoffTests",
-            dependencies: ["PayHandoff"]
+            // FoundationJSONText for the typed Clip/Square tests; PayHandoffABI for the vector runners,
+            // which hand the core the C ABI's cJSON codec (`JSONText.codec`) so Square's and Clip's JSON
+            // text is read by the same rules in Swift as in C, Kotlin and JS.
+            dependencies: ["PayHandoff", "PayHandoffFoundation", "PayHandoffABI"]
         ),
         .testTarget(name: "PayHandoffFoundationTests", dependencies: ["PayHandoffFoundation"]),
         // Runs the built `payhandoff` binary as a user would (depends on it so it is built), and

@@ -1,8 +1,8 @@
 /*
  * payhandoff.h — the stable C ABI of PayHandoff.
  *
- * PayHandoff builds the URLs and requests that hand a payment to the Billpocket POS app or to a
- * hosted checkout in the system browser tab, and checks the deep links that come back. This
+ * PayHandoff builds the URLs and requests that hand a payment to a card-terminal app (Billpocket,
+ * Square, SumUp, Clip) or to a hosted checkout in the system browser tab, and checks the deep links that come back. This
  * header is the whole contract of libpayhandoff; every JSON document it mentions is described,
  * with an example, in docs/abi.md.
  *
@@ -108,26 +108,34 @@ PAYHANDOFF_API const char *payhandoff_version(void);
    Freeing anything else, or the same string twice, is undefined behaviour (as with free). */
 PAYHANDOFF_API void payhandoff_string_free(char *text);
 
-/* ---- Billpocket POS (stateless) ------------------------------------------------------------- */
+/* ---- POS terminal apps (stateless) ---------------------------------------------------------- */
 
-/* Builds the billpocket:// URL for a sale ("venta") or refund ("devolucion").
+/* Every document here may name its terminal app: "pos_app": "billpocket" (the default when
+   absent) | "square" | "sumup" | "clip"; each app's members and rules are in docs/abi.md
+   ("Square, SumUp and Clip") and docs/rules.md. Only Billpocket refunds app-to-app. */
+
+/* Builds the hand-off of a sale ("venta") or a Billpocket refund ("devolucion"): the URL (for
+   Billpocket, billpocket://...) and the Android intent.
    request_json: the request, keyed like Billpocket's table, plus an optional "token": a string
    of 16-128 unreserved characters without '~', or true for a fresh one from the system's random
    source; the identifier sent is then "<identifier>~<token>" (it splits at its last '~'), so
    that a forged answer cannot echo it.
-   *out on success: {"version": 1, "url": "billpocket://...", "fields": [...],
+   *out on success: {"version": 1, "pos_app": "billpocket", "url": "billpocket://...", "fields": [...],
    "intent": {"action": "com.billpocket.payments.START", "extras": [...]}} and, with a token,
    "identifier" (as sent) and "token" (holds the user token: the host needs it to open the POS
-   app; do not log it).
+   app; do not log it). Other apps: no "fields"; "url" where the app has one (not Clip); the
+   intent may have "data" and "component", and extras typed {"key", "type", "value"}.
    Errors: INVALID_ARGUMENT, INVALID_JSON, VALIDATION, LIMIT_EXCEEDED. */
 PAYHANDOFF_API int32_t payhandoff_pos_build_url(const char *request_json, char **out);
 
-/* Parses the POS app's answer URL (myapp://result=aprobada&...).
+/* Parses the POS app's answer URL (myapp://result=aprobada&...; SumUp's and Square's callback URL
+   with "pos_app" and "callback_url" in the options instead of "urlScheme").
    options_json: {"urlScheme": "myapp", "identifier": "ord-1", "token": "..."} ("identifier"
    optional: when given, an answer for another request is CALLBACK_MISMATCH, reported before any
    other problem with the answer's fields; "token" needs "identifier": the answer must then echo
    "<identifier>~<token>").
-   *out on success: {"version": 1, "result": "approved" | "declined" | "error", ...}.
+   *out on success: {"version": 1, "result": "approved" | "declined" | "error" | "cancelled" |
+   "unrecognized", ...} ("cancelled" never from Billpocket; other apps' answers add "pos_app").
    Errors: INVALID_ARGUMENT, INVALID_JSON, VALIDATION, MALFORMED_URL, CALLBACK_MISMATCH,
    LIMIT_EXCEEDED. */
 PAYHANDOFF_API int32_t payhandoff_pos_parse_response(const char *url, const char *options_json, char **out);
@@ -136,14 +144,16 @@ PAYHANDOFF_API int32_t payhandoff_pos_parse_response(const char *url, const char
    extras_json: a JSON object of strings, e.g. {"result": "aprobada", "identifier": "...", ...}:
    read by the same rules as an answer URL (keys case-insensitive and not repeated in any case,
    an echoed user token dropped, unknown keys in "extra"), without percent-decoding.
-   options_json: {"identifier": "ord-1", "token": "..."} (both optional, as parse_response).
+   options_json: {"identifier": "ord-1", "token": "..."} (both optional, as parse_response), and
+   for Clip and Square "pos_app"; an optional "result_code" (Android's resultCode) is checked only.
    *out on success: the same document as payhandoff_pos_parse_response.
    Errors: INVALID_ARGUMENT, INVALID_JSON (a value that is not a string), VALIDATION,
    MALFORMED_URL, CALLBACK_MISMATCH, LIMIT_EXCEEDED. */
 PAYHANDOFF_API int32_t payhandoff_pos_parse_result(const char *extras_json, const char *options_json, char **out);
 
 /* Checks whether an approved sale can be refunded now.
-   input_json: {"sale": {"transactionid", "amount", "approved_at", "bp_version"}, "amount", "now"}.
+   input_json: {"sale": {"transactionid", "amount", "approved_at", "bp_version", "pos_app"}, "amount",
+   "now"}; a sale of another app than Billpocket is not eligible (<app>_server_refund).
    *out on success: {"version": 1, "eligible": true | false, "reasons": [...], "warnings": [...],
    ...}; a sale that cannot be refunded is a successful verdict with "eligible": false, not an
    error; "warnings" names what could not be checked (pos_app_version_unknown), not blocking.

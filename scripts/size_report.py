@@ -24,7 +24,9 @@ Components (a function goes to the first that matches):
                    init(json:), JSONMembers, snapshots), the writers (write(to:), .json),
                    JSONValue, JSONText (the C ABI's cJSON layer)
   coordinator      Flows/ (the coordinator, its budget, salvage, the two flows, events, ledger)
-  POS              POS/ (Billpocket requests, answers, refunds)
+  POS              POS/ (the POS flow's shared types: which app, intents, the answer document)
+  POS Billpocket   POS/Billpocket/ (requests, answers, refunds); POS Square, POS SumUp, POS Clip:
+                   each app's folder of rules (issue 39: at most 25 KB per native library together)
   checkout         Checkout/ (requests, sessions, callbacks, confirmations, return URLs)
   query            Query/ (the URL and query rules)
   support          Support/ (amounts, Mexico City time, secrets, errors, byte scanning)
@@ -51,13 +53,15 @@ from collections import defaultdict
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-FOLDERS = {"Flows": "coordinator", "POS": "POS", "Checkout": "checkout", "Query": "query", "Support": "support",
+FOLDERS = {"Flows": "coordinator", "POS": "POS", "Billpocket": "POS Billpocket", "Square": "POS Square",
+           "SumUp": "POS SumUp", "Clip": "POS Clip", "Checkout": "checkout", "Query": "query", "Support": "support",
            "JSON": "JSON doors"}
 # The readers (reading:, the reader interface, the snapshot's) and the writers (write…(to:), the
 # writer classes) are JSON doors too, whatever type they read or write.
 JSON_WORDS = re.compile(r"(json|JSON|snapshot|Snapshot|Salvage|salvaging|convertFormat2|JSONValue|JSONText|JSONObject|JSONWriter"
                         r"|reading|JSONMembers|JSONReader|JSONLengthCounter|SnapshotDocument|LedgerItem"
                         r"|\bwrite[A-Za-z]*\(|\bwrite[A-Za-z]*<|writeMembers|writeExtra|writeTruncated)")
+APP_READER = re.compile(r"\b(?:parse|is)(Square|SumUp|Clip)|\b(Square|SumUp|Clip)(?:Amount|Request)\b")
 CJSON_FILES = [ROOT / "third_party/cjson/cJSON.c", ROOT / "bindings/web/wasm/payhandoff_wasm_cjson.c"]
 JNI_FOLDER = ROOT / "bindings/android/src/main/cpp"
 C_FUNCTION = re.compile(r"^\s*(?:static\s+)?(?:CJSON_PUBLIC\([^)]*\)|[A-Za-z_][A-Za-z0-9_ \*]*?)\s*\*?\s*([A-Za-z_][A-Za-z0-9_]*)\s*\(",
@@ -67,16 +71,18 @@ C_FUNCTION = re.compile(r"^\s*(?:static\s+)?(?:CJSON_PUBLIC\([^)]*\)|[A-Za-z_][A
 def type_folders() -> dict[str, str]:
     """Every type the core declares, with the component of its folder."""
     found: dict[str, str] = {}
+    rank: dict[str, int] = {}  # a type belongs to the folder of `Name.swift`, else of `Name+….swift`
     declaration = re.compile(r"^\s*(?:public |internal |private |fileprivate )*(?:final )?(?:indirect )?"
                              r"(?:struct|enum|class|protocol|extension)\s+([A-Za-z_][A-Za-z0-9_.]*)")
-    for path in (ROOT / "Sources/PayHandoff").rglob("*.swift"):
+    for path in sorted((ROOT / "Sources/PayHandoff").rglob("*.swift")):
         component = FOLDERS.get(path.parent.name, "support")
         for line in path.read_text(encoding="utf-8").splitlines():
             match = declaration.match(line)
             if match:
                 name = match.group(1).split(".")[0]
-                if path.name.startswith(name) or name not in found:
-                    found[name] = component
+                level = 2 if path.stem == name else 1 if path.name.startswith(name) else 0
+                if name not in found or level > rank[name]:
+                    found[name], rank[name] = component, level
     return found
 
 
@@ -119,6 +125,11 @@ def classify(raw: str, readable: str, types: dict[str, str], cjson: set[str], jn
         return "standard library"  # the Embedded runtime (retain/release, allocation)
     if not swift:
         return "libc"
+    # Another terminal app's answer reader is an extension of the one answer type (POSResponse,
+    # Billpocket's folder): counted with its app, as its request types are.
+    app_reader = APP_READER.search(readable)
+    if app_reader:
+        return "POS " + (app_reader.group(1) or app_reader.group(2))
     if JSON_WORDS.search(readable):
         return "JSON doors"
     # The type the function belongs to: the first capitalized name of the simplified form.

@@ -9,7 +9,8 @@ Requests:
 Answers: {"ok": <document>} or {"error": {"code": ..., "field": ...}} (the oracle's Fail), or
 {"oracle_error": "..."} when the oracle itself raised something else (a bug on one side).
 
-It imports the oracle's functions (pos_vectors.parse_response, parse_result,
+It imports the oracle's functions (pos_apps_vectors.parse_response, parse_result, which dispatch
+on `pos_app` to Billpocket's pos_vectors or the Square/SumUp/Clip oracles;
 vectorlib.amount_from_text); no rule is written here.
 """
 import json
@@ -19,7 +20,7 @@ from pathlib import Path
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent.parent / "Tests" / "Vectors" / "tools"))
-import pos_vectors  # noqa: E402
+import pos_apps_vectors  # noqa: E402
 from vectorlib import Fail, amount_from_text  # noqa: E402
 
 
@@ -27,9 +28,9 @@ def answer(request: dict) -> dict:
     suite = request["suite"]
     try:
         if suite == "pos.parse_response":
-            return {"ok": pos_vectors.parse_response(request["url"], request["options"])}
+            return {"ok": pos_apps_vectors.parse_response(request["url"], request["options"])}
         if suite == "pos.parse_result":
-            return {"ok": pos_vectors.parse_result(request["extras"], request["options"])}
+            return {"ok": pos_apps_vectors.parse_result(request["extras"], request["options"])}
         if suite == "amount":
             return {"ok": amount_from_text(request["text"], "amount")}
         return {"oracle_error": "unknown suite " + suite}

@@ -13,6 +13,11 @@ final class CoordinatorBox {
 
     init(_ coordinator: Coordinator) {
         self.coordinator = coordinator
+        #if !PAYHANDOFF_CHECKOUT_ONLY
+        // JSON text inside a POS answer (Clip's PAYMENT_RESPONSE) is read through cJSON, as every
+        // other JSON text of the C ABI.
+        self.coordinator.jsonText = JSONText.codec
+        #endif
     }
 
     /// The box behind a handle.

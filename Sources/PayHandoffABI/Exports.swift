@@ -28,7 +28,7 @@ public func payhandoff_string_free(_ text: UnsafeMutablePointer<CChar>?) {
     free(text)
 }
 
-/// Builds a Billpocket POS request URL.
+/// Builds a POS request: the URL and the Android intent for the request's `pos_app`.
 /// - Parameters:
 ///   - request: The POS request document.
 ///   - out: Receives the result or error document.
@@ -37,13 +37,15 @@ public func payhandoff_string_free(_ text: UnsafeMutablePointer<CChar>?) {
 public func payhandoff_pos_build_url(_ request: UnsafePointer<CChar>?, _ out: OutString?) -> Int32 {
     respond(out, { () throws(PayHandoffError) in
         var generator = SystemRandomNumberGenerator()
-        return try JSONText.read(request, parameter: "request_json") { reader, root throws(PayHandoffError) in
+        let (built, token) = try JSONText.read(request, parameter: "request_json") { reader, root throws(PayHandoffError) in
             try POSRequest.build(reading: JSONMembers(root, reader), using: &generator)
         }
-    }, writing: { built, writer in built.0.writeBuildResult(token: built.token, to: writer) })
+        // Square's iOS URL holds JSON text: printed by cJSON, before the answer is written.
+        return (built, token, try built.handoffURL(jsonText: JSONText.codec))
+    }, writing: { built, writer in built.0.writeBuildResult(token: built.1, handoffURL: built.2, to: writer) })
 }
 
-/// Parses the Billpocket POS app's answer URL.
+/// Parses a POS app's answer URL (Billpocket, SumUp).
 /// - Parameters:
 ///   - url: The URL the OS handed the app.
 ///   - options: `{"urlScheme", "identifier"}`.
@@ -55,12 +57,12 @@ public func payhandoff_pos_parse_response(_ url: UnsafePointer<CChar>?, _ option
     respond(out, { () throws(PayHandoffError) in
         let text = try JSONText.url(url, parameter: "url")
         return try JSONText.read(options, parameter: "options_json") { reader, root throws(PayHandoffError) in
-            try POSResponse.parse(text, options: JSONMembers(root, reader))
+            try POSResponse.parseApp(text, options: JSONMembers(root, reader), jsonText: JSONText.codec)
         }
     }, writing: { response, writer in response.write(to: writer) })
 }
 
-/// Reads the Billpocket POS app's Android result extras.
+/// Reads a POS app's Android result extras (Billpocket, Clip).
 /// - Parameters:
 ///   - extras: The result extras as a JSON object of strings.
 ///   - options: `{"identifier", "token"}`.
@@ -72,7 +74,7 @@ public func payhandoff_pos_parse_result(_ extras: UnsafePointer<CChar>?, _ optio
     respond(out, { () throws(PayHandoffError) in
         try JSONText.read(extras, parameter: "extras_json") { reader, document throws(PayHandoffError) in
             try JSONText.read(options, parameter: "options_json") { optionsReader, root throws(PayHandoffError) in
-                try POSResponse.parse(extras: (document, reader), options: JSONMembers(root, optionsReader))
+                try POSResponse.parseApp(extras: (document, reader), options: JSONMembers(root, optionsReader), jsonText: JSONText.codec)
             }
         }
     }, writing: { response, writer in response.write(to: writer) })

@@ -62,6 +62,37 @@ public enum JSONText {
         return String(cString: printed)
     }
 
+    /// The core's codec for JSON text inside a POS answer, over cJSON (the rules of every JSON
+    /// parameter of the C ABI: integers only, no repeated key, 64 KiB, depth 64).
+    ///
+    /// A fresh object on every read, never one shared instance: the C ABI is called from many
+    /// threads at once (include/payhandoff.h, THREAD SAFETY), and a shared global would be
+    /// lazily initialised and retained/released from all of them (helgrind, `make
+    /// react-native-test`'s thread test, reported both as races). The object holds no state.
+    public static var codec: JSONTextCodec { CJSONTextCodec() }
+
+    /// ``JSONTextCodec`` over cJSON.
+    final class CJSONTextCodec: JSONTextCodec, @unchecked Sendable {
+        override func parse(_ text: String, field: String) throws(PayHandoffError) -> JSONValue {
+            do {
+                return try JSONText.parse(text, parameter: field)
+            } catch {
+                // A member the text layer refuses (a number with a fraction) is named by its path
+                // inside the text: put it under the extra or parameter the text came in
+                // (`PAYMENT_RESPONSE.amount`), as the app readers name the members they refuse.
+                var located = error
+                // Bytes compared, never String `!=` (it links Unicode's normalization tables, which
+                // the .wasm does not have: docs/architecture.md).
+                if let path = error.field, !path.isEmpty, !path.utf8.elementsEqual(field.utf8) { located.field = field + "." + path }
+                throw located
+            }
+        }
+
+        override func render(_ value: JSONValue) throws(PayHandoffError) -> String {
+            JSONText.render(value)
+        }
+    }
+
     /// Reads a NUL-terminated URL.
     /// - Parameters:
     ///   - text: The C string, or NULL.

@@ -10,7 +10,8 @@ enum AnswerCommands {
     // MARK: pos answer
 
     /// The options of `pos answer` that take a value.
-    static let posOptions = Set<String>(["result", "result-word", "amount", "tip", "transaction-id", "statusinfo", "as", "state", "flow-id"])
+    static let posOptions = Set<String>(["result", "result-word", "amount", "tip", "transaction-id", "statusinfo", "as", "state", "flow-id",
+                                         "pos-app", "failure-cause", "error-code"])
         .union(Delivery.options)
 
     /// The `--result` words and what each composes (the answer's own word is
@@ -22,6 +23,11 @@ enum AnswerCommands {
     /// - Returns: The exit status.
     /// - Throws: A typed error for bad input, ``Arguments/usageError(_:)`` for a wrong command line.
     static func posAnswer(_ args: Arguments, url requestURL: String) throws(PayHandoffError) -> Int32 {
+        let app = try posApp(args)
+        if app != .billpocket { return try appAnswer(args, app: app, request: requestURL) }
+        for option in ["failure-cause", "error-code"] where args.value(option) != nil {
+            throw Arguments.usageError("--\(option) is for --pos-app sumup or clip answers")
+        }
         let resultName = try args.requiredOption("result")
         guard let result = posResults[resultName] else {
             throw Arguments.usageError("--result takes approved, declined or error, not '\(resultName)'")
@@ -55,20 +61,7 @@ enum AnswerCommands {
         }
         try answer.check()
 
-        // The flow a pos.result event names: given, or the one in the state file that sent this identifier.
-        var flowID = args.value("flow-id")
-        if let path = args.value("state") {
-            let coordinator = try StateFile.load(path, mustExist: true)
-            let sent = Array(answer.request.identifier.utf8)
-            let flow = coordinator.flows.first { flow in
-                guard case .pos(let f) = flow else { return false }
-                return Array((f.identifier + "~" + f.token).utf8) == sent
-            }
-            guard let flow else {
-                throw PayHandoffError(.unknownFlow, field: "identifier", "no POS hand-off in " + path + " sent this identifier")
-            }
-            flowID = flowID ?? flow.id
-        }
+        let flowID = try posFlowID(args, sent: answer.request.identifier)
 
         if let command = try Delivery.command(args, url: answer.url) {
             return try Delivery.perform(command, run: args.has("run"))
@@ -82,6 +75,116 @@ enum AnswerCommands {
                 throw Arguments.usageError("a pos.result event names its flow: give --flow-id ID, or --state FILE to find the flow that sent the request")
             }
             print(JSONText.render(["type": "pos.result", "flow_id": .string(flowID), "extras": answer.extras]))
+        }
+        return ExitStatus.ok
+    }
+
+    /// `--pos-app` (billpocket when absent), read by the core's word list.
+    /// - Throws: A usage error for another word.
+    static func posApp(_ args: Arguments) throws(PayHandoffError) -> POSApp {
+        guard let word = args.value("pos-app") else { return .billpocket }
+        guard let app = POSApp(rawValue: word) else {
+            throw Arguments.usageError("--pos-app takes billpocket, square, sumup or clip, not '\(word)'")
+        }
+        return app
+    }
+
+    /// The flow a `pos.result` event names: `--flow-id`, or the POS hand-off in `--state FILE`
+    /// that sent `sent` (`<identifier>~<token>`).
+    /// - Throws: `unknown_flow` naming `identifier` when the state has no such hand-off.
+    static func posFlowID(_ args: Arguments, sent: String) throws(PayHandoffError) -> String? {
+        var flowID = args.value("flow-id")
+        if let path = args.value("state") {
+            let coordinator = try StateFile.load(path, mustExist: true)
+            let bytes = Array(sent.utf8)
+            let flow = coordinator.flows.first { flow in
+                guard case .pos(let f) = flow else { return false }
+                return Array((f.identifier + "~" + f.token).utf8) == bytes
+            }
+            guard let flow else {
+                throw PayHandoffError(.unknownFlow, field: "identifier", "no POS hand-off in " + path + " sent this identifier")
+            }
+            flowID = flowID ?? flow.id
+        }
+        return flowID
+    }
+
+    /// `pos answer --pos-app sumup|clip|square`: SumUp's and Square's iOS answer URL (printed, as
+    /// a `url` event, or delivered), Clip's and Square's Android `pos.result` event (adb cannot
+    /// produce an activity result).
+    static func appAnswer(_ args: Arguments, app: POSApp, request text: String) throws(PayHandoffError) -> Int32 {
+        let result = try args.requiredOption("result")
+        let results = POSAppAnswer.results(for: app)
+        guard results.contains(result) else {
+            throw Arguments.usageError("--pos-app \(app.rawValue) --result takes " + results.joined(separator: ", ") + ", not '\(result)'"
+                + (app == .sumup && result == "cancelled" ? " (SumUp has no cancel answer: sumup-android-url-scheme #1)" : "")
+                + (app == .clip && result == "declined" ? " (Clip answers approved or error: a declined card is --result error --error-code …)" : ""))
+        }
+        for option in ["tip", "statusinfo", "as"] where args.value(option) != nil {
+            throw Arguments.usageError("--\(option) is for Billpocket answers (--pos-app billpocket)")
+        }
+        let word = args.value("result-word")
+        if let word, word.isEmpty { throw Arguments.usageError("--result-word takes a word") }
+        var random = SystemRandomNumberGenerator()
+        switch app {
+        case .sumup:
+            if args.value("error-code") != nil { throw Arguments.usageError("--error-code is for Clip answers; SumUp's is --failure-cause") }
+            if args.value("amount") != nil { throw Arguments.usageError("--amount: SumUp's answer carries no amount") }
+            let request = try POSAppAnswer.sumUpRequest(text)
+            let (url, callback) = POSAppAnswer.sumUpURL(request, result: result, word: word, transactionID: args.value("transaction-id"),
+                                                        failureCause: args.value("failure-cause"), using: &random)
+            try POSAppAnswer.check(.url(url), app: app, request: request, callbackURL: callback)
+            _ = try posFlowID(args, sent: request.sent)  // with --state: the hand-off must be there
+            if let command = try Delivery.command(args, url: url) {
+                return try Delivery.perform(command, run: args.has("run"))
+            }
+            print(args.has("json") ? JSONText.render(["type": "url", "url": .string(url)]) : url)
+        case .square:
+            if args.value("failure-cause") != nil { throw Arguments.usageError("--failure-cause is for SumUp answers; Square's is --error-code") }
+            if args.value("amount") != nil { throw Arguments.usageError("--amount: Square's answer carries no amount") }
+            let (request, android) = try POSAppAnswer.squareRequest(text)
+            if !android {
+                if result == "error" && args.value("error-code") == nil {
+                    throw Arguments.usageError("--pos-app square --result error on iOS needs --error-code CODE (Square's iOS SDK counts every error_code as an error)")
+                }
+                let url = POSAppAnswer.squareURL(request, result: result, word: word, transactionID: args.value("transaction-id"),
+                                                 errorCode: args.value("error-code"), using: &random)
+                try POSAppAnswer.check(.url(url), app: app, request: request, callbackURL: request.successCallback)
+                _ = try posFlowID(args, sent: request.sent)
+                if let command = try Delivery.command(args, url: url) {
+                    return try Delivery.perform(command, run: args.has("run"))
+                }
+                print(args.has("json") ? JSONText.render(["type": "url", "url": .string(url)]) : url)
+                return ExitStatus.ok
+            }
+            if word != nil { throw Arguments.usageError("--result-word: Square's Android answer has no status word (use --error-code)") }
+            if let platform = args.value("deliver") {
+                throw Arguments.usageError("--deliver \(platform) carries URL answers only: Square on Android answers by onActivityResult, which adb "
+                    + "cannot produce; send the printed pos.result event with payhandoff send")
+            }
+            let (code, extras) = POSAppAnswer.squareExtras(request, result: result, transactionID: args.value("transaction-id"),
+                                                           errorCode: args.value("error-code"), using: &random)
+            try POSAppAnswer.check(.activityResult(resultCode: code, extras: extras), app: app, request: request)
+            guard let flowID = try posFlowID(args, sent: request.sent) else {
+                throw Arguments.usageError("a pos.result event names its flow: give --flow-id ID, or --state FILE to find the flow that sent the request")
+            }
+            print(JSONText.render(["type": "pos.result", "flow_id": .string(flowID), "result_code": .integer(code), "extras": extras]))
+        default:
+            if args.value("failure-cause") != nil { throw Arguments.usageError("--failure-cause is for SumUp answers; Clip's is --error-code") }
+            if let platform = args.value("deliver") {
+                throw Arguments.usageError("--deliver \(platform) carries URL answers only: Clip answers by onActivityResult, which adb and "
+                    + "xcrun cannot produce; send the printed pos.result event with payhandoff send")
+            }
+            let request = try POSAppAnswer.clipRequest(text)
+            let amount = try args.value("amount").map { (text) throws(PayHandoffError) in try Amount(parsing: text, field: "amount") }
+            let extras = POSAppAnswer.clipExtras(request, result: result, word: word, amount: amount, transactionID: args.value("transaction-id"),
+                                                 errorCode: args.value("error-code"), using: &random)
+            try POSAppAnswer.check(.activityResult(resultCode: -1, extras: extras), app: app, request: request)
+            guard let flowID = try posFlowID(args, sent: request.sent) else {
+                throw Arguments.usageError("a pos.result event names its flow: give --flow-id ID, or --state FILE to find the flow that sent the request")
+            }
+            // Clip answers every outcome with RESULT_OK (-1): the extras decide.
+            print(JSONText.render(["type": "pos.result", "flow_id": .string(flowID), "result_code": -1, "extras": extras]))
         }
         return ExitStatus.ok
     }

@@ -1,4 +1,4 @@
-import PayHandoff
+@_spi(JSONText) import PayHandoff
 import PayHandoffABI
 
 /// Exit statuses: 0 ok, 1 the input was rejected (a PayHandoff error or a rejected URL),
@@ -14,11 +14,31 @@ enum ExitStatus {
 enum Commands {
     // MARK: pos
 
-    static let saleOptions: Set<String> = ["usertoken", "identifier", "amount", "url-scheme", "tip", "msi", "reference",
-                                           "email", "phone"]
-    static let saleSwitches: Set<String> = ["show-photo-button", "mandatory-photo", "comes-from-qr"]
+    static let saleOptions = Set<String>(["usertoken", "identifier", "amount", "url-scheme", "tip", "msi", "reference",
+                                          "email", "phone", "pos-app", "tender-types", "auto-return-ms", "as"]).union(appSaleOptions.map { $0.key })
+    static let saleSwitches = Set<String>(["show-photo-button", "mandatory-photo", "comes-from-qr", "show-secrets"])
+        .union(appSaleSwitches.map { $0.key })
+
+    /// The request members of the other terminal apps (issue 39), by option: each goes into the
+    /// document when given, and the core refuses what the app does not take (naming the member).
+    static let appSaleOptions: KeyValuePairs<String, String> = [
+        "client-id": "client_id", "currency": "currency", "callback-url": "callback_url", "notes": "notes",
+        "location-id": "location_id", "customer-id": "customer_id", "affiliate-key": "affiliate_key", "app-id": "app_id",
+        "title": "title", "receipt-email": "receipt_email", "receipt-phone": "receipt_phone", "component": "component",
+    ]
+    /// Their boolean members, by switch (given: true).
+    static let appSaleSwitches: KeyValuePairs<String, String> = [
+        "skip-receipt": "skip_receipt", "skip-success-screen": "skip_success_screen", "auto-return": "auto_return",
+        "retry": "retry", "share": "share",
+    ]
 
     static func posSale(_ args: Arguments) throws(PayHandoffError) -> Int32 {
+        let app = try AnswerCommands.posApp(args)
+        if let platform = args.value("as"), platform != "ios" && platform != "android" {
+            throw Arguments.usageError("--as takes ios or android, not '\(platform)'")
+        }
+        if app != .billpocket { return try appSale(args, app: app) }
+        if args.value("as") != nil { throw Arguments.usageError("--as is for --pos-app square, sumup or clip") }
         var request: JSONObject = ["transaction": "venta"]
         copy(args, ["usertoken": "usertoken", "identifier": "identifier", "amount": "amount", "url-scheme": "urlScheme",
                     "tip": "tip", "reference": "reference", "email": "email", "phone": "phone"], into: &request)
@@ -36,6 +56,49 @@ enum Commands {
         return try printBuiltURL(request, args)
     }
 
+    /// `pos sale --pos-app square|sumup|clip`: the app's request document from the options, built
+    /// by the core (Square's `data=` JSON printed with cJSON, as the C ABI prints it). Prints the
+    /// URL (Square, SumUp; SumUp's affiliate key redacted unless `--show-secrets`), or for Clip,
+    /// which has none, the Android intent as JSON (what `pos answer --pos-app clip` reads);
+    /// `--as android` prints the intent for Square and SumUp too; `--json` the whole document
+    /// (the key redacted the same way).
+    static func appSale(_ args: Arguments, app: POSApp) throws(PayHandoffError) -> Int32 {
+        var request: JSONObject = ["pos_app": .string(app.rawValue)]
+        copy(args, ["usertoken": "usertoken", "identifier": "identifier", "amount": "amount", "url-scheme": "urlScheme",
+                    "tip": "tip", "reference": "reference", "email": "email", "phone": "phone"], into: &request)
+        copy(args, appSaleOptions, into: &request)
+        if let types = args.value("tender-types") {
+            request["tender_types"] = .array(types.split(separator: ",").map { .string(String($0)) })
+        }
+        if let ms = args.value("auto-return-ms") { request["auto_return_ms"] = Int64(ms).map { .integer($0) } ?? .string(ms) }
+        for (flag, key) in appSaleSwitches where args.has(flag) { request[key] = true }
+        for flag in saleSwitches where args.has(flag) && !appSaleSwitches.contains(where: { $0.key == flag }) && flag != "show-secrets" {
+            throw Arguments.usageError("--\(flag) is a Billpocket field (--pos-app billpocket)")
+        }
+        var random = SystemRandomNumberGenerator()
+        var result = try POSRequest.buildResultJSON(json: .object(request), using: &random, jsonText: JSONText.codec)
+        if !args.has("show-secrets") { result = redactingAffiliateKey(result) }
+        if args.has("json") {
+            print(JSONText.render(result))
+        } else if args.value("as") != "android", let url = try? result.string(at: "url") {
+            print(url)
+        } else {
+            print(JSONText.render(result.value(at: "intent") ?? .null))
+        }
+        return ExitStatus.ok
+    }
+
+    /// The build document with SumUp's affiliate key redacted in `url` and `intent.data`.
+    static func redactingAffiliateKey(_ document: JSONValue) -> JSONValue {
+        guard case .object(var o) = document else { return document }
+        if case .string(let url)? = o["url"] { o["url"] = .string(redactingSecrets(url)) }
+        if case .object(var intent)? = o["intent"], case .string(let data)? = intent["data"] {
+            intent["data"] = .string(redactingSecrets(data))
+            o["intent"] = .object(intent)
+        }
+        return .object(o)
+    }
+
     private static func printBuiltURL(_ request: JSONObject, _ args: Arguments) throws(PayHandoffError) -> Int32 {
         var random = SystemRandomNumberGenerator()
         let result = try POSRequest.buildResultJSON(json: .object(request), using: &random)
@@ -43,10 +106,28 @@ enum Commands {
         return ExitStatus.ok
     }
 
+    /// `pos parse URL`: an answer URL (Billpocket's by default; `--pos-app sumup|square` with
+    /// `--callback-url`); `pos parse --extras JSON [--result-code N]`: Android result extras
+    /// (`--pos-app clip|square|billpocket`; `null` is no data). Read by the core as the C ABI reads them.
     static func posParse(_ args: Arguments, url: String) throws(PayHandoffError) -> Int32 {
         var options: JSONObject = [:]
-        copy(args, ["url-scheme": "urlScheme", "identifier": "identifier", "token": "token"], into: &options)
-        let response = try POSResponse.parse(url, options: .object(options))
+        copy(args, ["url-scheme": "urlScheme", "identifier": "identifier", "token": "token", "pos-app": "pos_app",
+                    "callback-url": "callback_url"], into: &options)
+        if let code = args.value("result-code") {
+            guard let value = Int64(code) else { throw Arguments.usageError("--result-code takes an integer (RESULT_OK is -1, RESULT_CANCELED 0)") }
+            options["result_code"] = .integer(value)
+        }
+        let reader = JSONValueReader()
+        let members = JSONMembers(JSONValueReader.Node(.object(options)), reader)
+        let response: POSResponse
+        if let extras = args.value("extras") {
+            let document = try JSONText.parse(extras, parameter: "extras")
+            response = try POSResponse.parseApp(extras: (JSONValueReader.Node(document), reader), options: members, jsonText: JSONText.codec)
+        } else if options["pos_app"] != nil {
+            response = try POSResponse.parseApp(url, options: members, jsonText: JSONText.codec)
+        } else {
+            response = try POSResponse.parse(url, options: .object(options))
+        }
         if args.has("json") {
             print(JSONText.render(response.json))
         } else {
@@ -224,7 +305,12 @@ enum Commands {
             case nil: return "open_browser \(url)"
             }
         case .openPOSApp(let url):
-            return "open_pos_app \(showSecrets ? url : redactingUserToken(url))"
+            return "open_pos_app \(showSecrets ? url : redactingSecrets(url))"
+        case .openPOSIntent(let posApp, let url, let intent):
+            // SumUp's URL holds its affiliate key: redacted unless --show-secrets, as Billpocket's
+            // user token. Clip has no URL: its intent (no secret: the Parcelable login is the host's).
+            if let url { return "open_pos_app \(posApp.rawValue) \(showSecrets ? url : redactingSecrets(url))" }
+            return "open_pos_app \(posApp.rawValue) intent \(JSONText.render(JSONValueWriter.document { intent.write(to: $0) }))"
         case .showHint(let message):
             return "show_hint \"\(message)\""
         case .reconcile(let reason):
@@ -240,16 +326,22 @@ enum Commands {
         return path[..<range.upperBound] + "<redacted>"
     }
 
-    /// `…&usertoken=secret&…` → `…&usertoken=<redacted>&…`: display only.
-    static func redactingUserToken(_ url: String) -> String {
-        let marker = Array("usertoken=".utf8)
-        let bytes = Array(url.utf8)
-        guard bytes.count >= marker.count,
-              let start = (0...(bytes.count - marker.count)).first(where: { bytes[$0..<$0 + marker.count].elementsEqual(marker) })
-        else { return url }
-        let valueStart = start + marker.count
-        let valueEnd = bytes[valueStart...].firstIndex(of: UInt8(ascii: "&")) ?? bytes.count
-        return String(decoding: bytes[..<valueStart], as: UTF8.self) + "<redacted>" + String(decoding: bytes[valueEnd...], as: UTF8.self)
+    /// `…&usertoken=secret&…` → `…&usertoken=<redacted>&…`, and the same for SumUp's
+    /// `affiliate-key=`: display only.
+    static func redactingSecrets(_ url: String) -> String {
+        var bytes = Array(url.utf8)
+        for key in ["usertoken=", "affiliate-key="] {
+            let marker = Array(key.utf8)
+            var from = 0
+            while bytes.count - from >= marker.count,
+                  let start = (from...(bytes.count - marker.count)).first(where: { bytes[$0..<$0 + marker.count].elementsEqual(marker) }) {
+                let valueStart = start + marker.count
+                let valueEnd = bytes[valueStart...].firstIndex(of: UInt8(ascii: "&")) ?? bytes.count
+                bytes.replaceSubrange(valueStart..<valueEnd, with: Array("<redacted>".utf8))
+                from = valueStart + 10
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     private static func redactingAuthorization(_ request: JSONValue) -> JSONValue {

@@ -1,3 +1,4 @@
+import PayHandoff
 import PayHandoffABI
 import PayHandoffDoctor
 

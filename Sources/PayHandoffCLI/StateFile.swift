@@ -21,7 +21,7 @@ enum StateFile {
     ///   file exists but cannot be read, or is missing and `mustExist`.
     static func load(_ path: String, mustExist: Bool = false) throws(PayHandoffError) -> Coordinator {
         guard let file = fopen(path, "rb") else {
-            if errno == ENOENT && !mustExist { return Coordinator() }
+            if errno == ENOENT && !mustExist { return withCodec(Coordinator()) }
             throw PayHandoffError(.invalidArgument, field: "state", "cannot read " + path)
         }
         defer { fclose(file) }
@@ -33,8 +33,16 @@ enum StateFile {
             bytes.append(contentsOf: buffer[0..<count])
         }
         // A snapshot may have up to PAYHANDOFF_MAX_SNAPSHOT_BYTES, as payhandoff_coordinator_restore reads.
-        return try Coordinator(snapshot: JSONText.parse(String(decoding: bytes, as: UTF8.self), parameter: "state",
-                                                        limit: JSONText.maxSnapshotBytes))
+        return withCodec(try Coordinator(snapshot: JSONText.parse(String(decoding: bytes, as: UTF8.self), parameter: "state",
+                                                                  limit: JSONText.maxSnapshotBytes)))
+    }
+
+    /// `coordinator` reading JSON text inside answers (Clip's `PAYMENT_RESPONSE`) with cJSON, as
+    /// the C ABI's coordinator handles do (the core's own codec refuses every call).
+    private static func withCodec(_ coordinator: Coordinator) -> Coordinator {
+        var coordinator = coordinator
+        coordinator.jsonText = JSONText.codec
+        return coordinator
     }
 
     /// Saves `coordinator`'s snapshot at `path` crash-safely.

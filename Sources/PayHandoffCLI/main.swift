@@ -9,11 +9,11 @@ import PayHandoff
 
 let help: [String: String] = [
     "": """
-    payhandoff — build and check payment hand-off URLs (Billpocket POS, hosted checkout)
+    payhandoff — build and check payment hand-off URLs (POS apps: Billpocket, SumUp, Clip, Square; hosted checkout)
 
     usage:
-      payhandoff pos sale|refund|parse|refund-check …   Billpocket POS app-to-app
-      payhandoff pos answer BILLPOCKET_URL …            what the POS app would answer (no card reader needed)
+      payhandoff pos sale|refund|parse|refund-check …   POS app-to-app (Billpocket; --pos-app square|sumup|clip)
+      payhandoff pos answer REQUEST …                   what the POS app would answer (no card reader needed)
       payhandoff checkout request|callback …            hosted checkout in the browser tab
       payhandoff checkout answer RETURN_URL …           the gateway's redirect (no gateway account needed)
       payhandoff route URL --state FILE                 route a deep link through a saved coordinator
@@ -28,6 +28,19 @@ let help: [String: String] = [
                                [--tip 15.00] [--msi 0|3|6|9|12] [--reference TEXT] [--email E] [--phone P]
                                [--show-photo-button] [--mandatory-photo] [--comes-from-qr] [--json]
     prints the billpocket:// URL (it holds the user token: do not log it)
+           payhandoff pos sale --pos-app sumup --affiliate-key K --app-id com.example.shop --identifier ID
+                               --amount 100.00 --currency EUR --callback-url myapp://sumup-result
+                               [--title T] [--receipt-email E] [--receipt-phone P] [--skip-success-screen]
+           payhandoff pos sale --pos-app clip --identifier ID --amount 100.00 [--tip 10.00]
+                               [--auto-return] [--retry] [--share] [--component pkg/class]
+           payhandoff pos sale --pos-app square --client-id ID --identifier ID --amount 100.00 --currency USD
+                               --callback-url myapp://square-callback [--notes N] [--location-id L]
+                               [--customer-id C] [--tender-types card,cash,other,card_on_file]
+                               [--auto-return-ms 3200..10000] [--skip-receipt]
+    the request goes to the core as one document ({"pos_app": …}); it refuses what the app does not
+    take, naming the member. Prints the URL (SumUp's affiliate key redacted unless --show-secrets),
+    or for Clip, which has no URL, the Android intent as JSON (--as android: the intent for Square
+    and SumUp too); --json the whole document
     """,
     "pos refund": """
     usage: payhandoff pos refund --usertoken T --identifier ID --url-scheme myapp --transaction-id SALE_ID
@@ -36,8 +49,11 @@ let help: [String: String] = [
     """,
     "pos parse": """
     usage: payhandoff pos parse URL --url-scheme myapp [--identifier ID [--token T]] [--json]
+           payhandoff pos parse URL --pos-app sumup|square --callback-url myapp://sumup-result [--identifier ID [--token T]]
+           payhandoff pos parse --extras JSON [--pos-app clip|square|billpocket] [--result-code -1] [--identifier ID [--token T]]
     parses the POS app's answer; with --identifier, an answer for another request is rejected
-    (with --token, the answer must echo ID~T, as a request built with --token sends it)
+    (with --token, the answer must echo ID~T, as a request built with --token sends it);
+    --extras reads Android result extras (an object of strings, or null: no data)
     """,
     "pos answer": """
     usage: payhandoff pos answer BILLPOCKET_URL --result approved|declined|error [--result-word WORD]
@@ -62,6 +78,30 @@ let help: [String: String] = [
     --deliver prints the one command that opens the answer in a booted iOS simulator (xcrun simctl
     openurl) or a running Android emulator (adb shell am start, to --package when given); --run
     runs it (the tool must be on PATH); URL answers only, so not with --as android
+           payhandoff pos answer SUMUP_URL --pos-app sumup --result approved|declined|error [--result-word WORD]
+                                 [--transaction-id TX] [--failure-cause CAUSE] [--state FILE] [--json]
+                                 [--deliver ios|android [--package ID] [--run]]
+    SumUp's answer URL on the request's callback (callbacksuccess / callbackfail on iOS, callback on
+    Android): smp-status success (a fresh smp-tx-code) or failed with smp-failure-cause
+    transaction-failed (declined) or invalid-param (error), echoing foreign-tx-id; SUMUP_URL is the
+    sumupmerchant:// URL or the Android intent's data (affiliate-key=<redacted> is fine)
+           payhandoff pos answer INTENT_JSON --pos-app clip --result approved|error|cancelled (--flow-id ID | --state FILE)
+                                 [--result-word STATUS] [--amount A] [--transaction-id RECEIPT] [--error-code CODE]
+    prints the pos.result event of Clip's onActivityResult: result_code -1 (Clip answers
+    RESULT_OK always) and its extras: PAYMENT_RESPONSE (reference echoed, status approved or error,
+    amount as Double.toString(): 100.0, 1.0E7, receiptNumber) and on error PAYMENT_ERROR
+    (TERMINAL_ERROR, or CANCELLED for cancelled); INTENT_JSON is the intent pos sale --pos-app
+    clip prints, or a document holding it (the open_pos_app effect); --deliver cannot carry it
+    (adb cannot produce an activity result): send it with payhandoff send
+           payhandoff pos answer SQUARE_REQUEST --pos-app square --result approved|error|cancelled
+                                 [--transaction-id ID] [--error-code CODE] [--result-word STATUS]
+                                 [--state FILE | --flow-id ID] [--json] [--deliver ios|android …]
+    SQUARE_REQUEST is the iOS URL (square-commerce-v1://payment/create?data=…): Square's answer URL
+    on its callback_url, data={"status": "ok", "transaction_id", "client_transaction_id", "state"}
+    or {"status": "error", "error_code" (payment_canceled for cancelled; --error-code for error)};
+    or the Android intent as JSON (pos sale --pos-app square --as android): the pos.result event
+    with result_code -1 and SERVER_/CLIENT_TRANSACTION_ID, or 0 and ERROR_CODE
+    (ERROR_TRANSACTION_CANCELED, ERROR_UNEXPECTED unless --error-code), REQUEST_METADATA echoed
     """,
     "pos refund-check": """
     usage: payhandoff pos refund-check --transaction-id ID --sale-amount 100.00 --approved-at EPOCH_S
@@ -188,7 +228,7 @@ func run(_ words: [String]) -> Int32 {
     switch command {
     case "pos sale": valued = Commands.saleOptions; switches = Commands.saleSwitches
     case "pos refund": valued = ["usertoken", "identifier", "url-scheme", "transaction-id", "amount"]
-    case "pos parse": valued = ["url-scheme", "identifier", "token"]
+    case "pos parse": valued = ["url-scheme", "identifier", "token", "pos-app", "callback-url", "extras", "result-code"]
     case "pos refund-check": valued = ["transaction-id", "sale-amount", "approved-at", "amount", "bp-version", "now"]
     case "checkout request": valued = Commands.requestOptions; switches = ["iframe", "show-secrets"]
     case "pos answer": valued = AnswerCommands.posOptions; switches = Delivery.switches
@@ -215,8 +255,13 @@ func run(_ words: [String]) -> Int32 {
     do throws(PayHandoffError) {
         let positional: String
         switch command {
+        case "pos parse" where args.value("extras") != nil:
+            guard args.positional.isEmpty else { return usage(command, "--extras reads result extras: no URL") }
+            positional = ""
         case "pos parse", "checkout callback", "route": positional = try oneWord(args, "URL")
-        case "pos answer": positional = try oneWord(args, "BILLPOCKET_URL")
+        case "pos answer":
+            let what = ["sumup": "SUMUP_URL", "clip": "INTENT_JSON", "square": "SQUARE_REQUEST"][args.value("pos-app") ?? ""] ?? "BILLPOCKET_URL"
+            positional = try oneWord(args, what)
         case "checkout answer": positional = try oneWord(args, "RETURN_URL")
         case "checkout request": positional = try oneWord(args, "cards or payments")
         case "send": positional = try oneWord(args, "EVENT_JSON")

@@ -1,4 +1,5 @@
 import Foundation
+import PayHandoff
 
 /// The iOS rules: Info.plist (XML or binary) and the app's entitlements. The iOS matching
 /// rules are written here once (Expo's checks call them), each citing where Apple states it:

@@ -1,4 +1,5 @@
 import Foundation
+import PayHandoff
 
 /// The Expo rules: `app.json` / `app.config.json` (the config under `expo`, or at the top
 /// level), checked per platform as `npx expo prebuild` turns it into each platform's files.

@@ -1,3 +1,4 @@
+import PayHandoff
 /// A card-terminal (POS) app the merchant app hands sales to (`--pos-app`, issue 39), and what
 /// each OS needs the merchant app to declare before it can see that app. The words are the
 /// core's `pos_app` words.
@@ -43,11 +44,9 @@
 ///   commit 0a29533, maps a failed launch to `ApplicationNotFoundException`). Clip runs only on
 ///   Clip's own terminals (Total, Total 2, Pro 2) with the merchant app installed on the terminal
 ///   itself; it has no iOS app, so an iOS app that lists it gets a warning.
-public enum POSApp: String, CaseIterable, Sendable {
-    case billpocket
-    case square
-    case sumup
-    case clip
+extension POSApp {
+    // The core's list of terminal apps (Sources/PayHandoff/POS/POSApp.swift, the `pos_app` words);
+    // what each needs declared in an app's manifest, plist or Expo config is doctor's.
 
     /// The name people know it by.
     var name: String {

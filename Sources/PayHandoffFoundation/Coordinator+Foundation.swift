@@ -87,10 +87,13 @@ extension RefundEligibility {
 }
 
 extension POSRequest {
-    /// The `billpocket://` URL to open (`UIApplication.shared.open(request.openURL)`).
+    /// The URL to open (`UIApplication.shared.open(request.openURL)`): `billpocket://…`,
+    /// `sumupmerchant://…`, or Square's `square-commerce-v1://…` with its JSON printed by
+    /// ``FoundationJSONText``. Clip has no URL (Android intent only): `file:///` then.
     public var openURL: URL {
         // Built from unreserved characters and percent escapes only: always a valid URL.
-        URL(string: url) ?? URL(fileURLWithPath: "/")
+        let text = (try? handoffURL(jsonText: FoundationJSONText())) ?? nil
+        return text.flatMap { URL(string: $0) } ?? URL(fileURLWithPath: "/")
     }
 }
 

@@ -23,6 +23,7 @@ public final class SavedCoordinator {
     public init(saved: Data?, configuration: Coordinator.Configuration = Coordinator.Configuration(),
                 save: @escaping (Data) throws -> Void) throws {
         coordinator = try Coordinator(snapshotData: saved, configuration: configuration)
+        coordinator.jsonText = FoundationJSONText()  // Clip's PAYMENT_RESPONSE is JSON text
         self.save = save
     }
 

@@ -58,8 +58,14 @@ final class ABITableTests: XCTestCase {
             case .sendRequest, .createSession, .openBrowser, .closeBrowser, .showPending, .openPOSApp, .showHint,
                  .reconcile, .persist:
                 break
+            case .openPOSIntent:
+                XCTFail("openPOSIntent writes open_pos_app too: checked below")
             }
         }
+        // The other terminal apps' open_pos_app (issue 39) is the same word, with pos_app and intent.
+        let intent = FlowEffect.openPOSIntent(posApp: .clip, url: nil, intent: POSIntent(
+            action: "android.intent.action.MAIN", package: nil, component: ClipRequest.defaultComponent, data: nil, extras: []))
+        XCTAssertEqual(intent.json.value(at: "type"), .string("open_pos_app"))
         XCTAssertEqual(words("EffectType"), effects.map { effect -> String in
             guard case .string(let type)? = effect.json.value(at: "type") else { return "?" }
             return type
@@ -79,6 +85,7 @@ final class ABITableTests: XCTestCase {
         XCTAssertEqual(words("PosResult"), POSResponse.Result.allCases.map(\.rawValue))
         XCTAssertEqual(words("AccountType"), POSResponse.AccountType.allCases.map(\.rawValue))
         XCTAssertEqual(words("PosOperation"), POSRequest.Operation.allCases.map(\.rawValue))
+        XCTAssertEqual(words("PosApp"), POSApp.allCases.map(\.rawValue))
         XCTAssertEqual(words("PosAndroidAction"), POSRequest.AndroidAction.allCases.map(\.rawValue))
         XCTAssertEqual(words("RefundReason"), RefundEligibility.Reason.allCases.map(\.rawValue))
         XCTAssertEqual(words("RefundWarning"), RefundEligibility.Warning.allCases.map(\.rawValue))
@@ -117,7 +124,7 @@ final class ABITableTests: XCTestCase {
         // The vocabularies the tests above hold to the core; a new one needs its test.
         XCTAssertEqual(names, [
             "AccountType", "BrowserChannel", "BrowserResultCode", "CheckoutIntegration", "CheckoutKind", "CheckoutState", "CheckoutStatus", "ConfirmationType",
-            "EffectType", "ErrorCode", "EventOutcome", "EventType", "FlowType", "PosAndroidAction", "PosOperation", "PosResult", "PosState",
+            "EffectType", "ErrorCode", "EventOutcome", "EventType", "FlowType", "PosAndroidAction", "PosApp", "PosOperation", "PosResult", "PosState",
             "RefundReason", "RefundWarning", "Status",
         ])
     }

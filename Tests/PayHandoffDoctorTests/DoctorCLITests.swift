@@ -1,6 +1,7 @@
 import Foundation
 import PayHandoffDoctor
 import XCTest
+import PayHandoff
 
 /// `payhandoff doctor` run as a process: arguments, output, exit status; and the run shown in
 /// docs/doctor.md, which must be the tool's real output.

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import PayHandoff
 @testable import PayHandoffDoctor
 
 /// `--fix-diff` is safe to apply: for every failing fixture of DoctorRuleTests whose fix can be

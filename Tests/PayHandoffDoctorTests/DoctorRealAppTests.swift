@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import PayHandoff
 @testable import PayHandoffDoctor
 
 /// Issue 37: what doctor says about public apps' own files (reduced under Fixtures/*/apps/,

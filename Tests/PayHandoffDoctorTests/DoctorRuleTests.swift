@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import PayHandoff
 @testable import PayHandoffDoctor
 
 /// Every rule, with a fixture that passes it and one that fails exactly it.

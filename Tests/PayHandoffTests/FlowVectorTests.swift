@@ -19,11 +19,15 @@ enum CoordinatorScript {
         } else {
             coordinator = Coordinator(configuration: try Coordinator.Configuration(json: input.value(at: "config") ?? [:]))
         }
+        // A service, not state (never in a snapshot): set again after every restore, as the C ABI's
+        // coordinator handle does.
+        coordinator.jsonText = Vectors.jsonText
         var generator = SplitMix64(seed: 0)
         var summaries: [JSONValue] = []
         for step in try input.optionalArray(at: "steps") ?? [] {
             if try step.optionalBool(at: "restore") == true {
                 coordinator = try Coordinator(snapshot: coordinator.snapshot)
+                coordinator.jsonText = Vectors.jsonText
                 summaries.append(summary(outcome: "restored", coordinator: coordinator, answer: nil))
                 continue
             }

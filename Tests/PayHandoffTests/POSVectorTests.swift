@@ -7,19 +7,19 @@ final class POSVectorTests: XCTestCase {
     func testBuildURLVectors() throws {
         try Vectors.run(folder: "pos", suite: "pos.build_url") { input throws(PayHandoffError) in
             var random = SystemRandomNumberGenerator()
-            return try POSRequest.buildResultJSON(json: input.value(at: "request") ?? .null, using: &random)
+            return try POSRequest.buildResultJSON(json: input.value(at: "request") ?? .null, using: &random, jsonText: Vectors.jsonText)
         }
     }
 
     func testParseResponseVectors() throws {
         try Vectors.run(folder: "pos", suite: "pos.parse_response") { input throws(PayHandoffError) in
-            try POSResponse.parse(input.string(at: "url"), options: input.value(at: "options") ?? .null).json
+            try POSResponse.parse(input.string(at: "url"), options: input.value(at: "options") ?? .null, jsonText: Vectors.jsonText).json
         }
     }
 
     func testParseResultVectors() throws {
         try Vectors.run(folder: "pos", suite: "pos.parse_result") { input throws(PayHandoffError) in
-            try POSResponse.parse(extras: input.value(at: "extras") ?? .null, options: input.value(at: "options") ?? .null).json
+            try POSResponse.parse(extras: input.value(at: "extras") ?? .null, options: input.value(at: "options") ?? .null, jsonText: Vectors.jsonText).json
         }
     }
 
@@ -33,13 +33,13 @@ final class POSVectorTests: XCTestCase {
     func testHostileVectors() throws {
         try Vectors.run(folder: "hostile", suite: "pos.build_url") { input throws(PayHandoffError) in
             var random = SystemRandomNumberGenerator()
-            return try POSRequest.buildResultJSON(json: input.value(at: "request") ?? .null, using: &random)
+            return try POSRequest.buildResultJSON(json: input.value(at: "request") ?? .null, using: &random, jsonText: Vectors.jsonText)
         }
         try Vectors.run(folder: "hostile", suite: "pos.parse_response") { input throws(PayHandoffError) in
-            try POSResponse.parse(input.string(at: "url"), options: input.value(at: "options") ?? .null).json
+            try POSResponse.parse(input.string(at: "url"), options: input.value(at: "options") ?? .null, jsonText: Vectors.jsonText).json
         }
         try Vectors.run(folder: "hostile", suite: "pos.parse_result") { input throws(PayHandoffError) in
-            try POSResponse.parse(extras: input.value(at: "extras") ?? .null, options: input.value(at: "options") ?? .null).json
+            try POSResponse.parse(extras: input.value(at: "extras") ?? .null, options: input.value(at: "options") ?? .null, jsonText: Vectors.jsonText).json
         }
     }
 

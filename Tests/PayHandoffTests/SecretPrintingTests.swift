@@ -8,13 +8,13 @@ import XCTest
 /// (`description`, `debugDescription`, `String(describing:)`, `String(reflecting:)`, string
 /// interpolation, `print`, `debugPrint`, `dump`, and each child of its `Mirror`, recursively), must
 /// show none of the vector's secrets (issue 36): the user tokens, PINs, API keys, nonces and tokens
-/// in its input, the `ph_<nonce>` segments and `usertoken=`/`pin=` values of its URLs, and the
+/// in its input (and SumUp's affiliate keys), the `ph_<nonce>` segments and `usertoken=`/`pin=`/`affiliate-key=` values of its URLs, and the
 /// nonces and tokens the library made (read from the secret-bearing documents: build results,
 /// snapshots). The documents themselves (`JSONValue`) carry their secrets by contract and are not
 /// printed here.
 final class SecretPrintingTests: XCTestCase {
     /// Members whose string value is a secret, compared ignoring ASCII case.
-    static let secretKeys: Set<String> = ["usertoken", "pin", "token", "nonce", "api_key"]
+    static let secretKeys: Set<String> = ["usertoken", "pin", "token", "nonce", "api_key", "affiliate_key"]
 
     func testNoVectorSecretIsPrinted() throws {
         var values = 0, secretsChecked = 0
@@ -52,9 +52,9 @@ final class SecretPrintingTests: XCTestCase {
                 if let token { secrets.insert(token) }
                 made += [request, request.fields()]
             case "pos.parse_response":
-                made.append(try POSResponse.parse(input.string(at: "url"), options: input.value(at: "options") ?? .null))
+                made.append(try POSResponse.parse(input.string(at: "url"), options: input.value(at: "options") ?? .null, jsonText: Vectors.jsonText))
             case "pos.parse_result":
-                made.append(try POSResponse.parse(extras: input.value(at: "extras") ?? .null, options: input.value(at: "options") ?? .null))
+                made.append(try POSResponse.parse(extras: input.value(at: "extras") ?? .null, options: input.value(at: "options") ?? .null, jsonText: Vectors.jsonText))
             case "pos.refund_check":
                 made.append(try RefundEligibility.check(json: input.value(at: "check") ?? .null))
             case "checkout.build_request":
@@ -121,7 +121,8 @@ final class SecretPrintingTests: XCTestCase {
             for item in items { collectSecrets(in: item, into: &secrets) }
         case .string(let text):
             // In URLs: the nonce segment, and a user token or PIN the POS app may echo.
-            for pattern in ["(?<![/:])/ph_([A-Za-z0-9._~-]+)", "(?i)[?&/]usertoken=([^&#]*)", "(?i)[?&/]pin=([^&#]*)"] {
+            for pattern in ["(?<![/:])/ph_([A-Za-z0-9._~-]+)", "(?i)[?&/]usertoken=([^&#]*)", "(?i)[?&/]pin=([^&#]*)",
+                            "(?i)[?&]affiliate-key=([^&#]*)"] {
                 let regex = try! NSRegularExpression(pattern: pattern)
                 for match in regex.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
                     guard let range = Range(match.range(at: 1), in: text) else { continue }

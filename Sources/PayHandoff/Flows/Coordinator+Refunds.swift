@@ -34,6 +34,10 @@ extension Coordinator {
             guard case .pos(let sale)? = flow(id: saleID), sale.operation == .sale else {
                 throw PayHandoffError(.unknownFlow, field: "sale_flow_id", "no POS sale flow has this id")
             }
+            if let server = RefundEligibility.Reason.serverRefund(sale.posApp) {
+                throw PayHandoffError(.notEligible, field: "sale", "the sale cannot be refunded app-to-app: " + server.rawValue
+                    + " (only Billpocket refunds through its app; refund it through " + sale.posApp.displayName + "'s server API)")
+            }
             guard sale.state == .approved || sale.state == .approvedAmountMismatch, let response = sale.response,
                   let id = response.transactionId else {
                 throw PayHandoffError(.invalidState, field: "sale_flow_id", "only an approved sale with a transactionid can be refunded")
@@ -49,6 +53,10 @@ extension Coordinator {
             }
             (transactionId, cap, refunded, approvedAt, version) = (id, entry.amount, paidBack, entry.approvedAt, response.posAppVersion)
         case .sale(let given):
+            if let server = RefundEligibility.Reason.serverRefund(given.posApp) {
+                throw PayHandoffError(.notEligible, field: "sale", "the sale cannot be refunded app-to-app: " + server.rawValue
+                    + " (only Billpocket refunds through its app; refund it through " + given.posApp.displayName + "'s server API)")
+            }
             transactionId = given.transactionId
             guard !transactionId.isEmpty else {
                 throw PayHandoffError(.validation, field: "sale.transactionid", "is required and must not be empty")
@@ -110,7 +118,9 @@ extension Coordinator {
     /// everything before it changes anything.
     /// - Throws: `duplicate` naming `transactionid` when another flow booked that id.
     mutating func book(_ flow: POSFlow, now: Int64) throws(PayHandoffError) {
-        guard let response = flow.response else { return }
+        // The ledger bounds refunds made through the POS app: only Billpocket's (the others
+        // refund through their server APIs), so only its approvals are booked.
+        guard flow.posApp == .billpocket, let response = flow.response else { return }
         let answered = response.amount ?? flow.amount ?? .zero
         let requested = flow.amount ?? answered
         var sale: RefundLedger.Entry? = nil

@@ -76,10 +76,26 @@ extension Coordinator {
             posIndices.append(index)
         }
         guard !posFlows.isEmpty else { return CoordinatorAnswer(outcome: .notOurs, transitions: []) }
-        // The identifier is checked right after the query: "not for any sale of ours" first.
-        let answer = try POSResponse.parse(url, urlScheme: scheme, expecting: .oneOf(posFlows))
+        // The identifier is checked right after the query: "not for any sale of ours" first. Each
+        // terminal app with a hand-off on this scheme reads the URL by its own rules (in POSApp's
+        // order: Billpocket, Square, SumUp): the first that finds one of its hand-offs' echoes takes it; when
+        // none does, the answer is the first callback_mismatch, else the first app's error.
+        var answer: POSResponse? = nil
+        var firstError: PayHandoffError? = nil
+        for app in POSApp.allCases {
+            let candidates = posFlows.filter { $0.posApp == app }
+            guard !candidates.isEmpty else { continue }
+            do throws(PayHandoffError) {
+                answer = try POSResponse.parse(url, posApp: app, scheme: scheme, expecting: .oneOf(candidates), jsonText: jsonText)
+                break
+            } catch {
+                // An app that read the answer but found another hand-off's echo says the most.
+                if firstError == nil || (error.code == .callbackMismatch && firstError?.code != .callbackMismatch) { firstError = error }
+            }
+        }
+        guard let answer else { throw firstError ?? PayHandoffError(.callbackMismatch, field: "identifier", "no POS hand-off of this app has this identifier") }
         var target: Int? = nil
-        for (position, flow) in posFlows.enumerated() where flow.isAnswered(by: answer) {
+        for (position, flow) in posFlows.enumerated() where flow.posApp == answer.posApp && flow.isAnswered(by: answer) {
             if target == nil || flow.takesAnswer { target = posIndices[position] }
             if flow.takesAnswer { break }
         }

@@ -168,7 +168,9 @@ extension Coordinator {
         var missing: [(flow: Int, sale: String, until: Int64, refundShown: Int64??)] = []
         #if !PAYHANDOFF_CHECKOUT_ONLY
         for (index, flow) in flows.enumerated() {
-            guard case .pos(let f) = flow else { continue }
+            // Only Billpocket's sales are booked (the other terminal apps refund through their
+            // servers, issue 39): another app's approved sale has no entry to lose.
+            guard case .pos(let f) = flow, f.posApp == .billpocket else { continue }
             if f.operation == .refund, let sale = f.saleTransactionId {
                 guard !ledger.holds(sale), ledger.prunedThrough == 0 else { continue }
                 let shown = Swift.max(f.answeredAt ?? 0, f.foregroundedAt ?? 0)
@@ -460,11 +462,13 @@ extension Coordinator.Flow {
             writer.optionalMember("failure_reason", string: secrets ? f.sessionFailure : f.failureReason)
         #if !PAYHANDOFF_CHECKOUT_ONLY
         case .pos(let f):
+            // Written for the other apps only: a Billpocket flow's document is what it was in 0.3.
+            if f.posApp != .billpocket { writer.member("pos_app", string: f.posApp.rawValue) }
             writer.member("operation", string: f.operation.rawValue)
             writer.member("identifier", string: f.identifier)
             if secrets { writer.member("token", string: f.token) }
             if secrets, f.keyGiven { writer.member("given_key", bool: true) }
-            writer.member("answer_scheme", string: f.answerScheme)
+            if f.posApp != .clip { writer.member("answer_scheme", string: f.answerScheme) }  // Clip answers by intent only
             writer.optionalMember("amount", string: f.amount?.decimalString)
             writer.optionalMember("sale_transactionid", string: f.saleTransactionId)
             writer.member("grace_ms", integer: f.graceMilliseconds)
@@ -597,7 +601,8 @@ extension POSFlow {
     /// has read its id, state and type).
     @inline(never)
     init<R: JSONReader>(snapshot json: JSONMembers<R>, id: String, state stateText: String, format2: Bool, olderFormat: Bool) throws(PayHandoffError) {
-        try json.rejectUnknownKeys("id type state operation identifier token given_key answer_scheme amount sale_transactionid grace_ms foregrounded_at response answered_at launch_failure")
+        try json.rejectUnknownKeys("id type pos_app state operation identifier token given_key answer_scheme amount sale_transactionid grace_ms foregrounded_at response answered_at launch_failure")
+        let posApp = try POSApp.reading(json)
         guard let state = POSFlow.State(rawValue: stateText) else {
             throw PayHandoffError(.validation, field: "state", "is not a POS state")
         }
@@ -610,9 +615,20 @@ extension POSFlow {
         // hand-offs are told apart by the whole identifier sent (sharesCorrelationKey).
         try CorrelationSecret.check(token, field: "token")
         let identifier = try json.string("identifier")
-        try POSRequest.checkIdentifier(identifier, token: token)
-        let scheme = try json.string("answer_scheme")
-        try POSRequest.checkAnswerScheme(scheme, field: "answer_scheme")
+        try POSRequest.checkIdentifier(identifier, token: token, posApp: posApp)
+        let scheme: String
+        if posApp == .clip {
+            guard !json.isPresent("answer_scheme") else {
+                throw PayHandoffError(.validation, field: "answer_scheme", "a Clip hand-off has none: Clip answers only through onActivityResult")
+            }
+            scheme = ""
+        } else {
+            scheme = try json.string("answer_scheme")
+            try POSRequest.checkAnswerScheme(scheme, field: "answer_scheme")
+        }
+        guard posApp.refundsAppToApp || operation == .sale else {
+            throw PayHandoffError(.validation, field: "operation", "only Billpocket refunds app-to-app")
+        }
         let amount = try json.optionalAmount("amount")
         if let amount, amount == .zero { throw PayHandoffError(.validation, field: "amount", "must be greater than 0") }
         let sale = try json.optionalString("sale_transactionid")
@@ -627,7 +643,7 @@ extension POSFlow {
         self.init(id: id, operation: operation, identifier: identifier, token: token, answerScheme: scheme,
                   amount: amount, saleTransactionId: sale, graceMilliseconds: grace, state: state, foregroundedAt: foregroundedAt,
                   response: response, answeredAt: answeredAt, launchFailure: launchFailure,
-                  keyGiven: try CheckoutFlow.keyGiven(json, olderFormat: olderFormat))
+                  keyGiven: try CheckoutFlow.keyGiven(json, olderFormat: olderFormat), posApp: posApp)
         try checkConsistent()
     }
 
@@ -739,16 +755,21 @@ extension POSFlow {
         // A flow still waiting holds no answer, but for one whose answer's word was unknown.
         guard !state.acceptsAnswer || state == .unrecognizedResult else { throw refuse("response", "a flow still waiting holds no answer") }
         guard isAnswered(by: response) else { throw refuse("response.identifier", "is not this hand-off's identifier and token") }
+        guard response.posApp == posApp else { throw refuse("response.pos_app", "is not this hand-off's terminal app") }
         let fits: Bool
         switch state {
         case .approved:
-            fits = response.result == .approved && (amount == nil || response.amount == amount)
+            // Square and SumUp do not echo the amount: their approval is for the amount requested.
+            fits = response.result == .approved && (amount == nil || response.amount == amount
+                                                    || (posApp != .billpocket && response.amount == nil))
         case .approvedAmountMismatch:
-            fits = response.result == .approved && amount != nil && response.amount != amount
+            fits = response.result == .approved && amount != nil && response.amount != nil && response.amount != amount
         case .declined:
             fits = response.result == .declined
         case .error:
             fits = response.result == .error
+        case .cancelled:
+            fits = response.result == .cancelled
         case .unrecognizedResult:
             fits = response.result == .unrecognized
         case .ready, .launched, .launchFailed, .returnedWithoutResponse:

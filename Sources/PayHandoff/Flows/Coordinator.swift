@@ -147,6 +147,23 @@ public struct Coordinator: Equatable, Sendable {
     public internal(set) var convertedReserve = 0
     /// The host-given correlation keys of forgotten flows, until their horizon.
     public internal(set) var rememberedKeys: RememberedKeys
+    #if !PAYHANDOFF_CHECKOUT_ONLY
+    /// What reads JSON text inside a terminal app's answer (Clip's `PAYMENT_RESPONSE`): the C
+    /// ABI sets its cJSON codec on every handle, a Swift host PayHandoffFoundation's
+    /// (`FoundationJSONText`). Not state: never in a snapshot, and two coordinators with the same
+    /// flows are equal whatever codec they have.
+    public var jsonText: JSONTextCodec {
+        get { jsonTextSlot.codec }
+        set { jsonTextSlot = JSONTextSlot(codec: newValue) }
+    }
+    private var jsonTextSlot = JSONTextSlot(codec: JSONTextCodec())
+
+    /// A codec that is no part of `==`.
+    private struct JSONTextSlot: Equatable, Sendable {
+        let codec: JSONTextCodec
+        static func == (_: JSONTextSlot, _: JSONTextSlot) -> Bool { true }
+    }
+    #endif
 
     /// An empty coordinator.
     /// - Parameters:
@@ -305,7 +322,8 @@ public struct Coordinator: Equatable, Sendable {
         case .posLaunchFailed(let id, let reason):
             return try stepPOS(id, .launchFailed(reason: reason), now: now)
         case .posResult(let id, let extras) where extras.isEmpty:
-            // onActivityResult with no data (the user backed out of the POS app): no answer at all.
+            // onActivityResult with no data (the user backed out of the POS app, or it crashed or
+            // was uninstalled): no answer at all.
             return try stepPOS(id, .noData, now: now)
         case .posResult(let id, let extras):
             guard let index = flowIndex(id: id) else {
@@ -314,9 +332,12 @@ public struct Coordinator: Equatable, Sendable {
             guard case .pos(let flow) = flows[index] else {
                 throw PayHandoffError(.invalidState, field: "flow_id", "this flow is a checkout, not a POS hand-off")
             }
+            // Square documents ERROR_NO_RESULT as its one answer without the echo: no data.
+            if flow.posApp == .square, POSResponse.isSquareNoResult(extras) { return try stepPOS(id, .noData, now: now) }
             let answer: POSResponse
             do throws(PayHandoffError) {
-                answer = try POSResponse.parse(extras: extras, expecting: .one(identifier: flow.identifier, token: flow.token))
+                answer = try POSResponse.parse(extras: extras, posApp: flow.posApp,
+                                               expecting: .one(identifier: flow.identifier, token: flow.token), jsonText: jsonText)
             } catch where error.code == .callbackMismatch {
                 throw error  // "not this hand-off's answer" names the identifier, as for a URL
             } catch {
@@ -431,10 +452,15 @@ public struct Coordinator: Equatable, Sendable {
         let flow = POSFlow(id: id, operation: request.operation, identifier: request.identifier, token: token,
                            answerScheme: scheme, amount: amount, saleTransactionId: saleTransactionId,
                            graceMilliseconds: grace ?? configuration.posGraceMilliseconds, state: .ready,
-                           foregroundedAt: nil, response: nil, answeredAt: nil, launchFailure: nil, keyGiven: given != nil)
+                           foregroundedAt: nil, response: nil, answeredAt: nil, launchFailure: nil, keyGiven: given != nil,
+                           posApp: request.posApp)
+        // Billpocket's effect is what it was in 0.3 (its intent is built from the URL's fields);
+        // the other apps' carries their intent, and a URL where they have one.
+        let open: FlowEffect = request.posApp == .billpocket ? .openPOSApp(url: sent.url)
+            : .openPOSIntent(posApp: request.posApp, url: try sent.handoffURL(jsonText: jsonText), intent: sent.intent)
         flows.append(.pos(flow))
         return CoordinatorAnswer(outcome: .accepted,
-                                 transitions: [FlowTransition(flow: .pos(flow), effects: [.openPOSApp(url: sent.url), .persist])])
+                                 transitions: [FlowTransition(flow: .pos(flow), effects: [open, .persist])])
     }
     #endif
 

@@ -13,7 +13,7 @@
 /// | `checkout.confirmation` | `flow_id`, `event` (the webhook, see ``CheckoutConfirmation``) | the backend relayed the confirmation |
 /// | `pos.start` | `flow_id`, `request` (a ``POSRequest`` document); refunds also `sale_flow_id` or `sale` (`{"transactionid", "amount", "approved_at" (epoch s), "bp_version"}`); optional `grace_ms`, optional `token` (the per-flow token; fresh otherwise) | start a POS hand-off |
 /// | `pos.launched` / `pos.launch_failed` | `flow_id` (+ `reason`) | the POS app opened / could not be opened |
-/// | `pos.result` | `flow_id`, `extras` (an object of strings: the POS app's Android result extras; absent, `null` or `{}` when `onActivityResult` brought no data) | the POS app answered through `onActivityResult` (or returned nothing: the user backed out) |
+/// | `pos.result` | `flow_id`, `extras` (an object of strings: the POS app's Android result extras; absent, `null` or `{}` when `onActivityResult` brought no data), optional `result_code` (an integer, checked and not kept) | the POS app answered through `onActivityResult` (or returned nothing: the user backed out) |
 /// | `app.foregrounded` | — | the app is in front again |
 /// | `tick` | — | time passed (deadlines, grace periods) |
 /// | `url` | `url` | a deep link arrived (same as ``Coordinator/handle(url:now:)``) |
@@ -147,6 +147,16 @@ public struct CoordinatorEvent: Equatable, Sendable {
                     "with the per-hand-off token the identifier would be longer than 256 characters: the app's part may have at most "
                     + String(POSRequest.Limit.identifier - 1 - tokenLength))
             }
+            if request.posApp == .sumup {  // SumUp's foreign-tx-id: 128 bytes of 0x21–0x7E
+                let sent = request.identifier + "~" + (token ?? "00000000000000000000000000000000")
+                do throws(PayHandoffError) {
+                    try SumUpRequest.checkForeignTransactionID(sent, appPart: request.identifier, token: token ?? "00000000000000000000000000000000")
+                } catch {
+                    var located = error
+                    located.field = "request.identifier"
+                    throw located
+                }
+            }
         #endif
         case .appForegrounded, .tick, .url:
             break
@@ -233,7 +243,7 @@ public struct CoordinatorEvent: Equatable, Sendable {
             case .confirmation: return "type now flow_id event"
             case .browserResult: return "type now flow_id channel code url"
             case .posStart: return "type now flow_id request sale_flow_id sale grace_ms token"
-            case .posResult: return "type now flow_id extras"
+            case .posResult: return "type now flow_id extras result_code"
             case .appForegrounded, .tick: return "type now"
             case .url: return "type now url"
             case .removeFlow: return "type now flow_id give_up"
@@ -355,7 +365,10 @@ public struct CoordinatorEvent: Equatable, Sendable {
         case .posLaunchFailed:
             kind = .posLaunchFailed(flowID: id, reason: try json.optionalString("reason"))
         case .posResult:
-            // No extras at all (absent, null or {}): onActivityResult with no data.
+            // No extras at all (absent, null or {}): onActivityResult with no data. `result_code`
+            // (Android's RESULT_OK −1, RESULT_CANCELED 0, …) may come along as the host has it;
+            // no decision needs it — each app's extras say the outcome — so it is checked, not kept.
+            _ = try json.optionalInteger("result_code")
             let extras = json.value("extras")
             kind = .posResult(flowID: id, extras: extras == nil ? [] : try POSResponse.extras(extras, reader, path: "extras"))
         #endif

@@ -14,6 +14,7 @@ extension FlowEffect: CustomReflectable {
         case .createSession(let kind, let returnURL): payload = ("createSession", (kind: kind, returnURL: Redaction.url(returnURL)))
         case .openBrowser(let url, let returnTo): payload = ("openBrowser", (url: Redaction.url(url), returnTo: returnTo))
         case .openPOSApp(let url): payload = ("openPOSApp", Redaction.url(url))
+        case .openPOSIntent(let posApp, _, _): payload = ("openPOSIntent", (posApp: posApp, url: Redaction.marker, intent: Redaction.marker))
         case .showHint(let message): payload = ("showHint", message)
         case .reconcile(let reason): payload = ("reconcile", reason)
         case .closeBrowser, .showPending, .persist: payload = nil

@@ -20,6 +20,13 @@ public enum FlowEffect: Equatable, Sendable {
     case showPending
     /// Open this `billpocket://` URL (holds the POS user token).
     case openPOSApp(url: String)
+    #if !PAYHANDOFF_CHECKOUT_ONLY
+    /// Open another terminal app than Billpocket (`open_pos_app` with `pos_app` and `intent`):
+    /// on iOS the `url` (SumUp, Square), on Android the `intent` (Clip has no URL). Holds the
+    /// secrets the app needs (SumUp's affiliate key, the token): never log it. (Not in the web's
+    /// checkout module, which has no POS flows.)
+    case openPOSIntent(posApp: POSApp, url: String?, intent: POSIntent)
+    #endif
     /// Tell the user something they can fix (install or log in to the POS app).
     case showHint(message: String)
     /// The outcome is unknown or suspicious: ask the backend / Billpocket what happened.
@@ -39,6 +46,10 @@ public enum FlowEffect: Equatable, Sendable {
         case let (.openPOSApp(a), .openPOSApp(b)),
              let (.showHint(a), .showHint(b)), let (.reconcile(a), .reconcile(b)):
             return a.hasSameBytes(as: b)
+        #if !PAYHANDOFF_CHECKOUT_ONLY
+        case let (.openPOSIntent(p, u, i), .openPOSIntent(q, v, j)):
+            return p == q && u.hasSameBytes(as: v) && i == j
+        #endif
         case (.closeBrowser, .closeBrowser), (.showPending, .showPending), (.persist, .persist):
             return true
         default:
@@ -91,6 +102,14 @@ public enum FlowEffect: Equatable, Sendable {
         case .openPOSApp(let url):
             writer.member("type", string: "open_pos_app")
             writer.member("url", string: url)
+        #if !PAYHANDOFF_CHECKOUT_ONLY
+        case .openPOSIntent(let posApp, let url, let intent):
+            writer.member("type", string: "open_pos_app")
+            writer.member("pos_app", string: posApp.rawValue)
+            writer.optionalMember("url", string: url)
+            writer.key("intent")
+            intent.write(to: writer)
+        #endif
         case .showHint(let message):
             writer.member("type", string: "show_hint")
             writer.member("message", string: message)

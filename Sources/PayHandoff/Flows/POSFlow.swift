@@ -1,4 +1,4 @@
-/// One Billpocket POS hand-off (sale or refund) as a state machine.
+/// One POS hand-off (a sale, or a Billpocket refund) to the terminal app ``posApp`` as a state machine.
 ///
 /// ```
 /// ready ─launched→ launched ─answer→ approved | approved_amount_mismatch | declined | error
@@ -41,6 +41,9 @@ public struct POSFlow: Equatable, Sendable {
         case declined
         /// The POS app reported an error.
         case error
+        /// The sale was cancelled in the terminal app; nothing was charged (never Billpocket,
+        /// whose cancelled sale is ``error``).
+        case cancelled
         /// The app came back and no answer arrived within the grace period, or the POS app returned
         /// no data: outcome unknown.
         case returnedWithoutResponse = "returned_without_response"
@@ -79,8 +82,25 @@ public struct POSFlow: Equatable, Sendable {
     /// The hint shown when the POS app cannot be opened.
     public static let launchHint = "Could not open the Billpocket POS app: install it from the App Store / Play Store and log in, then try again."
 
+    /// The hint shown when `app` cannot be opened (Billpocket's is ``launchHint``).
+    /// - Parameter app: The terminal app.
+    /// - Returns: The hint.
+    public static func launchHint(for app: POSApp) -> String {
+        switch app {
+        case .billpocket: return launchHint
+        case .clip: return "Could not open the Clip payment app: this app must run on the Clip terminal itself (Clip Total, Total 2 or Pro 2), logged in."
+        case .square, .sumup:
+            return "Could not open the " + app.displayName + " app: install it from the App Store / Play Store and log in, then try again."
+        }
+    }
+
+    /// Who to ask when the outcome is unknown.
+    private var askWhom: String { posApp.displayName }
+
     /// The host's id for this flow.
     public let id: String
+    /// The terminal app the sale went to.
+    public let posApp: POSApp
     /// Sale or refund.
     public let operation: POSRequest.Operation
     /// The app's identifier (its order reference), without the token.
@@ -111,8 +131,9 @@ public struct POSFlow: Equatable, Sendable {
 
     init(id: String, operation: POSRequest.Operation, identifier: String, token: String, answerScheme: String, amount: Amount?,
          saleTransactionId: String?, graceMilliseconds: Int64, state: State, foregroundedAt: Int64?,
-         response: POSResponse?, answeredAt: Int64?, launchFailure: String?, keyGiven: Bool = false) {
+         response: POSResponse?, answeredAt: Int64?, launchFailure: String?, keyGiven: Bool = false, posApp: POSApp = .billpocket) {
         self.id = id
+        self.posApp = posApp
         self.keyGiven = keyGiven
         self.operation = operation
         self.identifier = identifier
@@ -136,7 +157,7 @@ public struct POSFlow: Equatable, Sendable {
             && lhs.saleTransactionId.hasSameBytes(as: rhs.saleTransactionId) && lhs.graceMilliseconds == rhs.graceMilliseconds
             && lhs.state == rhs.state && lhs.foregroundedAt == rhs.foregroundedAt && lhs.response == rhs.response
             && lhs.answeredAt == rhs.answeredAt && lhs.launchFailure.hasSameBytes(as: rhs.launchFailure)
-            && lhs.keyGiven == rhs.keyGiven
+            && lhs.keyGiven == rhs.keyGiven && lhs.posApp == rhs.posApp
     }
 
     /// Whether an answer may still arrive (and still change this flow).
@@ -170,7 +191,7 @@ public struct POSFlow: Equatable, Sendable {
             }
             launchFailure = reason.map { JSONValue.cut($0, toPrintedLength: POSFlow.maxReasonLength).0 }
             state = .launchFailed
-            return .accepted([.showHint(message: POSFlow.launchHint)])
+            return .accepted([.showHint(message: POSFlow.launchHint(for: posApp))])
 
         case .foregrounded:
             guard state == .launched, foregroundedAt == nil else { return .accepted([], changed: false) }
@@ -197,13 +218,14 @@ public struct POSFlow: Equatable, Sendable {
                 state = .approved
             case .declined: state = .declined
             case .error: state = .error
+            case .cancelled: state = .cancelled
             case .unrecognized:
                 state = .unrecognizedResult
                 // The word is the POS app's text: shown unless it echoes the token (or a user token).
                 let word = JSONValue.cut(answer.resultWord ?? "", toPrintedLength: 42).0
                 let shown = Redaction.mayCarrySecret(answer.resultWord ?? "", secrets: [token]) ? Redaction.marker : word
                 return .accepted([.reconcile(reason: "the POS app answered with a result word PayHandoff does not know (\""
-                    + shown + "\"): the outcome is unknown, ask Billpocket before charging again")])
+                    + shown + "\"): the outcome is unknown, ask " + askWhom + " before charging again")])
             }
             return .accepted([])
 
@@ -213,7 +235,7 @@ public struct POSFlow: Equatable, Sendable {
                 // onActivityResult with no data: the POS app came back, without a word.
                 if foregroundedAt == nil { foregroundedAt = now }
                 state = .returnedWithoutResponse
-                return .accepted([.reconcile(reason: "the POS app returned no result (the user backed out of it): the outcome is unknown, ask Billpocket before charging again")])
+                return .accepted([.reconcile(reason: "the POS app returned no result (the user backed out of it): the outcome is unknown, ask " + askWhom + " before charging again")])
             case .returnedWithoutResponse: return .duplicate
             default: return .ignored
             }
@@ -223,7 +245,7 @@ public struct POSFlow: Equatable, Sendable {
                 return .accepted([], changed: false)
             }
             state = .returnedWithoutResponse
-            return .accepted([.reconcile(reason: "the app came back from the POS app without an answer: the outcome is unknown, ask Billpocket before charging again")])
+            return .accepted([.reconcile(reason: "the app came back from the POS app without an answer: the outcome is unknown, ask " + askWhom + " before charging again")])
         }
     }
 }

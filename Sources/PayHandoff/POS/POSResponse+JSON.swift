@@ -18,8 +18,11 @@ extension POSResponse {
     public func write(to writer: JSONWriter, identifier shownIdentifier: String? = nil) {
         writer.beginObject()
         writer.member("version", integer: 1)
+        // Written for the other apps only: a Billpocket answer's document is what it was in 0.3.
+        if posApp != .billpocket { writer.member("pos_app", string: posApp.rawValue) }
         writer.member("result", string: result.rawValue)
         writer.optionalMember("result_word", string: resultWord)
+        writer.optionalMember("error_code", string: errorCode)
         writer.member("identifier", string: shownIdentifier ?? identifier)
         var text = self.text
         text.withUTF8 { bytes in
@@ -69,9 +72,16 @@ extension POSResponse {
         }
         var items: [QueryItem] = []
         let word = try json.optionalString("result_word")
+        let posApp = try POSApp.reading(json)
+        let errorCode = try json.optionalString("error_code")
+        if !errorCode.isNone, posApp == .billpocket {
+            throw PayHandoffError(.validation, field: "error_code", "only another terminal app's answer has one")
+        }
+        var appResult = Result.unrecognized
         try reader.forEach(in: object) { member throws(PayHandoffError) in
             guard !reader.key(of: member, is: "version"), !reader.key(of: member, is: "extra"), !reader.key(of: member, is: "truncated"),
-                  !reader.key(of: member, is: "result_word") else { return }
+                  !reader.key(of: member, is: "result_word"), !reader.key(of: member, is: "pos_app"),
+                  !reader.key(of: member, is: "error_code") else { return }
             let key = reader.key(of: member)
             let value: String
             switch reader.kind(of: member) {
@@ -83,8 +93,17 @@ extension POSResponse {
             guard POSResponse.keyIndex(key) != nil else {
                 throw PayHandoffError(.validation, field: key, "unknown field")
             }
-            if reader.key(of: member, is: "result") {
+            if reader.key(of: member, is: "result"), posApp != .billpocket {
+                // Another app's result is its reader's decision, kept as decided.
                 guard let result = Result(rawValue: value) else {
+                    throw PayHandoffError(.validation, field: "result", "must be approved, declined, error, cancelled or unrecognized")
+                }
+                guard result == .unrecognized || word.isNone else {
+                    throw PayHandoffError(.validation, field: "result_word", "goes with an unrecognized result, and only with one")
+                }
+                appResult = result
+            } else if reader.key(of: member, is: "result") {
+                guard let result = Result(rawValue: value), result != .cancelled else {
                     throw PayHandoffError(.validation, field: "result", "must be approved, declined, error or unrecognized")
                 }
                 // An unrecognized result is its word; the word of a known result is not written.
@@ -103,6 +122,12 @@ extension POSResponse {
         }
         let extra = try QueryItem.extra(in: json, at: "extra")
         let truncated = try JSONValue.truncated(in: json)
+        if posApp != .billpocket {
+            guard json.isPresent("result") else { throw PayHandoffError(.validation, field: "result", "the answer has no result") }
+            try self.init(posApp: posApp, result: appResult, word: word, items: items, extra: extra, errorCode: errorCode)
+            self.truncated = truncated
+            return
+        }
         try self.init(items: items)
         self.extra = extra
         self.truncated = truncated
@@ -130,6 +155,7 @@ extension POSResponse {
     /// - Throws: As ``parse(_:options:)``.
     @_spi(JSONText) @inlinable  // specialized in the C ABI's module too (a generic call across modules looks up metadata at every member)
     public static func parse<R: JSONReader>(_ url: String, options: JSONMembers<R>) throws(PayHandoffError) -> POSResponse {
+        if options.isPresent("pos_app") { return try parseApp(url, options: options, jsonText: JSONTextCodec()) }
         try options.rejectUnknownKeys("urlScheme identifier token")
         return try parse(url, urlScheme: try options.string("urlScheme"),
                          expectedIdentifier: try options.optionalString("identifier"),
@@ -159,6 +185,9 @@ extension POSResponse {
     @_spi(JSONText) @inlinable  // as parse(_:options:)
     public static func parse<R: JSONReader, S: JSONReader>(extras: (node: R.Node, reader: R),
                                                            options: JSONMembers<S>) throws(PayHandoffError) -> POSResponse {
+        if options.isPresent("pos_app") || options.isPresent("result_code") {
+            return try parseApp(extras: extras, options: options, jsonText: JSONTextCodec())
+        }
         try options.rejectUnknownKeys("identifier token")
         let expectedIdentifier = try options.optionalString("identifier")
         let token = try options.optionalString("token")
@@ -190,5 +219,80 @@ extension POSResponse {
             items.append(QueryItem(key: reader.key(of: member), value: reader.string(member)))
         }
         return items
+    }
+
+    /// ``parse(_:options:)`` with the codec that reads JSON text inside the answer (Square's
+    /// `data=`; PayHandoffFoundation's `FoundationJSONText`).
+    /// - Parameters:
+    ///   - url: The URL the OS handed the app.
+    ///   - options: The options document (`pos_app`, `callback_url` or `urlScheme`, `identifier`, `token`).
+    ///   - jsonText: The codec.
+    /// - Returns: The typed answer.
+    /// - Throws: As ``parse(_:options:)``.
+    public static func parse(_ url: String, options: JSONValue, jsonText: JSONTextCodec) throws(PayHandoffError) -> POSResponse {
+        try parseApp(url, options: JSONMembers(options), jsonText: jsonText)
+    }
+
+    /// ``parse(extras:options:)`` with the codec that reads JSON text inside an extra (Clip's
+    /// `PAYMENT_RESPONSE`; PayHandoffFoundation's `FoundationJSONText`).
+    /// - Parameters:
+    ///   - extras: The result extras document.
+    ///   - options: The options document (`pos_app`, `identifier`, `token`, `result_code`).
+    ///   - jsonText: The codec.
+    /// - Returns: The typed answer.
+    /// - Throws: As ``parse(extras:options:)``.
+    public static func parse(extras: JSONValue, options: JSONValue, jsonText: JSONTextCodec) throws(PayHandoffError) -> POSResponse {
+        try parseApp(extras: (JSONValueReader.Node(extras), JSONValueReader()), options: JSONMembers(options), jsonText: jsonText)
+    }
+
+    /// ``parse(_:options:)`` with `pos_app` in the options: `{"pos_app": "sumup", "callback_url":
+    /// "myapp://sumup-result", "identifier", "token"}` (Billpocket keeps `urlScheme`).
+    /// - Parameters:
+    ///   - url: The URL the OS handed the app.
+    ///   - options: The options document's members.
+    ///   - jsonText: The codec for JSON text inside the URL (Square).
+    /// - Returns: The typed answer.
+    /// - Throws: As the app's reader; `validation` naming the option that breaks a rule.
+    @_spi(JSONText)
+    public static func parseApp<R: JSONReader>(_ url: String, options: JSONMembers<R>, jsonText: JSONTextCodec) throws(PayHandoffError) -> POSResponse {
+        let app = try POSApp.reading(options)
+        if app == .clip {
+            throw PayHandoffError(.validation, field: "pos_app", "Clip answers only through onActivityResult, never by URL")
+        }
+        let scheme: String
+        if app == .billpocket {
+            try options.rejectUnknownKeys("pos_app urlScheme identifier token")
+            scheme = try options.string("urlScheme")
+        } else {
+            try options.rejectUnknownKeys("pos_app callback_url identifier token")
+            scheme = try CallbackURL.scheme(of: try options.string("callback_url"))
+        }
+        let expectation = try IdentifierExpectation(try options.optionalString("identifier"), token: try options.optionalString("token"))
+        return try parse(url, posApp: app, scheme: scheme, expecting: expectation, jsonText: jsonText)
+    }
+
+    /// ``parse(extras:options:)`` with `pos_app` in the options (`{"pos_app": "clip", "identifier",
+    /// "token", "result_code"}`; `result_code`, Android's `resultCode`, is checked to be an integer
+    /// and decides nothing: every app's extras say the outcome themselves). `extras` `null` (no data: the app crashed, was uninstalled, or the user backed
+    /// out) is `invalid_json` as for Billpocket: no answer can be read; a coordinator's `pos.result`
+    /// with `extras: null` makes the flow `returned_without_response` (reconcile).
+    /// - Parameters:
+    ///   - extras: The result extras document and its tree.
+    ///   - options: The options document's members.
+    ///   - jsonText: The codec for JSON text inside an extra (Clip's `PAYMENT_RESPONSE`).
+    /// - Returns: The typed answer.
+    /// - Throws: As the app's reader.
+    @_spi(JSONText)
+    public static func parseApp<R: JSONReader, S: JSONReader>(extras: (node: R.Node, reader: R), options: JSONMembers<S>,
+                                                              jsonText: JSONTextCodec) throws(PayHandoffError) -> POSResponse {
+        let app = try POSApp.reading(options)  // first, as the URL door reads it
+        try options.rejectUnknownKeys("pos_app identifier token result_code")
+        _ = try options.optionalInteger("result_code")  // Android's resultCode as the host has it: no decision needs it
+        if app == .sumup {
+            throw PayHandoffError(.validation, field: "pos_app", "SumUp answers by URL (its callback), never with result extras")
+        }
+        let expectation = try IdentifierExpectation(try options.optionalString("identifier"), token: try options.optionalString("token"))
+        let items = try POSResponse.extras(extras.node, extras.reader, path: "")
+        return try parse(extras: items, posApp: app, expecting: expectation, jsonText: jsonText)
     }
 }

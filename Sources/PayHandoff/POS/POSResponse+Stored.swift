@@ -32,6 +32,7 @@ extension POSResponse {
         }
         // Cannot fail: the values were read by these same rules.
         guard var needed = try? POSResponse(items: items) else { return self }
+        needed = needed.carryingApp(of: self)
         var length = JSONLengthCounter.length { needed.write(to: $0) } - JSONValue.printedLength(of: identifier) + POSResponse.truncatedReserve
         var truncated: [String] = []
         if let word = resultWord, JSONValue.cut(word, toPrintedLength: POSResponse.maxStoredValueLength).1 { truncated.append("result_word") }
@@ -67,17 +68,31 @@ extension POSResponse {
             }
             if cutAny { truncated.append("extra") }
         }
-        guard let kept = try? POSResponse(items: items) else { return needed }
-        needed = kept
+        guard let kept = try? POSResponse(items: items) else { return needed.carryingApp(of: self) }
+        needed = kept.carryingApp(of: self)
         needed.extra = extra
         needed.truncated = truncated
         return needed
+    }
+
+    /// This answer (read from Billpocket-keyed items) as `other`'s app's: its app, result and word
+    /// (cut as free text is).
+    private func carryingApp(of other: POSResponse) -> POSResponse {
+        guard other.posApp != .billpocket else { return self }
+        var copy = self
+        copy.posApp = other.posApp
+        copy.result = other.result
+        copy.otherWord = other.otherWord.map { JSONValue.cut($0, toPrintedLength: POSResponse.maxStoredValueLength).0 }
+        copy.errorCode = other.errorCode.map { JSONValue.cut($0, toPrintedLength: POSResponse.maxStoredValueLength).0 }
+        return copy
     }
 
     /// Field `key`'s value in the canonical spelling the JSON document uses (amounts as
     /// `"100.00"`, the card as its last four digits, the result in Billpocket's words).
     private func storedValue(_ key: Int) -> String? {
         switch key {
+        case Key.result where posApp != .billpocket:
+            return POSResponse.placeholderWord
         case Key.result:
             // An unrecognized word is kept cut like free text (a cut word stays unrecognized: every
             // known word is far shorter than the cut).

@@ -53,9 +53,10 @@ enum Redaction {
         return String(decoding: identifier.utf8[..<tilde], as: UTF8.self) + "~" + marker
     }
 
-    /// Whether a POS field or result extra named `key` carries a secret: the user token or the
-    /// PIN, in any ASCII case.
+    /// Whether a POS field or result extra named `key` carries a secret: the user token, the
+    /// PIN or SumUp's affiliate key, in any ASCII case.
     static func isSecretKey(_ key: String) -> Bool {
         ASCII.equalFoldingCase(key, "usertoken") || ASCII.equalFoldingCase(key, "pin")
+            || ASCII.equalFoldingCase(key, "affiliate-key") || ASCII.equalFoldingCase(key, "affiliate_key")
     }
 }

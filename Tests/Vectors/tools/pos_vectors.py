@@ -206,7 +206,7 @@ def build_url(request: dict) -> dict:
     extras = [{"key": "userToken" if f["key"] == "usertoken" else f["key"], "value": f["value"]}
               for f in fields]
     url = "billpocket://" + "&".join(percent_encode(f["key"]) + "=" + percent_encode(f["value"]) for f in fields)
-    result = {"version": 1, "url": url, "fields": fields,
+    result = {"version": 1, "pos_app": "billpocket", "url": url, "fields": fields,
               "intent": {"action": action or INTENT_ACTION, "package": ANDROID_PACKAGE, "extras": extras}}
     if token is not None:
         result["identifier"] = values["identifier"]

@@ -103,12 +103,31 @@ function typedSuites(payhandoff, PayHandoffError) {
  *  that is all a vector can hold; node:assert is not in browsers.) */
 function jsonEqual(a, b) {
   if (a === b) return typeof a !== 'number' || Object.is(a, b);
+  if (typeof a === 'string' && typeof b === 'string') {
+    const x = squareData(a);
+    const y = squareData(b);
+    return x !== undefined && y !== undefined && jsonEqual(x, y);
+  }
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
   if (Array.isArray(a) !== Array.isArray(b)) return false;
   if (Array.isArray(a)) return a.length === b.length && a.every((item, i) => jsonEqual(item, b[i]));
   const keys = Object.keys(a);
   if (keys.length !== Object.keys(b).length) return false;
   return keys.every((key) => Object.prototype.hasOwnProperty.call(b, key) && jsonEqual(a[key], b[key]));
+}
+
+const SQUARE_DATA = 'square-commerce-v1://payment/create?data=';
+
+/** Square's iOS request carries its JSON in `data=`, in no fixed key order: such a string is
+ *  compared by that JSON, percent-decoded (Tests/Vectors/README.md, "Comparing results");
+ *  undefined for any other string, or one whose rest does not decode. */
+function squareData(text) {
+  if (!text.startsWith(SQUARE_DATA)) return undefined;
+  try {
+    return JSON.parse(decodeURIComponent(text.slice(SQUARE_DATA.length)));
+  } catch (e) {
+    return undefined;
+  }
 }
 
 /** Every `PAYHANDOFF_API int32_t payhandoff_x(const char *a, const char *b_json, char **out)` of
@@ -241,10 +260,10 @@ function runDocument(run, document, PayHandoffError) {
 // ---- printing never shows a secret (issue 36) ----------------------------------------------------
 
 /** Members whose string value is a secret (compared lower-case). */
-const SECRET_KEYS = new Set(['usertoken', 'pin', 'token', 'nonce', 'api_key']);
+const SECRET_KEYS = new Set(['usertoken', 'pin', 'token', 'nonce', 'api_key', 'affiliate_key']);
 
 /** Adds to `secrets` the secrets `value` (a vector's input, or a result as JSON data) holds: strings
- *  at SECRET_KEYS, and in URLs the ph_<nonce> segment and usertoken= / pin= values. */
+ *  at SECRET_KEYS, and in URLs the ph_<nonce> segment and usertoken= / pin= / affiliate-key= (SumUp) values. */
 function collectSecrets(value, secrets) {
   if (Array.isArray(value)) {
     for (const item of value) collectSecrets(item, secrets);
@@ -254,7 +273,8 @@ function collectSecrets(value, secrets) {
       collectSecrets(member, secrets);
     }
   } else if (typeof value === 'string') {
-    for (const pattern of [/(?<![/:])\/ph_([A-Za-z0-9._~-]+)/g, /[?&/]usertoken=([^&#]*)/gi, /[?&/]pin=([^&#]*)/gi]) {
+    for (const pattern of [/(?<![/:])\/ph_([A-Za-z0-9._~-]+)/g, /[?&/]usertoken=([^&#]*)/gi, /[?&/]pin=([^&#]*)/gi,
+                         /[?&]affiliate-key=([^&#]*)/gi]) {
       for (const match of value.matchAll(pattern)) {
         secrets.add(match[1]);
         try { secrets.add(decodeURIComponent(match[1])); } catch (e) { /* not percent-encoded text */ }

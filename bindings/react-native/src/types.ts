@@ -23,6 +23,7 @@ import type {
   PosState,
   RefundReasonCode,
   RefundWarningCode,
+  PosApp,
 } from './vocabulary';
 
 /** Decimal text with at most two decimals ("100", "100.5", "100.00"), or integer minor units. */
@@ -48,9 +49,7 @@ export interface KeyValue {
 
 // ---- POS apps -------------------------------------------------------------------------------
 
-/** The card-terminal app a POS request goes to (`pos_app`; absent: 'billpocket', so every 0.3
- *  document means what it meant). Mercado Pago Point is left out (docs/rules.md). */
-export type PosApp = 'billpocket' | 'square' | 'sumup' | 'clip';
+// PosApp (`pos_app`; absent: 'billpocket') is generated into vocabulary.ts from abi/payhandoff.json.
 
 /** ISO 4217 code, three uppercase letters, of a currency with two decimals (the core refuses
  *  others, naming `currency`). */

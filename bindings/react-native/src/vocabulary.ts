@@ -134,6 +134,7 @@ export type PosState =
   | 'approved_amount_mismatch'
   | 'declined'
   | 'error'
+  | 'cancelled'
   | 'returned_without_response'
   | 'unrecognized_result';
 
@@ -172,11 +173,15 @@ export type ConfirmationType =
   | 'card.registered'
   | 'payment.confirmed';
 
-/** The `result` of a POS answer document. (in the core: POSResponse.Result) */
+/**
+ * The `result` of a POS answer document (`cancelled`: the sale was cancelled in the terminal app, never Billpocket).
+ * (in the core: POSResponse.Result)
+ */
 export type PosResult =
   | 'approved'
   | 'declined'
   | 'error'
+  | 'cancelled'
   | 'unrecognized';
 
 /** The `accountType` of a POS answer. (in the core: POSResponse.AccountType) */
@@ -197,13 +202,26 @@ export type PosOperation =
   | 'venta'
   | 'devolucion';
 
+/**
+ * The `pos_app` of a POS request, answer, flow or snapshot: the terminal app (absent means billpocket). (in the
+ * core: POSApp)
+ */
+export type PosApp =
+  | 'billpocket'
+  | 'square'
+  | 'sumup'
+  | 'clip';
+
 /** Why a refund is not possible now (the `code` of a verdict's reasons). (in the core: RefundEligibility.Reason) */
 export type RefundReasonCode =
   | 'too_soon'
   | 'past_deadline'
   | 'amount_exceeds_original'
   | 'pos_app_too_old'
-  | 'ledger_pruned';
+  | 'ledger_pruned'
+  | 'square_server_refund'
+  | 'sumup_server_refund'
+  | 'clip_server_refund';
 
 /**
  * What a refund verdict could not check, without blocking the refund (the `code` of its warnings). (in the core:

@@ -59,11 +59,20 @@ sealed class Effect(val type: EffectType) {
     object CloseBrowser : Effect(EffectType.CLOSE_BROWSER)
     /** Show "waiting for confirmation": the deep link said completed, the confirmation has not arrived. */
     object ShowPending : Effect(EffectType.SHOW_PENDING)
-    /** Open the Billpocket app with this URL (holds the user token). */
-    class OpenPosApp(val url: String) : Effect(EffectType.OPEN_POS_APP) {
-        override fun equals(other: Any?): Boolean = other is OpenPosApp && other.url == url
-        override fun hashCode(): Int = url.hashCode()
-        override fun toString(): String = "OpenPosApp(<holds the user token>)"
+    /**
+     * Open the terminal app [posApp]: Billpocket with [url] (its effect has no [intent]: build one
+     * with [Pos.buildUrl] if you start it by intent); Square, SumUp and Clip by [intent] on Android
+     * ([PosIntent]: explicit package or component, typed extras) and by [url] on iOS (null for
+     * Clip, which has no URL). Holds secrets (the user token, SumUp's affiliate key, the token).
+     */
+    class OpenPosApp @JvmOverloads constructor(
+        val url: String?,
+        val posApp: PosApp = PosApp.BILLPOCKET,
+        val intent: PosIntent? = null
+    ) : Effect(EffectType.OPEN_POS_APP) {
+        override fun equals(other: Any?): Boolean = other is OpenPosApp && other.url == url && other.posApp == posApp && other.intent == intent
+        override fun hashCode(): Int = (url?.hashCode() ?: 0) * 31 + posApp.hashCode()
+        override fun toString(): String = "OpenPosApp($posApp, <holds secrets>)"
     }
     /** Show this hint to the user (install or log in to the POS app). */
     data class ShowHint(val message: String) : Effect(EffectType.SHOW_HINT)
@@ -81,7 +90,8 @@ sealed class Effect(val type: EffectType) {
             EffectType.OPEN_BROWSER -> OpenBrowser(json.getString("url"), json.optJSONObject("return_to")?.let { ReturnTo.of(it) })
             EffectType.CLOSE_BROWSER -> CloseBrowser
             EffectType.SHOW_PENDING -> ShowPending
-            EffectType.OPEN_POS_APP -> OpenPosApp(json.getString("url"))
+            EffectType.OPEN_POS_APP -> OpenPosApp(json.stringOrNull("url"), Words.readOptional(json, "pos_app") { PosApp.of(it) } ?: PosApp.BILLPOCKET,
+                json.optJSONObject("intent")?.let { PosIntent.of(it) })
             EffectType.SHOW_HINT -> ShowHint(json.getString("message"))
             EffectType.RECONCILE -> Reconcile(json.getString("reason"))
             EffectType.PERSIST -> Persist

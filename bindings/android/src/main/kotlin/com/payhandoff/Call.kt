@@ -82,8 +82,9 @@ internal object Redact {
     fun identifier(identifier: String): String =
         if (identifier.contains('~')) identifier.substringBeforeLast('~') + "~" + REDACTED else identifier
 
-    /** Whether a POS field or extra named [key] carries a secret: the user token or the PIN, in any case. */
+    /** Whether a POS field or extra named [key] carries a secret: the user token, the PIN or SumUp's affiliate key, in any case. */
     fun isSecretKey(key: String): Boolean = key.equals("usertoken", ignoreCase = true) || key.equals("pin", ignoreCase = true)
+        || key.equals("affiliate_key", ignoreCase = true) || key.equals("affiliate-key", ignoreCase = true)
 }
 
 /** Wire words read from result documents: an unknown one is a typed error, never a crash. */

@@ -165,13 +165,14 @@ sealed class Event(val type: EventType) {
     }
 
     /**
-     * `pos.start`: open the POS app for [request] with `<identifier>~<token>`. A refund names its
-     * sale ([refundOf]); [graceMs] overrides the coordinator's grace period; [token] is the flow's
-     * (fresh when null).
+     * `pos.start`: open the terminal app for [request] (any [PosAppRequest]: Billpocket's
+     * [PosRequest], [SquareRequest], [SumUpRequest], [ClipRequest]) with `<identifier>~<token>`. A
+     * Billpocket refund names its sale ([refundOf]); [graceMs] overrides the coordinator's grace
+     * period; [token] is the flow's (fresh when null).
      */
     class PosStart @JvmOverloads constructor(
         override val flowId: String,
-        val request: PosRequest,
+        val request: PosAppRequest,
         val refundOf: RefundOf? = null,
         val graceMs: Long? = null,
         val token: String? = null,
@@ -187,7 +188,7 @@ sealed class Event(val type: EventType) {
         }
 
         override fun members(o: JSONObject, redact: Boolean) {
-            o.put("request", request.json(redact))
+            o.put("request", if (redact) request.toRedactedJson() else request.toJson())
             when (refundOf) {
                 is RefundOf.SaleFlow -> o.put("sale_flow_id", refundOf.flowId)
                 is RefundOf.Sale -> o.put("sale", refundOf.sale.toJson())
@@ -216,20 +217,40 @@ sealed class Event(val type: EventType) {
     }
 
     /**
-     * `pos.result`: the POS app answered through `onActivityResult`; [extras] are its result extras
-     * as text. Null (or empty) when `onActivityResult` brought no data or no extras (the user backed
-     * out of the POS app): the core moves a launched flow to `returned_without_response` with
-     * `reconcile` at once, never declined, and a late genuine answer still resolves it.
+     * `pos.result`: the terminal app answered through `onActivityResult`; [extras] are its result
+     * extras as text. Null (or empty) when `onActivityResult` brought no data or no extras (the
+     * user backed out, the app crashed or was uninstalled): the core moves a launched flow to
+     * `returned_without_response` with `reconcile` at once, never declined, and a late genuine
+     * answer still resolves it. [resultCode] is `onActivityResult`'s (`RESULT_OK` = -1,
+     * `RESULT_CANCELED` = 0), written as `result_code` when given: the core reads it, the extras
+     * decide (Clip answers errors with `RESULT_OK`).
      */
     class PosResult @JvmOverloads constructor(
         override val flowId: String,
         val extras: Map<String, String>?,
-        override val nowMs: Long = System.currentTimeMillis()
+        override val nowMs: Long = System.currentTimeMillis(),
+        val resultCode: Int? = null
     ) : Event(EventType.POS_RESULT) {
         override fun members(o: JSONObject, redact: Boolean) {
+            o.putOpt("result_code", resultCode)
             // The POS app may echo the user token or the PIN among its extras: toString shows the keys only.
             // No extras: the member is left out (the core reads absent, null and {} alike).
             if (extras != null) o.put("extras", if (redact) org.json.JSONArray(extras.keys) else JSONObject(extras))
+        }
+
+        companion object {
+            /** `Activity.RESULT_OK`. */
+            const val RESULT_OK = -1
+            /** `Activity.RESULT_CANCELED`. */
+            const val RESULT_CANCELED = 0
+
+            /**
+             * The event for `onActivityResult(requestCode, resultCode, data)`: [extras] is
+             * `data?.extras` as text (null for no data), [resultCode] as Android gave it.
+             */
+            @JvmStatic @JvmOverloads
+            fun fromActivityResult(flowId: String, resultCode: Int, extras: Map<String, String>?, nowMs: Long = System.currentTimeMillis()) =
+                PosResult(flowId, extras, nowMs, resultCode)
         }
     }
 

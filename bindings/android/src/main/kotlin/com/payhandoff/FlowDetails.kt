@@ -47,14 +47,17 @@ class CheckoutFlowDetails internal constructor(json: JSONObject) : FlowDetails(j
     override fun stateOf(word: String): Enum<*>? = CheckoutState.of(word)
 }
 
-/** A POS hand-off: what was sent, and what the POS app answered. */
+/** A POS hand-off: what was sent, and what the terminal app answered. */
 class PosFlowDetails internal constructor(json: JSONObject) : FlowDetails(json) {
+    /** The terminal app (`pos_app`; absent: Billpocket). */
+    val posApp: PosApp = Words.readOptional(json, "pos_app") { PosApp.of(it) } ?: PosApp.BILLPOCKET
+    /** [PosState.CANCELLED]: cancelled in the terminal app, nothing charged (never Billpocket). */
     override val state: PosState = Words.read(json, "state") { PosState.of(it) }
     val operation: PosOperation = Words.read(json, "operation") { PosOperation.of(it) }
     /** The app's identifier; the POS app is sent `<identifier>~<token>` (the token is not shown here). */
     val identifier: String = json.getString("identifier")
-    /** The `urlScheme` the answer comes back on. */
-    val answerScheme: String = json.getString("answer_scheme")
+    /** The scheme the answer comes back on (Billpocket's `urlScheme`, Square's or SumUp's callback URL's); null for Clip (it answers by `onActivityResult` only). */
+    val answerScheme: String? = json.stringOrNull("answer_scheme")
     /** The amount sent, as the core prints it. */
     val amount: String? = json.stringOrNull("amount")
     /** A refund's sale. */

@@ -184,6 +184,7 @@ enum class PosState(val wire: String) {
     APPROVED_AMOUNT_MISMATCH("approved_amount_mismatch"),
     DECLINED("declined"),
     ERROR("error"),
+    CANCELLED("cancelled"),
     RETURNED_WITHOUT_RESPONSE("returned_without_response"),
     UNRECOGNIZED_RESULT("unrecognized_result");
 
@@ -261,11 +262,15 @@ enum class ConfirmationType(val wire: String) {
     }
 }
 
-/** The `result` of a POS answer document. (abi/payhandoff.json; in the core: POSResponse.Result) */
+/**
+ * The `result` of a POS answer document (`cancelled`: the sale was cancelled in the terminal app, never Billpocket).
+ * (abi/payhandoff.json; in the core: POSResponse.Result)
+ */
 enum class PosResult(val wire: String) {
     APPROVED("approved"),
     DECLINED("declined"),
     ERROR("error"),
+    CANCELLED("cancelled"),
     UNRECOGNIZED("unrecognized");
 
     companion object {
@@ -314,6 +319,22 @@ enum class PosOperation(val wire: String) {
 }
 
 /**
+ * The `pos_app` of a POS request, answer, flow or snapshot: the terminal app (absent means billpocket).
+ * (abi/payhandoff.json; in the core: POSApp)
+ */
+enum class PosApp(val wire: String) {
+    BILLPOCKET("billpocket"),
+    SQUARE("square"),
+    SUMUP("sumup"),
+    CLIP("clip");
+
+    companion object {
+        /** The constant whose wire word is [wire], or null for a word this binding does not know. */
+        @JvmStatic fun of(wire: String): PosApp? = values().firstOrNull { it.wire == wire }
+    }
+}
+
+/**
  * Why a refund is not possible now (the `code` of a verdict's reasons). (abi/payhandoff.json; in the core:
  * RefundEligibility.Reason)
  */
@@ -322,7 +343,10 @@ enum class RefundReason(val wire: String) {
     PAST_DEADLINE("past_deadline"),
     AMOUNT_EXCEEDS_ORIGINAL("amount_exceeds_original"),
     POS_APP_TOO_OLD("pos_app_too_old"),
-    LEDGER_PRUNED("ledger_pruned");
+    LEDGER_PRUNED("ledger_pruned"),
+    SQUARE_SERVER_REFUND("square_server_refund"),
+    SUMUP_SERVER_REFUND("sumup_server_refund"),
+    CLIP_SERVER_REFUND("clip_server_refund");
 
     companion object {
         /** The constant whose wire word is [wire], or null for a word this binding does not know. */

@@ -213,7 +213,7 @@ class ScenarioTest {
             // Ended flows are removed without giving anything up; a second refund without an amount refunds the rest.
             assertEquals(Outcome.Accepted, c.send(Event.FlowRemove("r1", nowMs = t0 + 131000)).outcome)
             a = refund("r2", t0 + 140000, null)
-            assertTrue((a.transitions[0].effects[0] as Effect.OpenPosApp).url.contains(Regex("&amount=60\\.00(&|$)")))
+            assertTrue((a.transitions[0].effects[0] as Effect.OpenPosApp).url!!.contains(Regex("&amount=60\\.00(&|$)")))
         }
     }
 
@@ -426,7 +426,7 @@ class ScenarioTest {
         val reference = "caf\u00e9 \ud83d\udcb3\ud83c\uddf2\ud83c\uddfd"
         val url = Pos.buildUrl(PosRequest(PosOperation.VENTA, "tok_1", "ord-1", "myapp", amount = Amount.of("1.00"), reference = reference))
         assertEquals(reference, url.fields.first { it.key == "reference" }.value)
-        val response = Pos.parseResponse(url.url.replace("billpocket://transaction=venta&usertoken=tok_1", "myapp://result=aprobada"), "myapp")
+        val response = Pos.parseResponse(url.url!!.replace("billpocket://transaction=venta&usertoken=tok_1", "myapp://result=aprobada"), "myapp")
         assertEquals(reference, response.reference)
         // A lone surrogate has no UTF-8 form: refused before the call, naming the parameter (never '?'),
         // as React Native and the web refuse it; a typed request's document is the parameter.

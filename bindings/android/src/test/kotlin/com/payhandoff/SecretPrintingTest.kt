@@ -146,8 +146,9 @@ class SecretPrintingTest {
         val SKIPPED = setOf("getJson", "getClass", "getBrowserReturnUrl", "getStackTrace", "getSuppressed", "getCause", "getLocalizedMessage")
 
         /** Members whose string value is a secret, compared ignoring case. */
-        val KEYS = setOf("usertoken", "pin", "token", "nonce", "api_key")
-        val URL_SECRETS = listOf(Regex("(?<![/:])/ph_([A-Za-z0-9._~-]+)"), Regex("(?i)[?&/]usertoken=([^&#]*)"), Regex("(?i)[?&/]pin=([^&#]*)"))
+        val KEYS = setOf("usertoken", "pin", "token", "nonce", "api_key", "affiliate_key")
+        val URL_SECRETS = listOf(Regex("(?<![/:])/ph_([A-Za-z0-9._~-]+)"), Regex("(?i)[?&/]usertoken=([^&#]*)"), Regex("(?i)[?&/]pin=([^&#]*)"),
+            Regex("(?i)[?&]affiliate-key=([^&#]*)"))
 
         fun collect(value: Any?, into: MutableSet<String>) {
             when (value) {

@@ -11,7 +11,7 @@ import kotlin.system.exitProcess
  * reason and counted on the line before); exits non-zero on any failure.
  * With --check-jni-child (the -Xcheck:jni JVM CheckJniTest starts) it runs everything but CheckJniTest;
  * with --in-process-only, only the suites that need no second JVM and no stand-in library
- * (vectors, scenarios, the typed API, Billpocket's answers, threads): the run against the AAR's own libpayhandoff.so, loaded by
+ * (vectors, scenarios, the typed API, Billpocket's and the other terminal apps' answers, threads): the run against the AAR's own libpayhandoff.so, loaded by
  * System.loadLibrary as on Android, which has no stand-in to find first.
  */
 object TestMain {
@@ -19,7 +19,7 @@ object TestMain {
     fun main(args: Array<String>) {
         val child = args.contains("--check-jni-child")
         val inProcessOnly = args.contains("--in-process-only")
-        val classes = ArrayList<Class<*>>(listOf(VectorTest::class.java, ScenarioTest::class.java, TypedApiTest::class.java, BillpocketTest::class.java, ThreadsTest::class.java,
+        val classes = ArrayList<Class<*>>(listOf(VectorTest::class.java, ScenarioTest::class.java, TypedApiTest::class.java, BillpocketTest::class.java, PosAppsTest::class.java, ThreadsTest::class.java,
             SecretPrintingTest::class.java, JavaInteropTest::class.java))
         if (!inProcessOnly) classes.addAll(listOf(SnapshotProcessTest::class.java, AbiMismatchTest::class.java))
         if (!child && !inProcessOnly) classes.add(CheckJniTest::class.java)

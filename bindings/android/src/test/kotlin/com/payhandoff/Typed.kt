@@ -31,15 +31,32 @@ object Typed {
 
     private fun fields(list: List<PosField>) = JSONArray(list.map { JSONObject().put("key", it.key).put("value", it.value) })
 
-    fun posUrl(u: PosUrl): JSONObject = JSONObject().put("version", u.version).put("url", u.url).put("fields", fields(u.fields))
-        .put("intent", JSONObject().put("action", u.intent.action).put("package", u.intent.packageName).put("extras", fields(u.intent.extras)))
+    /** An intent extra from its typed subclass: a string has no `type` (as Billpocket's always were). */
+    fun extra(e: PosExtra): JSONObject = when (e) {
+        is PosField -> JSONObject().put("key", e.key).put("value", e.value)
+        is PosExtra.IntValue -> JSONObject().put("key", e.key).put("type", "int").put("value", e.value)
+        is PosExtra.LongValue -> JSONObject().put("key", e.key).put("type", "long").put("value", e.value)
+        is PosExtra.Bool -> JSONObject().put("key", e.key).put("type", "bool").put("value", e.value)
+        is PosExtra.StringArray -> JSONObject().put("key", e.key).put("type", "string_array").put("value", JSONArray(e.value))
+    }
+
+    fun intent(i: PosIntent): JSONObject = JSONObject().put("action", i.action).putOpt("package", i.packageName)
+        .putOpt("component", i.component?.let { "${it.packageName}/${it.className}" }).putOpt("data", i.data)
+        .put("extras", JSONArray(i.extras.map { extra(it) }))
+
+    /** Billpocket's document always has `fields`; the other apps' have none. */
+    fun posUrl(u: PosUrl): JSONObject = JSONObject().put("version", u.version).put("pos_app", u.posApp.wire).putOpt("url", u.url)
+        .putOpt("fields", if (u.posApp == PosApp.BILLPOCKET || u.fields.isNotEmpty()) fields(u.fields) else null)
+        .put("intent", intent(u.intent))
         .putOpt("identifier", u.identifier).putOpt("token", u.token)
 
     /** The 21 answer keys and version, result_word, extra and truncated, each from its typed property. */
     fun posResponse(r: PosResponse): JSONObject = JSONObject()
         .put("version", r.version)
+        .putOpt("pos_app", if (r.posApp == PosApp.BILLPOCKET) null else r.posApp.wire)
         .put("result", r.result.wire)
         .putOpt("result_word", r.resultWord)
+        .putOpt("error_code", r.errorCode)
         .put("identifier", r.identifier)
         .putOpt("statusinfo", r.statusInfo)
         .putOpt("amount", r.amount)
@@ -98,7 +115,9 @@ object Typed {
                 is ReturnTo.Https -> JSONObject().put("https_host", r.host).put("https_path", r.path)
                 null -> null
             })
-            is Effect.OpenPosApp -> o.put("url", e.url)
+            // Billpocket's effect is the URL alone; the other apps' name the app and carry the intent.
+            is Effect.OpenPosApp -> o.putOpt("pos_app", if (e.posApp == PosApp.BILLPOCKET && e.intent == null) null else e.posApp.wire)
+                .putOpt("url", e.url).putOpt("intent", e.intent?.let { intent(it) })
             is Effect.ShowHint -> o.put("message", e.message)
             is Effect.Reconcile -> o.put("reason", e.reason)
             Effect.CloseBrowser, Effect.ShowPending, Effect.Persist -> {}
@@ -126,9 +145,10 @@ object Typed {
                 .put("deadline", f.deadlineMs).putOpt("session", f.session?.let { session(it) })
                 .putOpt("callback", f.callback?.let { callback(it) }).putOpt("confirmation", f.confirmation?.toJson())
                 .putOpt("failure_reason", f.failureReason)
-            is PosFlowDetails -> o.put("operation", f.operation.wire).put("identifier", f.identifier)
+            is PosFlowDetails -> o.putOpt("pos_app", if (f.posApp == PosApp.BILLPOCKET) null else f.posApp.wire)
+                .put("operation", f.operation.wire).put("identifier", f.identifier)
                 .putOpt("token", if (withSecrets) f.json.opt("token") else null)
-                .put("answer_scheme", f.answerScheme).putOpt("amount", f.amount).putOpt("sale_transactionid", f.saleTransactionId)
+                .putOpt("answer_scheme", f.answerScheme).putOpt("amount", f.amount).putOpt("sale_transactionid", f.saleTransactionId)
                 .put("grace_ms", f.graceMs).putOpt("foregrounded_at", f.foregroundedAtMs).putOpt("response", f.response?.let { posResponse(it) })
                 .putOpt("answered_at", f.answeredAtMs).putOpt("launch_failure", f.launchFailure)
         }

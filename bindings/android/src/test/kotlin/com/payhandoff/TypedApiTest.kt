@@ -258,7 +258,7 @@ class TypedApiTest {
 
     /** The core's POS answer table (POSResponse.fields): the JSON name of each of its keys. */
     private fun coreAnswerMembers(): List<String> {
-        val source = File(TestJson.vectorsDir, "../../Sources/PayHandoff/POS/POSResponse.swift").readText()
+        val source = File(TestJson.vectorsDir, "../../Sources/PayHandoff/POS/Billpocket/POSResponse.swift").readText()
         return Regex("""Field\(key: "[^"]+", json: "([^"]+)"""").findAll(source).map { it.groupValues[1] }.toList()
     }
 

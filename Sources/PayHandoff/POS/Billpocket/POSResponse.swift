@@ -25,6 +25,10 @@ public struct POSResponse: Equatable, Sendable {
         case declined
         /// `error`.
         case error
+        /// The merchant or the customer cancelled the sale in the terminal app; nothing was
+        /// charged (Square `ERROR_TRANSACTION_CANCELED` / `payment_canceled`, Clip `CANCELLED`).
+        /// Billpocket never answers it: its cancelled sale is `error`.
+        case cancelled
         /// Any other word: the outcome is unknown.
         case unrecognized
 
@@ -41,7 +45,7 @@ public struct POSResponse: Equatable, Sendable {
             case .approved: return "aprobada"
             case .declined: return "rechazada"
             case .error: return "error"
-            case .unrecognized: return ""
+            case .cancelled, .unrecognized: return ""
             }
         }
 
@@ -87,8 +91,10 @@ public struct POSResponse: Equatable, Sendable {
     private var tipUnits: Int64 = -1
     /// Where each field of ``fields`` is in ``text``.
     private(set) var fields: FieldTable
-    /// Approved, declined or error.
-    public private(set) var result: Result
+    /// Approved, declined, error, cancelled (not Billpocket) or unrecognized.
+    public internal(set) var result: Result
+    /// The terminal app that answered (``POSApp/billpocket`` for an answer read by these rules).
+    public internal(set) var posApp: POSApp = .billpocket
     /// Credit or debit.
     public private(set) var accountType: AccountType?
     private var installments: Int8 = -1
@@ -104,7 +110,15 @@ public struct POSResponse: Equatable, Sendable {
     public var identifier: String { field(Key.identifier) ?? "" }
     /// The `result` word as the POS app sent it (decoded), when PayHandoff does not know it
     /// (``Result/unrecognized``); `nil` for a known word.
-    public var resultWord: String? { result == .unrecognized ? field(Key.result) : nil }
+    public var resultWord: String? {
+        guard result == .unrecognized else { return nil }
+        return posApp == .billpocket ? field(Key.result) : otherWord
+    }
+    /// Another app's status word when PayHandoff does not know it (Billpocket's is in ``text``).
+    var otherWord: String? = nil
+    /// Another app's error code or cancel code as it wrote it (`error_code` in the answer
+    /// document): Square's `error_code` / `ERROR_CODE`, Clip's `PAYMENT_ERROR`.
+    public internal(set) var errorCode: String? = nil
     /// Additional information, typically on error or decline.
     public var statusInfo: String? { field(Key.statusinfo) }
     /// The request's reference text.
@@ -412,9 +426,9 @@ public struct POSResponse: Equatable, Sendable {
     ///   - rhs: Another answer.
     /// - Returns: Whether they are the same answer.
     public static func == (lhs: POSResponse, rhs: POSResponse) -> Bool {
-        guard lhs.result == rhs.result, lhs.amount == rhs.amount, lhs.tip == rhs.tip, lhs.msi == rhs.msi,
+        guard lhs.result == rhs.result, lhs.posApp == rhs.posApp, lhs.amount == rhs.amount, lhs.tip == rhs.tip, lhs.msi == rhs.msi,
               lhs.accountType == rhs.accountType, lhs.extra.count == rhs.extra.count,
-              lhs.resultWord.hasSameBytes(as: rhs.resultWord) else { return false }
+              lhs.resultWord.hasSameBytes(as: rhs.resultWord), lhs.errorCode.hasSameBytes(as: rhs.errorCode) else { return false }
         switch (lhs.cardLastFour, rhs.cardLastFour) {
         case (nil, nil): break
         case let (a?, b?) where a.hasSameBytes(as: b): break

@@ -21,6 +21,8 @@ public struct RefundEligibility: Equatable, Sendable {
         public var approvedAt: Int64
         /// The POS app's `bp_version`, if known.
         public var posAppVersion: String?
+        /// The terminal app that approved the sale (only Billpocket refunds app-to-app).
+        public var posApp: POSApp = .billpocket
 
         /// Creates a sale description.
         /// - Parameters:
@@ -37,7 +39,7 @@ public struct RefundEligibility: Equatable, Sendable {
 
         /// Equal when every field is; strings compared by UTF-8 bytes.
         public static func == (lhs: Sale, rhs: Sale) -> Bool {
-            lhs.transactionId.hasSameBytes(as: rhs.transactionId) && lhs.amount == rhs.amount
+            lhs.transactionId.hasSameBytes(as: rhs.transactionId) && lhs.amount == rhs.amount && lhs.posApp == rhs.posApp
                 && lhs.approvedAt == rhs.approvedAt && lhs.posAppVersion.hasSameBytes(as: rhs.posAppVersion)
         }
     }
@@ -56,6 +58,27 @@ public struct RefundEligibility: Equatable, Sendable {
         /// pruned behind a clock that later went back, or damaged storage lost the record):
         /// refunding could pay back twice, so it fails safe. Only a coordinator gives this reason.
         case ledgerPruned = "ledger_pruned"
+        /// The sale went to Square, whose Point of Sale API has no refund: refund it through
+        /// Square's server API (its Refunds API) with the answer's `transactionid`.
+        case squareServerRefund = "square_server_refund"
+        /// The sale went to SumUp, whose URL scheme has no refund: refund it through SumUp's
+        /// server API from the merchant's backend.
+        case sumupServerRefund = "sumup_server_refund"
+        /// The sale went to Clip, whose terminal SDK has no refund intent: refund it through
+        /// Clip's server API or dashboard.
+        case clipServerRefund = "clip_server_refund"
+
+        /// The reason a sale of `app` cannot be refunded app-to-app (`nil` for Billpocket).
+        /// - Parameter app: The terminal app.
+        /// - Returns: The reason.
+        public static func serverRefund(_ app: POSApp) -> Reason? {
+            switch app {
+            case .billpocket: return nil
+            case .square: return .squareServerRefund
+            case .sumup: return .sumupServerRefund
+            case .clip: return .clipServerRefund
+            }
+        }
 
         /// The reason spelled `rawValue`, matched by UTF-8 bytes (not by `==`, which is Unicode
         /// canonical equivalence).
@@ -123,6 +146,10 @@ public struct RefundEligibility: Equatable, Sendable {
             throw PayHandoffError(.validation, field: "amount", "must be greater than 0")
         }
         let amount = refundAmount ?? sale.amount
+        if let server = Reason.serverRefund(sale.posApp) {
+            return RefundEligibility(reasons: [server], eligibleFrom: sale.approvedAt + minimumDelaySeconds,
+                                     deadline: deadline(approvedAt: sale.approvedAt * 1000) / 1000, refundAmount: amount)
+        }
         let reasons = try RefundEligibility.reasons(approvedAt: sale.approvedAt * 1000, now: now * 1000, remaining: sale.amount,
                                                     requested: amount, posAppVersion: sale.posAppVersion)
         return RefundEligibility(reasons: reasons, eligibleFrom: sale.approvedAt + minimumDelaySeconds,
@@ -177,6 +204,12 @@ public struct RefundEligibility: Equatable, Sendable {
             return "the refund amount is greater than the sale's amount"
         case .posAppTooOld:
             return "refunds need POS app 4.3.24 or newer on iOS"
+        case .squareServerRefund:
+            return "Square sales are refunded through Square's server API (Refunds API), not through the Point of Sale app"
+        case .sumupServerRefund:
+            return "SumUp sales are refunded through SumUp's server API, not through the SumUp app"
+        case .clipServerRefund:
+            return "Clip sales are refunded through Clip's server API, not through the Clip terminal app"
         case .ledgerPruned:
             return "this coordinator may no longer know what the sale has refunded (its records up to "
                 + MexicoCityTime.iso8601(deadline) + " were dropped, or damaged storage lost them): refund it from Billpocket's back office"

@@ -1,9 +1,9 @@
 extension POSRequest {
     /// The JSON keys of a request document: the Billpocket request table's keys, and
     /// `android_action` (how Android starts the POS app; not sent in the URL).
-    static let jsonKeys: StaticString = "transaction usertoken identifier amount urlScheme transactionId tip msi reference email phone showPhotoButton mandatoryPhoto comesFromQR android_action"
+    static let jsonKeys: StaticString = "pos_app currency transaction usertoken identifier amount urlScheme transactionId tip msi reference email phone showPhotoButton mandatoryPhoto comesFromQR android_action"
     /// A build document's keys: a request's, and `token`.
-    private static let buildJSONKeys: StaticString = "transaction usertoken identifier amount urlScheme transactionId tip msi reference email phone showPhotoButton mandatoryPhoto comesFromQR android_action token"
+    private static let buildJSONKeys: StaticString = "pos_app currency transaction usertoken identifier amount urlScheme transactionId tip msi reference email phone showPhotoButton mandatoryPhoto comesFromQR android_action token"
     private static let saleOnlyKeys: StaticString = "tip msi reference email phone showPhotoButton mandatoryPhoto comesFromQR"
 
     /// A request from its JSON document, keyed exactly like the Billpocket request table:
@@ -30,7 +30,13 @@ extension POSRequest {
     }
 
     private init<R: JSONReader>(reading json: JSONMembers<R>, allowed: StaticString) throws(PayHandoffError) {
+        let app = try json.isObject ? POSApp.reading(json) : .billpocket
+        if app != .billpocket {
+            self = try POSRequest.reading(app: app, json, allowingToken: allowed.utf8CodeUnitCount == POSRequest.buildJSONKeys.utf8CodeUnitCount)
+            return
+        }
         try json.rejectUnknownKeys(allowed)
+        try Currency.checkPesosOnly(json, app: .billpocket)
         let transaction = try json.string("transaction")
         guard let operation = Operation(rawValue: transaction) else {
             throw PayHandoffError(.validation, field: "transaction", "must be \"venta\" or \"devolucion\"")
@@ -113,7 +119,7 @@ extension POSRequest {
     }
 
     /// The result document of building a request:
-    /// `{"version": 1, "url": "billpocket://…", "fields": [{"key": "transaction", "value": "venta"}, …],
+    /// `{"version": 1, "pos_app": "billpocket", "url": "billpocket://…", "fields": [{"key": "transaction", "value": "venta"}, …],
     /// "intent": {"action": "billpocket.payments.START", "package": "com.billpocket.billpocket",
     /// "extras": [{"key": "transaction", …}, {"key": "userToken", …}, …]}}`, plus `"identifier"`
     /// (as sent) and `"token"` when the identifier carries a token. The intent is how the POS app is started on Android (extras
@@ -135,9 +141,23 @@ extension POSRequest {
     ///   app); a `JSONValue` prints whole, so never log it.
     /// - Throws: As ``build(json:using:)``.
     public static func buildResultJSON(json: JSONValue, using generator: inout some RandomNumberGenerator) throws(PayHandoffError) -> JSONValue {
+        try buildResultJSON(json: json, using: &generator, jsonText: JSONTextCodec())
+    }
+
+    /// ``buildResultJSON(json:using:)`` with the codec that prints Square's iOS request (JSON
+    /// text in its URL; PayHandoffFoundation's `FoundationJSONText`).
+    /// - Parameters:
+    ///   - json: The build document.
+    ///   - generator: The random source for a fresh token (`"token": true`).
+    ///   - jsonText: The codec.
+    /// - Returns: The result document.
+    /// - Throws: As ``buildResultJSON(json:using:)``, and what `jsonText` throws.
+    public static func buildResultJSON(json: JSONValue, using generator: inout some RandomNumberGenerator,
+                                       jsonText: JSONTextCodec) throws(PayHandoffError) -> JSONValue {
         let (request, token) = try build(json: json, using: &generator)
+        let url = try request.handoffURL(jsonText: jsonText)
         let writer = JSONValueWriter()
-        request.writeBuildResult(token: token, to: writer)
+        request.writeBuildResult(token: token, handoffURL: url, to: writer)
         return writer.document
     }
 
@@ -147,6 +167,17 @@ extension POSRequest {
     ///   - writer: Where the document goes.
     @_spi(JSONText)
     public func writeBuildResult(token: String?, to writer: JSONWriter) {
+        writeBuildResult(token: token, handoffURL: url.isEmpty ? nil : url, to: writer)
+    }
+
+    /// Writes the build result with the hand-off URL already made (``handoffURL(jsonText:)``:
+    /// Square's needs the codec, which may throw, so it is made before writing).
+    /// - Parameters:
+    ///   - token: The token the identifier carries, if any.
+    ///   - handoffURL: The URL to write (`nil`: none, as for Clip). Billpocket writes its own.
+    ///   - writer: Where the document goes.
+    @_spi(JSONText)
+    public func writeBuildResult(token: String?, handoffURL: String?, to writer: JSONWriter) {
         /// The fields as `{"key", "value"}` pairs; the token's key (at `tokenIndex`) spelled `tokenKey`.
         func list(_ items: [QueryItem], tokenIndex: Int?, tokenKey: String, to writer: JSONWriter) {
             writer.beginArray()
@@ -158,6 +189,21 @@ extension POSRequest {
             }
             writer.end()
         }
+        guard posApp == .billpocket else {
+            writer.beginObject()
+            writer.member("version", integer: 1)
+            writer.member("pos_app", string: posApp.rawValue)
+            // The other apps: the URL where there is one (SumUp), the intent; no `fields`.
+            writer.optionalMember("url", string: handoffURL)
+            writer.key("intent")
+            intent.write(to: writer)
+            if let token {
+                writer.member("identifier", string: identifier)
+                writer.member("token", string: token)
+            }
+            writer.end()
+            return
+        }
         // The fields are built once, in the URL style (also for ``url``); the intent extras differ
         // only in the token's key.
         let urlFields = fields(keyStyle: .urlScheme)
@@ -166,6 +212,7 @@ extension POSRequest {
         assert(url.hasSameBytes(as: self.url), "buildResultJSON: url differs from POSRequest.url")
         writer.beginObject()
         writer.member("version", integer: 1)
+        writer.member("pos_app", string: posApp.rawValue)
         writer.member("url", string: url)
         writer.key("fields")
         list(urlFields, tokenIndex: tokenIndex, tokenKey: KeyStyle.urlScheme.tokenKey, to: writer)

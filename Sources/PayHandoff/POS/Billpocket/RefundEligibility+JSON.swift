@@ -65,7 +65,7 @@ extension RefundEligibility {
 }
 
 extension RefundEligibility.Sale {
-    private static let keys: StaticString = "transactionid amount approved_at bp_version"
+    private static let keys: StaticString = "transactionid amount approved_at bp_version pos_app"
 
     /// A sale from its document `{"transactionid", "amount", "approved_at", "bp_version"}` (the
     /// refund check's `sale`, a `pos.start` event's `sale`); `bp_version` optional.
@@ -76,5 +76,9 @@ extension RefundEligibility.Sale {
         guard let amount = try json.optionalAmount("amount") else { throw JSONValue.missing(json.field("amount")) }
         self.init(transactionId: try json.string("transactionid"), amount: amount, approvedAt: try json.integer("approved_at"),
                   posAppVersion: try json.optionalString("bp_version"))
+        posApp = try POSApp.reading(json)
+        if posApp != .billpocket, !posAppVersion.isNone {
+            throw PayHandoffError(.validation, field: json.field("bp_version"), "is Billpocket's app version: another terminal app's sale has none")
+        }
     }
 }

@@ -75,6 +75,13 @@ public struct POSRequest: Equatable, Sendable, CustomStringConvertible {
     /// The action of the Android intent that starts the POS app (not a field of the request:
     /// Android only). Default ``AndroidAction/billpocketPaymentsStart``.
     public internal(set) var androidAction: AndroidAction = .billpocketPaymentsStart
+    /// The terminal app's own fields: ``AppFields/billpocket`` for a Billpocket request (whose
+    /// fields are the ones above), or another app's request (`POS/SumUp`, `POS/Clip`). The
+    /// other apps take sales only; ``userToken`` is empty and ``urlScheme`` is the scheme their
+    /// answer URL arrives on (empty for Clip, which answers only through `onActivityResult`).
+    public internal(set) var app: AppFields = .billpocket
+    /// The terminal app this request goes to.
+    public var posApp: POSApp { app.posApp }
 
     /// The action that starts the Billpocket POS app on Android. Both are in use (issue 30, read
     /// from public integrations' source; no Billpocket app was run): Billpocket's own Cordova
@@ -209,7 +216,7 @@ public struct POSRequest: Equatable, Sendable, CustomStringConvertible {
             && lhs.tip == rhs.tip && lhs.msi == rhs.msi && lhs.reference.hasSameBytes(as: rhs.reference)
             && lhs.email.hasSameBytes(as: rhs.email) && lhs.phone.hasSameBytes(as: rhs.phone)
             && lhs.showPhotoButton == rhs.showPhotoButton && lhs.mandatoryPhoto == rhs.mandatoryPhoto
-            && lhs.comesFromQR == rhs.comesFromQR && lhs.androidAction == rhs.androidAction
+            && lhs.comesFromQR == rhs.comesFromQR && lhs.androidAction == rhs.androidAction && lhs.app == rhs.app
     }
 
     /// The byte between the app's identifier and the per-hand-off token: `order-42~<token>`.
@@ -226,6 +233,10 @@ public struct POSRequest: Equatable, Sendable, CustomStringConvertible {
     public func withToken(_ token: String) throws(PayHandoffError) -> POSRequest {
         try CorrelationSecret.checkToken(token, field: "token")
         let sent = identifier + "~" + token
+        if posApp != .billpocket {
+            try app.checkSentIdentifier(sent, appPart: identifier, token: token)
+            return with(identifier: sent, amount: amount)
+        }
         guard sent.utf16.count <= Limit.identifier else {
             throw PayHandoffError(.validation, field: "identifier",
                 "with the per-hand-off token the identifier would be longer than " + String(Limit.identifier)
@@ -239,7 +250,27 @@ public struct POSRequest: Equatable, Sendable, CustomStringConvertible {
         POSRequest(operation: operation, userToken: userToken, identifier: identifier, amount: amount, urlScheme: urlScheme,
                    transactionId: transactionId, tip: tip, msi: msi, reference: reference, email: email, phone: phone,
                    showPhotoButton: showPhotoButton, mandatoryPhoto: mandatoryPhoto, comesFromQR: comesFromQR)
-            .with(androidAction: androidAction)
+            .with(androidAction: androidAction).with(app: app)
+    }
+
+    /// This request carrying `app`'s fields.
+    func with(app: AppFields) -> POSRequest {
+        var copy = self
+        copy.app = app
+        return copy
+    }
+
+    /// A sale to another terminal app than Billpocket, its fields already checked by `app`'s reader.
+    /// - Parameters:
+    ///   - app: The app's fields.
+    ///   - identifier: The app's correlation value (checked by `app`'s rule).
+    ///   - amount: The amount, above zero.
+    ///   - answerScheme: The scheme its answer URL arrives on (empty for Clip).
+    /// - Returns: The request.
+    static func sale(to app: AppFields, identifier: String, amount: Amount, answerScheme: String) -> POSRequest {
+        POSRequest(operation: .sale, userToken: "", identifier: identifier, amount: amount, urlScheme: answerScheme,
+                   transactionId: nil, tip: nil, msi: nil, reference: nil, email: nil, phone: nil,
+                   showPhotoButton: nil, mandatoryPhoto: nil, comesFromQR: nil).with(app: app)
     }
 
     /// The bare scheme answers arrive on: `urlScheme` without a trailing `://`.
@@ -248,8 +279,14 @@ public struct POSRequest: Equatable, Sendable, CustomStringConvertible {
     /// The `billpocket://` URL to open: `billpocket://` directly followed by the fields (no
     /// `?`, as the POS app's own sender writes it), every key and value percent-encoded so
     /// that only RFC 3986 unreserved characters stay literal.
+    /// For SumUp, its iOS URL (`sumupmerchant://pay/1.0?…`); for Clip, which has no URL, and for
+    /// Square, whose URL holds JSON text (``handoffURL(jsonText:)`` prints it), empty.
     public var url: String {
-        QueryEncoder.encode(fields(keyStyle: .urlScheme), after: "billpocket://")
+        switch app {
+        case .billpocket: return QueryEncoder.encode(fields(keyStyle: .urlScheme), after: "billpocket://")
+        case .sumup(let sumUp): return sumUp.iOSURL(identifier: identifier, amount: amount ?? .zero)
+        case .clip, .square: return ""
+        }
     }
 
     /// The fields in their fixed order (the order of the Billpocket request table), values as
@@ -259,6 +296,7 @@ public struct POSRequest: Equatable, Sendable, CustomStringConvertible {
     /// - Parameter keyStyle: The key spelling.
     /// - Returns: The fields in order, including the user token.
     public func fields(keyStyle: KeyStyle = .urlScheme) -> [QueryItem] {
+        if posApp != .billpocket { return app.describedFields(identifier: identifier, amount: amount ?? .zero) }
         var items: [QueryItem] = []
         items.reserveCapacity(14)  // every field below: one allocation, not a doubling chain
         func add(_ key: String, _ value: String?) {
@@ -284,7 +322,7 @@ public struct POSRequest: Equatable, Sendable, CustomStringConvertible {
     /// A description without the user token or the identifier's token:
     /// `POSRequest(venta usertoken=<redacted> identifier=ord-1~<redacted> amount=100.00 urlScheme=myapp)`.
     public var description: String {
-        var text = "POSRequest(" + operation.rawValue
+        var text = "POSRequest(" + (posApp == .billpocket ? operation.rawValue : posApp.rawValue)
         for item in fields() {
             if item.key.hasSameBytes(as: "transaction") { continue }
             text += " " + item.key + "=" + POSRequest.shown(item)
@@ -294,7 +332,7 @@ public struct POSRequest: Equatable, Sendable, CustomStringConvertible {
 
     /// A field's value as descriptions show it (``Redaction``).
     static func shown(_ item: QueryItem) -> String {
-        if item.key.hasSameBytes(as: "usertoken") { return Redaction.marker }
+        if item.key.hasSameBytes(as: "usertoken") || item.key.hasSameBytes(as: "affiliate_key") { return Redaction.marker }
         if item.key.hasSameBytes(as: "identifier") { return Redaction.identifier(item.value) }
         return item.value
     }
@@ -333,8 +371,16 @@ public struct POSRequest: Equatable, Sendable, CustomStringConvertible {
 
     /// The identifier rule of a restored hand-off: what ``withToken(_:)`` accepts with `token`.
     /// - Throws: `validation` naming `identifier`.
-    static func checkIdentifier(_ identifier: String, token: String) throws(PayHandoffError) {
+    static func checkIdentifier(_ identifier: String, token: String, posApp: POSApp = .billpocket) throws(PayHandoffError) {
         try checkText(identifier, field: "identifier", max: Limit.identifier - 1 - token.utf16.count)
+        if posApp == .sumup { try SumUpRequest.checkForeignTransactionID(identifier + "~" + token, appPart: identifier, token: token) }
+    }
+
+    /// The rule of an identifier or text value in every app's request: not empty, no U+0000,
+    /// at most `max` UTF-16 code units.
+    /// - Throws: `validation` naming `field`.
+    static func checkAppText(_ value: String, field: String, max: Int?) throws(PayHandoffError) {
+        try checkText(value, field: field, max: max)
     }
 
     /// The rule of a bare answer scheme (``answerScheme``) where one is read back.

@@ -52,7 +52,7 @@ extension POSResponse {
 
     /// The first pair with an empty key or a U+0000, in order, refused.
     @inline(never)
-    private static func checkEachExtra(_ extras: [QueryItem]) throws(PayHandoffError) {
+    static func checkEachExtra(_ extras: [QueryItem]) throws(PayHandoffError) {
         for item in extras {
             guard !item.key.isEmpty else { throw PayHandoffError(.validation, field: nil, "a result extra has an empty key") }
             let keyHasNUL = ASCII.containsNUL(item.key)

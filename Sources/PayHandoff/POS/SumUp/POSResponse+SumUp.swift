@@ -1,0 +1,62 @@
+/// SumUp's answer: the callback URL with `smp-status` (`success | failed | invalidstate`),
+/// `smp-failure-cause` (`transaction-failed | geolocation-required | invalid-param |
+/// invalid-token`), `smp-message`, `smp-receipt-sent`, `smp-tx-code` and the echoed
+/// `foreign-tx-id` (sumup/sumup-ios-url-scheme and sumup/sumup-android-url-scheme READMEs).
+///
+/// Mapping (docs/rules.md, *SumUp*): `success` with an `smp-tx-code` is approved (the code is the
+/// answer's `transactionid`; SumUp echoes no amount, so the approval is for the amount sent);
+/// `success` without one is `unrecognized` (reconcile: sumup-android-sdk #195 reports success with
+/// empty extras); `failed` + `transaction-failed` is declined; `failed` + `invalid-param`,
+/// `invalid-token` or `geolocation-required` is error, as is `invalidstate`; `failed` with no or
+/// another cause, and any other status, is `unrecognized`. An answer without the echoed
+/// `foreign-tx-id` moves nothing.
+extension POSResponse {
+    /// Reads SumUp's answer URL.
+    /// - Parameters:
+    ///   - url: The URL the OS handed the app.
+    ///   - callbackScheme: The scheme of the request's `callback_url`.
+    ///   - expectation: Which `foreign-tx-id`s it may echo.
+    /// - Returns: The answer (``posApp`` `sumup`).
+    /// - Throws: `limit_exceeded`, `malformed_url`; `callback_mismatch` naming `scheme` or
+    ///   `identifier`; `validation` naming `identifier` when there is no `foreign-tx-id`, or
+    ///   `transactionid` for an `smp-tx-code` that breaks the id rule.
+    static func parseSumUp(_ url: String, callbackScheme: String, expecting expectation: IdentifierExpectation) throws(PayHandoffError) -> POSResponse {
+        let items = try CallbackURL.query(of: url, scheme: callbackScheme)
+        guard let echoed = items.value("foreign-tx-id") else {
+            throw PayHandoffError(.validation, field: "foreign-tx-id", "the answer has no foreign-tx-id: it cannot be tied to this sale")
+        }
+        try POSResponse.check(echoed, against: expectation)
+        let status = items.value("smp-status")
+        guard !status.isNone else { throw PayHandoffError(.validation, field: "smp-status", "the answer has no smp-status") }
+        let cause = items.value("smp-failure-cause")
+        let code = items.value("smp-tx-code")
+        let result: Result
+        if status.isWord("success") {
+            result = code.isNone ? .unrecognized : .approved
+        } else if status.isWord("failed") {
+            if cause.isWord("transaction-failed") { result = .declined }
+            else if cause.isWord("invalid-param") || cause.isWord("invalid-token") || cause.isWord("geolocation-required") { result = .error }
+            else { result = .unrecognized }
+        } else {
+            result = status.isWord("invalidstate") ? .error : .unrecognized
+        }
+        var fields = [QueryItem(key: "identifier", value: echoed)]
+        if let code { fields.append(QueryItem(key: "transactionid", value: code)) }
+        // An echoed affiliate key (SumUp documents none; a callback URL could carry one) is a
+        // secret: POSResponse(posApp:…) drops it, never stored, as Billpocket's echoed user token is.
+        let extra = items.filter { !$0.key.hasSameBytes(as: "foreign-tx-id") && !$0.key.hasSameBytes(as: "smp-tx-code")
+            && !$0.key.hasSameBytes(as: "smp-status") }
+        return try POSResponse.naming("smp-tx-code") { () throws(PayHandoffError) in
+            try POSResponse(posApp: .sumup, result: result, word: status, items: fields, extra: extra)
+        }
+    }
+
+    /// Refuses an echoed correlation value `expectation` does not accept.
+    /// - Throws: `callback_mismatch` naming `identifier`.
+    static func check(_ echoed: String, against expectation: IdentifierExpectation) throws(PayHandoffError) {
+        var echoed = echoed
+        guard echoed.withUTF8({ expectation.accepts($0) }) else {
+            throw PayHandoffError(.callbackMismatch, field: "identifier", "the answer's identifier does not match the pending request")
+        }
+    }
+}
