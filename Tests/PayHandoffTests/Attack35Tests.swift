@@ -1,5 +1,6 @@
 @_spi(JSONText) import PayHandoff
 import PayHandoffFoundation
+import PayHandoffABI
 import Foundation
 import XCTest
 
@@ -858,6 +859,322 @@ extension Attack35Tests {
             XCTAssertEqual(try sale("p2", identifier: "ord-1", token: spent, at: t0 + hour).error?.code, .conflict,
                            "deadline \((deadline - t0) / 1000) s: one event \((ahead - t0) / 1000) s ahead freed the spent token")
             XCTAssertNotEqual(coordinator.handle(url: genuine, now: t0 + hour + 1_000).outcome, .accepted)
+        }
+    }
+}
+
+// MARK: - Fourth attack (h35x's fixes: X6, X8, X4, X1, and the \u rule)
+
+extension Attack35Tests {
+    /// A refund by Billpocket's document of sale 720371 (100.00) with a token the coordinator makes
+    /// (a salvage's lock on host-given keys does not hide the ledger's answer).
+    func refundByDocumentOwnToken(_ id: String, approvedAt: Int64, at time: Int64) throws -> CoordinatorAnswer {
+        try send(["type": "pos.start", "now": .integer(time), "flow_id": .string(id),
+                  "sale": ["transactionid": "720371", "amount": "100.00", "approved_at": .integer(approvedAt / 1000), "bp_version": "4.3.24"],
+                  "request": ["transaction": "devolucion", "usertoken": "POS-SECRET", "identifier": .string(id),
+                              "urlScheme": "myapp", "transactionId": "720371"]])
+    }
+
+    /// The G1 state's document with `damage` applied to its ledger object.
+    func damagedLedger(_ damage: (inout JSONObject, inout JSONObject) -> Void) throws -> JSONObject {
+        var document = try refundedSaleRecordOnly()
+        guard case .object(var ledger)? = document["ledger"] else { XCTFail("no ledger"); return [:] }
+        damage(&document, &ledger)
+        document["ledger"] = .object(ledger)
+        return document
+    }
+
+    /// X6's rule, its cost: a format-4 ledger with no records and a harmless unknown member. Salvage
+    /// refuses every refund by document of a sale the ledger does not hold (the member may be
+    /// `refunded_sales` renamed), but a sale the ledger holds is still refunded by its flow.
+    func testA4X6AHarmlessUnknownMemberOnlyRefusesSalesTheLedgerDoesNotHold() throws {
+        coordinator = Coordinator()
+        try sale("p1", at: t0)
+        XCTAssertEqual(coordinator.handle(url: approval("p1", transactionId: "720371"), now: t0 + 1_000).outcome, .accepted)
+        guard case .object(var document) = coordinator.snapshot, case .object(var ledger)? = document["ledger"] else { return XCTFail("no ledger") }
+        XCTAssertNil(ledger["refunded_sales"])
+        ledger["note"] = "hello"
+        document["ledger"] = .object(ledger)
+        XCTAssertThrowsError(try Coordinator(snapshot: .object(document)))
+        let salvage = try Coordinator.Salvage(snapshot: .object(document))
+        XCTAssertTrue(salvage.dropped.contains { $0.member == "ledger.refunded_sales" })
+        coordinator = salvage.coordinator
+        XCTAssertFalse(try otherSaleRefundable(at: t0 + 60_000), "another terminal's sale: refused")
+        XCTAssertEqual(try refund("r1", ofSaleFlow: "p1", at: t0 + 120_000, amount: "30.00").outcome, .accepted, "the held sale: refundable")
+        XCTAssertEqual(coordinator.handle(url: approval("r1", amount: "30.00", transactionId: "R-1"), now: t0 + 121_000).outcome, .accepted)
+        try assertOwnSnapshotRestores("harmless unknown member, salvaged")
+    }
+
+    /// X6's neighbours: `refunded_sales` emptied, null, an object; a case-variant duplicate (empty or
+    /// with another record) beside the real one; the records copied into another member while the
+    /// real one stays. None refunds the sale refunded in full again.
+    func testA4X6RefundedSalesDamagedBesideItsRealSelfNeverWidens() throws {
+        let shapes: [(String, (inout JSONObject, inout JSONObject) -> Void)] = [
+            ("emptied", { _, l in l["refunded_sales"] = [] }),
+            ("null", { _, l in l["refunded_sales"] = .null }),
+            ("object", { _, l in l["refunded_sales"] = ["720371": [10_000, 10_000]] }),
+            ("case-variant duplicate, empty", { _, l in l["Refunded_sales"] = [] }),
+            ("case-variant duplicate, another record", { _, l in l["Refunded_sales"] = [["720372", 100, 0]] }),
+            ("copied under another name too", { _, l in l["refunded_sales2"] = l["refunded_sales"] }),
+        ]
+        for (label, damage) in shapes {
+            let document = try damagedLedger(damage)
+            XCTAssertThrowsError(try Coordinator(snapshot: .object(document)), label)
+            coordinator = try Coordinator.Salvage(snapshot: .object(document)).coordinator
+            try assertOwnSnapshotRestores(label + ", salvaged")
+            let again = try refundByDocumentOwnToken("r2", approvedAt: t0 + 1_000, at: t0 + 600_000)
+            XCTAssertTrue([.notEligible, .invalidState].contains(again.error?.code), label + ": \(again.outcome) " + (again.error?.message ?? ""))
+        }
+    }
+
+    /// X8 with mismatched answers one after another (only one refund of a sale may wait at a
+    /// time): after the sale's entry left, one answered below what was asked (10.00 of 30.00), then
+    /// a refund by document answered above (80.00 of 30.00), 20.00 refunded before (or nothing).
+    /// The ledger ends with the sale refunded in full; a refund by document is refused.
+    func testA4X8MismatchedRefundsOneAfterAnotherNeverUndercount() throws {
+        for earlier in ["20.00", nil] as [String?] {
+            coordinator = Coordinator()
+            let device = t0 - 2 * day
+            try sale("p1", at: device)
+            XCTAssertEqual(coordinator.handle(url: approval("p1", transactionId: "720371"), now: device + 1_000).outcome, .accepted)
+            if let earlier {
+                XCTAssertEqual(try refund("r1", ofSaleFlow: "p1", at: device + 120_000, amount: earlier).outcome, .accepted)
+                XCTAssertEqual(coordinator.handle(url: approval("r1", amount: earlier, transactionId: "R-1"), now: device + 121_000).outcome, .accepted)
+            }
+            XCTAssertEqual(try refund("r2", ofSaleFlow: "p1", at: device + 180_000, amount: "30.00").outcome, .accepted)
+            try send(["type": "pos.launched", "now": .integer(device + 181_000), "flow_id": "r2"])
+            try send(["type": "tick", "now": .integer(device + day + 180_000)])
+            XCTAssertEqual(coordinator.handle(url: approval("r2", amount: "10.00", transactionId: "R-2"), now: device + day + 200_000).outcome, .accepted)
+            for flow in ["r2", "r1", "p1"] where coordinator.flow(id: flow) != nil {
+                try send(["type": "flow.remove", "now": .integer(device + day + 240_000), "flow_id": .string(flow)])
+            }
+            let label = String(describing: earlier)
+            XCTAssertEqual(coordinator.ledger.refundedSale("720371")?.remaining.minorUnits, earlier == nil ? 0 : 5_000, label)
+            if earlier != nil {
+                // The sale booked again by its document; Billpocket refunds 80.00 where 30.00 was asked.
+                XCTAssertEqual(try refundByDocument("d1", documentAmount: "100.00", approvedAt: t0 + 1_000, refund: "30.00", at: t0 + 600_000).outcome,
+                               .accepted, label)
+                XCTAssertEqual(coordinator.handle(url: approval("d1", amount: "80.00", transactionId: "R-3"), now: t0 + 601_000).outcome, .accepted)
+                XCTAssertEqual(coordinator.ledger.entry("720371", at: t0 + 601_000)?.remaining.minorUnits, 0, label)
+                try send(["type": "flow.remove", "now": .integer(t0 + 602_000), "flow_id": "d1"])
+            }
+            try assertOwnSnapshotRestores("mismatches one after another")
+            XCTAssertNotEqual(try refundByDocument("d2", documentAmount: "100.00", approvedAt: t0 + 1_000, refund: "0.01", at: t0 + 700_000).outcome,
+                              .accepted, label)
+            try send(["type": "tick", "now": .integer(t0 + 13 * hour + 60_000)])
+            XCTAssertNotEqual(try refundByDocument("d3", documentAmount: "100.00", approvedAt: t0 + 1_000, refund: "0.01", at: t0 + 13 * hour + 61_000).outcome,
+                              .accepted, label + ", after 23:00")
+        }
+    }
+
+    /// X8, the record absent: one refund asked 30.00 answered 10.00 after the entry left (no refund
+    /// before): the record says 30.00 of 30.00; the sale booked again from its document (100.00)
+    /// takes the record back: nothing is left, a refund of any amount is refused, before and after
+    /// the real 23:00.
+    func testA4X8ARecordOfWhatARefundTookBoundsTheSaleBookedAgain() throws {
+        coordinator = Coordinator()
+        let device = t0 - 2 * day
+        try sale("p1", at: device)
+        XCTAssertEqual(coordinator.handle(url: approval("p1", transactionId: "720371"), now: device + 1_000).outcome, .accepted)
+        XCTAssertEqual(try refund("r2", ofSaleFlow: "p1", at: device + 180_000, amount: "30.00").outcome, .accepted)
+        try send(["type": "pos.launched", "now": .integer(device + 181_000), "flow_id": "r2"])
+        try send(["type": "tick", "now": .integer(device + day + 180_000)])
+        XCTAssertEqual(coordinator.handle(url: approval("r2", amount: "10.00", transactionId: "R-2"), now: device + day + 200_000).outcome, .accepted)
+        for flow in ["r2", "p1"] { try send(["type": "flow.remove", "now": .integer(device + day + 240_000), "flow_id": .string(flow)]) }
+        XCTAssertEqual(coordinator.ledger.refundedSale("720371")?.refunded.minorUnits, 3_000)
+        XCTAssertEqual(coordinator.ledger.refundedSale("720371")?.remaining.minorUnits, 0)
+        for (id, refund) in [("d1", "70.00"), ("d2", "0.01"), ("d3", nil)] as [(String, String?)] {
+            XCTAssertNotEqual(try refundByDocument(id, documentAmount: "100.00", approvedAt: t0 + 1_000, refund: refund, at: t0 + 600_000).outcome,
+                              .accepted, id)
+        }
+        try send(["type": "tick", "now": .integer(t0 + 13 * hour + 60_000)])
+        XCTAssertNotEqual(try refundByDocument("d4", documentAmount: "100.00", approvedAt: t0 + 1_000, refund: "0.01", at: t0 + 13 * hour + 61_000).outcome,
+                          .accepted)
+        try assertOwnSnapshotRestores("record of what a refund took")
+    }
+
+    /// X4's anchor with keys whose until is in the past (a checkout whose deadline passed long ago),
+    /// far in the future (a deadline years ahead), or both beside the spent POS token: one event
+    /// 4 days ahead, then a minute later, never frees the token.
+    func testA4X4MixedKeysWithoutTheirClockNeverFreeASpentToken() throws {
+        let deadlines: [[Int64]] = [[t0 + 4_000 + 60_000], [t0 + 3_000 * day], [t0 + 5 * day, t0 + 20 * day], [t0 + 4_000 + 60_000, t0 + 3_000 * day]]
+        for set in deadlines {
+            coordinator = Coordinator()
+            let (spent, genuine) = try spendAHostToken()
+            for (index, deadline) in set.enumerated() {
+                let flow = "c" + String(index)
+                let nonce = String(repeating: String(index), count: 32)
+                XCTAssertEqual(try send(["type": "checkout.start", "now": .integer(t0 + 3_000), "flow_id": .string(flow), "kind": "cards",
+                                         "return_url": "fixapp://checkout-callback", "nonce": .string(nonce), "deadline": .integer(deadline),
+                                         "session": ["kind": "cards", "checkout_url": "https://pay.example.com/c/1"]]).outcome, .accepted)
+                try send(["type": "checkout.confirmation", "now": .integer(t0 + 4_000), "flow_id": .string(flow),
+                          "event": ["type": "card.registered", "data": ["card_id": "card_xyz"]]])
+                XCTAssertEqual(try send(["type": "flow.remove", "now": .integer(t0 + 5_000), "flow_id": .string(flow)]).outcome, .accepted)
+            }
+            guard case .object(var document) = coordinator.snapshot else { return XCTFail("not an object") }
+            document["latest_event"] = nil
+            coordinator = try Coordinator(snapshot: .object(document))
+            try send(["type": "tick", "now": .integer(t0 + 4 * day)])
+            try send(["type": "tick", "now": .integer(t0 + 4 * day + 60_000)])
+            XCTAssertEqual(try sale("p2", identifier: "ord-1", token: spent, at: t0 + hour).error?.code, .conflict, "\(set.map { ($0 - t0) / 1000 })")
+            XCTAssertNotEqual(coordinator.handle(url: genuine, now: t0 + hour + 1_000).outcome, .accepted)
+        }
+    }
+
+    /// X4 with the clock kept: `latest_event` present while a checkout key's until is far later (a
+    /// deadline 30 days ahead): an event 4 days ahead then a minute later still counts as 12 hours
+    /// for the spent POS token (the anchor is only for keys without their clock).
+    func testA4X4ALatestEventBesideAFarLaterKeyKeepsCounting() throws {
+        coordinator = Coordinator()
+        let (spent, genuine) = try spendAHostToken()
+        XCTAssertEqual(try send(["type": "checkout.start", "now": .integer(t0 + 3_000), "flow_id": "c1", "kind": "cards",
+                                 "return_url": "fixapp://checkout-callback", "nonce": "0123456789abcdef0123456789abcdef",
+                                 "deadline": .integer(t0 + 30 * day),
+                                 "session": ["kind": "cards", "checkout_url": "https://pay.example.com/c/1"]]).outcome, .accepted)
+        try send(["type": "flow.remove", "now": .integer(t0 + 5_000), "flow_id": "c1", "give_up": true])
+        coordinator = try Coordinator(snapshot: coordinator.snapshot)
+        try send(["type": "tick", "now": .integer(t0 + 4 * day)])
+        try send(["type": "tick", "now": .integer(t0 + 4 * day + 60_000)])
+        XCTAssertEqual(try sale("p2", identifier: "ord-1", token: spent, at: t0 + hour).error?.code, .conflict)
+        XCTAssertNotEqual(coordinator.handle(url: genuine, now: t0 + hour + 1_000).outcome, .accepted)
+    }
+
+    /// The same at 1 ms: the clock is known (1), so the jump counts as 12 hours.
+    func testA4X4KeysSpentAtEpochOneMillisecondKeepTheirClock() throws {
+        coordinator = Coordinator()
+        let spent = token("x")
+        let genuine = approval("p1", identifier: "ord-1", token: spent, transactionId: "555")
+        XCTAssertEqual(try sale("p1", identifier: "ord-1", token: spent, at: 1).outcome, .accepted)
+        try send(["type": "pos.launched", "now": 1, "flow_id": "p1"])
+        XCTAssertEqual(coordinator.handle(url: genuine, now: 1).outcome, .accepted)
+        XCTAssertEqual(try send(["type": "flow.remove", "now": 1, "flow_id": "p1"]).outcome, .accepted)
+        try send(["type": "tick", "now": .integer(t0)])
+        XCTAssertEqual(try sale("p2", identifier: "ord-1", token: spent, at: t0 + 1_000).error?.code, .conflict)
+        XCTAssertNotEqual(coordinator.handle(url: genuine, now: t0 + 2_000).outcome, .accepted)
+    }
+
+    /// X1 in ordinary use: 256 records of 128-byte ids at the default limit, one hand-off waiting:
+    /// a second start fits (records are never dropped), and the record still refuses.
+    func testA4X1OneWaitingHandOffBeside256LongRecordsStillStarts() throws {
+        var document = try refundedSaleRecordOnly()
+        guard case .object(var ledger)? = document["ledger"] else { return XCTFail("no ledger") }
+        ledger["refunded_sales"] = .array((0..<255).map { .array([.string(String(repeating: "9", count: 120) + String(100_000 + $0)), 5_000, 2_500]) }
+                                          + [["720371", 10_000, 10_000]])
+        document["ledger"] = .object(ledger)
+        coordinator = try Coordinator(snapshot: .object(document))
+        XCTAssertEqual(try sale("w1", at: t0 + 1_000).outcome, .accepted)
+        XCTAssertEqual(try sale("w2", at: t0 + 2_000).outcome, .accepted)
+        XCTAssertEqual(coordinator.ledger.refundedSales.count, 256)
+        XCTAssertNotEqual(try refundByDocument("r2", approvedAt: t0 + 1_000, at: t0 + 600_000).outcome, .accepted)
+    }
+
+    /// X1's way out at a low limit (Swift API): records fill it, one hand-off waits, a second start
+    /// is refused (`limit_exceeded`) and changes nothing; giving the waiting one up lets the start
+    /// through (records then drop, oldest first). Never blocked for good.
+    func testA4X1ALowLimitFullOfRecordsAlwaysHasAWayOut() throws {
+        var document = try refundedSaleRecordOnly()
+        guard case .object(var ledger)? = document["ledger"] else { return XCTFail("no ledger") }
+        ledger["refunded_sales"] = .array([["720371", 10_000, 10_000]] + (0..<255).map { .array([.string(String(repeating: "9", count: 100) + String($0)), 5_000, 2_500]) })
+        document["ledger"] = .object(ledger)
+        let limit = try Coordinator(snapshot: .object(document)).reservedSnapshotLength + 2_000
+        coordinator = try Coordinator(snapshot: .object(document), snapshotLimit: limit)
+        XCTAssertEqual(try sale("w1", at: t0 + 1_000).outcome, .accepted, "one hand-off, nothing else waiting")
+        let before = coordinator
+        XCTAssertEqual(try sale("w2", at: t0 + 2_000).error?.code, .limitExceeded)
+        XCTAssertEqual(coordinator, before, "a refused start changes nothing")
+        XCTAssertEqual(try send(["type": "flow.remove", "now": .integer(t0 + 3_000), "flow_id": "w1", "give_up": true]).outcome, .accepted)
+        XCTAssertEqual(try sale("w2", at: t0 + 4_000).outcome, .accepted, "after giving up the waiting hand-off")
+        XCTAssertEqual(try Coordinator(snapshot: coordinator.snapshot, snapshotLimit: limit), coordinator)
+    }
+
+    /// The `\u` rule (7bfa123): every snapshot the library prints — with strings holding every
+    /// control character, U+0000 (printed text), a backslash before `u00`, quotes and non-BMP text — reads back
+    /// through the C ABI's reader (cJSON prints `\u` with four hex digits, U+0000 as `\u0000`).
+    func testA4PrintedSnapshotsWithControlCharactersReadBackThroughTheCReader() throws {
+        var text = ""
+        for scalar in 0..<0x20 { text.unicodeScalars.append(Unicode.Scalar(UInt8(scalar))) }
+        text += "\\u00:0x \\u \\\\u0000 \" / \u{7F} é 😀 \u{FFFF}"
+        let value: JSONValue = ["a": .string(text), .init(stringLiteral: text): [.string(text)]]
+        let printed = JSONText.render(value)
+        XCTAssertEqual(try JSONText.parse(printed, parameter: "snapshot"), value)
+        // A POS answer whose free-text fields carry such text, kept in the snapshot.
+        coordinator = Coordinator()
+        try sale("p1", at: t0)
+        let encoded = "%01%1F%5Cu00%3A0x%5Cu%22%5C%5C"
+        let answer = coordinator.handle(url: approval("p1", transactionId: "720371") + "&name=" + encoded + "&zz=" + encoded + "&bank=%5Cud800",
+                                        now: t0 + 1_000)
+        XCTAssertEqual(answer.outcome, .accepted, answer.error?.message ?? "")
+        let snapshot = JSONText.render(coordinator.snapshot)
+        XCTAssertEqual(try Coordinator(snapshot: JSONText.parse(snapshot, parameter: "snapshot")), coordinator)
+    }
+}
+
+extension Attack35Tests {
+    /// `refunded_sales` moved into another ledger list (`unknown`, `sales`): the records' ids are
+    /// kept as balance unknown (a recovery's record, kept until 23:00 of the first event after
+    /// it, or for good): the document is refused (ledger_pruned) with a coordinator-made token.
+    func testA4X6RefundedSalesMovedOutOfTheLedger() throws {
+        let shapes: [(String, (inout JSONObject, inout JSONObject) -> Void)] = [
+            ("moved into the unknown list", { _, l in
+                if case .array(let records)? = l["refunded_sales"], case .array(let unknown)? = l["unknown"] { l["unknown"] = .array(unknown + records) }
+                l["refunded_sales"] = nil }),
+            ("moved into the sales list", { _, l in
+                if case .array(let records)? = l["refunded_sales"], case .array(let sales)? = l["sales"] { l["sales"] = .array(sales + records) }
+                l["refunded_sales"] = nil }),
+        ]
+        for (label, damage) in shapes {
+            let document = try damagedLedger(damage)
+            XCTAssertThrowsError(try Coordinator(snapshot: .object(document)), label)
+            let salvage = try Coordinator.Salvage(snapshot: .object(document))
+            coordinator = salvage.coordinator
+            try assertOwnSnapshotRestores(label + ", salvaged")
+            let again = try refundByDocumentOwnToken("r2", approvedAt: t0 + 1_000, at: t0 + 600_000)
+            XCTAssertTrue([.notEligible, .invalidState].contains(again.error?.code), label + ": \(again.outcome) " + (again.error?.message ?? "") + "; dropped " + salvage.dropped.map { $0.member }.joined(separator: ", "))
+        }
+    }
+}
+
+extension Attack35Tests {
+    /// X6's rule is format 4's: the same document with `format` damaged to 3 (0.3.0's number),
+    /// records intact (salvage reads them), and with them renamed too (two damages): refused.
+    func testA4X6AFormatDamagedTo3() throws {
+        for rename in [false, true] {
+            let document = try damagedLedger { d, l in
+                d["format"] = 3
+                if rename { l["refunded_salds"] = l["refunded_sales"]; l["refunded_sales"] = nil }
+            }
+            let salvage: Coordinator.Salvage
+            do { salvage = try Coordinator.Salvage(snapshot: .object(document)) } catch {
+                continue  // refused whole: nothing widens
+            }
+            coordinator = salvage.coordinator
+            let again = try refundByDocumentOwnToken("r2", approvedAt: t0 + 1_000, at: t0 + 600_000)
+            XCTAssertTrue([.notEligible, .invalidState].contains(again.error?.code), "format 3, renamed \(rename): \(again.outcome) " + (again.error?.message ?? "") + "; dropped " + salvage.dropped.map { $0.member }.joined(separator: ", "))
+        }
+    }
+
+    /// X1's way out with an expired checkout (expired checkouts are never forgotten for room and
+    /// count as waiting): at a low limit full of records, an expired checkout and a start: refused;
+    /// removing the expired checkout (given up) lets the start through.
+    func testA4X1AnExpiredCheckoutBesideRecordsCanBeGivenUp() throws {
+        var document = try refundedSaleRecordOnly()
+        guard case .object(var ledger)? = document["ledger"] else { return XCTFail("no ledger") }
+        ledger["refunded_sales"] = .array([["720371", 10_000, 10_000]] + (0..<255).map { .array([.string(String(repeating: "9", count: 100) + String($0)), 5_000, 2_500]) })
+        document["ledger"] = .object(ledger)
+        let limit = try Coordinator(snapshot: .object(document)).reservedSnapshotLength + 2_000
+        coordinator = try Coordinator(snapshot: .object(document), snapshotLimit: limit)
+        XCTAssertEqual(try send(["type": "checkout.start", "now": .integer(t0 + 1_000), "flow_id": "c1", "kind": "cards",
+                                 "return_url": "fixapp://checkout-callback", "nonce": "0123456789abcdef0123456789abcdef",
+                                 "deadline": .integer(t0 + 60_000),
+                                 "session": ["kind": "cards", "checkout_url": "https://pay.example.com/c/1"]]).outcome, .accepted)
+        try send(["type": "tick", "now": .integer(t0 + 120_000)])
+        let start = try sale("w1", at: t0 + 121_000)
+        XCTAssertEqual(start.error?.code, .limitExceeded, "the expired checkout counts as waiting")
+        do {
+            let removed = try send(["type": "flow.remove", "now": .integer(t0 + 122_000), "flow_id": "c1", "give_up": true])
+            XCTAssertEqual(removed.outcome, .accepted, removed.error?.message ?? "")
+            let again = try sale("w1", at: t0 + 123_000)
+            XCTAssertEqual(again.outcome, .accepted, again.error?.message ?? "")
         }
     }
 }
