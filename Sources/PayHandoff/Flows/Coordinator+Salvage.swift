@@ -72,6 +72,9 @@ extension Coordinator {
             var dropped: [Dropped] = []
             // Whether a host-given key may have been lost (RememberedKeys, "A salvage that drops a flow").
             var keyLost = false
+            // Whether a member outside the ledger was dropped: it may be the ledger's optional
+            // `refunded_sales` moved out by damage (a `}` moved past it; issue 35, Y1).
+            var structureLost = false
             let document = try SnapshotDocument(node, reader, lenient: true)
             if document.mixedHeader {
                 dropped.append(Dropped(member: "version", error: PayHandoffError(.validation, field: "version",
@@ -86,6 +89,7 @@ extension Coordinator {
                     let key = reader.key(of: member)
                     dropped.append(Dropped(member: key, error: PayHandoffError(.validation, field: key, "unknown member")))
                     keyLost = true  // it may be `remembered_keys` renamed (and `latest_event` with it)
+                    structureLost = true
                 }
             }
             var configuration = Configuration()
@@ -93,8 +97,15 @@ extension Coordinator {
                 configuration = try Configuration(reading: JSONMembers(document.members.value("config"), reader))
             } catch {
                 dropped.append(Dropped(member: "config", error: error.located(in: "config")))
+                structureLost = true
             }
             var ledger = RefundLedger.salvaging(document, dropped: &dropped)
+            if structureLost, !document.isFormat2, document.ledger.member(StaticString("refunded_sales").bytes) == nil,
+               !dropped.contains(where: { $0.member.hasSameBytes(as: "ledger.refunded_sales") }) {
+                dropped.append(Dropped(member: "ledger.refunded_sales", error: PayHandoffError(.validation, field: "ledger.refunded_sales",
+                    "absent while a member outside the ledger was dropped (it may be that member moved): records lost")))
+                ledger.raiseWatermark(to: MexicoCityTime.maxEpochMilliseconds)
+            }
             var flows: [Flow] = []
             // The keys of dropped flows (RememberedKeys, "A salvage that drops a flow").
             var droppedKeys: [UInt64] = []
@@ -267,7 +278,7 @@ extension RefundLedger {
                 // `refunded_sales` is the one optional list (absent: no records, as format 4 wrote it
                 // before issue 35's G1). Absent beside an unknown member, it may be that member
                 // renamed by damage (`refunded_salds`): lost, as a required list lost (issue 35, X6).
-                if document.format == Coordinator.snapshotVersion, json.member(StaticString("refunded_sales").bytes) == nil {
+                if json.member(StaticString("refunded_sales").bytes) == nil {  // format 3 too: `version` may be the damage (Y3)
                     dropped.append(Coordinator.Salvage.Dropped(member: "ledger.refunded_sales", error: PayHandoffError(.validation,
                         field: "ledger.refunded_sales", "absent beside an unknown member (it may be that member renamed): records lost")))
                     ledger.raiseWatermark(to: MexicoCityTime.maxEpochMilliseconds)

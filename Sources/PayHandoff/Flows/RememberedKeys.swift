@@ -160,7 +160,7 @@ public struct RememberedKeys: Equatable, Sendable {
     /// jump counted; the others are kept longer, which only refuses more.
     static func provenForgetting(_ keys: [Key]) -> Int64? {
         var proven: Int64? = nil
-        for key in keys where key.until < MexicoCityTime.maxEpochMilliseconds && key.until > RememberedKeys.horizonMilliseconds {
+        for key in keys where key.until < MexicoCityTime.maxEpochMilliseconds && key.until >= RememberedKeys.horizonMilliseconds {
             proven = Swift.min(proven ?? Int64.max, key.until - RememberedKeys.horizonMilliseconds)
         }
         return proven
