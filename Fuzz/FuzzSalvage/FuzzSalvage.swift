@@ -150,9 +150,8 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     let damage = SnapshotDamage(&c)
     let (damagedText, damaged) = damage.apply(to: original)
     guard let damaged else { return 0 }  // not JSON: restore and salvage refuse it (FuzzABIJSON checks that door)
-    let inScope = integrity || damage.steps.allSatisfy { step in
-        SnapshotDamage.isStructural(step, in: original) || !SnapshotDamage.readsAsValid(step, of: original, coordinator: state.coordinator)
-    }
+    let scope = damage.scope(of: original, coordinator: state.coordinator)
+    let inScope = integrity || scope.inScope
     func what() -> String { history() + ", then the snapshot damaged (\(damage.steps.map { "\($0.kind)" }.joined(separator: ", "))): \(damagedText)" }
     let strict = restore(damaged, limit: limit)
     let salvaged = salvage(damaged, limit: limit)
@@ -163,7 +162,7 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
         }
         Fuzz.require(salvaged.dropped.isEmpty && salvaged.coordinator == strict,
                      "\(what())\n  salvage of what restore accepts is not restore: dropped \(salvaged.dropped.map { $0.member + ": " + $0.error.message })")
-        if inScope && damage.steps.contains(where: { SnapshotDamage.isStructural($0, in: original) }) {
+        if inScope && scope.structural {
             probe(alphabet, state, strict, salvaged: true, what() + "\n  restored")
         }
     }
