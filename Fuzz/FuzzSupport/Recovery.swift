@@ -376,11 +376,15 @@ public struct SnapshotDamage {
     /// structural. Each step is judged on the document the steps before it left — its node and
     /// byte offsets are counted there, not in the original (judged on the original, a byte
     /// inserted after a `null` landed elsewhere: FuzzSalvage's first run with its probes). Damage
-    /// is out of scope when a step that is not structural changes what salvage recovers without
-    /// salvage dropping anything more: damage that reads as valid, which nothing can tell from
-    /// the real value (a digit changed into another, a return URL into another URL, a waiting
-    /// refund deleted whole after one of its members) — docs/security.md, out of scope without an
-    /// integrity check.
+    /// that reads as valid is out of scope (docs/security.md: nothing can tell it from the real
+    /// value without an integrity check). A step that is not structural reads as valid when
+    /// - it changes what salvage recovers without salvage dropping anything more (a digit changed
+    ///   into another; a waiting refund deleted whole after one of its members was damaged: the
+    ///   deletion takes away what salvage had caught), or
+    /// - it only changed values (the same members, of the same types) and what salvage finally
+    ///   recovers still holds every value it changed: a later step removed what told it apart (a
+    ///   refund's sale id damaged into another id, refused while the watermark was 0, then the
+    ///   watermark deleted — FuzzSalvage's second run).
     /// - Parameters:
     ///   - original: The undamaged snapshot.
     ///   - coordinator: The coordinator that wrote it.
@@ -390,19 +394,59 @@ public struct SnapshotDamage {
         var current = original
         var recovered = try? Coordinator.Salvage(snapshot: original, snapshotLimit: limit)
         var structural = false
+        var changedValues: [String] = []
         for step in steps {
             let isStructural = SnapshotDamage.isStructural(step, in: current)
             structural = structural || isStructural
             guard let next = SnapshotDamage.apply(step, to: current).document else { break }
             let salvaged = try? Coordinator.Salvage(snapshot: next, snapshotLimit: limit)
-            if !isStructural, let before = recovered, let after = salvaged,
-               after.dropped.map(\.member) == before.dropped.map(\.member), after.coordinator != before.coordinator {
-                return (false, structural)
+            if !isStructural {
+                if let before = recovered, let after = salvaged,
+                   Set(after.dropped.map(\.member)).isSubset(of: before.dropped.map(\.member)), after.coordinator != before.coordinator {
+                    return (false, structural)
+                }
+                if let changed = SnapshotDamage.changedValues(current, next) { changedValues += changed }
             }
             current = next
             recovered = salvaged
         }
+        if let final = recovered, !changedValues.isEmpty,
+           changedValues.allSatisfy({ path in !final.dropped.contains(where: { SnapshotDamage.covers($0.member, path) }) }) {
+            return (false, structural)
+        }
         return (true, structural)
+    }
+
+    /// The paths (`flows[1].sale_transactionid`, `ledger.sales[0][0]`) of the values that differ
+    /// between two documents of the same shape — the same members in the same order, the same
+    /// types —, or `nil` when the shapes differ.
+    static func changedValues(_ a: JSONValue, _ b: JSONValue) -> [String]? {
+        var changed: [String] = []
+        func walk(_ a: JSONValue, _ b: JSONValue, _ path: String) -> Bool {
+            switch (a, b) {
+            case (.object(let x), .object(let y)):
+                guard x.members.count == y.members.count else { return false }
+                for (m, n) in zip(x.members, y.members) {
+                    guard m.key == n.key, walk(m.value, n.value, path.isEmpty ? m.key : path + "." + m.key) else { return false }
+                }
+                return true
+            case (.array(let x), .array(let y)):
+                guard x.count == y.count else { return false }
+                for (i, (m, n)) in zip(x, y).enumerated() where !walk(m, n, path + "[" + String(i) + "]") { return false }
+                return true
+            case (.null, .null): return true
+            case (.bool, .bool), (.integer, .integer), (.string, .string):
+                if a != b { changed.append(path) }
+                return true
+            default: return false
+            }
+        }
+        return walk(a, b, "") ? changed : nil
+    }
+
+    /// Whether a dropped member (`flows[1]`, `ledger.pruned_through`) is, or holds, `path`.
+    static func covers(_ member: String, _ path: String) -> Bool {
+        path == member || path.hasPrefix(member + ".") || path.hasPrefix(member + "[")
     }
 
     /// The text of `document` damaged by every step in turn; nil when a step leaves text that is
