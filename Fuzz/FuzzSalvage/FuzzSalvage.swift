@@ -81,10 +81,12 @@ let salvageProbes = Fuzz.environment("PAYHANDOFF_SALVAGE_PROBES") != "0"
 /// probed whole.
 let probeSample = max(1, Int(Fuzz.environment("PAYHANDOFF_SALVAGE_PROBE_SAMPLE") ?? "") ?? 1)
 nonisolated(unsafe) var probeTurn = 0
+/// Whether this input's probes run (``probeSample``).
+var probing: Bool { probeSample == 1 || Fuzz.checkAll || probeTurn % probeSample == 0 }
 
 func probe(_ alphabet: FlowAlphabet, _ state: FlowAlphabet.State, _ recovered: Coordinator?, salvaged: Bool = false,
            _ what: @autoclosure () -> String) {
-    guard FlowProperties.recoveryChecks, !salvaged || salvageProbes, probeSample == 1 || Fuzz.checkAll || probeTurn % probeSample == 0 else { return }
+    guard FlowProperties.recoveryChecks, !salvaged || salvageProbes, probing else { return }
     let coordinator = recovered ?? state.coordinator
     if recovered == state.coordinator { return }
     if let problem = Recovery.refundProbe(spec: state, coordinator: coordinator, now: state.now, what: what) { Fuzz.require(false, problem) }
@@ -159,7 +161,8 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     let damage = SnapshotDamage(&c)
     let (damagedText, damaged) = damage.apply(to: original)
     guard let damaged else { return 0 }  // not JSON: restore and salvage refuse it (FuzzABIJSON checks that door)
-    let scope = damage.scope(of: original, coordinator: state.coordinator)
+    // The scope takes a salvage per damage step: judged only when a probe would use it.
+    let scope = salvageProbes && probing ? damage.scope(of: original, coordinator: state.coordinator) : (inScope: false, structural: false)
     let inScope = integrity || scope.inScope
     func what() -> String { history() + ", then the snapshot damaged (\(damage.steps.map { "\($0.kind)" }.joined(separator: ", "))): \(damagedText)" }
     let strict = restore(damaged, limit: limit)
