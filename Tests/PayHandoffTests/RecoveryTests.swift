@@ -614,4 +614,36 @@ final class RecoveryTests: XCTestCase {
         XCTAssertLessThanOrEqual(JSONLengthCounter.length { c.writeSnapshot(to: $0) }, Coordinator.maxSnapshotBytes)
         XCTAssertEqual(try Coordinator(snapshot: c.snapshot), c)
     }
+
+    /// Issue 35's fifth attack, Z1: a format-3 day that 0.3.0's own library wrote and read — 3,000
+    /// sales each refunded 40.00 beside a sale waiting in the POS app (p3 of ordinary-day.json),
+    /// about 235 KB — converts with reservations past 262144 (each refunded sale's entry now also
+    /// reserves the record it may leave). B11's measure must not refuse what only fills reserved
+    /// room: the POS app's approval of the waiting sale, a tick and a removal are accepted, and the
+    /// snapshot that holds them prints within the limit and restores.
+    func testAConverted03DayFullOfRefundedSalesStillTakesItsPOSAnswer() throws {  // Z1
+        var document = object(try fixture("v3/ordinary-day.json"))
+        var ledger = object(document["ledger"]!)
+        var sales = array(ledger["sales"])
+        var refunds = array(ledger["refunds"])
+        for i in 0..<3_000 {
+            sales.append([.string(String(7_210_000_000 + i)), 10_000, 4_000, .integer(t0 + 600_000 + Int64(i))])
+            refunds.append([.string(String(8_210_000_000 + i)), 4_000, .integer(t0 + 700_000 + Int64(i))])
+        }
+        ledger["sales"] = .array(sales)
+        ledger["refunds"] = .array(refunds)
+        document["ledger"] = .object(ledger)
+        var c = try Coordinator(snapshot: .object(document))
+        XCTAssertGreaterThan(c.convertedReserve, Coordinator.maxSnapshotBytes)
+        XCTAssertEqual(c.flow(id: "p3")?.stateName, "launched")
+        let at = t0 + 900_000
+        let approval = c.handle(url: "myapp://result=aprobada&amount=80.00&identifier=ord-3~00000000000000000000000000000003&transactionid=720373",
+                                now: at)
+        XCTAssertEqual(approval.outcome, .accepted, approval.error?.message ?? "")
+        XCTAssertEqual(c.flow(id: "p3")?.stateName, "approved")
+        XCTAssertEqual(try send(["type": "tick", "now": .integer(at + 1_000)], to: &c).outcome, .accepted)
+        XCTAssertEqual(try send(["type": "flow.remove", "flow_id": "p3", "now": .integer(at + 2_000)], to: &c).outcome, .accepted)
+        XCTAssertLessThanOrEqual(JSONLengthCounter.length { c.writeSnapshot(to: $0) }, Coordinator.maxSnapshotBytes)
+        XCTAssertEqual(try Coordinator(snapshot: c.snapshot), c)
+    }
 }

@@ -144,31 +144,42 @@ extension Coordinator {
 
     /// The one exception to "room is taken only by starts": a coordinator converted from an older
     /// format may reserve more than a snapshot can hold (``convertedReserve`` past
-    /// ``maxSnapshotBytes``: 0.2 reserved less per waiting checkout, and issue 35 let a session
-    /// and a confirmation take up to 1 KiB per value). Filled to those limits, its checkouts
-    /// would print a snapshot `payhandoff_coordinator_restore` cannot read (issue 35, B11). So
-    /// while that lasts, every accepted event is measured: checkouts count as they print, every
-    /// other flow, the ledger and the remembered keys as they reserve. An event that takes that
-    /// measure past ``maxSnapshotBytes`` — only a checkout's session, confirmation or callback
-    /// can — is refused and changes nothing: the host gives up a checkout that will not come back
-    /// (`flow.remove` with `give_up`) and sends it again. A POS answer only fills room its flow
-    /// reserved, so it never counts more and is never refused: money always persists. Real
-    /// sessions and confirmations take a few hundred bytes (24 converted checkouts fill about
-    /// 20 KiB of the 256), so this fires only for values near the limits; coordinators within
-    /// their limit never pay for the measure.
+    /// ``maxSnapshotBytes``: 0.2 reserved less per waiting checkout, 0.3 no room for the record a
+    /// refunded sale leaves, and issue 35 let a session and a confirmation take up to 1 KiB per
+    /// value). Filled to those limits, its checkouts would print a snapshot
+    /// `payhandoff_coordinator_restore` cannot read (issue 35, B11). So while that lasts, every
+    /// accepted event is measured (``convertedMeasure``: checkouts as they print, everything else
+    /// as it reserves), and one that takes the measure past ``maxSnapshotBytes`` *and* above
+    /// what it was before the event — only a checkout's session, confirmation or callback can —
+    /// is refused and changes nothing: the host gives up a checkout that will not come back
+    /// (`flow.remove` with `give_up`) and sends it again. A POS answer, a tick or a removal only
+    /// fill room already reserved or free it, so they never raise the measure and are never
+    /// refused, even when the ledger's reservations alone pass the limit (a 0.3 day of 3,000
+    /// refunded sales: issue 35's fifth attack, Z1): money always persists. Real sessions and
+    /// confirmations take a few hundred bytes, so this fires only for values near the limits;
+    /// coordinators within their limit never pay for the measure.
+    /// - Parameter before: ``convertedMeasure`` before the event.
     /// - Throws: `limit_exceeded` naming `snapshot`.
-    func checkConvertedSnapshotFits() throws(PayHandoffError) {
+    func checkConvertedSnapshotFits(measuredBefore before: Int) throws(PayHandoffError) {
         guard convertedReserve > Coordinator.maxSnapshotBytes else { return }
-        var measure = reservedSnapshotLength
-        for case .checkout(let f) in flows {
-            measure -= f.reservedLength - JSONLengthCounter.length { Coordinator.Flow.checkout(f).write(to: $0, secrets: true) }
-        }
-        guard measure <= Coordinator.maxSnapshotBytes else {
+        let measure = convertedMeasure
+        guard measure <= Coordinator.maxSnapshotBytes || measure <= before else {
             throw PayHandoffError(.limitExceeded, field: "snapshot",
                 "this coordinator, converted from an older format, waits for more than a snapshot holds, and this event would take its snapshot to "
                 + String(measure) + " bytes with the room its hand-offs keep, past the " + String(Coordinator.maxSnapshotBytes)
                 + " a restore reads: give up a checkout that will not come back (flow.remove with give_up), then send it again")
         }
+    }
+
+    /// What ``checkConvertedSnapshotFits(measuredBefore:)`` measures: the reservations, with every
+    /// checkout counted as it prints instead. 0 for a coordinator within its limit (not measured).
+    var convertedMeasure: Int {
+        guard convertedReserve > Coordinator.maxSnapshotBytes else { return 0 }
+        var measure = reservedSnapshotLength
+        for case .checkout(let f) in flows {
+            measure -= f.reservedLength - JSONLengthCounter.length { Coordinator.Flow.checkout(f).write(to: $0, secrets: true) }
+        }
+        return measure
     }
 
     /// The restore side of the rule: the reservations of a restored coordinator fit its limit,

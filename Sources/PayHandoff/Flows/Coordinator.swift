@@ -217,6 +217,7 @@ public struct Coordinator: Equatable, Sendable {
     /// - Returns: What happened, the flows' new states and the effects to perform.
     public mutating func send(_ event: CoordinatorEvent, using generator: inout some RandomNumberGenerator) -> CoordinatorAnswer {
         var copy = self
+        let measuredBefore = convertedMeasure
         do throws(PayHandoffError) {
             // A start is judged on the ledger this event would leave: an entry a clock that was
             // behind let expire, not yet pruned, counts as the prune will keep it (a refunded
@@ -232,7 +233,7 @@ public struct Coordinator: Equatable, Sendable {
                     answer.forgotten = try copy.makeRoom(forStartAt: event.now)
                     if !answer.forgotten.isEmpty { answer.persist = true }
                 }
-                try copy.checkConvertedSnapshotFits()
+                try copy.checkConvertedSnapshotFits(measuredBefore: measuredBefore)
             }
             self = copy
             return answer
@@ -262,7 +263,7 @@ public struct Coordinator: Equatable, Sendable {
                 let answer = try copy.route(url: url, now: now)
                 if answer.outcome == .accepted {
                     copy.forgetExpired(now: now)
-                    try copy.checkConvertedSnapshotFits()
+                    try copy.checkConvertedSnapshotFits(measuredBefore: convertedMeasure)
                 }
                 self = copy
                 return answer
