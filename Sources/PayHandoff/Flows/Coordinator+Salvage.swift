@@ -130,6 +130,9 @@ extension Coordinator {
                         } else {
                             keyLost = true
                         }
+                        if let echoed = RememberedKeys.echoedDigest(ofDropped: JSONMembers(element, reader)), !droppedKeys.contains(echoed) {
+                            droppedKeys.append(echoed)
+                        }
                     }
                 }
             } catch {

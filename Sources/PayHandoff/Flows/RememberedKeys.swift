@@ -317,6 +317,14 @@ public struct RememberedKeys: Equatable, Sendable {
         guard !keys.isEmpty || allGivenUntil != 0 else {
             throw PayHandoffError(.validation, field: "remembered_keys", "is never written empty (left out when there is no key)")
         }
+        // Every accepted event lets go of the keys whose horizon its time reached, and
+        // `latest_event` is the latest such time: a key ending before it was never written beside
+        // it (at it exactly: a key remembered at the end of time, 9999-12-31, capped there). One digit of `latest_event` damaged days ahead would otherwise let the next
+        // event, counted from there, end a spent key's horizon (issue 35, fifth attack Z4).
+        if latestEventAt > 0, keys.contains(where: { $0.until < latestEventAt }) || (allGivenUntil > 0 && allGivenUntil < latestEventAt) {
+            throw PayHandoffError(.validation, field: "latest_event",
+                "is after the horizon of a key remembered beside it (the event that saw that time let the key go)")
+        }
         self.keys = keys
     }
 
@@ -346,6 +354,22 @@ public struct RememberedKeys: Equatable, Sendable {
         return digest(sentIdentifier: identifier + "~" + token, scheme: scheme)
     }
 
+    /// The digest of the key a dropped POS flow's answer echoes (`response.identifier`, the
+    /// `<identifier>~<token>` the POS app sent back), or `nil` when it does not read. The answer
+    /// is the key as it really was: a token damaged into another valid one is refused by strict
+    /// reading at `response.identifier`, not at `token`, so the digest ``digest(ofDropped:error:)``
+    /// gives is the damaged token's; remembering the echoed one too keeps the real, spent key
+    /// refused (issue 35, fifth attack Z5). Remembering a digest no key has is harmless.
+    /// - Parameter element: The dropped flow's document.
+    /// - Returns: The digest, as ``Coordinator/Flow/keyDigest`` would give it for that identifier.
+    static func echoedDigest<R: JSONReader>(ofDropped element: JSONMembers<R>) -> UInt64? {
+        guard let type = (try? element.optionalString("type")) ?? nil, type.hasSameBytes(as: "pos"),
+              let scheme = (try? element.optionalString("answer_scheme")) ?? nil, !scheme.isEmpty,
+              let response = (try? element.optionalObject("response")) ?? nil,
+              let echoed = (try? response.optionalString("identifier")) ?? nil, !echoed.isEmpty else { return nil }
+        return digest(sentIdentifier: echoed, scheme: scheme)
+    }
+
     /// The keys a salvage keeps from a `remembered_keys` member that strict reading refused: every
     /// digest that still reads (until the time its entry shows, or for good), every host-given key
     /// locked (see the type's *A salvage that may have lost a key*).
@@ -372,6 +396,9 @@ public struct RememberedKeys: Equatable, Sendable {
             }
             kept.keys.append(Key(digest: digest, until: until))
         }
+        // A key ending before the clock (``init(snapshot:)``): the clock is what was damaged,
+        // or may be; it is dropped, and the keys count from the next event as keys without theirs (K1).
+        if kept.keys.contains(where: { $0.until < kept.latestEventAt }) { kept.latestEventAt = 0 }
         return kept
     }
 }
