@@ -474,11 +474,16 @@ extension RefundLedger {
             markUnknown(sale, until: entries.first(where: { $0.transactionId.hasSameBytes(as: sale) })?.unknownUntil ?? until)
             return
         }
-        // Any sale it could have refunded: every one with something left, approved by then.
+        // Any sale it could have refunded: every one with something left, approved by then —
+        // and any sale the ledger does not hold. The refund's own time is the device's clock,
+        // which may have been behind the sale's real approval (issue 35, G1; FuzzSalvage: a
+        // refund returned without its answer at a clock two days behind, its sale id deleted;
+        // the watermark at that day's 23:00 let the sale's document, approved at the real time,
+        // refund it again), so no time bounds it: the watermark goes past every time.
         for entry in entries where entry.remaining > .zero && entry.approvedAt <= (bound ?? entry.approvedAt) {
             if case .sale = entry.kind { markUnknown(entry.transactionId, until: entry.unknownUntil) }
         }
-        raiseWatermark(to: until)
+        raiseWatermark(to: MexicoCityTime.maxEpochMilliseconds)
     }
 
     /// A refund whose sale id cannot be trusted (its sale has no entry): every sale it could have
