@@ -362,4 +362,66 @@ extension Attack35Tests {
         XCTAssertNotEqual(try refundByDocumentOwnToken("r2", approvedAt: fixtureDay + 60_000, at: fixtureDay + 600_000).outcome, .accepted,
                           "a format-2 record whose refunded does not read")
     }
+    /// A format-3 document of the shape PayHandoff 0.3.0's own library writes (verified: 0.3.0's
+    /// libpayhandoff, driven through its C ABI, wrote 3,000 sales each refunded 40.00 plus a sale
+    /// waiting in the POS app as 235,201 bytes and restored it): v3/ordinary-day.json (p3, 80.00,
+    /// waits in the POS app) with `count` more sales of 100.00 each refunded 40.00.
+    func format3FullOfPartlyRefundedSales(_ count: Int) throws -> JSONValue {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Snapshots")
+        guard case .object(var document) = try JSONDecoder().decode(JSONValue.self, from: Data(contentsOf: folder.appendingPathComponent("v3/ordinary-day.json"))),
+              case .object(var ledger)? = document["ledger"], case .array(var sales)? = ledger["sales"], case .array(var refunds)? = ledger["refunds"]
+        else { XCTFail("fixture"); return .null }
+        let base: Int64 = 1_796_054_400_000
+        for i in 0..<count {
+            sales.append([.string(String(7_210_000_000 + i)), 10_000, 4_000, .integer(base + 600_000 + Int64(i))])
+            refunds.append([.string(String(8_210_000_000 + i)), 4_000, .integer(base + 700_000 + Int64(i))])
+        }
+        ledger["sales"] = .array(sales); ledger["refunds"] = .array(refunds)
+        document["ledger"] = .object(ledger)
+        return .object(document)
+    }
+
+    /// Z1's way out and claim (c): the converted coordinator full of refunded sales (its measure
+    /// past 262144 before any event, note Z1) prints a snapshot that restores; a start makes room
+    /// (the oldest ledger entries leave behind the watermark, refunded ones leaving their
+    /// records) and ends the exception, then the POS app's approval is accepted; a sale whose
+    /// entry left for room is never refunded again by its document.
+    func testA5Z1AStartMakesRoomAndNeverWidens() throws {
+        let document = try format3FullOfPartlyRefundedSales(3_000)
+        coordinator = try Coordinator(snapshot: document)
+        XCTAssertGreaterThan(coordinator.convertedReserve, Coordinator.maxSnapshotBytes)
+        try assertPrintedSnapshotRestores(coordinator, "converted, 3,000 refunded sales", restore: false)
+        XCTAssertEqual(try Coordinator(snapshot: JSONText.parse(JSONText.render(coordinator.snapshot), parameter: "snapshot", limit: Coordinator.maxSnapshotBytes)), coordinator)
+        let at = fixtureDay + 900_000
+        let start = try send(["type": "pos.start", "now": .integer(at), "flow_id": "n1", "token": .string(token("n1")),
+                              "request": ["transaction": "venta", "usertoken": "tok", "identifier": "n1", "amount": "1.00", "urlScheme": "myapp"]])
+        XCTAssertEqual(start.outcome, .accepted, start.error?.message ?? "")
+        XCTAssertEqual(coordinator.convertedReserve, 0)
+        let approval = "myapp://result=aprobada&amount=80.00&identifier=ord-3~00000000000000000000000000000003&transactionid=720373"
+        XCTAssertEqual(coordinator.handle(url: approval, now: at + 1_000).outcome, .accepted)
+        try assertPrintedSnapshotRestores(coordinator, "after a start made room", restore: false)
+        XCTAssertFalse(JSONText.render(coordinator.snapshot).contains("[\"7210000000\",10000,4000,"), "the oldest entry left for room")
+        let again = try send(["type": "pos.start", "now": .integer(at + 2_000), "flow_id": "z1", "token": .string(token("z1")),
+                              "sale": ["transactionid": "7210000000", "amount": "100.00", "approved_at": .integer((fixtureDay + 600_000) / 1000)],
+                              "request": ["transaction": "devolucion", "usertoken": "tok", "identifier": "z1", "urlScheme": "myapp",
+                                          "transactionId": "7210000000", "amount": "60.00"]])
+        XCTAssertNotEqual(again.outcome, .accepted, "a partly refunded sale whose entry left for room")
+    }
+
+    /// Item 3's neighbour: a balance-unknown record whose id reads and whose `until` does not (a
+    /// string, `null`, out of range): that sale stays balance unknown, its document refused.
+    func testA5ABalanceUnknownRecordWithoutItsTimeStaysUnknown() throws {
+        var document = try refundedSaleRecordOnly()
+        guard case .object(var ledger)? = document["ledger"] else { return XCTFail("no ledger") }
+        ledger["refunded_sales"] = nil
+        for until in [JSONValue.string("x"), .null, -1, 99_999_999_999_999_999] {
+            ledger["unknown"] = [["720371", until]]
+            document["ledger"] = .object(ledger)
+            let salvage = try Coordinator.Salvage(snapshot: .object(document))
+            XCTAssertFalse(salvage.dropped.isEmpty, "\(until)")
+            coordinator = salvage.coordinator
+            let again = try refundByDocumentOwnToken("r2", approvedAt: t0 + 1_000, at: t0 + 600_000)
+            XCTAssertNotEqual(again.outcome, .accepted, "until \(until)")
+        }
+    }
 }
