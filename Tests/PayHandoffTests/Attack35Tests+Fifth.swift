@@ -141,8 +141,6 @@ extension Attack35Tests {
             }
             XCTAssertGreaterThan(accepted, 24, label)
             XCTAssertGreaterThan(refused, 0, label + ": the checkouts filled to every limit do not all fit")
-            print("A5 B11", label, "accepted", accepted, "refused", refused, "printed", JSONText.render(c.snapshot).utf8.count,
-                  "converted_reserve", c.convertedReserve)
             // Every checkout but the last given up: then claims land on it (one waits).
             var d = c
             for n in 1..<24 where d.flow(id: "c\(n)") != nil {
@@ -156,7 +154,7 @@ extension Attack35Tests {
                 e = after
                 try assertPrintedSnapshotRestores(e, label + ", claim \(k)")
             }
-            print("A5 B11", label, "claims accepted", claimed, "of", claims.count, "c24", e.flow(id: "c24")?.stateName ?? "-")
+            if acceptUnverified { XCTAssertEqual(claimed, claims.count, label + ": claims land on the one checkout left") }
             // The refund's approval: accepted, with everything filled and with the checkouts given up.
             for var coordinator in [c, e] {
                 let approval = "myapp://result=aprobada&amount=100.00&identifier=ref-1~0000000000000000000000000000000a&transactionid=820371"
