@@ -99,6 +99,19 @@ extension POSRequest {
         }
     }
 
+    #if !PAYHANDOFF_CHECKOUT_ONLY
+    /// The effect that opens the terminal app with this request (already carrying its token).
+    /// Billpocket's is what it was in 0.3 (its intent is built from the URL's fields); the other
+    /// apps' carries their intent, and a URL where they have one.
+    /// - Parameter jsonText: The codec that prints Square's JSON.
+    /// - Throws: What ``handoffURL(jsonText:)`` throws.
+    @inline(never)
+    func openEffect(jsonText: JSONTextCodec) throws(PayHandoffError) -> FlowEffect {
+        if posApp == .billpocket { return .openPOSApp(url: url) }
+        return .openPOSIntent(posApp: posApp, url: try handoffURL(jsonText: jsonText), intent: intent)
+    }
+    #endif
+
     /// The request of another app than Billpocket from its document (`pos_app` already read).
     /// - Parameters:
     ///   - app: The app (not Billpocket).
