@@ -78,7 +78,7 @@ extension POSRequest {
         switch app {
         case .billpocket:
             var extras: [POSIntent.Extra] = []
-            for item in fields(keyStyle: .androidIntent) { extras.append(POSIntent.Extra(key: item.key, value: .string(item.value))) }
+            for item in billpocketFields(keyStyle: .androidIntent) { extras.append(POSIntent.Extra(key: item.key, value: .string(item.value))) }
             return POSIntent(action: androidAction.rawValue, package: POSRequest.androidPackage, component: nil, data: nil, extras: extras)
         case .sumup(let sumUp): return sumUp.intent(identifier: identifier, amount: amount ?? .zero)
         case .clip(let clip): return clip.intent(reference: identifier, amount: amount ?? .zero)
