@@ -80,12 +80,12 @@ public struct ClipRequest: Equatable, Sendable {
     /// `ACTION_MAIN` on the component, with the reference `<identifier>~<token>` and the amounts as exact decimal text.
     func intent(reference: String, amount: Amount) -> POSIntent {
         var extras: [POSIntent.Extra] = []
-        extras.add("PAYMENT_REFERENCE", .string(reference))
-        extras.add("PAYMENT_AMOUNT", .string(amount.decimalString))
-        extras.add("PAYMENT_TIP_AMOUNT", tip.map { .string($0.decimalString) })
-        extras.add("PAYMENT_AUTO_RETURN", autoReturn.map { .bool($0) })
-        extras.add("PAYMENT_RETRY", retry.map { .bool($0) })
-        extras.add("PAYMENT_SHARE", share.map { .bool($0) })
+        extras.add("PAYMENT_REFERENCE", string: reference)
+        extras.add("PAYMENT_AMOUNT", string: amount.decimalString)
+        extras.add("PAYMENT_TIP_AMOUNT", string: tip?.decimalString)
+        extras.add("PAYMENT_AUTO_RETURN", bool: autoReturn)
+        extras.add("PAYMENT_RETRY", bool: retry)
+        extras.add("PAYMENT_SHARE", bool: share)
         return POSIntent(action: "android.intent.action.MAIN", package: nil, component: component, data: nil, extras: extras)
     }
 }

@@ -176,15 +176,15 @@ public struct SquareRequest: Equatable, Sendable {
     func intent(requestMetadata: String, amount: Amount) -> POSIntent {
         // In the order of Square's RealPosClient; absent ones left out.
         var extras: [POSIntent.Extra] = []
-        extras.add("com.squareup.pos.CLIENT_ID", .string(clientID))
+        extras.add("com.squareup.pos.CLIENT_ID", string: clientID)
         extras.add("com.squareup.pos.TOTAL_AMOUNT", .int(amount.minorUnits))
-        extras.add("com.squareup.pos.NOTE", notes.map { .string($0) })
-        extras.add("com.squareup.pos.API_VERSION", .string(SquareRequest.androidAPIVersion))
-        extras.add("com.squareup.pos.CURRENCY_CODE", .string(currency))
-        extras.add("com.squareup.pos.REQUEST_METADATA", .string(requestMetadata))
-        extras.add("com.squareup.pos.CUSTOMER_ID", customerID.map { .string($0) })
+        extras.add("com.squareup.pos.NOTE", string: notes)
+        extras.add("com.squareup.pos.API_VERSION", string: SquareRequest.androidAPIVersion)
+        extras.add("com.squareup.pos.CURRENCY_CODE", string: currency)
+        extras.add("com.squareup.pos.REQUEST_METADATA", string: requestMetadata)
+        extras.add("com.squareup.pos.CUSTOMER_ID", string: customerID)
         extras.add("com.squareup.pos.TENDER_TYPES", tenderTypes.map { words in .stringArray(words.map { SquareRequest.tender($0, column: 1) ?? $0 }) })
-        extras.add("com.squareup.pos.LOCATION_ID", locationID.map { .string($0) })
+        extras.add("com.squareup.pos.LOCATION_ID", string: locationID)
         extras.add("com.squareup.pos.AUTO_RETURN_TIMEOUT_MS", (autoReturnMilliseconds ?? 0) > 0 ? .long(autoReturnMilliseconds ?? 0) : nil)
         return POSIntent(action: SquareRequest.androidAction, package: SquareRequest.androidPackage, component: nil, data: nil, extras: extras)
     }
