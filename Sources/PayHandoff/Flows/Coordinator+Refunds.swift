@@ -13,6 +13,15 @@ extension Coordinator {
         var bookExternalSale: RefundLedger.Entry?
     }
 
+    /// The `not_eligible` error of a refund of `app`'s sale, which only its server API refunds
+    /// (`nil` for Billpocket, which refunds app-to-app): one builder for both ways a refund names its sale.
+    @inline(never)
+    static func serverRefundOnly(_ app: POSApp) -> PayHandoffError? {
+        guard let server = RefundEligibility.Reason.serverRefund(app) else { return nil }
+        return PayHandoffError(.notEligible, field: "sale", "the sale cannot be refunded app-to-app: " + server.rawValue
+            + " (only Billpocket refunds through its app; refund it through " + app.displayName + "'s server API)")
+    }
+
     /// Checks a refund start against its sale and the ledger.
     ///
     /// The sale is a flow of this coordinator (`sale_flow_id`: approved, with a `transactionid`,
@@ -35,10 +44,7 @@ extension Coordinator {
             guard case .pos(let sale)? = flow(id: saleID), sale.operation == .sale else {
                 throw PayHandoffError(.unknownFlow, field: "sale_flow_id", "no POS sale flow has this id")
             }
-            if let server = RefundEligibility.Reason.serverRefund(sale.posApp) {
-                throw PayHandoffError(.notEligible, field: "sale", "the sale cannot be refunded app-to-app: " + server.rawValue
-                    + " (only Billpocket refunds through its app; refund it through " + sale.posApp.displayName + "'s server API)")
-            }
+            if let refused = Coordinator.serverRefundOnly(sale.posApp) { throw refused }
             guard sale.state == .approved || sale.state == .approvedAmountMismatch, let response = sale.response,
                   let id = response.transactionId else {
                 throw PayHandoffError(.invalidState, field: "sale_flow_id", "only an approved sale with a transactionid can be refunded")
@@ -54,10 +60,7 @@ extension Coordinator {
             }
             (transactionId, cap, refunded, approvedAt, version) = (id, entry.amount, paidBack, entry.approvedAt, response.posAppVersion)
         case .sale(let given):
-            if let server = RefundEligibility.Reason.serverRefund(given.posApp) {
-                throw PayHandoffError(.notEligible, field: "sale", "the sale cannot be refunded app-to-app: " + server.rawValue
-                    + " (only Billpocket refunds through its app; refund it through " + given.posApp.displayName + "'s server API)")
-            }
+            if let refused = Coordinator.serverRefundOnly(given.posApp) { throw refused }
             transactionId = given.transactionId
             guard !transactionId.isEmpty else {
                 throw PayHandoffError(.validation, field: "sale.transactionid", "is required and must not be empty")

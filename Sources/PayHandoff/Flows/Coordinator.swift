@@ -335,31 +335,8 @@ public struct Coordinator: Equatable, Sendable {
             return try stepPOS(id, .launched, now: now)
         case .posLaunchFailed(let id, let reason):
             return try stepPOS(id, .launchFailed(reason: reason), now: now)
-        case .posResult(let id, let extras) where extras.isEmpty:
-            // onActivityResult with no data (the user backed out of the POS app, or it crashed or
-            // was uninstalled): no answer at all.
-            return try stepPOS(id, .noData, now: now)
         case .posResult(let id, let extras):
-            guard let index = flowIndex(id: id) else {
-                throw PayHandoffError(.unknownFlow, field: "flow_id", "no flow has this id")
-            }
-            guard case .pos(let flow) = flows[index] else {
-                throw PayHandoffError(.invalidState, field: "flow_id", "this flow is a checkout, not a POS hand-off")
-            }
-            // Square documents ERROR_NO_RESULT as its one answer without the echo: no data.
-            if flow.posApp == .square, POSResponse.isSquareNoResult(extras) { return try stepPOS(id, .noData, now: now) }
-            let answer: POSResponse
-            do throws(PayHandoffError) {
-                answer = try POSResponse.parse(extras: extras, posApp: flow.posApp,
-                                               expecting: .one(identifier: flow.identifier, token: flow.token), jsonText: jsonText)
-            } catch where error.code == .callbackMismatch {
-                throw error  // "not this hand-off's answer" names the identifier, as for a URL
-            } catch {
-                var located = error
-                located.field = "extras" + (error.field.map { "." + $0 } ?? "")
-                throw located
-            }
-            return try answerPOS(index, answer, now: now)
+            return try answerPOSResult(id, extras, now: now)
         #endif
 
         case .appForegrounded:
@@ -374,6 +351,37 @@ public struct Coordinator: Equatable, Sendable {
             return try removeFlow(id, giveUp: giveUp, now: now)
         }
     }
+
+    #if !PAYHANDOFF_CHECKOUT_ONLY
+    /// `pos.result`: a POS flow's Android result extras, read by the flow's app. Its own function:
+    /// inlined into ``apply(_:using:)``, the apps' readers made every other event's call site bigger.
+    @inline(never)
+    private mutating func answerPOSResult(_ id: String, _ extras: [QueryItem], now: Int64) throws(PayHandoffError) -> CoordinatorAnswer {
+        // onActivityResult with no data (the user backed out of the POS app, or it crashed or
+        // was uninstalled): no answer at all.
+        if extras.isEmpty { return try stepPOS(id, .noData, now: now) }
+        guard let index = flowIndex(id: id) else {
+            throw PayHandoffError(.unknownFlow, field: "flow_id", "no flow has this id")
+        }
+        guard case .pos(let flow) = flows[index] else {
+            throw PayHandoffError(.invalidState, field: "flow_id", "this flow is a checkout, not a POS hand-off")
+        }
+        // Square documents ERROR_NO_RESULT as its one answer without the echo: no data.
+        if flow.posApp == .square, POSResponse.isSquareNoResult(extras) { return try stepPOS(id, .noData, now: now) }
+        let answer: POSResponse
+        do throws(PayHandoffError) {
+            answer = try POSResponse.parse(extras: extras, posApp: flow.posApp,
+                                           expecting: .one(identifier: flow.identifier, token: flow.token), jsonText: jsonText)
+        } catch where error.code == .callbackMismatch {
+            throw error  // "not this hand-off's answer" names the identifier, as for a URL
+        } catch {
+            var located = error
+            located.field = "extras" + (error.field.map { "." + $0 } ?? "")
+            throw located
+        }
+        return try answerPOS(index, answer, now: now)
+    }
+    #endif
 
     /// `checkout.start`.
     private mutating func startCheckout(_ id: String, _ start: CoordinatorEvent.CheckoutStart, deadline: Int64?, now: Int64,
@@ -468,10 +476,7 @@ public struct Coordinator: Equatable, Sendable {
                            graceMilliseconds: grace ?? configuration.posGraceMilliseconds, state: .ready,
                            foregroundedAt: nil, response: nil, answeredAt: nil, launchFailure: nil, keyGiven: given != nil,
                            posApp: request.posApp)
-        // Billpocket's effect is what it was in 0.3 (its intent is built from the URL's fields);
-        // the other apps' carries their intent, and a URL where they have one.
-        let open: FlowEffect = request.posApp == .billpocket ? .openPOSApp(url: sent.url)
-            : .openPOSIntent(posApp: request.posApp, url: try sent.handoffURL(jsonText: jsonText), intent: sent.intent)
+        let open = try sent.openEffect(jsonText: jsonText)
         flows.append(.pos(flow))
         return CoordinatorAnswer(outcome: .accepted,
                                  transitions: [FlowTransition(flow: .pos(flow), effects: [open, .persist])])

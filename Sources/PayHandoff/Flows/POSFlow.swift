@@ -94,8 +94,11 @@ public struct POSFlow: Equatable, Sendable {
         }
     }
 
-    /// Who to ask when the outcome is unknown.
-    private var askWhom: String { posApp.displayName }
+    /// The `reconcile` effect of an outcome PayHandoff does not know: `why`, then whom to ask.
+    @inline(never)  // one message builder for the three ways an outcome stays unknown
+    private func unknownOutcome(_ why: String) -> FlowEffect {
+        .reconcile(reason: why + "the outcome is unknown, ask " + posApp.displayName + " before charging again")
+    }
 
     /// The host's id for this flow.
     public let id: String
@@ -224,8 +227,7 @@ public struct POSFlow: Equatable, Sendable {
                 // The word is the POS app's text: shown unless it echoes the token (or a user token).
                 let word = JSONValue.cut(answer.resultWord ?? "", toPrintedLength: 42).0
                 let shown = Redaction.mayCarrySecret(answer.resultWord ?? "", secrets: [token]) ? Redaction.marker : word
-                return .accepted([.reconcile(reason: "the POS app answered with a result word PayHandoff does not know (\""
-                    + shown + "\"): the outcome is unknown, ask " + askWhom + " before charging again")])
+                return .accepted([unknownOutcome("the POS app answered with a result word PayHandoff does not know (\"" + shown + "\"): ")])
             }
             return .accepted([])
 
@@ -235,7 +237,7 @@ public struct POSFlow: Equatable, Sendable {
                 // onActivityResult with no data: the POS app came back, without a word.
                 if foregroundedAt == nil { foregroundedAt = now }
                 state = .returnedWithoutResponse
-                return .accepted([.reconcile(reason: "the POS app returned no result (the user backed out of it): the outcome is unknown, ask " + askWhom + " before charging again")])
+                return .accepted([unknownOutcome("the POS app returned no result (the user backed out of it): ")])
             case .returnedWithoutResponse: return .duplicate
             default: return .ignored
             }
@@ -245,7 +247,7 @@ public struct POSFlow: Equatable, Sendable {
                 return .accepted([], changed: false)
             }
             state = .returnedWithoutResponse
-            return .accepted([.reconcile(reason: "the app came back from the POS app without an answer: the outcome is unknown, ask " + askWhom + " before charging again")])
+            return .accepted([unknownOutcome("the app came back from the POS app without an answer: ")])
         }
     }
 }

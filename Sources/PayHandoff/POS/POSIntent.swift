@@ -130,6 +130,24 @@ extension [POSIntent.Extra] {
     mutating func add(_ key: StaticString, _ value: POSIntent.Extra.Value?) {
         if let value { append(POSIntent.Extra(key: key.text, value: value)) }
     }
+
+    /// Appends the string extra `key` when there is a `value` (no `.string` wrapped at each call).
+    /// - Parameters:
+    ///   - key: The extra's name.
+    ///   - value: Its value, or `nil` to leave it out.
+    @inline(never)
+    mutating func add(_ key: StaticString, string value: String?) {
+        add(key, value.map { .string($0) })
+    }
+
+    /// Appends the boolean extra `key` when there is a `value`.
+    /// - Parameters:
+    ///   - key: The extra's name.
+    ///   - value: Its value, or `nil` to leave it out.
+    @inline(never)
+    mutating func add(_ key: StaticString, bool value: Bool?) {
+        add(key, value.map { .bool($0) })
+    }
 }
 
 extension [QueryItem] {

@@ -78,7 +78,7 @@ extension POSRequest {
         switch app {
         case .billpocket:
             var extras: [POSIntent.Extra] = []
-            for item in fields(keyStyle: .androidIntent) { extras.append(POSIntent.Extra(key: item.key, value: .string(item.value))) }
+            for item in billpocketFields(keyStyle: .androidIntent) { extras.append(POSIntent.Extra(key: item.key, value: .string(item.value))) }
             return POSIntent(action: androidAction.rawValue, package: POSRequest.androidPackage, component: nil, data: nil, extras: extras)
         case .sumup(let sumUp): return sumUp.intent(identifier: identifier, amount: amount ?? .zero)
         case .clip(let clip): return clip.intent(reference: identifier, amount: amount ?? .zero)
@@ -99,6 +99,19 @@ extension POSRequest {
         }
     }
 
+    #if !PAYHANDOFF_CHECKOUT_ONLY
+    /// The effect that opens the terminal app with this request (already carrying its token).
+    /// Billpocket's is what it was in 0.3 (its intent is built from the URL's fields); the other
+    /// apps' carries their intent, and a URL where they have one.
+    /// - Parameter jsonText: The codec that prints Square's JSON.
+    /// - Throws: What ``handoffURL(jsonText:)`` throws.
+    @inline(never)
+    func openEffect(jsonText: JSONTextCodec) throws(PayHandoffError) -> FlowEffect {
+        if posApp == .billpocket { return .openPOSApp(url: url) }
+        return .openPOSIntent(posApp: posApp, url: try handoffURL(jsonText: jsonText), intent: intent)
+    }
+    #endif
+
     /// The request of another app than Billpocket from its document (`pos_app` already read).
     /// - Parameters:
     ///   - app: The app (not Billpocket).
@@ -110,22 +123,13 @@ extension POSRequest {
             throw PayHandoffError(.validation, field: "transaction",
                 "only Billpocket refunds app-to-app: " + app.displayName + " refunds go through its server API (a sale is \"venta\")")
         }
+        if app == .billpocket { return try POSRequest(reading: json) }
+        let members = try AppRequestMembers(reading: json, app: app, allowingToken: allowingToken)
         switch app {
-        case .billpocket: return try POSRequest(reading: json)
-        case .sumup: return try SumUpRequest.reading(json, allowingToken: allowingToken)
-        case .clip: return try ClipRequest.reading(json, allowingToken: allowingToken)
-        case .square: return try SquareRequest.reading(json, allowingToken: allowingToken)
+        case .square: return SquareRequest.sale(members)
+        case .sumup: return SumUpRequest.sale(members)
+        case .clip, .billpocket: return ClipRequest.sale(members)  // Billpocket returned above
         }
-    }
-
-    /// The required sale amount of another app's request: above zero.
-    /// - Throws: `validation` naming `amount`.
-    static func appAmount<R: JSONReader>(_ json: JSONMembers<R>) throws(PayHandoffError) -> Amount {
-        guard let amount = try json.optionalAmount("amount") else {
-            throw PayHandoffError(.validation, field: "amount", "is required for a sale")
-        }
-        guard amount > .zero else { throw PayHandoffError(.validation, field: "amount", "must be greater than 0") }
-        return amount
     }
 }
 
@@ -260,26 +264,5 @@ extension [QueryItem] {
     @inline(never)
     func removing(_ keys: StaticString) -> [QueryItem] {
         filter { !keys.hasWord($0.key) }
-    }
-}
-
-extension JSONMembers {
-    /// A required text member of another app's request, by the app-text rule
-    /// (``POSRequest/checkAppText(_:field:max:)``).
-    /// - Throws: `invalid_json` for another type; `validation` naming `key`.
-    @inline(never)
-    func appText(_ key: StaticString, max: Int) throws(PayHandoffError) -> String {
-        let value = try string(key.bytes)
-        try POSRequest.checkAppText(value, field: key.text, max: max)
-        return value
-    }
-
-    /// An optional text member of another app's request, by the app-text rule when present.
-    /// - Throws: `invalid_json` for another type; `validation` naming `key`.
-    @inline(never)
-    func optionalAppText(_ key: StaticString, max: Int) throws(PayHandoffError) -> String? {
-        guard let value = try optionalString(key.bytes) else { return nil }
-        try POSRequest.checkAppText(value, field: key.text, max: max)
-        return value
     }
 }

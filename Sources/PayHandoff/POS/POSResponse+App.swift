@@ -95,3 +95,29 @@ extension POSResponse {
         return .unrecognized
     }
 }
+
+/// The string members of the JSON document inside an app's answer (Square's `data`, Clip's
+/// `PAYMENT_RESPONSE`), read from the codec's ``JSONValue`` by ``JSONMembers``' rules: `null`
+/// counts as absent, another type is `invalid_json` ("must be a string, found …") naming the
+/// member's path. Not a `JSONMembers<JSONValueReader>`: its specializations (1.6 KB in the
+/// Embedded library) served only these two readers.
+struct AnswerDocument {
+    /// The document's members.
+    let object: JSONObject
+    /// Its path in the answer (`""`: errors name the member alone).
+    let path: String
+
+    /// The string member `key`, `nil` when missing or `null`.
+    /// - Throws: `invalid_json` naming the member when it is not a string.
+    @inline(never)
+    func string(_ key: StaticString) throws(PayHandoffError) -> String? {
+        guard let index = object.index(ofUTF8: UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount)) else { return nil }
+        switch object.members[index].value {
+        case .null: return nil
+        case .string(let text): return text
+        case let other:
+            throw PayHandoffError(.invalidJSON, field: JSONValue.join(path, key.text),
+                                  "must be a string, found " + JSONValueReader().kind(of: JSONValueReader.Node(other)).name)
+        }
+    }
+}

@@ -11,6 +11,7 @@ extension POSResponse {
     ///   - jsonText: The codec for JSON text inside the URL (Square).
     /// - Returns: The answer.
     /// - Throws: As the app's reader; `validation` naming `pos_app` for Clip (no URL answers).
+    @inline(never)  // one dispatch, not one inlined into each caller
     static func parse(_ url: String, posApp: POSApp, scheme: String, expecting expectation: consuming IdentifierExpectation,
                       jsonText: JSONTextCodec) throws(PayHandoffError) -> POSResponse {
         switch posApp {
@@ -29,6 +30,7 @@ extension POSResponse {
     ///   - jsonText: The codec for JSON text inside an extra (Clip's `PAYMENT_RESPONSE`).
     /// - Returns: The answer.
     /// - Throws: As the app's reader; `validation` naming `pos_app` for SumUp (URL answers only).
+    @inline(never)  // one dispatch, not one inlined into each caller
     static func parse(extras: [QueryItem], posApp: POSApp, expecting expectation: IdentifierExpectation,
                       jsonText: JSONTextCodec) throws(PayHandoffError) -> POSResponse {
         switch posApp {

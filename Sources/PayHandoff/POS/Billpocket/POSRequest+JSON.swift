@@ -178,50 +178,28 @@ extension POSRequest {
     ///   - writer: Where the document goes.
     @_spi(JSONText)
     public func writeBuildResult(token: String?, handoffURL: String?, to writer: JSONWriter) {
-        /// The fields as `{"key", "value"}` pairs; the token's key (at `tokenIndex`) spelled `tokenKey`.
-        func list(_ items: [QueryItem], tokenIndex: Int?, tokenKey: String, to writer: JSONWriter) {
-            writer.beginArray()
-            for (index, item) in items.enumerated() {
+        writer.beginObject()
+        writer.member("version", integer: 1)
+        writer.member("pos_app", string: posApp.rawValue)
+        if posApp == .billpocket {
+            // Billpocket: its URL and its fields as `{"key", "value"}` pairs, built once in the URL
+            // style (as ``url`` builds them; the intent's extras differ only in the token's key).
+            let urlFields = billpocketFields(keyStyle: .urlScheme)
+            writer.member("url", string: QueryEncoder.encode(urlFields, after: "billpocket://"))
+            writer.beginArray("fields")
+            for item in urlFields {
                 writer.beginObject()
-                writer.member("key", string: index == tokenIndex ? tokenKey : item.key)
+                writer.member("key", string: item.key)
                 writer.member("value", string: item.value)
                 writer.end()
             }
             writer.end()
-        }
-        guard posApp == .billpocket else {
-            writer.beginObject()
-            writer.member("version", integer: 1)
-            writer.member("pos_app", string: posApp.rawValue)
-            // The other apps: the URL where there is one (SumUp), the intent; no `fields`.
+        } else {
+            // The other apps: the URL where there is one (SumUp, Square), the intent; no `fields`.
             writer.optionalMember("url", string: handoffURL)
-            writer.key("intent")
-            intent.write(to: writer)
-            if let token {
-                writer.member("identifier", string: identifier)
-                writer.member("token", string: token)
-            }
-            writer.end()
-            return
         }
-        // The fields are built once, in the URL style (also for ``url``); the intent extras differ
-        // only in the token's key.
-        let urlFields = fields(keyStyle: .urlScheme)
-        let tokenIndex = urlFields.firstIndex { $0.key.hasSameBytes(as: KeyStyle.urlScheme.tokenKey) }
-        let url = QueryEncoder.encode(urlFields, after: "billpocket://")
-        assert(url.hasSameBytes(as: self.url), "buildResultJSON: url differs from POSRequest.url")
-        writer.beginObject()
-        writer.member("version", integer: 1)
-        writer.member("pos_app", string: posApp.rawValue)
-        writer.member("url", string: url)
-        writer.key("fields")
-        list(urlFields, tokenIndex: tokenIndex, tokenKey: KeyStyle.urlScheme.tokenKey, to: writer)
-        writer.beginObject("intent")
-        writer.member("action", string: androidAction.rawValue)
-        writer.member("package", string: POSRequest.androidPackage)
-        writer.key("extras")
-        list(urlFields, tokenIndex: tokenIndex, tokenKey: KeyStyle.androidIntent.tokenKey, to: writer)
-        writer.end()
+        writer.key("intent")
+        intent.write(to: writer)
         if let token {
             writer.member("identifier", string: identifier)
             writer.member("token", string: token)

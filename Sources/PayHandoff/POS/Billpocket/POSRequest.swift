@@ -283,7 +283,7 @@ public struct POSRequest: Equatable, Sendable, CustomStringConvertible {
     /// Square, whose URL holds JSON text (``handoffURL(jsonText:)`` prints it), empty.
     public var url: String {
         switch app {
-        case .billpocket: return QueryEncoder.encode(fields(keyStyle: .urlScheme), after: "billpocket://")
+        case .billpocket: return QueryEncoder.encode(billpocketFields(keyStyle: .urlScheme), after: "billpocket://")
         case .sumup(let sumUp): return sumUp.iOSURL(identifier: identifier, amount: amount ?? .zero)
         case .clip, .square: return ""
         }
@@ -297,25 +297,30 @@ public struct POSRequest: Equatable, Sendable, CustomStringConvertible {
     /// - Returns: The fields in order, including the user token.
     public func fields(keyStyle: KeyStyle = .urlScheme) -> [QueryItem] {
         if posApp != .billpocket { return app.describedFields(identifier: identifier, amount: amount ?? .zero) }
+        return billpocketFields(keyStyle: keyStyle)
+    }
+
+    /// Billpocket's fields (``fields(keyStyle:)`` of a Billpocket request): what its URL, intent
+    /// and build result are made of. Apart from ``fields(keyStyle:)`` so that the other apps'
+    /// described fields go only where descriptions do (the Embedded library has none).
+    func billpocketFields(keyStyle: KeyStyle) -> [QueryItem] {
         var items: [QueryItem] = []
         items.reserveCapacity(14)  // every field below: one allocation, not a doubling chain
-        func add(_ key: String, _ value: String?) {
-            if let value { items.append(QueryItem(key: key, value: value)) }
-        }
-        add("transaction", operation.rawValue)
-        add(keyStyle.tokenKey, userToken)
-        add("identifier", identifier)
-        add("amount", amount?.decimalString)
-        add("urlScheme", urlScheme)
-        add("transactionId", transactionId)
-        add("tip", tip?.decimalString)
-        add("msi", msi.map { String($0) })
-        add("reference", reference)
-        add("email", email)
-        add("phone", phone)
-        add("showPhotoButton", showPhotoButton.map { $0 ? "true" : "false" })
-        add("mandatoryPhoto", mandatoryPhoto.map { $0 ? "true" : "false" })
-        add("comesFromQR", comesFromQR.map { $0 ? "true" : "false" })
+        // One outlined `add` per field (an inlined append each was 2.9 KB).
+        items.add("transaction", operation.rawValue)
+        if keyStyle == .urlScheme { items.add("usertoken", userToken) } else { items.add("userToken", userToken) }
+        items.add("identifier", identifier)
+        items.add("amount", amount?.decimalString)
+        items.add("urlScheme", urlScheme)
+        items.add("transactionId", transactionId)
+        items.add("tip", tip?.decimalString)
+        items.add("msi", msi.map { String($0) })
+        items.add("reference", reference)
+        items.add("email", email)
+        items.add("phone", phone)
+        items.add("showPhotoButton", showPhotoButton.map { $0 ? "true" : "false" })
+        items.add("mandatoryPhoto", mandatoryPhoto.map { $0 ? "true" : "false" })
+        items.add("comesFromQR", comesFromQR.map { $0 ? "true" : "false" })
         return items
     }
 

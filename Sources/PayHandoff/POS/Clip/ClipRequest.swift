@@ -39,37 +39,29 @@ public struct ClipRequest: Equatable, Sendable {
             && lhs.component.hasSameBytes(as: rhs.component)
     }
 
-    static let jsonKeys: StaticString = "pos_app transaction identifier amount currency tip auto_return retry share component"
-    static let buildJSONKeys: StaticString = "pos_app transaction identifier amount currency tip auto_return retry share component token"
+    /// The request document's keys (`token` last: a build document's).
+    static let jsonKeys: StaticString = "pos_app transaction identifier amount currency tip component auto_return retry share token"
 
-    /// A Clip sale from its request document.
-    /// - Throws: `validation` naming the member that breaks a rule.
-    static func reading<R: JSONReader>(_ json: JSONMembers<R>, allowingToken: Bool) throws(PayHandoffError) -> POSRequest {
-        try json.rejectUnknownKeys(allowingToken ? buildJSONKeys : jsonKeys)
-        let identifier = try json.appText("identifier", max: POSRequest.Limit.identifier)
-        // Clip's SDK refuses a blank reference (CreatePaymentUseCase.kt).
-        guard !identifier.firstByteOffset(where: { $0 != 0x20 && !(0x09...0x0D).contains($0) }).isNone else {
-            throw PayHandoffError(.validation, field: "identifier", "must not be blank: Clip refuses a blank reference")
-        }
-        let amount = try POSRequest.appAmount(json)
-        try checkExact(amount, field: "amount")
-        try Currency.checkPesosOnly(json, app: .clip)
-        let tip = try json.optionalAmount("tip")
-        if let tip { try checkExact(tip, field: "tip") }
-        let component = try json.optionalString("component") ?? defaultComponent
-        try checkComponent(component)
-        let request = ClipRequest(tip: tip, autoReturn: try json.optionalBool("auto_return"), retry: try json.optionalBool("retry"),
-                                  share: try json.optionalBool("share"), component: component)
-        return POSRequest.sale(to: .clip(request), identifier: identifier, amount: amount, answerScheme: "")
-    }
+    /// The request document's members, in the order their rules are checked (docs/rules.md,
+    /// *Clip*; ``AppRequestMembers``: key, kind, limit, message). The amounts' limit is
+    /// ``maxMinorUnits``, the identifier's `POSRequest.Limit.identifier`; Clip's SDK refuses a
+    /// blank reference (CreatePaymentUseCase.kt).
+    static let members: StaticString = """
+        identifier reference 256 must not be blank: Clip refuses a blank reference
+        amount saleAmount 999999999999999 has more than 15 significant digits: Clip reads amounts as a Java double, which cannot carry it exactly
+        currency pesosOnly
+        tip optionalAmount 999999999999999 has more than 15 significant digits: Clip reads amounts as a Java double, which cannot carry it exactly
+        component component
+        auto_return flag
+        retry flag
+        share flag
+        """
 
-    /// At most 15 significant digits.
-    /// - Throws: `validation` naming `field`.
-    private static func checkExact(_ amount: Amount, field: String) throws(PayHandoffError) {
-        guard amount.minorUnits <= maxMinorUnits else {
-            throw PayHandoffError(.validation, field: field,
-                "has more than 15 significant digits: Clip reads amounts as a Java double, which cannot carry it exactly")
-        }
+    /// A Clip sale from its request document's members (read by ``members``).
+    static func sale(_ json: AppRequestMembers) -> POSRequest {
+        let request = ClipRequest(tip: json.amount("tip"), autoReturn: json.flag("auto_return"), retry: json.flag("retry"),
+                                  share: json.flag("share"), component: json.optionalText("component") ?? defaultComponent)
+        return POSRequest.sale(to: .clip(request), identifier: json.text("identifier"), amount: json.amount("amount") ?? .zero, answerScheme: "")
     }
 
     /// `package/class`, each a Java name (letters, digits, `_`, `$`, `.`; the class may start with `.`).
@@ -88,12 +80,12 @@ public struct ClipRequest: Equatable, Sendable {
     /// `ACTION_MAIN` on the component, with the reference `<identifier>~<token>` and the amounts as exact decimal text.
     func intent(reference: String, amount: Amount) -> POSIntent {
         var extras: [POSIntent.Extra] = []
-        extras.add("PAYMENT_REFERENCE", .string(reference))
-        extras.add("PAYMENT_AMOUNT", .string(amount.decimalString))
-        extras.add("PAYMENT_TIP_AMOUNT", tip.map { .string($0.decimalString) })
-        extras.add("PAYMENT_AUTO_RETURN", autoReturn.map { .bool($0) })
-        extras.add("PAYMENT_RETRY", retry.map { .bool($0) })
-        extras.add("PAYMENT_SHARE", share.map { .bool($0) })
+        extras.add("PAYMENT_REFERENCE", string: reference)
+        extras.add("PAYMENT_AMOUNT", string: amount.decimalString)
+        extras.add("PAYMENT_TIP_AMOUNT", string: tip?.decimalString)
+        extras.add("PAYMENT_AUTO_RETURN", bool: autoReturn)
+        extras.add("PAYMENT_RETRY", bool: retry)
+        extras.add("PAYMENT_SHARE", bool: share)
         return POSIntent(action: "android.intent.action.MAIN", package: nil, component: component, data: nil, extras: extras)
     }
 }

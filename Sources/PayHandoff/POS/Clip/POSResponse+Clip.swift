@@ -31,24 +31,23 @@ extension POSResponse {
             throw PayHandoffError(.validation, field: "PAYMENT_RESPONSE",
                 "the answer has no PAYMENT_RESPONSE, so no reference: it cannot be tied to this sale" + (errorCode.isNone ? "" : " (PAYMENT_ERROR)"))
         }
-        let document = try jsonText.parse(text, field: "PAYMENT_RESPONSE")
-        let json = JSONMembers(JSONValueReader.Node(document), JSONValueReader(), path: "PAYMENT_RESPONSE")
-        guard json.isObject else {
+        guard case .object(let object) = try jsonText.parse(text, field: "PAYMENT_RESPONSE") else {
             throw PayHandoffError(.invalidJSON, field: "PAYMENT_RESPONSE", "must be a JSON object (Clip's PaymentResult)")
         }
-        guard let reference = try json.optionalString("reference"), !reference.isEmpty else {
+        let json = AnswerDocument(object: object, path: "PAYMENT_RESPONSE")
+        guard let reference = try json.string("reference"), !reference.isEmpty else {
             throw PayHandoffError(.validation, field: "PAYMENT_RESPONSE.reference", "the answer's PAYMENT_RESPONSE has no reference: it cannot be tied to this sale")
         }
         try POSResponse.check(reference, against: expectation)
-        let status = try json.optionalString("status")
+        let status = try json.string("status")
         guard !status.isNone else { throw PayHandoffError(.validation, field: "PAYMENT_RESPONSE.status", "the answer has no status") }
-        let amountText = try json.optionalString("amount")
+        let amountText = try json.string("amount")
         let amount = amountText.flatMap { ClipAmount.minorUnits($0) }
-        let receipt = try json.optionalString("receiptNumber")
+        let receipt = try json.string("receiptNumber")
         let result = decide("approved - a error CANCELLED c error - u error UNKNOWN_ERROR u error * e",
                             status: status, code: errorCode, proven: amount != nil)
         // The amounts Clip wrote, read exactly (absent when they are not whole cents).
-        let tip = try json.optionalString("tipAmount").flatMap { ClipAmount.minorUnits($0) }
+        let tip = try json.string("tipAmount").flatMap { ClipAmount.minorUnits($0) }
         // The result's other extras (PaymentResult's members are Clip's, not kept).
         return try appAnswer(.clip, result, word: status, echo: reference, amount: amount, tip: tip, transactionID: receipt,
                              idKey: "PAYMENT_RESPONSE.receiptNumber", extra: extras.removing("PAYMENT_RESPONSE PAYMENT_ERROR"), errorCode: errorCode)

@@ -42,18 +42,19 @@ extension POSResponse {
         guard let text = items.value("data") else {
             throw PayHandoffError(.validation, field: "data", "the answer has no data, so no state: it cannot be tied to this sale")
         }
-        let document = try jsonText.parse(text, field: "data")
-        let json = JSONMembers(JSONValueReader.Node(document), JSONValueReader())  // errors name Square's member
-        guard json.isObject else { throw PayHandoffError(.invalidJSON, field: "data", "must be a JSON object") }
-        guard let state = try json.optionalString("state"), !state.isEmpty else {
+        guard case .object(let object) = try jsonText.parse(text, field: "data") else {
+            throw PayHandoffError(.invalidJSON, field: "data", "must be a JSON object")
+        }
+        let json = AnswerDocument(object: object, path: "")  // errors name Square's member
+        guard let state = try json.string("state"), !state.isEmpty else {
             throw PayHandoffError(.validation, field: "state", "the answer has no state: it cannot be tied to this sale")
         }
         try POSResponse.check(state, against: expectation)
-        let status = try json.optionalString("status")
+        let status = try json.string("status")
         guard !status.isNone else { throw PayHandoffError(.validation, field: "status", "the answer has no status") }
-        let code = try json.optionalString("error_code")
-        let server = try json.optionalString("transaction_id")
-        let client = try json.optionalString("client_transaction_id")
+        let code = try json.string("error_code")
+        let server = try json.string("transaction_id")
+        let client = try json.string("client_transaction_id")
         // The iOS SDK counts every error_code as the API's error (SCCAPIResponse.m); without
         // one the SDK refuses the answer, PayHandoff reconciles it.
         let result = decide("ok * a error payment_canceled c error - u error * e", status: status, code: code,

@@ -81,52 +81,56 @@ public struct SquareRequest: Equatable, Sendable {
             && lhs.autoReturnMilliseconds == rhs.autoReturnMilliseconds && lhs.skipReceipt == rhs.skipReceipt
     }
 
-    static let jsonKeys: StaticString = "pos_app transaction client_id identifier amount currency callback_url notes location_id customer_id tender_types auto_return_ms skip_receipt"
-    static let buildJSONKeys: StaticString = "pos_app transaction client_id identifier amount currency callback_url notes location_id customer_id tender_types auto_return_ms skip_receipt token"
+    /// The request document's keys (`token` last: a build document's).
+    static let jsonKeys: StaticString = "pos_app transaction client_id identifier amount currency callback_url notes location_id customer_id tender_types auto_return_ms skip_receipt token"
 
-    /// A Square sale from its request document.
-    /// - Throws: `validation` naming the member that breaks a rule.
-    static func reading<R: JSONReader>(_ json: JSONMembers<R>, allowingToken: Bool) throws(PayHandoffError) -> POSRequest {
-        try json.rejectUnknownKeys(allowingToken ? buildJSONKeys : jsonKeys)
-        let clientID = try json.appText("client_id", max: 256)
-        let identifier = try json.appText("identifier", max: POSRequest.Limit.identifier)
-        let amount = try POSRequest.appAmount(json)
-        guard amount.minorUnits <= maxMinorUnits else {
-            throw PayHandoffError(.validation, field: "amount", "Square's TOTAL_AMOUNT is an int: at most 21474836.47")
-        }
-        let currency = try json.string("currency")
-        try Currency.check(currency)
-        let callback = try json.string("callback_url")
-        let scheme = try CallbackURL.scheme(of: callback)
-        let notes = try json.optionalAppText("notes", max: 500)
-        let location = try json.optionalAppText("location_id", max: 256)
-        let customer = try json.optionalAppText("customer_id", max: 256)
-        var chosen: [String]? = nil
-        if let array = try json.optionalArray("tender_types") {
-            var words: [String] = []
-            var failure: PayHandoffError? = nil
-            try json.reader.forEach(in: array) { element throws(PayHandoffError) in
-                guard json.reader.kind(of: element) == .string else {
-                    throw PayHandoffError(.invalidJSON, field: "tender_types", "must be an array of strings")
-                }
-                let word = json.reader.string(element)
-                if SquareRequest.tender(word, column: 0).isNone || words.contains(where: { $0.hasSameBytes(as: word) }) {
-                    failure = failure ?? PayHandoffError(.validation, field: "tender_types", "must list card, cash, other or card_on_file, each once")
-                }
-                words.append(word)
+    /// The request document's members, in the order their rules are checked (docs/rules.md, *Square*).
+    /// The request document's members, in the order their rules are checked (docs/rules.md,
+    /// *Square*; ``AppRequestMembers``: key, kind, limit, message). The amount's limit is
+    /// ``maxMinorUnits``, the identifier's `POSRequest.Limit.identifier`.
+    static let members: StaticString = """
+        client_id text 256
+        identifier text 256
+        amount saleAmount 2147483647 Square's TOTAL_AMOUNT is an int: at most 21474836.47
+        currency currency
+        callback_url callbackURL
+        notes optionalText 500
+        location_id optionalText 256
+        customer_id optionalText 256
+        tender_types tenderTypes
+        auto_return_ms autoReturn 10000 must be 0 (none) or 3200 to 10000 ms
+        skip_receipt flag
+        """
+
+    /// A Square sale from its request document's members (read by ``members``).
+    static func sale(_ json: AppRequestMembers) -> POSRequest {
+        let request = SquareRequest(clientID: json.text("client_id"), currency: json.text("currency"), callbackURL: json.text("callback_url"),
+                                    notes: json.optionalText("notes"), locationID: json.optionalText("location_id"),
+                                    customerID: json.optionalText("customer_id"), tenderTypes: json.words("tender_types"),
+                                    autoReturnMilliseconds: json.integer("auto_return_ms"), skipReceipt: json.flag("skip_receipt"))
+        return POSRequest.sale(to: .square(request), identifier: json.text("identifier"), amount: json.amount("amount") ?? .zero,
+                               answerScheme: json.answerScheme)
+    }
+
+    /// `tender_types`, when present: at least one of card, cash, other, card_on_file, each once.
+    /// - Throws: `invalid_json` for anything but an array of strings; `validation` naming `tender_types`.
+    static func tenderTypes<R: JSONReader>(_ json: JSONMembers<R>) throws(PayHandoffError) -> [String]? {
+        guard let array = try json.optionalArray("tender_types") else { return nil }
+        var words: [String] = []
+        var failure: PayHandoffError? = nil
+        try json.reader.forEach(in: array) { element throws(PayHandoffError) in
+            guard json.reader.kind(of: element) == .string else {
+                throw PayHandoffError(.invalidJSON, field: "tender_types", "must be an array of strings")
             }
-            if let failure { throw failure }
-            guard !words.isEmpty else { throw PayHandoffError(.validation, field: "tender_types", "must list at least one tender type") }
-            chosen = words
+            let word = json.reader.string(element)
+            if SquareRequest.tender(word, column: 0).isNone || words.contains(where: { $0.hasSameBytes(as: word) }) {
+                failure = failure ?? PayHandoffError(.validation, field: "tender_types", "must list card, cash, other or card_on_file, each once")
+            }
+            words.append(word)
         }
-        let autoReturn = try json.optionalInteger("auto_return_ms")
-        if let autoReturn, autoReturn != 0, !(3_200...10_000).contains(autoReturn) {
-            throw PayHandoffError(.validation, field: "auto_return_ms", "must be 0 (none) or 3200 to 10000 ms")
-        }
-        let request = SquareRequest(clientID: clientID, currency: currency, callbackURL: callback, notes: notes, locationID: location,
-                                    customerID: customer, tenderTypes: chosen, autoReturnMilliseconds: autoReturn,
-                                    skipReceipt: try json.optionalBool("skip_receipt"))
-        return POSRequest.sale(to: .square(request), identifier: identifier, amount: amount, answerScheme: scheme)
+        if let failure { throw failure }
+        guard !words.isEmpty else { throw PayHandoffError(.validation, field: "tender_types", "must list at least one tender type") }
+        return words
     }
 
     /// The iOS request's JSON document (`data=`): printed by the host's codec, never by hand.
@@ -172,15 +176,15 @@ public struct SquareRequest: Equatable, Sendable {
     func intent(requestMetadata: String, amount: Amount) -> POSIntent {
         // In the order of Square's RealPosClient; absent ones left out.
         var extras: [POSIntent.Extra] = []
-        extras.add("com.squareup.pos.CLIENT_ID", .string(clientID))
+        extras.add("com.squareup.pos.CLIENT_ID", string: clientID)
         extras.add("com.squareup.pos.TOTAL_AMOUNT", .int(amount.minorUnits))
-        extras.add("com.squareup.pos.NOTE", notes.map { .string($0) })
-        extras.add("com.squareup.pos.API_VERSION", .string(SquareRequest.androidAPIVersion))
-        extras.add("com.squareup.pos.CURRENCY_CODE", .string(currency))
-        extras.add("com.squareup.pos.REQUEST_METADATA", .string(requestMetadata))
-        extras.add("com.squareup.pos.CUSTOMER_ID", customerID.map { .string($0) })
+        extras.add("com.squareup.pos.NOTE", string: notes)
+        extras.add("com.squareup.pos.API_VERSION", string: SquareRequest.androidAPIVersion)
+        extras.add("com.squareup.pos.CURRENCY_CODE", string: currency)
+        extras.add("com.squareup.pos.REQUEST_METADATA", string: requestMetadata)
+        extras.add("com.squareup.pos.CUSTOMER_ID", string: customerID)
         extras.add("com.squareup.pos.TENDER_TYPES", tenderTypes.map { words in .stringArray(words.map { SquareRequest.tender($0, column: 1) ?? $0 }) })
-        extras.add("com.squareup.pos.LOCATION_ID", locationID.map { .string($0) })
+        extras.add("com.squareup.pos.LOCATION_ID", string: locationID)
         extras.add("com.squareup.pos.AUTO_RETURN_TIMEOUT_MS", (autoReturnMilliseconds ?? 0) > 0 ? .long(autoReturnMilliseconds ?? 0) : nil)
         return POSIntent(action: SquareRequest.androidAction, package: SquareRequest.androidPackage, component: nil, data: nil, extras: extras)
     }

@@ -41,29 +41,32 @@ public struct SumUpRequest: Equatable, Sendable {
             && lhs.receiptPhone.hasSameBytes(as: rhs.receiptPhone) && lhs.skipSuccessScreen == rhs.skipSuccessScreen
     }
 
-    static let jsonKeys: StaticString = "pos_app transaction affiliate_key app_id identifier amount currency callback_url title receipt_email receipt_phone skip_success_screen"
-    static let buildJSONKeys: StaticString = "pos_app transaction affiliate_key app_id identifier amount currency callback_url title receipt_email receipt_phone skip_success_screen token"
+    /// The request document's keys (`token` last: a build document's).
+    static let jsonKeys: StaticString = "pos_app transaction affiliate_key app_id identifier amount currency callback_url title receipt_email receipt_phone skip_success_screen token"
 
-    /// A SumUp sale from its request document.
-    /// - Throws: `validation` naming the member that breaks a rule (the affiliate key is never quoted).
-    static func reading<R: JSONReader>(_ json: JSONMembers<R>, allowingToken: Bool) throws(PayHandoffError) -> POSRequest {
-        try json.rejectUnknownKeys(allowingToken ? buildJSONKeys : jsonKeys)
-        let affiliateKey = try json.appText("affiliate_key", max: 256)
-        let appID = try json.appText("app_id", max: 256)
-        try checkApplicationID(appID)
-        let identifier = try json.string("identifier")
-        try checkForeignTransactionID(identifier, appPart: identifier, token: nil)
-        let amount = try POSRequest.appAmount(json)
-        let currency = try json.string("currency")
-        try Currency.check(currency)
-        let callback = try json.string("callback_url")
-        let scheme = try CallbackURL.scheme(of: callback)
-        let title = try json.optionalAppText("title", max: 256)
-        let email = try json.optionalAppText("receipt_email", max: 150)
-        let phone = try json.optionalAppText("receipt_phone", max: 32)
-        let request = SumUpRequest(affiliateKey: affiliateKey, appID: appID, currency: currency, callbackURL: callback, title: title,
-                                   receiptEmail: email, receiptPhone: phone, skipSuccessScreen: try json.optionalBool("skip_success_screen"))
-        return POSRequest.sale(to: .sumup(request), identifier: identifier, amount: amount, answerScheme: scheme)
+    /// The request document's members, in the order their rules are checked (docs/rules.md,
+    /// *SumUp*; ``AppRequestMembers``: key, kind, limit, message; the affiliate key is never quoted).
+    static let members: StaticString = """
+        affiliate_key text 256
+        app_id applicationID 256
+        identifier foreignTransactionID
+        amount saleAmount 9223372036854775807
+        currency currency
+        callback_url callbackURL
+        title optionalText 256
+        receipt_email optionalText 150
+        receipt_phone optionalText 32
+        skip_success_screen flag
+        """
+
+    /// A SumUp sale from its request document's members (read by ``members``).
+    static func sale(_ json: AppRequestMembers) -> POSRequest {
+        let request = SumUpRequest(affiliateKey: json.text("affiliate_key"), appID: json.text("app_id"), currency: json.text("currency"),
+                                   callbackURL: json.text("callback_url"), title: json.optionalText("title"),
+                                   receiptEmail: json.optionalText("receipt_email"), receiptPhone: json.optionalText("receipt_phone"),
+                                   skipSuccessScreen: json.flag("skip_success_screen"))
+        return POSRequest.sale(to: .sumup(request), identifier: json.text("identifier"), amount: json.amount("amount") ?? .zero,
+                               answerScheme: json.answerScheme)
     }
 
     /// An Android application id: two or more `.`-separated segments, each a letter then letters,
