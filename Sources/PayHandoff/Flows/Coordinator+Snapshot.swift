@@ -317,6 +317,7 @@ extension RefundLedger {
         writer.member("pruned_through", integer: prunedThrough)
         for list in 0..<RefundLedger.listCount {
             writer.beginArray(RefundLedger.listName(list))
+            #if !PAYHANDOFF_CHECKOUT_ONLY  // the checkout module's ledger holds no entry or record (RefundLedger.entries)
             for entry in entries {
                 switch (entry.kind, list) {
                 case (.sale(let refunded), 0):
@@ -341,8 +342,10 @@ extension RefundLedger {
                     break
                 }
             }
+            #endif
             writer.end()
         }
+        #if !PAYHANDOFF_CHECKOUT_ONLY
         if !refundedSales.isEmpty {
             writer.beginArray("refunded_sales")
             for record in refundedSales {
@@ -354,6 +357,7 @@ extension RefundLedger {
             }
             writer.end()
         }
+        #endif
         writer.end()
     }
 
@@ -417,15 +421,19 @@ extension RefundLedger {
         }
         let list = try json.requiredArray("refunded_sales")
         let reader = json.reader
+        #if PAYHANDOFF_CHECKOUT_ONLY
+        // The checkout module holds no record: the first refuses the member, none is the rule below.
+        try reader.forEach(in: list) { _ throws(PayHandoffError) in
+            throw PayHandoffError(.unsupported, field: "refunded_sales[0]",
+                "a refunded sale needs the full module (payhandoff.wasm): the checkout module has no POS flows, refunds or ledger")
+        }
+        throw PayHandoffError(.validation, field: "refunded_sales", "is never written empty (left out when there is none)")
+        #else
         var records: [RefundedSale] = []
         var index = 0
         try reader.forEach(in: list) { element throws(PayHandoffError) in
             let field = "refunded_sales[" + String(index) + "]"
             index += 1
-            #if PAYHANDOFF_CHECKOUT_ONLY
-            throw PayHandoffError(.unsupported, field: field,
-                "a refunded sale needs the full module (payhandoff.wasm): the checkout module has no POS flows, refunds or ledger")
-            #else
             let record = try RefundedSale(element, reader: reader, field: field)
             guard !records.contains(where: { $0.transactionId.hasSameBytes(as: record.transactionId) }) else {
                 throw PayHandoffError(.validation, field: field + "[0]", "this sale is recorded twice")
@@ -434,7 +442,6 @@ extension RefundLedger {
                 throw PayHandoffError(.validation, field: field + "[0]", "this sale has its entry in sales: a sale booked again takes its record back")
             }
             records.append(record)
-            #endif
         }
         guard !records.isEmpty else {
             throw PayHandoffError(.validation, field: "refunded_sales", "is never written empty (left out when there is none)")
@@ -444,6 +451,7 @@ extension RefundLedger {
                 "holds more than " + String(RefundLedger.maxRefundedSales) + " sales: no coordinator keeps more")
         }
         return records
+        #endif
     }
 
     /// The path of entry `index` of list `list` from the ledger (`sales[3]`).
