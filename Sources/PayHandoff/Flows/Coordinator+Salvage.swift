@@ -145,6 +145,7 @@ extension Coordinator {
             // read (every sale with something left, the watermark past its earliest time's window).
             // In a format-2/3 document this is what restore converts too (0.3.0's own salvage wrote
             // it), so it is no damage to report: salvage of what restore accepts is restore.
+            #if !PAYHANDOFF_CHECKOUT_ONLY  // the checkout module has no POS flow to show a sale
             for missing in Coordinator.salesWithoutEntry(flows, in: ledger) {
                 let member = "flows[" + String(missing.flow) + "]"
                 if document.format == Coordinator.snapshotVersion {
@@ -154,6 +155,7 @@ extension Coordinator {
                 if let shown = missing.refundShown { ledger.forgetBalanceOfUnreadableRefund(approvedBy: shown) }
                 ledger.keepBalanceUnknown(of: missing.sale, until: missing.until)
             }
+            #endif
             // The keys of forgotten flows (RememberedKeys). A damaged list is reported, and what
             // it may have held stays refused (RememberedKeys, "A salvage that may have lost a key").
             var remembered = RememberedKeys()

@@ -137,6 +137,7 @@ extension Coordinator {
         // is converted instead, as salvage would: 0.3.0's own salvage replaced an unreadable ledger
         // by an empty one beside the flows it kept (issue 35, O2), and every snapshot an earlier
         // version wrote restores. The sales it shows stay balance unknown until their window closes.
+        #if !PAYHANDOFF_CHECKOUT_ONLY  // the checkout module has no POS flow to show a sale
         let missingEntries = Coordinator.salesWithoutEntry(flows, in: ledger)
         if let missing = missingEntries.first, document.format == Coordinator.snapshotVersion {
             throw PayHandoffError(.validation, field: "flows[" + String(missing.flow) + "]",
@@ -146,12 +147,14 @@ extension Coordinator {
             if let shown = missing.refundShown { ledger.forgetBalanceOfUnreadableRefund(approvedBy: shown) }
             ledger.keepBalanceUnknown(of: missing.sale, until: missing.until)
         }
+        #endif
         self.init(configuration: configuration, snapshotLimit: Swift.min(snapshotLimit, Coordinator.maxSnapshotBytes),
                   flows: flows, ledger: ledger, rememberedKeys: remembered)
         convertedReserve = try Coordinator.readConvertedReserve(document)
         try checkRestoredBudget(converted: document.format != Coordinator.snapshotVersion)
     }
 
+    #if !PAYHANDOFF_CHECKOUT_ONLY
     /// The sales a snapshot's flows show without a ledger entry that events would have
     /// left (issue 35, B7: an entry deleted by hand): an approved sale booked its entry, which
     /// leaves only behind the watermark; a refund started against an entry (booked from its `sale`
@@ -166,7 +169,6 @@ extension Coordinator {
     ///   entry lost too) its earliest time, if any.
     static func salesWithoutEntry(_ flows: [Flow], in ledger: RefundLedger) -> [(flow: Int, sale: String, until: Int64, refundShown: Int64??)] {
         var missing: [(flow: Int, sale: String, until: Int64, refundShown: Int64??)] = []
-        #if !PAYHANDOFF_CHECKOUT_ONLY
         for (index, flow) in flows.enumerated() {
             // Only Billpocket's sales are booked (the other terminal apps refund through their
             // servers, issue 39): another app's approved sale has no entry to lose.
@@ -185,9 +187,9 @@ extension Coordinator {
                 missing.append((index, sale, deadline, nil))
             }
         }
-        #endif
         return missing
     }
+    #endif
 
     /// The `converted_reserve` member of a format-4 document (absent: 0).
     /// - Throws: `validation` naming `converted_reserve` when it is not a positive byte count.
