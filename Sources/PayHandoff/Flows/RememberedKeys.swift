@@ -134,14 +134,16 @@ public struct RememberedKeys: Equatable, Sendable {
             // never later than this event, so this jump counts as 12 hours like any other.
             latestEventAt = Swift.min(now, RememberedKeys.provenForgetting(keys) ?? now)
         }
-        if now - latestEventAt > RememberedKeys.largestStepMilliseconds {
-            let jump = now - latestEventAt - RememberedKeys.largestStepMilliseconds
-            func moved(_ time: Int64) -> Int64 { Swift.min(time, MexicoCityTime.maxEpochMilliseconds - jump) + jump }
-            keys = keys.map { Key(digest: $0.digest, until: moved($0.until)) }
-            if allGivenUntil > 0 { allGivenUntil = moved(allGivenUntil) }
-        }
+        // What the event jumped beyond the largest step (0: every horizon stays where it is).
+        var jump: Int64 = 0
+        if now - latestEventAt > RememberedKeys.largestStepMilliseconds { jump = now - latestEventAt - RememberedKeys.largestStepMilliseconds }
+        func moved(_ time: Int64) -> Int64 { Swift.min(time, MexicoCityTime.maxEpochMilliseconds - jump) + jump }
+        if allGivenUntil > 0 { allGivenUntil = moved(allGivenUntil) }
         latestEventAt = Swift.max(latestEventAt, now)
-        keys.removeAll { $0.until <= now }
+        // Moved and pruned in one pass (a map and a removeAll are each a specialization of their own).
+        var kept: [Key] = []
+        for key in keys where moved(key.until) > now { kept.append(Key(digest: key.digest, until: moved(key.until))) }
+        keys = kept
         if allGivenUntil < 0 {
             allGivenUntil = Swift.min(latestEventAt, MexicoCityTime.maxEpochMilliseconds - RememberedKeys.horizonMilliseconds)
                 + RememberedKeys.horizonMilliseconds
@@ -173,7 +175,7 @@ public struct RememberedKeys: Equatable, Sendable {
         var hash = FNV1a()
         hash.add(UInt8(ascii: "c"))
         hash.add(0)
-        hash.add(nonce.utf8)
+        hash.add(nonce)
         return hash.value
     }
 
@@ -183,9 +185,9 @@ public struct RememberedKeys: Equatable, Sendable {
         var hash = FNV1a()
         hash.add(UInt8(ascii: "p"))
         hash.add(0)
-        for byte in scheme.utf8 { hash.add(byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) }
+        hash.add(scheme, foldingCase: true)
         hash.add(0)
-        hash.add(sentIdentifier.utf8)
+        hash.add(sentIdentifier)
         return hash.value
     }
 
@@ -195,8 +197,12 @@ public struct RememberedKeys: Equatable, Sendable {
         mutating func add(_ byte: UInt8) {
             value = (value ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
         }
-        mutating func add(_ bytes: String.UTF8View) {
-            for byte in bytes { add(byte) }
+        /// Adds `text`'s UTF-8 where it lies (a loop over `String.UTF8View` inlines its iterator
+        /// at each call), its ASCII capitals as small letters when `foldingCase`.
+        mutating func add(_ text: String, foldingCase: Bool = false) {
+            text.withUTF8Bytes { bytes in
+                for byte in bytes { add(foldingCase && byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) }
+            }
         }
     }
 
