@@ -391,6 +391,20 @@ extension RefundLedger {
                 watermark = try json.integer("pruned_through")
                 try MexicoCityTime.checkEpochMilliseconds(watermark, field: "pruned_through")
             }
+            #if PAYHANDOFF_CHECKOUT_ONLY
+            // The first entry refuses the ledger (unsupported): the watermark is all it keeps.
+            for list in 0..<RefundLedger.listCount {
+                try document.forEachLedgerItem(list) { index, item throws(PayHandoffError) in
+                    do throws(PayHandoffError) {
+                        _ = try Entry(item, list: list, reader: json.reader)
+                    } catch {
+                        throw error.located(in: RefundLedger.member(list, index))
+                    }
+                }
+            }
+            self.init()
+            raiseWatermark(to: watermark)
+            #else
             var entries: [(entry: Entry, list: Int, index: Int)] = []
             for list in 0..<RefundLedger.listCount {
                 try document.forEachLedgerItem(list) { index, item throws(PayHandoffError) in
@@ -402,6 +416,7 @@ extension RefundLedger {
                 }
             }
             try self.init(restoring: entries, prunedThrough: watermark)
+            #endif
             if !document.isFormat2 { refundedSales = try RefundLedger.refundedSales(json, format: document.format, besides: self) }
         } catch {
             throw error.located(in: "ledger")
