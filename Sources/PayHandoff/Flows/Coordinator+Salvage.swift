@@ -108,7 +108,7 @@ extension Coordinator {
             }
             var flows: [Flow] = []
             // The keys of dropped flows (RememberedKeys, "A salvage that drops a flow").
-            var droppedKeys: [UInt64] = []
+            var droppedKeys: [RememberedKeys.Key] = []  // (Key's array code is linked already; a [UInt64] is one more)
             do throws(PayHandoffError) {
                 let list = try document.members.requiredArray("flows")
                 var index = 0
@@ -126,7 +126,7 @@ extension Coordinator {
                         dropped.append(Dropped(member: member, error: error.located(in: member)))
                         ledger.forgetBalanceOfRefund(reading: JSONMembers(element, reader))
                         if let digest = RememberedKeys.digest(ofDropped: JSONMembers(element, reader), error: error) {
-                            droppedKeys.append(digest)
+                            droppedKeys.append(RememberedKeys.Key(digest: digest, until: MexicoCityTime.maxEpochMilliseconds))
                         } else {
                             keyLost = true
                         }
@@ -166,8 +166,8 @@ extension Coordinator {
                 dropped.append(Dropped(member: latest ? "latest_event" : "remembered_keys", error: error))
                 remembered = RememberedKeys.salvaging(document.members)
             }
-            for digest in droppedKeys where !remembered.keys.contains(where: { $0.digest == digest }) {
-                remembered.remember(digest, until: MexicoCityTime.maxEpochMilliseconds)
+            for key in droppedKeys where !remembered.keys.contains(where: { $0.digest == key.digest }) {
+                remembered.remember(key.digest, until: key.until)
             }
             if keyLost { remembered.lockGivenKeys() }
             var coordinator = Coordinator(configuration: configuration,
