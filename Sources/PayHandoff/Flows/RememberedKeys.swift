@@ -175,7 +175,7 @@ public struct RememberedKeys: Equatable, Sendable {
         var hash = FNV1a()
         hash.add(UInt8(ascii: "c"))
         hash.add(0)
-        hash.add(nonce)
+        hash.add(nonce.utf8)
         return hash.value
     }
 
@@ -185,9 +185,9 @@ public struct RememberedKeys: Equatable, Sendable {
         var hash = FNV1a()
         hash.add(UInt8(ascii: "p"))
         hash.add(0)
-        hash.add(scheme, foldingCase: true)
+        hash.add(scheme.utf8, foldingCase: true)
         hash.add(0)
-        hash.add(sentIdentifier)
+        hash.add(sentIdentifier.utf8)
         return hash.value
     }
 
@@ -197,12 +197,10 @@ public struct RememberedKeys: Equatable, Sendable {
         mutating func add(_ byte: UInt8) {
             value = (value ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
         }
-        /// Adds `text`'s UTF-8 where it lies (a loop over `String.UTF8View` inlines its iterator
-        /// at each call), its ASCII capitals as small letters when `foldingCase`.
-        mutating func add(_ text: String, foldingCase: Bool = false) {
-            text.withUTF8Bytes { bytes in
-                for byte in bytes { add(foldingCase && byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) }
-            }
+        /// Adds `bytes`, ASCII capitals as small letters when `foldingCase` (one loop over the
+        /// view for every key: each loop inlines the view's iterator).
+        mutating func add(_ bytes: String.UTF8View, foldingCase: Bool = false) {
+            for byte in bytes { add(foldingCase && byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) }
         }
     }
 
