@@ -391,30 +391,28 @@ extension RefundLedger {
                 watermark = try json.integer("pruned_through")
                 try MexicoCityTime.checkEpochMilliseconds(watermark, field: "pruned_through")
             }
-            #if PAYHANDOFF_CHECKOUT_ONLY
-            // The first entry refuses the ledger (unsupported): the watermark is all it keeps.
+            #if !PAYHANDOFF_CHECKOUT_ONLY
+            var entries: [(entry: Entry, list: Int, index: Int)] = []
+            #endif
             for list in 0..<RefundLedger.listCount {
                 try document.forEachLedgerItem(list) { index, item throws(PayHandoffError) in
                     do throws(PayHandoffError) {
-                        _ = try Entry(item, list: list, reader: json.reader)
+                        let entry = try Entry(item, list: list, reader: json.reader)
+                        #if PAYHANDOFF_CHECKOUT_ONLY
+                        _ = entry  // not reached: the checkout module refuses every entry (unsupported)
+                        #else
+                        entries.append((entry, list, index))
+                        #endif
                     } catch {
                         throw error.located(in: RefundLedger.member(list, index))
                     }
                 }
             }
+            #if PAYHANDOFF_CHECKOUT_ONLY
+            // No entry read (nor sorted, nor copied): the watermark is all its ledger keeps.
             self.init()
             raiseWatermark(to: watermark)
             #else
-            var entries: [(entry: Entry, list: Int, index: Int)] = []
-            for list in 0..<RefundLedger.listCount {
-                try document.forEachLedgerItem(list) { index, item throws(PayHandoffError) in
-                    do throws(PayHandoffError) {
-                        entries.append((try Entry(item, list: list, reader: json.reader), list, index))
-                    } catch {
-                        throw error.located(in: RefundLedger.member(list, index))
-                    }
-                }
-            }
             try self.init(restoring: entries, prunedThrough: watermark)
             #endif
             if !document.isFormat2 { refundedSales = try RefundLedger.refundedSales(json, format: document.format, besides: self) }
