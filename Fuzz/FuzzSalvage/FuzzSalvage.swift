@@ -21,8 +21,8 @@
 // - the damaged snapshot: strict restore, when it accepts, gives what salvage gives (nothing
 //   dropped); salvage never crashes, and what it hands out restores; and whatever is recovered
 //   (salvage, or restore of damage the issue says it must refuse) passes the same refund and
-//   answer probes against the original history. Damage that still reads as valid on its own
-//   (a digit changed into another) is out of scope unless PAYHANDOFF_FUZZ_INTEGRITY=1 (for a
+//   answer probes against the original history. Damage that reads as valid (a digit changed into
+//   another; SnapshotDamage.scope) is out of scope unless PAYHANDOFF_FUZZ_INTEGRITY=1 (for a
 //   snapshot with an integrity check).
 // `PAYHANDOFF_RECOVERY_PROPERTIES=0` turns the issue-35 properties off (FlowProperties.recoveryChecks).
 #if canImport(Glibc)
@@ -68,15 +68,25 @@ func restore(_ document: JSONValue, limit: Int) -> Coordinator? {
 /// already hold every answer to the flows that hold their keys).
 /// `PAYHANDOFF_SALVAGE_PROBES=0` leaves out the refund and answer probes after the salvage or the
 /// restore of a damaged snapshot (the probes of undamaged recoveries, the step properties and "salvage of an undamaged
-/// snapshot equals restore" stay): make fuzz-test sets it because the probes still report damage
-/// that reads as valid which the per-step scope test lets through (one step breaking a member and
-/// turning a remembered digest into another; a member of a flow deleted, then the flow) — see
-/// mk/fuzz.mk. `make fuzz` and `make fuzz-long` keep them on.
+/// snapshot equals restore" stay), to look at the other properties alone. make fuzz-test, make fuzz
+/// and make fuzz-long keep them (mk/fuzz.mk): damage that reads as valid is told apart by
+/// ``SnapshotDamage/scope(of:coordinator:)``.
 let salvageProbes = Fuzz.environment("PAYHANDOFF_SALVAGE_PROBES") != "0"
+/// `PAYHANDOFF_SALVAGE_PROBE_SAMPLE=N`: while fuzzing, the refund and answer probes run on one input
+/// in N (every one by default, and every one when the corpus is replayed with every check —
+/// `PAYHANDOFF_FUZZ_CHECK_ALL=1`, which scripts/run_fuzzers.sh does after each run). The probes
+/// take about 95% of an input's time (about 110 inputs a second with them, 2,000 without, on
+/// this 2-core machine): `make fuzz-long` samples them so that its 10^7 inputs explore at the
+/// fast rate, as the parsers' oracles are sampled, and every input the search keeps is then
+/// probed whole.
+let probeSample = max(1, Int(Fuzz.environment("PAYHANDOFF_SALVAGE_PROBE_SAMPLE") ?? "") ?? 1)
+nonisolated(unsafe) var probeTurn = 0
+/// Whether this input's probes run (``probeSample``).
+var probing: Bool { probeSample == 1 || Fuzz.checkAll || probeTurn % probeSample == 0 }
 
 func probe(_ alphabet: FlowAlphabet, _ state: FlowAlphabet.State, _ recovered: Coordinator?, salvaged: Bool = false,
            _ what: @autoclosure () -> String) {
-    guard FlowProperties.recoveryChecks, !salvaged || salvageProbes else { return }
+    guard FlowProperties.recoveryChecks, !salvaged || salvageProbes, probing else { return }
     let coordinator = recovered ?? state.coordinator
     if recovered == state.coordinator { return }
     if let problem = Recovery.refundProbe(spec: state, coordinator: coordinator, now: state.now, what: what) { Fuzz.require(false, problem) }
@@ -86,6 +96,7 @@ func probe(_ alphabet: FlowAlphabet, _ state: FlowAlphabet.State, _ recovered: C
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
+    probeTurn &+= 1
     var c = FuzzCursor(Fuzz.bytes(data, size))
     let alphabet = alphabets[Int(c.byte() & 1)]
     let accept = alphabet.configuration.acceptUnverifiedCallbacks
@@ -150,9 +161,9 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     let damage = SnapshotDamage(&c)
     let (damagedText, damaged) = damage.apply(to: original)
     guard let damaged else { return 0 }  // not JSON: restore and salvage refuse it (FuzzABIJSON checks that door)
-    let inScope = integrity || damage.steps.allSatisfy { step in
-        SnapshotDamage.isStructural(step, in: original) || !SnapshotDamage.readsAsValid(step, of: original, coordinator: state.coordinator)
-    }
+    // The scope takes a salvage per damage step: judged only when a probe would use it.
+    let scope = salvageProbes && probing ? damage.scope(of: original, coordinator: state.coordinator) : (inScope: false, structural: false)
+    let inScope = integrity || scope.inScope
     func what() -> String { history() + ", then the snapshot damaged (\(damage.steps.map { "\($0.kind)" }.joined(separator: ", "))): \(damagedText)" }
     let strict = restore(damaged, limit: limit)
     let salvaged = salvage(damaged, limit: limit)
@@ -163,7 +174,7 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
         }
         Fuzz.require(salvaged.dropped.isEmpty && salvaged.coordinator == strict,
                      "\(what())\n  salvage of what restore accepts is not restore: dropped \(salvaged.dropped.map { $0.member + ": " + $0.error.message })")
-        if inScope && damage.steps.contains(where: { SnapshotDamage.isStructural($0, in: original) }) {
+        if inScope && scope.structural {
             probe(alphabet, state, strict, salvaged: true, what() + "\n  restored")
         }
     }

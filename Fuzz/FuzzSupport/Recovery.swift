@@ -335,19 +335,118 @@ public struct SnapshotDamage {
     }
 
     /// The kinds the issue says strict restore must refuse, whatever they hit (a member made
-    /// `null`, left out, of another type, renamed; a version the body is not): always in scope.
-    /// The others (bytes flipped or inserted, an array element deleted, the text cut) are in
-    /// scope unless they read as valid on their own (a digit changed into another digit): see
-    /// ``readsAsValid(step:of:)``.
+    /// `null`, of another type, renamed; a version the body is not; a member every format writes
+    /// left out): in scope. A member deleted that the format may leave out (``optional``) and
+    /// the other kinds (bytes flipped or inserted, an array element deleted, the text cut) are in
+    /// scope unless they read as valid (``scope(of:coordinator:)``).
+    /// - Parameter document: The document the step is applied to (after the steps before it).
     public static func isStructural(_ step: Step, in document: JSONValue) -> Bool {
         switch step.kind {
         case .rename, .null, .swapType, .swapVersion: return true
         case .delete:
             let paths = SnapshotDamage.paths(document)
-            guard !paths.isEmpty, case .key = paths[step.node % paths.count].last else { return false }
-            return true
+            guard !paths.isEmpty, case .key(let index) = paths[step.node % paths.count].last else { return false }
+            return required.contains(SnapshotDamage.key(at: paths[step.node % paths.count], index: index, in: document) ?? "")
         default: return false
         }
+    }
+
+    /// Members every format writes (0.2 on), wherever they are: a document without one is damage
+    /// strict restore refuses, naming it. Any other member may be absent in a document some
+    /// version wrote (`remembered_keys`, `refunded_sales`, a flow's `session`, …), so deleting it
+    /// can leave a document that reads as valid.
+    static let required: Set<String> = ["version", "config", "flows", "ledger", "sales", "refunds", "unknown",
+        "id", "type", "state", "pruned_through"]
+
+    /// The name of the member a path's last step names.
+    static func key(at path: [PathStep], index: Int, in document: JSONValue) -> String? {
+        var node = document
+        for step in path.dropLast() {
+            switch (step, node) {
+            case (.key(let i), .object(let o)) where i < o.members.count: node = o.members[i].value
+            case (.index(let i), .array(let a)) where i < a.count: node = a[i]
+            default: return nil
+            }
+        }
+        guard case .object(let o) = node, index < o.members.count else { return nil }
+        return o.members[index].key
+    }
+
+    /// Whether this damage is in scope of the recovery properties, and whether a step of it is
+    /// structural. Each step is judged on the document the steps before it left — its node and
+    /// byte offsets are counted there, not in the original (judged on the original, a byte
+    /// inserted after a `null` landed elsewhere: FuzzSalvage's first run with its probes). Damage
+    /// that reads as valid is out of scope (docs/security.md: nothing can tell it from the real
+    /// value without an integrity check). A step that is not structural reads as valid when
+    /// - it changes what salvage recovers without salvage dropping anything more (a digit changed
+    ///   into another; a waiting refund deleted whole after one of its members was damaged: the
+    ///   deletion takes away what salvage had caught), or
+    /// - it only changed values (the same members, of the same types) and what salvage finally
+    ///   recovers still holds every value it changed: a later step removed what told it apart (a
+    ///   refund's sale id damaged into another id, refused while the watermark was 0, then the
+    ///   watermark deleted — FuzzSalvage's second run).
+    /// - Parameters:
+    ///   - original: The undamaged snapshot.
+    ///   - coordinator: The coordinator that wrote it.
+    /// - Returns: `inScope`, and `structural` when a step is.
+    public func scope(of original: JSONValue, coordinator: Coordinator) -> (inScope: Bool, structural: Bool) {
+        let limit = coordinator.snapshotLimit
+        var current = original
+        var recovered = try? Coordinator.Salvage(snapshot: original, snapshotLimit: limit)
+        var structural = false
+        var changedValues: [String] = []
+        for step in steps {
+            let isStructural = SnapshotDamage.isStructural(step, in: current)
+            structural = structural || isStructural
+            guard let next = SnapshotDamage.apply(step, to: current).document else { break }
+            let salvaged = try? Coordinator.Salvage(snapshot: next, snapshotLimit: limit)
+            if !isStructural {
+                if let before = recovered, let after = salvaged,
+                   Set(after.dropped.map(\.member)).isSubset(of: before.dropped.map(\.member)), after.coordinator != before.coordinator {
+                    return (false, structural)
+                }
+                if let changed = SnapshotDamage.changedValues(current, next) { changedValues += changed }
+            }
+            current = next
+            recovered = salvaged
+        }
+        if let final = recovered, !changedValues.isEmpty,
+           changedValues.allSatisfy({ path in !final.dropped.contains(where: { SnapshotDamage.covers($0.member, path) }) }) {
+            return (false, structural)
+        }
+        return (true, structural)
+    }
+
+    /// The paths (`flows[1].sale_transactionid`, `ledger.sales[0][0]`) of the values that differ
+    /// between two documents of the same shape — the same members in the same order, the same
+    /// types —, or `nil` when the shapes differ.
+    static func changedValues(_ a: JSONValue, _ b: JSONValue) -> [String]? {
+        var changed: [String] = []
+        func walk(_ a: JSONValue, _ b: JSONValue, _ path: String) -> Bool {
+            switch (a, b) {
+            case (.object(let x), .object(let y)):
+                guard x.members.count == y.members.count else { return false }
+                for (m, n) in zip(x.members, y.members) {
+                    guard m.key == n.key, walk(m.value, n.value, path.isEmpty ? m.key : path + "." + m.key) else { return false }
+                }
+                return true
+            case (.array(let x), .array(let y)):
+                guard x.count == y.count else { return false }
+                for (i, (m, n)) in zip(x, y).enumerated() where !walk(m, n, path + "[" + String(i) + "]") { return false }
+                return true
+            case (.null, .null): return true
+            case (.bool, .bool), (.integer, .integer), (.string, .string):
+                if a != b { changed.append(path) }
+                return true
+            default: return false
+            }
+        }
+        return walk(a, b, "") ? changed : nil
+    }
+
+    /// Whether a dropped member (`flows[1]`, `ledger.pruned_through`) is, or holds, `path`.
+    static func covers(_ member: String, _ path: String) -> Bool {
+        path == member || path.hasPrefix(member + ".") || path.hasPrefix(member + "[")
     }
 
     /// The text of `document` damaged by every step in turn; nil when a step leaves text that is
@@ -360,13 +459,6 @@ public struct SnapshotDamage {
             (text, document) = SnapshotDamage.apply(step, to: current)
         }
         return (text, document)
-    }
-
-    /// Whether `step` alone makes `original` a document strict restore accepts as another coordinator.
-    public static func readsAsValid(_ step: Step, of original: JSONValue, coordinator: Coordinator) -> Bool {
-        guard let damaged = apply(step, to: original).document,
-              let restored = try? Coordinator(snapshot: damaged, snapshotLimit: coordinator.snapshotLimit) else { return false }
-        return restored != coordinator
     }
 
     enum PathStep { case key(Int), index(Int) }

@@ -147,6 +147,35 @@ extension Coordinator {
         }
     }
 
+    /// The one exception to "room is taken only by starts": a coordinator converted from an older
+    /// format may reserve more than a snapshot can hold (``convertedReserve`` past
+    /// ``maxSnapshotBytes``: 0.2 reserved less per waiting checkout, and issue 35 let a session
+    /// and a confirmation take up to 1 KiB per value). Filled to those limits, its checkouts
+    /// would print a snapshot `payhandoff_coordinator_restore` cannot read (issue 35, B11). So
+    /// while that lasts, every accepted event is measured: checkouts count as they print, every
+    /// other flow, the ledger and the remembered keys as they reserve. An event that takes that
+    /// measure past ``maxSnapshotBytes`` — only a checkout's session, confirmation or callback
+    /// can — is refused and changes nothing: the host gives up a checkout that will not come back
+    /// (`flow.remove` with `give_up`) and sends it again. A POS answer only fills room its flow
+    /// reserved, so it never counts more and is never refused: money always persists. Real
+    /// sessions and confirmations take a few hundred bytes (24 converted checkouts fill about
+    /// 20 KiB of the 256), so this fires only for values near the limits; coordinators within
+    /// their limit never pay for the measure.
+    /// - Throws: `limit_exceeded` naming `snapshot`.
+    func checkConvertedSnapshotFits() throws(PayHandoffError) {
+        guard convertedReserve > Coordinator.maxSnapshotBytes else { return }
+        var measure = reservedSnapshotLength
+        for case .checkout(let f) in flows {
+            measure -= f.reservedLength - JSONLengthCounter.length { Coordinator.Flow.checkout(f).write(to: $0, secrets: true) }
+        }
+        guard measure <= Coordinator.maxSnapshotBytes else {
+            throw PayHandoffError(.limitExceeded, field: "snapshot",
+                "this coordinator, converted from an older format, waits for more than a snapshot holds, and this event would take its snapshot to "
+                + String(measure) + " bytes with the room its hand-offs keep, past the " + String(Coordinator.maxSnapshotBytes)
+                + " a restore reads: give up a checkout that will not come back (flow.remove with give_up), then send it again")
+        }
+    }
+
     /// The restore side of the rule: the reservations of a restored coordinator fit its limit,
     /// or, for a coordinator converted from an older format, what they reserved when converted
     /// (``convertedReserve``).

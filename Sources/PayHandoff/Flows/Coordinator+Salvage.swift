@@ -94,9 +94,9 @@ extension Coordinator {
             }
             var configuration = Configuration()
             do throws(PayHandoffError) {
-                configuration = try Configuration(reading: JSONMembers(document.members.value("config"), reader))
+                configuration = try document.configuration()
             } catch {
-                dropped.append(Dropped(member: "config", error: error.located(in: "config")))
+                dropped.append(Dropped(member: "config", error: error))
                 structureLost = true
             }
             var ledger = RefundLedger.salvaging(document, dropped: &dropped)
@@ -317,7 +317,16 @@ extension RefundLedger {
                         #if !PAYHANDOFF_CHECKOUT_ONLY  // there every entry is refused (unsupported) and the salvage with it
                         let position = RefundLedger.arity(ofList: list) - 1
                         let (id, time) = item.remains(timeAt: position, reader: json.reader)
-                        ledger.keepUnknown(id, time: time, timeAt: position)
+                        // Without its id, an entry that may hold a refund — a sale showing one (or
+                        // not showing its `refunded`), a balance-unknown record — may be any sale,
+                        // and its time is the device's clock, which may have been behind the sale's
+                        // real approval (issue 35, G1): no time bounds which sale documents it could
+                        // be, so the watermark goes past every time (FuzzSalvage: a sale refunded
+                        // 40.00 at a 1970 clock, its id and its flow damaged, refunded again in full by
+                        // its document). A sale showing nothing refunded bounds them by its time
+                        // (item 8): its document refunds at most its amount, once.
+                        let mayHoldARefund = list == 2 || (list == 0 && item.integer(at: 2, reader: json.reader) != 0)
+                        ledger.keepUnknown(id, time: id == nil && mayHoldARefund ? nil : time, timeAt: position)
                         #endif
                     }
                 }

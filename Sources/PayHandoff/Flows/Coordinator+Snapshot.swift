@@ -109,7 +109,7 @@ extension Coordinator {
                                snapshotLimit: Int = Coordinator.maxSnapshotBytes) throws(PayHandoffError) {
         let document = try SnapshotDocument(node, reader, lenient: false)
         try document.members.rejectUnknownKeys("version config flows ledger converted_reserve remembered_keys latest_event")
-        let configuration = try Configuration(reading: JSONMembers(document.members.value("config"), reader))
+        let configuration = try document.configuration()
         var flows: [Flow] = []
         var index = 0
         try reader.forEach(in: try document.members.requiredArray("flows")) { element throws(PayHandoffError) in

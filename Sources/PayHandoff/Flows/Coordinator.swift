@@ -232,6 +232,7 @@ public struct Coordinator: Equatable, Sendable {
                     answer.forgotten = try copy.makeRoom(forStartAt: event.now)
                     if !answer.forgotten.isEmpty { answer.persist = true }
                 }
+                try copy.checkConvertedSnapshotFits()
             }
             self = copy
             return answer
@@ -254,6 +255,18 @@ public struct Coordinator: Equatable, Sendable {
         // room its flow reserved, so there is no budget check here.
         do throws(PayHandoffError) {
             try MexicoCityTime.checkEpochMilliseconds(now, field: "now")
+            guard convertedReserve <= Coordinator.maxSnapshotBytes else {
+                // A converted coordinator whose reservations pass what a snapshot holds: judged
+                // on a copy (Coordinator+Budget.swift, checkConvertedSnapshotFits).
+                var copy = self
+                let answer = try copy.route(url: url, now: now)
+                if answer.outcome == .accepted {
+                    copy.forgetExpired(now: now)
+                    try copy.checkConvertedSnapshotFits()
+                }
+                self = copy
+                return answer
+            }
             let answer = try route(url: url, now: now)
             if answer.outcome == .accepted { forgetExpired(now: now) }
             return answer

@@ -66,6 +66,28 @@ struct SnapshotDocument<R: JSONReader> {
         }
     }
 
+    /// The configuration the document holds. Every format (0.2 on, from its first commit) wrote
+    /// `config` as an object with its four members, never `null`: a `config` absent, `null` or of
+    /// another type, or a member of it `null`, is damage and is refused naming it — never read as
+    /// the defaults, which would quietly change how the restored coordinator judges deep links
+    /// (issue 35, rule 2: what no coordinator writes is not read as "none"; FuzzSalvage found
+    /// `"config": null` restored). A member left out takes its default, as in a host's own
+    /// configuration document (hand-written snapshots in tests use `"config": {}`).
+    /// - Throws: `validation`/`invalid_json` naming `config` or its member.
+    func configuration() throws(PayHandoffError) -> Coordinator.Configuration {
+        let config = try members.object("config")
+        func refuseNull(_ key: StaticString) throws(PayHandoffError) {
+            if config.member(key.bytes) != nil, config.value(key) == nil {
+                throw PayHandoffError(.validation, field: config.field(key), "must not be null")
+            }
+        }
+        try refuseNull("single_pending_per_kind")
+        try refuseNull("checkout_timeout_ms")
+        try refuseNull("pos_grace_ms")
+        try refuseNull("accept_unverified_callbacks")
+        return try Coordinator.Configuration(reading: config)
+    }
+
     /// A format-2 ledger (a list of records `{"transactionid", "flow_id", "operation", "amount",
     /// "refunded", "approved_at", "expires_at"}`) as format 3's sales and refunds.
     /// - Parameter failure: In a salvage, set when the ledger is not a list (absent, `null` or
@@ -270,5 +292,20 @@ extension SnapshotDocument.LedgerItem {
             }
         }
         return (id, time)
+    }
+
+    /// The integer at `index` of an entry's array (0 is the id), when it reads; for a converted
+    /// format-2 record, its value there.
+    func integer(at index: Int, reader: R) -> Int64? {
+        switch self {
+        case .converted(_, let values):
+            return index >= 1 && index - 1 < values.count ? values[index - 1] : nil
+        case .node(let node) where reader.kind(of: node) == .array:
+            var items: [R.Node] = []
+            try? reader.forEach(in: node) { items.append($0) }
+            return index < items.count && reader.kind(of: items[index]) == .integer ? reader.integer(items[index]) : nil
+        case .node:
+            return nil
+        }
     }
 }

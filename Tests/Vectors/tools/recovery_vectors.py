@@ -223,13 +223,24 @@ def suite() -> Suite:
     s.ok("intact-forty-ended-restore", "1c: the same snapshot through restore", ended, [{"restore": True}], [summary("restored", states)])
 
     # -- 8: the watermark bounded by the times a damaged record still shows
-    lost_id = edited(REFUNDED, ["ledger", "sales", 0, 0], "720 371")
     other = {"transactionid": "990001", "amount": "50.00", "approved_at": (T0 + DAY) // 1000}
+    sold = {"version": 4, "config": WAITING["config"], "flows": [P1],
+            "ledger": {"pruned_through": 0, "sales": [["720371", 10000, 0, T0 + 60_000]], "refunds": [], "unknown": []}}
+    lost_id = edited(sold, ["ledger", "sales", 0, 0], "720 371")
+    steps = [refund("r8", T0 + DAY + 120_000, amount="50.00", transaction_id="990001", sale=other)]
+    summaries = [summary("accepted", dict(flows_of(sold), r8="ready"), ["r8:open_pos_app", "r8:persist"])]
+    s.ok("record-id-lost-watermark-bounded", "8: a sale record showing nothing refunded whose id no longer reads moves the "
+         "watermark to its own window (23:00 of its day), not past every time (its document refunds at most its amount, "
+         "once): another terminal's sale of the next day is refunded by its document",
+         lost_id, steps, summaries, salvage=True, dropped=["ledger.sales[0]"])
+    lost_id = edited(REFUNDED, ["ledger", "sales", 0, 0], "720 371")
     steps, summaries = second_refunds(flows_of(REFUNDED))
     steps.append(refund("r8", T0 + DAY + 120_000, amount="50.00", transaction_id="990001", sale=other))
-    summaries.append(summary("accepted", dict(flows_of(REFUNDED), r8="ready"), ["r8:open_pos_app", "r8:persist"]))
-    s.ok("record-id-lost-watermark-bounded", "8: a sale record whose id no longer reads moves the watermark to its own "
-         "window (23:00 of its day), not past every time: another terminal's sale of the next day is refunded by its document",
+    summaries.append(summary("rejected", flows_of(REFUNDED), error=NOT_ELIGIBLE))
+    s.ok("refunded-record-id-lost-locks-documents", "8, FuzzSalvage: a sale record showing a refund whose id no longer "
+         "reads may be any sale, and its time is the device's clock, which may have been behind the sale's real approval: "
+         "the watermark goes past every time, so no sale document the ledger does not hold refunds (another terminal's "
+         "sale of the next day included) — the cost of a damaged refunded record",
          lost_id, steps, summaries, salvage=True, dropped=["ledger.sales[0]"])
 
     # -- 4: every snapshot 0.2 and 0.3 wrote converts (their own fixtures)
