@@ -43,8 +43,11 @@ extension Coordinator {
     public var reservedSnapshotLength: Int {
         var total = Coordinator.documentReserve
         for flow in flows { total += flow.reservedLength + 1 }
+        #if !PAYHANDOFF_CHECKOUT_ONLY  // the checkout module's ledger holds no entry or record (RefundLedger.entries)
         for entry in ledger.entries { total += entry.reservedLength + 1 }
-        return total + ledger.refundedSalesLength + rememberedKeys.reservedLength
+        total += ledger.refundedSalesLength
+        #endif
+        return total + rememberedKeys.reservedLength
     }
 
     /// What a start does after adding its flow: when the reservations pass ``snapshotLimit``,
@@ -96,6 +99,9 @@ extension Coordinator {
                 }
             }
         }
+        var waiting = 0
+        for flow in flows where flow.isPending(at: now) { waiting += 1 }
+        #if !PAYHANDOFF_CHECKOUT_ONLY  // the checkout module's ledger holds no entry or record (RefundLedger.entries)
         while total > snapshotLimit, let oldest = ledger.oldestEntry {
             let recorded = ledger.refundedSalesLength
             total -= oldest.reservedLength + 1
@@ -108,12 +114,11 @@ extension Coordinator {
         // still waiting are the host's to finish or give up, and dropping records to make room for
         // them let a sale refunded in full be refunded again (issue 35, third attack X1). At the
         // default limit the records (at most 256) always fit beside one hand-off.
-        var waiting = 0
-        for flow in flows where flow.isPending(at: now) { waiting += 1 }
         while total > snapshotLimit, waiting <= 1, let oldest = ledger.refundedSales.first {
             total -= oldest.printedLength + 1
             _ = ledger.dropOldestRefundedSale()
         }
+        #endif
         guard total <= snapshotLimit else {
             throw PayHandoffError(.limitExceeded, field: "flow_id",
                 String(waiting) + " flows still wait for their results and fill the snapshot ("

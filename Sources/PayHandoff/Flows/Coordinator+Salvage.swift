@@ -108,7 +108,7 @@ extension Coordinator {
             }
             var flows: [Flow] = []
             // The keys of dropped flows (RememberedKeys, "A salvage that drops a flow").
-            var droppedKeys: [UInt64] = []
+            var droppedKeys: [RememberedKeys.Key] = []  // (Key's array code is linked already; a [UInt64] is one more)
             do throws(PayHandoffError) {
                 let list = try document.members.requiredArray("flows")
                 var index = 0
@@ -126,7 +126,7 @@ extension Coordinator {
                         dropped.append(Dropped(member: member, error: error.located(in: member)))
                         ledger.forgetBalanceOfRefund(reading: JSONMembers(element, reader))
                         if let digest = RememberedKeys.digest(ofDropped: JSONMembers(element, reader), error: error) {
-                            droppedKeys.append(digest)
+                            droppedKeys.append(RememberedKeys.Key(digest: digest, until: MexicoCityTime.maxEpochMilliseconds))
                         } else {
                             keyLost = true
                         }
@@ -148,6 +148,7 @@ extension Coordinator {
             // read (every sale with something left, the watermark past its earliest time's window).
             // In a format-2/3 document this is what restore converts too (0.3.0's own salvage wrote
             // it), so it is no damage to report: salvage of what restore accepts is restore.
+            #if !PAYHANDOFF_CHECKOUT_ONLY  // the checkout module has no POS flow to show a sale
             for missing in Coordinator.salesWithoutEntry(flows, in: ledger) {
                 let member = "flows[" + String(missing.flow) + "]"
                 if document.format == Coordinator.snapshotVersion {
@@ -157,6 +158,7 @@ extension Coordinator {
                 if let shown = missing.refundShown { ledger.forgetBalanceOfUnreadableRefund(approvedBy: shown) }
                 ledger.keepBalanceUnknown(of: missing.sale, until: missing.until)
             }
+            #endif
             // The keys of forgotten flows (RememberedKeys). A damaged list is reported, and what
             // it may have held stays refused (RememberedKeys, "A salvage that may have lost a key").
             var remembered = RememberedKeys()
@@ -167,8 +169,8 @@ extension Coordinator {
                 dropped.append(Dropped(member: latest ? "latest_event" : "remembered_keys", error: error))
                 remembered = RememberedKeys.salvaging(document.members)
             }
-            for digest in droppedKeys where !remembered.keys.contains(where: { $0.digest == digest }) {
-                remembered.remember(digest, until: MexicoCityTime.maxEpochMilliseconds)
+            for key in droppedKeys where !remembered.keys.contains(where: { $0.digest == key.digest }) {
+                remembered.remember(key.digest, until: key.until)
             }
             if keyLost { remembered.lockGivenKeys() }
             var coordinator = Coordinator(configuration: configuration,
@@ -229,6 +231,7 @@ extension Coordinator {
     private mutating func salvageRoom(converted: Bool, dropped: inout [Salvage.Dropped]) {
         if (try? checkRestoredBudget(converted: converted)) != nil { return }
         convertedReserve = 0
+        #if !PAYHANDOFF_CHECKOUT_ONLY  // the checkout module's ledger holds no record (RefundLedger.entries)
         // A record left out for room (only when no other flow waits) has no time a watermark could
         // keep: as a lost `refunded_sales`, every sale the ledger does not hold fails safe (X1).
         let records = ledger.refundedSales
@@ -239,6 +242,7 @@ extension Coordinator {
                 ledger.raiseWatermark(to: MexicoCityTime.maxEpochMilliseconds)
             }
         }
+        #endif
         if let forgotten = try? makeRoom() {
             for id in forgotten {
                 dropped.append(Salvage.Dropped(member: "flows", error: PayHandoffError(.limitExceeded, field: "flows",
@@ -302,10 +306,14 @@ extension RefundLedger {
                 try document.forEachLedgerItem(list) { index, item in
                     do throws(PayHandoffError) {
                         let read = try Entry(item, list: list, reader: json.reader)
+                        #if !PAYHANDOFF_CHECKOUT_ONLY  // there every entry is refused (unsupported): nothing to book
                         if ledger.entries.contains(where: { $0.transactionId.hasSameBytes(as: read.transactionId) }) {
                             throw PayHandoffError(.validation, field: "[0]", "this transactionid is booked twice")
                         }
                         ledger.book(read)
+                        #else
+                        _ = read
+                        #endif
                     } catch {
                         let member = "ledger." + RefundLedger.member(list, index)
                         dropped.append(Coordinator.Salvage.Dropped(member: member, error: error.located(in: member)))

@@ -137,6 +137,7 @@ extension Coordinator {
         // is converted instead, as salvage would: 0.3.0's own salvage replaced an unreadable ledger
         // by an empty one beside the flows it kept (issue 35, O2), and every snapshot an earlier
         // version wrote restores. The sales it shows stay balance unknown until their window closes.
+        #if !PAYHANDOFF_CHECKOUT_ONLY  // the checkout module has no POS flow to show a sale
         let missingEntries = Coordinator.salesWithoutEntry(flows, in: ledger)
         if let missing = missingEntries.first, document.format == Coordinator.snapshotVersion {
             throw PayHandoffError(.validation, field: "flows[" + String(missing.flow) + "]",
@@ -146,12 +147,14 @@ extension Coordinator {
             if let shown = missing.refundShown { ledger.forgetBalanceOfUnreadableRefund(approvedBy: shown) }
             ledger.keepBalanceUnknown(of: missing.sale, until: missing.until)
         }
+        #endif
         self.init(configuration: configuration, snapshotLimit: Swift.min(snapshotLimit, Coordinator.maxSnapshotBytes),
                   flows: flows, ledger: ledger, rememberedKeys: remembered)
         convertedReserve = try Coordinator.readConvertedReserve(document)
         try checkRestoredBudget(converted: document.format != Coordinator.snapshotVersion)
     }
 
+    #if !PAYHANDOFF_CHECKOUT_ONLY
     /// The sales a snapshot's flows show without a ledger entry that events would have
     /// left (issue 35, B7: an entry deleted by hand): an approved sale booked its entry, which
     /// leaves only behind the watermark; a refund started against an entry (booked from its `sale`
@@ -166,7 +169,6 @@ extension Coordinator {
     ///   entry lost too) its earliest time, if any.
     static func salesWithoutEntry(_ flows: [Flow], in ledger: RefundLedger) -> [(flow: Int, sale: String, until: Int64, refundShown: Int64??)] {
         var missing: [(flow: Int, sale: String, until: Int64, refundShown: Int64??)] = []
-        #if !PAYHANDOFF_CHECKOUT_ONLY
         for (index, flow) in flows.enumerated() {
             // Only Billpocket's sales are booked (the other terminal apps refund through their
             // servers, issue 39): another app's approved sale has no entry to lose.
@@ -185,9 +187,9 @@ extension Coordinator {
                 missing.append((index, sale, deadline, nil))
             }
         }
-        #endif
         return missing
     }
+    #endif
 
     /// The `converted_reserve` member of a format-4 document (absent: 0).
     /// - Throws: `validation` naming `converted_reserve` when it is not a positive byte count.
@@ -317,6 +319,7 @@ extension RefundLedger {
         writer.member("pruned_through", integer: prunedThrough)
         for list in 0..<RefundLedger.listCount {
             writer.beginArray(RefundLedger.listName(list))
+            #if !PAYHANDOFF_CHECKOUT_ONLY  // the checkout module's ledger holds no entry or record (RefundLedger.entries)
             for entry in entries {
                 switch (entry.kind, list) {
                 case (.sale(let refunded), 0):
@@ -341,8 +344,10 @@ extension RefundLedger {
                     break
                 }
             }
+            #endif
             writer.end()
         }
+        #if !PAYHANDOFF_CHECKOUT_ONLY
         if !refundedSales.isEmpty {
             writer.beginArray("refunded_sales")
             for record in refundedSales {
@@ -354,6 +359,7 @@ extension RefundLedger {
             }
             writer.end()
         }
+        #endif
         writer.end()
     }
 
@@ -385,17 +391,30 @@ extension RefundLedger {
                 watermark = try json.integer("pruned_through")
                 try MexicoCityTime.checkEpochMilliseconds(watermark, field: "pruned_through")
             }
+            #if !PAYHANDOFF_CHECKOUT_ONLY
             var entries: [(entry: Entry, list: Int, index: Int)] = []
+            #endif
             for list in 0..<RefundLedger.listCount {
                 try document.forEachLedgerItem(list) { index, item throws(PayHandoffError) in
                     do throws(PayHandoffError) {
-                        entries.append((try Entry(item, list: list, reader: json.reader), list, index))
+                        let entry = try Entry(item, list: list, reader: json.reader)
+                        #if PAYHANDOFF_CHECKOUT_ONLY
+                        _ = entry  // not reached: the checkout module refuses every entry (unsupported)
+                        #else
+                        entries.append((entry, list, index))
+                        #endif
                     } catch {
                         throw error.located(in: RefundLedger.member(list, index))
                     }
                 }
             }
+            #if PAYHANDOFF_CHECKOUT_ONLY
+            // No entry read (nor sorted, nor copied): the watermark is all its ledger keeps.
+            self.init()
+            raiseWatermark(to: watermark)
+            #else
             try self.init(restoring: entries, prunedThrough: watermark)
+            #endif
             if !document.isFormat2 { refundedSales = try RefundLedger.refundedSales(json, format: document.format, besides: self) }
         } catch {
             throw error.located(in: "ledger")
@@ -417,15 +436,19 @@ extension RefundLedger {
         }
         let list = try json.requiredArray("refunded_sales")
         let reader = json.reader
+        #if PAYHANDOFF_CHECKOUT_ONLY
+        // The checkout module holds no record: the first refuses the member, none is the rule below.
+        try reader.forEach(in: list) { _ throws(PayHandoffError) in
+            throw PayHandoffError(.unsupported, field: "refunded_sales[0]",
+                "a refunded sale needs the full module (payhandoff.wasm): the checkout module has no POS flows, refunds or ledger")
+        }
+        throw PayHandoffError(.validation, field: "refunded_sales", "is never written empty (left out when there is none)")
+        #else
         var records: [RefundedSale] = []
         var index = 0
         try reader.forEach(in: list) { element throws(PayHandoffError) in
             let field = "refunded_sales[" + String(index) + "]"
             index += 1
-            #if PAYHANDOFF_CHECKOUT_ONLY
-            throw PayHandoffError(.unsupported, field: field,
-                "a refunded sale needs the full module (payhandoff.wasm): the checkout module has no POS flows, refunds or ledger")
-            #else
             let record = try RefundedSale(element, reader: reader, field: field)
             guard !records.contains(where: { $0.transactionId.hasSameBytes(as: record.transactionId) }) else {
                 throw PayHandoffError(.validation, field: field + "[0]", "this sale is recorded twice")
@@ -434,7 +457,6 @@ extension RefundLedger {
                 throw PayHandoffError(.validation, field: field + "[0]", "this sale has its entry in sales: a sale booked again takes its record back")
             }
             records.append(record)
-            #endif
         }
         guard !records.isEmpty else {
             throw PayHandoffError(.validation, field: "refunded_sales", "is never written empty (left out when there is none)")
@@ -444,6 +466,7 @@ extension RefundLedger {
                 "holds more than " + String(RefundLedger.maxRefundedSales) + " sales: no coordinator keeps more")
         }
         return records
+        #endif
     }
 
     /// The path of entry `index` of list `list` from the ledger (`sales[3]`).

@@ -280,13 +280,13 @@ public struct Coordinator: Equatable, Sendable {
     /// (``RefundLedger`` keeps a sale whose balance matters as balance unknown), and remembered
     /// keys past their horizon.
     mutating func forgetExpired(now: Int64) {
+        #if !PAYHANDOFF_CHECKOUT_ONLY  // the checkout module's ledger holds no entry (RefundLedger.entries)
         let held = flows
         ledger.prune(now: now) { id in
-            #if !PAYHANDOFF_CHECKOUT_ONLY
             for case .pos(let f) in held where f.operation == .refund && f.saleTransactionId.hasSameBytes(as: id) { return true }
-            #endif
             return false
         }
+        #endif
         rememberedKeys.prune(now: now)
     }
 

@@ -242,8 +242,12 @@ public struct CoordinatorEvent: Equatable, Sendable {
             case .browserOpened, .browserDismissed, .posLaunched: return "type now flow_id"
             case .confirmation: return "type now flow_id event"
             case .browserResult: return "type now flow_id channel code url"
+            #if PAYHANDOFF_CHECKOUT_ONLY
+            case .posStart, .posResult: return ""  // refused before their members are read (isPOS)
+            #else
             case .posStart: return "type now flow_id request sale_flow_id sale grace_ms token"
             case .posResult: return "type now flow_id extras result_code"
+            #endif
             case .appForegrounded, .tick: return "type now"
             case .url: return "type now url"
             case .removeFlow: return "type now flow_id give_up"

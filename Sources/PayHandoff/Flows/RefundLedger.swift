@@ -138,6 +138,10 @@ public struct RefundLedger: Equatable, Sendable {
     public static let maxRefundedSales = 256
 
     /// The entries, ordered by the ids' UTF-8 bytes.
+    ///
+    /// In the checkout module (`PAYHANDOFF_CHECKOUT_ONLY`) the ledger never holds an entry or a
+    /// record: restore and salvage refuse them (`unsupported`) and nothing books. Its code leaves
+    /// out what only reads, prunes, measures or writes them; the watermark is all it keeps.
     public private(set) var entries: [Entry] = []
     /// The sales whose entries left after refunds, the first recorded first (``RefundedSale``);
     /// none is also a sale entry of ``entries``.

@@ -134,14 +134,16 @@ public struct RememberedKeys: Equatable, Sendable {
             // never later than this event, so this jump counts as 12 hours like any other.
             latestEventAt = Swift.min(now, RememberedKeys.provenForgetting(keys) ?? now)
         }
-        if now - latestEventAt > RememberedKeys.largestStepMilliseconds {
-            let jump = now - latestEventAt - RememberedKeys.largestStepMilliseconds
-            func moved(_ time: Int64) -> Int64 { Swift.min(time, MexicoCityTime.maxEpochMilliseconds - jump) + jump }
-            keys = keys.map { Key(digest: $0.digest, until: moved($0.until)) }
-            if allGivenUntil > 0 { allGivenUntil = moved(allGivenUntil) }
-        }
+        // What the event jumped beyond the largest step (0: every horizon stays where it is).
+        var jump: Int64 = 0
+        if now - latestEventAt > RememberedKeys.largestStepMilliseconds { jump = now - latestEventAt - RememberedKeys.largestStepMilliseconds }
+        func moved(_ time: Int64) -> Int64 { Swift.min(time, MexicoCityTime.maxEpochMilliseconds - jump) + jump }
+        if allGivenUntil > 0 { allGivenUntil = moved(allGivenUntil) }
         latestEventAt = Swift.max(latestEventAt, now)
-        keys.removeAll { $0.until <= now }
+        // Moved and pruned in one pass (a map and a removeAll are each a specialization of their own).
+        var kept: [Key] = []
+        for key in keys where moved(key.until) > now { kept.append(Key(digest: key.digest, until: moved(key.until))) }
+        keys = kept
         if allGivenUntil < 0 {
             allGivenUntil = Swift.min(latestEventAt, MexicoCityTime.maxEpochMilliseconds - RememberedKeys.horizonMilliseconds)
                 + RememberedKeys.horizonMilliseconds
@@ -183,7 +185,7 @@ public struct RememberedKeys: Equatable, Sendable {
         var hash = FNV1a()
         hash.add(UInt8(ascii: "p"))
         hash.add(0)
-        for byte in scheme.utf8 { hash.add(byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) }
+        hash.add(scheme.utf8, foldingCase: true)
         hash.add(0)
         hash.add(sentIdentifier.utf8)
         return hash.value
@@ -195,8 +197,10 @@ public struct RememberedKeys: Equatable, Sendable {
         mutating func add(_ byte: UInt8) {
             value = (value ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
         }
-        mutating func add(_ bytes: String.UTF8View) {
-            for byte in bytes { add(byte) }
+        /// Adds `bytes`, ASCII capitals as small letters when `foldingCase` (one loop over the
+        /// view for every key: each loop inlines the view's iterator).
+        mutating func add(_ bytes: String.UTF8View, foldingCase: Bool = false) {
+            for byte in bytes { add(foldingCase && byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) }
         }
     }
 
@@ -338,7 +342,9 @@ public struct RememberedKeys: Equatable, Sendable {
     /// - Returns: The digest, as ``Coordinator/Flow/keyDigest`` would give it.
     static func digest<R: JSONReader>(ofDropped element: JSONMembers<R>, error: PayHandoffError) -> UInt64? {
         if let field = error.field {
-            for key in ["type", "nonce", "identifier", "token", "answer_scheme"] where field.hasSameBytes(as: key) { return nil }
+            // One outlined compare each (an array of the five names is built and walked at every call).
+            if field.hasSameBytes(as: "type") || field.hasSameBytes(as: "nonce") || field.hasSameBytes(as: "identifier")
+                || field.hasSameBytes(as: "token") || field.hasSameBytes(as: "answer_scheme") { return nil }
         }
         func text(_ key: StaticString) -> String? {
             guard let value = (try? element.optionalString(key)) ?? nil, !value.isEmpty else { return nil }

@@ -76,15 +76,14 @@ struct SnapshotDocument<R: JSONReader> {
     /// - Throws: `validation`/`invalid_json` naming `config` or its member.
     func configuration() throws(PayHandoffError) -> Coordinator.Configuration {
         let config = try members.object("config")
-        func refuseNull(_ key: StaticString) throws(PayHandoffError) {
-            if config.member(key.bytes) != nil, config.value(key) == nil {
-                throw PayHandoffError(.validation, field: config.field(key), "must not be null")
-            }
+        // Each member in the configuration's order (one loop over its word list, not a check inlined per member).
+        var null: UnsafeRawBufferPointer? = nil
+        JSONMembers<R>.forEachWord(in: StaticString("single_pending_per_kind checkout_timeout_ms pos_grace_ms accept_unverified_callbacks").bytes,
+                                   from: 0) { key, _ in
+            if config.member(key) != nil, config.value(key) == nil { null = key }
+            return null == nil
         }
-        try refuseNull("single_pending_per_kind")
-        try refuseNull("checkout_timeout_ms")
-        try refuseNull("pos_grace_ms")
-        try refuseNull("accept_unverified_callbacks")
+        if let null { throw PayHandoffError(.validation, field: config.field(null), "must not be null") }
         return try Coordinator.Configuration(reading: config)
     }
 
