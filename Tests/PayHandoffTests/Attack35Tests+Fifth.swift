@@ -423,3 +423,57 @@ extension Attack35Tests {
         }
     }
 }
+
+extension Attack35Tests {
+    /// Fifth attack, Z4 (fixed: restore refuses `latest_event` after a key's horizon, salvage drops
+    /// the clock): a spent host token remembered until 3 days after its forgetting; `latest_event`
+    /// damaged by one digit to 35 days later (1796… → 1799…). A coordinator never writes a key
+    /// whose horizon is before `latest_event` (the event at that time let it go). Before the fix
+    /// restore accepted it. One event dated 4 days ahead then
+    /// counts no jump (it is before the damaged clock) and ends the key; back at the real time the
+    /// spent token starts a sale and the captured approval approves it.
+    func testA5Z4ALatestEventPastEveryKeyIsRefusedAndSalvageDropsIt() throws {
+        let (spent, genuine) = try spendAHostToken()
+        let text = JSONText.render(coordinator.snapshot)
+        let latest = "\"latest_event\":" + String(t0 + 2_000)
+        XCTAssertTrue(text.contains(latest), text)
+        let damaged = text.replacingOccurrences(of: latest, with: "\"latest_event\":" + String(t0 + 2_000 + 3_000_000_000))  // 1796… → 1799…
+        let document = try JSONText.parse(damaged, parameter: "snapshot", limit: Coordinator.maxSnapshotBytes)
+        XCTAssertThrowsError(try Coordinator(snapshot: document), "latest_event past every key's horizon")
+        coordinator = try Coordinator.Salvage(snapshot: document).coordinator
+        try send(["type": "tick", "now": .integer(t0 + 4 * day)])
+        XCTAssertEqual(try sale("p2", identifier: "ord-1", token: spent, at: t0 + hour).error?.code, .conflict, "the spent token starts a sale")
+        XCTAssertNotEqual(coordinator.handle(url: genuine, now: t0 + hour + 1_000).outcome, .accepted, "the captured approval approves it")
+    }
+
+    /// Fifth attack, Z5 (fixed: salvage also remembers the key the dropped flow's answer echoes):
+    /// an approved POS sale with a host-given token keeps the answer, whose `identifier` echoes
+    /// `<identifier>~<token>`. The flow's `token` (or `identifier`) damaged by one character into
+    /// another valid one: strict restore refuses it at `response.identifier`, and salvage
+    /// remembered only the damaged key's digest, so the real (spent) token started a new sale and
+    /// the captured approval approved it.
+    func testA5Z5ADroppedHandOffRemembersTheKeyItsAnswerEchoes() throws {
+        let spent = token("x")
+        for (label, field, replacement) in [("token", "\"token\":\"" + spent + "\"", "\"token\":\"" + String(spent.dropLast()) + "y\""),
+                                            ("identifier", "\"identifier\":\"ord-1\"", "\"identifier\":\"ord-2\"")] {
+            coordinator = Coordinator()
+            let genuine = approval("p1", identifier: "ord-1", token: spent, transactionId: "555")
+            try sale("p1", identifier: "ord-1", token: spent, at: t0)
+            try send(["type": "pos.launched", "now": .integer(t0 + 500), "flow_id": "p1"])
+            XCTAssertEqual(coordinator.handle(url: genuine, now: t0 + 1_000).outcome, .accepted)
+            let text = JSONText.render(coordinator.snapshot)
+            XCTAssertTrue(text.contains(field), text)
+            let damaged = text.replacingOccurrences(of: field, with: replacement)  // one character
+            let document = try JSONText.parse(damaged, parameter: "snapshot", limit: Coordinator.maxSnapshotBytes)
+            XCTAssertThrowsError(try Coordinator(snapshot: document), label)
+            let salvage = try Coordinator.Salvage(snapshot: document)
+            coordinator = salvage.coordinator
+            if coordinator.flow(id: "p1") != nil {
+                XCTAssertEqual(try send(["type": "flow.remove", "now": .integer(t0 + 2_000), "flow_id": "p1"]).outcome, .accepted)
+            }
+            XCTAssertEqual(try sale("p2", identifier: "ord-1", token: spent, at: t0 + 60_000).error?.code, .conflict, label + ": the spent token starts a sale")
+            let replay = approval("p1", identifier: "ord-1", token: spent, transactionId: "556")
+            XCTAssertNotEqual(coordinator.handle(url: replay, now: t0 + 61_000).outcome, .accepted, label + ": the captured approval approves it")
+        }
+    }
+}

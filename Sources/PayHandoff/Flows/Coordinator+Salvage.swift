@@ -130,9 +130,12 @@ extension Coordinator {
                         } else {
                             keyLost = true
                         }
-                        if let echoed = RememberedKeys.echoedDigest(ofDropped: JSONMembers(element, reader)), !droppedKeys.contains(echoed) {
-                            droppedKeys.append(echoed)
+                        #if !PAYHANDOFF_CHECKOUT_ONLY  // a POS flow's answer; there every POS flow refuses the salvage
+                        if let echoed = RememberedKeys.echoedDigest(ofDropped: JSONMembers(element, reader)),
+                           !droppedKeys.contains(where: { $0.digest == echoed }) {
+                            droppedKeys.append(RememberedKeys.Key(digest: echoed, until: MexicoCityTime.maxEpochMilliseconds))
                         }
+                        #endif
                     }
                 }
             } catch {

@@ -360,6 +360,7 @@ public struct RememberedKeys: Equatable, Sendable {
         return digest(sentIdentifier: identifier + "~" + token, scheme: scheme)
     }
 
+    #if !PAYHANDOFF_CHECKOUT_ONLY
     /// The digest of the key a dropped POS flow's answer echoes (`response.identifier`, the
     /// `<identifier>~<token>` the POS app sent back), or `nil` when it does not read. The answer
     /// is the key as it really was: a token damaged into another valid one is refused by strict
@@ -375,6 +376,7 @@ public struct RememberedKeys: Equatable, Sendable {
               let echoed = (try? response.optionalString("identifier")) ?? nil, !echoed.isEmpty else { return nil }
         return digest(sentIdentifier: echoed, scheme: scheme)
     }
+    #endif
 
     /// The keys a salvage keeps from a `remembered_keys` member that strict reading refused: every
     /// digest that still reads (until the time its entry shows, or for good), every host-given key
