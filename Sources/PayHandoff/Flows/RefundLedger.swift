@@ -264,7 +264,10 @@ public struct RefundLedger: Equatable, Sendable {
         let at = insertionPoint(entry.transactionId)
         if at < entries.count, entries[at].transactionId.hasSameBytes(as: entry.transactionId) {
             if case .sale(let before) = entries[at].kind, case .sale(let now) = entry.kind {
-                if before > now { entry.kind = .sale(refunded: before) }
+                // What it refunded stays, never past the amount it is booked at now (a late
+                // answer for less than its document said: refunded in full, nothing left —
+                // beyond it, no snapshot restores; the model check at depth 6).
+                if before > now { entry.kind = .sale(refunded: Swift.min(before, entry.amount)) }
             } else {
                 retire(entries[at])
             }
