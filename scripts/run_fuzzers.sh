@@ -61,25 +61,52 @@ for target in "$@"; do
     mkdir -p "$corpus" "$committed"
     log=$work/logs/$target.log
     status=0
-    "$bin/$target" "${limit[@]}" -max_len=16384 -timeout=20 -rss_limit_mb=2048 -print_final_stats=1 \
-        -artifact_prefix="$work/artifacts/$target-" "$corpus" "$committed" "$work/seeds/$target" > "$log" 2>&1 || status=$?
-    runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
-    rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
-    # The rate once the corpus is loaded (libFuzzer first runs every corpus input once, "INITED";
-    # with a large corpus of long hostile inputs that pass dominates a short run's average).
-    # A crashed run has no "Done" line: without `|| true`, pipefail and set -e would end the script
-    # here, silently, before it names the failure.
-    took_total=$(grep -oE 'Done [0-9]+ runs in [0-9]+ second' "$log" | grep -oE 'in [0-9]+' | grep -oE '[0-9]+' | tail -1 || true)
-    steady=$(awk -v runs="${runs:-0}" -v total="${took_total:-0}" '
-        /INITED/ { split($1, a, "#"); r = a[2]; for (i = 1; i <= NF; i++) if ($i == "exec/s:") e = $(i + 1) }
-        END { t = (e > 0) ? r / e : 0; if (total - t > 0 && runs > r) printf "%d", (runs - r) / (total - t); else print "" }' "$log")
-    cov=$(grep -oE 'cov: [0-9]+ ft: [0-9]+' "$log" | tail -1 || true)
-    diff=$(grep -E '^differential: ' "$log" | sed 's/^differential: //' || true)
-    total=$((total + ${runs:-0}))
+    # FUZZ_JOBS=N (make fuzz, fuzz-long; never make fuzz-test, whose inputs are fixed): N processes
+    # share the corpus directory (libFuzzer reloads it, so each takes up what the others found),
+    # each for SECONDS or its share of FUZZ_RUNS_<target>; logs $log.1 … $log.N. Their executions
+    # and rates add up; the wall time is the longest job's.
+    jobs=1
+    [[ ${FUZZ_DETERMINISTIC:-0} != 1 ]] && jobs=${FUZZ_JOBS:-1}
+    if [[ $jobs -gt 1 ]]; then
+        [[ ${limit[0]} == -runs=* ]] && limit=(-runs=$(( (${limit[0]#-runs=} + jobs - 1) / jobs )))
+        pids=()
+        for ((j = 1; j <= jobs; j++)); do
+            "$bin/$target" "${limit[@]}" -max_len=16384 -timeout=20 -rss_limit_mb=2048 -print_final_stats=1 \
+                -artifact_prefix="$work/artifacts/$target-" "$corpus" "$committed" "$work/seeds/$target" > "$log.$j" 2>&1 &
+            pids+=($!)
+        done
+        for pid in "${pids[@]}"; do wait "$pid" || status=$?; done
+        logs=()
+        for ((j = 1; j <= jobs; j++)); do logs+=("$log.$j"); done
+    else
+        "$bin/$target" "${limit[@]}" -max_len=16384 -timeout=20 -rss_limit_mb=2048 -print_final_stats=1 \
+            -artifact_prefix="$work/artifacts/$target-" "$corpus" "$committed" "$work/seeds/$target" > "$log" 2>&1 || status=$?
+        logs=("$log")
+    fi
+    runs=0 rate=0 steady=0 took_total=0
+    for one in "${logs[@]}"; do
+        one_runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$one" | tail -1)
+        one_rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$one" | tail -1)
+        # The rate once the corpus is loaded (libFuzzer first runs every corpus input once, "INITED";
+        # with a large corpus of long hostile inputs that pass dominates a short run's average).
+        # A crashed run has no "Done" line: without `|| true`, pipefail and set -e would end the script
+        # here, silently, before it names the failure.
+        one_took=$(grep -oE 'Done [0-9]+ runs in [0-9]+ second' "$one" | grep -oE 'in [0-9]+' | grep -oE '[0-9]+' | tail -1 || true)
+        one_steady=$(awk -v runs="${one_runs:-0}" -v total="${one_took:-0}" '
+            /INITED/ { split($1, a, "#"); r = a[2]; for (i = 1; i <= NF; i++) if ($i == "exec/s:") e = $(i + 1) }
+            END { t = (e > 0) ? r / e : 0; if (total - t > 0 && runs > r) printf "%d", (runs - r) / (total - t); else print "" }' "$one")
+        runs=$((runs + ${one_runs:-0})); rate=$((rate + ${one_rate:-0})); steady=$((steady + ${one_steady:-0}))
+        [[ ${one_took:-0} -gt $took_total ]] && took_total=$one_took
+    done
+    [[ $steady -eq 0 ]] && steady=
+    [[ $took_total -eq 0 ]] && took_total=
+    cov=$(cat "${logs[@]}" | grep -oE 'cov: [0-9]+ ft: [0-9]+' | tail -1 || true)
+    diff=$(cat "${logs[@]}" | grep -E '^differential: ' | sed 's/^differential: //' || true)
+    total=$((total + runs))
     if [[ $status -ne 0 ]]; then
         failed=$((failed + 1))
-        echo "fuzz: $target FAILED (exit $status) after ${runs:-?} executions (log: $log):"
-        grep -E 'property violated|differential mismatch|ERROR: |Test unit written|SUMMARY' "$log" | head -8 || true
+        echo "fuzz: $target FAILED (exit $status) after $runs executions (log: ${logs[*]}):"
+        cat "${logs[@]}" | grep -E 'property violated|differential mismatch|ERROR: |Test unit written|SUMMARY' | head -8 || true
         continue
     fi
     # The whole corpus again, every input through both doors, every round trip and the oracle.
@@ -100,8 +127,9 @@ for target in "$@"; do
     [[ $bin == *asan* ]] && met="AddressSanitizer build: no speed goal"
     PAYHANDOFF_FUZZ_TIME=1 "$bin/$target" "$corpus" "$committed" > "$work/logs/$target.slowest" 2>&1 || true
     slowest=$(sed -n '2p' "$work/logs/$target.slowest" | awk '{print $1 " µs (" $3 " bytes, " $5 ")"}')
-    took=$(grep -oE 'Done [0-9]+ runs in [0-9]+ second' "$log" | grep -oE 'in [0-9]+' | grep -oE '[0-9]+' | tail -1)
-    echo "fuzz: $target: ${runs:-0} executions in ${took:-$seconds} s = ${rate:-0}/s, ${steady:-?}/s once the corpus was loaded ($met), $cov, corpus $(ls "$corpus" | wc -l) files; slowest input ${slowest:-?}"
+    jobs_said=
+    [[ $jobs -gt 1 ]] && jobs_said=" ($jobs jobs)"
+    echo "fuzz: $target: $runs executions in ${took_total:-$seconds} s$jobs_said = $rate/s, ${steady:-?}/s once the corpus was loaded ($met), $cov, corpus $(ls "$corpus" | wc -l) files; slowest input ${slowest:-?}"
     [[ -n $diff ]] && echo "      differential while fuzzing: $diff"
     echo "      corpus replayed with every check (both doors, round trips${all:+, oracle}): ${replayed:-?} inputs${all:+; differential: $all}"
 done
