@@ -111,9 +111,14 @@ public struct CheckoutCallback: Equatable, Sendable {
 
         func text(in url: String) -> String {
             var url = url
-            return url.withUTF8 { bytes in
-                QueryDecoder.decoded(UnsafeBufferPointer(rebasing: bytes[Int(start)..<Int(end)]), escaped: isEscaped, plus: .space)
-            }
+            return url.withUTF8 { decoded($0) }
+        }
+
+        /// Outlined: `withUTF8` is specialized with its closure, the closure's body copied into each
+        /// of its paths (877 B in the checkout wasm module, issue 39 item 7).
+        @inline(never)
+        private func decoded(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+            QueryDecoder.decoded(UnsafeBufferPointer(rebasing: bytes[Int(start)..<Int(end)]), escaped: isEscaped, plus: .space)
         }
     }
 

@@ -12,13 +12,48 @@ enum ASCII {
 
     static func equalFoldingCase(_ a: String, _ b: String) -> Bool {
         guard a.utf8.count == b.utf8.count else { return false }
-        // Over contiguous UTF-8: the generic `elementsEqual` on two UTF8Views cost ~20 ns a byte
-        // (and 1.3 KB of code). Native copies (no-op for native strings) are always contiguous.
+        return compare(a, b, .equalFoldingCase)
+    }
+
+    /// What ``compare(_:_:_:)`` tells.
+    enum Comparison {
+        /// The same bytes.
+        case equal
+        /// The same bytes ignoring ASCII case (the lengths are equal).
+        case equalFoldingCase
+        /// `a` starts with `b`'s bytes.
+        case prefix
+        /// `a` ends with `b`'s bytes.
+        case suffix
+        /// `a` sorts before `b` by bytes, a shorter prefix first.
+        case precedes
+    }
+
+    /// The one pass over two strings' UTF-8 that every comparison of two strings shares: each
+    /// closure given to `withUTF8` was specialized into a copy of it (its body two or three times
+    /// over), ~300–800 B apiece in the checkout wasm module (issue 39, item 7). Over contiguous
+    /// UTF-8: the generic `elementsEqual` or `starts(with:)` on two UTF8Views cost ~20 ns a byte
+    /// and over 1 KB of code each. Native copies (no-op for native strings) are always contiguous.
+    @inline(never)
+    static func compare(_ a: String, _ b: String, _ how: Comparison) -> Bool {
         var a = a, b = b
         return a.withUTF8 { x in
             b.withUTF8 { y in
-                for index in 0..<x.count where lowercased(x[index]) != lowercased(y[index]) { return false }
-                return true
+                switch how {
+                case .equal:
+                    guard x.count == y.count, let p = x.baseAddress, let q = y.baseAddress else { return x.count == y.count }
+                    return memcmpBytes(p, q, x.count)
+                case .equalFoldingCase:
+                    for index in 0..<x.count where lowercased(x[index]) != lowercased(y[index]) { return false }
+                    return true
+                case .prefix, .suffix:
+                    guard y.count <= x.count else { return false }
+                    guard let p = x.baseAddress, let q = y.baseAddress else { return true }  // `b` is empty
+                    return memcmpBytes(how == .suffix ? p + (x.count - y.count) : p, q, y.count)
+                case .precedes:
+                    for index in 0..<Swift.min(x.count, y.count) where x[index] != y[index] { return x[index] < y[index] }
+                    return x.count < y.count
+                }
             }
         }
     }
@@ -131,12 +166,7 @@ extension String {
     /// - Returns: `true` when both have the same UTF-8 code units.
     @_spi(JSONText)  // the C ABI's JSON layer compares by bytes too (never a generic `elementsEqual`)
     public func hasSameBytes(as other: String) -> Bool {
-        guard utf8.count == other.utf8.count else { return false }
-        // Native strings' own storage, as it is (no copy to retain and release); a bridged one
-        // is made contiguous first.
-        if let result = other.utf8.withContiguousStorageIfAvailable({ hasSameBytes(as: $0) }) { return result }
-        var native = other
-        return native.withUTF8 { hasSameBytes(as: $0) }
+        utf8.count == other.utf8.count && ASCII.compare(self, other, .equal)
     }
 
     /// `body` over the string's UTF-8 where it is: a native string's own storage, borrowed (no
@@ -204,14 +234,7 @@ extension String {
     }
 
     private func hasBytes(of part: String, atEnd: Bool) -> Bool {
-        var a = self, b = part
-        return a.withUTF8 { x in
-            b.withUTF8 { y in
-                guard y.count <= x.count else { return false }
-                guard let p = x.baseAddress, let q = y.baseAddress else { return true }  // `part` is empty
-                return memcmpBytes(atEnd ? p + (x.count - y.count) : p, q, y.count)
-            }
-        }
+        ASCII.compare(self, part, atEnd ? .suffix : .prefix)
     }
 
     /// Whether the string sorts before `other` by UTF-8 bytes (for valid UTF-8, the order of the
@@ -219,13 +242,7 @@ extension String {
     /// - Parameter other: The string to compare with.
     /// - Returns: `true` when `self` comes first.
     func precedesByBytes(_ other: String) -> Bool {
-        var a = self, b = other
-        return a.withUTF8 { x in
-            b.withUTF8 { y in
-                for index in 0..<Swift.min(x.count, y.count) where x[index] != y[index] { return x[index] < y[index] }
-                return x.count < y.count
-            }
-        }
+        ASCII.compare(self, other, .precedes)
     }
 }
 

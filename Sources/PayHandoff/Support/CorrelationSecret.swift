@@ -81,22 +81,27 @@ public enum CorrelationSecret {
     /// - Returns: `true` when they are the same bytes.
     static func constantTimeEqual(_ given: UnsafeBufferPointer<UInt8>, _ expected: String) -> Bool {
         // The secret's own storage, borrowed: a copy of the string cost a retain and a release.
-        expected.withUTF8Bytes { expected in
-            guard given.count == expected.count else { return false }
-            guard let p = given.baseAddress, let q = expected.baseAddress else { return true }  // both empty
-            // 8 bytes at a time, then the rest; no early exit.
-            var difference: UInt64 = 0
-            var index = 0
-            while index + 8 <= given.count {
-                difference |= ByteScan.word(p, index) ^ ByteScan.word(q, index)
-                index += 8
-            }
-            while index < given.count {
-                difference |= UInt64(p[index] ^ q[index])
-                index += 1
-            }
-            return difference == 0
+        expected.withUTF8Bytes { constantTimeEqual(given, $0) }
+    }
+
+    /// The compare itself, outlined: `withUTF8Bytes`' two paths each took a copy of it (issue 39,
+    /// item 7: the checkout wasm module).
+    @inline(never)
+    private static func constantTimeEqual(_ given: UnsafeBufferPointer<UInt8>, _ expected: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard given.count == expected.count else { return false }
+        guard let p = given.baseAddress, let q = expected.baseAddress else { return true }  // both empty
+        // 8 bytes at a time, then the rest; no early exit.
+        var difference: UInt64 = 0
+        var index = 0
+        while index + 8 <= given.count {
+            difference |= ByteScan.word(p, index) ^ ByteScan.word(q, index)
+            index += 8
         }
+        while index < given.count {
+            difference |= UInt64(p[index] ^ q[index])
+            index += 1
+        }
+        return difference == 0
     }
 
     /// ``constantTimeEqual(_:_:)`` of two strings.
