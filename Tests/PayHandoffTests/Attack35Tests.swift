@@ -664,22 +664,31 @@ extension Attack35Tests {
         try assertOwnSnapshotRestores("record bounds documents, after 23:00")
     }
 
+    /// A fresh coordinator whose clock is two days behind: sale p1 (720371, 100.00) approved,
+    /// `earlier` refunded of it first (r1, or nothing), then a refund of 30.00 (r2) launched and
+    /// still waiting when a tick a day later makes the sale's entry leave the ledger.
+    /// - Returns: The device clock of the sale.
+    private func saleWithARefundWaitingAsItsEntryLeaves(earlier: String?) throws -> Int64 {
+        coordinator = Coordinator()
+        let device = t0 - 2 * day
+        try sale("p1", at: device)
+        XCTAssertEqual(coordinator.handle(url: approval("p1", transactionId: "720371"), now: device + 1_000).outcome, .accepted)
+        if let earlier {
+            XCTAssertEqual(try refund("r1", ofSaleFlow: "p1", at: device + 120_000, amount: earlier).outcome, .accepted)
+            XCTAssertEqual(coordinator.handle(url: approval("r1", amount: earlier, transactionId: "R-1"), now: device + 121_000).outcome, .accepted)
+        }
+        XCTAssertEqual(try refund("r2", ofSaleFlow: "p1", at: device + 180_000, amount: "30.00").outcome, .accepted)
+        try send(["type": "pos.launched", "now": .integer(device + 181_000), "flow_id": "r2"])
+        try send(["type": "tick", "now": .integer(device + day + 180_000)])
+        return device
+    }
+
     /// A refund approved after its sale's entry left (it waited while a day-behind clock passed the
     /// sale's 23:00): it adds to the record; with no refund before, it records what it took as the
     /// sale's whole amount. Either way a refund by document afterwards takes at most what is left.
     func testARefundApprovedAfterItsSalesEntryLeftAddsToTheRecord() throws {
         for earlier in ["20.00", nil] as [String?] {
-            coordinator = Coordinator()
-            let device = t0 - 2 * day
-            try sale("p1", at: device)
-            XCTAssertEqual(coordinator.handle(url: approval("p1", transactionId: "720371"), now: device + 1_000).outcome, .accepted)
-            if let earlier {
-                XCTAssertEqual(try refund("r1", ofSaleFlow: "p1", at: device + 120_000, amount: earlier).outcome, .accepted)
-                XCTAssertEqual(coordinator.handle(url: approval("r1", amount: earlier, transactionId: "R-1"), now: device + 121_000).outcome, .accepted)
-            }
-            XCTAssertEqual(try refund("r2", ofSaleFlow: "p1", at: device + 180_000, amount: "30.00").outcome, .accepted)
-            try send(["type": "pos.launched", "now": .integer(device + 181_000), "flow_id": "r2"])
-            try send(["type": "tick", "now": .integer(device + day + 180_000)])  // the sale's entry leaves while r2 waits
+            let device = try saleWithARefundWaitingAsItsEntryLeaves(earlier: earlier)
             XCTAssertNil(coordinator.ledger.entry("720371", at: device + day + 180_000).flatMap { $0.kind == .balanceUnknown ? nil : $0 })
             XCTAssertEqual(coordinator.handle(url: approval("r2", amount: "30.00", transactionId: "R-2"), now: device + day + 200_000).outcome, .accepted)
             // 20.00 + 30.00 refunded of 100.00; with nothing known before, refunded in full as far as the ledger knows.
@@ -933,17 +942,7 @@ extension Attack35Tests {
     /// The ledger ends with the sale refunded in full; a refund by document is refused.
     func testA4X8MismatchedRefundsOneAfterAnotherNeverUndercount() throws {
         for earlier in ["20.00", nil] as [String?] {
-            coordinator = Coordinator()
-            let device = t0 - 2 * day
-            try sale("p1", at: device)
-            XCTAssertEqual(coordinator.handle(url: approval("p1", transactionId: "720371"), now: device + 1_000).outcome, .accepted)
-            if let earlier {
-                XCTAssertEqual(try refund("r1", ofSaleFlow: "p1", at: device + 120_000, amount: earlier).outcome, .accepted)
-                XCTAssertEqual(coordinator.handle(url: approval("r1", amount: earlier, transactionId: "R-1"), now: device + 121_000).outcome, .accepted)
-            }
-            XCTAssertEqual(try refund("r2", ofSaleFlow: "p1", at: device + 180_000, amount: "30.00").outcome, .accepted)
-            try send(["type": "pos.launched", "now": .integer(device + 181_000), "flow_id": "r2"])
-            try send(["type": "tick", "now": .integer(device + day + 180_000)])
+            let device = try saleWithARefundWaitingAsItsEntryLeaves(earlier: earlier)
             XCTAssertEqual(coordinator.handle(url: approval("r2", amount: "10.00", transactionId: "R-2"), now: device + day + 200_000).outcome, .accepted)
             for flow in ["r2", "r1", "p1"] where coordinator.flow(id: flow) != nil {
                 try send(["type": "flow.remove", "now": .integer(device + day + 240_000), "flow_id": .string(flow)])
