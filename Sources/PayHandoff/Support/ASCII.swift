@@ -19,7 +19,7 @@ enum ASCII {
     enum Comparison {
         /// The same bytes.
         case equal
-        /// The same bytes ignoring ASCII case (the lengths are equal).
+        /// The same bytes ignoring ASCII case.
         case equalFoldingCase
         /// `a` starts with `b`'s bytes.
         case prefix
@@ -34,6 +34,11 @@ enum ASCII {
     /// over), ~300–800 B apiece in the checkout wasm module (issue 39, item 7). Over contiguous
     /// UTF-8: the generic `elementsEqual` or `starts(with:)` on two UTF8Views cost ~20 ns a byte
     /// and over 1 KB of code each. Native copies (no-op for native strings) are always contiguous.
+    /// - Parameters:
+    ///   - a: The string compared.
+    ///   - b: The string it is compared with.
+    ///   - how: Which comparison.
+    /// - Returns: Whether `a` and `b` are so related.
     @inline(never)
     static func compare(_ a: String, _ b: String, _ how: Comparison) -> Bool {
         var a = a, b = b
@@ -44,6 +49,7 @@ enum ASCII {
                     guard x.count == y.count, let p = x.baseAddress, let q = y.baseAddress else { return x.count == y.count }
                     return memcmpBytes(p, q, x.count)
                 case .equalFoldingCase:
+                    guard x.count == y.count else { return false }
                     for index in 0..<x.count where lowercased(x[index]) != lowercased(y[index]) { return false }
                     return true
                 case .prefix, .suffix:
