@@ -9,27 +9,13 @@ import XCTest
 /// Each asserts the rule it attacked: a snapshot the library wrote restores strictly and salvages to
 /// the same coordinator; no recovery or forgetting lets a sale be refunded past its balance or a
 /// spent host key start again.
-final class Attack35Tests: XCTestCase {
+final class Attack35Tests: XCTestCase, CoordinatorDriving {
     /// 2026-12-07T10:00:00-06:00.
     let t0: Int64 = 1_796_659_200_000
     let hour: Int64 = 3_600_000
     let day: Int64 = 86_400_000
     var coordinator = Coordinator()
     var random = SplitMix64(seed: 3535)
-
-    @discardableResult
-    func send(_ json: JSONValue) throws -> CoordinatorAnswer {
-        coordinator.send(try CoordinatorEvent(json: json), using: &random)
-    }
-
-    func token(_ id: String) -> String { "tok" + String(repeating: "0", count: 29 - id.utf8.count) + id }
-
-    @discardableResult
-    func sale(_ id: String, identifier: String? = nil, token given: String? = nil, at time: Int64) throws -> CoordinatorAnswer {
-        try send(["type": "pos.start", "now": .integer(time), "flow_id": .string(id), "token": .string(given ?? token(id)),
-                  "request": ["transaction": "venta", "usertoken": "POS-SECRET", "identifier": .string(identifier ?? id),
-                              "amount": "100.00", "urlScheme": "myapp"]])
-    }
 
     @discardableResult
     func refund(_ id: String, ofSaleFlow sale: String, at time: Int64, amount: String? = nil) throws -> CoordinatorAnswer {
@@ -45,12 +31,6 @@ final class Attack35Tests: XCTestCase {
                   "sale": ["transactionid": "720371", "amount": "100.00", "approved_at": .integer(approvedAt / 1000), "bp_version": "4.3.24"],
                   "request": ["transaction": "devolucion", "usertoken": "POS-SECRET", "identifier": .string(id),
                               "urlScheme": "myapp", "transactionId": "720371"]])
-    }
-
-    func approval(_ id: String, identifier: String? = nil, token given: String? = nil, amount: String = "100.00",
-                  transactionId: String) -> String {
-        "myapp://result=aprobada&amount=" + amount + "&identifier=" + (identifier ?? id) + "~" + (given ?? token(id))
-            + "&transactionid=" + transactionId
     }
 
     /// The coordinator's own snapshot restores strictly, equal to it, and a salvage of it drops

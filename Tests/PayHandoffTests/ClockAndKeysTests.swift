@@ -6,7 +6,7 @@ import XCTest
 /// carries a nonce or token, whatever the gateway or the POS app echoes. (The same cases as
 /// shared vectors: `flow-clock-behind-*`, `flow-forgotten-key-*`, `flow-checkout-kept-*`,
 /// `session-*-1024-bytes`, `confirm-*-1024-bytes`, `flow-details-*` in Tests/Vectors.)
-final class ClockAndKeysTests: XCTestCase {
+final class ClockAndKeysTests: XCTestCase, CoordinatorDriving {
     let t0: Int64 = 1_796_054_400_000  // 2026-11-30T10:00:00-06:00
     let hour: Int64 = 3_600_000
     let day: Int64 = 86_400_000
@@ -17,20 +17,6 @@ final class ClockAndKeysTests: XCTestCase {
     var random = SplitMix64(seed: 35)
 
     @discardableResult
-    func send(_ json: JSONValue) throws -> CoordinatorAnswer {
-        coordinator.send(try CoordinatorEvent(json: json), using: &random)
-    }
-
-    func token(_ id: String) -> String { "tok" + String(repeating: "0", count: 29 - id.utf8.count) + id }
-
-    @discardableResult
-    func sale(_ id: String, identifier: String? = nil, token given: String? = nil, at time: Int64) throws -> CoordinatorAnswer {
-        try send(["type": "pos.start", "now": .integer(time), "flow_id": .string(id), "token": .string(given ?? token(id)),
-                  "request": ["transaction": "venta", "usertoken": "POS-SECRET", "identifier": .string(identifier ?? id),
-                              "amount": "100.00", "urlScheme": "myapp"]])
-    }
-
-    @discardableResult
     func refund(_ id: String, of sale: JSONValue, at time: Int64, amount: String? = nil, transactionId: String = "720371") throws -> CoordinatorAnswer {
         var request: JSONObject = ["transaction": "devolucion", "usertoken": "POS-SECRET", "identifier": .string(id),
                                    "urlScheme": "myapp", "transactionId": .string(transactionId)]
@@ -39,12 +25,6 @@ final class ClockAndKeysTests: XCTestCase {
                                  "request": .object(request)]
         if case .string = sale { event["sale_flow_id"] = sale } else { event["sale"] = sale }
         return try send(.object(event))
-    }
-
-    func approval(_ id: String, identifier: String? = nil, token given: String? = nil, amount: String = "100.00",
-                  transactionId: String) -> String {
-        "myapp://result=aprobada&amount=" + amount + "&identifier=" + (identifier ?? id) + "~" + (given ?? token(id))
-            + "&transactionid=" + transactionId
     }
 
     func state(_ id: String) -> String? { coordinator.flow(id: id)?.stateName }
