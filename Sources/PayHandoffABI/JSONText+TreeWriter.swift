@@ -395,8 +395,7 @@ extension JSONText {
         private func cString(_ string: String) -> UnsafeMutablePointer<CChar>? {
             // Native strings are contiguous UTF-8 (small ones are copied to the stack).
             if let copy = string.utf8.withContiguousStorageIfAvailable({ copyString($0) }) { return copy }
-            var native = string
-            return native.withUTF8 { copyString($0) }
+            return string.withUTF8Buffer { copyString($0) }
         }
 
         private func copyString(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeMutablePointer<CChar>? {

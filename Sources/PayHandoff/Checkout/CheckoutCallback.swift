@@ -74,8 +74,7 @@ public struct CheckoutCallback: Equatable, Sendable {
         case .values(_, _, let items):
             return items
         case .url(let text, let range, _, _):
-            var text = text
-            return text.withUTF8 { bytes in
+            return text.withUTF8Buffer { bytes in
                 let query = UnsafeBufferPointer(rebasing: bytes[range])
                 var items: [QueryItem] = []
                 // Already checked by parse, so it cannot fail here.
@@ -110,8 +109,7 @@ public struct CheckoutCallback: Equatable, Sendable {
         }
 
         func text(in url: String) -> String {
-            var url = url
-            return url.withUTF8 { decoded($0) }
+            return url.withUTF8Buffer { decoded($0) }
         }
 
         /// Outlined: `withUTF8` is specialized with its closure, the closure's body copied into each
@@ -149,11 +147,10 @@ public struct CheckoutCallback: Equatable, Sendable {
         } else if !acceptUnverified {
             throw PayHandoffError(.validation, field: "nonce", "is required unless unverified callbacks are accepted")
         }
-        // withUTF8, not withUTF8Bytes: the Optional<Result> that withContiguousStorageIfAvailable
+        // withUTF8Buffer, not withUTF8Bytes: the Optional<Result> that withContiguousStorageIfAvailable
         // returns is tested on bits of the enum's layout that memcheck sees as never written
-        // (make c-harness's valgrind run); a copy of a native string costs a retain and a release.
-        var text = url
-        let outcome = text.withUTF8 { bytes -> Result<CheckoutCallback, PayHandoffError> in
+        // (make c-harness's valgrind run).
+        let outcome = url.withUTF8Buffer { bytes -> Result<CheckoutCallback, PayHandoffError> in
             do throws(PayHandoffError) {
                 try URLSyntax.checkLength(bytes, field: "url")
                 return .success(try parse(bytes, of: url, kind: kind, returnURL: returnURL, nonce: nonce, expectedID: expectedID,

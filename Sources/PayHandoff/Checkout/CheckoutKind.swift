@@ -45,8 +45,7 @@ public enum CheckoutKind: String, Sendable, CaseIterable {
 
     /// Whether `id` is a non-empty id of this kind (`card_x`, not `card_`).
     func isValidID(_ id: String) -> Bool {
-        var id = id
-        return id.withUTF8 { isValidID($0) }
+        return id.withUTF8Buffer { isValidID($0) }
     }
 
     /// ``isValidID(_:)`` of an id's UTF-8, still in the URL it came in.

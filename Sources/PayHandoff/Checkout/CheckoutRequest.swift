@@ -229,8 +229,7 @@ public struct CheckoutRequest: Equatable, Sendable {
 
     private static func checkEmail(_ email: String, field: String) throws(PayHandoffError) {
         // Exactly one '@', with text on both sides.
-        var text = email
-        let shaped = text.withUTF8 { bytes in
+        let shaped = email.withUTF8Buffer { bytes in
             let at = ByteScan.firstIndex(of: UInt8(ascii: "@"), in: bytes, from: 0, to: bytes.count)
             return at > 0 && at < bytes.count - 1
                 && ByteScan.firstIndex(of: UInt8(ascii: "@"), in: bytes, from: at + 1, to: bytes.count) == bytes.count

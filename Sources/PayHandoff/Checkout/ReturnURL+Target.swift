@@ -53,8 +53,8 @@ extension ReturnURL {
         guard parts.hasScheme("https"), parts.port == nil, let host = parts.host else { return nil }
         // The path of the URL the gateway is sent, as sent (nonce segment included): from where
         // the path starts to the query (a return URL has no fragment, a nonce no `?`).
-        var sent = nonce.map { adding(nonce: $0) } ?? text
-        let path = sent.withUTF8 { bytes -> String in
+        let sent = nonce.map { adding(nonce: $0) } ?? text
+        let path = sent.withUTF8Buffer { bytes -> String in
             let start = parts.textPathStart
             let end = ByteScan.firstIndex(of: UInt8(ascii: "?"), in: bytes, from: start, to: bytes.count)
             return end == start ? "/" : String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)

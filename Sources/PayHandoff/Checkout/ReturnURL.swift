@@ -98,10 +98,9 @@ public struct ReturnURL: Equatable, Sendable, CustomStringConvertible {
     ///   unreserved characters, so it needs no escaping).
     /// - Returns: The URL text.
     public func adding(nonce: String) -> String {
-        var written = text
         let pathEnd = parts.textPathEnd
         // One string sized once: chained `+` made intermediate strings per request.
-        return written.withUTF8 { bytes in
+        return text.withUTF8Buffer { bytes in
             var url = String()
             url.reserveCapacity(bytes.count + 4 + nonce.utf8.count)
             url.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[..<pathEnd]), as: UTF8.self))

@@ -172,8 +172,7 @@ public struct POSFlow: Equatable, Sendable {
     /// Whether `answer` is this hand-off's: it echoes `<identifier>~<token>` (token compared in
     /// constant time).
     func isAnswered(by answer: POSResponse) -> Bool {
-        var echoed = answer.identifier
-        return echoed.withUTF8 { POSResponse.identifier($0, is: identifier, token: token) }
+        return answer.identifier.withUTF8Buffer { POSResponse.identifier($0, is: identifier, token: token) }
     }
 
     /// Applies `event` at `now` (epoch ms). On a thrown error nothing changed.

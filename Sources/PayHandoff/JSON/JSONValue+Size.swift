@@ -41,8 +41,7 @@ extension JSONValue {
     /// - Parameter text: The string.
     /// - Returns: Its length as JSON text.
     public static func printedLength(of text: String) -> Int {
-        var text = text  // contiguous UTF-8 (a native string already is)
-        return text.withUTF8 { printedLength(ofUTF8: $0) }
+        return text.withUTF8Buffer { printedLength(ofUTF8: $0) }
     }
 
     /// ``printedLength(of:)-(String)`` of a string's UTF-8.

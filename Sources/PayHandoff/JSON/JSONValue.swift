@@ -144,10 +144,10 @@ public enum JSONValue: Equatable, Sendable {
     ///   - path: Dot-separated keys of the object; empty for `self`.
     /// - Throws: `validation` naming the first unknown key; `invalid_json` if not an object.
     public func rejectUnknownKeys(_ allowed: [String], at path: String = "") throws(PayHandoffError) {
-        var list = allowed.joined(separator: " ")
+        let list = allowed.joined(separator: " ")
         try reading(at: path) { members, key throws(PayHandoffError) in
             let object = JSONMembers(members.value(key), members.reader, path: path)
-            let result: Result<Void, PayHandoffError> = list.withUTF8 { bytes in
+            let result: Result<Void, PayHandoffError> = list.withUTF8Buffer { bytes in
                 do throws(PayHandoffError) {
                     return .success(try object.rejectUnknownKeys(UnsafeRawBufferPointer(bytes)))
                 } catch {
@@ -162,9 +162,8 @@ public enum JSONValue: Equatable, Sendable {
     /// its key; the empty path reads `self` (as the member `""` of an object around it).
     private func reading<T>(at path: String,
                             _ read: (JSONMembers<JSONValueReader>, UnsafeRawBufferPointer) throws(PayHandoffError) -> T) throws(PayHandoffError) -> T {
-        var path = path
         let root = path.isEmpty ? JSONValue.object(JSONObject(["": self])) : self
-        let result: Result<T, PayHandoffError> = path.withUTF8 { bytes in
+        let result: Result<T, PayHandoffError> = path.withUTF8Buffer { bytes in
             let text = UnsafeRawBufferPointer(bytes)
             var members = JSONMembers(JSONValueReader.Node(root), JSONValueReader())
             var start = 0

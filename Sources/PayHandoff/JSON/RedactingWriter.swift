@@ -103,8 +103,7 @@ extension Redaction {
     /// `~` percent-encoded once or twice) or a user token or PIN parameter — what a gateway or
     /// the POS app may echo into a value PayHandoff keeps (``RedactingWriter``).
     static func mayCarrySecret(_ text: String, secrets: [String]) -> Bool {
-        var text = text
-        return text.withUTF8 { haystack in
+        return text.withUTF8Buffer { haystack in
             for start in 0..<haystack.count {
                 for secret in secrets where !secret.isEmpty && matches(secret, haystack, at: start) { return true }
                 if matches("usertoken", haystack, at: start) { return true }

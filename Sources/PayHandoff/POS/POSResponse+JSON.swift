@@ -24,8 +24,7 @@ extension POSResponse {
         writer.optionalMember("result_word", string: resultWord)
         writer.optionalMember("error_code", string: errorCode)
         writer.member("identifier", string: shownIdentifier ?? identifier)
-        var text = self.text
-        text.withUTF8 { bytes in
+        text.withUTF8Buffer { bytes in
             for index in POSResponse.fields.indices where index != Key.result && index != Key.identifier {
                 let key = POSResponse.fields[index].json
                 switch index {
@@ -111,8 +110,7 @@ extension POSResponse {
                     throw PayHandoffError(.validation, field: "result_word", "goes with an unrecognized result, and only with one")
                 }
                 let spelled = word ?? result.billpocketValue
-                var probe = spelled
-                guard result != .unrecognized || probe.withUTF8({ Result.reading($0) }) == .unrecognized else {
+                guard result != .unrecognized || spelled.withUTF8Buffer({ Result.reading($0) }) == .unrecognized else {
                     throw PayHandoffError(.validation, field: "result_word", "is a word PayHandoff knows")
                 }
                 items.append(QueryItem(key: "result", value: spelled))

@@ -68,8 +68,7 @@ public enum QueryEncoder {
         func fill(_ buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
             var count = 0
             func add(_ text: String) {
-                var text = text  // contiguous UTF-8 (a native string already is)
-                text.withUTF8 { bytes in
+                text.withUTF8Buffer { bytes in
                     for byte in bytes {
                         if byte == UInt8(ascii: "%") || byte == UInt8(ascii: "&") || byte == UInt8(ascii: "=") {
                             buffer[count] = UInt8(ascii: "%")
@@ -122,8 +121,7 @@ public enum QueryEncoder {
             return count
         }
         if let end = text.utf8.withContiguousStorageIfAvailable(encode) { return end }
-        var native = text
-        return native.withUTF8(encode)
+        return text.withUTF8Buffer(encode)
     }
 
     /// Appends `text` percent-encoded, reading its contiguous UTF-8 when there is one.

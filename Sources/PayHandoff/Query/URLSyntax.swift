@@ -32,8 +32,7 @@ public enum URLSyntax {
     ///   - field: The field to name in errors.
     /// - Throws: `limit_exceeded` when too long, `malformed_url` for a forbidden character.
     static func checkIncoming(_ url: String, field: String? = nil) throws(PayHandoffError) {
-        var url = url
-        let outcome = url.withUTF8 { bytes -> Result<Void, PayHandoffError> in
+        let outcome = url.withUTF8Buffer { bytes -> Result<Void, PayHandoffError> in
             do throws(PayHandoffError) {
                 _ = try checkIncoming(bytes, field: field)
                 return .success(())
@@ -89,8 +88,7 @@ public enum URLSyntax {
     /// - Returns: The scheme as written (case kept) and everything after the `:`.
     /// - Throws: `malformed_url` when there is no valid scheme.
     static func splitScheme(_ url: String, field: String? = nil) throws(PayHandoffError) -> (scheme: Substring, rest: Substring) {
-        var text = url
-        let outcome = text.withUTF8 { bytes -> Result<Int, PayHandoffError> in
+        let outcome = url.withUTF8Buffer { bytes -> Result<Int, PayHandoffError> in
             do throws(PayHandoffError) { return .success(try schemeEnd(bytes, field: field)) } catch { return .failure(error) }
         }
         let colon = url.utf8.index(url.utf8.startIndex, offsetBy: try outcome.get())
@@ -179,10 +177,9 @@ struct HierarchicalURL: Equatable, Sendable {
     ///   - field: The field to name in errors.
     /// - Throws: `malformed_url` for a bad scheme, userinfo, port or host character.
     init(_ text: String, field: String) throws(PayHandoffError) {
-        var contiguous = text
         var found: Spans? = nil
         var all: [UInt8] = []
-        let failure = contiguous.withUTF8 { bytes -> PayHandoffError? in
+        let failure = text.withUTF8Buffer { bytes -> PayHandoffError? in
             do throws(PayHandoffError) {
                 let spans = try HierarchicalURL.split(bytes, field: field)
                 all.reserveCapacity(bytes.count + 1)
@@ -233,9 +230,8 @@ struct HierarchicalURL: Equatable, Sendable {
     /// - Throws: As ``init(_:field:)``.
     static func inspect<R>(_ text: String, field: String,
                            _ body: (Spans, UnsafeBufferPointer<UInt8>) -> R) throws(PayHandoffError) -> R {
-        var contiguous = text
         var result: R? = nil
-        let failure = contiguous.withUTF8 { bytes -> PayHandoffError? in
+        let failure = text.withUTF8Buffer { bytes -> PayHandoffError? in
             do throws(PayHandoffError) {
                 result = body(try split(bytes, field: field), bytes)
                 return nil

@@ -10,6 +10,7 @@ enum ASCII {
         String(decoding: text.utf8.map { lowercased($0) }, as: UTF8.self)
     }
 
+    @inline(never)  // as hasSameBytes(as:): one copy of the length test, not one per caller
     static func equalFoldingCase(_ a: String, _ b: String) -> Bool {
         guard a.utf8.count == b.utf8.count else { return false }
         return compare(a, b, .equalFoldingCase)
@@ -133,8 +134,7 @@ enum ASCII {
 
     /// Whether `text` holds U+0000.
     static func containsNUL(_ text: String) -> Bool {
-        var text = text  // contiguous UTF-8 (the generic view cost ~30 instructions a byte)
-        return text.withUTF8 { ByteScan.firstIndex(of: 0, in: $0, from: 0, to: $0.count) < $0.count }
+        return text.withUTF8Buffer { ByteScan.firstIndex(of: 0, in: $0, from: 0, to: $0.count) < $0.count }
     }
 
     static func isAllDigits(_ text: String) -> Bool {
@@ -171,8 +171,22 @@ extension String {
     /// - Parameter other: The string to compare with.
     /// - Returns: `true` when both have the same UTF-8 code units.
     @_spi(JSONText)  // the C ABI's JSON layer compares by bytes too (never a generic `elementsEqual`)
+    @inline(never)  // inlined, its two length reads grew each of its ~100 callers (+7 KB native)
     public func hasSameBytes(as other: String) -> Bool {
         utf8.count == other.utf8.count && ASCII.compare(self, other, .equal)
+    }
+
+    /// `body` over the string's UTF-8, contiguous (a bridged string is made so first), through one
+    /// outlined function the optimizer leaves alone: `withUTF8` called in place is specialized
+    /// around each closure given to it, the closure's body copied into each of its paths — about
+    /// 300–900 B a call site, ~35 of them (issue 39, item 7). Here every call site passes its
+    /// closure to the one copy for its result type; what that costs is an indirect call.
+    /// - Parameter body: Reads the bytes.
+    /// - Returns: What `body` returns.
+    @inline(never) @_optimize(none)
+    func withUTF8Buffer<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        var text = self
+        return text.withUTF8(body)
     }
 
     /// `body` over the string's UTF-8 where it is: a native string's own storage, borrowed (no
@@ -183,8 +197,7 @@ extension String {
     @inline(__always)
     func withUTF8Bytes<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
         if let result = utf8.withContiguousStorageIfAvailable(body) { return result }
-        var native = self
-        return native.withUTF8(body)
+        return withUTF8Buffer(body)
     }
 
     /// Whether the string's UTF-8 is `bytes` (text still in a buffer, compared before any
@@ -198,8 +211,7 @@ extension String {
         func same(_ p: UnsafeBufferPointer<UInt8>) -> Bool { memcmpBytes(p.baseAddress!, q, bytes.count) }
         // A native string's own storage (no copy, nothing to retain); a bridged one is made contiguous.
         if let result = utf8.withContiguousStorageIfAvailable(same) { return result }
-        var native = self
-        return native.withUTF8(same)
+        return withUTF8Buffer(same)
     }
 
     /// Whether the string's UTF-8 is the `count` bytes at `start` (a literal's, or a word of a

@@ -46,8 +46,7 @@ public struct Amount: Hashable, Comparable, Sendable, CustomStringConvertible {
     ///   - field: The field name to put in the error, if any.
     /// - Throws: `validation` naming `field` for anything but plain decimal text within range.
     public init(parsing text: String, field: String? = nil) throws(PayHandoffError) {
-        var text = text  // contiguous UTF-8 (a native string already is): one byte loop, not the generic view
-        let outcome = text.withUTF8 { bytes -> Result<Amount, PayHandoffError> in
+        let outcome = text.withUTF8Buffer { bytes -> Result<Amount, PayHandoffError> in
             do throws(PayHandoffError) { return .success(try Amount.parse(bytes, field: field)) } catch { return .failure(error) }
         }
         self = try outcome.get()

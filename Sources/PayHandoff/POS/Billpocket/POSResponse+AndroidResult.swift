@@ -32,8 +32,7 @@ extension POSResponse {
         // Joined into query text, the pairs are read by the URL rules themselves, with no second
         // parser: the same key checks, the same repeat rule (ignoring case), the same fields.
         let text = QueryEncoder.joinForReading(extras)
-        var contiguous = text
-        let outcome = contiguous.withUTF8 { bytes -> Swift.Result<POSResponse, PayHandoffError> in
+        let outcome = text.withUTF8Buffer { bytes -> Swift.Result<POSResponse, PayHandoffError> in
             do throws(PayHandoffError) {
                 // The join escapes no U+0000: one look at the text says whether a pair needs its own.
                 if anyEmptyKey || bytes.contains(0) { try checkEachExtra(extras) }

@@ -215,11 +215,10 @@ public struct POSResponse: Equatable, Sendable {
     static func parse(_ url: String, urlScheme: String, expecting expectation: consuming IdentifierExpectation) throws(PayHandoffError) -> POSResponse {
         // `expectation` is consumed, so the closure below reads it where it is: a borrowed one was
         // copied into the closure (its strings or flows retained and released, twice per answer).
-        // withUTF8, not withUTF8Bytes: the Optional<Result> that withContiguousStorageIfAvailable
+        // withUTF8Buffer, not withUTF8Bytes: the Optional<Result> that withContiguousStorageIfAvailable
         // returns is tested on bits of the enum's layout that memcheck sees as never written
-        // (make c-harness's valgrind run); a copy of a native string costs a retain and a release.
-        var text = url
-        let outcome = text.withUTF8 { bytes -> Swift.Result<POSResponse, PayHandoffError> in
+        // (make c-harness's valgrind run).
+        let outcome = url.withUTF8Buffer { bytes -> Swift.Result<POSResponse, PayHandoffError> in
             // The query scan also spots raw control characters and '#', so the answer is read in
             // one pass. When it spots one, or anything fails, the exact checks run and the error
             // reported is the one the documented order gives: size and characters first, then
@@ -250,8 +249,7 @@ public struct POSResponse: Equatable, Sendable {
         try URLSyntax.checkLength(bytes, field: "url")
         let colon = try URLSyntax.schemeEnd(bytes, field: "url")
         // `urlScheme` as the request sent it: `myapp` or `myapp://`.
-        var scheme = urlScheme  // contiguous UTF-8 (a scheme is a small string: nothing to retain)
-        let sameScheme = scheme.withUTF8 { expected in
+        let sameScheme = urlScheme.withUTF8Buffer { expected in
             var count = expected.count
             if count > 3, expected[count - 3] == UInt8(ascii: ":"), expected[count - 2] == UInt8(ascii: "/"),
                expected[count - 1] == UInt8(ascii: "/") { count -= 3 }
@@ -407,8 +405,7 @@ public struct POSResponse: Equatable, Sendable {
     /// and read by the same rules as a URL.
     init(items: [QueryItem]) throws(PayHandoffError) {
         let text = QueryEncoder.joinForReading(items)
-        var contiguous = text
-        let outcome = contiguous.withUTF8 { bytes -> Swift.Result<POSResponse, PayHandoffError> in
+        let outcome = text.withUTF8Buffer { bytes -> Swift.Result<POSResponse, PayHandoffError> in
             do throws(PayHandoffError) {
                 var unusual = false  // canonical text escapes every such byte
                 return .success(try POSResponse(text: text, bytes: bytes, from: 0, unusualBytes: &unusual))
@@ -451,8 +448,7 @@ public struct POSResponse: Equatable, Sendable {
     /// The decoded text of field `index` of ``fields``, if the answer has it.
     func field(_ index: Int) -> String? {
         guard fields.contains(index) else { return nil }
-        var text = self.text
-        return text.withUTF8 { bytes in fields.span(index, in: bytes).map { POSResponse.decode($0, in: bytes) } }
+        return text.withUTF8Buffer { bytes in fields.span(index, in: bytes).map { POSResponse.decode($0, in: bytes) } }
     }
 
     private static func decode(_ span: FieldTable.Span, in bytes: UnsafeBufferPointer<UInt8>) -> String {
@@ -501,8 +497,7 @@ public struct POSResponse: Equatable, Sendable {
 
     /// The position of `key` in ``fields``, ignoring ASCII case.
     static func keyIndex(_ key: String) -> Int? {
-        var key = key
-        return key.withUTF8 { keyIndex($0) }
+        return key.withUTF8Buffer { keyIndex($0) }
     }
 
     /// The position of the key spelled by `key`'s bytes in ``fields`` (ASCII case ignored), or

@@ -41,8 +41,7 @@ extension POSResponse {
     /// Refuses an echoed correlation value `expectation` does not accept.
     /// - Throws: `callback_mismatch` naming `identifier`.
     static func check(_ echoed: String, against expectation: IdentifierExpectation) throws(PayHandoffError) {
-        var echoed = echoed
-        guard echoed.withUTF8({ expectation.accepts($0) }) else {
+        guard echoed.withUTF8Buffer({ expectation.accepts($0) }) else {
             throw PayHandoffError(.callbackMismatch, field: "identifier", "the answer's identifier does not match the pending request")
         }
     }
