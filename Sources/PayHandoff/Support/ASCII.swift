@@ -183,8 +183,9 @@ extension String {
     /// closure to the one copy for its result type; what that costs is an indirect call.
     /// - Parameter body: Reads the bytes.
     /// - Returns: What `body` returns.
+    @_spi(JSONText)  // the C ABI's JSON writer copies strings through it too
     @inline(never) @_optimize(none)
-    func withUTF8Buffer<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+    public func withUTF8Buffer<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
         var text = self
         return text.withUTF8(body)
     }
