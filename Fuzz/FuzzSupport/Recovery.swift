@@ -385,6 +385,13 @@ public struct SnapshotDamage {
     ///   recovers still holds every value it changed: a later step removed what told it apart (a
     ///   refund's sale id damaged into another id, refused while the watermark was 0, then the
     ///   watermark deleted — FuzzSalvage's second run).
+    ///
+    /// Damage is healed, and reads as valid, when the same member is hit again and salvage in the
+    /// end drops nothing there or inside it: `flows` swapped into `{}` and that into `[]` (`make
+    /// fuzz-long`, issue 35's fifth stop: every flow gone, the list valid and empty — as a
+    /// coordinator with no flows writes it, so nothing can tell). A member hit inside another
+    /// stays judged as before (`remembered_keys[0][0]` swapped, then `remembered_keys[0]` deleted:
+    /// a finding salvage now catches).
     /// - Parameters:
     ///   - original: The undamaged snapshot.
     ///   - coordinator: The coordinator that wrote it.
@@ -395,7 +402,13 @@ public struct SnapshotDamage {
         var recovered = try? Coordinator.Salvage(snapshot: original, snapshotLimit: limit)
         var structural = false
         var changedValues: [String] = []
+        var hit: [String] = []
+        var hitAgain: [String] = []
         for step in steps {
+            if let path = SnapshotDamage.pathName(step, in: current) {
+                if hit.contains(path) { hitAgain.append(path) }
+                hit.append(path)
+            }
             let isStructural = SnapshotDamage.isStructural(step, in: current)
             structural = structural || isStructural
             guard let next = SnapshotDamage.apply(step, to: current).document else { break }
@@ -414,7 +427,25 @@ public struct SnapshotDamage {
            changedValues.allSatisfy({ path in !final.dropped.contains(where: { SnapshotDamage.covers($0.member, path) }) }) {
             return (false, structural)
         }
+        if let final = recovered, hitAgain.contains(where: { path in
+            !final.dropped.contains(where: { SnapshotDamage.covers($0.member, path) || SnapshotDamage.covers(path, $0.member) })
+        }) {
+            return (false, structural)
+        }
         return (true, structural)
+    }
+
+    /// The member a step that edits one member hits (`flows`, `flows[1].operation`), named in the
+    /// document it is applied to; `nil` for the steps that edit text (flips, a byte inserted,
+    /// truncation) or the version.
+    static func pathName(_ step: Step, in document: JSONValue) -> String? {
+        switch step.kind {
+        case .rename, .delete, .null, .swapType:
+            let names = nodeNames(document)
+            return names.isEmpty ? nil : names[step.node % names.count]
+        default:
+            return nil
+        }
     }
 
     /// The paths (`flows[1].sale_transactionid`, `ledger.sales[0][0]`) of the values that differ
